@@ -1,0 +1,23 @@
+// ikwb: the IK Workbench. With no arguments (or `gui`) it opens the workbench; the other
+// subcommands are the command line front end (see `ikwb help`).
+#include <cstdio>
+#include <string>
+
+#include "app/cli/commands.hpp"
+
+#if defined(IKWB_WITH_GUI)
+#include "app/gui/workbench.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  std::string cmd = argc > 1 ? argv[1] : "gui";
+  if (cmd == "gui" || (!cmd.empty() && cmd[0] == '-' && cmd != "-h" && cmd != "--help")) {
+#if defined(IKWB_WITH_GUI)
+    return ikwb::run_workbench(argc, argv);
+#else
+    std::fprintf(stderr, "ikwb: this build has no workbench (configured without the app)\n");
+    return 2;
+#endif
+  }
+  return ikwb::run_cli(argc, argv);
+}

@@ -1,0 +1,212 @@
+#include "engine/core/fk.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace ikwb {
+
+namespace {
+
+void check_size(const char* what, std::size_t got, std::size_t want) {
+  if (got != want)
+    throw ModelError(std::string(what) + ": expected " + std::to_string(want) +
+                     " values, got " + std::to_string(got));
+}
+
+// combines mask / indices / joint_mask into one selection per joint
+std::vector<uint8_t> joint_selection(const Model& m, const FkOptions& o) {
+  if (o.mask && o.indices)
+    throw ModelError("eval_fk: give either mask or indices, not both");
+  std::vector<uint8_t> art(m.articulation_count, o.mask || o.indices ? 0 : 1);
+  if (o.mask) {
+    check_size("eval_fk mask (articulation_count)", o.mask->size(), m.articulation_count);
+    for (int a = 0; a < m.articulation_count; ++a) art[a] = (*o.mask)[a] ? 1 : 0;
+  }
+  if (o.indices) {
+    for (int a : *o.indices) {
+      if (a < 0 || a >= m.articulation_count)
+        throw ModelError("eval_fk indices: articulation " + std::to_string(a) +
+                         " out of range [0, " + std::to_string(m.articulation_count) + ")");
+      art[a] = 1;
+    }
+  }
+  if (o.joint_mask) check_size("eval_fk joint_mask (joint_count)", o.joint_mask->size(),
+                               m.joint_count);
+  std::vector<uint8_t> sel(m.joint_count, 0);
+  for (int a = 0; a < m.articulation_count; ++a) {
+    if (!art[a]) continue;
+    for (int j = m.articulation_start[a]; j < m.articulation_start[a + 1]; ++j)
+      sel[j] = !o.joint_mask || (*o.joint_mask)[j] ? 1 : 0;
+  }
+  return sel;
+}
+
+// revolute angle from a joint-motion quaternion about a unit axis, unwrapped near `near`
+double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double near) {
+  double a = 2.0 * std::atan2(q.x * axis.x + q.y * axis.y + q.z * axis.z, q.w);
+  if (std::isfinite(near)) a += 2.0 * M_PI * std::round((near - a) / (2.0 * M_PI));
+  return a;
+}
+
+}  // namespace
+
+State::State(const Model& m)
+    : body_q(m.body_count, transform_identity<double>()),
+      body_qd(m.body_count, Spatial<double>{zero3<double>(), zero3<double>()}) {}
+
+void eval_fk(const Model& model, const std::vector<double>& joint_q,
+             const std::vector<double>& joint_qd, State& state, const FkOptions& options) {
+  check_size("eval_fk joint_q (joint_coord_count)", joint_q.size(), model.coord_count);
+  if (!joint_qd.empty())
+    check_size("eval_fk joint_qd (joint_dof_count)", joint_qd.size(), model.dof_count);
+  check_size("eval_fk state.body_q (body_count)", state.body_q.size(), model.body_count);
+  check_size("eval_fk state.body_qd (body_count)", state.body_qd.size(), model.body_count);
+  std::vector<uint8_t> sel = joint_selection(model, options);
+  fk_row_masked(model.view(), joint_q.data(), joint_qd.empty() ? nullptr : joint_qd.data(),
+                sel.data(), options.body_flag_filter, state.body_q.data(),
+                joint_qd.empty() ? nullptr : state.body_qd.data());
+}
+
+void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& joint_q,
+                   const std::vector<double>& joint_qd, std::vector<Transform<double>>& body_q,
+                   std::vector<Spatial<double>>& body_qd, const FkOptions& options) {
+  if (n_batch < 0) throw ModelError("eval_fk_batch: n_batch must be >= 0");
+  std::size_t nb = std::size_t(n_batch);
+  check_size("eval_fk_batch joint_q (n_batch x joint_coord_count)", joint_q.size(),
+             nb * model.coord_count);
+  bool vel = !joint_qd.empty();
+  if (vel) {
+    check_size("eval_fk_batch joint_qd (n_batch x joint_dof_count)", joint_qd.size(),
+               nb * model.dof_count);
+    check_size("eval_fk_batch body_qd (n_batch x body_count)", body_qd.size(),
+               nb * model.body_count);
+  }
+  check_size("eval_fk_batch body_q (n_batch x body_count)", body_q.size(), nb * model.body_count);
+  std::vector<uint8_t> sel = joint_selection(model, options);
+  ModelView<double> v = model.view();
+  for (std::size_t r = 0; r < nb; ++r) {
+    fk_row_masked(v, joint_q.data() + r * model.coord_count,
+                  vel ? joint_qd.data() + r * model.dof_count : nullptr, sel.data(),
+                  options.body_flag_filter, body_q.data() + r * model.body_count,
+                  vel ? body_qd.data() + r * model.body_count : nullptr);
+  }
+}
+
+void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,
+             std::vector<double>* joint_qd) {
+  check_size("eval_ik joint_q (joint_coord_count)", joint_q.size(), model.coord_count);
+  check_size("eval_ik state.body_q (body_count)", state.body_q.size(), model.body_count);
+  if (joint_qd) {
+    check_size("eval_ik state.body_qd (body_count)", state.body_qd.size(), model.body_count);
+    joint_qd->assign(model.dof_count, 0.0);
+  }
+  ModelView<double> m = model.view();
+  for (int j = 0; j < model.joint_count; ++j) {
+    if (model.joint_mimic[j] >= 0) continue;
+    JointType type = JointType(model.joint_type[j]);
+    if (type == JointType::kFixed) continue;
+    int child = model.joint_child[j], parent = model.joint_parent[j];
+    int qs = model.joint_q_start[j], ds = model.joint_qd_start[j];
+    Transform<double> x_wpj = joint_parent_frame(m, j, state.body_q.data());
+    Transform<double> x_wcj = state.body_q[child] * model.joint_X_c[j];
+    Transform<double> x_j = inverse(x_wpj) * x_wcj;
+    const Vec3<double>& axis = model.joint_axis[j];
+    switch (type) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+        joint_q[qs] = revolute_angle(x_j.q, axis, joint_q[qs]);
+        break;
+      case JointType::kPrismatic:
+        joint_q[qs] = dot(x_j.p, axis);
+        break;
+      case JointType::kBall: {
+        Quat<double> r = normalize(x_j.q);
+        joint_q[qs] = r.x, joint_q[qs + 1] = r.y, joint_q[qs + 2] = r.z, joint_q[qs + 3] = r.w;
+        break;
+      }
+      case JointType::kFree: {
+        Quat<double> r = normalize(x_j.q);
+        joint_q[qs] = x_j.p.x, joint_q[qs + 1] = x_j.p.y, joint_q[qs + 2] = x_j.p.z;
+        joint_q[qs + 3] = r.x, joint_q[qs + 4] = r.y, joint_q[qs + 5] = r.z, joint_q[qs + 6] = r.w;
+        break;
+      }
+      default:
+        break;
+    }
+    if (!joint_qd) continue;
+    // relative twist of the child at the anchor, seen in the X_wpj frame
+    Vec3<double> anchor = x_wcj.p;
+    Vec3<double> v_p = zero3<double>(), w_p = zero3<double>(), com_p = zero3<double>();
+    if (parent >= 0) {
+      v_p = state.body_qd[parent].lin;
+      w_p = state.body_qd[parent].ang;
+      com_p = transform_point(state.body_q[parent], model.body_com[parent]);
+    }
+    Vec3<double> com_c = transform_point(state.body_q[child], model.body_com[child]);
+    const Spatial<double>& tc = state.body_qd[child];
+    Vec3<double> w_rel = rotate_inv(x_wpj.q, tc.ang - w_p);
+    Vec3<double> v_rel = rotate_inv(
+        x_wpj.q, (tc.lin + cross(tc.ang, anchor - com_c)) - (v_p + cross(w_p, anchor - com_p)));
+    std::vector<double>& qd = *joint_qd;
+    switch (type) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+        qd[ds] = dot(w_rel, axis);
+        break;
+      case JointType::kPrismatic:
+        qd[ds] = dot(v_rel, axis);
+        break;
+      case JointType::kBall:
+        for (int k = 0; k < 3; ++k) qd[ds + k] = w_rel[k];
+        break;
+      case JointType::kFree:
+        for (int k = 0; k < 3; ++k) qd[ds + k] = v_rel[k], qd[ds + 3 + k] = w_rel[k];
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+std::vector<int> joint_descendants(const Model& model, int joint) {
+  if (joint < 0 || joint >= model.joint_count)
+    throw ModelError("joint_descendants: joint index " + std::to_string(joint) + " out of range");
+  std::vector<uint8_t> below(model.joint_count, 0);
+  std::vector<int> out;
+  below[joint] = 1;
+  for (int j = joint + 1; j < model.joint_count; ++j) {
+    int a = model.joint_ancestor[j];
+    if (a >= 0 && below[a]) {
+      below[j] = 1;
+      out.push_back(j);
+    }
+  }
+  return out;
+}
+
+std::vector<uint8_t> branch_joint_mask(const Model& model, int joint, bool with_descendants) {
+  std::vector<uint8_t> mask(model.joint_count, 0);
+  if (joint < 0 || joint >= model.joint_count)
+    throw ModelError("branch_joint_mask: joint index " + std::to_string(joint) +
+                     " out of range");
+  mask[joint] = 1;
+  if (with_descendants)
+    for (int j : joint_descendants(model, joint)) mask[j] = 1;
+  return mask;
+}
+
+std::vector<double> point_jacobian_world(const Model& model,
+                                         const std::vector<Transform<double>>& body_q, int body,
+                                         const Vec3<double>& offset) {
+  check_size("point_jacobian_world body_q (body_count)", body_q.size(), model.body_count);
+  if (body < 0 || body >= model.body_count)
+    throw ModelError("point_jacobian_world: body index " + std::to_string(body) +
+                     " out of range");
+  std::vector<double> jac(6 * std::size_t(model.dof_count), 0.0);
+  Vec3<double> x = transform_point(body_q[body], offset);
+  point_jacobian(model.view(), body_q.data(), body, x, jac.data(),
+                 jac.data() + 3 * model.dof_count, model.dof_count);
+  return jac;
+}
+
+}  // namespace ikwb

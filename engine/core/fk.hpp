@@ -1,0 +1,62 @@
+// Forward kinematics (eval_fk), its inverse conversion (eval_ik), branch queries, and the world
+// Jacobian of a point on a link. Semantics of eval_fk follow Newton's newton.eval_fk.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/model.hpp"
+
+namespace ikwb {
+
+// Body state written by eval_fk: world pose and twist of each body.
+struct State {
+  std::vector<Transform<double>> body_q;  // (body_count) body frame in world
+  std::vector<Spatial<double>> body_qd;   // (body_count) (v_com_world, omega_world)
+  // identity poses and zero twists for every body of the model
+  explicit State(const Model& m = Model());
+};
+
+struct FkOptions {
+  // per articulation (articulation_count), nonzero = evaluate; null = all
+  const std::vector<uint8_t>* mask = nullptr;
+  // articulation indices to evaluate; null = all. Giving both mask and indices is an error.
+  const std::vector<int>* indices = nullptr;
+  // BodyFlag bits: bodies whose flags do not match keep their existing state
+  int body_flag_filter = kBodyAll;
+  // per joint (joint_count), nonzero = update the child body; null = all joints.
+  // Descendants are not added automatically.
+  const std::vector<uint8_t>* joint_mask = nullptr;
+};
+
+// Updates state.body_q / body_qd from joint_q (coord_count) and joint_qd (dof_count; may be
+// empty, then velocities are left untouched). Throws ModelError on wrong sizes or both filters.
+void eval_fk(const Model& model, const std::vector<double>& joint_q,
+             const std::vector<double>& joint_qd, State& state, const FkOptions& options = {});
+
+// Batched: joint_q (n_batch x coord_count), joint_qd (n_batch x dof_count, or empty),
+// body_q (n_batch x body_count), body_qd (n_batch x body_count, or empty when joint_qd is).
+// The same filters apply to every row.
+void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& joint_q,
+                   const std::vector<double>& joint_qd, std::vector<Transform<double>>& body_q,
+                   std::vector<Spatial<double>>& body_qd, const FkOptions& options = {});
+
+// Inverse conversion (not a solver): joint coordinates and velocities of every joint from the
+// body poses and twists in state. joint_q (coord_count) is read as well as written: revolute
+// angles are unwrapped to the value closest to the one already there. joint_qd (dof_count) is
+// written when non-null. Mimic joints have no coordinates and are skipped.
+void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,
+             std::vector<double>* joint_qd = nullptr);
+
+// joints below joint j in the tree (not j itself), in topological order
+std::vector<int> joint_descendants(const Model& model, int joint);
+// joint_mask selecting j and, when with_descendants, everything below it
+std::vector<uint8_t> branch_joint_mask(const Model& model, int joint, bool with_descendants);
+
+// World Jacobian (6 x dof_count, row-major: 3 linear rows, then 3 angular rows) of the point
+// with coordinates `offset` in `body`'s frame, at the poses in body_q (body_count).
+std::vector<double> point_jacobian_world(const Model& model,
+                                         const std::vector<Transform<double>>& body_q, int body,
+                                         const Vec3<double>& offset);
+
+}  // namespace ikwb

@@ -1,0 +1,363 @@
+// Flat, read-only view of a Model's kinematic arrays, and the per-row kinematics both backends
+// share: joint transforms, forward kinematics of one configuration, motion-subspace Jacobian
+// columns, and per-joint integration of a dof-space step.
+//
+// Everything here is __host__ __device__ over raw pointers (host memory for the CPU backend,
+// device memory for kernels/). Conventions, for every joint j:
+//   X_wpj = X_wp * joint_X_p[j]         world pose of the joint frame on the parent side
+//   X_wc  = X_wpj * X_j(q) * inv(joint_X_c[j])
+// Joint coordinates (q) and dofs (qd, and IK steps):
+//   revolute/continuous  q: angle about joint_axis                    dof: angular rate
+//   prismatic            q: offset along joint_axis                   dof: linear rate
+//   ball                 q: quaternion x,y,z,w                        dof: angular velocity
+//                                                                      in the X_wpj frame
+//   free                 q: position (X_wpj frame) + quaternion xyzw  dof: linear velocity of
+//                                                                      the joint origin, then
+//                                                                      angular velocity, both
+//                                                                      in the X_wpj frame
+// Ball and free steps rotate about the child joint origin (the anchor), never the COM.
+// A mimic joint has no coordinates of its own: q = multiplier * q[source] + offset.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/core/spatial.hpp"
+
+namespace ikwb {
+
+enum class JointType : int8_t {
+  kFixed = 0,
+  kRevolute = 1,
+  kContinuous = 2,
+  kPrismatic = 3,
+  kBall = 4,
+  kFree = 5,
+};
+
+IKWB_HD int joint_type_coord_count(JointType t) {
+  switch (t) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+    case JointType::kPrismatic:
+      return 1;
+    case JointType::kBall:
+      return 4;
+    case JointType::kFree:
+      return 7;
+    default:
+      return 0;
+  }
+}
+
+IKWB_HD int joint_type_dof_count(JointType t) {
+  switch (t) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+    case JointType::kPrismatic:
+      return 1;
+    case JointType::kBall:
+      return 3;
+    case JointType::kFree:
+      return 6;
+    default:
+      return 0;
+  }
+}
+
+// Body flags (bit set), as Newton's BodyFlags.
+enum BodyFlag : int { kBodyDynamic = 1, kBodyKinematic = 2, kBodyAll = 3 };
+
+template <class T>
+struct ModelView {
+  int joint_count = 0;
+  int body_count = 0;
+  int coord_count = 0;  // nq
+  int dof_count = 0;    // nv
+  const int8_t* joint_type = nullptr;         // (joint_count) JointType
+  const int* joint_parent = nullptr;          // (joint_count) parent body, -1 = world
+  const int* joint_child = nullptr;           // (joint_count) child body
+  const int* joint_ancestor = nullptr;        // (joint_count) parent joint, -1 at a root
+  const Transform<T>* joint_X_p = nullptr;    // (joint_count) joint frame in parent body
+  const Transform<T>* joint_X_c = nullptr;    // (joint_count) joint frame in child body
+  const Vec3<T>* joint_axis = nullptr;        // (joint_count) unit axis in the joint frame
+  const int* joint_q_start = nullptr;         // (joint_count + 1) first coordinate
+  const int* joint_qd_start = nullptr;        // (joint_count + 1) first dof
+  const int* joint_mimic = nullptr;           // (joint_count) source joint, -1 if none
+  const T* joint_mimic_multiplier = nullptr;  // (joint_count)
+  const T* joint_mimic_offset = nullptr;      // (joint_count)
+  const int* body_joint = nullptr;            // (body_count) joint whose child it is, or -1
+  const Vec3<T>* body_com = nullptr;          // (body_count) centre of mass in body frame
+  const int* body_flags = nullptr;            // (body_count) BodyFlag bits
+};
+
+// scalar coordinate of a 1-dof joint, following a mimic source when there is one
+template <class T, class S>
+IKWB_HD S joint_scalar_coord(const ModelView<T>& m, int j, const S* q) {
+  int src = m.joint_mimic[j];
+  if (src >= 0) {
+    return S(m.joint_mimic_multiplier[j]) * q[m.joint_q_start[src]] + S(m.joint_mimic_offset[j]);
+  }
+  return q[m.joint_q_start[j]];
+}
+
+// X_j(q): the motion of joint j's child frame relative to its parent frame
+template <class T, class S>
+IKWB_HD Transform<S> joint_motion(const ModelView<T>& m, int j, const S* q) {
+  JointType type = JointType(m.joint_type[j]);
+  Vec3<S> axis = cast<S>(m.joint_axis[j]);
+  switch (type) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+      return {zero3<S>(), quat_from_axis_angle(axis, joint_scalar_coord(m, j, q))};
+    case JointType::kPrismatic:
+      return {joint_scalar_coord(m, j, q) * axis, quat_identity<S>()};
+    case JointType::kBall: {
+      const S* c = q + m.joint_q_start[j];
+      return {zero3<S>(), normalize(Quat<S>{c[0], c[1], c[2], c[3]})};
+    }
+    case JointType::kFree: {
+      const S* c = q + m.joint_q_start[j];
+      return {Vec3<S>{c[0], c[1], c[2]}, normalize(Quat<S>{c[3], c[4], c[5], c[6]})};
+    }
+    default:
+      return transform_identity<S>();
+  }
+}
+
+// world pose of joint j's parent-side frame, from the parent body's pose
+template <class T, class S>
+IKWB_HD Transform<S> joint_parent_frame(const ModelView<T>& m, int j, const Transform<S>* body_q) {
+  int p = m.joint_parent[j];
+  Transform<S> xp = cast<S>(m.joint_X_p[j]);
+  return p >= 0 ? body_q[p] * xp : xp;
+}
+
+// world pose of joint j's child body given its parent-side frame
+template <class T, class S>
+IKWB_HD Transform<S> joint_child_pose(const ModelView<T>& m, int j, const Transform<S>& x_wpj,
+                                      const S* q) {
+  return x_wpj * joint_motion(m, j, q) * inverse(cast<S>(m.joint_X_c[j]));
+}
+
+// forward kinematics of one configuration: body_q (body_count) from q (coord_count).
+// Bodies without a joint are left untouched.
+template <class T, class S>
+IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    body_q[m.joint_child[j]] = joint_child_pose(m, j, joint_parent_frame(m, j, body_q), q);
+  }
+}
+
+// Visits the motion-subspace columns that move body `body`: for each dof of each ancestor
+// joint, f(dof, angular, world_axis, world_anchor, scale). An angular column moves a world
+// point x by scale * axis x (x - anchor); a linear one by scale * axis. Mimic joints report
+// their source's dof with the mimic multiplier as scale, so callers must accumulate (+=).
+template <class T, class S, class F>
+IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_q, int body,
+                                F& f) {
+  int j = body >= 0 ? m.body_joint[body] : -1;
+  for (; j >= 0; j = m.joint_ancestor[j]) {
+    JointType type = JointType(m.joint_type[j]);
+    if (type == JointType::kFixed) continue;
+    Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
+    Transform<S> x_c = cast<S>(m.joint_X_c[j]);
+    Vec3<S> anchor = transform_point(body_q[m.joint_child[j]], x_c.p);
+    int src = m.joint_mimic[j];
+    int dof = m.joint_qd_start[src >= 0 ? src : j];
+    S scale = src >= 0 ? S(m.joint_mimic_multiplier[j]) : S(1);
+    switch (type) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+        f(dof, true, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
+        break;
+      case JointType::kPrismatic:
+        f(dof, false, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
+        break;
+      case JointType::kBall:
+        for (int k = 0; k < 3; ++k) {
+          Vec3<S> e = zero3<S>();
+          e[k] = S(1);
+          f(dof + k, true, rotate(x_wpj.q, e), anchor, S(1));
+        }
+        break;
+      case JointType::kFree:
+        for (int k = 0; k < 3; ++k) {
+          Vec3<S> e = zero3<S>();
+          e[k] = S(1);
+          Vec3<S> w = rotate(x_wpj.q, e);
+          f(dof + k, false, w, anchor, S(1));
+          f(dof + 3 + k, true, w, anchor, S(1));
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+// Writes the world Jacobian of point x (world coordinates, rigidly attached to `body`) with
+// respect to the dofs: lin (3 rows) and ang (3 rows), each row `ld` wide, row-major. Either
+// pointer may be null. Rows are zeroed first.
+template <class T, class S>
+struct PointJacobianWriter {
+  Vec3<S> x;
+  S* lin;
+  S* ang;
+  int ld;
+  IKWB_HD void operator()(int dof, bool angular, const Vec3<S>& axis, const Vec3<S>& anchor,
+                          S scale) {
+    Vec3<S> dl = angular ? cross(axis, x - anchor) : axis;
+    for (int r = 0; r < 3; ++r) {
+      if (lin) lin[r * ld + dof] += scale * dl[r];
+      if (ang && angular) ang[r * ld + dof] += scale * axis[r];
+    }
+  }
+};
+
+template <class T, class S>
+IKWB_HD void point_jacobian(const ModelView<T>& m, const Transform<S>* body_q, int body,
+                            const Vec3<S>& x, S* lin, S* ang, int ld) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < m.dof_count; ++c) {
+      if (lin) lin[r * ld + c] = S(0);
+      if (ang) ang[r * ld + c] = S(0);
+    }
+  }
+  PointJacobianWriter<T, S> w{x, lin, ang, ld};
+  visit_body_columns(m, body_q, body, w);
+}
+
+// q_out = q_in (+) dq for one joint: additive for 1-dof joints, exponential map for ball and
+// free rotations (left-multiplied, in the X_wpj frame); quaternions stay normalised.
+// Mimic and fixed joints have nothing to integrate. q_in and q_out may alias.
+template <class T, class S>
+IKWB_HD void integrate_joint(const ModelView<T>& m, int j, const S* q_in, const S* dq, S scale,
+                             S* q_out) {
+  if (m.joint_mimic[j] >= 0) return;
+  int qs = m.joint_q_start[j];
+  int ds = m.joint_qd_start[j];
+  switch (JointType(m.joint_type[j])) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+    case JointType::kPrismatic:
+      q_out[qs] = q_in[qs] + scale * dq[ds];
+      break;
+    case JointType::kBall: {
+      Quat<S> r{q_in[qs], q_in[qs + 1], q_in[qs + 2], q_in[qs + 3]};
+      Vec3<S> w{scale * dq[ds], scale * dq[ds + 1], scale * dq[ds + 2]};
+      Quat<S> n = normalize(quat_exp(w) * r);
+      q_out[qs] = n.x, q_out[qs + 1] = n.y, q_out[qs + 2] = n.z, q_out[qs + 3] = n.w;
+      break;
+    }
+    case JointType::kFree: {
+      for (int k = 0; k < 3; ++k) q_out[qs + k] = q_in[qs + k] + scale * dq[ds + k];
+      Quat<S> r{q_in[qs + 3], q_in[qs + 4], q_in[qs + 5], q_in[qs + 6]};
+      Vec3<S> w{scale * dq[ds + 3], scale * dq[ds + 4], scale * dq[ds + 5]};
+      Quat<S> n = normalize(quat_exp(w) * r);
+      q_out[qs + 3] = n.x, q_out[qs + 4] = n.y, q_out[qs + 5] = n.z, q_out[qs + 6] = n.w;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// q_out = q_in (+) scale * dq for every joint
+template <class T, class S>
+IKWB_HD void integrate_row(const ModelView<T>& m, const S* q_in, const S* dq, S scale, S* q_out) {
+  for (int j = 0; j < m.joint_count; ++j) integrate_joint(m, j, q_in, dq, scale, q_out);
+}
+
+// dof-space difference a (-) b for every joint, so that b (+) out = a (rotations: log(a b^-1))
+template <class T, class S>
+IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const S* b, S* out) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0) continue;
+    int qs = m.joint_q_start[j];
+    int ds = m.joint_qd_start[j];
+    switch (JointType(m.joint_type[j])) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+      case JointType::kPrismatic:
+        out[ds] = a[qs] - b[qs];
+        break;
+      case JointType::kBall:
+      case JointType::kFree: {
+        int off = 0;
+        if (JointType(m.joint_type[j]) == JointType::kFree) {
+          for (int k = 0; k < 3; ++k) out[ds + k] = a[qs + k] - b[qs + k];
+          off = 3;
+        }
+        Quat<S> qa{a[qs + off], a[qs + off + 1], a[qs + off + 2], a[qs + off + 3]};
+        Quat<S> qb{b[qs + off], b[qs + off + 1], b[qs + off + 2], b[qs + off + 3]};
+        Vec3<S> d = quat_log(normalize(qa) * conjugate(normalize(qb)));
+        for (int k = 0; k < 3; ++k) out[ds + off + k] = d[k];
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+// Masked forward kinematics of one configuration with velocities (eval_fk semantics).
+// joint_selected (joint_count, nonzero = update) already combines the articulation filter and
+// joint_mask; a selected joint whose child body does not match flag_filter is skipped too.
+// A skipped joint leaves its child's body_q and body_qd untouched; an updated child reads its
+// parent's current state, whether preserved or updated in this call. qd (dof_count) and
+// body_qd may be null (poses only). body_qd is (v_com_world, omega_world).
+template <class T, class S>
+IKWB_HD void fk_row_masked(const ModelView<T>& m, const S* q, const S* qd,
+                           const uint8_t* joint_selected, int flag_filter, Transform<S>* body_q,
+                           Spatial<S>* body_qd) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (joint_selected && !joint_selected[j]) continue;
+    int child = m.joint_child[j];
+    if (!(m.body_flags[child] & flag_filter)) continue;
+    int parent = m.joint_parent[j];
+    Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
+    Transform<S> x_wc = joint_child_pose(m, j, x_wpj, q);
+    body_q[child] = x_wc;
+    if (!qd || !body_qd) continue;
+    // parent twist at its COM (world frame), zero for the world
+    Vec3<S> v_p = zero3<S>(), w_p = zero3<S>(), com_p = zero3<S>();
+    if (parent >= 0) {
+      v_p = body_qd[parent].lin;
+      w_p = body_qd[parent].ang;
+      com_p = transform_point(body_q[parent], cast<S>(m.body_com[parent]));
+    }
+    Vec3<S> anchor = transform_point(x_wc, cast<S>(m.joint_X_c[j].p));
+    // joint-relative velocity of the anchor and angular velocity, world frame
+    Vec3<S> v_rel = zero3<S>(), w_rel = zero3<S>();
+    int src = m.joint_mimic[j];
+    int ds = m.joint_qd_start[src >= 0 ? src : j];
+    S rate = S(0);
+    if (joint_type_dof_count(JointType(m.joint_type[j])) == 1)
+      rate = src >= 0 ? S(m.joint_mimic_multiplier[j]) * qd[ds] : qd[ds];
+    Vec3<S> axis_w = rotate(x_wpj.q, cast<S>(m.joint_axis[j]));
+    switch (JointType(m.joint_type[j])) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+        w_rel = rate * axis_w;
+        break;
+      case JointType::kPrismatic:
+        v_rel = rate * axis_w;
+        break;
+      case JointType::kBall:
+        w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
+        break;
+      case JointType::kFree:
+        v_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
+        w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds + 3], qd[ds + 4], qd[ds + 5]});
+        break;
+      default:
+        break;
+    }
+    Vec3<S> w_c = w_p + w_rel;
+    Vec3<S> v_anchor = v_p + cross(w_p, anchor - com_p) + v_rel;
+    Vec3<S> com_c = transform_point(x_wc, cast<S>(m.body_com[child]));
+    body_qd[child] = Spatial<S>{v_anchor + cross(w_c, com_c - anchor), w_c};
+  }
+}
+
+}  // namespace ikwb

@@ -1,0 +1,237 @@
+#include "engine/core/model.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace ikwb {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool finite_transform(const Transform<double>& x) {
+  return std::isfinite(x.p.x) && std::isfinite(x.p.y) && std::isfinite(x.p.z) &&
+         std::isfinite(x.q.x) && std::isfinite(x.q.y) && std::isfinite(x.q.z) &&
+         std::isfinite(x.q.w);
+}
+}  // namespace
+
+const char* joint_type_name(JointType t) {
+  switch (t) {
+    case JointType::kFixed: return "fixed";
+    case JointType::kRevolute: return "revolute";
+    case JointType::kContinuous: return "continuous";
+    case JointType::kPrismatic: return "prismatic";
+    case JointType::kBall: return "ball";
+    case JointType::kFree: return "free";
+  }
+  return "unknown";
+}
+
+ModelView<double> Model::view() const {
+  ModelView<double> v;
+  v.joint_count = joint_count;
+  v.body_count = body_count;
+  v.coord_count = coord_count;
+  v.dof_count = dof_count;
+  v.joint_type = joint_type.data();
+  v.joint_parent = joint_parent.data();
+  v.joint_child = joint_child.data();
+  v.joint_ancestor = joint_ancestor.data();
+  v.joint_X_p = joint_X_p.data();
+  v.joint_X_c = joint_X_c.data();
+  v.joint_axis = joint_axis.data();
+  v.joint_q_start = joint_q_start.data();
+  v.joint_qd_start = joint_qd_start.data();
+  v.joint_mimic = joint_mimic.data();
+  v.joint_mimic_multiplier = joint_mimic_multiplier.data();
+  v.joint_mimic_offset = joint_mimic_offset.data();
+  v.body_joint = body_joint.data();
+  v.body_com = body_com.data();
+  v.body_flags = body_flags.data();
+  return v;
+}
+
+int Model::find_body(const std::string& n) const {
+  for (int b = 0; b < body_count; ++b)
+    if (body_name[b] == n) return b;
+  return -1;
+}
+
+int Model::find_joint(const std::string& n) const {
+  for (int j = 0; j < joint_count; ++j)
+    if (joint_name[j] == n) return j;
+  return -1;
+}
+
+bool Model::has_limits(int dof) const {
+  return std::isfinite(dof_lower[dof]) && std::isfinite(dof_upper[dof]);
+}
+
+std::vector<double> Model::neutral_configuration() const {
+  std::vector<double> q(coord_count, 0.0);
+  for (int j = 0; j < joint_count; ++j) {
+    if (joint_mimic[j] >= 0) continue;
+    int qs = joint_q_start[j], ds = joint_qd_start[j];
+    switch (JointType(joint_type[j])) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+      case JointType::kPrismatic:
+        q[qs] = std::min(std::max(0.0, dof_lower[ds]), dof_upper[ds]);
+        break;
+      case JointType::kBall: q[qs + 3] = 1.0; break;
+      case JointType::kFree: q[qs + 6] = 1.0; break;
+      default: break;
+    }
+  }
+  return q;
+}
+
+std::vector<double> Model::middle_configuration() const {
+  std::vector<double> q = neutral_configuration();
+  for (int j = 0; j < joint_count; ++j) {
+    if (joint_mimic[j] >= 0 || joint_type_coord_count(JointType(joint_type[j])) != 1) continue;
+    int ds = joint_qd_start[j];
+    if (has_limits(ds)) q[joint_q_start[j]] = 0.5 * (dof_lower[ds] + dof_upper[ds]);
+  }
+  return q;
+}
+
+int ModelBuilder::add_body(const std::string& name, double mass, Vec3<double> com,
+                           std::array<double, 9> inertia, int flags) {
+  m_.body_name.push_back(name);
+  m_.body_joint.push_back(-1);
+  m_.body_flags.push_back(flags);
+  m_.body_mass.push_back(mass);
+  m_.body_com.push_back(com);
+  m_.body_inertia.push_back(inertia);
+  m_.body_visuals.emplace_back();
+  m_.body_collisions.emplace_back();
+  return m_.body_count++;
+}
+
+void ModelBuilder::begin_articulation(const std::string& name) {
+  m_.articulation_start.push_back(m_.joint_count);
+  m_.articulation_name.push_back(name);
+  m_.articulation_count++;
+}
+
+int ModelBuilder::add_joint(const JointSpec& s) {
+  if (m_.articulation_count == 0) begin_articulation(m_.name.empty() ? "robot" : m_.name);
+  int j = m_.joint_count++;
+  m_.joint_name.push_back(s.name);
+  m_.joint_type.push_back(int8_t(s.type));
+  m_.joint_parent.push_back(s.parent);
+  m_.joint_child.push_back(s.child);
+  m_.joint_X_p.push_back(s.X_p);
+  m_.joint_X_c.push_back(s.X_c);
+  m_.joint_axis.push_back(s.axis);
+  m_.joint_mimic.push_back(s.mimic);
+  m_.joint_mimic_multiplier.push_back(s.mimic_multiplier);
+  m_.joint_mimic_offset.push_back(s.mimic_offset);
+  m_.joint_articulation.push_back(m_.articulation_count - 1);
+  limits_.push_back({s.lower, s.upper});
+  vel_eff_.push_back({s.velocity, s.effort});
+  return j;
+}
+
+std::vector<Geometry>& ModelBuilder::visuals(int body) { return m_.body_visuals.at(body); }
+std::vector<Geometry>& ModelBuilder::collisions(int body) { return m_.body_collisions.at(body); }
+
+Model ModelBuilder::finalize() {
+  Model& m = m_;
+  auto fail = [&](const std::string& what) {
+    throw ModelError((m.name.empty() ? std::string("model") : "model '" + m.name + "'") + ": " +
+                     what);
+  };
+  {
+    std::set<std::string> names;
+    for (const auto& n : m.body_name)
+      if (!names.insert(n).second) fail("duplicate body name '" + n + "'");
+    names.clear();
+    for (const auto& n : m.joint_name)
+      if (!names.insert(n).second) fail("duplicate joint name '" + n + "'");
+  }
+  m.joint_ancestor.assign(m.joint_count, -1);
+  m.joint_q_start.assign(m.joint_count + 1, 0);
+  m.joint_qd_start.assign(m.joint_count + 1, 0);
+  m.dof_lower.clear();
+  m.dof_upper.clear();
+  m.dof_velocity_limit.clear();
+  m.dof_effort_limit.clear();
+  m.dof_joint.clear();
+  std::fill(m.body_joint.begin(), m.body_joint.end(), -1);
+  for (int j = 0; j < m.joint_count; ++j) {
+    const std::string jn = "joint '" + m.joint_name[j] + "'";
+    JointType type = JointType(m.joint_type[j]);
+    if (m.joint_type[j] < 0 || m.joint_type[j] > int8_t(JointType::kFree))
+      fail(jn + " has an unknown joint type");
+    int child = m.joint_child[j], parent = m.joint_parent[j];
+    if (child < 0 || child >= m.body_count) fail(jn + " has no valid child body");
+    if (parent < -1 || parent >= m.body_count) fail(jn + " has an invalid parent body");
+    if (m.body_joint[child] >= 0)
+      fail("body '" + m.body_name[child] + "' is the child of two joints ('" +
+           m.joint_name[m.body_joint[child]] + "' and '" + m.joint_name[j] + "')");
+    if (parent >= 0) {
+      if (parent == child) fail(jn + " connects body '" + m.body_name[child] + "' to itself");
+      if (m.body_joint[parent] < 0)
+        fail(jn + ": parent body '" + m.body_name[parent] +
+             "' is not attached by an earlier joint (joints must be in topological order)");
+      m.joint_ancestor[j] = m.body_joint[parent];
+    }
+    m.body_joint[child] = j;
+    if (!finite_transform(m.joint_X_p[j]) || !finite_transform(m.joint_X_c[j]))
+      fail(jn + " has a non-finite origin");
+    m.joint_X_p[j].q = normalize(m.joint_X_p[j].q);
+    m.joint_X_c[j].q = normalize(m.joint_X_c[j].q);
+    int ndof = joint_type_dof_count(type);
+    if (ndof == 1) {
+      Vec3<double>& a = m.joint_axis[j];
+      double n = length(a);
+      if (!std::isfinite(n)) fail(jn + " has a non-finite axis");
+      if (n < 1e-9) fail(jn + " has a zero axis");
+      a = (1.0 / n) * a;
+    }
+    int src = m.joint_mimic[j];
+    if (src >= 0) {
+      if (src >= m.joint_count) fail(jn + " mimics an unknown joint");
+      if (ndof != 1 || joint_type_dof_count(JointType(m.joint_type[src])) != 1)
+        fail(jn + ": mimic joints and their sources must be revolute, continuous or prismatic");
+      if (m.joint_mimic[src] >= 0)
+        fail(jn + " mimics '" + m.joint_name[src] + "', which is itself a mimic joint");
+      if (!std::isfinite(m.joint_mimic_multiplier[j]) || !std::isfinite(m.joint_mimic_offset[j]))
+        fail(jn + " has a non-finite mimic multiplier or offset");
+    }
+    int nq = src >= 0 ? 0 : joint_type_coord_count(type);
+    int nv = src >= 0 ? 0 : ndof;
+    m.joint_q_start[j + 1] = m.joint_q_start[j] + nq;
+    m.joint_qd_start[j + 1] = m.joint_qd_start[j] + nv;
+    double lo = limits_[j].first, hi = limits_[j].second;
+    bool limited = (type == JointType::kRevolute || type == JointType::kPrismatic);
+    if (limited) {
+      if (std::isnan(lo) || std::isnan(hi)) fail(jn + " has a NaN limit");
+      if (lo > hi)
+        fail(jn + " has inverted limits (lower " + std::to_string(lo) + " > upper " +
+             std::to_string(hi) + ")");
+    }
+    for (int k = 0; k < nv; ++k) {
+      m.dof_lower.push_back(limited && lo > -1e299 ? lo : -kInf);
+      m.dof_upper.push_back(limited && hi < 1e299 ? hi : kInf);
+      m.dof_velocity_limit.push_back(vel_eff_[j].first);
+      m.dof_effort_limit.push_back(vel_eff_[j].second);
+      m.dof_joint.push_back(j);
+    }
+  }
+  m.coord_count = m.joint_q_start[m.joint_count];
+  m.dof_count = m.joint_qd_start[m.joint_count];
+  if (m.articulation_count == 0) begin_articulation(m.name.empty() ? "robot" : m.name);
+  m.articulation_start.resize(m.articulation_count);
+  m.articulation_start.push_back(m.joint_count);
+  for (int a = 0; a < m.articulation_count; ++a)
+    if (m.articulation_start[a] > m.articulation_start[a + 1])
+      fail("articulation ranges are not increasing");
+  return std::move(m_);
+}
+
+}  // namespace ikwb

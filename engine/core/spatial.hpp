@@ -1,0 +1,256 @@
+// Small rigid-body math shared by the CPU backend and CUDA device code.
+//
+// Plain structs templated on the scalar (float, double, or a dual number for autodiff), all
+// functions inline and __host__ __device__, no Eigen and no standard library containers, so the
+// same code runs in kernels/ and on the CPU. Quaternions are stored x, y, z, w (as in the seeds).
+// A Transform maps points of its child frame into its parent frame: x_parent = p + q * x_child.
+#pragma once
+
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define IKWB_HD __host__ __device__ __forceinline__
+#else
+#define IKWB_HD inline
+#endif
+
+namespace ikwb {
+
+// scalar helpers that dispatch to the right overload for float, double and dual numbers
+template <class T>
+IKWB_HD T sqr(T a) {
+  return a * a;
+}
+using std::atan2;
+using std::cos;
+using std::sin;
+using std::sqrt;
+
+template <class T>
+struct Vec3 {
+  T x, y, z;
+  IKWB_HD T& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
+  IKWB_HD const T& operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
+};
+
+template <class T>
+struct Quat {
+  T x, y, z, w;
+};
+
+template <class T>
+struct Transform {
+  Vec3<T> p;
+  Quat<T> q;
+};
+
+// 6-vector (linear part first, then angular), used for twists and Jacobian columns
+template <class T>
+struct Spatial {
+  Vec3<T> lin, ang;
+};
+
+template <class T>
+IKWB_HD Vec3<T> vec3(T x, T y, T z) {
+  return Vec3<T>{x, y, z};
+}
+template <class T>
+IKWB_HD Vec3<T> zero3() {
+  return Vec3<T>{T(0), T(0), T(0)};
+}
+template <class T>
+IKWB_HD Quat<T> quat_identity() {
+  return Quat<T>{T(0), T(0), T(0), T(1)};
+}
+template <class T>
+IKWB_HD Transform<T> transform_identity() {
+  return Transform<T>{zero3<T>(), quat_identity<T>()};
+}
+
+template <class T>
+IKWB_HD Vec3<T> operator+(const Vec3<T>& a, const Vec3<T>& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+template <class T>
+IKWB_HD Vec3<T> operator-(const Vec3<T>& a, const Vec3<T>& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+template <class T>
+IKWB_HD Vec3<T> operator-(const Vec3<T>& a) {
+  return {-a.x, -a.y, -a.z};
+}
+template <class T>
+IKWB_HD Vec3<T> operator*(T s, const Vec3<T>& a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
+template <class T>
+IKWB_HD Vec3<T> operator*(const Vec3<T>& a, T s) {
+  return {s * a.x, s * a.y, s * a.z};
+}
+template <class T>
+IKWB_HD Vec3<T>& operator+=(Vec3<T>& a, const Vec3<T>& b) {
+  a = a + b;
+  return a;
+}
+template <class T>
+IKWB_HD T dot(const Vec3<T>& a, const Vec3<T>& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+template <class T>
+IKWB_HD Vec3<T> cross(const Vec3<T>& a, const Vec3<T>& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+template <class T>
+IKWB_HD T length_sq(const Vec3<T>& a) {
+  return dot(a, a);
+}
+template <class T>
+IKWB_HD T length(const Vec3<T>& a) {
+  return sqrt(dot(a, a));
+}
+
+// convert between scalar types (double model -> float kernels, value -> dual)
+template <class To, class From>
+IKWB_HD Vec3<To> cast(const Vec3<From>& a) {
+  return {To(a.x), To(a.y), To(a.z)};
+}
+template <class To, class From>
+IKWB_HD Quat<To> cast(const Quat<From>& a) {
+  return {To(a.x), To(a.y), To(a.z), To(a.w)};
+}
+template <class To, class From>
+IKWB_HD Transform<To> cast(const Transform<From>& a) {
+  return {cast<To>(a.p), cast<To>(a.q)};
+}
+
+template <class T>
+IKWB_HD Quat<T> operator*(const Quat<T>& a, const Quat<T>& b) {
+  return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+          a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+template <class T>
+IKWB_HD Quat<T> conjugate(const Quat<T>& a) {
+  return {-a.x, -a.y, -a.z, a.w};
+}
+template <class T>
+IKWB_HD T quat_norm(const Quat<T>& a) {
+  return sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
+}
+template <class T>
+IKWB_HD Quat<T> normalize(const Quat<T>& a) {
+  T n = quat_norm(a);
+  if (!(n > T(0))) return quat_identity<T>();
+  T inv = T(1) / n;
+  return {a.x * inv, a.y * inv, a.z * inv, a.w * inv};
+}
+
+// rotate v by unit quaternion q: v + 2 w (u x v) + 2 u x (u x v)
+template <class T>
+IKWB_HD Vec3<T> rotate(const Quat<T>& q, const Vec3<T>& v) {
+  Vec3<T> u{q.x, q.y, q.z};
+  Vec3<T> t = T(2) * cross(u, v);
+  return v + q.w * t + cross(u, t);
+}
+template <class T>
+IKWB_HD Vec3<T> rotate_inv(const Quat<T>& q, const Vec3<T>& v) {
+  return rotate(conjugate(q), v);
+}
+
+// quaternion of a rotation by |v| about v/|v| (SO(3) exponential map); exact near zero
+template <class T>
+IKWB_HD Quat<T> quat_exp(const Vec3<T>& v) {
+  T th2 = length_sq(v);
+  T s, c;
+  if (th2 < T(1e-12)) {
+    s = T(0.5) - th2 / T(48);
+    c = T(1) - th2 / T(8);
+  } else {
+    T th = sqrt(th2);
+    s = sin(th * T(0.5)) / th;
+    c = cos(th * T(0.5));
+  }
+  return {s * v.x, s * v.y, s * v.z, c};
+}
+
+template <class T>
+IKWB_HD Quat<T> quat_from_axis_angle(const Vec3<T>& unit_axis, T angle) {
+  T s = sin(angle * T(0.5));
+  return {s * unit_axis.x, s * unit_axis.y, s * unit_axis.z, cos(angle * T(0.5))};
+}
+
+// rotation vector of a unit quaternion (SO(3) log map), picking the shortest rotation (|v| <= pi)
+template <class T>
+IKWB_HD Vec3<T> quat_log(const Quat<T>& q_in) {
+  Quat<T> q = q_in.w < T(0) ? Quat<T>{-q_in.x, -q_in.y, -q_in.z, -q_in.w} : q_in;
+  Vec3<T> u{q.x, q.y, q.z};
+  T s2 = length_sq(u);
+  if (s2 < T(1e-12)) {
+    // 2 * u / w to second order
+    T scale = T(2) / q.w * (T(1) - s2 / (T(3) * q.w * q.w));
+    return scale * u;
+  }
+  T s = sqrt(s2);
+  T angle = T(2) * atan2(s, q.w);
+  return (angle / s) * u;
+}
+
+// quaternion from roll-pitch-yaw (URDF convention: R = Rz(yaw) * Ry(pitch) * Rx(roll))
+template <class T>
+IKWB_HD Quat<T> quat_from_rpy(T roll, T pitch, T yaw) {
+  Quat<T> qx = quat_from_axis_angle(Vec3<T>{T(1), T(0), T(0)}, roll);
+  Quat<T> qy = quat_from_axis_angle(Vec3<T>{T(0), T(1), T(0)}, pitch);
+  Quat<T> qz = quat_from_axis_angle(Vec3<T>{T(0), T(0), T(1)}, yaw);
+  return qz * (qy * qx);
+}
+
+// row-major 3x3 rotation matrix of a unit quaternion
+template <class T>
+IKWB_HD void quat_to_matrix(const Quat<T>& q, T m[9]) {
+  T xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+  T xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+  T wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+  m[0] = T(1) - T(2) * (yy + zz);
+  m[1] = T(2) * (xy - wz);
+  m[2] = T(2) * (xz + wy);
+  m[3] = T(2) * (xy + wz);
+  m[4] = T(1) - T(2) * (xx + zz);
+  m[5] = T(2) * (yz - wx);
+  m[6] = T(2) * (xz - wy);
+  m[7] = T(2) * (yz + wx);
+  m[8] = T(1) - T(2) * (xx + yy);
+}
+
+template <class T>
+IKWB_HD Transform<T> operator*(const Transform<T>& a, const Transform<T>& b) {
+  return {a.p + rotate(a.q, b.p), a.q * b.q};
+}
+template <class T>
+IKWB_HD Transform<T> inverse(const Transform<T>& a) {
+  Quat<T> qi = conjugate(a.q);
+  return {-rotate(qi, a.p), qi};
+}
+template <class T>
+IKWB_HD Vec3<T> transform_point(const Transform<T>& a, const Vec3<T>& x) {
+  return a.p + rotate(a.q, x);
+}
+
+// inverse of the left Jacobian of SO(3) applied to w: J_l^{-1}(phi) w.
+// For e = log(R), d/dt log(exp(t w) R) at t = 0 equals J_l^{-1}(e) w.
+template <class T>
+IKWB_HD Vec3<T> so3_left_jacobian_inv_apply(const Vec3<T>& phi, const Vec3<T>& w) {
+  T th2 = length_sq(phi);
+  T c;
+  if (th2 < T(1e-8)) {
+    c = T(1) / T(12) + th2 / T(720);
+  } else {
+    T th = sqrt(th2);
+    // (1 + cos th) / sin th written as cot(th / 2): stays finite up to th = pi
+    c = (T(1) / th2) - cos(th * T(0.5)) / (sin(th * T(0.5)) * T(2) * th);
+  }
+  Vec3<T> pw = cross(phi, w);
+  return w - T(0.5) * pw + c * cross(phi, pw);
+}
+
+}  // namespace ikwb

@@ -268,9 +268,10 @@ IKWB_HD void integrate_row(const ModelView<T>& m, const S* q_in, const S* dq, S 
   for (int j = 0; j < m.joint_count; ++j) integrate_joint(m, j, q_in, dq, scale, q_out);
 }
 
-// dof-space difference a (-) b for every joint, so that b (+) out = a (rotations: log(a b^-1))
-template <class T, class S>
-IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const S* b, S* out) {
+// dof-space difference a (-) b for every joint, so that b (+) out = a (rotations: log(a b^-1)).
+// b may have another scalar type than a (a dual-number a against a plain rest pose b).
+template <class T, class S, class U>
+IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* out) {
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0) continue;
     int qs = m.joint_q_start[j];
@@ -279,17 +280,17 @@ IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const S* b, S* ou
       case JointType::kRevolute:
       case JointType::kContinuous:
       case JointType::kPrismatic:
-        out[ds] = a[qs] - b[qs];
+        out[ds] = a[qs] - S(b[qs]);
         break;
       case JointType::kBall:
       case JointType::kFree: {
         int off = 0;
         if (JointType(m.joint_type[j]) == JointType::kFree) {
-          for (int k = 0; k < 3; ++k) out[ds + k] = a[qs + k] - b[qs + k];
+          for (int k = 0; k < 3; ++k) out[ds + k] = a[qs + k] - S(b[qs + k]);
           off = 3;
         }
         Quat<S> qa{a[qs + off], a[qs + off + 1], a[qs + off + 2], a[qs + off + 3]};
-        Quat<S> qb{b[qs + off], b[qs + off + 1], b[qs + off + 2], b[qs + off + 3]};
+        Quat<S> qb{S(b[qs + off]), S(b[qs + off + 1]), S(b[qs + off + 2]), S(b[qs + off + 3])};
         Vec3<S> d = quat_log(normalize(qa) * conjugate(normalize(qb)));
         for (int k = 0; k < 3; ++k) out[ds + off + k] = d[k];
         break;

@@ -23,6 +23,7 @@ IKWB_HD T sqr(T a) {
 }
 using std::atan2;
 using std::cos;
+using std::log;
 using std::sin;
 using std::sqrt;
 

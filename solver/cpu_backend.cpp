@@ -1,0 +1,474 @@
+// CPU backend: batch rows (problem x seed) spread over a thread pool, each row solved by the
+// shared LM iteration (solver/lm_row.hpp) or L-BFGS (solver/lbfgs.hpp), with the Jacobian
+// from analytic rows, dual numbers or finite differences. Buffers live in per-thread
+// workspaces sized once per problem shape: nothing is allocated inside the iterations.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+
+#include "solver/dual.hpp"
+#include "solver/lbfgs.hpp"
+#include "solver/lm_row.hpp"
+#include "solver/sampler.hpp"
+#include "solver/solver.hpp"
+#include "solver/thread_pool.hpp"
+
+namespace ikwb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <class T>
+ObjectiveParams<T> convert_params(const ObjectiveParams<double>& o) {
+  ObjectiveParams<T> p;
+  p.type = o.type;
+  p.hard = o.hard;
+  p.enabled = o.enabled;
+  p.null_space = o.null_space;
+  p.link = o.link;
+  p.link_b = o.link_b;
+  p.offset = cast<T>(o.offset);
+  p.offset_b = cast<T>(o.offset_b);
+  p.relative = cast<T>(o.relative);
+  p.distance = T(o.distance);
+  p.weight = T(o.weight);
+  p.position_weights = cast<T>(o.position_weights);
+  p.rotation_weights = cast<T>(o.rotation_weights);
+  p.start = o.start;
+  p.dim = o.dim;
+  return p;
+}
+
+// The problem in scalar T: a view of the problem's own arrays for double, converted copies
+// for float.
+template <class T>
+struct TypedProblem {
+  std::unique_ptr<ModelArrays<T>> arrays;
+  std::vector<ObjectiveParams<T>> params;
+  std::vector<Transform<T>> targets;
+  std::vector<T> rest, lower, upper;
+  ProblemView<T> view;
+
+  explicit TypedProblem(const IkProblem& p) {
+    if constexpr (std::is_same_v<T, double>) {
+      view = p.view();
+    } else {
+      const Model& m = p.model();
+      arrays = std::make_unique<ModelArrays<T>>(m);
+      for (const auto& o : p.param_array()) params.push_back(convert_params<T>(o));
+      for (const auto& t : p.target_array()) targets.push_back(cast<T>(t));
+      for (double v : p.rest_array()) rest.push_back(T(v));
+      for (double v : m.dof_lower) lower.push_back(T(std::max(v, -1e35)));
+      for (double v : m.dof_upper) upper.push_back(T(std::min(v, 1e35)));
+      view.model = arrays->view;
+      view.dof_lower = lower.data();
+      view.dof_upper = upper.data();
+      view.objectives = params.data();
+      view.objective_count = p.objective_count();
+      view.problem_count = p.problem_count();
+      view.residual_count = p.residual_count();
+      view.targets = targets.data();
+      view.rest_q = rest.data();
+    }
+  }
+};
+
+// Per-thread buffers, sized from the problem shape.
+template <class T>
+struct Workspace {
+  int nq = -1, nv = -1, nr = -1, nb = -1;
+  std::vector<T> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, seed, best_q, init;
+  std::vector<Transform<T>> body_q, body_q_trial;
+  // Jacobian by finite differences or dual numbers
+  std::vector<T> q_pert, r_plus, r_minus, step;
+  std::vector<Transform<T>> body_pert;
+  std::vector<Dual<T>> dual_q, dual_q_out, dual_step, dual_r;
+  std::vector<Transform<Dual<T>>> dual_body;
+  // custom objectives run in double
+  std::vector<double> cq, cr;
+  std::vector<Transform<double>> cbody;
+  LbfgsBuffers<T> lbfgs;
+
+  void resize(int nq_, int nv_, int nr_, int nb_, int memory) {
+    if (nq_ == nq && nv_ == nv && nr_ == nr && nb_ == nb && lbfgs.memory == memory) return;
+    nq = nq_, nv = nv_, nr = nr_, nb = nb_;
+    for (auto* v : {&q, &q_trial, &seed, &best_q, &init, &q_pert}) v->assign(nq, T(0));
+    for (auto* v : {&r, &r_trial, &al, &r_plus, &r_minus}) v->assign(nr, T(0));
+    J.assign(std::size_t(nr) * nv, T(0));
+    A.assign(std::size_t(nv) * nv, T(0));
+    L.assign(std::size_t(nv) * nv, T(0));
+    for (auto* v : {&g, &dq, &tmp, &step}) v->assign(nv, T(0));
+    body_q.assign(nb, transform_identity<T>());
+    body_q_trial = body_q;
+    body_pert = body_q;
+    dual_q.assign(nq, Dual<T>());
+    dual_q_out.assign(nq, Dual<T>());
+    dual_step.assign(nv, Dual<T>());
+    dual_r.assign(nr, Dual<T>());
+    dual_body.assign(nb, transform_identity<Dual<T>>());
+    cq.assign(nq, 0.0);
+    cr.assign(nr, 0.0);
+    cbody.assign(nb, transform_identity<double>());
+    lbfgs.resize(nv, nr, memory);
+  }
+
+  RowBuffers<T> buffers(const uint8_t* dof_free) {
+    RowBuffers<T> b;
+    b.q = q.data();
+    b.q_trial = q_trial.data();
+    b.body_q = body_q.data();
+    b.body_q_trial = body_q_trial.data();
+    b.r = r.data();
+    b.r_trial = r_trial.data();
+    b.J = J.data();
+    b.A = A.data();
+    b.L = L.data();
+    b.g = g.data();
+    b.dq = dq.data();
+    b.tmp = tmp.data();
+    b.al_lambda = al.data();
+    b.dof_free = dof_free;
+    b.null_rest = nullptr;
+    b.null_weight = T(0);
+    return b;
+  }
+};
+
+// Residuals and Jacobians on the CPU: built-in rows, custom rows, and every Jacobian mode.
+template <class T>
+struct CpuEvaluator {
+  const IkProblem* problem;
+  const ProblemView<T>* pv;
+  int prob = 0;
+  JacobianMode mode = JacobianMode::kAnalytic;
+  Workspace<T>* w;
+  const T* al_lambda = nullptr;
+  T mu = T(1);
+  bool has_custom = false;
+
+  void set_multipliers(const T* lambda, T penalty) {
+    al_lambda = lambda;
+    mu = penalty;
+  }
+
+  // raw rows of the custom objectives at q / body_q
+  void custom_raw(const T* q, const Transform<T>* body_q, T* r) {
+    const Model& m = problem->model();
+    for (int i = 0; i < m.coord_count; ++i) w->cq[i] = double(q[i]);
+    for (int b = 0; b < m.body_count; ++b) w->cbody[b] = cast<double>(body_q[b]);
+    for (int oi = 0; oi < pv->objective_count; ++oi) {
+      const ObjectiveParams<T>& o = pv->objectives[oi];
+      if (o.type != ObjectiveType::kCustom) continue;
+      double* out = w->cr.data() + o.start;
+      problem->objective(oi).custom->residual(m, w->cq.data(), w->cbody.data(), out);
+      for (int k = 0; k < o.dim; ++k) r[o.start + k] = T(out[k]);
+    }
+  }
+
+  // raw rows of every objective (built-in and custom) at q, FK included
+  void all_raw(const T* q, Transform<T>* body_q, T* r) {
+    fk_row(pv->model, q, body_q);
+    for (int oi = 0; oi < pv->objective_count; ++oi)
+      if (pv->objectives[oi].type != ObjectiveType::kCustom)
+        objective_residual(*pv, oi, prob, q, body_q, r + pv->objectives[oi].start);
+    if (has_custom) custom_raw(q, body_q, r);
+  }
+
+  RowEval<T> residual(const T* q, Transform<T>* body_q, T* r) {
+    RowEval<T> e = builtin_residual(*pv, prob, al_lambda, mu, q, body_q, r);
+    if (!has_custom) return e;
+    custom_raw(q, body_q, r);
+    for (int oi = 0; oi < pv->objective_count; ++oi) {
+      const ObjectiveParams<T>& o = pv->objectives[oi];
+      if (o.type != ObjectiveType::kCustom) continue;
+      accumulate_row_eval(o, r + o.start, e);
+      apply_mode(o, al_lambda + o.start, mu, pv->model.dof_count, r + o.start, (T*)nullptr, 0);
+      finish_row_cost(o, r + o.start, e);
+    }
+    return e;
+  }
+
+  // raw Jacobian columns of the selected objectives (all, or custom only) by central
+  // finite differences of all_raw
+  void fd_columns(const T* q, bool custom_only, T* J) {
+    const int nv = pv->model.dof_count, nq = pv->model.coord_count;
+    const T h = std::is_same_v<T, float> ? T(1e-3) : T(1e-6);
+    for (int k = 0; k < nv; ++k) {
+      std::fill(w->step.begin(), w->step.end(), T(0));
+      w->step[k] = h;
+      for (int i = 0; i < nq; ++i) w->q_pert[i] = q[i];
+      integrate_row(pv->model, q, w->step.data(), T(1), w->q_pert.data());
+      all_raw(w->q_pert.data(), w->body_pert.data(), w->r_plus.data());
+      for (int i = 0; i < nq; ++i) w->q_pert[i] = q[i];
+      integrate_row(pv->model, q, w->step.data(), T(-1), w->q_pert.data());
+      all_raw(w->q_pert.data(), w->body_pert.data(), w->r_minus.data());
+      for (int oi = 0; oi < pv->objective_count; ++oi) {
+        const ObjectiveParams<T>& o = pv->objectives[oi];
+        if (custom_only && o.type != ObjectiveType::kCustom) continue;
+        for (int rr = o.start; rr < o.start + o.dim; ++rr)
+          J[rr * nv + k] = (w->r_plus[rr] - w->r_minus[rr]) / (T(2) * h);
+      }
+    }
+  }
+
+  // raw Jacobian columns by forward-mode dual numbers (one pass per dof); custom objectives
+  // take part when they have a dual residual and T is double, else they are left alone
+  bool dual_columns(const T* q, bool custom_only, T* J) {
+    const Model& model = problem->model();
+    const int nv = pv->model.dof_count, nq = pv->model.coord_count;
+    bool custom_done = true;
+    for (int k = 0; k < nv; ++k) {
+      for (int i = 0; i < nq; ++i) w->dual_q[i] = Dual<T>(q[i]);
+      for (int i = 0; i < nv; ++i) w->dual_step[i] = Dual<T>(T(0), i == k ? T(1) : T(0));
+      w->dual_q_out = w->dual_q;
+      integrate_row(pv->model, w->dual_q.data(), w->dual_step.data(), Dual<T>(T(1)),
+                    w->dual_q_out.data());
+      fk_row(pv->model, w->dual_q_out.data(), w->dual_body.data());
+      for (int oi = 0; oi < pv->objective_count; ++oi) {
+        const ObjectiveParams<T>& o = pv->objectives[oi];
+        Dual<T>* r = w->dual_r.data() + o.start;
+        if (o.type == ObjectiveType::kCustom) {
+          const auto& c = problem->objective(oi).custom;
+          if constexpr (std::is_same_v<T, double>) {
+            if (c->residual_dual) {
+              c->residual_dual(model, w->dual_q_out.data(), w->dual_body.data(), r);
+            } else {
+              custom_done = false;
+              continue;
+            }
+          } else {
+            custom_done = false;
+            continue;
+          }
+        } else if (custom_only) {
+          continue;
+        } else {
+          objective_residual(*pv, oi, prob, w->dual_q_out.data(), w->dual_body.data(), r);
+        }
+        for (int rr = 0; rr < o.dim; ++rr) J[(o.start + rr) * nv + k] = r[rr].d;
+      }
+    }
+    return custom_done;
+  }
+
+  void jacobian(const T* q, const Transform<T>* body_q, T* scratch, T* J) {
+    const int nv = pv->model.dof_count;
+    bool analytic = mode == JacobianMode::kAnalytic || mode == JacobianMode::kMixed;
+    if (analytic) {
+      builtin_jacobian(*pv, prob, al_lambda, mu, q, body_q, scratch, J);
+      if (!has_custom) return;
+      if (!dual_columns(q, true, J)) fd_columns(q, true, J);
+    } else if (mode == JacobianMode::kAutodiff) {
+      if (!dual_columns(q, false, J)) fd_columns(q, true, J);
+    } else {
+      fd_columns(q, false, J);
+    }
+    // raw rows for the mode transform (analytic built-in rows are already transformed)
+    for (int oi = 0; oi < pv->objective_count; ++oi)
+      if (pv->objectives[oi].type != ObjectiveType::kCustom)
+        objective_residual(*pv, oi, prob, q, body_q, scratch + pv->objectives[oi].start);
+    if (has_custom) custom_raw(q, body_q, scratch);
+    for (int oi = 0; oi < pv->objective_count; ++oi) {
+      const ObjectiveParams<T>& o = pv->objectives[oi];
+      if (analytic && o.type != ObjectiveType::kCustom) continue;
+      ObjectiveParams<T> eff = o;
+      if (o.null_space) eff.enabled = 0;
+      apply_mode(eff, al_lambda + o.start, mu, nv, scratch + o.start, J + o.start * nv, nv);
+    }
+  }
+};
+
+template <class T>
+struct RowOutcome {
+  RowEval<T> eval;
+  int iterations = 0;
+  bool converged = false;
+};
+
+// merit for picking among unconverged seeds: soft cost plus a heavy price on violations
+template <class T>
+double merit(const RowEval<T>& e) {
+  return double(e.soft_cost) + 1e4 * double(e.violation) * double(e.violation) +
+         double(e.position_error) + double(e.rotation_error);
+}
+
+class CpuSolver : public IkSolver {
+ public:
+  Backend backend() const override { return Backend::kCpu; }
+
+  void solve(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q_init,
+             SolveResult& result) override {
+    validate_settings(s);
+    std::vector<double> q0 = expand_initial(problem, q_init);
+    int threads = s.threads > 0 ? s.threads : int(std::thread::hardware_concurrency());
+    if (!pool_ || pool_->size() != std::max(threads, 1))
+      pool_ = std::make_unique<ThreadPool>(threads);
+    auto t0 = Clock::now();
+    if (s.use_float)
+      run<float>(problem, s, q0, result, f_);
+    else
+      run<double>(problem, s, q0, result, d_);
+    result.solve_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+
+ private:
+  template <class T>
+  void run(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q0,
+           SolveResult& res, std::vector<Workspace<T>>& works) {
+    TypedProblem<T> tp(problem);
+    const ProblemView<T>& pv = tp.view;
+    const Model& model = problem.model();
+    const int P = problem.problem_count(), S = s.n_seeds, nq = model.coord_count;
+    const int nv = model.dof_count, nr = problem.residual_count();
+    LmConfig<T> cfg;
+    cfg.max_iterations = s.max_iterations;
+    cfg.fixed_iterations = s.fixed_iterations;
+    cfg.tol_position = T(s.tol_position);
+    cfg.tol_rotation = T(s.tol_rotation);
+    cfg.tol_constraint = T(s.tol_constraint);
+    cfg.lambda_init = T(s.lambda_init);
+    cfg.marquardt = s.marquardt_scaling;
+    cfg.hard_limits = s.hard_joint_limits;
+    cfg.al_inner_iterations = s.al_inner_iterations;
+    cfg.mu_init = T(s.al_mu_init);
+    cfg.mu_growth = T(s.al_mu_growth);
+    cfg.mu_max = T(s.al_mu_max);
+    cfg.null_space_gain = T(s.null_space_gain);
+    works.resize(pool_->size());
+    for (auto& w : works) w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory);
+    const bool has_custom = problem.has_custom();
+    const uint8_t* dof_free = problem.dof_mask().empty() ? nullptr : problem.dof_mask().data();
+    int null_obj = -1;
+    for (int oi = 0; oi < problem.objective_count(); ++oi) {
+      const auto& o = problem.objective(oi).params;
+      if (o.type == ObjectiveType::kPosture && o.null_space && o.enabled) null_obj = oi;
+    }
+    const bool all_seeds = s.solve_all_seeds || s.prefer_closest || S == 1;
+
+    res.n_seeds = S;
+    res.problems.assign(P, ProblemResult());
+    res.row_q.assign(std::size_t(P) * S * nq, 0.0);
+    res.row_cost.assign(std::size_t(P) * S, std::numeric_limits<double>::infinity());
+    res.row_converged.assign(std::size_t(P) * S, 0);
+    std::vector<RowOutcome<T>> outcomes(std::size_t(P) * S);
+    std::vector<uint8_t> ran(std::size_t(P) * S, 0);
+
+    // solves one seed (with its restarts) of one problem in worker `wi`'s workspace
+    auto solve_row = [&](int p, int seed, int wi, Clock::time_point deadline) {
+      Workspace<T>& w = works[wi];
+      for (int i = 0; i < nq; ++i) w.init[i] = T(q0[std::size_t(p) * nq + i]);
+      CpuEvaluator<T> ev{&problem, &pv, p, s.jacobian, &w};
+      ev.has_custom = has_custom;
+      RowOutcome<T> best;
+      bool have_best = false;
+      SeedSampler restart_kind = s.sampler == SeedSampler::kRoberts ? SeedSampler::kRoberts
+                                                                    : SeedSampler::kUniform;
+      for (int attempt = 0; attempt <= s.max_restarts; ++attempt) {
+        uint32_t sequence = attempt == 0 ? uint32_t(seed)
+                                         : uint32_t(S + seed * s.max_restarts + attempt - 1);
+        sample_seed(pv.model, pv.dof_lower, pv.dof_upper, attempt == 0 ? s.sampler : restart_kind,
+                    T(s.gaussian_sigma), s.rng_seed, p, sequence, w.init.data(), w.seed.data(),
+                    w.tmp.data());
+        std::copy(w.seed.begin(), w.seed.end(), w.q.begin());
+        RowBuffers<T> b = w.buffers(dof_free);
+        if (null_obj >= 0) {
+          b.null_rest = pv.rest_q + null_obj * nq;
+          b.null_weight = pv.objectives[null_obj].weight;
+        }
+        RowStatus<T> st;
+        if (s.optimizer == Optimizer::kLbfgs)
+          lbfgs_solve_row(ev, pv, cfg, b, w.lbfgs, st);
+        else
+          lm_solve_row(ev, pv, cfg, b, st);
+        best.iterations += st.iterations;
+        bool better = !have_best || (st.converged && !best.converged) ||
+                      (st.converged == best.converged && merit(st.eval) < merit(best.eval));
+        if (better) {
+          best.eval = st.eval;
+          best.converged = st.converged;
+          std::copy(b.q, b.q + nq, w.best_q.begin());
+          have_best = true;
+        }
+        if (st.converged || Clock::now() >= deadline) break;
+      }
+      std::size_t row = std::size_t(p) * S + seed;
+      for (int i = 0; i < nq; ++i) res.row_q[row * nq + i] = double(w.best_q[i]);
+      res.row_cost[row] = double(best.eval.soft_cost);
+      res.row_converged[row] = best.converged;
+      outcomes[row] = best;
+      ran[row] = 1;
+    };
+
+    auto deadline_from_now = [&]() {
+      if (s.time_budget_s <= 0) return Clock::time_point::max();
+      return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(s.time_budget_s));
+    };
+    if (all_seeds) {
+      pool_->parallel_for(P * S, [&](int row, int wi) {
+        solve_row(row / S, row % S, wi, deadline_from_now());
+      });
+    } else {
+      pool_->parallel_for(P, [&](int p, int wi) {
+        Clock::time_point deadline = deadline_from_now();
+        for (int seed = 0; seed < S; ++seed) {
+          solve_row(p, seed, wi, deadline);
+          if (outcomes[std::size_t(p) * S + seed].converged || Clock::now() >= deadline) break;
+        }
+      });
+    }
+
+    // pick each problem's seed
+    std::vector<double> diff(nv);
+    for (int p = 0; p < P; ++p) {
+      int best = -1;
+      double best_key = std::numeric_limits<double>::infinity();
+      bool best_conv = false;
+      for (int seed = 0; seed < S; ++seed) {
+        std::size_t row = std::size_t(p) * S + seed;
+        if (!ran[row]) continue;
+        const RowOutcome<T>& o = outcomes[row];
+        double key = merit(o.eval);
+        if (o.converged && s.prefer_closest) {
+          difference_row(model.view(), res.row_q.data() + row * nq, q0.data() + std::size_t(p) * nq,
+                         diff.data());
+          key = 0;
+          for (double d : diff) key += d * d;
+        }
+        if (best < 0 || (o.converged && !best_conv) ||
+            (o.converged == best_conv && key < best_key)) {
+          best = seed, best_key = key, best_conv = o.converged;
+        }
+      }
+      ProblemResult& pr = res.problems[p];
+      std::size_t row = std::size_t(p) * S + best;
+      const RowOutcome<T>& o = outcomes[row];
+      pr.q.assign(res.row_q.begin() + row * nq, res.row_q.begin() + (row + 1) * nq);
+      pr.position_error = double(o.eval.position_error);
+      pr.rotation_error = double(o.eval.rotation_error);
+      pr.constraint_violation = double(o.eval.violation);
+      pr.cost = double(o.eval.soft_cost);
+      pr.iterations = o.iterations;
+      pr.converged = o.converged;
+      pr.seed = best;
+      pr.total_iterations = 0;
+      for (int seed = 0; seed < S; ++seed)
+        pr.total_iterations += outcomes[std::size_t(p) * S + seed].iterations;
+    }
+  }
+
+  std::unique_ptr<ThreadPool> pool_;
+  std::vector<Workspace<double>> d_;
+  std::vector<Workspace<float>> f_;
+};
+
+}  // namespace
+
+std::unique_ptr<IkSolver> make_cpu_solver() { return std::make_unique<CpuSolver>(); }
+
+}  // namespace ikwb

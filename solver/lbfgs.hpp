@@ -1,0 +1,197 @@
+// L-BFGS for one batch row (CPU): minimises 0.5 |r(q)|^2 in dof space with the two-loop
+// recursion and a strong-Wolfe line search (bracketing, then bisection zoom); hard objectives
+// use the same augmented-Lagrangian rows and multiplier updates as the LM iteration.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "solver/lm_row.hpp"
+
+namespace ikwb {
+
+template <class T>
+struct LbfgsBuffers {
+  int memory = -1, nv = 0;
+  std::vector<T> s, y;  // (memory x nv) step and gradient-change history, ring buffer
+  std::vector<T> rho, alpha;  // (memory)
+  std::vector<T> d, g_trial;  // (nv)
+  std::vector<T> scratch;     // (residual_count) raw rows for Jacobian evaluations
+  void resize(int nv_, int nr_, int memory_) {
+    memory = std::max(memory_, 1);
+    nv = nv_;
+    s.assign(std::size_t(memory) * nv, T(0));
+    y.assign(std::size_t(memory) * nv, T(0));
+    rho.assign(memory, T(0));
+    alpha.assign(memory, T(0));
+    d.assign(nv, T(0));
+    g_trial.assign(nv, T(0));
+    scratch.assign(nr_, T(0));
+  }
+};
+
+// g = J^T r with frozen dofs zeroed
+template <class T>
+void lbfgs_gradient(const T* J, const T* r, int nr, int nv, const uint8_t* dof_free, T* g) {
+  for (int a = 0; a < nv; ++a) {
+    T sum = T(0);
+    if (!dof_free || dof_free[a])
+      for (int k = 0; k < nr; ++k) sum += J[k * nv + a] * r[k];
+    g[a] = sum;
+  }
+}
+
+template <class T, class Eval>
+void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
+                     RowBuffers<T>& w, LbfgsBuffers<T>& lb, RowStatus<T>& st) {
+  const ModelView<T>& m = pv.model;
+  const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
+  const bool has_hard = problem_has_hard(pv);
+  const T c1 = T(1e-4), c2 = T(0.9);
+  std::fill(w.al_lambda, w.al_lambda + nr, T(0));
+  st.mu = cfg.mu_init;
+  st.iterations = 0;
+  st.converged = false;
+  ev.set_multipliers(w.al_lambda, st.mu);
+  if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q);
+  auto evaluate = [&](T* q, Transform<T>* body_q, T* r, T* g) {
+    RowEval<T> e = ev.residual(q, body_q, r);
+    ev.jacobian(q, body_q, lb.scratch.data(), w.J);
+    lbfgs_gradient(w.J, r, nr, nv, w.dof_free, g);
+    return e;
+  };
+  st.eval = evaluate(w.q, w.body_q, w.r, w.g);
+  int stored = 0, head = 0;
+  int since_update = 0;
+  T last_violation = st.eval.violation;
+  for (int it = 0; it < cfg.max_iterations; ++it) {
+    if (!cfg.fixed_iterations && row_converged(st.eval, cfg)) {
+      st.converged = true;
+      break;
+    }
+    if (has_hard && since_update >= cfg.al_inner_iterations) {
+      for (int oi = 0; oi < pv.objective_count; ++oi) {
+        const ObjectiveParams<T>& o = pv.objectives[oi];
+        if (!o.hard || !o.enabled) continue;
+        for (int k = 0; k < o.dim; ++k) w.al_lambda[o.start + k] = std::sqrt(st.mu) * w.r[o.start + k];
+      }
+      if (st.eval.violation > T(0.25) * last_violation && st.mu < cfg.mu_max)
+        st.mu *= cfg.mu_growth;
+      last_violation = st.eval.violation;
+      ev.set_multipliers(w.al_lambda, st.mu);
+      st.eval = evaluate(w.q, w.body_q, w.r, w.g);
+      stored = 0;
+      since_update = 0;
+    }
+    ++since_update;
+    ++st.iterations;
+    // two-loop recursion: d = -H g
+    T* d = lb.d.data();
+    for (int a = 0; a < nv; ++a) d[a] = -w.g[a];
+    for (int i = 0; i < stored; ++i) {
+      int k = (head - 1 - i + lb.memory) % lb.memory;
+      const T* s = &lb.s[std::size_t(k) * nv];
+      const T* y = &lb.y[std::size_t(k) * nv];
+      T a = T(0);
+      for (int c = 0; c < nv; ++c) a += s[c] * d[c];
+      a *= lb.rho[k];
+      lb.alpha[k] = a;
+      for (int c = 0; c < nv; ++c) d[c] -= a * y[c];
+    }
+    T gamma = T(1);
+    if (stored > 0) {
+      int k = (head - 1 + lb.memory) % lb.memory;
+      const T* y = &lb.y[std::size_t(k) * nv];
+      T yy = T(0);
+      for (int c = 0; c < nv; ++c) yy += y[c] * y[c];
+      gamma = yy > T(0) ? T(1) / (lb.rho[k] * yy) : T(1);
+    }
+    for (int c = 0; c < nv; ++c) d[c] *= gamma;
+    for (int i = stored - 1; i >= 0; --i) {
+      int k = (head - 1 - i + lb.memory) % lb.memory;
+      const T* s = &lb.s[std::size_t(k) * nv];
+      const T* y = &lb.y[std::size_t(k) * nv];
+      T b = T(0);
+      for (int c = 0; c < nv; ++c) b += y[c] * d[c];
+      b *= lb.rho[k];
+      for (int c = 0; c < nv; ++c) d[c] += s[c] * (lb.alpha[k] - b);
+    }
+    T gd = T(0), dn = T(0);
+    for (int c = 0; c < nv; ++c) gd += w.g[c] * d[c], dn += d[c] * d[c];
+    if (!(gd < T(0))) {
+      for (int c = 0; c < nv; ++c) d[c] = -w.g[c];
+      gd = T(0);
+      for (int c = 0; c < nv; ++c) gd -= w.g[c] * w.g[c];
+      dn = -gd;
+      stored = 0;
+    }
+    if (!(dn > T(0))) break;
+    // strong-Wolfe line search on alpha, steps capped at 0.5 rad/m in dof norm
+    T alpha = stored == 0 ? std::min(T(1), T(0.5) / std::sqrt(dn)) : T(1);
+    T lo = T(0), hi = T(0);
+    bool found = false;
+    RowEval<T> trial;
+    for (int ls = 0; ls < 12; ++ls) {
+      std::copy(w.q, w.q + nq, w.q_trial);
+      integrate_row(m, w.q, d, alpha, w.q_trial);
+      if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial);
+      trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
+      bool finite = std::isfinite(double(trial.cost));
+      if (!finite || trial.cost > st.eval.cost + c1 * alpha * gd) {
+        hi = alpha;
+      } else {
+        ev.jacobian(w.q_trial, w.body_q_trial, lb.scratch.data(), w.J);
+        lbfgs_gradient(w.J, w.r_trial, nr, nv, w.dof_free, lb.g_trial.data());
+        T gtd = T(0);
+        for (int c = 0; c < nv; ++c) gtd += lb.g_trial[c] * d[c];
+        if (std::fabs(double(gtd)) <= -double(c2 * gd)) {
+          found = true;
+          break;
+        }
+        if (gtd > T(0)) {
+          hi = alpha;
+        } else {
+          lo = alpha;
+        }
+        if (gtd <= T(0) && hi == T(0)) {
+          alpha *= T(2);
+          continue;
+        }
+        if (ls >= 6) {
+          found = true;  // sufficient decrease holds: take it
+          break;
+        }
+      }
+      alpha = hi > T(0) ? T(0.5) * (lo + hi) : alpha * T(2);
+    }
+    if (!found) {
+      if (stored == 0) break;  // even steepest descent found no acceptable step
+      stored = 0;
+      continue;
+    }
+    // curvature pair from the step actually taken
+    int k = head;
+    T* s = &lb.s[std::size_t(k) * nv];
+    T* y = &lb.y[std::size_t(k) * nv];
+    difference_row(m, w.q_trial, w.q, s);
+    T sy = T(0);
+    for (int c = 0; c < nv; ++c) {
+      y[c] = lb.g_trial[c] - w.g[c];
+      sy += s[c] * y[c];
+    }
+    if (sy > T(1e-12)) {
+      lb.rho[k] = T(1) / sy;
+      head = (head + 1) % lb.memory;
+      stored = std::min(stored + 1, lb.memory);
+    }
+    std::swap(w.q, w.q_trial);
+    std::swap(w.body_q, w.body_q_trial);
+    std::swap(w.r, w.r_trial);
+    std::copy(lb.g_trial.begin(), lb.g_trial.end(), w.g);
+    st.eval = trial;
+  }
+  if (!st.converged && row_converged(st.eval, cfg)) st.converged = true;
+}
+
+}  // namespace ikwb

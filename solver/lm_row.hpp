@@ -1,0 +1,374 @@
+// Levenberg-Marquardt with an augmented-Lagrangian outer loop, for one batch row.
+//
+// __host__ __device__ and templated on the scalar and on an Evaluator, so the CPU backend
+// (analytic, autodiff, finite-difference or custom rows) and the CUDA kernels (analytic rows)
+// run the same iteration. An Evaluator provides:
+//   RowEval<T> residual(const T* q, Transform<T>* body_q, T* r)   FK of q, then weighted rows
+//   void jacobian(const T* q, const Transform<T>* body_q, T* scratch, T* J)
+//                                                     weighted Jacobian at q (body_q from q)
+// Both read the current multipliers and penalty (set_multipliers) for hard objectives.
+#pragma once
+
+#include "solver/objectives.hpp"
+
+namespace ikwb {
+
+// what one residual evaluation reports besides the rows
+template <class T>
+struct RowEval {
+  T cost = T(0);       // 0.5 |r|^2 of all rows (soft and augmented hard)
+  T soft_cost = T(0);  // 0.5 |r|^2 of the soft rows only
+  T position_error = T(0);  // max raw position error of task objectives (m)
+  T rotation_error = T(0);  // max raw rotation error of task objectives (rad)
+  T violation = T(0);       // max violation of hard objectives
+};
+
+template <class T>
+struct LmConfig {
+  int max_iterations = 100;
+  bool fixed_iterations = false;
+  T tol_position = T(1e-4), tol_rotation = T(1e-3), tol_constraint = T(1e-4);
+  T lambda_init = T(1e-3);
+  bool marquardt = false;
+  bool hard_limits = true;
+  int al_inner_iterations = 15;
+  T mu_init = T(100), mu_growth = T(10), mu_max = T(1e8);
+  T null_space_gain = T(0.5);
+};
+
+// Per-row buffers, sized from the problem: nq = coord_count, nv = dof_count, nr = residuals.
+template <class T>
+struct RowBuffers {
+  T* q;              // (nq) current configuration, in/out
+  T* q_trial;        // (nq)
+  Transform<T>* body_q;        // (body_count) poses at q
+  Transform<T>* body_q_trial;  // (body_count)
+  T* r;              // (nr) rows at q
+  T* r_trial;        // (nr)
+  T* J;              // (nr x nv) rows at q
+  T* A;              // (nv x nv) J^T J
+  T* L;              // (nv x nv) Cholesky factor of A + damping
+  T* g;              // (nv) J^T r
+  T* dq;             // (nv)
+  T* tmp;            // (nv)
+  T* al_lambda;      // (nr) multipliers of hard rows
+  const uint8_t* dof_free;  // (nv) or null: frozen dofs get no step
+  const T* null_rest;       // (nq) posture rest for a null-space posture objective, or null
+  T null_weight;            // its weight
+};
+
+template <class T>
+struct RowStatus {
+  RowEval<T> eval;
+  T lm_lambda = T(0);
+  T mu = T(0);
+  int iterations = 0;
+  bool converged = false;
+};
+
+// In-place Cholesky of the n x n SPD matrix L (lower triangle used); false if not SPD.
+template <class T>
+IKWB_HD bool cholesky_factor(T* L, int n) {
+  for (int j = 0; j < n; ++j) {
+    T d = L[j * n + j];
+    for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
+    if (!(d > T(0))) return false;
+    d = sqrt(d);
+    L[j * n + j] = d;
+    T inv = T(1) / d;
+    for (int i = j + 1; i < n; ++i) {
+      T s = L[i * n + j];
+      for (int k = 0; k < j; ++k) s -= L[i * n + k] * L[j * n + k];
+      L[i * n + j] = s * inv;
+    }
+  }
+  return true;
+}
+
+// Solves L L^T x = b in place (x holds b on entry).
+template <class T>
+IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
+  for (int i = 0; i < n; ++i) {
+    T s = x[i];
+    for (int k = 0; k < i; ++k) s -= L[i * n + k] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    T s = x[i];
+    for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+}
+
+// Projects the 1-dof joints of q into their limits.
+template <class T>
+IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+    int d = m.joint_qd_start[j];
+    T& v = q[m.joint_q_start[j]];
+    if (v < lower[d]) v = lower[d];
+    if (v > upper[d]) v = upper[d];
+  }
+}
+
+template <class T>
+IKWB_HD bool row_converged(const RowEval<T>& e, const LmConfig<T>& c) {
+  return e.position_error <= c.tol_position && e.rotation_error <= c.tol_rotation &&
+         e.violation <= c.tol_constraint;
+}
+
+// task errors and hard violations from an objective's raw rows
+template <class T>
+IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowEval<T>& e) {
+  if (!o.enabled) return;
+  T pos = T(0), rot = T(0);
+  switch (o.type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kRelativeBall:
+      pos = sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+      break;
+    case ObjectiveType::kRotation:
+      rot = sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+      break;
+    case ObjectiveType::kPose:
+    case ObjectiveType::kRelativeFixed:
+      pos = sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+      rot = sqrt(raw[3] * raw[3] + raw[4] * raw[4] + raw[5] * raw[5]);
+      break;
+    default:
+      break;
+  }
+  if (pos > e.position_error) e.position_error = pos;
+  if (rot > e.rotation_error) e.rotation_error = rot;
+  if (o.hard) {
+    T v = T(0);
+    if (objective_is_inequality(o.type)) {
+      for (int k = 0; k < o.dim; ++k)
+        if (raw[k] > v) v = raw[k];
+    } else {
+      T s = T(0);
+      for (int k = 0; k < o.dim; ++k) s += raw[k] * raw[k];
+      v = sqrt(s);
+    }
+    if (v > e.violation) e.violation = v;
+  }
+}
+
+template <class T>
+IKWB_HD void finish_row_cost(const ObjectiveParams<T>& o, const T* rows, RowEval<T>& e) {
+  T s = T(0);
+  for (int k = 0; k < o.dim; ++k) s += rows[k] * rows[k];
+  e.cost += T(0.5) * s;
+  if (!o.hard) e.soft_cost += T(0.5) * s;
+}
+
+// Weighted rows of all built-in objectives at q (FK into body_q), and what RowEval reports.
+// Custom objectives are skipped (their rows are left as they are): CPU evaluators add them.
+template <class T>
+IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem, const T* al_lambda,
+                                    T mu, const T* q, Transform<T>* body_q, T* r) {
+  fk_row(pv.model, q, body_q);
+  RowEval<T> e;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (o.type == ObjectiveType::kCustom) continue;
+    T* ro = r + o.start;
+    objective_residual(pv, oi, problem, q, body_q, ro);
+    accumulate_row_eval(o, ro, e);
+    ObjectiveParams<T> eff = o;
+    if (o.null_space) eff.enabled = 0;
+    apply_mode(eff, al_lambda + o.start, mu, pv.model.dof_count, ro, (T*)nullptr, 0);
+    finish_row_cost(eff, ro, e);
+  }
+  return e;
+}
+
+// Weighted analytic Jacobian of all built-in objectives at q (body_q from q). scratch
+// (residual_count) receives the raw rows.
+template <class T>
+IKWB_HD void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda, T mu,
+                              const T* q, const Transform<T>* body_q, T* scratch, T* J) {
+  int nv = pv.model.dof_count;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (o.type == ObjectiveType::kCustom) continue;
+    T* ro = scratch + o.start;
+    T* Jo = J + o.start * nv;
+    objective_residual(pv, oi, problem, q, body_q, ro);
+    objective_jacobian(pv, oi, problem, q, body_q, Jo, nv);
+    ObjectiveParams<T> eff = o;
+    if (o.null_space) eff.enabled = 0;
+    apply_mode(eff, al_lambda + o.start, mu, nv, ro, Jo, nv);
+  }
+}
+
+// The analytic evaluator used by the CPU backend (built-in objectives only) and the kernels.
+template <class T>
+struct AnalyticEvaluator {
+  ProblemView<T> pv;
+  int problem = 0;
+  const T* al_lambda = nullptr;
+  T mu = T(1);
+  IKWB_HD void set_multipliers(const T* lambda, T penalty) {
+    al_lambda = lambda;
+    mu = penalty;
+  }
+  IKWB_HD RowEval<T> residual(const T* q, Transform<T>* body_q, T* r) {
+    return builtin_residual(pv, problem, al_lambda, mu, q, body_q, r);
+  }
+  IKWB_HD void jacobian(const T* q, const Transform<T>* body_q, T* scratch, T* J) {
+    builtin_jacobian(pv, problem, al_lambda, mu, q, body_q, scratch, J);
+  }
+};
+
+template <class T>
+IKWB_HD bool problem_has_hard(const ProblemView<T>& pv) {
+  for (int oi = 0; oi < pv.objective_count; ++oi)
+    if (pv.objectives[oi].hard && pv.objectives[oi].enabled) return true;
+  return false;
+}
+
+// Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each
+// iteration is one trial step (accepted or rejected). The buffers are swapped as steps are
+// accepted: on return w.q (and w.body_q, w.r) point at the final iterate and st holds its
+// evaluation.
+template <class T, class Eval>
+IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
+                          RowBuffers<T>& w, RowStatus<T>& st) {
+  const ModelView<T>& m = pv.model;
+  const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
+  const bool has_hard = problem_has_hard(pv);
+  for (int i = 0; i < nr; ++i) w.al_lambda[i] = T(0);
+  st.mu = cfg.mu_init;
+  st.lm_lambda = cfg.lambda_init;
+  st.iterations = 0;
+  st.converged = false;
+  T nu = T(2);
+  ev.set_multipliers(w.al_lambda, st.mu);
+  if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q);
+  st.eval = ev.residual(w.q, w.body_q, w.r);
+  ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+  bool need_normal = true;
+  int since_update = 0;
+  T last_violation = st.eval.violation;
+  for (int it = 0; it < cfg.max_iterations; ++it) {
+    if (!cfg.fixed_iterations && row_converged(st.eval, cfg)) {
+      st.converged = true;
+      break;
+    }
+    // augmented-Lagrangian update: lambda <- sqrt(mu) r on hard rows (= lambda + mu c)
+    if (has_hard && (since_update >= cfg.al_inner_iterations || st.lm_lambda > T(1e8))) {
+      for (int oi = 0; oi < pv.objective_count; ++oi) {
+        const ObjectiveParams<T>& o = pv.objectives[oi];
+        if (!o.hard || !o.enabled) continue;
+        for (int k = 0; k < o.dim; ++k) w.al_lambda[o.start + k] = sqrt(st.mu) * w.r[o.start + k];
+      }
+      if (st.eval.violation > T(0.25) * last_violation && st.mu < cfg.mu_max)
+        st.mu = st.mu * cfg.mu_growth;
+      last_violation = st.eval.violation;
+      ev.set_multipliers(w.al_lambda, st.mu);
+      st.eval = ev.residual(w.q, w.body_q, w.r);
+      ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+      need_normal = true;
+      since_update = 0;
+      st.lm_lambda = cfg.lambda_init;
+      nu = T(2);
+    }
+    ++since_update;
+    ++st.iterations;
+    if (need_normal) {
+      // A = J^T J, g = J^T r (frozen dofs: identity rows, zero gradient)
+      for (int a = 0; a < nv; ++a) {
+        T s = T(0);
+        for (int k = 0; k < nr; ++k) s += w.J[k * nv + a] * w.r[k];
+        w.g[a] = s;
+        for (int b = 0; b <= a; ++b) {
+          T t = T(0);
+          for (int k = 0; k < nr; ++k) t += w.J[k * nv + a] * w.J[k * nv + b];
+          w.A[a * nv + b] = t;
+          w.A[b * nv + a] = t;
+        }
+      }
+      if (w.dof_free) {
+        for (int a = 0; a < nv; ++a) {
+          if (w.dof_free[a]) continue;
+          w.g[a] = T(0);
+          for (int b = 0; b < nv; ++b) w.A[a * nv + b] = w.A[b * nv + a] = T(0);
+          w.A[a * nv + a] = T(1);
+        }
+      }
+      need_normal = false;
+    }
+    // damped system (A + lambda D) dq = -g
+    for (int a = 0; a < nv * nv; ++a) w.L[a] = w.A[a];
+    for (int a = 0; a < nv; ++a) {
+      T d = cfg.marquardt ? (w.A[a * nv + a] > T(1e-9) ? w.A[a * nv + a] : T(1e-9)) : T(1);
+      w.L[a * nv + a] += st.lm_lambda * d;
+    }
+    if (!cholesky_factor(w.L, nv)) {
+      st.lm_lambda *= nu;
+      nu *= T(2);
+      continue;
+    }
+    for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
+    cholesky_solve(w.L, nv, w.dq);
+    if (w.null_rest) {
+      // posture in the task null space: dq += v - (A + lambda D)^-1 A v, v = -k (q - rest)
+      difference_row(m, w.q, w.null_rest, w.tmp);
+      for (int a = 0; a < nv; ++a) {
+        bool free = !w.dof_free || w.dof_free[a];
+        w.tmp[a] = free ? -cfg.null_space_gain * w.null_weight * w.tmp[a] : T(0);
+      }
+      for (int a = 0; a < nv; ++a) {
+        T s = T(0);
+        for (int b = 0; b < nv; ++b) s += w.A[a * nv + b] * w.tmp[b];
+        w.dq[a] += w.tmp[a];
+        w.tmp[a] = s;
+      }
+      cholesky_solve(w.L, nv, w.tmp);
+      for (int a = 0; a < nv; ++a) w.dq[a] -= w.tmp[a];
+    }
+    for (int a = 0; a < nq; ++a) w.q_trial[a] = w.q[a];
+    integrate_row(m, w.q, w.dq, T(1), w.q_trial);
+    if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial);
+    // predicted decrease of the quadratic model for the step actually taken
+    difference_row(m, w.q_trial, w.q, w.dq);
+    T pred = T(0);
+    for (int a = 0; a < nv; ++a) {
+      T s = T(0);
+      for (int b = 0; b < nv; ++b) s += w.A[a * nv + b] * w.dq[b];
+      pred -= w.dq[a] * (w.g[a] + T(0.5) * s);
+    }
+    RowEval<T> trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
+    T actual = st.eval.cost - trial.cost;
+    bool finite = trial.cost == trial.cost && trial.cost < T(1e300);
+    bool accept = finite && ((pred > T(0) && actual > T(1e-4) * pred) ||
+                             (w.null_rest && actual >= -T(1e-12) * (T(1) + st.eval.cost)));
+    if (accept) {
+      T rho = pred > T(0) ? actual / pred : T(1);
+      T f = T(2) * rho - T(1);
+      T shrink = T(1) - f * f * f;
+      st.lm_lambda *= shrink > T(1) / T(3) ? shrink : T(1) / T(3);
+      if (st.lm_lambda < T(1e-12)) st.lm_lambda = T(1e-12);
+      nu = T(2);
+      T* t = w.q; w.q = w.q_trial; w.q_trial = t;
+      Transform<T>* tb = w.body_q; w.body_q = w.body_q_trial; w.body_q_trial = tb;
+      T* tr = w.r; w.r = w.r_trial; w.r_trial = tr;
+      st.eval = trial;
+      ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+      need_normal = true;
+    } else {
+      st.lm_lambda *= nu;
+      nu *= T(2);
+      if (st.lm_lambda > T(1e12)) {
+        // stalled at a local minimum of the current cost
+        if (!has_hard || st.mu >= cfg.mu_max) break;
+        since_update = cfg.al_inner_iterations;
+      }
+    }
+  }
+  if (!st.converged && row_converged(st.eval, cfg)) st.converged = true;
+}
+
+}  // namespace ikwb

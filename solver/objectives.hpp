@@ -1,0 +1,347 @@
+// IK objectives as plain data, and their residual and analytic Jacobian rows for one batch row.
+//
+// Shared by the CPU backend and kernels/: everything below is __host__ __device__ over raw
+// pointers. Each objective owns residual rows [start, start + dim) of a row's residual vector
+// (total residual_count) and the same rows of its Jacobian (residual_count x dof_count,
+// row-major). Functions here produce *raw* rows: the constraint value c (or, for inequality
+// objectives, g with g <= 0 meaning satisfied) and its Jacobian with respect to the dof step
+// (the same dof convention as integrate_row). apply_mode() then turns them into weighted soft
+// rows or augmented-Lagrangian rows for hard objectives.
+#pragma once
+
+#include "engine/core/kinematics_view.hpp"
+
+namespace ikwb {
+
+enum class ObjectiveType : int8_t {
+  kPosition = 0,       // point on a link at a target position (3 rows)
+  kRotation = 1,       // link orientation at a target, log-map error (3 rows)
+  kPose = 2,           // position then rotation (6 rows)
+  kJointLimits = 3,    // inequality, one row per dof: max(q - upper, lower - q) <= 0
+  kPosture = 4,        // dof-space difference to a rest configuration (dof_count rows)
+  kRelativeBall = 5,   // point on link a coincides with point on link b (3 rows)
+  kRelativeFixed = 6,  // link b keeps a fixed pose relative to link a (6 rows)
+  kMinDistance = 7,    // inequality: distance(point a, point b) >= distance (1 row)
+  kCustom = 8,         // user residual (CPU only): rows filled by the backend
+};
+
+// Objective parameters for one objective of a problem set.
+template <class T>
+struct ObjectiveParams {
+  ObjectiveType type = ObjectiveType::kPosition;
+  int8_t hard = 0;        // augmented-Lagrangian constraint instead of weighted cost
+  int8_t enabled = 1;     // disabled objectives write zero rows
+  int8_t null_space = 0;  // posture only: applied in the task null space instead of as rows
+  int link = -1;          // body of the point / frame (link a for relative objectives)
+  int link_b = -1;        // second body (relative objectives, min distance)
+  Vec3<T> offset = {0, 0, 0};    // point on link, link frame
+  Vec3<T> offset_b = {0, 0, 0};  // point on link_b, link_b frame
+  Transform<T> relative = {{0, 0, 0}, {0, 0, 0, 1}};  // kRelativeFixed: frame b in frame a
+  T distance = 0;                     // kMinDistance
+  T weight = 1;                       // scales residual and Jacobian rows (soft)
+  Vec3<T> position_weights = {1, 1, 1};  // per world axis, position rows
+  Vec3<T> rotation_weights = {1, 1, 1};  // per world axis, rotation rows
+  int start = 0;                      // first residual row
+  int dim = 0;                        // residual rows
+};
+
+IKWB_HD bool objective_is_inequality(ObjectiveType t) {
+  return t == ObjectiveType::kJointLimits || t == ObjectiveType::kMinDistance;
+}
+
+// The data one batch row's objectives read, in host or device memory.
+template <class T>
+struct ProblemView {
+  ModelView<T> model;
+  const T* dof_lower = nullptr;  // (dof_count) -inf when unlimited
+  const T* dof_upper = nullptr;  // (dof_count) +inf when unlimited
+  const ObjectiveParams<T>* objectives = nullptr;  // (objective_count)
+  int objective_count = 0;
+  int problem_count = 0;
+  int residual_count = 0;
+  const Transform<T>* targets = nullptr;  // (objective_count x problem_count) world targets
+  const T* rest_q = nullptr;              // (objective_count x coord_count) posture rests
+};
+
+// Accumulates motion-subspace columns into Jacobian rows (see visit_body_columns):
+// lin rows get sign * d(point)/d(dof), ang rows sign * rotate(rot, axis) for angular dofs,
+// proj (one row) sign * dot(dir, d(point)/d(dof)).
+template <class S>
+struct ColumnAccumulator {
+  Vec3<S> x;
+  S* lin = nullptr;
+  S* ang = nullptr;
+  S* proj = nullptr;
+  int ld = 0;
+  S sign = S(1);
+  Quat<S> rot = {S(0), S(0), S(0), S(1)};
+  Vec3<S> dir = {S(0), S(0), S(0)};
+  IKWB_HD void operator()(int dof, bool angular, const Vec3<S>& axis, const Vec3<S>& anchor,
+                          S scale) {
+    S s = sign * scale;
+    Vec3<S> dl = angular ? cross(axis, x - anchor) : axis;
+    if (lin)
+      for (int r = 0; r < 3; ++r) lin[r * ld + dof] += s * dl[r];
+    if (ang && angular) {
+      Vec3<S> a = rotate(rot, axis);
+      for (int r = 0; r < 3; ++r) ang[r * ld + dof] += s * a[r];
+    }
+    if (proj) proj[dof] += s * dot(dir, dl);
+  }
+};
+
+template <class T, class S>
+IKWB_HD Vec3<S> world_point(const Transform<S>* body_q, int body, const Vec3<T>& offset) {
+  return transform_point(body_q[body], cast<S>(offset));
+}
+
+// world rotation error e = log(R_a R_b^T) (rotation taking b to a, in world)
+template <class S>
+IKWB_HD Vec3<S> rotation_error(const Quat<S>& a, const Quat<S>& b) {
+  return quat_log(a * conjugate(b));
+}
+
+// Raw residual rows of objective o for problem `problem` at configuration q with body poses
+// body_q (from fk_row of q). Writes o.dim values to r (the objective's first row).
+template <class T, class S>
+IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, const S* q,
+                                const Transform<S>* body_q, S* r) {
+  const ObjectiveParams<T>& o = pv.objectives[oi];
+  const ModelView<T>& m = pv.model;
+  const Transform<T>& tgt = pv.targets[oi * pv.problem_count + problem];
+  switch (o.type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kPose: {
+      Vec3<S> e = world_point(body_q, o.link, o.offset) - cast<S>(tgt.p);
+      for (int k = 0; k < 3; ++k) r[k] = e[k];
+      if (o.type == ObjectiveType::kPose) {
+        Vec3<S> er = rotation_error(body_q[o.link].q, cast<S>(tgt.q));
+        for (int k = 0; k < 3; ++k) r[3 + k] = er[k];
+      }
+      break;
+    }
+    case ObjectiveType::kRotation: {
+      Vec3<S> er = rotation_error(body_q[o.link].q, cast<S>(tgt.q));
+      for (int k = 0; k < 3; ++k) r[k] = er[k];
+      break;
+    }
+    case ObjectiveType::kJointLimits:
+      for (int d = 0; d < m.dof_count; ++d) r[d] = S(-1);
+      for (int j = 0; j < m.joint_count; ++j) {
+        if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1)
+          continue;
+        int d = m.joint_qd_start[j];
+        T lo = pv.dof_lower[d], hi = pv.dof_upper[d];
+        if (!(lo > T(-1e30)) || !(hi < T(1e30))) continue;
+        S v = q[m.joint_q_start[j]];
+        S above = v - S(hi), below = S(lo) - v;
+        r[d] = above > below ? above : below;
+      }
+      break;
+    case ObjectiveType::kPosture:
+      difference_row(m, q, pv.rest_q + oi * m.coord_count, r);
+      break;
+    case ObjectiveType::kRelativeBall: {
+      Vec3<S> e = world_point(body_q, o.link, o.offset) - world_point(body_q, o.link_b, o.offset_b);
+      for (int k = 0; k < 3; ++k) r[k] = e[k];
+      break;
+    }
+    case ObjectiveType::kRelativeFixed: {
+      Transform<S> want_b = body_q[o.link] * cast<S>(o.relative);
+      Vec3<S> e = body_q[o.link_b].p - want_b.p;
+      Vec3<S> er = rotation_error(body_q[o.link_b].q, want_b.q);
+      for (int k = 0; k < 3; ++k) r[k] = e[k], r[3 + k] = er[k];
+      break;
+    }
+    case ObjectiveType::kMinDistance: {
+      Vec3<S> d = world_point(body_q, o.link, o.offset) - world_point(body_q, o.link_b, o.offset_b);
+      r[0] = S(o.distance) - length(d);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// Analytic Jacobian rows (o.dim x dof_count, row-major, leading dimension ld) of the raw
+// residual of objective o, at q / body_q. Rows are overwritten.
+template <class T>
+IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, const T* q,
+                                const Transform<T>* body_q, T* J, int ld) {
+  const ObjectiveParams<T>& o = pv.objectives[oi];
+  const ModelView<T>& m = pv.model;
+  const Transform<T>& tgt = pv.targets[oi * pv.problem_count + problem];
+  int nv = m.dof_count;
+  for (int r = 0; r < o.dim; ++r)
+    for (int c = 0; c < nv; ++c) J[r * ld + c] = T(0);
+  ColumnAccumulator<T> acc;
+  acc.ld = ld;
+  switch (o.type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kPose:
+    case ObjectiveType::kRotation: {
+      bool has_pos = o.type != ObjectiveType::kRotation;
+      acc.x = world_point(body_q, o.link, o.offset);
+      acc.lin = has_pos ? J : nullptr;
+      T* rot_rows = has_pos ? (o.type == ObjectiveType::kPose ? J + 3 * ld : nullptr) : J;
+      acc.ang = rot_rows;
+      visit_body_columns(m, body_q, o.link, acc);
+      if (rot_rows) {
+        // exact rotation Jacobian: d log(R R_t^T) = J_l^{-1}(e) omega
+        Vec3<T> e = rotation_error(body_q[o.link].q, tgt.q);
+        for (int c = 0; c < nv; ++c) {
+          Vec3<T> w{rot_rows[c], rot_rows[ld + c], rot_rows[2 * ld + c]};
+          Vec3<T> jw = so3_left_jacobian_inv_apply(e, w);
+          for (int k = 0; k < 3; ++k) rot_rows[k * ld + c] = jw[k];
+        }
+      }
+      break;
+    }
+    case ObjectiveType::kJointLimits:
+      for (int j = 0; j < m.joint_count; ++j) {
+        if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1)
+          continue;
+        int d = m.joint_qd_start[j];
+        T lo = pv.dof_lower[d], hi = pv.dof_upper[d];
+        if (!(lo > T(-1e30)) || !(hi < T(1e30))) continue;
+        T v = q[m.joint_q_start[j]];
+        J[d * ld + d] = (v - hi) > (lo - v) ? T(1) : T(-1);
+      }
+      break;
+    case ObjectiveType::kPosture: {
+      const T* rest = pv.rest_q + oi * m.coord_count;
+      for (int j = 0; j < m.joint_count; ++j) {
+        if (m.joint_mimic[j] >= 0) continue;
+        JointType t = JointType(m.joint_type[j]);
+        int ds = m.joint_qd_start[j], qs = m.joint_q_start[j];
+        int nd = joint_type_dof_count(t);
+        if (nd == 1) {
+          J[ds * ld + ds] = T(1);
+        } else if (nd > 1) {
+          int off = t == JointType::kFree ? 3 : 0;
+          for (int k = 0; k < off; ++k) J[(ds + k) * ld + ds + k] = T(1);
+          Quat<T> a{q[qs + off], q[qs + off + 1], q[qs + off + 2], q[qs + off + 3]};
+          Quat<T> b{rest[qs + off], rest[qs + off + 1], rest[qs + off + 2], rest[qs + off + 3]};
+          Vec3<T> e = rotation_error(normalize(a), normalize(b));
+          for (int c = 0; c < 3; ++c) {
+            Vec3<T> w = zero3<T>();
+            w[c] = T(1);
+            Vec3<T> jw = so3_left_jacobian_inv_apply(e, w);
+            for (int k = 0; k < 3; ++k) J[(ds + off + k) * ld + ds + off + c] = jw[k];
+          }
+        }
+      }
+      break;
+    }
+    case ObjectiveType::kRelativeBall: {
+      acc.lin = J;
+      acc.x = world_point(body_q, o.link, o.offset);
+      visit_body_columns(m, body_q, o.link, acc);
+      acc.x = world_point(body_q, o.link_b, o.offset_b);
+      acc.sign = T(-1);
+      visit_body_columns(m, body_q, o.link_b, acc);
+      break;
+    }
+    case ObjectiveType::kRelativeFixed: {
+      // position: p_b - X_a * p_rel; rotation: e = log(R_b (R_a R_rel)^T),
+      // de = J_l^{-1}(e) (w_b - R_E w_a) with R_E = exp(e)
+      Transform<T> want_b = body_q[o.link] * o.relative;
+      Vec3<T> e = rotation_error(body_q[o.link_b].q, want_b.q);
+      acc.lin = J;
+      acc.ang = J + 3 * ld;
+      acc.x = body_q[o.link_b].p;
+      visit_body_columns(m, body_q, o.link_b, acc);
+      acc.x = want_b.p;
+      acc.sign = T(-1);
+      acc.rot = body_q[o.link_b].q * conjugate(want_b.q);
+      visit_body_columns(m, body_q, o.link, acc);
+      T* rot_rows = J + 3 * ld;
+      for (int c = 0; c < nv; ++c) {
+        Vec3<T> w{rot_rows[c], rot_rows[ld + c], rot_rows[2 * ld + c]};
+        Vec3<T> jw = so3_left_jacobian_inv_apply(e, w);
+        for (int k = 0; k < 3; ++k) rot_rows[k * ld + c] = jw[k];
+      }
+      break;
+    }
+    case ObjectiveType::kMinDistance: {
+      Vec3<T> xa = world_point(body_q, o.link, o.offset);
+      Vec3<T> xb = world_point(body_q, o.link_b, o.offset_b);
+      Vec3<T> d = xa - xb;
+      T len = length(d);
+      if (!(len > T(0))) break;
+      // g = distance - |xa - xb|: dg = -n . (dxa - dxb)
+      acc.proj = J;
+      acc.dir = (T(1) / len) * d;
+      acc.sign = T(-1);
+      acc.x = xa;
+      visit_body_columns(m, body_q, o.link, acc);
+      acc.sign = T(1);
+      acc.x = xb;
+      visit_body_columns(m, body_q, o.link_b, acc);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// per-row weight of objective o's row k (soft objectives)
+template <class T>
+IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
+  switch (o.type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kRelativeBall:
+      return o.weight * o.position_weights[k];
+    case ObjectiveType::kRotation:
+      return o.weight * o.rotation_weights[k];
+    case ObjectiveType::kPose:
+    case ObjectiveType::kRelativeFixed:
+      return o.weight * (k < 3 ? o.position_weights[k] : o.rotation_weights[k - 3]);
+    default:
+      return o.weight;
+  }
+}
+
+// Turns raw rows (r and, when J is non-null, J) of objective o into least-squares rows:
+//   soft equality     r = w c                         J = w dc
+//   soft inequality   r = w max(0, g)                 J = w dg where g > 0
+//   hard equality     r = sqrt(mu) (c + lambda/mu)    J = sqrt(mu) dc
+//   hard inequality   r = sqrt(mu) max(0, g + lambda/mu)
+// lambda: the objective's multipliers (dim), mu: the penalty. Disabled objectives get zeros.
+template <class T, class S>
+IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int nv, S* r, T* J,
+                        int ld) {
+  bool ineq = objective_is_inequality(o.type);
+  T sq_mu = sqrt(mu);
+  for (int k = 0; k < o.dim; ++k) {
+    S v = r[k];
+    T scale;
+    bool active = true;
+    if (!o.enabled) {
+      v = S(0);
+      scale = T(0);
+    } else if (o.hard) {
+      v = v + S(lambda[k] / mu);
+      if (ineq && !(v > S(0))) {
+        v = S(0);
+        active = false;
+      }
+      v = S(sq_mu) * v;
+      scale = sq_mu;
+    } else {
+      if (ineq && !(v > S(0))) {
+        v = S(0);
+        active = false;
+      }
+      scale = objective_row_weight(o, k);
+      v = S(scale) * v;
+    }
+    r[k] = v;
+    if (J) {
+      T* row = J + k * ld;
+      for (int c = 0; c < nv; ++c) row[c] = active ? scale * row[c] : T(0);
+    }
+  }
+}
+
+}  // namespace ikwb

@@ -1,0 +1,140 @@
+// An IK problem set: problem_count base problems sharing one Model and one list of objectives,
+// each problem with its own targets. Targets update in place without rebuilding anything;
+// adding or removing objectives bumps structure_version() so backends re-upload.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/model.hpp"
+#include "solver/dual.hpp"
+#include "solver/objectives.hpp"
+
+namespace ikwb {
+
+// A user-defined objective (CPU backends only): a residual of `dim` rows as a function of the
+// configuration q (coord_count) and the body poses (body_count) computed from it. Its Jacobian
+// comes from autodiff when residual_dual is set, else from finite differences.
+struct CustomObjective {
+  int dim = 0;
+  std::function<void(const Model&, const double* q, const Transform<double>* body_q, double* r)>
+      residual;
+  std::function<void(const Model&, const Dual<double>* q, const Transform<Dual<double>>* body_q,
+                     Dual<double>* r)>
+      residual_dual;
+};
+
+// Builds a CustomObjective from one generic callable f(model, q, body_q, r) that works for
+// both double and Dual<double> (a lambda with auto parameters), so autodiff is available.
+template <class F>
+CustomObjective make_custom_objective(int dim, F f) {
+  CustomObjective c;
+  c.dim = dim;
+  c.residual = [f](const Model& m, const double* q, const Transform<double>* x, double* r) {
+    f(m, q, x, r);
+  };
+  c.residual_dual = [f](const Model& m, const Dual<double>* q, const Transform<Dual<double>>* x,
+                        Dual<double>* r) { f(m, q, x, r); };
+  return c;
+}
+
+// Host-side description of one objective: the device-copyable parameters plus what only the
+// host needs.
+struct Objective {
+  ObjectiveParams<double> params;
+  std::string name;
+  std::vector<double> rest_q;  // kPosture: rest configuration (coord_count)
+  std::shared_ptr<CustomObjective> custom;  // kCustom
+};
+
+class IkProblem {
+ public:
+  // model: shared, read-only; problem_count >= 1
+  IkProblem(std::shared_ptr<const Model> model, int problem_count = 1);
+
+  const Model& model() const { return *model_; }
+  std::shared_ptr<const Model> model_ptr() const { return model_; }
+  int problem_count() const { return problem_count_; }
+  int objective_count() const { return int(objectives_.size()); }
+  int residual_count() const { return residual_count_; }
+  // changes whenever objectives are added or removed (targets and weights do not count)
+  uint64_t structure_version() const { return structure_version_; }
+  // changes on every edit (targets, weights, modes, objectives)
+  uint64_t version() const { return version_; }
+
+  // Objective factories: return the objective index. Links are body indices; offsets are in
+  // the link frame. Targets start at the identity and are set with set_target_*.
+  int add_position(int link, Vec3<double> offset = {0, 0, 0}, double weight = 1.0,
+                   bool hard = false);
+  int add_rotation(int link, double weight = 1.0, bool hard = false);
+  int add_pose(int link, Vec3<double> offset = {0, 0, 0}, double weight = 1.0, bool hard = false);
+  int add_joint_limits(double weight = 1.0, bool hard = false);
+  // rest_q: coord_count values (empty: the model's neutral configuration)
+  int add_posture(std::vector<double> rest_q = {}, double weight = 0.1, bool null_space = false);
+  int add_relative_ball(int link_a, Vec3<double> offset_a, int link_b, Vec3<double> offset_b,
+                        double weight = 1.0, bool hard = true);
+  // relative: pose of link_b's frame in link_a's frame to keep
+  int add_relative_fixed(int link_a, int link_b, const Transform<double>& relative,
+                         double weight = 1.0, bool hard = true);
+  int add_min_distance(int link_a, Vec3<double> offset_a, int link_b, Vec3<double> offset_b,
+                       double distance, double weight = 1.0, bool hard = true);
+  int add_custom(CustomObjective custom, double weight = 1.0, bool hard = false);
+  void remove_objective(int index);
+
+  // Targets (world frame). Quaternions x, y, z, w must be unit (within 1e-3; they are then
+  // renormalised); NaN or infinite values are rejected. Throw std::invalid_argument naming
+  // the argument.
+  void set_target_position(int objective, int problem, const Vec3<double>& p);
+  void set_target_positions(int objective, const std::vector<Vec3<double>>& p);
+  void set_target_rotation(int objective, int problem, const Quat<double>& q);
+  void set_target_pose(int objective, int problem, const Transform<double>& x);
+  void set_target_poses(int objective, const std::vector<Transform<double>>& x);
+  const Transform<double>& target(int objective, int problem) const;
+
+  // Objective settings that keep the layout
+  void set_weight(int objective, double weight);
+  void set_axis_weights(int objective, const Vec3<double>& position,
+                        const Vec3<double>& rotation);
+  void set_hard(int objective, bool hard);
+  void set_enabled(int objective, bool enabled);
+  void set_rest(int objective, const std::vector<double>& rest_q);
+  void set_name(int objective, const std::string& name);
+  const Objective& objective(int index) const;
+
+  // dofs that may move (dof_count, nonzero = free); empty = all
+  void set_dof_mask(const std::vector<uint8_t>& mask);
+  const std::vector<uint8_t>& dof_mask() const { return dof_mask_; }
+  bool dof_free(int dof) const { return dof_mask_.empty() || dof_mask_[dof]; }
+
+  // Flat arrays for backends: targets (objective_count x problem_count), rests
+  // (objective_count x coord_count), params (objective_count).
+  const std::vector<Transform<double>>& target_array() const { return targets_; }
+  const std::vector<double>& rest_array() const { return rest_; }
+  const std::vector<ObjectiveParams<double>>& param_array() const { return params_; }
+  // a view of the above in double precision (host pointers; valid until the next edit)
+  ProblemView<double> view() const;
+  bool has_custom() const;
+
+ private:
+  int add(Objective o, int dim);
+  void check_objective(int objective, const char* what) const;
+  void check_problem(int problem, const char* what) const;
+  void check_link(int link, const char* what) const;
+  void relayout();
+
+  std::shared_ptr<const Model> model_;
+  int problem_count_ = 1;
+  std::vector<Objective> objectives_;
+  std::vector<ObjectiveParams<double>> params_;
+  std::vector<Transform<double>> targets_;
+  std::vector<double> rest_;
+  std::vector<uint8_t> dof_mask_;
+  int residual_count_ = 0;
+  uint64_t structure_version_ = 1;
+  uint64_t version_ = 1;
+};
+
+}  // namespace ikwb

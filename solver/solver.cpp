@@ -1,0 +1,135 @@
+#include "solver/solver.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ikwb {
+
+namespace {
+CudaSolverFactory g_cuda_factory = nullptr;
+
+template <class E, std::size_t N>
+bool parse_table(const std::string& s, const std::pair<const char*, E> (&table)[N], E* out) {
+  for (const auto& [name, value] : table)
+    if (s == name) {
+      *out = value;
+      return true;
+    }
+  return false;
+}
+
+const std::pair<const char*, Backend> kBackends[] = {{"cpu", Backend::kCpu},
+                                                     {"cuda", Backend::kCuda}};
+const std::pair<const char*, Optimizer> kOptimizers[] = {
+    {"lm", Optimizer::kLevenbergMarquardt}, {"lbfgs", Optimizer::kLbfgs}};
+const std::pair<const char*, JacobianMode> kJacobians[] = {
+    {"analytic", JacobianMode::kAnalytic},
+    {"autodiff", JacobianMode::kAutodiff},
+    {"fd", JacobianMode::kFiniteDifference},
+    {"mixed", JacobianMode::kMixed}};
+const std::pair<const char*, Sampler> kSamplers[] = {{"none", Sampler::kNone},
+                                                     {"gaussian", Sampler::kGaussian},
+                                                     {"uniform", Sampler::kUniform},
+                                                     {"roberts", Sampler::kRoberts}};
+
+template <class E, std::size_t N>
+const char* name_of(E v, const std::pair<const char*, E> (&table)[N]) {
+  for (const auto& [name, value] : table)
+    if (value == v) return name;
+  return "unknown";
+}
+}  // namespace
+
+const char* to_string(Backend b) { return name_of(b, kBackends); }
+const char* to_string(Optimizer o) { return name_of(o, kOptimizers); }
+const char* to_string(JacobianMode j) { return name_of(j, kJacobians); }
+const char* to_string(Sampler s) { return name_of(s, kSamplers); }
+bool parse(const std::string& s, Backend* out) { return parse_table(s, kBackends, out); }
+bool parse(const std::string& s, Optimizer* out) { return parse_table(s, kOptimizers, out); }
+bool parse(const std::string& s, JacobianMode* out) {
+  if (s == "finite_difference") {
+    *out = JacobianMode::kFiniteDifference;
+    return true;
+  }
+  return parse_table(s, kJacobians, out);
+}
+bool parse(const std::string& s, Sampler* out) { return parse_table(s, kSamplers, out); }
+
+void validate_settings(const SolverSettings& s) {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("solver settings: " + what); };
+  if (s.n_seeds < 1) bad("n_seeds must be >= 1");
+  if (s.max_iterations < 0) bad("max_iterations must be >= 0");
+  if (s.max_restarts < 0) bad("max_restarts must be >= 0");
+  if (!(s.tol_position > 0) || !(s.tol_rotation > 0) || !(s.tol_constraint > 0))
+    bad("tolerances must be > 0");
+  if (!(s.lambda_init > 0) || !std::isfinite(s.lambda_init)) bad("lambda_init must be > 0");
+  if (!(s.gaussian_sigma >= 0) || !std::isfinite(s.gaussian_sigma))
+    bad("gaussian_sigma must be finite and >= 0");
+  if (s.lbfgs_memory < 1) bad("lbfgs_memory must be >= 1");
+  if (s.al_inner_iterations < 1) bad("al_inner_iterations must be >= 1");
+  if (!(s.al_mu_init > 0) || !(s.al_mu_growth >= 1)) bad("augmented-Lagrangian penalty settings");
+  if (!(s.time_budget_s >= 0)) bad("time_budget_s must be >= 0");
+}
+
+std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init) {
+  const Model& m = problem.model();
+  const std::size_t nq = m.coord_count, P = problem.problem_count();
+  std::vector<double> q;
+  if (q_init.size() == nq) {
+    q.reserve(nq * P);
+    for (std::size_t p = 0; p < P; ++p) q.insert(q.end(), q_init.begin(), q_init.end());
+  } else if (q_init.size() == nq * P) {
+    q = q_init;
+  } else {
+    throw std::invalid_argument("solve: q_init has " + std::to_string(q_init.size()) +
+                                " values, expected joint_coord_count = " + std::to_string(nq) +
+                                " or problem_count x joint_coord_count = " +
+                                std::to_string(nq * P));
+  }
+  for (double v : q)
+    if (!std::isfinite(v)) throw std::invalid_argument("solve: q_init has NaN or inf values");
+  // quaternion coordinates are renormalised so a slightly drifted input still works
+  for (std::size_t p = 0; p < P; ++p) {
+    double* row = q.data() + p * nq;
+    for (int j = 0; j < m.joint_count; ++j) {
+      JointType t = JointType(m.joint_type[j]);
+      if (m.joint_mimic[j] >= 0 || (t != JointType::kBall && t != JointType::kFree)) continue;
+      double* c = row + m.joint_q_start[j] + (t == JointType::kFree ? 3 : 0);
+      Quat<double> r{c[0], c[1], c[2], c[3]};
+      if (!(quat_norm(r) > 1e-9))
+        throw std::invalid_argument("solve: q_init has a zero quaternion for joint '" +
+                                    m.joint_name[j] + "'");
+      r = normalize(r);
+      c[0] = r.x, c[1] = r.y, c[2] = r.z, c[3] = r.w;
+    }
+  }
+  return q;
+}
+
+void set_cuda_solver_factory(CudaSolverFactory factory) { g_cuda_factory = factory; }
+
+bool cuda_available(std::string* reason) {
+  if (!g_cuda_factory) {
+    if (reason) *reason = "this build has no CUDA backend (nvcc was not found at build time)";
+    return false;
+  }
+  std::string why;
+  auto s = g_cuda_factory(&why);
+  if (!s && reason) *reason = why;
+  return bool(s);
+}
+
+std::unique_ptr<IkSolver> make_solver(Backend backend, std::string* reason) {
+  if (backend == Backend::kCuda) {
+    std::string why = "this build has no CUDA backend (nvcc was not found at build time)";
+    if (g_cuda_factory) {
+      auto s = g_cuda_factory(&why);
+      if (s) return s;
+    }
+    if (reason) *reason = "CUDA unavailable: " + why + "; using the CPU backend";
+  }
+  return make_cpu_solver();
+}
+
+}  // namespace ikwb

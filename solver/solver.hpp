@@ -1,0 +1,108 @@
+// The batched IK solver interface: settings, per-problem results, and the backends behind one
+// API (cpu: solver/cpu_backend.*, cuda: kernels/).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/problem.hpp"
+#include "solver/sampler.hpp"
+
+namespace ikwb {
+
+enum class Backend { kCpu, kCuda };
+enum class Optimizer { kLevenbergMarquardt, kLbfgs };
+enum class JacobianMode { kAnalytic, kAutodiff, kFiniteDifference, kMixed };
+using Sampler = SeedSampler;
+
+const char* to_string(Backend b);
+const char* to_string(Optimizer o);
+const char* to_string(JacobianMode j);
+const char* to_string(Sampler s);
+// parse the names above ("cpu", "lm", "lbfgs", "analytic", "roberts", ...); false if unknown
+bool parse(const std::string& s, Backend* out);
+bool parse(const std::string& s, Optimizer* out);
+bool parse(const std::string& s, JacobianMode* out);
+bool parse(const std::string& s, Sampler* out);
+
+struct SolverSettings {
+  Backend backend = Backend::kCpu;
+  Optimizer optimizer = Optimizer::kLevenbergMarquardt;
+  JacobianMode jacobian = JacobianMode::kAnalytic;
+  Sampler sampler = Sampler::kNone;
+  int n_seeds = 1;               // seeds per problem; seed 0 is always the initial q
+  double gaussian_sigma = 0.3;   // rad (or m) for the gaussian sampler
+  uint64_t rng_seed = 0;         // samplers are deterministic for a given value
+  int max_iterations = 100;      // per seed (and per restart)
+  bool fixed_iterations = false;  // run exactly max_iterations, no early exit
+  double tol_position = 1e-4;    // m, position / pose / relative objectives
+  double tol_rotation = 1e-3;    // rad
+  double tol_constraint = 1e-4;  // hard-constraint violation
+  double lambda_init = 1e-3;     // LM damping
+  bool marquardt_scaling = false;  // damp with diag(J^T J) instead of the identity
+  bool hard_joint_limits = true;   // project onto the limits after each step
+  int max_restarts = 0;          // re-seed an unconverged seed (uniform) up to this many times
+  double time_budget_s = 0;      // per problem; 0 = none (restarts stop when it runs out)
+  bool prefer_closest = false;   // among converged seeds keep the one closest to the initial q
+  bool solve_all_seeds = false;  // run every seed to the end (ghosts); else a problem stops at
+                                 // its first converged seed (prefer_closest implies this)
+  int threads = 0;               // CPU threads; 0 = hardware concurrency
+  bool use_float = false;        // CPU backend in float instead of double
+  int al_inner_iterations = 15;  // LM iterations between multiplier updates
+  double al_mu_init = 100.0;     // augmented-Lagrangian penalty
+  double al_mu_growth = 10.0;
+  double al_mu_max = 1e8;
+  int lbfgs_memory = 8;
+  double null_space_gain = 0.5;  // posture objectives applied in the null space
+};
+
+struct ProblemResult {
+  std::vector<double> q;          // best seed's configuration (coord_count)
+  double position_error = 0;      // m, max over position-type objectives (unweighted)
+  double rotation_error = 0;      // rad, max over rotation-type objectives
+  double constraint_violation = 0;  // max over hard objectives
+  double cost = 0;                // soft cost 0.5 |r|^2 of the best seed
+  int iterations = 0;             // of the best seed (restarts included)
+  int total_iterations = 0;       // over all seeds of the problem
+  int seed = 0;                   // which seed won
+  bool converged = false;
+};
+
+struct SolveResult {
+  std::vector<ProblemResult> problems;  // (problem_count)
+  // every seed's final state, row = problem * n_seeds + seed
+  int n_seeds = 0;
+  std::vector<double> row_q;           // (n_batch x coord_count)
+  std::vector<double> row_cost;        // (n_batch)
+  std::vector<uint8_t> row_converged;  // (n_batch)
+  double solve_seconds = 0;
+};
+
+class IkSolver {
+ public:
+  virtual ~IkSolver() = default;
+  // Solves every problem. q_init is coord_count values (shared by all problems) or
+  // problem_count x coord_count. Throws std::invalid_argument on bad input (sizes, NaN).
+  virtual void solve(const IkProblem& problem, const SolverSettings& settings,
+                     const std::vector<double>& q_init, SolveResult& result) = 0;
+  virtual Backend backend() const = 0;
+};
+
+std::unique_ptr<IkSolver> make_cpu_solver();
+// the CUDA backend registers its factory here (kernels/ is linked only into programs that
+// want it); it returns null and sets *reason when no device is usable
+using CudaSolverFactory = std::unique_ptr<IkSolver> (*)(std::string* reason);
+void set_cuda_solver_factory(CudaSolverFactory factory);
+// the CUDA solver when built with CUDA and a device is usable; otherwise the CPU solver, and
+// *reason says why (no driver, no device, not built with CUDA, an error)
+std::unique_ptr<IkSolver> make_solver(Backend backend, std::string* reason);
+// true when a CUDA device is usable; *reason says why not
+bool cuda_available(std::string* reason);
+
+// shared input checks for every backend: sizes, finiteness; returns q_init per problem
+std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);
+void validate_settings(const SolverSettings& s);
+
+}  // namespace ikwb

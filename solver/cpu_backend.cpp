@@ -339,6 +339,7 @@ class CpuSolver : public IkSolver {
     cfg.mu_growth = T(s.al_mu_growth);
     cfg.mu_max = T(s.al_mu_max);
     cfg.null_space_gain = T(s.null_space_gain);
+    cfg.stall_window = s.stall_window;
     works.resize(pool_->size());
     for (auto& w : works) w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory);
     const bool has_custom = problem.has_custom();

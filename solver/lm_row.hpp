@@ -34,6 +34,9 @@ struct LmConfig {
   int al_inner_iterations = 15;
   T mu_init = T(100), mu_growth = T(10), mu_max = T(1e8);
   T null_space_gain = T(0.5);
+  // give up on a seed when the cost has not halved over this many iterations (0 = never),
+  // so restarts begin early instead of crawling along a joint limit or a local minimum
+  int stall_window = 0;
 };
 
 // Per-row buffers, sized from the problem: nq = coord_count, nv = dof_count, nr = residuals.
@@ -229,6 +232,40 @@ IKWB_HD bool problem_has_hard(const ProblemView<T>& pv) {
   return false;
 }
 
+// Active set for hard limits: dofs sitting on a limit whose step pushes outwards are frozen
+// (marked in w.tmp) and L is rebuilt as A + damping without them; true when any was frozen,
+// then the caller refactors L and solves again.
+template <class T>
+IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, RowBuffers<T>& w, T lambda,
+                                 bool marquardt) {
+  const ModelView<T>& m = pv.model;
+  const int nv = m.dof_count;
+  bool any = false;
+  for (int a = 0; a < nv; ++a) w.tmp[a] = T(0);
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+    int d = m.joint_qd_start[j];
+    T v = w.q[m.joint_q_start[j]], lo = pv.dof_lower[d], hi = pv.dof_upper[d];
+    T eps = T(1e-9) * (T(1) + (hi > lo ? hi - lo : T(0)));
+    if ((v <= lo + eps && w.dq[d] < T(0)) || (v >= hi - eps && w.dq[d] > T(0))) {
+      w.tmp[d] = T(1);
+      any = true;
+    }
+  }
+  if (!any) return false;
+  for (int a = 0; a < nv * nv; ++a) w.L[a] = w.A[a];
+  for (int a = 0; a < nv; ++a) {
+    T d = marquardt ? (w.A[a * nv + a] > T(1e-9) ? w.A[a * nv + a] : T(1e-9)) : T(1);
+    w.L[a * nv + a] += lambda * d;
+  }
+  for (int a = 0; a < nv; ++a) {
+    if (!(w.tmp[a] > T(0))) continue;
+    for (int b = 0; b < nv; ++b) w.L[a * nv + b] = w.L[b * nv + a] = T(0);
+    w.L[a * nv + a] = T(1);
+  }
+  return true;
+}
+
 // Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each
 // iteration is one trial step (accepted or rejected). The buffers are swapped as steps are
 // accepted: on return w.q (and w.body_q, w.r) point at the final iterate and st holds its
@@ -252,10 +289,15 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   bool need_normal = true;
   int since_update = 0;
   T last_violation = st.eval.violation;
+  T window_cost = st.eval.cost;
   for (int it = 0; it < cfg.max_iterations; ++it) {
     if (!cfg.fixed_iterations && row_converged(st.eval, cfg)) {
       st.converged = true;
       break;
+    }
+    if (cfg.stall_window > 0 && it > 0 && it % cfg.stall_window == 0) {
+      if (st.eval.cost > T(0.5) * window_cost && !cfg.fixed_iterations) break;
+      window_cost = st.eval.cost;
     }
     // augmented-Lagrangian update: lambda <- sqrt(mu) r on hard rows (= lambda + mu c)
     if (has_hard && (since_update >= cfg.al_inner_iterations || st.lm_lambda > T(1e8))) {
@@ -313,6 +355,15 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     }
     for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
     cholesky_solve(w.L, nv, w.dq);
+    if (cfg.hard_limits && clamp_active_limits(pv, w, st.lm_lambda, cfg.marquardt)) {
+      if (!cholesky_factor(w.L, nv)) {
+        st.lm_lambda *= nu;
+        nu *= T(2);
+        continue;
+      }
+      for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
+      cholesky_solve(w.L, nv, w.dq);
+    }
     if (w.null_rest) {
       // posture in the task null space: dq += v - (A + lambda D)^-1 A v, v = -k (q - rest)
       difference_row(m, w.q, w.null_rest, w.tmp);

@@ -44,6 +44,8 @@ struct SolverSettings {
   bool marquardt_scaling = false;  // damp with diag(J^T J) instead of the identity
   bool hard_joint_limits = true;   // project onto the limits after each step
   int max_restarts = 0;          // re-seed an unconverged seed (uniform) up to this many times
+  int stall_window = 0;          // restart a seed whose cost has not halved in this many
+                                 // iterations (0 = never)
   double time_budget_s = 0;      // per problem; 0 = none (restarts stop when it runs out)
   bool prefer_closest = false;   // among converged seeds keep the one closest to the initial q
   bool solve_all_seeds = false;  // run every seed to the end (ghosts); else a problem stops at

@@ -1,0 +1,125 @@
+// `ikwb bench ROBOT.urdf --link NAME`: the TRAC-IK protocol and the batch protocol
+// (solver/benchmark.hpp), printed as a table with success rates and errors.
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_args.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/robot_path.hpp"
+#include "app/cli/solver_args.hpp"
+#include "engine/core/urdf_loader.hpp"
+#include "solver/benchmark.hpp"
+
+namespace ikwb {
+
+namespace {
+
+constexpr const char* kSummary =
+    "IK benchmarks on pose targets of one link.\n"
+    "tracik: random configurations within the limits -> FK -> pose targets; each solved alone\n"
+    "  on one thread from the middle of the limits with restarts, 5 ms budget; success at\n"
+    "  1e-5 m and 1e-5 rad.\n"
+    "batch: batches of such targets in one solve call each (all threads unless --threads);\n"
+    "  success at 5 mm and 0.05 rad.";
+
+std::vector<int> parse_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end || v < 1) throw CliError("--batches: '" + item + "' is not >= 1");
+    out.push_back(int(v));
+  }
+  return out;
+}
+
+void print_row(const BenchStats& s) {
+  std::printf("%-14s %8d %8.2f%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e\n", s.label.c_str(),
+              s.problems, 100.0 * s.success_rate(), s.mean_s * 1e6, s.median_s * 1e6,
+              s.p99_s * 1e6, s.solves_per_s, s.max_position_error, s.max_rotation_error);
+}
+
+}  // namespace
+
+int cmd_bench(int argc, char** argv) {
+  ArgParser args("ikwb bench", kSummary);
+  args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
+  args.add_option("link", "NAME", "end-effector link");
+  args.add_option("offset", "X,Y,Z", "point in the link frame (default 0,0,0)");
+  args.add_option("protocol", "NAME", "tracik, batch or all (default all)");
+  args.add_option("problems", "N", "TRAC-IK protocol: number of targets (default 10000)");
+  args.add_option("batches", "LIST", "batch protocol sizes (default 1,10,100,1000,2000)");
+  args.add_option("repetitions", "N", "batch protocol: calls per size (default 20)");
+  args.add_flag("floating-base", "attach the root link with a free joint");
+  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  add_solver_options(args);
+  std::string protocol = "all";
+  int problems = 10000, repetitions = 20;
+  std::vector<int> batches = {1, 10, 100, 1000, 2000};
+  Vec3<double> offset{0, 0, 0};
+  SolverSettings tracik, batch;
+  try {
+    args.parse(argc, argv);
+    if (args.help_requested()) {
+      std::printf("%s", args.usage().c_str());
+      return 0;
+    }
+    args.require("link");
+    protocol = args.get("protocol", protocol);
+    if (protocol != "all" && protocol != "tracik" && protocol != "batch")
+      throw CliError("--protocol: unknown value '" + protocol + "'");
+    problems = int(args.get_int("problems", problems));
+    repetitions = int(args.get_int("repetitions", repetitions));
+    if (problems < 1 || repetitions < 1) throw CliError("--problems and --repetitions must be >= 1");
+    if (args.has("batches")) batches = parse_list(args.get("batches"));
+    if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));
+    tracik = read_solver_options(args, tracik_settings());
+    batch = read_solver_options(args, batch_settings());
+    if (!args.has("threads")) tracik.threads = 1;
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "ikwb bench: %s\n%s", e.what(), args.usage().c_str());
+    return 2;
+  }
+  try {
+    UrdfOptions opt;
+    opt.floating_base = args.has("floating-base");
+    opt.package_paths = args.get_all("package-path");
+    opt.load_meshes = false;
+    LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+    for (const auto& w : robot.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    int link = robot.model->find_body(args.get("link"));
+    if (link < 0) throw CliError("unknown link '" + args.get("link") + "'");
+    std::string reason;
+    auto solver = make_solver(batch.backend, &reason);
+    if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());
+    std::printf("robot %s, link %s, %d dofs, backend %s, %s precision\n",
+                robot.model->name.c_str(), args.get("link").c_str(), robot.model->dof_count,
+                to_string(solver->backend()), batch.use_float ? "single" : "double");
+    std::printf("%-14s %8s %9s %11s %11s %11s %13s %11s %11s\n", "protocol", "problems",
+                "success", "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m",
+                "max_rot_rad");
+    if (protocol != "batch") {
+      print_row(run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver));
+      std::printf("  (tracik: times per problem, one thread, %d restarts max, %.1f ms budget)\n",
+                  tracik.max_restarts, tracik.time_budget_s * 1e3);
+    }
+    if (protocol != "tracik") {
+      for (int b : batches)
+        print_row(run_batch_protocol(robot.model, link, offset, b, repetitions, batch, *solver));
+      std::printf("  (batch: times per solve call of the whole batch)\n");
+    }
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "ikwb bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ikwb bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ikwb

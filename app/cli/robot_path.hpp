@@ -1,0 +1,19 @@
+// Finds robots for the command line and the workbench: a URDF path as given, or the name of a
+// robot shipped in assets/robots (panda, ur5e, humanoid, ...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ikwb {
+
+// folder holding the shipped assets: $IKWB_ASSETS, else the source tree's assets/ baked in at
+// build time, else ./assets
+std::string asset_dir();
+// `arg` when it names an existing file; else assets/robots/ARG/ARG.urdf when that exists;
+// else `arg` unchanged (the loader then reports the missing file)
+std::string resolve_robot(const std::string& arg);
+// names of the shipped robots (folders of assets/robots with a NAME.urdf), sorted
+std::vector<std::string> shipped_robots();
+
+}  // namespace ikwb

@@ -1,0 +1,16 @@
+// Solver options shared by `ikwb solve` and `ikwb bench`: declares them on a parser and reads
+// them back into SolverSettings.
+#pragma once
+
+#include "app/cli/cli_args.hpp"
+#include "solver/solver.hpp"
+
+namespace ikwb {
+
+void add_solver_options(ArgParser& args);
+// starts from `defaults` and applies what was given; throws CliError naming a bad value
+SolverSettings read_solver_options(const ArgParser& args, SolverSettings defaults);
+// "--offset X,Y,Z" -> vector; throws CliError
+Vec3<double> parse_vec3(const std::string& name, const std::string& text);
+
+}  // namespace ikwb

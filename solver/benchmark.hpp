@@ -1,0 +1,50 @@
+// IK benchmark protocols shared by `ikwb bench` and the Google Benchmark programs.
+//
+// TRAC-IK protocol: random configurations within the limits -> FK -> pose targets of one link;
+// each problem solved alone, seeded at the middle of the limits, restarts allowed within a
+// per-problem time budget (5 ms); success at 1e-5 m and 1e-5 rad.
+// Batch protocol (PyRoki, cuRobo): batches of pose targets from random configurations, one
+// solve call per batch; success at 5 mm and 0.05 rad.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/solver.hpp"
+
+namespace ikwb {
+
+struct BenchStats {
+  std::string label;
+  int problems = 0;
+  int solved = 0;
+  double mean_s = 0, median_s = 0, p99_s = 0;  // per solve call (TRAC-IK: one problem each;
+                                               // batch: the whole batch)
+  double solves_per_s = 0;
+  double mean_position_error = 0, max_position_error = 0;  // of solved problems, m
+  double mean_rotation_error = 0, max_rotation_error = 0;  // rad
+  double success_rate() const { return problems ? double(solved) / problems : 0.0; }
+};
+
+// pose targets of `link` (+ offset) at n random configurations within the limits
+std::vector<Transform<double>> random_pose_targets(const Model& model, int link,
+                                                   const Vec3<double>& offset, int n,
+                                                   uint64_t rng_seed);
+
+// settings the TRAC-IK protocol uses (tolerances, budget, restarts); threads = 1
+SolverSettings tracik_settings();
+// settings the batch protocol uses (tolerances 5 mm / 0.05 rad)
+SolverSettings batch_settings();
+
+BenchStats run_tracik_protocol(const std::shared_ptr<const Model>& model, int link,
+                               const Vec3<double>& offset, int n_problems,
+                               const SolverSettings& settings, IkSolver& solver,
+                               uint64_t rng_seed = 1);
+
+// one solve call per repetition of a batch of `batch` problems; times per call
+BenchStats run_batch_protocol(const std::shared_ptr<const Model>& model, int link,
+                              const Vec3<double>& offset, int batch, int repetitions,
+                              const SolverSettings& settings, IkSolver& solver,
+                              uint64_t rng_seed = 2);
+
+}  // namespace ikwb

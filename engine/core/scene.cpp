@@ -1,0 +1,321 @@
+#include "engine/core/scene.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ikwb {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const char* const kObjectiveTypes[] = {"position",       "rotation",      "pose",
+                                       "joint_limits",   "posture",       "relative_ball",
+                                       "relative_fixed", "min_distance"};
+
+// reading helpers: every error names the JSON path
+struct Reader {
+  std::string source;
+  std::vector<std::string>* warnings;
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw SceneError(source + ": " + where + ": " + what);
+  }
+  double number(const json& j, const std::string& where) const {
+    if (!j.is_number()) fail(where, "expected a number");
+    double v = j.get<double>();
+    if (!std::isfinite(v)) fail(where, "NaN or infinite value");
+    return v;
+  }
+  std::vector<double> numbers(const json& j, const std::string& where, int n = -1) const {
+    if (!j.is_array()) fail(where, "expected an array of numbers");
+    if (n >= 0 && int(j.size()) != n)
+      fail(where, "expected " + std::to_string(n) + " numbers, got " + std::to_string(j.size()));
+    std::vector<double> v;
+    for (std::size_t i = 0; i < j.size(); ++i)
+      v.push_back(number(j[i], where + "[" + std::to_string(i) + "]"));
+    return v;
+  }
+  Vec3<double> vec3(const json& j, const std::string& where) const {
+    std::vector<double> v = numbers(j, where, 3);
+    return {v[0], v[1], v[2]};
+  }
+  Quat<double> unit_quat(const json& j, const std::string& where) const {
+    std::vector<double> v = numbers(j, where, 4);
+    Quat<double> q{v[0], v[1], v[2], v[3]};
+    double n = quat_norm(q);
+    if (std::fabs(n - 1.0) > 1e-3)
+      fail(where, "quaternion (x, y, z, w) is not unit (norm " + std::to_string(n) + ")");
+    return normalize(q);
+  }
+  std::string string(const json& j, const std::string& where) const {
+    if (!j.is_string()) fail(where, "expected a string");
+    return j.get<std::string>();
+  }
+  bool boolean(const json& j, const std::string& where) const {
+    if (!j.is_boolean()) fail(where, "expected true or false");
+    return j.get<bool>();
+  }
+  Transform<double> pose(const json& j, const std::string& where) const {
+    if (!j.is_object()) fail(where, "expected {\"position\": [...], \"orientation\": [...]}");
+    Transform<double> x = transform_identity<double>();
+    if (j.contains("position")) x.p = vec3(j["position"], where + ".position");
+    if (j.contains("orientation")) x.q = unit_quat(j["orientation"], where + ".orientation");
+    return x;
+  }
+  std::map<std::string, std::vector<double>> joint_map(const json& j,
+                                                       const std::string& where) const {
+    if (!j.is_object()) fail(where, "expected an object of joint name -> value(s)");
+    std::map<std::string, std::vector<double>> out;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      std::string w = where + "." + it.key();
+      if (it.value().is_array())
+        out[it.key()] = numbers(it.value(), w);
+      else
+        out[it.key()] = {number(it.value(), w)};
+    }
+    return out;
+  }
+};
+
+json vec_json(const Vec3<double>& v) { return json::array({v.x, v.y, v.z}); }
+json pose_json(const Transform<double>& x) {
+  return {{"position", vec_json(x.p)}, {"orientation", json::array({x.q.x, x.q.y, x.q.z, x.q.w})}};
+}
+json joint_map_json(const std::map<std::string, std::vector<double>>& m) {
+  json j = json::object();
+  for (const auto& [name, v] : m) j[name] = v.size() == 1 ? json(v[0]) : json(v);
+  return j;
+}
+
+SceneObjective read_objective(const Reader& r, const json& j, const std::string& where) {
+  if (!j.is_object()) r.fail(where, "expected an object");
+  SceneObjective o;
+  static const char* const known[] = {
+      "type",     "name",    "link",    "link_b",           "offset",           "offset_b",
+      "distance", "weight",  "hard",    "enabled",          "null_space",       "target",
+      "relative", "position_weights",   "rotation_weights"};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool ok = false;
+    for (const char* k : known) ok = ok || it.key() == k;
+    if (!ok) r.warnings->push_back(r.source + ": " + where + "." + it.key() + ": unknown key ignored");
+  }
+  if (!j.contains("type")) r.fail(where, "missing \"type\"");
+  o.type = r.string(j["type"], where + ".type");
+  bool known_type = false;
+  for (const char* t : kObjectiveTypes) known_type = known_type || o.type == t;
+  if (!known_type) r.fail(where + ".type", "unknown objective type '" + o.type + "'");
+  if (j.contains("name")) o.name = r.string(j["name"], where + ".name");
+  if (j.contains("link")) o.link = r.string(j["link"], where + ".link");
+  if (j.contains("link_b")) o.link_b = r.string(j["link_b"], where + ".link_b");
+  if (j.contains("offset")) o.offset = r.vec3(j["offset"], where + ".offset");
+  if (j.contains("offset_b")) o.offset_b = r.vec3(j["offset_b"], where + ".offset_b");
+  if (j.contains("distance")) o.distance = r.number(j["distance"], where + ".distance");
+  if (j.contains("weight")) o.weight = r.number(j["weight"], where + ".weight");
+  if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
+  if (o.distance < 0) r.fail(where + ".distance", "must be >= 0");
+  if (j.contains("position_weights"))
+    o.position_weights = r.vec3(j["position_weights"], where + ".position_weights");
+  if (j.contains("rotation_weights"))
+    o.rotation_weights = r.vec3(j["rotation_weights"], where + ".rotation_weights");
+  if (j.contains("hard")) o.hard = r.boolean(j["hard"], where + ".hard");
+  if (j.contains("enabled")) o.enabled = r.boolean(j["enabled"], where + ".enabled");
+  if (j.contains("null_space")) o.null_space = r.boolean(j["null_space"], where + ".null_space");
+  if (j.contains("target")) {
+    const json& t = j["target"];
+    if (t.is_string()) {
+      if (t.get<std::string>() != "current")
+        r.fail(where + ".target", "expected \"current\" or a pose object");
+      o.target_current = true;
+    } else {
+      o.target = r.pose(t, where + ".target");
+      o.target_current = false;
+    }
+  }
+  if (j.contains("relative")) {
+    const json& t = j["relative"];
+    if (t.is_string() && t.get<std::string>() == "current") {
+      o.relative_current = true;
+    } else {
+      o.relative = r.pose(t, where + ".relative");
+      o.relative_current = false;
+    }
+  }
+  bool needs_link = o.type != "joint_limits" && o.type != "posture";
+  bool needs_b = o.type == "relative_ball" || o.type == "relative_fixed" ||
+                 o.type == "min_distance";
+  if (needs_link && o.link.empty()) r.fail(where, "objective '" + o.type + "' needs a \"link\"");
+  if (needs_b && o.link_b.empty()) r.fail(where, "objective '" + o.type + "' needs a \"link_b\"");
+  return o;
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& source_name,
+                  const std::string& base_dir) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw SceneError(source_name + ": not valid JSON (" + e.what() + ")");
+  }
+  Scene s;
+  Reader r{source_name, &s.warnings};
+  if (!j.is_object()) r.fail("top level", "expected a JSON object");
+  if (j.contains("version")) {
+    const json& v = j["version"];
+    if (!v.is_number_integer()) r.fail("version", "expected an integer");
+    s.version = v.get<int>();
+    if (s.version < 1) r.fail("version", "unknown version " + std::to_string(s.version));
+    if (s.version > kSceneVersion)
+      r.fail("version", "written by a newer IK Workbench (version " + std::to_string(s.version) +
+                            ", this one reads up to " + std::to_string(kSceneVersion) + ")");
+  } else {
+    s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
+  }
+  static const char* const known[] = {"format", "version", "robot",     "floating_base",
+                                      "package_paths",     "joint_q",   "rest",
+                                      "objectives",        "solver",    "camera",
+                                      "extra"};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool ok = false;
+    for (const char* k : known) ok = ok || it.key() == k;
+    if (!ok) s.warnings.push_back(source_name + ": " + it.key() + ": unknown key ignored");
+  }
+  if (!j.contains("robot")) r.fail("robot", "missing (a URDF path or a shipped robot's name)");
+  s.robot = r.string(j["robot"], "robot");
+  if (s.robot.empty()) r.fail("robot", "empty");
+  bool is_path = s.robot.find('/') != std::string::npos ||
+                 (s.robot.size() > 5 && s.robot.substr(s.robot.size() - 5) == ".urdf");
+  if (is_path && !base_dir.empty() && fs::path(s.robot).is_relative())
+    s.robot = (fs::path(base_dir) / s.robot).lexically_normal().string();
+  if (j.contains("floating_base")) s.floating_base = r.boolean(j["floating_base"], "floating_base");
+  if (j.contains("package_paths")) {
+    const json& p = j["package_paths"];
+    if (!p.is_array()) r.fail("package_paths", "expected an array of strings");
+    for (std::size_t i = 0; i < p.size(); ++i)
+      s.package_paths.push_back(r.string(p[i], "package_paths[" + std::to_string(i) + "]"));
+  }
+  if (j.contains("joint_q")) s.joint_q = r.joint_map(j["joint_q"], "joint_q");
+  if (j.contains("rest")) s.rest = r.joint_map(j["rest"], "rest");
+  if (j.contains("objectives")) {
+    const json& o = j["objectives"];
+    if (!o.is_array()) r.fail("objectives", "expected an array");
+    for (std::size_t i = 0; i < o.size(); ++i)
+      s.objectives.push_back(read_objective(r, o[i], "objectives[" + std::to_string(i) + "]"));
+  }
+  if (j.contains("solver")) {
+    if (!j["solver"].is_object()) r.fail("solver", "expected an object");
+    s.solver = j["solver"];
+  }
+  if (j.contains("camera")) {
+    if (!j["camera"].is_object()) r.fail("camera", "expected an object");
+    s.camera = j["camera"];
+  }
+  if (j.contains("extra") && j["extra"].is_object()) s.extra = j["extra"];
+  return s;
+}
+
+Scene load_scene(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw SceneError(path + ": read error");
+  fs::path dir = fs::absolute(fs::path(path)).parent_path();
+  return parse_scene(ss.str(), path, dir.string());
+}
+
+json scene_to_json(const Scene& s) {
+  json j;
+  j["format"] = "ikwb-scene";
+  j["version"] = kSceneVersion;
+  j["robot"] = s.robot;
+  j["floating_base"] = s.floating_base;
+  if (!s.package_paths.empty()) j["package_paths"] = s.package_paths;
+  j["joint_q"] = joint_map_json(s.joint_q);
+  if (!s.rest.empty()) j["rest"] = joint_map_json(s.rest);
+  json objs = json::array();
+  for (const auto& o : s.objectives) {
+    json oj;
+    oj["type"] = o.type;
+    if (!o.name.empty()) oj["name"] = o.name;
+    if (!o.link.empty()) oj["link"] = o.link;
+    if (!o.link_b.empty()) oj["link_b"] = o.link_b;
+    oj["offset"] = vec_json(o.offset);
+    if (!o.link_b.empty()) oj["offset_b"] = vec_json(o.offset_b);
+    if (o.type == "min_distance") oj["distance"] = o.distance;
+    oj["weight"] = o.weight;
+    oj["position_weights"] = vec_json(o.position_weights);
+    oj["rotation_weights"] = vec_json(o.rotation_weights);
+    oj["hard"] = o.hard;
+    oj["enabled"] = o.enabled;
+    if (o.type == "posture") oj["null_space"] = o.null_space;
+    oj["target"] = o.target_current ? json("current") : pose_json(o.target);
+    if (o.type == "relative_fixed")
+      oj["relative"] = o.relative_current ? json("current") : pose_json(o.relative);
+    objs.push_back(oj);
+  }
+  j["objectives"] = objs;
+  j["solver"] = s.solver;
+  j["camera"] = s.camera;
+  if (!s.extra.empty()) j["extra"] = s.extra;
+  return j;
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  fs::path target(path);
+  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::vector<char> name(tmp.begin(), tmp.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd < 0)
+    throw SceneError(path + ": cannot create a temporary file in " + dir.string() + " (" +
+                     std::strerror(errno) + ")");
+  auto fail = [&](const std::string& what) {
+    int err = errno;
+    close(fd);
+    std::remove(name.data());
+    throw SceneError(path + ": " + what + " (" + std::strerror(err) + "); the old file is intact");
+  };
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write failed");
+    }
+    p += n;
+    left -= std::size_t(n);
+  }
+  if (fsync(fd) != 0) fail("flush to disk failed");
+  fchmod(fd, 0644);
+  if (close(fd) != 0) {
+    std::remove(name.data());
+    throw SceneError(path + ": close failed; the old file is intact");
+  }
+  if (std::rename(name.data(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(name.data());
+    throw SceneError(path + ": cannot replace the file (" + std::strerror(err) +
+                     "); the old file is intact");
+  }
+}
+
+void save_scene(const std::string& path, const Scene& scene) {
+  write_file_atomic(path, scene_to_json(scene).dump(2) + "\n");
+}
+
+}  // namespace ikwb

@@ -1,0 +1,77 @@
+// Scene files: a robot, its objectives and targets, solver settings, the joint configuration
+// and the camera, as versioned JSON. Robot presets (assets/robots/NAME/preset.json) are scenes
+// whose targets may say "current" (start at the link's pose in the rest posture).
+//
+// Plain data only (no solver or OpenGL types): the workbench maps it onto IkProblem and
+// SolverSettings. Writing is atomic: temporary file, flush + fsync, rename.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/spatial.hpp"
+
+namespace ikwb {
+
+// A scene that cannot be read or written; the message starts with the file name.
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+constexpr int kSceneVersion = 1;
+
+struct SceneObjective {
+  std::string type = "pose";  // position, rotation, pose, joint_limits, posture,
+                              // relative_ball, relative_fixed, min_distance
+  std::string name;
+  std::string link, link_b;   // link names ("" when not used)
+  Vec3<double> offset{0, 0, 0}, offset_b{0, 0, 0};
+  double distance = 0;        // min_distance
+  double weight = 1;
+  Vec3<double> position_weights{1, 1, 1}, rotation_weights{1, 1, 1};
+  bool hard = false;
+  bool enabled = true;
+  bool null_space = false;    // posture
+  bool target_current = true;  // target = the link's pose at the scene's configuration
+  Transform<double> target = transform_identity<double>();
+  bool relative_current = true;  // relative_fixed: keep the relative pose of the configuration
+  Transform<double> relative = transform_identity<double>();
+};
+
+struct Scene {
+  int version = kSceneVersion;
+  std::string robot;  // URDF path (relative paths are relative to the scene file) or the
+                      // name of a shipped robot
+  bool floating_base = false;
+  std::vector<std::string> package_paths;
+  // joint coordinates by joint name (1 value, 4 for ball, 7 for free); missing joints keep
+  // the rest / neutral value
+  std::map<std::string, std::vector<double>> joint_q;
+  std::map<std::string, std::vector<double>> rest;  // posture rest, same form
+  std::vector<SceneObjective> objectives;
+  nlohmann::json solver = nlohmann::json::object();  // settings by name, see the README
+  nlohmann::json camera = nlohmann::json::object();  // target, distance, yaw, pitch
+  nlohmann::json extra = nlohmann::json::object();   // other app state (view toggles, ...)
+  // what loading could not restore (unknown keys, fields of newer versions, ...)
+  std::vector<std::string> warnings;
+};
+
+// Reads a scene; relative robot paths are made absolute against the file's folder.
+// Throws SceneError naming the file and the problem (bad JSON, wrong types, non-finite
+// numbers, unknown objective types, missing robot, newer major version).
+Scene load_scene(const std::string& path);
+// same from text; base_dir resolves relative robot paths ("" leaves them as they are)
+Scene parse_scene(const std::string& text, const std::string& source_name,
+                  const std::string& base_dir);
+nlohmann::json scene_to_json(const Scene& scene);
+// Atomic write; on failure the old file is left intact and SceneError says why.
+void save_scene(const std::string& path, const Scene& scene);
+// Atomic write of any text file (used for scenes, exports and the recovery file).
+void write_file_atomic(const std::string& path, const std::string& text);
+
+}  // namespace ikwb

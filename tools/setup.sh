@@ -2,8 +2,9 @@
 # Installs every Debian package the project needs. Idempotent; run as root or through sudo.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config git
-  libeigen3-dev liburdfdom-dev liburdfdom-headers-dev libassimp-dev nlohmann-json3-dev
+  build-essential cmake pkg-config git python3
+  libeigen3-dev liburdfdom-dev liburdfdom-headers-dev libtinyxml2-dev libassimp-dev
+  nlohmann-json3-dev
   libimgui-dev libstb-dev libglfw3-dev libglm-dev libepoxy-dev
   libgtest-dev libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri zenity

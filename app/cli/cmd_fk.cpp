@@ -1,0 +1,103 @@
+// `ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv`: world pose of every body for each
+// configuration of a file.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_args.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
+#include "app/cli/robot_path.hpp"
+#include "engine/core/fk.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+
+namespace {
+
+constexpr const char* kSummary =
+    "World pose of every body for each configuration in Q.csv.\n"
+    "Q.csv: one configuration per line, joint_coord_count comma-separated numbers in q_start\n"
+    "order (see `ikwb info`; quaternions x,y,z,w); blank lines and lines starting with # are\n"
+    "skipped, and a first line without numbers is a header.\n"
+    "POSES.csv: config,body,x,y,z,qx,qy,qz,qw, one row per configuration (0-based) and body.";
+
+// free and ball joints need a quaternion that can be normalised
+void check_quaternions(const Model& m, const std::vector<double>& q, const std::string& where) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    JointType t = JointType(m.joint_type[j]);
+    if (m.joint_mimic[j] >= 0 || (t != JointType::kBall && t != JointType::kFree)) continue;
+    int qs = m.joint_q_start[j] + (t == JointType::kFree ? 3 : 0);
+    double n2 = 0;
+    for (int k = 0; k < 4; ++k) n2 += q[qs + k] * q[qs + k];
+    if (!(n2 > 1e-24)) {
+      throw CsvError(where + ": the quaternion of joint '" + m.joint_name[j] + "' (columns " +
+                     std::to_string(qs + 1) + "-" + std::to_string(qs + 4) + ") is zero");
+    }
+  }
+}
+
+}  // namespace
+
+int cmd_fk(int argc, char** argv) {
+  ArgParser args("ikwb fk", kSummary);
+  args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
+  args.add_required_option("q", "Q.csv", "joint configurations");
+  args.add_required_option("out", "POSES.csv", "output file ('-' for standard output)");
+  args.add_flag("floating-base", "attach the root link with a free joint");
+  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  try {
+    args.parse(argc, argv);
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "ikwb fk: %s\n%s", e.what(), args.usage().c_str());
+    return 2;
+  }
+  if (args.help_requested()) {
+    std::printf("%s", args.usage().c_str());
+    return 0;
+  }
+  UrdfOptions opt;
+  opt.floating_base = args.has("floating-base");
+  opt.package_paths = args.get_all("package-path");
+  opt.load_meshes = false;
+  std::string q_path = args.get("q"), out_path = args.get("out");
+  try {
+    LoadResult r = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+    for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    const Model& m = *r.model;
+
+    CsvReadOptions csv_opt;
+    csv_opt.expected_columns = m.coord_count;
+    csv_opt.columns_name = "joint_coord_count";
+    NumericTable q = read_numeric_csv(q_path, csv_opt);
+    if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
+    for (std::size_t i = 0; i < q.row_count(); ++i)
+      check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
+
+    CsvWriter out(out_path);
+    out.row({"config", "body", "x", "y", "z", "qx", "qy", "qz", "qw"});
+    State state(m);
+    for (std::size_t i = 0; i < q.row_count(); ++i) {
+      eval_fk(m, q.rows[i], {}, state);
+      for (int b = 0; b < m.body_count; ++b) {
+        const Transform<double>& x = state.body_q[b];
+        out.field(static_cast<long long>(i)).field(m.body_name[b]);
+        out.field(x.p.x).field(x.p.y).field(x.p.z);
+        out.field(x.q.x).field(x.q.y).field(x.q.z).field(x.q.w);
+        out.end_row();
+      }
+    }
+    out.close();
+    if (out_path != "-") {
+      std::printf("fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
+                  q.row_count() == 1 ? "" : "s", m.body_count, out_path.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ikwb fk: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ikwb

@@ -1,0 +1,206 @@
+// `ikwb info ROBOT.urdf [--json]`: the kinematic tree, joints and bodies of a robot.
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_args.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/robot_path.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+
+namespace {
+
+// limits of a joint for display: only 1-dof joints with their own coordinate have them
+bool joint_limits(const Model& m, int j, double* lo, double* hi) {
+  if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) return false;
+  int d = m.joint_qd_start[j];
+  *lo = m.dof_lower[d];
+  *hi = m.dof_upper[d];
+  return true;
+}
+
+std::string parent_name(const Model& m, int j) {
+  return m.joint_parent[j] < 0 ? "world" : m.body_name[m.joint_parent[j]];
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), f, v);
+  return buf;
+}
+
+std::string limit_text(double v) {
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  return fmt("%.6g", v);
+}
+
+nlohmann::json finite_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json info_json(const Model& m, const std::vector<std::string>& warnings) {
+  using nlohmann::json;
+  json out;
+  out["name"] = m.name;
+  out["source"] = m.source_path;
+  out["joint_count"] = m.joint_count;
+  out["body_count"] = m.body_count;
+  out["joint_coord_count"] = m.coord_count;
+  out["joint_dof_count"] = m.dof_count;
+  json joints = json::array();
+  for (int j = 0; j < m.joint_count; ++j) {
+    json jo;
+    jo["index"] = j;
+    jo["name"] = m.joint_name[j];
+    jo["type"] = joint_type_name(JointType(m.joint_type[j]));
+    jo["parent"] = m.joint_parent[j] < 0 ? json(nullptr) : json(m.body_name[m.joint_parent[j]]);
+    jo["child"] = m.body_name[m.joint_child[j]];
+    jo["q_start"] = m.joint_q_start[j];
+    jo["qd_start"] = m.joint_qd_start[j];
+    jo["coord_count"] = m.joint_q_start[j + 1] - m.joint_q_start[j];
+    jo["dof_count"] = m.joint_qd_start[j + 1] - m.joint_qd_start[j];
+    double lo = 0, hi = 0;
+    bool limited = joint_limits(m, j, &lo, &hi);
+    jo["lower"] = limited ? finite_or_null(lo) : json(nullptr);
+    jo["upper"] = limited ? finite_or_null(hi) : json(nullptr);
+    const Vec3<double>& a = m.joint_axis[j];
+    jo["axis"] = {a.x, a.y, a.z};
+    if (m.joint_mimic[j] >= 0) {
+      jo["mimic"] = {{"joint", m.joint_name[m.joint_mimic[j]]},
+                     {"multiplier", m.joint_mimic_multiplier[j]},
+                     {"offset", m.joint_mimic_offset[j]}};
+    } else {
+      jo["mimic"] = nullptr;
+    }
+    joints.push_back(std::move(jo));
+  }
+  out["joints"] = std::move(joints);
+  json bodies = json::array();
+  for (int b = 0; b < m.body_count; ++b) {
+    const Vec3<double>& c = m.body_com[b];
+    int pj = m.body_joint[b];
+    bodies.push_back({{"index", b},
+                      {"name", m.body_name[b]},
+                      {"parent_joint", pj < 0 ? json(nullptr) : json(m.joint_name[pj])},
+                      {"mass", m.body_mass[b]},
+                      {"com", {c.x, c.y, c.z}},
+                      {"visual_count", m.body_visuals[b].size()},
+                      {"collision_count", m.body_collisions[b].size()}});
+  }
+  out["bodies"] = std::move(bodies);
+  out["warnings"] = warnings;
+  return out;
+}
+
+// rows of cells printed as left-aligned columns
+void print_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], r[c].size());
+    }
+  for (const auto& r : rows) {
+    std::string line = " ";
+    for (std::size_t c = 0; c < r.size(); ++c)
+      line += " " + r[c] + (c + 1 < r.size() ? std::string(width[c] - r[c].size(), ' ') : "");
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void print_text(const Model& m) {
+  std::printf("robot '%s'%s%s\n", m.name.c_str(), m.source_path.empty() ? "" : " from ",
+              m.source_path.c_str());
+  std::printf("joint_coord_count %d  joint_dof_count %d  joints %d  bodies %d\n", m.coord_count,
+              m.dof_count, m.joint_count, m.body_count);
+
+  std::printf("\ntree:\n  world\n");
+  std::vector<std::vector<int>> children(m.body_count + 1);
+  for (int j = 0; j < m.joint_count; ++j) children[m.joint_parent[j] + 1].push_back(j);
+  std::function<void(int, int)> walk = [&](int parent, int depth) {
+    for (int j : children[parent + 1]) {
+      int c = m.joint_child[j];
+      std::string note = m.joint_name[j] + ": " + joint_type_name(JointType(m.joint_type[j]));
+      if (m.joint_mimic[j] >= 0) note += ", mimics " + m.joint_name[m.joint_mimic[j]];
+      std::printf("%s%s  (%s)\n", std::string(2 * depth + 2, ' ').c_str(), m.body_name[c].c_str(),
+                  note.c_str());
+      walk(c, depth + 1);
+    }
+  };
+  walk(-1, 1);
+
+  std::printf("\njoints:\n");
+  std::vector<std::vector<std::string>> rows = {
+      {"#", "name", "type", "parent", "child", "q_start", "qd_start", "lower", "upper", "mimic"}};
+  for (int j = 0; j < m.joint_count; ++j) {
+    double lo = 0, hi = 0;
+    bool limited = joint_limits(m, j, &lo, &hi);
+    std::string mimic = "-";
+    if (m.joint_mimic[j] >= 0) {
+      mimic = m.joint_name[m.joint_mimic[j]] + " * " + fmt("%.6g", m.joint_mimic_multiplier[j]) +
+              " + " + fmt("%.6g", m.joint_mimic_offset[j]);
+    }
+    rows.push_back({std::to_string(j), m.joint_name[j], joint_type_name(JointType(m.joint_type[j])),
+                    parent_name(m, j), m.body_name[m.joint_child[j]],
+                    std::to_string(m.joint_q_start[j]), std::to_string(m.joint_qd_start[j]),
+                    limited ? limit_text(lo) : "-", limited ? limit_text(hi) : "-", mimic});
+  }
+  print_table(rows);
+
+  std::printf("\nbodies:\n");
+  rows = {{"#", "name", "parent_joint", "mass", "com"}};
+  for (int b = 0; b < m.body_count; ++b) {
+    const Vec3<double>& c = m.body_com[b];
+    int pj = m.body_joint[b];
+    rows.push_back({std::to_string(b), m.body_name[b], pj < 0 ? "-" : m.joint_name[pj],
+                    fmt("%.6g", m.body_mass[b]),
+                    fmt("%.6g", c.x) + " " + fmt("%.6g", c.y) + " " + fmt("%.6g", c.z)});
+  }
+  print_table(rows);
+}
+
+}  // namespace
+
+int cmd_info(int argc, char** argv) {
+  ArgParser args("ikwb info", "Prints the kinematic tree, joints and bodies of a robot.");
+  args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
+  args.add_flag("json", "print one JSON object instead of text");
+  args.add_flag("floating-base", "attach the root link with a free joint");
+  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  try {
+    args.parse(argc, argv);
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "ikwb info: %s\n%s", e.what(), args.usage().c_str());
+    return 2;
+  }
+  if (args.help_requested()) {
+    std::printf("%s", args.usage().c_str());
+    return 0;
+  }
+  UrdfOptions opt;
+  opt.floating_base = args.has("floating-base");
+  opt.package_paths = args.get_all("package-path");
+  opt.load_meshes = false;
+  LoadResult r;
+  try {
+    r = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+  } catch (const ModelError& e) {
+    std::fprintf(stderr, "ikwb info: %s\n", e.what());
+    return 1;
+  }
+  for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (args.has("json")) {
+    std::printf("%s\n", info_json(*r.model, r.warnings).dump(2).c_str());
+  } else {
+    print_text(*r.model);
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace ikwb

@@ -1,0 +1,233 @@
+#include "app/cli/csv.hpp"
+
+#include <unistd.h>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+namespace ikwb {
+
+namespace {
+
+bool parse_field(const std::string& s, double* out) {
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (b != e && *b == '+') ++b;
+  auto r = std::from_chars(b, e, *out);
+  return !s.empty() && r.ec == std::errc() && r.ptr == e;
+}
+
+std::string count_text(std::size_t n, const std::string& name) {
+  return std::to_string(n) + (n == 1 ? " value" : " values") +
+         (name.empty() ? "" : " (" + name + ")");
+}
+
+}  // namespace
+
+std::vector<double> NumericTable::flat() const {
+  std::vector<double> out;
+  out.reserve(rows.size() * column_count());
+  for (const auto& r : rows) out.insert(out.end(), r.begin(), r.end());
+  return out;
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string cur;
+  bool quoted = false, in_quotes = false;
+  auto finish = [&]() {
+    if (!quoted) {
+      std::size_t b = cur.find_first_not_of(" \t");
+      std::size_t e = cur.find_last_not_of(" \t");
+      cur = b == std::string::npos ? std::string() : cur.substr(b, e - b + 1);
+    }
+    fields.push_back(cur);
+    cur.clear();
+    quoted = false;
+  };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (in_quotes) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        in_quotes = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"' && cur.find_first_not_of(" \t") == std::string::npos) {
+      cur.clear();
+      in_quotes = quoted = true;
+    } else if (c == ',') {
+      finish();
+    } else if (!(quoted && (c == ' ' || c == '\t'))) {
+      cur += c;
+    }
+  }
+  finish();
+  return fields;
+}
+
+NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
+                               const CsvReadOptions& options) {
+  NumericTable t;
+  std::string line;
+  int line_no = 0;
+  auto fail = [&](const std::string& what) {
+    throw CsvError(source_name + ":" + std::to_string(line_no) + ": " + what);
+  };
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::vector<std::string> fields = split_csv_line(line);
+    std::vector<double> row(fields.size());
+    std::size_t bad = fields.size();
+    std::size_t numeric = 0;
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (parse_field(fields[k], &row[k])) {
+        ++numeric;
+      } else if (bad == fields.size()) {
+        bad = k;
+      }
+    }
+    bool header_like = numeric == 0;
+    for (const auto& f : fields)
+      if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||
+                         f[0] == '-' || f[0] == '.'))
+        header_like = false;
+    if (header_like && options.allow_header && t.rows.empty() && t.header.empty()) {
+      t.header = fields;
+      if (options.expected_columns >= 0 && fields.size() != std::size_t(options.expected_columns))
+        fail("header has " + std::to_string(fields.size()) + " columns, expected " +
+             count_text(options.expected_columns, options.columns_name));
+      continue;
+    }
+    if (bad < fields.size()) {
+      std::string why = fields[bad].empty() ? "is empty" : "'" + fields[bad] + "' is not a number";
+      if (fields[bad].find_first_of(" \t;") != std::string::npos)
+        why += " (separate values with commas)";
+      fail("column " + std::to_string(bad + 1) + " " + why);
+    }
+    if (!options.allow_non_finite) {
+      for (std::size_t k = 0; k < row.size(); ++k)
+        if (!std::isfinite(row[k]))
+          fail("column " + std::to_string(k + 1) + " is not finite ('" + fields[k] + "')");
+    }
+    if (options.expected_columns >= 0 && row.size() != std::size_t(options.expected_columns)) {
+      fail("expected " + count_text(options.expected_columns, options.columns_name) + ", got " +
+           std::to_string(row.size()));
+    }
+    if (!t.rows.empty() && row.size() != t.rows[0].size()) {
+      fail("expected " + count_text(t.rows[0].size(), options.columns_name) + " as on line " +
+           std::to_string(t.lines[0]) + ", got " + std::to_string(row.size()));
+    }
+    if (!t.header.empty() && row.size() != t.header.size()) {
+      fail("expected " + count_text(t.header.size(), options.columns_name) +
+           " as in the header, got " + std::to_string(row.size()));
+    }
+    t.rows.push_back(std::move(row));
+    t.lines.push_back(line_no);
+  }
+  if (in.bad()) throw CsvError(source_name + ": read error");
+  return t;
+}
+
+NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& options) {
+  std::ifstream in(path);
+  if (!in) throw CsvError(path + ": cannot open file (" + std::strerror(errno) + ")");
+  return parse_numeric_csv(in, path, options);
+}
+
+std::string format_double(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, r.ptr);
+}
+
+CsvWriter::CsvWriter(const std::string& path) : path_(path) {
+  if (path == "-") {
+    f_ = stdout;
+    return;
+  }
+  tmp_path_ = path + ".tmp" + std::to_string(::getpid());
+  f_ = std::fopen(tmp_path_.c_str(), "wb");
+  if (!f_) throw CsvError(path + ": cannot create file (" + std::strerror(errno) + ")");
+}
+
+CsvWriter::~CsvWriter() {
+  if (f_ && f_ != stdout) {
+    std::fclose(f_);
+    std::remove(tmp_path_.c_str());
+  }
+}
+
+void CsvWriter::sep() {
+  if (!at_row_start_) std::fputc(',', f_);
+  at_row_start_ = false;
+}
+
+CsvWriter& CsvWriter::field(const std::string& s) {
+  sep();
+  bool edge_blank = !s.empty() && (std::isspace(static_cast<unsigned char>(s.front())) ||
+                                   std::isspace(static_cast<unsigned char>(s.back())));
+  if (s.find_first_of(",\"\r\n") == std::string::npos && !edge_blank) {
+    std::fputs(s.c_str(), f_);
+    return *this;
+  }
+  std::fputc('"', f_);
+  for (char c : s) {
+    if (c == '"') std::fputc('"', f_);
+    std::fputc(c, f_);
+  }
+  std::fputc('"', f_);
+  return *this;
+}
+
+CsvWriter& CsvWriter::field(double v) {
+  sep();
+  std::fputs(format_double(v).c_str(), f_);
+  return *this;
+}
+
+CsvWriter& CsvWriter::field(long long v) {
+  sep();
+  std::fprintf(f_, "%lld", v);
+  return *this;
+}
+
+void CsvWriter::end_row() {
+  std::fputc('\n', f_);
+  at_row_start_ = true;
+}
+
+void CsvWriter::row(const std::vector<std::string>& fields) {
+  for (const auto& s : fields) field(s);
+  end_row();
+}
+
+void CsvWriter::close() {
+  if (!f_) return;
+  if (f_ == stdout) {
+    std::fflush(f_);
+    f_ = nullptr;
+    return;
+  }
+  bool ok = std::ferror(f_) == 0;
+  ok = (std::fclose(f_) == 0) && ok;
+  f_ = nullptr;
+  if (!ok || std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp_path_.c_str());
+    throw CsvError(path_ + ": write failed (" + std::strerror(err) + ")");
+  }
+}
+
+}  // namespace ikwb

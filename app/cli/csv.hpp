@@ -1,0 +1,86 @@
+// Numeric CSV files for the command line tools: reading rows of numbers with errors that name
+// the file and line, and writing rows with round-trip precision.
+#pragma once
+
+#include <cstdio>
+#include <istream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ikwb {
+
+// The message starts with "FILE:LINE: " (or "FILE: " when no line applies).
+class CsvError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CsvReadOptions {
+  // values per row; -1 accepts any count as long as every row has the same
+  int expected_columns = -1;
+  // what the count means, for messages ("expected 7 values (joint_coord_count), got 6")
+  std::string columns_name;
+  // a first row in which no field is or starts like a number (digit, sign, '.') is a header
+  bool allow_header = true;
+  // accept nan and inf
+  bool allow_non_finite = false;
+};
+
+struct NumericTable {
+  std::vector<std::string> header;        // (column_count) or empty when there was none
+  std::vector<std::vector<double>> rows;  // (row_count x column_count)
+  std::vector<int> lines;                 // (row_count) 1-based line of each row in the file
+  std::size_t row_count() const { return rows.size(); }
+  std::size_t column_count() const { return rows.empty() ? header.size() : rows[0].size(); }
+  // the rows concatenated, row-major (row_count x column_count)
+  std::vector<double> flat() const;
+};
+
+// Reads comma-separated numbers. Blank lines and lines whose first non-blank character is '#'
+// are skipped; fields may be surrounded by spaces or double quotes; CRLF line ends are fine.
+// Throws CsvError naming the file and line for unreadable files, non-numeric fields, wrong
+// counts and (unless allowed) non-finite values.
+NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& options = {});
+// same from a stream; source_name is used in messages
+NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
+                               const CsvReadOptions& options = {});
+
+// Splits one CSV line into fields (double-quoted fields may contain commas and "" escapes);
+// fields are trimmed of spaces and tabs outside quotes.
+std::vector<std::string> split_csv_line(const std::string& line);
+
+// Shortest decimal text that reads back as exactly v ("0.1", "1e-300", "nan", "inf").
+std::string format_double(double v);
+
+// Writes a CSV file row by row. The data goes to a temporary file beside the target and
+// replaces it on close(), so a failed run never leaves a half-written file; "-" writes to
+// standard output instead.
+class CsvWriter {
+ public:
+  // throws CsvError when the file cannot be created
+  explicit CsvWriter(const std::string& path);
+  // without close(), the temporary file is removed and the target left as it was
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+
+  // fields of the current row; strings are quoted when they contain ',', '"' or line breaks
+  CsvWriter& field(const std::string& s);
+  CsvWriter& field(const char* s) { return field(std::string(s)); }
+  CsvWriter& field(double v);
+  CsvWriter& field(int v) { return field(static_cast<long long>(v)); }
+  CsvWriter& field(long long v);
+  void end_row();
+  void row(const std::vector<std::string>& fields);
+  // flushes and moves the file into place; throws CsvError on write errors
+  void close();
+
+ private:
+  void sep();
+  std::string path_, tmp_path_;
+  std::FILE* f_ = nullptr;
+  bool at_row_start_ = true;
+};
+
+}  // namespace ikwb

@@ -1,0 +1,121 @@
+#include "engine/core/resource_path.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace ikwb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+// the <name> a ROS package.xml in `dir` declares, or empty
+std::string package_xml_name(const fs::path& dir) {
+  std::ifstream in(dir / "package.xml");
+  if (!in) return {};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  std::size_t b = text.find("<name>");
+  if (b == std::string::npos) return {};
+  b += 6;
+  std::size_t e = text.find("</name>", b);
+  if (e == std::string::npos) return {};
+  std::string name = text.substr(b, e - b);
+  const char* ws = " \t\r\n";
+  std::size_t first = name.find_first_not_of(ws);
+  if (first == std::string::npos) return {};
+  return name.substr(first, name.find_last_not_of(ws) - first + 1);
+}
+
+// D/REST when D is package NAME, then D/NAME/REST; empty when neither exists
+fs::path find_in_dir(const fs::path& dir, const std::string& name, const std::string& rest) {
+  if (dir.empty()) return {};
+  fs::path d = dir.lexically_normal();
+  if (!d.has_filename()) d = d.parent_path();
+  if (d.filename() == name || package_xml_name(d) == name) {
+    if (is_file(d / rest)) return d / rest;
+  }
+  if (is_file(d / name / rest)) return d / name / rest;
+  return {};
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ros_package_path() {
+  std::vector<std::string> out;
+  const char* env = std::getenv("ROS_PACKAGE_PATH");
+  if (!env) return out;
+  std::stringstream ss(env);
+  std::string item;
+  while (std::getline(ss, item, ':'))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string resolve_resource(const std::string& uri, const std::string& base_dir,
+                             const std::vector<std::string>& package_paths, std::string* error) {
+  auto fail = [&](const std::string& what) {
+    if (error) *error = what;
+    return std::string();
+  };
+  if (uri.empty()) return fail("empty file name");
+
+  std::string scheme;
+  std::size_t sep = uri.find("://");
+  if (sep != std::string::npos) scheme = uri.substr(0, sep);
+
+  if (scheme == "package" || scheme == "model") {
+    std::string tail = uri.substr(sep + 3);
+    std::size_t slash = tail.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == tail.size())
+      return fail("'" + uri + "' is not of the form " + scheme + "://NAME/PATH");
+    std::string name = tail.substr(0, slash);
+    std::string rest = tail.substr(slash + 1);
+
+    std::vector<std::string> roots = package_paths;
+    for (const auto& d : ros_package_path()) roots.push_back(d);
+    for (const auto& d : roots) {
+      fs::path hit = find_in_dir(d, name, rest);
+      if (!hit.empty()) return hit.string();
+    }
+    std::error_code ec;
+    fs::path dir = base_dir.empty() ? fs::current_path(ec) : fs::absolute(base_dir, ec);
+    for (fs::path a = dir.lexically_normal(); !a.empty(); a = a.parent_path()) {
+      fs::path hit = find_in_dir(a, name, rest);
+      if (!hit.empty()) return hit.string();
+      if (a == a.parent_path()) break;
+    }
+    roots.push_back("the ancestors of " + (base_dir.empty() ? std::string(".") : base_dir));
+    return fail("package '" + name + "' with file '" + rest + "' not found (searched " +
+                join(roots) + "; add a search folder with --package-path or ROS_PACKAGE_PATH)");
+  }
+
+  std::string path = uri;
+  if (scheme == "file") {
+    path = uri.substr(sep + 3);
+  } else if (!scheme.empty()) {
+    return fail("'" + uri + "': unsupported URI scheme '" + scheme + "://'");
+  }
+  if (path.empty()) return fail("'" + uri + "' names no file");
+  fs::path p(path);
+  if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
+  if (is_file(p)) return p.lexically_normal().string();
+  return fail("file '" + p.lexically_normal().string() + "' not found");
+}
+
+}  // namespace ikwb

@@ -1,0 +1,27 @@
+// Resolves the resource URIs a URDF writes for meshes (package://, file://, relative and
+// absolute paths) to files on disk.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ikwb {
+
+// Entries of the ROS_PACKAGE_PATH environment variable (':'-separated), empty entries dropped.
+std::vector<std::string> ros_package_path();
+
+// Returns the path of an existing regular file for `uri`, or an empty string when there is none
+// (then *error, when given, says what was tried).
+//   uri            as written in the URDF:
+//                    package://NAME/REST, model://NAME/REST (Gazebo, resolved the same way),
+//                    file:///abs/path, file://rel/path, /abs/path, rel/path
+//   base_dir       folder of the URDF; relative paths are relative to it
+//   package_paths  extra search folders, tried first
+// package://NAME/REST is searched, in order, in package_paths, ROS_PACKAGE_PATH and the
+// ancestors of base_dir (base_dir included). In each folder D: D/REST when D is the package
+// itself (D is named NAME, or D/package.xml declares <name>NAME</name>), then D/NAME/REST.
+std::string resolve_resource(const std::string& uri, const std::string& base_dir,
+                             const std::vector<std::string>& package_paths,
+                             std::string* error = nullptr);
+
+}  // namespace ikwb

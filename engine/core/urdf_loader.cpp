@@ -1,0 +1,820 @@
+// URDF -> Model in three steps:
+//   1. pre-scan the XML with tinyxml2: every check urdfdom skips or reports only through
+//      console_bridge (bad numbers, tree shape, limits, mimic sources), with line numbers.
+//      Recoverable defects are removed from the document (urdfdom gives up on the rest of a
+//      link at its first bad visual) and become warnings;
+//   2. parse the cleaned document with urdfdom, capturing its console_bridge messages;
+//   3. build the Model breadth-first from the root link, resolve and load meshes.
+#include "engine/core/urdf_loader.hpp"
+
+#include <console_bridge/console.h>
+#include <tinyxml2.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "engine/core/mesh_loader.hpp"
+#include "engine/core/resource_path.hpp"
+
+namespace ikwb {
+
+namespace {
+
+namespace fs = std::filesystem;
+using tinyxml2::XMLElement;
+
+// [SECTION] messages
+
+struct Messages {
+  std::string file;
+  std::vector<std::string> warnings;
+
+  std::string where(int line) const { return line > 0 ? file + ":" + std::to_string(line) : file; }
+  [[noreturn]] void fail(int line, const std::string& what) const {
+    throw ModelError(where(line) + ": " + what);
+  }
+  void warn(int line, const std::string& what) { warnings.push_back(where(line) + ": " + what); }
+};
+
+std::string in_quotes(const std::string& s) {
+  return "'" + s + "'";
+}
+
+// [SECTION] numbers
+
+// one finite number, the whole token (locale independent)
+bool parse_number(const std::string& tok, double* out) {
+  const char* b = tok.data();
+  const char* e = b + tok.size();
+  if (b != e && *b == '+') ++b;
+  double v = 0;
+  auto r = std::from_chars(b, e, v);
+  if (r.ec != std::errc() || r.ptr != e || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+// what an element looks like in messages: <origin xyz="0 abc 0">
+std::string describe(const XMLElement* e, const char* attr) {
+  const char* v = e->Attribute(attr);
+  return "<" + std::string(e->Name()) + " " + attr + "=\"" + (v ? v : "") + "\">";
+}
+
+// Reads attribute `attr` of e as exactly n finite numbers into out. Returns false when the
+// attribute is absent (out untouched); throws when it is present but malformed.
+bool read_numbers(const Messages& msg, const XMLElement* e, const char* attr, int n, double* out,
+                  const std::string& context) {
+  const char* text = e->Attribute(attr);
+  if (!text) return false;
+  std::istringstream ss(text);
+  std::vector<double> vals;
+  std::string tok;
+  while (ss >> tok) {
+    double v;
+    if (!parse_number(tok, &v)) {
+      msg.fail(e->GetLineNum(),
+               context + describe(e, attr) + ": " + in_quotes(tok) + " is not a finite number");
+    }
+    vals.push_back(v);
+  }
+  if (int(vals.size()) != n) {
+    msg.fail(e->GetLineNum(), context + describe(e, attr) + ": expected " + std::to_string(n) +
+                                  (n == 1 ? " number" : " numbers") + ", found " +
+                                  std::to_string(vals.size()));
+  }
+  std::copy(vals.begin(), vals.end(), out);
+  return true;
+}
+
+void check_numbers(const Messages& msg, const XMLElement* e,
+                   std::initializer_list<const char*> attrs, const std::string& context) {
+  for (const char* a : attrs) {
+    double v;
+    read_numbers(msg, e, a, 1, &v, context);
+  }
+}
+
+// [SECTION] pre-scan
+
+struct XmlGeometry {
+  int line = 0;
+  bool dropped = false;  // removed from the document with a warning
+  // visuals only: the <material> name and its inline <color>, if any
+  std::string material_name;
+  bool has_inline_color = false;
+  std::array<float, 4> inline_rgba = {0, 0, 0, 1};
+};
+
+struct XmlLink {
+  std::string name;
+  int line = 0;
+  std::vector<XmlGeometry> visuals, collisions;  // the ones kept, in document order
+  int parent_joint = -1;                         // index into Prescan::joints
+};
+
+struct XmlJoint {
+  std::string name, type, parent, child, mimic;
+  int line = 0;
+};
+
+struct XmlMaterial {
+  int line = 0;
+  bool has_color = false, has_texture = false;
+  std::array<float, 4> rgba = {0, 0, 0, 1};
+};
+
+struct Prescan {
+  std::string robot_name;
+  std::vector<XmlLink> links;
+  std::map<std::string, int> link_index;
+  std::vector<XmlJoint> joints;
+  std::map<std::string, int> joint_index;
+  std::map<std::string, XmlMaterial> materials;               // robot level
+  std::map<std::string, std::array<float, 4>> inline_colors;  // first inline definition
+};
+
+void check_origin(const Messages& msg, const XMLElement* parent, const std::string& context) {
+  const XMLElement* o = parent->FirstChildElement("origin");
+  if (!o) return;
+  double v[3];
+  read_numbers(msg, o, "xyz", 3, v, context);
+  read_numbers(msg, o, "rpy", 3, v, context);
+}
+
+// <color rgba> of a material element: numbers must parse; out-of-range values are clamped
+// (in the document too, as urdfdom rejects them)
+bool read_color(Messages& msg, XMLElement* mat, const std::string& context,
+                std::array<float, 4>* rgba) {
+  XMLElement* c = mat->FirstChildElement("color");
+  if (!c) return false;
+  double v[4];
+  if (!read_numbers(msg, c, "rgba", 4, v, context)) {
+    msg.warn(c->GetLineNum(), context + "<color> has no rgba attribute; ignored");
+    return false;
+  }
+  bool clamped = false;
+  for (int k = 0; k < 4; ++k) {
+    double x = std::min(1.0, std::max(0.0, v[k]));
+    clamped |= x != v[k];
+    (*rgba)[k] = float(x);
+  }
+  if (clamped) {
+    msg.warn(c->GetLineNum(),
+             context + describe(c, "rgba") + ": components must lie in [0, 1]; clamped");
+    std::string fixed;
+    for (int k = 0; k < 4; ++k) fixed += (k ? " " : "") + std::to_string((*rgba)[k]);
+    c->SetAttribute("rgba", fixed.c_str());
+  }
+  return true;
+}
+
+// validates one <visual> or <collision>; a recoverable defect drops it with a warning
+XmlGeometry scan_geometry(Messages& msg, Prescan& ps, XMLElement* e, const std::string& link_name,
+                          bool visual) {
+  XmlGeometry g;
+  g.line = e->GetLineNum();
+  std::string context = "link " + in_quotes(link_name) + ": ";
+  std::string kind = visual ? "visual" : "collision";
+  check_origin(msg, e, context);
+  auto drop = [&](int line, const std::string& why) {
+    msg.warn(line, context + kind + " dropped: " + why);
+    g.dropped = true;
+  };
+  const XMLElement* geom = e->FirstChildElement("geometry");
+  const XMLElement* shape = geom ? geom->FirstChildElement() : nullptr;
+  if (!geom) {
+    drop(g.line, "no <geometry>");
+  } else if (!shape) {
+    drop(geom->GetLineNum(), "<geometry> has no shape");
+  } else {
+    std::string type = shape->Name();
+    int sl = shape->GetLineNum();
+    double v[3];
+    if (type == "box") {
+      if (!read_numbers(msg, shape, "size", 3, v, context)) drop(sl, "<box> has no size");
+    } else if (type == "sphere") {
+      if (!read_numbers(msg, shape, "radius", 1, v, context)) drop(sl, "<sphere> has no radius");
+    } else if (type == "cylinder") {
+      bool r = read_numbers(msg, shape, "radius", 1, v, context);
+      bool l = read_numbers(msg, shape, "length", 1, v, context);
+      if (!r || !l) drop(sl, "<cylinder> needs both radius and length");
+    } else if (type == "mesh") {
+      read_numbers(msg, shape, "scale", 3, v, context);
+      const char* fn = shape->Attribute("filename");
+      if (!fn || !*fn) drop(sl, "<mesh> has no filename");
+    } else {
+      drop(sl, "unknown shape <" + type + ">");
+    }
+  }
+  if (!visual) return g;
+  XMLElement* mat = e->FirstChildElement("material");
+  if (!mat) return g;
+  const char* name = mat->Attribute("name");
+  if (!name) {
+    if (!g.dropped) drop(mat->GetLineNum(), "<material> has no name attribute");
+    return g;
+  }
+  g.material_name = name;
+  std::array<float, 4> rgba;
+  if (read_color(msg, mat, context, &rgba)) {
+    g.has_inline_color = true;
+    g.inline_rgba = rgba;
+    // urdfdom lets later visuals refer to an inline material by name
+    if (!g.dropped && !g.material_name.empty()) ps.inline_colors.emplace(g.material_name, rgba);
+  }
+  return g;
+}
+
+void scan_link(Messages& msg, Prescan& ps, XMLElement* e) {
+  XmlLink link;
+  link.line = e->GetLineNum();
+  const char* name = e->Attribute("name");
+  if (!name || !*name) msg.fail(link.line, "<link> without a name");
+  link.name = name;
+  auto [it, fresh] = ps.link_index.emplace(link.name, int(ps.links.size()));
+  if (!fresh) {
+    msg.fail(link.line, "duplicate link name " + in_quotes(link.name) + " (first defined on line " +
+                            std::to_string(ps.links[it->second].line) + ")");
+  }
+  std::string context = "link " + in_quotes(link.name) + ": ";
+  if (const XMLElement* in = e->FirstChildElement("inertial")) {
+    check_origin(msg, in, context);
+    const XMLElement* mass = in->FirstChildElement("mass");
+    double m = 0;
+    if (!mass || !read_numbers(msg, mass, "value", 1, &m, context))
+      msg.fail(in->GetLineNum(), context + "<inertial> has no <mass value=...>");
+    if (m < 0) msg.fail(mass->GetLineNum(), context + "negative mass " + mass->Attribute("value"));
+    const XMLElement* inertia = in->FirstChildElement("inertia");
+    if (!inertia) msg.fail(in->GetLineNum(), context + "<inertial> has no <inertia>");
+    for (const char* a : {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}) {
+      double v;
+      if (!read_numbers(msg, inertia, a, 1, &v, context))
+        msg.fail(inertia->GetLineNum(), context + "<inertia> has no " + a + " attribute");
+    }
+  }
+  std::vector<XMLElement*> dropped;
+  for (const char* kind : {"visual", "collision"}) {
+    bool visual = std::string(kind) == "visual";
+    for (XMLElement* v = e->FirstChildElement(kind); v; v = v->NextSiblingElement(kind)) {
+      XmlGeometry g = scan_geometry(msg, ps, v, link.name, visual);
+      if (g.dropped)
+        dropped.push_back(v);
+      else
+        (visual ? link.visuals : link.collisions).push_back(g);
+    }
+  }
+  for (XMLElement* d : dropped) e->DeleteChild(d);
+  ps.links.push_back(std::move(link));
+}
+
+// returns false when the material is useless and should leave the document
+bool scan_material(Messages& msg, Prescan& ps, XMLElement* e) {
+  const char* name = e->Attribute("name");
+  if (!name || !*name) msg.fail(e->GetLineNum(), "<material> without a name");
+  std::string context = "material " + in_quotes(name) + ": ";
+  XmlMaterial m;
+  m.line = e->GetLineNum();
+  m.has_color = read_color(msg, e, context, &m.rgba);
+  const XMLElement* t = e->FirstChildElement("texture");
+  m.has_texture = t && t->Attribute("filename");
+  auto [it, fresh] = ps.materials.emplace(name, m);
+  if (!fresh) {
+    msg.fail(m.line, "duplicate material name " + in_quotes(name) + " (first defined on line " +
+                         std::to_string(it->second.line) + ")");
+  }
+  if (!m.has_color && !m.has_texture) {
+    msg.warn(m.line, context + "has neither <color rgba> nor <texture filename>; ignored");
+    return false;
+  }
+  return true;
+}
+
+// joint checks that need only the joint element (links are checked after all are known)
+void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
+  XmlJoint j;
+  j.line = e->GetLineNum();
+  const char* name = e->Attribute("name");
+  if (!name || !*name) msg.fail(j.line, "<joint> without a name");
+  j.name = name;
+  auto [it, fresh] = ps.joint_index.emplace(j.name, int(ps.joints.size()));
+  if (!fresh) {
+    msg.fail(j.line, "duplicate joint name " + in_quotes(j.name) + " (first defined on line " +
+                         std::to_string(ps.joints[it->second].line) + ")");
+  }
+  std::string context = "joint " + in_quotes(j.name) + ": ";
+  const char* type = e->Attribute("type");
+  if (!type) msg.fail(j.line, context + "no type attribute");
+  j.type = type;
+  if (j.type == "planar") {
+    msg.fail(j.line, context +
+                         "planar joints are not supported (use two prismatic joints "
+                         "and a revolute joint)");
+  }
+  static const std::set<std::string> known = {"fixed", "revolute", "continuous", "prismatic",
+                                              "floating"};
+  if (!known.count(j.type)) {
+    msg.fail(j.line, context + "unknown joint type " + in_quotes(j.type) +
+                         " (expected fixed, revolute, continuous, prismatic or floating)");
+  }
+  for (const char* role : {"parent", "child"}) {
+    const XMLElement* r = e->FirstChildElement(role);
+    const char* link = r ? r->Attribute("link") : nullptr;
+    if (!link || !*link) msg.fail(j.line, context + "no <" + role + " link=...>");
+    (std::string(role) == "parent" ? j.parent : j.child) = link;
+  }
+  if (j.parent == j.child)
+    msg.fail(j.line, context + "connects link " + in_quotes(j.child) + " to itself");
+  check_origin(msg, e, context);
+
+  bool one_dof = j.type == "revolute" || j.type == "continuous" || j.type == "prismatic";
+  if (const XMLElement* axis = e->FirstChildElement("axis")) {
+    double a[3];
+    if (read_numbers(msg, axis, "xyz", 3, a, context) && one_dof &&
+        std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) < 1e-12) {
+      msg.fail(axis->GetLineNum(), context + "zero axis " + describe(axis, "xyz"));
+    }
+  }
+  const XMLElement* limit = e->FirstChildElement("limit");
+  bool needs_limit = j.type == "revolute" || j.type == "prismatic";
+  if (needs_limit && !limit) {
+    msg.fail(j.line, context + j.type +
+                         " joint without <limit> (give lower, upper, effort and "
+                         "velocity, or use a continuous joint)");
+  }
+  if (limit) {
+    check_numbers(msg, limit, {"lower", "upper", "effort", "velocity"}, context);
+    if (!limit->Attribute("effort") || !limit->Attribute("velocity")) {
+      msg.fail(limit->GetLineNum(),
+               context + "<limit> needs effort and velocity attributes (URDF requires them)");
+    }
+    double lo = 0, hi = 0;
+    read_numbers(msg, limit, "lower", 1, &lo, context);
+    read_numbers(msg, limit, "upper", 1, &hi, context);
+    if (needs_limit && lo > hi) {
+      msg.fail(limit->GetLineNum(), context + "inverted limits: lower " +
+                                        limit->Attribute("lower") + " > upper " +
+                                        limit->Attribute("upper"));
+    }
+  }
+  if (const XMLElement* mimic = e->FirstChildElement("mimic")) {
+    const char* src = mimic->Attribute("joint");
+    if (!src || !*src) msg.fail(mimic->GetLineNum(), context + "<mimic> has no joint attribute");
+    j.mimic = src;
+    if (j.mimic == j.name) msg.fail(mimic->GetLineNum(), context + "mimics itself");
+    check_numbers(msg, mimic, {"multiplier", "offset"}, context);
+  }
+  if (const XMLElement* d = e->FirstChildElement("dynamics"))
+    check_numbers(msg, d, {"damping", "friction"}, context);
+  if (const XMLElement* s = e->FirstChildElement("safety_controller"))
+    check_numbers(msg, s, {"soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"},
+                  context);
+  if (const XMLElement* c = e->FirstChildElement("calibration"))
+    check_numbers(msg, c, {"rising", "falling", "reference_position"}, context);
+  ps.joints.push_back(std::move(j));
+}
+
+// whole-document checks: references, tree shape; returns the root link index
+int check_tree(const Messages& msg, Prescan& ps) {
+  for (int ji = 0; ji < int(ps.joints.size()); ++ji) {
+    const XmlJoint& j = ps.joints[ji];
+    std::string context = "joint " + in_quotes(j.name) + ": ";
+    for (const std::string* l : {&j.parent, &j.child}) {
+      if (!ps.link_index.count(*l))
+        msg.fail(j.line, context + (l == &j.parent ? "parent" : "child") + " link " +
+                             in_quotes(*l) + " is not defined");
+    }
+    if (!j.mimic.empty() && !ps.joint_index.count(j.mimic))
+      msg.fail(j.line, context + "mimics joint " + in_quotes(j.mimic) + ", which is not defined");
+    XmlLink& child = ps.links[ps.link_index[j.child]];
+    if (child.parent_joint >= 0) {
+      const XmlJoint& other = ps.joints[child.parent_joint];
+      msg.fail(j.line, "link " + in_quotes(child.name) + " is the child of two joints, " +
+                           in_quotes(other.name) + " (line " + std::to_string(other.line) +
+                           ") and " + in_quotes(j.name) + " (line " + std::to_string(j.line) + ")");
+    }
+    child.parent_joint = ji;
+  }
+  std::vector<int> roots;
+  for (int l = 0; l < int(ps.links.size()); ++l)
+    if (ps.links[l].parent_joint < 0) roots.push_back(l);
+  if (roots.empty()) {
+    msg.fail(0, "no root link: every link is the child of a joint, so the joints form a cycle");
+  }
+  if (roots.size() > 1) {
+    std::string names;
+    for (int r : roots) names += (names.empty() ? "" : ", ") + in_quotes(ps.links[r].name);
+    msg.fail(
+        0, "several root links (" + names + "): a URDF must be one tree; connect them with joints");
+  }
+  // links not below the root sit on a cycle (each link has at most one parent)
+  std::vector<char> reached(ps.links.size(), 0);
+  std::map<std::string, std::vector<int>> children;
+  for (int ji = 0; ji < int(ps.joints.size()); ++ji)
+    children[ps.joints[ji].parent].push_back(ps.link_index[ps.joints[ji].child]);
+  std::deque<int> queue = {roots[0]};
+  reached[roots[0]] = 1;
+  while (!queue.empty()) {
+    int l = queue.front();
+    queue.pop_front();
+    for (int c : children[ps.links[l].name])
+      if (!reached[c]) reached[c] = 1, queue.push_back(c);
+  }
+  std::string cyc;
+  for (int l = 0; l < int(ps.links.size()); ++l)
+    if (!reached[l]) cyc += (cyc.empty() ? "" : ", ") + in_quotes(ps.links[l].name);
+  if (!cyc.empty()) {
+    msg.fail(0, "the joints form a cycle through links " + cyc +
+                    " (not connected to the root link " + in_quotes(ps.links[roots[0]].name) + ")");
+  }
+  return roots[0];
+}
+
+// [SECTION] urdfdom with console_bridge captured
+
+class ConsoleCapture : public console_bridge::OutputHandler {
+ public:
+  ConsoleCapture() : lock_(mutex()), level_(console_bridge::getLogLevel()) {
+    console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_WARN);
+    console_bridge::useOutputHandler(this);
+  }
+  ~ConsoleCapture() override {
+    console_bridge::restorePreviousOutputHandler();
+    console_bridge::setLogLevel(level_);
+  }
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN) messages.push_back(text);
+  }
+  std::string joined() const {
+    std::string out;
+    for (const auto& m : messages) out += (out.empty() ? "" : "; ") + m;
+    return out;
+  }
+  std::vector<std::string> messages;
+
+ private:
+  // console_bridge's handler is process-wide
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  std::lock_guard<std::mutex> lock_;
+  console_bridge::LogLevel level_;
+};
+
+// [SECTION] building the model
+
+Transform<double> to_transform(const urdf::Pose& p) {
+  return {{p.position.x, p.position.y, p.position.z},
+          normalize(Quat<double>{p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w})};
+}
+
+// inertia about the COM in the body frame: R I R^T, R the inertial frame's rotation
+std::array<double, 9> body_inertia(const urdf::Inertial& in) {
+  double i[9] = {in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz};
+  double r[9];
+  quat_to_matrix(to_transform(in.origin).q, r);
+  std::array<double, 9> out{};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      double s = 0;
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) s += r[a * 3 + k] * i[k * 3 + l] * r[b * 3 + l];
+      out[a * 3 + b] = s;
+    }
+  return out;
+}
+
+struct Loader {
+  Messages& msg;
+  const Prescan& ps;
+  const UrdfOptions& opt;
+  std::string base_dir;
+  std::map<std::string, std::string> failed_meshes;  // uri -> resolved path; warned once
+
+  Geometry geometry(const urdf::GeometrySharedPtr& src, const urdf::Pose& origin,
+                    const std::string& owner, int line) {
+    Geometry g;
+    g.origin = to_transform(origin);
+    switch (src->type) {
+      case urdf::Geometry::BOX: {
+        const auto& b = static_cast<const urdf::Box&>(*src);
+        g.type = GeometryType::kBox;
+        g.size = {b.dim.x, b.dim.y, b.dim.z};
+        break;
+      }
+      case urdf::Geometry::CYLINDER: {
+        const auto& c = static_cast<const urdf::Cylinder&>(*src);
+        g.type = GeometryType::kCylinder;
+        g.size = {c.radius, c.length, 0};
+        break;
+      }
+      case urdf::Geometry::SPHERE: {
+        g.type = GeometryType::kSphere;
+        g.size = {static_cast<const urdf::Sphere&>(*src).radius, 0, 0};
+        break;
+      }
+      case urdf::Geometry::MESH: {
+        const auto& m = static_cast<const urdf::Mesh&>(*src);
+        g.type = GeometryType::kMesh;
+        g.mesh_uri = m.filename;
+        g.mesh_scale = {m.scale.x, m.scale.y, m.scale.z};
+        load_mesh_into(g, owner, line);
+        break;
+      }
+    }
+    return g;
+  }
+
+  void load_mesh_into(Geometry& g, const std::string& owner, int line) {
+    auto failed = failed_meshes.find(g.mesh_uri);
+    if (failed != failed_meshes.end()) {
+      g.mesh_path = failed->second;
+      g.placeholder = true;
+      return;
+    }
+    std::string err;
+    g.mesh_path = resolve_resource(g.mesh_uri, base_dir, opt.package_paths, &err);
+    if (!g.mesh_path.empty() && opt.load_meshes) {
+      g.mesh = load_mesh(g.mesh_path, &err);
+      if (!g.mesh) err = "cannot be loaded: " + err;
+    }
+    if (g.mesh_path.empty() || (opt.load_meshes && !g.mesh)) {
+      g.placeholder = true;
+      failed_meshes.emplace(g.mesh_uri, g.mesh_path);
+      msg.warn(line,
+               owner + ": mesh " + in_quotes(g.mesh_uri) + ": " + err + "; shown as a placeholder");
+    }
+  }
+
+  // colour of a visual: inline <color>, else robot-level material, else a material of that
+  // name defined inline by another visual
+  void color(Geometry& g, const XmlGeometry& x, const std::string& owner) {
+    g.material_name = x.material_name;
+    if (x.has_inline_color) {
+      g.rgba = x.inline_rgba, g.has_color = true;
+      return;
+    }
+    if (x.material_name.empty()) return;
+    auto m = ps.materials.find(x.material_name);
+    if (m != ps.materials.end()) {
+      if (m->second.has_color) g.rgba = m->second.rgba, g.has_color = true;
+      return;
+    }
+    auto c = ps.inline_colors.find(x.material_name);
+    if (c != ps.inline_colors.end()) {
+      g.rgba = c->second, g.has_color = true;
+      return;
+    }
+    msg.warn(x.line, owner + ": material " + in_quotes(x.material_name) + " is not defined");
+  }
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError(path + ": cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw ModelError(path + ": read error");
+  return ss.str();
+}
+
+LoadResult load(const std::string& xml, const std::string& source_name, const std::string& base_dir,
+                const std::string& source_path, const UrdfOptions& opt) {
+  Messages msg{source_name, {}};
+
+  // 1. pre-scan
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    // ErrorStr() reads "Error=XML_ERROR_X ErrorID=.. Line number=N: detail"
+    std::string what = doc.ErrorName();
+    if (what.rfind("XML_ERROR_", 0) == 0) what = what.substr(10);
+    std::transform(what.begin(), what.end(), what.begin(),
+                   [](char c) { return c == '_' ? ' ' : char(std::tolower(c)); });
+    std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
+    std::size_t detail = full.find(": ", full.find("Line number"));
+    if (detail != std::string::npos) what += " (" + full.substr(detail + 2) + ")";
+    msg.fail(doc.ErrorLineNum(), "malformed XML: " + what);
+  }
+  XMLElement* robot = doc.RootElement();
+  if (!robot || std::string(robot->Name()) != "robot") {
+    msg.fail(robot ? robot->GetLineNum() : 0,
+             std::string("no <robot> element") +
+                 (robot ? " (the document element is <" + std::string(robot->Name()) + ">)" : ""));
+  }
+  Prescan ps;
+  const char* robot_name = robot->Attribute("name");
+  if (!robot_name || !*robot_name) msg.fail(robot->GetLineNum(), "<robot> has no name attribute");
+  ps.robot_name = robot_name;
+  std::vector<XMLElement*> useless;
+  for (XMLElement* e = robot->FirstChildElement("material"); e;
+       e = e->NextSiblingElement("material"))
+    if (!scan_material(msg, ps, e)) useless.push_back(e);
+  for (XMLElement* e : useless) robot->DeleteChild(e);
+  for (XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+    scan_link(msg, ps, e);
+  if (ps.links.empty()) msg.fail(robot->GetLineNum(), "<robot> has no <link>");
+  for (const XMLElement* e = robot->FirstChildElement("joint"); e;
+       e = e->NextSiblingElement("joint"))
+    scan_joint(msg, ps, e);
+  int root = check_tree(msg, ps);
+  tinyxml2::XMLPrinter cleaned;
+  doc.Print(&cleaned);
+
+  // 2. urdfdom
+  urdf::ModelInterfaceSharedPtr urdf;
+  std::string urdf_messages;
+  {
+    ConsoleCapture capture;
+    try {
+      urdf = urdf::parseURDF(cleaned.CStr());
+    } catch (const std::exception& e) {
+      capture.messages.push_back(e.what());
+    }
+    urdf_messages = capture.joined();
+  }
+  if (!urdf) {
+    msg.fail(0, "urdfdom could not parse the file: " +
+                    (urdf_messages.empty() ? std::string("no reason given") : urdf_messages));
+  }
+
+  // 3. breadth-first order from the root link, children in document order
+  std::vector<int> link_order = {root};
+  std::vector<int> joint_order;
+  std::vector<std::vector<int>> child_joints(ps.links.size());
+  for (int ji = 0; ji < int(ps.joints.size()); ++ji)
+    child_joints[ps.link_index.at(ps.joints[ji].parent)].push_back(ji);
+  for (std::size_t k = 0; k < link_order.size(); ++k) {
+    for (int ji : child_joints[link_order[k]]) {
+      joint_order.push_back(ji);
+      link_order.push_back(ps.link_index.at(ps.joints[ji].child));
+    }
+  }
+  std::vector<int> body_of_link(ps.links.size(), -1);
+  std::vector<int> index_of_joint(ps.joints.size(), -1);
+  for (int k = 0; k < int(link_order.size()); ++k) body_of_link[link_order[k]] = k;
+  for (int k = 0; k < int(joint_order.size()); ++k) index_of_joint[joint_order[k]] = k + 1;
+
+  ModelBuilder b;
+  Model& m = b.model();
+  m.name = ps.robot_name;
+  m.source_path = source_path;
+  b.begin_articulation(ps.robot_name);
+  Loader loader{msg, ps, opt, base_dir, {}};
+
+  for (int li : link_order) {
+    const XmlLink& xl = ps.links[li];
+    urdf::LinkConstSharedPtr link = urdf->getLink(xl.name);
+    if (!link) msg.fail(xl.line, "urdfdom lost link " + in_quotes(xl.name));
+    double mass = 0;
+    Vec3<double> com = zero3<double>();
+    std::array<double, 9> inertia{};
+    if (link->inertial) {
+      mass = link->inertial->mass;
+      const auto& p = link->inertial->origin.position;
+      com = {p.x, p.y, p.z};
+      inertia = body_inertia(*link->inertial);
+    }
+    int body = b.add_body(xl.name, mass, com, inertia);
+    std::string owner = "link " + in_quotes(xl.name);
+
+    const std::vector<XmlGeometry>& kept_visuals = xl.visuals;
+    const std::vector<XmlGeometry>& kept_collisions = xl.collisions;
+    if (kept_visuals.size() != link->visual_array.size() ||
+        kept_collisions.size() != link->collision_array.size()) {
+      msg.warn(xl.line, owner + ": urdfdom dropped visual or collision elements" +
+                            (urdf_messages.empty() ? std::string() : " (" + urdf_messages + ")"));
+    }
+    bool matched = kept_visuals.size() == link->visual_array.size();
+    for (std::size_t k = 0; k < link->visual_array.size(); ++k) {
+      const auto& v = link->visual_array[k];
+      if (!v || !v->geometry) continue;
+      int line = matched ? kept_visuals[k].line : xl.line;
+      Geometry g = loader.geometry(v->geometry, v->origin, owner + " visual", line);
+      if (matched) loader.color(g, kept_visuals[k], owner);
+      b.visuals(body).push_back(std::move(g));
+    }
+    for (std::size_t k = 0; k < link->collision_array.size(); ++k) {
+      const auto& c = link->collision_array[k];
+      if (!c || !c->geometry) continue;
+      int line = k < kept_collisions.size() ? kept_collisions[k].line : xl.line;
+      b.collisions(body).push_back(
+          loader.geometry(c->geometry, c->origin, owner + " collision", line));
+    }
+  }
+
+  // root joint from the world, named so it cannot clash with a URDF joint
+  JointSpec rj;
+  rj.name = "root_joint";
+  for (int n = 1; ps.joint_index.count(rj.name); ++n) rj.name = "root_joint_" + std::to_string(n);
+  rj.type = opt.floating_base ? JointType::kFree : JointType::kFixed;
+  rj.child = 0;
+  b.add_joint(rj);
+
+  for (int ji : joint_order) {
+    const XmlJoint& xj = ps.joints[ji];
+    urdf::JointConstSharedPtr j = urdf->getJoint(xj.name);
+    if (!j) msg.fail(xj.line, "urdfdom lost joint " + in_quotes(xj.name));
+    std::string context = "joint " + in_quotes(xj.name) + ": ";
+    JointSpec s;
+    s.name = xj.name;
+    s.parent = body_of_link[ps.link_index.at(xj.parent)];
+    s.child = body_of_link[ps.link_index.at(xj.child)];
+    s.X_p = to_transform(j->parent_to_joint_origin_transform);
+    s.axis = {j->axis.x, j->axis.y, j->axis.z};
+    switch (j->type) {
+      case urdf::Joint::FIXED:
+        s.type = JointType::kFixed;
+        break;
+      case urdf::Joint::REVOLUTE:
+        s.type = JointType::kRevolute;
+        break;
+      case urdf::Joint::CONTINUOUS:
+        s.type = JointType::kContinuous;
+        break;
+      case urdf::Joint::PRISMATIC:
+        s.type = JointType::kPrismatic;
+        break;
+      case urdf::Joint::FLOATING:
+        s.type = JointType::kFree;
+        break;
+      default:
+        msg.fail(xj.line, context + "unsupported joint type " + in_quotes(xj.type));
+    }
+    if (j->limits) {
+      if (s.type == JointType::kRevolute || s.type == JointType::kPrismatic) {
+        s.lower = j->limits->lower;
+        s.upper = j->limits->upper;
+      }
+      s.velocity = j->limits->velocity;
+      s.effort = j->limits->effort;
+    }
+    if (!xj.mimic.empty()) {
+      // follow a chain of mimics to its final source: q = a (c q_src + d) + b
+      double mult = j->mimic ? j->mimic->multiplier : 1.0;
+      double off = j->mimic ? j->mimic->offset : 0.0;
+      std::set<std::string> seen = {xj.name};
+      std::string src = xj.mimic;
+      for (;;) {
+        if (!seen.insert(src).second)
+          msg.fail(xj.line, context + "mimic joints form a cycle through " + in_quotes(src));
+        const XmlJoint& xs = ps.joints[ps.joint_index.at(src)];
+        if (xs.mimic.empty()) break;
+        urdf::JointConstSharedPtr sj = urdf->getJoint(src);
+        double c = sj && sj->mimic ? sj->mimic->multiplier : 1.0;
+        double d = sj && sj->mimic ? sj->mimic->offset : 0.0;
+        off = mult * d + off;
+        mult = mult * c;
+        src = xs.mimic;
+      }
+      auto one_dof = [](const std::string& t) {
+        return t == "revolute" || t == "continuous" || t == "prismatic";
+      };
+      const XmlJoint& xs = ps.joints[ps.joint_index.at(src)];
+      if (!one_dof(xj.type) || !one_dof(xs.type)) {
+        msg.fail(xj.line, context + xj.type + " joint mimics " + in_quotes(src) + " (" + xs.type +
+                              "): only revolute, continuous and prismatic joints can " +
+                              "mimic or be mimicked");
+      }
+      s.mimic = index_of_joint[ps.joint_index.at(src)];
+      s.mimic_multiplier = mult;
+      s.mimic_offset = off;
+    }
+    b.add_joint(s);
+  }
+
+  LoadResult result;
+  try {
+    result.model = std::make_shared<const Model>(b.finalize());
+  } catch (const ModelError& e) {
+    msg.fail(0, e.what());
+  }
+  result.warnings = std::move(msg.warnings);
+  return result;
+}
+
+}  // namespace
+
+LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options) {
+  std::string xml = read_file(path);
+  std::error_code ec;
+  fs::path abs = fs::absolute(path, ec);
+  if (ec) abs = path;
+  return load(xml, path, abs.parent_path().string(), abs.lexically_normal().string(), options);
+}
+
+LoadResult load_urdf_string(const std::string& xml, const std::string& source_name,
+                            const std::string& base_dir, const UrdfOptions& options) {
+  return load(xml, source_name, base_dir, std::string(), options);
+}
+
+}  // namespace ikwb

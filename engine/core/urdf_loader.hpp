@@ -1,0 +1,55 @@
+// Builds a Model from a URDF file or string (urdfdom for parsing, with our own validation of
+// what urdfdom accepts silently), resolving and loading the meshes it references.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/model.hpp"
+
+namespace ikwb {
+
+struct UrdfOptions {
+  // folders searched first for package://NAME/... (see resolve_resource)
+  std::vector<std::string> package_paths;
+  // attach the root link to the world with a free joint (7 coords, 6 dofs) instead of fixing it
+  bool floating_base = false;
+  // load mesh files through assimp; when false, mesh paths are resolved but not read
+  bool load_meshes = true;
+};
+
+struct LoadResult {
+  std::shared_ptr<const Model> model;
+  // recoverable defects, each starting with the file name: missing or unreadable meshes (shown
+  // as placeholders), dropped visuals, undefined materials, ...
+  std::vector<std::string> warnings;
+};
+
+// Loads the URDF at `path`. Relative mesh paths resolve against the file's folder.
+// The model has one body per link and one joint per URDF joint plus a root joint from the world
+// (named "root_joint", or "root_joint_N" if that name is taken), all in breadth-first order from
+// the single root link, children in document order. Joint frames: X_p is the URDF origin, X_c
+// identity. URDF joint types map to: fixed, revolute (limits required), continuous
+// (unlimited), prismatic (limits required), floating -> free; planar is rejected. Mimic joints
+// keep no coordinates of their own (chains of mimics are composed onto the final source); a
+// source may come later in the order than its mimic (joint_mimic[j] > j). source_path is the
+// absolute path of the file.
+// Throws ModelError, with a message starting with the file name (and the line when known), for
+// unreadable or malformed files: bad XML, no <robot>, missing names, duplicate link, joint or
+// material names, unknown links, several roots or cycles, non-numeric, NaN or infinite
+// numbers anywhere, zero axes, missing or inverted limits, negative masses, unknown or
+// circular mimic sources.
+// Recoverable defects are warnings instead: a visual or collision without a usable shape
+// (no <geometry>, unknown shape, <mesh> without filename, missing size) is dropped; an
+// undefined material leaves the default colour; colour components outside [0, 1] are clamped;
+// a mesh that cannot be found or read becomes a placeholder (Geometry::placeholder).
+LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options = {});
+
+// Same from a string. source_name is used in messages; base_dir is the folder relative mesh
+// paths resolve against (and whose ancestors package:// searches; empty: the current
+// directory). The model's source_path stays empty.
+LoadResult load_urdf_string(const std::string& xml, const std::string& source_name,
+                            const std::string& base_dir, const UrdfOptions& options = {});
+
+}  // namespace ikwb

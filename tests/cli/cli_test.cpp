@@ -1,0 +1,299 @@
+// `ikwb info` and `ikwb fk` run in-process on temporary files.
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
+#include "core/temp_files.hpp"
+#include "engine/core/fk.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::TempDir;
+
+const char* kRobot = R"(<robot name="cli_bot">
+  <link name="base">
+    <inertial><mass value="3"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>
+    </inertial>
+  </link>
+  <link name="upper"/>
+  <link name="lower"/>
+  <link name="slider"/>
+  <link name="finger"/>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.3" rpy="0 0.2 0"/><axis xyz="0 1 0"/>
+    <limit lower="-1.5" upper="1.5" effort="10" velocity="1"/>
+  </joint>
+  <joint name="elbow" type="continuous">
+    <parent link="upper"/><child link="lower"/>
+    <origin xyz="0.4 0 0" rpy="0.1 0 0.3"/><axis xyz="0 0 1"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="lower"/><child link="slider"/>
+    <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/>
+    <limit lower="0" upper="0.2" effort="10" velocity="1"/>
+  </joint>
+  <joint name="finger_joint" type="revolute">
+    <parent link="slider"/><child link="finger"/>
+    <origin xyz="0.05 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+    <mimic joint="elbow" multiplier="-0.5" offset="0.1"/>
+  </joint>
+</robot>
+)";
+
+// runs a subcommand with captured stdout and stderr
+struct CmdResult {
+  int code = 0;
+  std::string out, err;
+};
+
+CmdResult run(int (*cmd)(int, char**), std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  CmdResult r;
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  r.code = cmd(int(args.size()), argv.data());
+  r.out = testing::internal::GetCapturedStdout();
+  r.err = testing::internal::GetCapturedStderr();
+  return r;
+}
+
+double number(const std::string& s) {
+  double v = NAN;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+TEST(CliInfo, JsonHasCountsJointsAndBodies) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  CmdResult r = run(cmd_info, {"info", urdf, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["name"], "cli_bot");
+  EXPECT_EQ(j["joint_coord_count"], 3);
+  EXPECT_EQ(j["joint_dof_count"], 3);
+  ASSERT_EQ(j["joints"].size(), 5u);
+  ASSERT_EQ(j["bodies"].size(), 5u);
+  for (const auto& jo : j["joints"])
+    for (const char* key :
+         {"name", "type", "parent", "child", "q_start", "qd_start", "lower", "upper"})
+      EXPECT_TRUE(jo.contains(key)) << key;
+
+  const auto& root = j["joints"][0];
+  EXPECT_EQ(root["name"], "root_joint");
+  EXPECT_EQ(root["type"], "fixed");
+  EXPECT_TRUE(root["parent"].is_null());
+  EXPECT_EQ(root["child"], "base");
+  EXPECT_TRUE(root["lower"].is_null());
+
+  const auto& shoulder = j["joints"][1];
+  EXPECT_EQ(shoulder["name"], "shoulder");
+  EXPECT_EQ(shoulder["type"], "revolute");
+  EXPECT_EQ(shoulder["parent"], "base");
+  EXPECT_EQ(shoulder["child"], "upper");
+  EXPECT_EQ(shoulder["q_start"], 0);
+  EXPECT_EQ(shoulder["qd_start"], 0);
+  EXPECT_EQ(shoulder["lower"], -1.5);
+  EXPECT_EQ(shoulder["upper"], 1.5);
+
+  const auto& elbow = j["joints"][2];
+  EXPECT_EQ(elbow["type"], "continuous");
+  EXPECT_EQ(elbow["q_start"], 1);
+  EXPECT_TRUE(elbow["lower"].is_null());
+  EXPECT_TRUE(elbow["upper"].is_null());
+
+  const auto& slide = j["joints"][3];
+  EXPECT_EQ(slide["type"], "prismatic");
+  EXPECT_EQ(slide["q_start"], 2);
+  EXPECT_EQ(slide["upper"], 0.2);
+
+  const auto& finger = j["joints"][4];
+  EXPECT_EQ(finger["mimic"]["joint"], "elbow");
+  EXPECT_EQ(finger["mimic"]["multiplier"], -0.5);
+  EXPECT_EQ(finger["coord_count"], 0);
+
+  EXPECT_EQ(j["bodies"][0]["name"], "base");
+  EXPECT_EQ(j["bodies"][0]["parent_joint"], "root_joint");
+  EXPECT_EQ(j["bodies"][0]["mass"], 3.0);
+  EXPECT_EQ(j["bodies"][2]["parent_joint"], "elbow");
+}
+
+TEST(CliInfo, FloatingBaseAndText) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  CmdResult r = run(cmd_info, {"info", "--floating-base", urdf, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["joint_coord_count"], 10);
+  EXPECT_EQ(j["joint_dof_count"], 9);
+  EXPECT_EQ(j["joints"][0]["type"], "free");
+  EXPECT_EQ(j["joints"][1]["q_start"], 7);
+
+  CmdResult t = run(cmd_info, {"info", urdf});
+  ASSERT_EQ(t.code, 0) << t.err;
+  for (const char* s : {"robot 'cli_bot'", "joint_coord_count 3", "joint_dof_count 3",
+                        "tree:", "finger  (finger_joint: revolute, mimics elbow)",
+                        "joints:", "bodies:", "elbow * -0.5 + 0.1", "root_joint"})
+    EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
+}
+
+TEST(CliInfo, ShippedRobotByName) {
+  CmdResult r = run(cmd_info, {"info", "panda", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["joint_coord_count"].get<int>(), 0);
+  EXPECT_NE(j["source"].get<std::string>().find("panda.urdf"), std::string::npos);
+}
+
+TEST(CliInfo, ErrorsGoToStderrWithNonZeroExit) {
+  TempDir dir;
+  CmdResult missing = run(cmd_info, {"info", dir / "nope.urdf"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_TRUE(missing.out.empty());
+  EXPECT_NE(missing.err.find("nope.urdf: cannot open file"), std::string::npos) << missing.err;
+
+  std::string bad = dir.write("bad.urdf",
+                              "<robot name=\"r\">\n<link name=\"a\"/>\n<link/>\n"
+                              "</robot>\n");
+  CmdResult malformed = run(cmd_info, {"info", bad, "--json"});
+  EXPECT_EQ(malformed.code, 1);
+  EXPECT_NE(malformed.err.find("bad.urdf:3: <link> without a name"), std::string::npos)
+      << malformed.err;
+
+  CmdResult usage = run(cmd_info, {"info", "--bogus"});
+  EXPECT_EQ(usage.code, 2);
+  EXPECT_NE(usage.err.find("unknown option '--bogus'"), std::string::npos) << usage.err;
+  EXPECT_NE(usage.err.find("usage: ikwb info"), std::string::npos) << usage.err;
+
+  CmdResult help = run(cmd_info, {"info", "--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--package-path DIR"), std::string::npos);
+}
+
+TEST(CliInfo, WarningsGoToStderr) {
+  TempDir dir;
+  std::string urdf = dir.write("w.urdf", R"(<robot name="w"><link name="a"><visual><geometry>
+        <mesh filename="package://missing_pkg/m.stl"/></geometry></visual></link></robot>)");
+  CmdResult r = run(cmd_info, {"info", urdf, "--json"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.err.find("warning: "), std::string::npos);
+  EXPECT_NE(r.err.find("missing_pkg"), std::string::npos) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["warnings"].size(), 1u);
+}
+
+TEST(CliFk, PosesMatchEvalFk) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string q = dir.write("q.csv",
+                            "# shoulder, elbow, slide\n"
+                            "shoulder,elbow,slide\n"
+                            "0,0,0\n"
+                            "\n"
+                            "0.5,-1.25,0.1\n"
+                            "  # late comment\n"
+                            "-1.5,3.0,0.2\n");
+  std::string out = dir / "poses.csv";
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+
+  LoadResult model = load_urdf_file(urdf);
+  const Model& m = *model.model;
+  std::istringstream in(test::read_text(out));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "config,body,x,y,z,qx,qy,qz,qw");
+  std::vector<std::vector<double>> configs = {{0, 0, 0}, {0.5, -1.25, 0.1}, {-1.5, 3.0, 0.2}};
+  State s(m);
+  int rows = 0;
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    eval_fk(m, configs[c], {}, s);
+    for (int b = 0; b < m.body_count; ++b) {
+      ASSERT_TRUE(std::getline(in, line));
+      std::vector<std::string> f = split_csv_line(line);
+      ASSERT_EQ(f.size(), 9u) << line;
+      EXPECT_EQ(f[0], std::to_string(c));
+      EXPECT_EQ(f[1], m.body_name[b]);
+      const Transform<double>& x = s.body_q[b];
+      // full precision: the text reads back bit for bit
+      double want[7] = {x.p.x, x.p.y, x.p.z, x.q.x, x.q.y, x.q.z, x.q.w};
+      for (int k = 0; k < 7; ++k) EXPECT_EQ(number(f[2 + k]), want[k]) << line;
+      ++rows;
+    }
+  }
+  EXPECT_FALSE(std::getline(in, line));
+  EXPECT_EQ(rows, 15);
+  // the mimic finger follows the elbow: -0.5 * -1.25 + 0.1 relative to the slider
+  eval_fk(m, configs[1], {}, s);
+  Quat<double> rel =
+      conjugate(s.body_q[m.find_body("slider")].q) * s.body_q[m.find_body("finger")].q;
+  EXPECT_NEAR(2 * std::atan2(rel.z, rel.w), 0.725, 1e-12);
+}
+
+TEST(CliFk, FloatingBaseToStdout) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string q = dir.write("q.csv", "1,2,3,0,0,0,1,0,0,0\n");
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--floating-base", "--q", q, "--out", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  EXPECT_EQ(first, "0,base,1,2,3,0,0,0,1");
+}
+
+TEST(CliFk, BadInputs) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string out = dir / "poses.csv";
+
+  std::string short_row = dir.write("short.csv", "0,0,0\n# c\n0.1,0.2\n");
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--q", short_row, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("short.csv:3: expected 3 values (joint_coord_count), got 2"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+
+  std::string text = dir.write("text.csv", "0,zero,0\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", text, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("text.csv:1: column 2 'zero' is not a number"), std::string::npos) << r.err;
+
+  std::string empty = dir.write("empty.csv", "# nothing\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", empty, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no configurations"), std::string::npos) << r.err;
+
+  std::string zero_quat = dir.write("zq.csv", "0,0,0,0,0,0,0,0,0,0\n");
+  r = run(cmd_fk, {"fk", urdf, "--floating-base", "--q", zero_quat, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("zq.csv:1: the quaternion of joint 'root_joint' (columns 4-7) is zero"),
+            std::string::npos)
+      << r.err;
+
+  r = run(cmd_fk, {"fk", urdf, "--out", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("missing option --q Q.csv"), std::string::npos) << r.err;
+
+  r = run(cmd_fk, {"fk", dir / "missing.urdf", "--q", short_row, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing.urdf: cannot open file"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ikwb

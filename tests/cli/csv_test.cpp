@@ -1,0 +1,126 @@
+#include "app/cli/csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+#include "core/temp_files.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::TempDir;
+
+NumericTable parse(const std::string& text, const CsvReadOptions& opt = {}) {
+  std::istringstream in(text);
+  return parse_numeric_csv(in, "q.csv", opt);
+}
+
+std::string parse_error(const std::string& text, const CsvReadOptions& opt = {}) {
+  try {
+    parse(text, opt);
+  } catch (const CsvError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Csv, ReadsRowsSkippingCommentsAndBlankLines) {
+  NumericTable t = parse("# comment\n\n1, 2.5,-3\r\n  # indented comment\n+4,5e-3,6\n\n");
+  ASSERT_EQ(t.row_count(), 2u);
+  EXPECT_EQ(t.column_count(), 3u);
+  EXPECT_TRUE(t.header.empty());
+  EXPECT_EQ(t.rows[0], (std::vector<double>{1, 2.5, -3}));
+  EXPECT_EQ(t.rows[1], (std::vector<double>{4, 5e-3, 6}));
+  EXPECT_EQ(t.lines, (std::vector<int>{3, 5}));
+  EXPECT_EQ(t.flat(), (std::vector<double>{1, 2.5, -3, 4, 5e-3, 6}));
+}
+
+TEST(Csv, HeaderAndQuotedFields) {
+  NumericTable t = parse("\"a, first\",b,\" c \"\n1,\"2\",3\n");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"a, first", "b", " c "}));
+  ASSERT_EQ(t.row_count(), 1u);
+  EXPECT_EQ(t.rows[0][1], 2);
+  EXPECT_EQ(split_csv_line("x,\"say \"\"hi\"\"\", y "),
+            (std::vector<std::string>{"x", "say \"hi\"", "y"}));
+  EXPECT_EQ(split_csv_line(""), (std::vector<std::string>{""}));
+}
+
+TEST(Csv, ErrorsNameTheLine) {
+  CsvReadOptions opt;
+  opt.expected_columns = 3;
+  opt.columns_name = "joint_coord_count";
+  EXPECT_EQ(parse_error("1,2,3\n\n1,2\n", opt),
+            "q.csv:3: expected 3 values (joint_coord_count), got 2");
+  EXPECT_EQ(parse_error("1,abc,3\n", opt), "q.csv:1: column 2 'abc' is not a number");
+  EXPECT_EQ(parse_error("1,,3\n", opt), "q.csv:1: column 2 is empty");
+  EXPECT_EQ(parse_error("1 2 3\n", opt),
+            "q.csv:1: column 1 '1 2 3' is not a number (separate values with commas)");
+  EXPECT_EQ(parse_error("1,nan,3\n", opt), "q.csv:1: column 2 is not finite ('nan')");
+  EXPECT_EQ(parse_error("a,b\n", opt),
+            "q.csv:1: header has 2 columns, expected 3 values "
+            "(joint_coord_count)");
+  // a header is only allowed first
+  EXPECT_EQ(parse_error("1,2,3\nx,y,z\n", opt), "q.csv:2: column 1 'x' is not a number");
+  EXPECT_EQ(parse_error("1,2\n1,2,3\n"), "q.csv:2: expected 2 values as on line 1, got 3");
+  CsvReadOptions no_header;
+  no_header.allow_header = false;
+  EXPECT_EQ(parse_error("x\n", no_header), "q.csv:1: column 1 'x' is not a number");
+  CsvReadOptions non_finite;
+  non_finite.allow_non_finite = true;
+  EXPECT_TRUE(std::isinf(parse("inf,-inf\n", non_finite).rows[0][1]));
+}
+
+TEST(Csv, ReadFileErrors) {
+  try {
+    read_numeric_csv("/nonexistent/q.csv");
+    FAIL();
+  } catch (const CsvError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/q.csv: cannot open file", 0), 0u);
+  }
+}
+
+TEST(Csv, FormatDoubleRoundTrips) {
+  EXPECT_EQ(format_double(0.1), "0.1");
+  EXPECT_EQ(format_double(-2), "-2");
+  EXPECT_EQ(format_double(1e-300), "1e-300");
+  EXPECT_EQ(format_double(std::numeric_limits<double>::infinity()), "inf");
+  for (double v : {M_PI, 1.0 / 3.0, -1e-17, 123456789.123456789, 5e-324}) {
+    NumericTable t = parse(format_double(v) + "\n");
+    EXPECT_EQ(t.rows[0][0], v);
+  }
+}
+
+TEST(Csv, WriterQuotesAndReplacesAtomically) {
+  TempDir dir;
+  std::string path = dir / "out.csv";
+  dir.write("out.csv", "old content\n");
+  {
+    CsvWriter w(path);
+    w.row({"name", "value"});
+    w.field("a,b").field(0.1).end_row();
+    w.field("say \"x\"").field(3).end_row();
+    w.field(" padded").field(-1e-300).end_row();
+    // not closed yet: the target still holds the old content
+    EXPECT_EQ(test::read_text(path), "old content\n");
+    w.close();
+  }
+  EXPECT_EQ(test::read_text(path),
+            "name,value\n\"a,b\",0.1\n\"say \"\"x\"\"\",3\n\" padded\",-1e-300\n");
+  // abandoned writers leave the target and no temporary file behind
+  {
+    CsvWriter w(path);
+    w.row({"partial"});
+  }
+  EXPECT_EQ(test::read_text(path).substr(0, 10), "name,value");
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.exists();
+  EXPECT_EQ(files, 1);
+  EXPECT_THROW(CsvWriter("/nonexistent/dir/out.csv"), CsvError);
+}
+
+}  // namespace
+}  // namespace ikwb

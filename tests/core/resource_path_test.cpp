@@ -1,0 +1,107 @@
+#include "engine/core/resource_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/temp_files.hpp"
+
+namespace ikwb {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+bool same(const std::string& a, const std::string& b) {
+  return !a.empty() && fs::equivalent(a, b);
+}
+
+// sets ROS_PACKAGE_PATH for the scope of a test
+class RosPackagePath {
+ public:
+  explicit RosPackagePath(const std::string& value) {
+    const char* old = std::getenv("ROS_PACKAGE_PATH");
+    had_ = old != nullptr;
+    if (old) old_ = old;
+    setenv("ROS_PACKAGE_PATH", value.c_str(), 1);
+  }
+  ~RosPackagePath() {
+    if (had_)
+      setenv("ROS_PACKAGE_PATH", old_.c_str(), 1);
+    else
+      unsetenv("ROS_PACKAGE_PATH");
+  }
+
+ private:
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(ResourcePath, RelativeAbsoluteAndFileUris) {
+  TempDir dir;
+  std::string f = dir.write("robot/meshes/a.stl", "x");
+  std::string base = dir / "robot";
+  EXPECT_TRUE(same(resolve_resource("meshes/a.stl", base, {}), f));
+  EXPECT_TRUE(same(resolve_resource("./meshes/../meshes/a.stl", base, {}), f));
+  EXPECT_TRUE(same(resolve_resource(f, "/somewhere/else", {}), f));
+  EXPECT_TRUE(same(resolve_resource("file://" + f, base, {}), f));
+  EXPECT_TRUE(same(resolve_resource("file://meshes/a.stl", base, {}), f));
+  std::string err;
+  EXPECT_EQ(resolve_resource("meshes/b.stl", base, {}, &err), "");
+  EXPECT_NE(err.find("not found"), std::string::npos) << err;
+  EXPECT_EQ(resolve_resource("http://example.com/a.stl", base, {}, &err), "");
+  EXPECT_NE(err.find("unsupported URI scheme 'http://'"), std::string::npos) << err;
+  EXPECT_EQ(resolve_resource("", base, {}, &err), "");
+  // a folder is not a mesh
+  EXPECT_EQ(resolve_resource("meshes", base, {}, &err), "");
+}
+
+TEST(ResourcePath, PackageInAncestorFolders) {
+  TempDir dir;
+  std::string f = dir.write("ws/src/arm_description/meshes/link.stl", "x");
+  std::string sibling = dir.write("ws/src/gripper/meshes/finger.stl", "x");
+  std::string base = dir / "ws/src/arm_description/urdf";
+  // the URDF's package is one of its ancestors
+  EXPECT_TRUE(same(resolve_resource("package://arm_description/meshes/link.stl", base, {}), f));
+  // another package beside it is a child of an ancestor
+  EXPECT_TRUE(same(resolve_resource("package://gripper/meshes/finger.stl", base, {}), sibling));
+  EXPECT_TRUE(same(resolve_resource("model://gripper/meshes/finger.stl", base, {}), sibling));
+  std::string err;
+  EXPECT_EQ(resolve_resource("package://nothing/meshes/x.stl", base, {}, &err), "");
+  EXPECT_NE(err.find("package 'nothing'"), std::string::npos) << err;
+  EXPECT_NE(err.find("--package-path"), std::string::npos) << err;
+  EXPECT_EQ(resolve_resource("package://only_name", base, {}, &err), "");
+  EXPECT_NE(err.find("package://NAME/PATH"), std::string::npos) << err;
+}
+
+TEST(ResourcePath, SearchPathsComeFirstThenRosPackagePath) {
+  TempDir dir;
+  std::string from_flag = dir.write("flag/pkg/m.stl", "x");
+  std::string from_env = dir.write("env/pkg/m.stl", "x");
+  std::string from_ancestor = dir.write("pkg/m.stl", "x");
+  std::string env_only = dir.write("env/other/m.stl", "x");
+  std::string base = dir / "pkg/urdf";
+  RosPackagePath env(":" + (dir / "env") + "::");
+  EXPECT_EQ(ros_package_path(), std::vector<std::string>{dir / "env"});
+  EXPECT_TRUE(same(resolve_resource("package://pkg/m.stl", base, {dir / "flag"}), from_flag));
+  EXPECT_TRUE(same(resolve_resource("package://pkg/m.stl", base, {}), from_env));
+  EXPECT_TRUE(same(resolve_resource("package://other/m.stl", base, {}), env_only));
+  // a search path may name the package folder itself
+  EXPECT_TRUE(same(resolve_resource("package://pkg/m.stl", base, {dir / "flag/pkg/"}), from_flag));
+  unsetenv("ROS_PACKAGE_PATH");
+  EXPECT_TRUE(same(resolve_resource("package://pkg/m.stl", base, {}), from_ancestor));
+}
+
+TEST(ResourcePath, PackageXmlNameMatchesRenamedFolder) {
+  TempDir dir;
+  dir.write("clone-main/package.xml",
+            "<?xml version=\"1.0\"?>\n<package format=\"3\">\n  <name> real_name </name>\n"
+            "</package>\n");
+  std::string f = dir.write("clone-main/meshes/m.stl", "x");
+  EXPECT_TRUE(
+      same(resolve_resource("package://real_name/meshes/m.stl", dir / "clone-main/urdf", {}), f));
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -1,0 +1,779 @@
+#include "engine/core/urdf_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/temp_files.hpp"
+#include "engine/core/fk.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::TempDir;
+
+constexpr double kHalfPi = 1.5707963267948966;
+
+LoadResult load(const std::string& xml, const UrdfOptions& opt = {},
+                const std::string& base_dir = "") {
+  return load_urdf_string(xml, "test.urdf", base_dir, opt);
+}
+
+std::string robot(const std::string& body) {
+  return "<robot name=\"r\">\n" + body + "\n</robot>";
+}
+
+std::string revolute(const std::string& name, const std::string& parent, const std::string& child,
+                     const std::string& extra = "", const std::string& limit = "-3 3") {
+  std::string lo = limit.substr(0, limit.find(' ')), hi = limit.substr(limit.find(' ') + 1);
+  return "<joint name=\"" + name + "\" type=\"revolute\"><parent link=\"" + parent +
+         "\"/><child link=\"" + child + "\"/>" + extra + "<limit lower=\"" + lo + "\" upper=\"" +
+         hi + "\" effort=\"10\" velocity=\"2\"/></joint>";
+}
+
+std::string fixed(const std::string& name, const std::string& parent, const std::string& child,
+                  const std::string& extra = "") {
+  return "<joint name=\"" + name + "\" type=\"fixed\"><parent link=\"" + parent +
+         "\"/><child link=\"" + child + "\"/>" + extra + "</joint>";
+}
+
+void expect_pos(const Transform<double>& x, double px, double py, double pz, double tol = 1e-12) {
+  EXPECT_NEAR(x.p.x, px, tol);
+  EXPECT_NEAR(x.p.y, py, tol);
+  EXPECT_NEAR(x.p.z, pz, tol);
+}
+
+Eigen::Matrix3d rotation(const Quat<double>& q) {
+  return Eigen::Quaterniond(q.w, q.x, q.y, q.z).toRotationMatrix();
+}
+
+Eigen::Isometry3d origin(double x, double y, double z, double r, double p, double yaw) {
+  Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+  t.translate(Eigen::Vector3d(x, y, z));
+  t.rotate(Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
+           Eigen::AngleAxisd(p, Eigen::Vector3d::UnitY()) *
+           Eigen::AngleAxisd(r, Eigen::Vector3d::UnitX()));
+  return t;
+}
+
+void expect_pose(const Transform<double>& x, const Eigen::Isometry3d& ref, double tol = 1e-12) {
+  EXPECT_NEAR(x.p.x, ref.translation().x(), tol);
+  EXPECT_NEAR(x.p.y, ref.translation().y(), tol);
+  EXPECT_NEAR(x.p.z, ref.translation().z(), tol);
+  EXPECT_LT((rotation(x.q) - ref.rotation()).norm(), tol);
+}
+
+// [SECTION] kinematics
+
+const char* kArm = R"(<robot name="arm">
+  <link name="base"/>
+  <link name="l1"/>
+  <link name="l2"/>
+  <link name="l3"/>
+  <link name="tip"/>
+  <joint name="j1" type="revolute">
+    <parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.5" rpy="0 0 1.5707963267948966"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="2"/>
+  </joint>
+  <joint name="mid" type="fixed">
+    <parent link="l1"/><child link="l2"/>
+    <origin xyz="0.3 0 0"/>
+  </joint>
+  <joint name="j2" type="revolute">
+    <parent link="l2"/><child link="l3"/>
+    <origin rpy="1.5707963267948966 0 0"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="2"/>
+  </joint>
+  <joint name="tip_joint" type="fixed">
+    <parent link="l3"/><child link="tip"/>
+    <origin xyz="0.2 0 0"/>
+  </joint>
+</robot>)";
+
+TEST(UrdfLoader, ArmMatchesHandComputedPoses) {
+  LoadResult r = load(kArm);
+  const Model& m = *r.model;
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(m.name, "arm");
+  EXPECT_EQ(m.body_count, 5);
+  EXPECT_EQ(m.joint_count, 5);
+  EXPECT_EQ(m.coord_count, 2);
+  EXPECT_EQ(m.dof_count, 2);
+  EXPECT_EQ(m.joint_name[0], "root_joint");
+  EXPECT_EQ(JointType(m.joint_type[0]), JointType::kFixed);
+  EXPECT_EQ(m.joint_parent[0], -1);
+  int tip = m.find_body("tip"), l2 = m.find_body("l2"), l3 = m.find_body("l3");
+  State s(m);
+
+  eval_fk(m, {0.0, 0.0}, {}, s);
+  expect_pos(s.body_q[l2], 0, 0.3, 0.5);
+  expect_pos(s.body_q[tip], 0, 0.5, 0.5);
+
+  // j2 turns about l3's z, which the roll of its origin points along world -x... after the yaw
+  eval_fk(m, {0.0, kHalfPi}, {}, s);
+  expect_pos(s.body_q[tip], 0, 0.3, 0.7);
+
+  eval_fk(m, {kHalfPi, kHalfPi}, {}, s);
+  expect_pos(s.body_q[l2], -0.3, 0, 0.5);
+  expect_pos(s.body_q[tip], -0.3, 0, 0.7);
+  // l3 = Rz(pi) Rx(pi/2) Rz(pi/2): its x axis points up, its z axis along world +x... checked
+  Eigen::Matrix3d r3 = rotation(s.body_q[l3].q);
+  EXPECT_NEAR(r3(2, 0), 1.0, 1e-12);  // x axis -> world z
+}
+
+TEST(UrdfLoader, OffAxisJointsMatchEigenReference) {
+  const char* xml = R"(<robot name="offaxis">
+    <link name="a"/><link name="b"/><link name="c"/><link name="d"/><link name="e"/>
+    <joint name="rev" type="revolute">
+      <parent link="a"/><child link="b"/>
+      <origin xyz="0.1 -0.2 0.3" rpy="0.3 -0.4 0.5"/>
+      <axis xyz="0.3 -0.5 0.8"/>
+      <limit lower="-2" upper="2" effort="1" velocity="1"/>
+    </joint>
+    <joint name="fix" type="fixed">
+      <parent link="b"/><child link="c"/>
+      <origin xyz="0.05 0.1 -0.2" rpy="-0.7 0.2 1.1"/>
+    </joint>
+    <joint name="pri" type="prismatic">
+      <parent link="c"/><child link="d"/>
+      <origin xyz="0 0.4 0" rpy="0 0.7 0"/>
+      <axis xyz="1 1 0"/>
+      <limit lower="-0.5" upper="0.5" effort="1" velocity="1"/>
+    </joint>
+    <joint name="cont" type="continuous">
+      <parent link="d"/><child link="e"/>
+      <origin xyz="0.2 0 0.1" rpy="0.1 0.2 0.3"/>
+      <axis xyz="0 -1 0"/>
+    </joint>
+  </robot>)";
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  ASSERT_EQ(m.coord_count, 3);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  State s(m);
+  for (int trial = 0; trial < 5; ++trial) {
+    double q0 = u(rng), q1 = u(rng) / 4, q2 = u(rng);
+    eval_fk(m, {q0, q1, q2}, {}, s);
+    Eigen::Isometry3d b = origin(0.1, -0.2, 0.3, 0.3, -0.4, 0.5) *
+                          Eigen::AngleAxisd(q0, Eigen::Vector3d(0.3, -0.5, 0.8).normalized());
+    Eigen::Isometry3d c = b * origin(0.05, 0.1, -0.2, -0.7, 0.2, 1.1);
+    Eigen::Isometry3d d = c * origin(0, 0.4, 0, 0, 0.7, 0) *
+                          Eigen::Translation3d(q1 * Eigen::Vector3d(1, 1, 0).normalized());
+    Eigen::Isometry3d e =
+        d * origin(0.2, 0, 0.1, 0.1, 0.2, 0.3) * Eigen::AngleAxisd(q2, Eigen::Vector3d(0, -1, 0));
+    expect_pose(s.body_q[m.find_body("b")], b);
+    expect_pose(s.body_q[m.find_body("c")], c);
+    expect_pose(s.body_q[m.find_body("d")], d);
+    expect_pose(s.body_q[m.find_body("e")], e);
+  }
+  int cont = m.find_joint("cont");
+  EXPECT_EQ(JointType(m.joint_type[cont]), JointType::kContinuous);
+  EXPECT_FALSE(m.has_limits(m.joint_qd_start[cont]));
+  int rev = m.find_joint("rev");
+  EXPECT_NEAR(length(m.joint_axis[rev]), 1.0, 1e-15);
+}
+
+TEST(UrdfLoader, BreadthFirstOrderWithChildrenInDocumentOrder) {
+  // links and joints deliberately out of order in the document
+  std::string xml = robot(
+      fixed("j_c2", "c", "c2") + fixed("j_b", "root", "b") + fixed("j_c", "root", "c") +
+      fixed("j_b1", "b", "b1") +
+      R"(<link name="b1"/><link name="c2"/><link name="c"/><link name="b"/><link name="root"/>)");
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  std::vector<std::string> bodies(m.body_name.begin(), m.body_name.end());
+  EXPECT_EQ(bodies, (std::vector<std::string>{"root", "b", "c", "b1", "c2"}));
+  std::vector<std::string> joints(m.joint_name.begin(), m.joint_name.end());
+  EXPECT_EQ(joints, (std::vector<std::string>{"root_joint", "j_b", "j_c", "j_b1", "j_c2"}));
+  for (int j = 0; j < m.joint_count; ++j) EXPECT_LT(m.joint_ancestor[j], j);
+  EXPECT_EQ(m.articulation_count, 1);
+  EXPECT_EQ(m.articulation_name[0], "r");
+}
+
+TEST(UrdfLoader, RootJointNameAvoidsUrdfNames) {
+  std::string xml = robot(R"(<link name="a"/><link name="b"/>)" + fixed("root_joint", "a", "b"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  EXPECT_EQ(m.joint_name[0], "root_joint_1");
+  EXPECT_EQ(m.joint_name[1], "root_joint");
+}
+
+TEST(UrdfLoader, LimitsVelocityAndEffort) {
+  std::string xml = robot(R"(<link name="a"/><link name="b"/><link name="c"/>)" +
+                          revolute("r", "a", "b", "", "-1.25 0.5") +
+                          R"(<joint name="p" type="prismatic"><parent link="b"/><child link="c"/>
+               <limit lower="0" upper="0.3" effort="7" velocity="0.25"/></joint>)");
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  EXPECT_DOUBLE_EQ(m.dof_lower[0], -1.25);
+  EXPECT_DOUBLE_EQ(m.dof_upper[0], 0.5);
+  EXPECT_DOUBLE_EQ(m.dof_velocity_limit[0], 2);
+  EXPECT_DOUBLE_EQ(m.dof_effort_limit[0], 10);
+  EXPECT_DOUBLE_EQ(m.dof_lower[1], 0);
+  EXPECT_DOUBLE_EQ(m.dof_upper[1], 0.3);
+  EXPECT_DOUBLE_EQ(m.dof_velocity_limit[1], 0.25);
+  EXPECT_EQ(JointType(m.joint_type[m.find_joint("p")]), JointType::kPrismatic);
+  // prismatic default axis is x
+  State s(m);
+  eval_fk(m, {0.0, 0.2}, {}, s);
+  expect_pos(s.body_q[m.find_body("c")], 0.2, 0, 0);
+}
+
+TEST(UrdfLoader, FloatingBase) {
+  UrdfOptions opt;
+  opt.floating_base = true;
+  LoadResult r = load(kArm, opt);
+  const Model& m = *r.model;
+  EXPECT_EQ(JointType(m.joint_type[0]), JointType::kFree);
+  EXPECT_EQ(m.coord_count, 9);
+  EXPECT_EQ(m.dof_count, 8);
+  std::vector<double> q = m.neutral_configuration();
+  ASSERT_EQ(q.size(), 9u);
+  // base at (1, 2, 3), turned 90 degrees about z
+  q[0] = 1, q[1] = 2, q[2] = 3;
+  q[5] = std::sin(kHalfPi / 2), q[6] = std::cos(kHalfPi / 2);
+  State s(m);
+  eval_fk(m, q, {}, s);
+  expect_pos(s.body_q[m.find_body("base")], 1, 2, 3);
+  // tip at (0, 0.5, 0.5) in the base frame -> (-0.5, 0, 0.5) rotated, then shifted
+  expect_pos(s.body_q[m.find_body("tip")], 0.5, 2, 3.5);
+}
+
+TEST(UrdfLoader, FloatingJointMidTreeIsFree) {
+  std::string xml = robot(R"(<link name="a"/><link name="b"/>
+      <joint name="f" type="floating"><parent link="a"/><child link="b"/>
+      <origin xyz="0 0 1"/></joint>)");
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  EXPECT_EQ(JointType(m.joint_type[1]), JointType::kFree);
+  EXPECT_EQ(m.coord_count, 7);
+  State s(m);
+  eval_fk(m, {0.5, 0, 0, 0, 0, 0, 1}, {}, s);
+  expect_pos(s.body_q[1], 0.5, 0, 1);
+}
+
+// [SECTION] mimic
+
+TEST(UrdfLoader, MimicJointFollowsSource) {
+  std::string xml =
+      robot(R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/>)" +
+            revolute("src", "a", "b", "<axis xyz=\"0 0 1\"/>") +
+            revolute("m", "b", "c",
+                     R"(<origin xyz="1 0 0"/><axis xyz="0 0 1"/>)"
+                     R"(<mimic joint="src" multiplier="2" offset="0.1"/>)") +
+            revolute("m_default", "c", "d",
+                     R"(<origin xyz="1 0 0"/><axis xyz="0 0 1"/><mimic joint="src"/>)"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  EXPECT_EQ(m.coord_count, 1);
+  EXPECT_EQ(m.dof_count, 1);
+  int jm = m.find_joint("m"), jd = m.find_joint("m_default");
+  EXPECT_EQ(m.joint_mimic[jm], m.find_joint("src"));
+  EXPECT_DOUBLE_EQ(m.joint_mimic_multiplier[jm], 2.0);
+  EXPECT_DOUBLE_EQ(m.joint_mimic_offset[jm], 0.1);
+  EXPECT_DOUBLE_EQ(m.joint_mimic_multiplier[jd], 1.0);
+  EXPECT_DOUBLE_EQ(m.joint_mimic_offset[jd], 0.0);
+  State s(m);
+  double q = 0.3;
+  eval_fk(m, {q}, {}, s);
+  double a1 = q, a2 = q + (2 * q + 0.1);
+  expect_pos(s.body_q[m.find_body("d")], std::cos(a1) + std::cos(a2), std::sin(a1) + std::sin(a2),
+             0);
+}
+
+TEST(UrdfLoader, MimicSourceLaterInTreeAndChains) {
+  // "early" comes first in breadth-first order but mimics "deep", which comes later;
+  // "chain" mimics "early", so it ends on "deep" with composed coefficients
+  std::string xml =
+      robot(R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/><link name="e"/>)" +
+            revolute("early", "a", "b",
+                     R"(<axis xyz="0 0 1"/><mimic joint="deep" multiplier="-0.5" offset="0.2"/>)") +
+            revolute("chain", "b", "e",
+                     R"(<origin xyz="0 0 1"/><axis xyz="0 0 1"/>)"
+                     R"(<mimic joint="early" multiplier="3" offset="1"/>)") +
+            fixed("f", "a", "c", R"(<origin xyz="0 0 -1"/>)") + revolute("deep", "c", "d"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  int early = m.find_joint("early"), deep = m.find_joint("deep"), chain = m.find_joint("chain");
+  EXPECT_LT(early, deep);
+  EXPECT_EQ(m.joint_mimic[early], deep);
+  EXPECT_EQ(m.joint_mimic[chain], deep);
+  EXPECT_DOUBLE_EQ(m.joint_mimic_multiplier[chain], -1.5);
+  EXPECT_DOUBLE_EQ(m.joint_mimic_offset[chain], 3 * 0.2 + 1);
+  EXPECT_EQ(m.coord_count, 1);
+  State s(m);
+  double q = 0.4;
+  eval_fk(m, {q}, {}, s);
+  double qe = -0.5 * q + 0.2, qc = -1.5 * q + 1.6;
+  Quat<double> e = s.body_q[m.find_body("e")].q;
+  EXPECT_NEAR(2 * std::atan2(e.z, e.w), qe + qc, 1e-12);
+}
+
+// [SECTION] inertials, geometry, materials
+
+TEST(UrdfLoader, InertialsComAndRotatedInertia) {
+  std::string xml = robot(R"(
+    <link name="a">
+      <inertial>
+        <origin xyz="0.1 0.2 0.3" rpy="0 0 1.5707963267948966"/>
+        <mass value="2.5"/>
+        <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/>
+      </inertial>
+    </link>
+    <link name="b"/>)" + fixed("j", "a", "b"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  EXPECT_DOUBLE_EQ(m.body_mass[0], 2.5);
+  EXPECT_DOUBLE_EQ(m.body_com[0].x, 0.1);
+  EXPECT_DOUBLE_EQ(m.body_com[0].y, 0.2);
+  EXPECT_DOUBLE_EQ(m.body_com[0].z, 0.3);
+  // a quarter turn about z swaps the x and y principal moments
+  const auto& i = m.body_inertia[0];
+  EXPECT_NEAR(i[0], 2, 1e-12);
+  EXPECT_NEAR(i[4], 1, 1e-12);
+  EXPECT_NEAR(i[8], 3, 1e-12);
+  EXPECT_NEAR(i[1], 0, 1e-12);
+  EXPECT_NEAR(i[3], 0, 1e-12);
+  EXPECT_EQ(m.body_mass[1], 0.0);
+}
+
+TEST(UrdfLoader, VisualsCollisionsAndMaterials) {
+  std::string xml = R"(<robot name="r">
+    <material name="red"><color rgba="1 0 0 1"/></material>
+    <material name="wood"><texture filename="wood.png"/></material>
+    <link name="a">
+      <visual>
+        <origin xyz="0 0 0.5" rpy="0 0 1.5707963267948966"/>
+        <geometry><box size="0.1 0.2 0.3"/></geometry>
+        <material name="red"/>
+      </visual>
+      <visual>
+        <geometry><cylinder radius="0.05" length="0.4"/></geometry>
+        <material name="green"><color rgba="0 1 0 0.5"/></material>
+      </visual>
+      <visual>
+        <geometry><sphere radius="0.2"/></geometry>
+        <material name="wood"/>
+      </visual>
+      <collision>
+        <origin xyz="1 2 3"/>
+        <geometry><sphere radius="0.25"/></geometry>
+      </collision>
+    </link>
+    <link name="b">
+      <visual>
+        <geometry><box size="1 1 1"/></geometry>
+        <material name="green"/>
+      </visual>
+      <visual>
+        <geometry><box size="1 1 1"/></geometry>
+      </visual>
+    </link>
+    <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+  </robot>)";
+  LoadResult r = load(xml);
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  const Model& m = *r.model;
+  const auto& va = m.body_visuals[0];
+  ASSERT_EQ(va.size(), 3u);
+  EXPECT_EQ(va[0].type, GeometryType::kBox);
+  EXPECT_DOUBLE_EQ(va[0].size.y, 0.2);
+  EXPECT_DOUBLE_EQ(va[0].origin.p.z, 0.5);
+  EXPECT_NEAR(va[0].origin.q.z, std::sin(kHalfPi / 2), 1e-12);
+  EXPECT_TRUE(va[0].has_color);
+  EXPECT_EQ(va[0].material_name, "red");
+  EXPECT_FLOAT_EQ(va[0].rgba[0], 1.0f);
+  EXPECT_FLOAT_EQ(va[0].rgba[1], 0.0f);
+  EXPECT_EQ(va[1].type, GeometryType::kCylinder);
+  EXPECT_DOUBLE_EQ(va[1].size.x, 0.05);
+  EXPECT_DOUBLE_EQ(va[1].size.y, 0.4);
+  EXPECT_TRUE(va[1].has_color);
+  EXPECT_FLOAT_EQ(va[1].rgba[3], 0.5f);
+  EXPECT_EQ(va[2].type, GeometryType::kSphere);
+  EXPECT_DOUBLE_EQ(va[2].size.x, 0.2);
+  EXPECT_FALSE(va[2].has_color);
+  EXPECT_EQ(va[2].material_name, "wood");
+  ASSERT_EQ(m.body_collisions[0].size(), 1u);
+  EXPECT_DOUBLE_EQ(m.body_collisions[0][0].size.x, 0.25);
+  EXPECT_DOUBLE_EQ(m.body_collisions[0][0].origin.p.y, 2);
+  // a material defined inline by another link's visual is found by name
+  const auto& vb = m.body_visuals[1];
+  ASSERT_EQ(vb.size(), 2u);
+  EXPECT_TRUE(vb[0].has_color);
+  EXPECT_FLOAT_EQ(vb[0].rgba[1], 1.0f);
+  EXPECT_FALSE(vb[1].has_color);
+}
+
+TEST(UrdfLoader, RecoverableDefectsAreWarnings) {
+  std::string xml = R"(<robot name="r">
+    <material name="bright"><color rgba="2 0.5 0 1"/></material>
+    <link name="a">
+      <visual><geometry><mesh/></geometry></visual>
+      <visual><geometry><cone radius="1"/></geometry></visual>
+      <visual><origin xyz="0 0 1"/></visual>
+      <visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual>
+      <visual><geometry><box size="1 1 1"/></geometry><material name="bright"/></visual>
+      <collision><geometry><cylinder radius="1"/></geometry></collision>
+    </link>
+  </robot>)";
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  ASSERT_EQ(m.body_visuals[0].size(), 2u);
+  EXPECT_TRUE(m.body_collisions[0].empty());
+  EXPECT_FALSE(m.body_visuals[0][0].has_color);
+  EXPECT_TRUE(m.body_visuals[0][1].has_color);
+  EXPECT_FLOAT_EQ(m.body_visuals[0][1].rgba[0], 1.0f);
+  std::string all;
+  for (const auto& w : r.warnings) {
+    EXPECT_EQ(w.rfind("test.urdf:", 0), 0u) << w;
+    all += w + "\n";
+  }
+  EXPECT_NE(all.find("test.urdf:4: link 'a': visual dropped: <mesh> has no filename"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("unknown shape <cone>"), std::string::npos) << all;
+  EXPECT_NE(all.find("no <geometry>"), std::string::npos) << all;
+  EXPECT_NE(all.find("material 'nowhere' is not defined"), std::string::npos) << all;
+  EXPECT_NE(all.find("clamped"), std::string::npos) << all;
+  EXPECT_NE(all.find("collision dropped: <cylinder> needs both radius and length"),
+            std::string::npos)
+      << all;
+  EXPECT_EQ(r.warnings.size(), 6u) << all;
+}
+
+// [SECTION] meshes and resource paths
+
+std::string mesh_robot(const std::string& uri) {
+  return R"(<robot name="r"><link name="a"><visual><geometry><mesh filename=")" + uri +
+         R"(" scale="2 2 2"/></geometry></visual><collision><geometry><mesh filename=")" + uri +
+         R"("/></geometry></collision></link></robot>)";
+}
+
+TEST(UrdfLoader, PackageUriResolvesAgainstAncestorFolders) {
+  TempDir dir;
+  std::string stl = dir.write("ws/src/my_pkg/meshes/part.stl", test::stl_triangle());
+  std::string urdf =
+      dir.write("ws/src/my_pkg/urdf/robot.urdf", mesh_robot("package://my_pkg/meshes/part.stl"));
+  LoadResult r = load_urdf_file(urdf);
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  const Geometry& g = r.model->body_visuals[0][0];
+  EXPECT_EQ(g.type, GeometryType::kMesh);
+  EXPECT_EQ(g.mesh_uri, "package://my_pkg/meshes/part.stl");
+  EXPECT_TRUE(std::filesystem::equivalent(g.mesh_path, stl));
+  ASSERT_TRUE(g.mesh);
+  EXPECT_EQ(g.mesh->triangle_count(), 1u);
+  EXPECT_FALSE(g.placeholder);
+  EXPECT_DOUBLE_EQ(g.mesh_scale.x, 2);
+  // the collision uses the same file: the loaded mesh is shared
+  EXPECT_EQ(r.model->body_collisions[0][0].mesh, g.mesh);
+  EXPECT_EQ(r.model->source_path, std::filesystem::path(urdf).lexically_normal().string());
+}
+
+TEST(UrdfLoader, PackageUriResolvesAgainstSearchPathsAndRosPackagePath) {
+  TempDir dir;
+  dir.write("share/pkg_a/meshes/a.stl", test::stl_triangle());
+  dir.write("ros/pkg_b/meshes/b.stl", test::stl_triangle());
+  // a package whose folder name differs from its package.xml name
+  dir.write("checkout/pkg_c-main/package.xml", "<package><name>pkg_c</name></package>");
+  dir.write("checkout/pkg_c-main/meshes/c.stl", test::stl_triangle());
+  std::string xml = R"(<robot name="r"><link name="a">
+      <visual><geometry><mesh filename="package://pkg_a/meshes/a.stl"/></geometry></visual>
+      <visual><geometry><mesh filename="package://pkg_b/meshes/b.stl"/></geometry></visual>
+      <visual><geometry><mesh filename="package://pkg_c/meshes/c.stl"/></geometry></visual>
+    </link></robot>)";
+  UrdfOptions opt;
+  opt.package_paths = {dir / "share", dir / "checkout/pkg_c-main"};
+  const char* old = std::getenv("ROS_PACKAGE_PATH");
+  std::string saved = old ? old : "";
+  setenv("ROS_PACKAGE_PATH", ("/nonexistent:" + (dir / "ros")).c_str(), 1);
+  LoadResult r = load_urdf_string(xml, "inline.urdf", dir / "elsewhere", opt);
+  if (old)
+    setenv("ROS_PACKAGE_PATH", saved.c_str(), 1);
+  else
+    unsetenv("ROS_PACKAGE_PATH");
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  for (const Geometry& g : r.model->body_visuals[0]) {
+    EXPECT_TRUE(g.mesh) << g.mesh_uri;
+    EXPECT_FALSE(g.placeholder);
+  }
+}
+
+TEST(UrdfLoader, RelativeAndFileUris) {
+  TempDir dir;
+  std::string stl = dir.write("meshes/part.stl", test::stl_triangle());
+  std::string xml = R"(<robot name="r"><link name="a">
+      <visual><geometry><mesh filename="meshes/part.stl"/></geometry></visual>
+      <visual><geometry><mesh filename="file://)" +
+                    stl + R"("/></geometry></visual>
+      <visual><geometry><mesh filename=")" +
+                    stl + R"("/></geometry></visual>
+    </link></robot>)";
+  LoadResult r = load_urdf_string(xml, "x.urdf", dir.path().string());
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  for (const Geometry& g : r.model->body_visuals[0]) {
+    ASSERT_TRUE(g.mesh) << g.mesh_uri;
+    EXPECT_EQ(g.mesh, r.model->body_visuals[0][0].mesh);
+  }
+}
+
+TEST(UrdfLoader, MissingMeshIsWarningAndPlaceholder) {
+  TempDir dir;
+  std::string urdf = dir.write("robot.urdf", mesh_robot("package://nowhere/meshes/gone.stl"));
+  LoadResult r = load_urdf_file(urdf);
+  ASSERT_TRUE(r.model);
+  const Geometry& g = r.model->body_visuals[0][0];
+  EXPECT_TRUE(g.placeholder);
+  EXPECT_FALSE(g.mesh);
+  EXPECT_TRUE(g.mesh_path.empty());
+  EXPECT_TRUE(r.model->body_collisions[0][0].placeholder);
+  // one warning per missing file, naming the URDF, the link and the URI
+  ASSERT_EQ(r.warnings.size(), 1u);
+  std::string expected = urdf +
+                         ":1: link 'a' visual: mesh 'package://nowhere/meshes/gone.stl': "
+                         "package 'nowhere' with file 'meshes/gone.stl' not found";
+  EXPECT_EQ(r.warnings[0].rfind(expected, 0), 0u) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("placeholder"), std::string::npos);
+}
+
+TEST(UrdfLoader, CorruptMeshIsWarningAndPlaceholder) {
+  TempDir dir;
+  dir.write("bad.stl", "solid x\n facet normal 0 0 1\n outer loop\n vertex 0 0\n");
+  dir.write("empty.obj", "");
+  std::string xml = R"(<robot name="r"><link name="a">
+      <visual><geometry><mesh filename="bad.stl"/></geometry></visual>
+      <visual><geometry><mesh filename="empty.obj"/></geometry></visual>
+    </link></robot>)";
+  LoadResult r = load_urdf_string(xml, "x.urdf", dir.path().string());
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("cannot be loaded"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("empty file"), std::string::npos) << r.warnings[1];
+  for (const Geometry& g : r.model->body_visuals[0]) EXPECT_TRUE(g.placeholder);
+}
+
+TEST(UrdfLoader, LoadMeshesOffResolvesWithoutReading) {
+  TempDir dir;
+  dir.write("part.stl", "not really an stl");
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult r = load_urdf_string(mesh_robot("part.stl"), "x.urdf", dir.path().string(), opt);
+  EXPECT_TRUE(r.warnings.empty());
+  const Geometry& g = r.model->body_visuals[0][0];
+  EXPECT_FALSE(g.mesh_path.empty());
+  EXPECT_FALSE(g.mesh);
+  EXPECT_FALSE(g.placeholder);
+}
+
+TEST(UrdfLoader, UnreadableFile) {
+  try {
+    load_urdf_file("/nonexistent/robot.urdf");
+    FAIL() << "no exception";
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/robot.urdf: cannot open file");
+  }
+}
+
+// [SECTION] malformed input: each must throw ModelError naming the file and the problem
+
+struct BadCase {
+  const char* name;
+  std::string xml;
+  std::string expect;  // substring of the message
+};
+
+std::string two_links(const std::string& joint) {
+  return robot(R"(<link name="a"/><link name="b"/>)" + joint);
+}
+
+std::string joint(const std::string& type, const std::string& inner) {
+  return "<joint name=\"j\" type=\"" + type + "\"><parent link=\"a\"/><child link=\"b\"/>" + inner +
+         "</joint>";
+}
+
+std::vector<BadCase> bad_cases() {
+  return {
+      {"MalformedXml", "<robot name=\"r\"><link name=\"a\"></robot>", "malformed XML"},
+      {"NotXml", "this is not xml", "malformed XML"},
+      {"Empty", "", "malformed XML"},
+      {"NoRobot", "<robo name=\"r\"><link name=\"a\"/></robo>", "no <robot> element"},
+      {"RobotWithoutName", "<robot><link name=\"a\"/></robot>", "<robot> has no name"},
+      {"NoLinks", "<robot name=\"r\"></robot>", "has no <link>"},
+      {"LinkWithoutName", robot("<link/>"), "<link> without a name"},
+      {"DuplicateLink", robot("<link name=\"a\"/>\n<link name=\"a\"/>"),
+       "test.urdf:3: duplicate link name 'a' (first defined on line 2)"},
+      {"DuplicateJoint",
+       robot(R"(<link name="a"/><link name="b"/><link name="c"/>)" + fixed("j", "a", "b") +
+             fixed("j", "a", "c")),
+       "duplicate joint name 'j'"},
+      {"DuplicateMaterial", robot(R"(<material name="m"><color rgba="1 0 0 1"/></material>
+                <material name="m"><color rgba="1 0 0 1"/></material><link name="a"/>)"),
+       "duplicate material name 'm'"},
+      {"JointWithoutName",
+       robot(R"(<link name="a"/><link name="b"/><joint type="fixed"><parent link="a"/>
+                <child link="b"/></joint>)"),
+       "<joint> without a name"},
+      {"JointWithoutType",
+       robot(R"(<link name="a"/><link name="b"/><joint name="j"><parent link="a"/>
+                <child link="b"/></joint>)"),
+       "joint 'j': no type attribute"},
+      {"UnknownJointType", two_links(joint("weird", "")), "unknown joint type 'weird'"},
+      {"PlanarJoint", two_links(joint("planar", "")), "planar joints are not supported"},
+      {"JointWithoutParent", robot(R"(<link name="a"/><link name="b"/><joint name="j" type="fixed">
+                <child link="b"/></joint>)"),
+       "joint 'j': no <parent link=...>"},
+      {"UnknownChildLink", robot("<link name=\"a\"/>" + fixed("j", "a", "zz")),
+       "joint 'j': child link 'zz' is not defined"},
+      {"UnknownParentLink", robot("<link name=\"b\"/>" + fixed("j", "zz", "b")),
+       "joint 'j': parent link 'zz' is not defined"},
+      {"SelfLoop", robot("<link name=\"a\"/>" + fixed("j", "a", "a")),
+       "connects link 'a' to itself"},
+      {"TwoParents",
+       robot(R"(<link name="a"/><link name="b"/><link name="c"/>)" + fixed("j1", "a", "c") +
+             fixed("j2", "b", "c")),
+       "link 'c' is the child of two joints, 'j1'"},
+      {"SeveralRoots", robot(R"(<link name="a"/><link name="b"/>)"),
+       "several root links ('a', 'b')"},
+      {"DetachedCycle",
+       robot(R"(<link name="a"/><link name="b"/><link name="c"/>)" + fixed("j1", "b", "c") +
+             fixed("j2", "c", "b")),
+       "the joints form a cycle through links 'b', 'c'"},
+      {"CycleWithoutRoot",
+       robot(R"(<link name="a"/><link name="b"/>)" + fixed("j1", "a", "b") + fixed("j2", "b", "a")),
+       "no root link"},
+      {"NonNumericJointOrigin", two_links(joint("fixed", "<origin xyz=\"0 abc 0\"/>")),
+       "joint 'j': <origin xyz=\"0 abc 0\">: 'abc' is not a finite number"},
+      {"NonNumericVisualOrigin", robot(R"(<link name="a"><visual><origin xyz="0 abc 0"/>
+                <geometry><box size="1 1 1"/></geometry></visual></link>)"),
+       "test.urdf:2: link 'a': <origin xyz=\"0 abc 0\">: 'abc' is not a finite number"},
+      {"NanRpy", two_links(joint("fixed", "<origin rpy=\"0 nan 0\"/>")), "'nan' is not a finite"},
+      {"InfXyz", two_links(joint("fixed", "<origin xyz=\"inf 0 0\"/>")), "'inf' is not a finite"},
+      {"OverflowXyz", two_links(joint("fixed", "<origin xyz=\"1e999 0 0\"/>")),
+       "'1e999' is not a finite"},
+      {"TrailingJunk", two_links(joint("fixed", "<origin xyz=\"0 0 1abc\"/>")),
+       "'1abc' is not a finite"},
+      {"TwoNumbersForXyz", two_links(joint("fixed", "<origin xyz=\"0 0\"/>")),
+       "expected 3 numbers, found 2"},
+      {"ZeroAxis", two_links(joint("continuous", "<axis xyz=\"0 0 0\"/>")), "zero axis"},
+      {"NonNumericAxis", two_links(joint("continuous", "<axis xyz=\"1 x 0\"/>")),
+       "'x' is not a finite number"},
+      {"RevoluteWithoutLimit", two_links(joint("revolute", "")), "revolute joint without <limit>"},
+      {"PrismaticWithoutLimit", two_links(joint("prismatic", "")),
+       "prismatic joint without <limit>"},
+      {"InvertedLimits",
+       two_links(joint("revolute", R"(<limit lower="1" upper="-1" effort="1" velocity="1"/>)")),
+       "inverted limits: lower 1 > upper -1"},
+      {"NonNumericLimit",
+       two_links(joint("revolute", R"(<limit lower="x" upper="1" effort="1" velocity="1"/>)")),
+       "<limit lower=\"x\">: 'x' is not a finite number"},
+      {"LimitWithoutEffort", two_links(joint("revolute", R"(<limit lower="-1" upper="1"/>)")),
+       "<limit> needs effort and velocity"},
+      {"MimicUnknownJoint", two_links(joint("continuous", "<mimic joint=\"zz\"/>")),
+       "mimics joint 'zz', which is not defined"},
+      {"MimicItself", two_links(joint("continuous", "<mimic joint=\"j\"/>")), "mimics itself"},
+      {"MimicCycle", robot(R"(<link name="a"/><link name="b"/><link name="c"/>
+                <joint name="j1" type="continuous"><parent link="a"/><child link="b"/>
+                <mimic joint="j2"/></joint>
+                <joint name="j2" type="continuous"><parent link="b"/><child link="c"/>
+                <mimic joint="j1"/></joint>)"),
+       "mimic joints form a cycle"},
+      {"MimicFixedJoint",
+       robot(R"(<link name="a"/><link name="b"/><link name="c"/>)" + fixed("f", "a", "b") +
+             R"(<joint name="m" type="continuous"><parent link="b"/><child link="c"/>
+                <mimic joint="f"/></joint>)"),
+       "joint 'm': continuous joint mimics 'f' (fixed)"},
+      {"NonNumericMimicMultiplier",
+       robot(R"(<link name="a"/><link name="b"/><link name="c"/>)" +
+             std::string(
+                 R"(<joint name="s" type="continuous"><parent link="a"/><child link="b"/></joint>
+                <joint name="m" type="continuous"><parent link="b"/><child link="c"/>
+                <mimic joint="s" multiplier="two"/></joint>)")),
+       "'two' is not a finite number"},
+      {"NegativeMass", robot(R"(<link name="a"><inertial><mass value="-1"/>
+                <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>)"),
+       "link 'a': negative mass -1"},
+      {"NonNumericMass", robot(R"(<link name="a"><inertial><mass value="heavy"/>
+                <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>)"),
+       "'heavy' is not a finite number"},
+      {"InertialWithoutInertia",
+       robot(R"(<link name="a"><inertial><mass value="1"/></inertial></link>)"),
+       "<inertial> has no <inertia>"},
+      {"InertiaMissingComponent", robot(R"(<link name="a"><inertial><mass value="1"/>
+                <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0"/></inertial></link>)"),
+       "<inertia> has no izz attribute"},
+      {"NonNumericBoxSize",
+       robot(R"(<link name="a"><visual><geometry><box size="1 x 1"/></geometry></visual></link>)"),
+       "<box size=\"1 x 1\">: 'x' is not a finite number"},
+      {"NonNumericSphereRadius",
+       robot(R"(<link name="a"><collision><geometry><sphere radius="big"/></geometry>
+                </collision></link>)"),
+       "'big' is not a finite number"},
+      {"BadMeshScale",
+       robot(R"(<link name="a"><visual><geometry><mesh filename="m.stl" scale="1 1"/>
+                </geometry></visual></link>)"),
+       "<mesh scale=\"1 1\">: expected 3 numbers, found 2"},
+      {"NonNumericColor",
+       robot(R"(<material name="m"><color rgba="1 0 zero 1"/></material><link name="a"/>)"),
+       "material 'm': <color rgba=\"1 0 zero 1\">: 'zero' is not a finite number"},
+      {"NonNumericDamping", two_links(joint("fixed", "<dynamics damping=\"lots\"/>")),
+       "'lots' is not a finite number"},
+      {"UnsupportedVersion", "<robot name=\"r\" version=\"2.0\"><link name=\"a\"/></robot>",
+       "urdfdom could not parse the file"},
+  };
+}
+
+class UrdfMalformed : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(UrdfMalformed, ThrowsModelErrorNamingFileAndProblem) {
+  const BadCase& c = GetParam();
+  try {
+    load(c.xml);
+    FAIL() << "no exception for " << c.name;
+  } catch (const ModelError& e) {
+    std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("test.urdf", 0), 0u) << msg;
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << "message: " << msg;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, UrdfMalformed, ::testing::ValuesIn(bad_cases()),
+                         [](const ::testing::TestParamInfo<BadCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
+TEST(UrdfLoader, ErrorsCarryLineNumbers) {
+  std::string xml = "<robot name=\"r\">\n<link name=\"a\"/>\n<link name=\"b\"/>\n" +
+                    joint("revolute",
+                          "\n<limit lower=\"2\" upper=\"1\" effort=\"1\" "
+                          "velocity=\"1\"/>") +
+                    "\n</robot>";
+  try {
+    load_urdf_string(xml, "robots/arm.urdf", "");
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("robots/arm.urdf:5: joint 'j': inverted limits", 0), 0u)
+        << e.what();
+  }
+}
+
+TEST(UrdfLoader, MalformedFileNamesThePath) {
+  TempDir dir;
+  std::string path = dir.write("broken.urdf", "<robot name=\"r\">\n<link name=\"a\">\n</robot>");
+  try {
+    load_urdf_file(path);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("malformed XML"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -39,8 +39,8 @@ std::vector<int> parse_list(const std::string& text) {
 
 void print_row(const BenchStats& s) {
   std::printf("%-14s %8d %8.2f%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e\n", s.label.c_str(),
-              s.problems, 100.0 * s.success_rate(), s.mean_s * 1e6, s.median_s * 1e6,
-              s.p99_s * 1e6, s.solves_per_s, s.max_position_error, s.max_rotation_error);
+              s.problems, 100.0 * s.success_rate(), s.mean_s * 1e6, s.median_s * 1e6, s.p99_s * 1e6,
+              s.solves_per_s, s.max_position_error, s.max_rotation_error);
 }
 
 }  // namespace
@@ -74,7 +74,8 @@ int cmd_bench(int argc, char** argv) {
       throw CliError("--protocol: unknown value '" + protocol + "'");
     problems = int(args.get_int("problems", problems));
     repetitions = int(args.get_int("repetitions", repetitions));
-    if (problems < 1 || repetitions < 1) throw CliError("--problems and --repetitions must be >= 1");
+    if (problems < 1 || repetitions < 1)
+      throw CliError("--problems and --repetitions must be >= 1");
     if (args.has("batches")) batches = parse_list(args.get("batches"));
     if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));
     tracik = read_solver_options(args, tracik_settings());
@@ -96,12 +97,11 @@ int cmd_bench(int argc, char** argv) {
     std::string reason;
     auto solver = make_solver(batch.backend, &reason);
     if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());
-    std::printf("robot %s, link %s, %d dofs, backend %s, %s precision\n",
-                robot.model->name.c_str(), args.get("link").c_str(), robot.model->dof_count,
-                to_string(solver->backend()), batch.use_float ? "single" : "double");
-    std::printf("%-14s %8s %9s %11s %11s %11s %13s %11s %11s\n", "protocol", "problems",
-                "success", "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m",
-                "max_rot_rad");
+    std::printf("robot %s, link %s, %d dofs, backend %s, %s precision\n", robot.model->name.c_str(),
+                args.get("link").c_str(), robot.model->dof_count, to_string(solver->backend()),
+                batch.use_float ? "single" : "double");
+    std::printf("%-14s %8s %9s %11s %11s %11s %13s %11s %11s\n", "protocol", "problems", "success",
+                "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m", "max_rot_rad");
     if (protocol != "batch") {
       print_row(run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver));
       std::printf("  (tracik: times per problem, one thread, %d restarts max, %.1f ms budget)\n",

@@ -9,14 +9,13 @@ namespace {
 
 void check_size(const char* what, std::size_t got, std::size_t want) {
   if (got != want)
-    throw ModelError(std::string(what) + ": expected " + std::to_string(want) +
-                     " values, got " + std::to_string(got));
+    throw ModelError(std::string(what) + ": expected " + std::to_string(want) + " values, got " +
+                     std::to_string(got));
 }
 
 // combines mask / indices / joint_mask into one selection per joint
 std::vector<uint8_t> joint_selection(const Model& m, const FkOptions& o) {
-  if (o.mask && o.indices)
-    throw ModelError("eval_fk: give either mask or indices, not both");
+  if (o.mask && o.indices) throw ModelError("eval_fk: give either mask or indices, not both");
   std::vector<uint8_t> art(m.articulation_count, o.mask || o.indices ? 0 : 1);
   if (o.mask) {
     check_size("eval_fk mask (articulation_count)", o.mask->size(), m.articulation_count);
@@ -30,8 +29,8 @@ std::vector<uint8_t> joint_selection(const Model& m, const FkOptions& o) {
       art[a] = 1;
     }
   }
-  if (o.joint_mask) check_size("eval_fk joint_mask (joint_count)", o.joint_mask->size(),
-                               m.joint_count);
+  if (o.joint_mask)
+    check_size("eval_fk joint_mask (joint_count)", o.joint_mask->size(), m.joint_count);
   std::vector<uint8_t> sel(m.joint_count, 0);
   for (int a = 0; a < m.articulation_count; ++a) {
     if (!art[a]) continue;
@@ -42,10 +41,10 @@ std::vector<uint8_t> joint_selection(const Model& m, const FkOptions& o) {
 }
 
 // revolute angle from a joint-motion quaternion about a unit axis, unwrapped near `near`
+// (q and -q give angles 2 pi apart)
 double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double near) {
   double a = 2.0 * std::atan2(q.x * axis.x + q.y * axis.y + q.z * axis.z, q.w);
-  if (std::isfinite(near)) a += 2.0 * M_PI * std::round((near - a) / (2.0 * M_PI));
-  return a;
+  return a + 2.0 * M_PI * std::round((near - a) / (2.0 * M_PI));
 }
 
 }  // namespace
@@ -113,9 +112,14 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
     const Vec3<double>& axis = model.joint_axis[j];
     switch (type) {
       case JointType::kRevolute:
-      case JointType::kContinuous:
-        joint_q[qs] = revolute_angle(x_j.q, axis, joint_q[qs]);
+      case JointType::kContinuous: {
+        // no usable previous value: unwrap near the middle of the limits (0 when unlimited)
+        double near = joint_q[qs];
+        if (!std::isfinite(near))
+          near = model.has_limits(ds) ? 0.5 * (model.dof_lower[ds] + model.dof_upper[ds]) : 0.0;
+        joint_q[qs] = revolute_angle(x_j.q, axis, near);
         break;
+      }
       case JointType::kPrismatic:
         joint_q[qs] = dot(x_j.p, axis);
         break;
@@ -187,8 +191,7 @@ std::vector<int> joint_descendants(const Model& model, int joint) {
 std::vector<uint8_t> branch_joint_mask(const Model& model, int joint, bool with_descendants) {
   std::vector<uint8_t> mask(model.joint_count, 0);
   if (joint < 0 || joint >= model.joint_count)
-    throw ModelError("branch_joint_mask: joint index " + std::to_string(joint) +
-                     " out of range");
+    throw ModelError("branch_joint_mask: joint index " + std::to_string(joint) + " out of range");
   mask[joint] = 1;
   if (with_descendants)
     for (int j : joint_descendants(model, joint)) mask[j] = 1;
@@ -200,12 +203,11 @@ std::vector<double> point_jacobian_world(const Model& model,
                                          const Vec3<double>& offset) {
   check_size("point_jacobian_world body_q (body_count)", body_q.size(), model.body_count);
   if (body < 0 || body >= model.body_count)
-    throw ModelError("point_jacobian_world: body index " + std::to_string(body) +
-                     " out of range");
+    throw ModelError("point_jacobian_world: body index " + std::to_string(body) + " out of range");
   std::vector<double> jac(6 * std::size_t(model.dof_count), 0.0);
   Vec3<double> x = transform_point(body_q[body], offset);
-  point_jacobian(model.view(), body_q.data(), body, x, jac.data(),
-                 jac.data() + 3 * model.dof_count, model.dof_count);
+  point_jacobian(model.view(), body_q.data(), body, x, jac.data(), jac.data() + 3 * model.dof_count,
+                 model.dof_count);
   return jac;
 }
 

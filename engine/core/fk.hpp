@@ -43,7 +43,8 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
 
 // Inverse conversion (not a solver): joint coordinates and velocities of every joint from the
 // body poses and twists in state. joint_q (coord_count) is read as well as written: revolute
-// angles are unwrapped to the value closest to the one already there. joint_qd (dof_count) is
+// angles are unwrapped to the value closest to the one already there (where that is not
+// finite: closest to the middle of the limits, or to 0 when unlimited). joint_qd (dof_count) is
 // written when non-null. Mimic joints have no coordinates and are skipped.
 void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,
              std::vector<double>* joint_qd = nullptr);

@@ -19,12 +19,18 @@ bool finite_transform(const Transform<double>& x) {
 
 const char* joint_type_name(JointType t) {
   switch (t) {
-    case JointType::kFixed: return "fixed";
-    case JointType::kRevolute: return "revolute";
-    case JointType::kContinuous: return "continuous";
-    case JointType::kPrismatic: return "prismatic";
-    case JointType::kBall: return "ball";
-    case JointType::kFree: return "free";
+    case JointType::kFixed:
+      return "fixed";
+    case JointType::kRevolute:
+      return "revolute";
+    case JointType::kContinuous:
+      return "continuous";
+    case JointType::kPrismatic:
+      return "prismatic";
+    case JointType::kBall:
+      return "ball";
+    case JointType::kFree:
+      return "free";
   }
   return "unknown";
 }
@@ -80,9 +86,14 @@ std::vector<double> Model::neutral_configuration() const {
       case JointType::kPrismatic:
         q[qs] = std::min(std::max(0.0, dof_lower[ds]), dof_upper[ds]);
         break;
-      case JointType::kBall: q[qs + 3] = 1.0; break;
-      case JointType::kFree: q[qs + 6] = 1.0; break;
-      default: break;
+      case JointType::kBall:
+        q[qs + 3] = 1.0;
+        break;
+      case JointType::kFree:
+        q[qs + 6] = 1.0;
+        break;
+      default:
+        break;
     }
   }
   return q;
@@ -136,8 +147,12 @@ int ModelBuilder::add_joint(const JointSpec& s) {
   return j;
 }
 
-std::vector<Geometry>& ModelBuilder::visuals(int body) { return m_.body_visuals.at(body); }
-std::vector<Geometry>& ModelBuilder::collisions(int body) { return m_.body_collisions.at(body); }
+std::vector<Geometry>& ModelBuilder::visuals(int body) {
+  return m_.body_visuals.at(body);
+}
+std::vector<Geometry>& ModelBuilder::collisions(int body) {
+  return m_.body_collisions.at(body);
+}
 
 Model ModelBuilder::finalize() {
   Model& m = m_;

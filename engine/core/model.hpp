@@ -27,15 +27,15 @@ enum class GeometryType { kBox, kCylinder, kSphere, kMesh };
 struct Geometry {
   GeometryType type = GeometryType::kBox;
   Transform<double> origin = transform_identity<double>();  // geometry frame in body frame
-  Vec3<double> size = {0, 0, 0};   // box: full extents; cylinder: radius, length, 0; sphere: r
-  std::string mesh_uri;            // as written in the URDF
-  std::string mesh_path;           // resolved file path, empty if not found
+  Vec3<double> size = {0, 0, 0};  // box: full extents; cylinder: radius, length, 0; sphere: r
+  std::string mesh_uri;           // as written in the URDF
+  std::string mesh_path;          // resolved file path, empty if not found
   Vec3<double> mesh_scale = {1, 1, 1};
   std::array<float, 4> rgba = {0.7f, 0.7f, 0.7f, 1.0f};
-  bool has_color = false;          // rgba came from the URDF (material colour)
+  bool has_color = false;  // rgba came from the URDF (material colour)
   std::string material_name;
   std::shared_ptr<const MeshData> mesh;  // loaded triangles (kMesh), null when missing
-  bool placeholder = false;        // mesh could not be loaded: drawn as a small box
+  bool placeholder = false;              // mesh could not be loaded: drawn as a small box
 };
 
 class Model {
@@ -47,40 +47,40 @@ class Model {
   int articulation_count = 0;
 
   // joints, topological order (joint_ancestor[j] < j)
-  std::vector<std::string> joint_name;      // (joint_count)
-  std::vector<int8_t> joint_type;           // (joint_count) JointType
-  std::vector<int> joint_parent;            // (joint_count) parent body, -1 = world
-  std::vector<int> joint_child;             // (joint_count) child body
-  std::vector<int> joint_ancestor;          // (joint_count) parent joint, -1 at a root
-  std::vector<Transform<double>> joint_X_p;  // (joint_count) joint frame in parent body
-  std::vector<Transform<double>> joint_X_c;  // (joint_count) joint frame in child body
-  std::vector<Vec3<double>> joint_axis;     // (joint_count) unit axis, joint frame
-  std::vector<int> joint_q_start;           // (joint_count + 1)
-  std::vector<int> joint_qd_start;          // (joint_count + 1)
-  std::vector<int> joint_mimic;             // (joint_count) source joint or -1
+  std::vector<std::string> joint_name;         // (joint_count)
+  std::vector<int8_t> joint_type;              // (joint_count) JointType
+  std::vector<int> joint_parent;               // (joint_count) parent body, -1 = world
+  std::vector<int> joint_child;                // (joint_count) child body
+  std::vector<int> joint_ancestor;             // (joint_count) parent joint, -1 at a root
+  std::vector<Transform<double>> joint_X_p;    // (joint_count) joint frame in parent body
+  std::vector<Transform<double>> joint_X_c;    // (joint_count) joint frame in child body
+  std::vector<Vec3<double>> joint_axis;        // (joint_count) unit axis, joint frame
+  std::vector<int> joint_q_start;              // (joint_count + 1)
+  std::vector<int> joint_qd_start;             // (joint_count + 1)
+  std::vector<int> joint_mimic;                // (joint_count) source joint or -1
   std::vector<double> joint_mimic_multiplier;  // (joint_count)
   std::vector<double> joint_mimic_offset;      // (joint_count)
-  std::vector<int> joint_articulation;      // (joint_count)
+  std::vector<int> joint_articulation;         // (joint_count)
 
   // dofs
-  std::vector<double> dof_lower;            // (dof_count) -inf when unlimited
-  std::vector<double> dof_upper;            // (dof_count) +inf when unlimited
-  std::vector<double> dof_velocity_limit;   // (dof_count) 0 when not given
-  std::vector<double> dof_effort_limit;     // (dof_count) 0 when not given
-  std::vector<int> dof_joint;               // (dof_count) owning joint
+  std::vector<double> dof_lower;           // (dof_count) -inf when unlimited
+  std::vector<double> dof_upper;           // (dof_count) +inf when unlimited
+  std::vector<double> dof_velocity_limit;  // (dof_count) 0 when not given
+  std::vector<double> dof_effort_limit;    // (dof_count) 0 when not given
+  std::vector<int> dof_joint;              // (dof_count) owning joint
 
   // articulations: joints [articulation_start[a], articulation_start[a + 1])
-  std::vector<int> articulation_start;      // (articulation_count + 1)
+  std::vector<int> articulation_start;         // (articulation_count + 1)
   std::vector<std::string> articulation_name;  // (articulation_count)
 
   // bodies
-  std::vector<std::string> body_name;       // (body_count)
-  std::vector<int> body_joint;              // (body_count) joint whose child it is, or -1
-  std::vector<int> body_flags;              // (body_count) BodyFlag bits
-  std::vector<double> body_mass;            // (body_count) kg
-  std::vector<Vec3<double>> body_com;       // (body_count) centre of mass, body frame
+  std::vector<std::string> body_name;               // (body_count)
+  std::vector<int> body_joint;                      // (body_count) joint whose child it is, or -1
+  std::vector<int> body_flags;                      // (body_count) BodyFlag bits
+  std::vector<double> body_mass;                    // (body_count) kg
+  std::vector<Vec3<double>> body_com;               // (body_count) centre of mass, body frame
   std::vector<std::array<double, 9>> body_inertia;  // (body_count) about the COM, body frame
-  std::vector<std::vector<Geometry>> body_visuals;     // (body_count)
+  std::vector<std::vector<Geometry>> body_visuals;  // (body_count)
   std::vector<std::vector<Geometry>> body_collisions;  // (body_count)
 
   std::string name;         // robot name

@@ -19,8 +19,8 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kObjectiveTypes[] = {"position",       "rotation",      "pose",
-                                       "joint_limits",   "posture",       "relative_ball",
+const char* const kObjectiveTypes[] = {"position",       "rotation",    "pose",
+                                       "joint_limits",   "posture",     "relative_ball",
                                        "relative_fixed", "min_distance"};
 
 // reading helpers: every error names the JSON path
@@ -88,7 +88,9 @@ struct Reader {
   }
 };
 
-json vec_json(const Vec3<double>& v) { return json::array({v.x, v.y, v.z}); }
+json vec_json(const Vec3<double>& v) {
+  return json::array({v.x, v.y, v.z});
+}
 json pose_json(const Transform<double>& x) {
   return {{"position", vec_json(x.p)}, {"orientation", json::array({x.q.x, x.q.y, x.q.z, x.q.w})}};
 }
@@ -101,14 +103,26 @@ json joint_map_json(const std::map<std::string, std::vector<double>>& m) {
 SceneObjective read_objective(const Reader& r, const json& j, const std::string& where) {
   if (!j.is_object()) r.fail(where, "expected an object");
   SceneObjective o;
-  static const char* const known[] = {
-      "type",     "name",    "link",    "link_b",           "offset",           "offset_b",
-      "distance", "weight",  "hard",    "enabled",          "null_space",       "target",
-      "relative", "position_weights",   "rotation_weights"};
+  static const char* const known[] = {"type",
+                                      "name",
+                                      "link",
+                                      "link_b",
+                                      "offset",
+                                      "offset_b",
+                                      "distance",
+                                      "weight",
+                                      "hard",
+                                      "enabled",
+                                      "null_space",
+                                      "target",
+                                      "relative",
+                                      "position_weights",
+                                      "rotation_weights"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
-    if (!ok) r.warnings->push_back(r.source + ": " + where + "." + it.key() + ": unknown key ignored");
+    if (!ok)
+      r.warnings->push_back(r.source + ": " + where + "." + it.key() + ": unknown key ignored");
   }
   if (!j.contains("type")) r.fail(where, "missing \"type\"");
   o.type = r.string(j["type"], where + ".type");
@@ -152,8 +166,8 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
     }
   }
   bool needs_link = o.type != "joint_limits" && o.type != "posture";
-  bool needs_b = o.type == "relative_ball" || o.type == "relative_fixed" ||
-                 o.type == "min_distance";
+  bool needs_b =
+      o.type == "relative_ball" || o.type == "relative_fixed" || o.type == "min_distance";
   if (needs_link && o.link.empty()) r.fail(where, "objective '" + o.type + "' needs a \"link\"");
   if (needs_b && o.link_b.empty()) r.fail(where, "objective '" + o.type + "' needs a \"link_b\"");
   return o;
@@ -183,10 +197,9 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
-  static const char* const known[] = {"format", "version", "robot",     "floating_base",
-                                      "package_paths",     "joint_q",   "rest",
-                                      "objectives",        "solver",    "camera",
-                                      "extra"};
+  static const char* const known[] = {"format",        "version", "robot", "floating_base",
+                                      "package_paths", "joint_q", "rest",  "objectives",
+                                      "solver",        "camera",  "extra"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;

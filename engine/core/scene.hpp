@@ -29,14 +29,14 @@ struct SceneObjective {
   std::string type = "pose";  // position, rotation, pose, joint_limits, posture,
                               // relative_ball, relative_fixed, min_distance
   std::string name;
-  std::string link, link_b;   // link names ("" when not used)
+  std::string link, link_b;  // link names ("" when not used)
   Vec3<double> offset{0, 0, 0}, offset_b{0, 0, 0};
-  double distance = 0;        // min_distance
+  double distance = 0;  // min_distance
   double weight = 1;
   Vec3<double> position_weights{1, 1, 1}, rotation_weights{1, 1, 1};
   bool hard = false;
   bool enabled = true;
-  bool null_space = false;    // posture
+  bool null_space = false;     // posture
   bool target_current = true;  // target = the link's pose at the scene's configuration
   Transform<double> target = transform_identity<double>();
   bool relative_current = true;  // relative_fixed: keep the relative pose of the configuration

@@ -18,8 +18,8 @@ std::vector<double> random_configuration(const Model& m, std::mt19937_64& rng) {
   std::vector<double> seed(m.coord_count);
   ModelView<double> v = m.view();
   std::vector<double> scratch(m.dof_count);
-  sample_seed(v, m.dof_lower.data(), m.dof_upper.data(), SeedSampler::kUniform, 0.3,
-              rng(), 0, 1, q.data(), seed.data(), scratch.data());
+  sample_seed(v, m.dof_lower.data(), m.dof_upper.data(), SeedSampler::kUniform, 0.3, rng(), 0, 1,
+              q.data(), seed.data(), scratch.data());
   return seed;
 }
 
@@ -113,8 +113,7 @@ BenchStats run_tracik_protocol(const std::shared_ptr<const Model>& model, int li
 
 BenchStats run_batch_protocol(const std::shared_ptr<const Model>& model, int link,
                               const Vec3<double>& offset, int batch, int repetitions,
-                              const SolverSettings& settings, IkSolver& solver,
-                              uint64_t rng_seed) {
+                              const SolverSettings& settings, IkSolver& solver, uint64_t rng_seed) {
   BenchStats st;
   st.label = "batch " + std::to_string(batch);
   IkProblem problem(model, batch);
@@ -124,8 +123,8 @@ BenchStats run_batch_protocol(const std::shared_ptr<const Model>& model, int lin
   std::vector<double> times;
   double total = 0;
   for (int rep = 0; rep < repetitions; ++rep) {
-    problem.set_target_poses(obj, random_pose_targets(*model, link, offset, batch,
-                                                      rng_seed + uint64_t(rep) * 7919));
+    problem.set_target_poses(
+        obj, random_pose_targets(*model, link, offset, batch, rng_seed + uint64_t(rep) * 7919));
     auto t0 = Clock::now();
     solver.solve(problem, settings, q0, res);
     double dt = std::chrono::duration<double>(Clock::now() - t0).count();

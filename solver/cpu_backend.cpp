@@ -63,8 +63,15 @@ struct TypedProblem {
       for (const auto& o : p.param_array()) params.push_back(convert_params<T>(o));
       for (const auto& t : p.target_array()) targets.push_back(cast<T>(t));
       for (double v : p.rest_array()) rest.push_back(T(v));
-      for (double v : m.dof_lower) lower.push_back(T(std::max(v, -1e35)));
-      for (double v : m.dof_upper) upper.push_back(T(std::min(v, 1e35)));
+      // limits rounded inward: a float q within them is within the double limits too
+      for (double v : m.dof_lower) {
+        T f = T(std::max(v, -1e35));
+        lower.push_back(double(f) < v ? std::nextafter(f, T(1e35)) : f);
+      }
+      for (double v : m.dof_upper) {
+        T f = T(std::min(v, 1e35));
+        upper.push_back(double(f) > v ? std::nextafter(f, T(-1e35)) : f);
+      }
       view.model = arrays->view;
       view.dof_lower = lower.data();
       view.dof_upper = upper.data();
@@ -374,7 +381,7 @@ class CpuSolver : public IkSolver {
                                          : uint32_t(S + seed * s.max_restarts + attempt - 1);
         sample_seed(pv.model, pv.dof_lower, pv.dof_upper, attempt == 0 ? s.sampler : restart_kind,
                     T(s.gaussian_sigma), s.rng_seed, p, sequence, w.init.data(), w.seed.data(),
-                    w.tmp.data());
+                    w.tmp.data(), dof_free);
         std::copy(w.seed.begin(), w.seed.end(), w.q.begin());
         RowBuffers<T> b = w.buffers(dof_free);
         if (null_obj >= 0) {

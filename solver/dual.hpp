@@ -15,56 +15,28 @@ struct Dual {
   Dual(T value) : v(value), d(T(0)) {}  // NOLINT: implicit from constants, as a scalar
   Dual(T value, T deriv) : v(value), d(deriv) {}
   explicit operator T() const { return v; }
+
+  // Hidden friends, so a plain scalar on either side converts (body[i].p.z - 0.6 in a generic
+  // custom-objective lambda works for Dual as for double).
+  friend Dual operator+(const Dual& a, const Dual& b) { return {a.v + b.v, a.d + b.d}; }
+  friend Dual operator-(const Dual& a, const Dual& b) { return {a.v - b.v, a.d - b.d}; }
+  friend Dual operator-(const Dual& a) { return {-a.v, -a.d}; }
+  friend Dual operator*(const Dual& a, const Dual& b) { return {a.v * b.v, a.d * b.v + a.v * b.d}; }
+  friend Dual operator/(const Dual& a, const Dual& b) {
+    return {a.v / b.v, (a.d * b.v - a.v * b.d) / (b.v * b.v)};
+  }
+  friend Dual& operator+=(Dual& a, const Dual& b) { return a = a + b; }
+  friend Dual& operator-=(Dual& a, const Dual& b) { return a = a - b; }
+  friend Dual& operator*=(Dual& a, const Dual& b) { return a = a * b; }
+  friend Dual& operator/=(Dual& a, const Dual& b) { return a = a / b; }
+  friend bool operator<(const Dual& a, const Dual& b) { return a.v < b.v; }
+  friend bool operator>(const Dual& a, const Dual& b) { return a.v > b.v; }
+  friend bool operator<=(const Dual& a, const Dual& b) { return a.v <= b.v; }
+  friend bool operator>=(const Dual& a, const Dual& b) { return a.v >= b.v; }
+  friend bool operator==(const Dual& a, const Dual& b) { return a.v == b.v; }
+  friend bool operator!=(const Dual& a, const Dual& b) { return a.v != b.v; }
 };
 
-template <class T>
-Dual<T> operator+(const Dual<T>& a, const Dual<T>& b) {
-  return {a.v + b.v, a.d + b.d};
-}
-template <class T>
-Dual<T> operator-(const Dual<T>& a, const Dual<T>& b) {
-  return {a.v - b.v, a.d - b.d};
-}
-template <class T>
-Dual<T> operator-(const Dual<T>& a) {
-  return {-a.v, -a.d};
-}
-template <class T>
-Dual<T> operator*(const Dual<T>& a, const Dual<T>& b) {
-  return {a.v * b.v, a.d * b.v + a.v * b.d};
-}
-template <class T>
-Dual<T> operator/(const Dual<T>& a, const Dual<T>& b) {
-  return {a.v / b.v, (a.d * b.v - a.v * b.d) / (b.v * b.v)};
-}
-template <class T>
-Dual<T>& operator+=(Dual<T>& a, const Dual<T>& b) {
-  return a = a + b;
-}
-template <class T>
-Dual<T>& operator-=(Dual<T>& a, const Dual<T>& b) {
-  return a = a - b;
-}
-template <class T>
-Dual<T>& operator*=(Dual<T>& a, const Dual<T>& b) {
-  return a = a * b;
-}
-template <class T>
-bool operator<(const Dual<T>& a, const Dual<T>& b) {
-  return a.v < b.v;
-}
-template <class T>
-bool operator>(const Dual<T>& a, const Dual<T>& b) {
-  return a.v > b.v;
-}
-template <class T>
-bool operator<=(const Dual<T>& a, const Dual<T>& b) {
-  return a.v <= b.v;
-}
-template <class T>
-bool operator>=(const Dual<T>& a, const Dual<T>& b) {
-  return a.v >= b.v;
-}
 template <class T>
 Dual<T> sin(const Dual<T>& a) {
   return {std::sin(a.v), a.d * std::cos(a.v)};

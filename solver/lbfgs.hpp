@@ -48,13 +48,14 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
   const bool has_hard = problem_has_hard(pv);
+  const bool early_exit = !cfg.fixed_iterations && problem_has_measure(pv);
   const T c1 = T(1e-4), c2 = T(0.9);
   std::fill(w.al_lambda, w.al_lambda + nr, T(0));
   st.mu = cfg.mu_init;
   st.iterations = 0;
   st.converged = false;
   ev.set_multipliers(w.al_lambda, st.mu);
-  if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q);
+  if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
   auto evaluate = [&](T* q, Transform<T>* body_q, T* r, T* g) {
     RowEval<T> e = ev.residual(q, body_q, r);
     ev.jacobian(q, body_q, lb.scratch.data(), w.J);
@@ -66,7 +67,7 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   int since_update = 0;
   T last_violation = st.eval.violation;
   for (int it = 0; it < cfg.max_iterations; ++it) {
-    if (!cfg.fixed_iterations && row_converged(st.eval, cfg)) {
+    if (early_exit && row_converged(st.eval, cfg)) {
       st.converged = true;
       break;
     }
@@ -132,10 +133,12 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
     T lo = T(0), hi = T(0);
     bool found = false;
     RowEval<T> trial;
-    for (int ls = 0; ls < 12; ++ls) {
+    // steepest descent may need many halvings (stiff rows after a penalty increase)
+    const int max_ls = stored == 0 ? 40 : 12;
+    for (int ls = 0; ls < max_ls; ++ls) {
       std::copy(w.q, w.q + nq, w.q_trial);
       integrate_row(m, w.q, d, alpha, w.q_trial);
-      if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial);
+      if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
       trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
       bool finite = std::isfinite(double(trial.cost));
       if (!finite || trial.cost > st.eval.cost + c1 * alpha * gd) {
@@ -166,7 +169,13 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
       alpha = hi > T(0) ? T(0.5) * (lo + hi) : alpha * T(2);
     }
     if (!found) {
-      if (stored == 0) break;  // even steepest descent found no acceptable step
+      if (stored == 0) {
+        // even steepest descent found no acceptable step: a minimum of the current
+        // augmented cost; with hard objectives update the multipliers (as LM does), else stop
+        if (!has_hard || st.mu >= cfg.mu_max || since_update <= 1) break;
+        since_update = cfg.al_inner_iterations;
+        continue;
+      }
       stored = 0;
       continue;
     }

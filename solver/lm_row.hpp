@@ -103,12 +103,14 @@ IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
   }
 }
 
-// Projects the 1-dof joints of q into their limits.
+// Projects the 1-dof joints of q into their limits; frozen dofs (dof_free[d] == 0) stay put.
 template <class T>
-IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q) {
+IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q,
+                            const uint8_t* dof_free = nullptr) {
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
     int d = m.joint_qd_start[j];
+    if (dof_free && !dof_free[d]) continue;
     T& v = q[m.joint_q_start[j]];
     if (v < lower[d]) v = lower[d];
     if (v > upper[d]) v = upper[d];
@@ -121,27 +123,36 @@ IKWB_HD bool row_converged(const RowEval<T>& e, const LmConfig<T>& c) {
          e.violation <= c.tol_constraint;
 }
 
-// task errors and hard violations from an objective's raw rows
+// task errors and hard violations from an objective's raw rows. A soft objective's rows whose
+// weight is zero (an axis left free, or weight 0) do not count toward its errors.
 template <class T>
 IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowEval<T>& e) {
   if (!o.enabled) return;
-  T pos = T(0), rot = T(0);
+  int first_pos = -1, first_rot = -1;
   switch (o.type) {
     case ObjectiveType::kPosition:
     case ObjectiveType::kRelativeBall:
-      pos = sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+      first_pos = 0;
       break;
     case ObjectiveType::kRotation:
-      rot = sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+      first_rot = 0;
       break;
     case ObjectiveType::kPose:
     case ObjectiveType::kRelativeFixed:
-      pos = sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
-      rot = sqrt(raw[3] * raw[3] + raw[4] * raw[4] + raw[5] * raw[5]);
+      first_pos = 0;
+      first_rot = 3;
       break;
     default:
       break;
   }
+  T ps = T(0), rs = T(0);
+  for (int k = 0; k < 3; ++k) {
+    if (first_pos >= 0 && (o.hard || objective_row_weight(o, first_pos + k) != T(0)))
+      ps += raw[first_pos + k] * raw[first_pos + k];
+    if (first_rot >= 0 && (o.hard || objective_row_weight(o, first_rot + k) != T(0)))
+      rs += raw[first_rot + k] * raw[first_rot + k];
+  }
+  T pos = sqrt(ps), rot = sqrt(rs);
   if (pos > e.position_error) e.position_error = pos;
   if (rot > e.rotation_error) e.rotation_error = rot;
   if (o.hard) {
@@ -178,9 +189,9 @@ IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem, const
     if (o.type == ObjectiveType::kCustom) continue;
     T* ro = r + o.start;
     objective_residual(pv, oi, problem, q, body_q, ro);
-    accumulate_row_eval(o, ro, e);
     ObjectiveParams<T> eff = o;
-    if (o.null_space) eff.enabled = 0;
+    if (o.null_space) eff.enabled = 0;  // a step of its own, no rows and no error
+    accumulate_row_eval(eff, ro, e);
     apply_mode(eff, al_lambda + o.start, mu, pv.model.dof_count, ro, (T*)nullptr, 0);
     finish_row_cost(eff, ro, e);
   }
@@ -228,7 +239,32 @@ struct AnalyticEvaluator {
 template <class T>
 IKWB_HD bool problem_has_hard(const ProblemView<T>& pv) {
   for (int oi = 0; oi < pv.objective_count; ++oi)
-    if (pv.objectives[oi].hard && pv.objectives[oi].enabled) return true;
+    if (pv.objectives[oi].hard && pv.objectives[oi].enabled && !pv.objectives[oi].null_space)
+      return true;
+  return false;
+}
+
+// true when row_converged can judge the problem: it has an enabled task objective (position,
+// rotation, pose, relative frames) or a hard one. Without any (only soft posture, limits,
+// distances or custom rows) every iterate would pass, so the solver instead runs until the cost
+// stops decreasing.
+template <class T>
+IKWB_HD bool problem_has_measure(const ProblemView<T>& pv) {
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (!o.enabled || o.null_space) continue;
+    if (o.hard) return true;
+    switch (o.type) {
+      case ObjectiveType::kPosition:
+      case ObjectiveType::kRotation:
+      case ObjectiveType::kPose:
+      case ObjectiveType::kRelativeBall:
+      case ObjectiveType::kRelativeFixed:
+        return true;
+      default:
+        break;
+    }
+  }
   return false;
 }
 
@@ -276,6 +312,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
   const bool has_hard = problem_has_hard(pv);
+  const bool early_exit = !cfg.fixed_iterations && problem_has_measure(pv);
   for (int i = 0; i < nr; ++i) w.al_lambda[i] = T(0);
   st.mu = cfg.mu_init;
   st.lm_lambda = cfg.lambda_init;
@@ -283,15 +320,20 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   st.converged = false;
   T nu = T(2);
   ev.set_multipliers(w.al_lambda, st.mu);
-  if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q);
+  if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
   st.eval = ev.residual(w.q, w.body_q, w.r);
   ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
   bool need_normal = true;
+  // Null-space posture: each step adds null_scale * (its projected posture step); a rejected
+  // step is retried without it and the scale shrinks. The posture is settled (null_done) when
+  // its step gets negligible; until then a converged row keeps iterating toward the rest.
+  bool null_done = w.null_rest == nullptr, use_null = !null_done;
+  T null_scale = T(1);
   int since_update = 0;
   T last_violation = st.eval.violation;
   T window_cost = st.eval.cost;
   for (int it = 0; it < cfg.max_iterations; ++it) {
-    if (!cfg.fixed_iterations && row_converged(st.eval, cfg)) {
+    if (early_exit && null_done && row_converged(st.eval, cfg)) {
       st.converged = true;
       break;
     }
@@ -364,25 +406,37 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
       cholesky_solve(w.L, nv, w.dq);
     }
-    if (w.null_rest) {
-      // posture in the task null space: dq += v - (A + lambda D)^-1 A v, v = -k (q - rest)
-      difference_row(m, w.q, w.null_rest, w.tmp);
+    if (use_null) {
+      // posture in the task null space: dq += v - (A + lambda D)^-1 A v,
+      // v = -s k (q - rest), kept in q_trial (nq >= nv) until the trial point is formed
+      T* v = w.q_trial;
+      difference_row(m, w.q, w.null_rest, v);
       for (int a = 0; a < nv; ++a) {
         bool free = !w.dof_free || w.dof_free[a];
-        w.tmp[a] = free ? -cfg.null_space_gain * w.null_weight * w.tmp[a] : T(0);
+        v[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * v[a] : T(0);
       }
       for (int a = 0; a < nv; ++a) {
         T s = T(0);
-        for (int b = 0; b < nv; ++b) s += w.A[a * nv + b] * w.tmp[b];
-        w.dq[a] += w.tmp[a];
+        for (int b = 0; b < nv; ++b) s += w.A[a * nv + b] * v[b];
         w.tmp[a] = s;
       }
       cholesky_solve(w.L, nv, w.tmp);
-      for (int a = 0; a < nv; ++a) w.dq[a] -= w.tmp[a];
+      T step = T(0);
+      for (int a = 0; a < nv; ++a) {
+        w.tmp[a] = v[a] - w.tmp[a];
+        step = w.tmp[a] > step ? w.tmp[a] : (-w.tmp[a] > step ? -w.tmp[a] : step);
+      }
+      if (step < T(1e-5) * null_scale) {
+        // settled: the posture is as close to the rest as the task allows
+        null_done = true;
+        use_null = false;
+      } else {
+        for (int a = 0; a < nv; ++a) w.dq[a] += w.tmp[a];
+      }
     }
     for (int a = 0; a < nq; ++a) w.q_trial[a] = w.q[a];
     integrate_row(m, w.q, w.dq, T(1), w.q_trial);
-    if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial);
+    if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
     // predicted decrease of the quadratic model for the step actually taken
     difference_row(m, w.q_trial, w.q, w.dq);
     T pred = T(0);
@@ -394,14 +448,37 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     RowEval<T> trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
     T actual = st.eval.cost - trial.cost;
     bool finite = trial.cost == trial.cost && trial.cost < T(1e300);
-    bool accept = finite && ((pred > T(0) && actual > T(1e-4) * pred) ||
-                             (w.null_rest && actual >= -T(1e-12) * (T(1) + st.eval.cost)));
+    bool gain_ok = pred > T(0) && actual > T(1e-4) * pred;
+    // a posture step may cost task accuracy only within the tolerances
+    bool accept =
+        finite &&
+        (gain_ok ||
+         (use_null && (actual >= -T(1e-12) * (T(1) + st.eval.cost) || row_converged(trial, cfg))));
+    if (!accept && use_null) {
+      // the posture motion disturbed the task (it is null only to first order, and the damped
+      // projection leaks as lambda grows): take the plain LM step next, damping unchanged
+      use_null = false;
+      null_scale *= T(0.25);
+      if (null_scale < T(1.0 / 64)) null_done = true;  // it only fits when tiny: stop
+      continue;
+    }
     if (accept) {
-      T rho = pred > T(0) ? actual / pred : T(1);
-      T f = T(2) * rho - T(1);
-      T shrink = T(1) - f * f * f;
-      st.lm_lambda *= shrink > T(1) / T(3) ? shrink : T(1) / T(3);
-      if (st.lm_lambda < T(1e-12)) st.lm_lambda = T(1e-12);
+      if (use_null) {
+        // settled too when the step taken is negligible (the posture pushes into a limit)
+        T taken = T(0);
+        for (int a = 0; a < nv; ++a)
+          taken = w.dq[a] > taken ? w.dq[a] : (-w.dq[a] > taken ? -w.dq[a] : taken);
+        if (taken < T(1e-5)) null_done = true;
+        if (null_scale < T(1)) null_scale *= T(2);
+      }
+      use_null = !null_done;
+      if (gain_ok) {  // a step taken for the posture alone leaves the damping as it is
+        T rho = actual / pred;
+        T f = T(2) * rho - T(1);
+        T shrink = T(1) - f * f * f;
+        st.lm_lambda *= shrink > T(1) / T(3) ? shrink : T(1) / T(3);
+        if (st.lm_lambda < T(1e-12)) st.lm_lambda = T(1e-12);
+      }
       nu = T(2);
       T* t = w.q; w.q = w.q_trial; w.q_trial = t;
       Transform<T>* tb = w.body_q; w.body_q = w.body_q_trial; w.body_q_trial = tb;

@@ -87,8 +87,7 @@ void IkProblem::relayout() {
   int old_count = params_.empty() ? 0 : int(old_targets.size()) / problem_count_;
   params_.clear();
   rest_.assign(std::size_t(objectives_.size()) * nq, 0.0);
-  targets_.assign(objectives_.size() * std::size_t(problem_count_),
-                  transform_identity<double>());
+  targets_.assign(objectives_.size() * std::size_t(problem_count_), transform_identity<double>());
   residual_count_ = 0;
   for (std::size_t i = 0; i < objectives_.size(); ++i) {
     Objective& o = objectives_[i];
@@ -153,9 +152,9 @@ int IkProblem::add_joint_limits(double weight, bool hard) {
 int IkProblem::add_posture(std::vector<double> rest_q, double weight, bool null_space) {
   if (rest_q.empty()) rest_q = model_->neutral_configuration();
   if (int(rest_q.size()) != model_->coord_count)
-    throw std::invalid_argument("add_posture: rest_q has " + std::to_string(rest_q.size()) +
-                                " values, expected joint_coord_count = " +
-                                std::to_string(model_->coord_count));
+    throw std::invalid_argument(
+        "add_posture: rest_q has " + std::to_string(rest_q.size()) +
+        " values, expected joint_coord_count = " + std::to_string(model_->coord_count));
   for (double v : rest_q)
     if (!std::isfinite(v)) throw std::invalid_argument("add_posture: rest_q has NaN or inf");
   Objective o;
@@ -200,8 +199,7 @@ int IkProblem::add_relative_fixed(int link_a, int link_b, const Transform<double
 }
 
 int IkProblem::add_min_distance(int link_a, Vec3<double> offset_a, int link_b,
-                                Vec3<double> offset_b, double distance, double weight,
-                                bool hard) {
+                                Vec3<double> offset_b, double distance, double weight, bool hard) {
   check_link(link_a, "add_min_distance link_a");
   check_link(link_b, "add_min_distance link_b");
   if (!std::isfinite(distance) || distance < 0)
@@ -255,9 +253,9 @@ void IkProblem::set_target_position(int objective, int problem, const Vec3<doubl
 void IkProblem::set_target_positions(int objective, const std::vector<Vec3<double>>& p) {
   check_objective(objective, "set_target_positions");
   if (int(p.size()) != problem_count_)
-    throw std::invalid_argument("set_target_positions: got " + std::to_string(p.size()) +
-                                " positions, expected problem_count = " +
-                                std::to_string(problem_count_));
+    throw std::invalid_argument(
+        "set_target_positions: got " + std::to_string(p.size()) +
+        " positions, expected problem_count = " + std::to_string(problem_count_));
   for (const auto& v : p)
     if (!finite3(v))
       throw std::invalid_argument("set_target_positions: target position has NaN or inf values");
@@ -284,9 +282,9 @@ void IkProblem::set_target_pose(int objective, int problem, const Transform<doub
 void IkProblem::set_target_poses(int objective, const std::vector<Transform<double>>& x) {
   check_objective(objective, "set_target_poses");
   if (int(x.size()) != problem_count_)
-    throw std::invalid_argument("set_target_poses: got " + std::to_string(x.size()) +
-                                " poses, expected problem_count = " +
-                                std::to_string(problem_count_));
+    throw std::invalid_argument(
+        "set_target_poses: got " + std::to_string(x.size()) +
+        " poses, expected problem_count = " + std::to_string(problem_count_));
   std::vector<Transform<double>> checked;
   for (const auto& t : x) {
     if (!finite3(t.p))
@@ -340,9 +338,9 @@ void IkProblem::set_enabled(int objective, bool enabled) {
 void IkProblem::set_rest(int objective, const std::vector<double>& rest_q) {
   check_objective(objective, "set_rest");
   if (int(rest_q.size()) != model_->coord_count)
-    throw std::invalid_argument("set_rest: rest_q has " + std::to_string(rest_q.size()) +
-                                " values, expected joint_coord_count = " +
-                                std::to_string(model_->coord_count));
+    throw std::invalid_argument(
+        "set_rest: rest_q has " + std::to_string(rest_q.size()) +
+        " values, expected joint_coord_count = " + std::to_string(model_->coord_count));
   for (double v : rest_q)
     if (!std::isfinite(v)) throw std::invalid_argument("set_rest: rest_q has NaN or inf");
   objectives_[objective].rest_q = rest_q;
@@ -362,9 +360,9 @@ const Objective& IkProblem::objective(int index) const {
 
 void IkProblem::set_dof_mask(const std::vector<uint8_t>& mask) {
   if (!mask.empty() && int(mask.size()) != model_->dof_count)
-    throw std::invalid_argument("set_dof_mask: mask has " + std::to_string(mask.size()) +
-                                " values, expected joint_dof_count = " +
-                                std::to_string(model_->dof_count));
+    throw std::invalid_argument(
+        "set_dof_mask: mask has " + std::to_string(mask.size()) +
+        " values, expected joint_dof_count = " + std::to_string(model_->dof_count));
   dof_mask_ = mask;
   ++version_;
 }

@@ -72,7 +72,8 @@ class IkProblem {
   int add_rotation(int link, double weight = 1.0, bool hard = false);
   int add_pose(int link, Vec3<double> offset = {0, 0, 0}, double weight = 1.0, bool hard = false);
   int add_joint_limits(double weight = 1.0, bool hard = false);
-  // rest_q: coord_count values (empty: the model's neutral configuration)
+  // rest_q: coord_count values (empty: the model's neutral configuration). null_space: a step
+  // of its own projected into the task null space, no residual rows (LM; the last enabled one)
   int add_posture(std::vector<double> rest_q = {}, double weight = 0.1, bool null_space = false);
   int add_relative_ball(int link_a, Vec3<double> offset_a, int link_b, Vec3<double> offset_b,
                         double weight = 1.0, bool hard = true);

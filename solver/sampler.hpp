@@ -1,6 +1,6 @@
 // Seed samplers: none, gaussian around the initial configuration, uniform within the limits,
-// and the Roberts R_d low-discrepancy sequence. Counter-based (a hash of rng_seed, problem,
-// seed index and draw), so the CPU and CUDA backends produce identical seeds and a given
+// and the Roberts R_d low-discrepancy sequence. Counter-based (a hash of rng_seed, seed index
+// and draw), so the CPU and CUDA backends produce identical seeds and a given
 // rng_seed is deterministic regardless of thread count. __host__ __device__.
 //
 // Per joint: 1-dof joints with limits draw within them (revolute without limits: [-pi, pi];
@@ -45,10 +45,10 @@ IKWB_HD double roberts_phi(int d) {
 
 struct UniformSource {
   SeedSampler kind;
-  uint64_t key;   // hash key (rng_seed, problem, sequence index)
-  double index;   // Roberts sequence index
-  double phi;     // Roberts phi_d
-  double alpha;   // running 1 / phi^(k+1)
+  uint64_t key;  // hash key (rng_seed, sequence index)
+  double index;  // Roberts sequence index
+  double phi;    // Roberts phi_d
+  double alpha;  // running 1 / phi^(k+1)
   uint32_t draw = 0;
   IKWB_HD double next() {
     if (kind == SeedSampler::kRoberts) {
@@ -85,16 +85,50 @@ IKWB_HD Quat<T> uniform_rotation(double u1, double u2, double u3) {
           T(b * cos(two_pi * u3))};
 }
 
-// Writes seed `seed_index` (0 = q_init itself) of problem `problem` into q_out (coord_count).
-// sequence: distinct per (seed, restart) so restarts draw new samples.
+// Copies the coordinates of frozen dofs (dof_free[d] == 0) from q_init into q: 1-dof joints
+// and free-joint positions per dof, a ball or free rotation whole when any of its dofs is frozen.
 template <class T>
-IKWB_HD void sample_seed(const ModelView<T>& m, const T* lower, const T* upper,
-                         SeedSampler kind, T sigma, uint64_t rng_seed, int problem,
-                         uint32_t sequence, const T* q_init, T* q_out, T* dof_scratch) {
+IKWB_HD void restore_frozen(const ModelView<T>& m, const uint8_t* dof_free, const T* q_init, T* q) {
+  if (!dof_free) return;
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0) continue;
+    int qs = m.joint_q_start[j], d = m.joint_qd_start[j];
+    switch (JointType(m.joint_type[j])) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+      case JointType::kPrismatic:
+        if (!dof_free[d]) q[qs] = q_init[qs];
+        break;
+      case JointType::kBall:
+        if (!dof_free[d] || !dof_free[d + 1] || !dof_free[d + 2])
+          for (int k = 0; k < 4; ++k) q[qs + k] = q_init[qs + k];
+        break;
+      case JointType::kFree:
+        for (int k = 0; k < 3; ++k)
+          if (!dof_free[d + k]) q[qs + k] = q_init[qs + k];
+        if (!dof_free[d + 3] || !dof_free[d + 4] || !dof_free[d + 5])
+          for (int k = 3; k < 7; ++k) q[qs + k] = q_init[qs + k];
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+// Writes seed `sequence` (0 = q_init itself) into q_out (coord_count). sequence: distinct per
+// (seed, restart) so restarts draw new samples. The draws depend on rng_seed and sequence only,
+// not on `problem` (kept for the callers): a problem gets the same seeds whether it is solved
+// alone or at any place in a batch. Frozen dofs (dof_free, null = all free) keep q_init.
+template <class T>
+IKWB_HD void sample_seed(const ModelView<T>& m, const T* lower, const T* upper, SeedSampler kind,
+                         T sigma, uint64_t rng_seed, int problem, uint32_t sequence,
+                         const T* q_init, T* q_out, T* dof_scratch,
+                         const uint8_t* dof_free = nullptr) {
+  (void)problem;
   for (int i = 0; i < m.coord_count; ++i) q_out[i] = q_init[i];
   if (sequence == 0 || kind == SeedSampler::kNone) return;
   const double pi = 3.141592653589793;
-  uint64_t key = splitmix64(rng_seed ^ splitmix64(uint64_t(problem) * 0x100000001B3ull + sequence));
+  uint64_t key = splitmix64(rng_seed ^ splitmix64(uint64_t(sequence)));
   if (kind == SeedSampler::kGaussian) {
     for (int d = 0; d < m.dof_count; ++d) {
       double u1 = hash_uniform(key, 2 * d), u2 = hash_uniform(key, 2 * d + 1);
@@ -109,6 +143,7 @@ IKWB_HD void sample_seed(const ModelView<T>& m, const T* lower, const T* upper,
       if (v < lower[d]) v = lower[d];
       if (v > upper[d]) v = upper[d];
     }
+    restore_frozen(m, dof_free, q_init, q_out);
     return;
   }
   int dims = 0;
@@ -154,6 +189,7 @@ IKWB_HD void sample_seed(const ModelView<T>& m, const T* lower, const T* upper,
         break;
     }
   }
+  restore_frozen(m, dof_free, q_init, q_out);
 }
 
 }  // namespace ikwb

@@ -57,18 +57,33 @@ bool parse(const std::string& s, JacobianMode* out) {
 bool parse(const std::string& s, Sampler* out) { return parse_table(s, kSamplers, out); }
 
 void validate_settings(const SolverSettings& s) {
-  auto bad = [](const std::string& what) { throw std::invalid_argument("solver settings: " + what); };
-  if (s.n_seeds < 1) bad("n_seeds must be >= 1");
-  if (s.max_iterations < 0) bad("max_iterations must be >= 0");
-  if (s.max_restarts < 0) bad("max_restarts must be >= 0");
-  if (!(s.tol_position > 0) || !(s.tol_rotation > 0) || !(s.tol_constraint > 0))
-    bad("tolerances must be > 0");
-  if (!(s.lambda_init > 0) || !std::isfinite(s.lambda_init)) bad("lambda_init must be > 0");
+  auto bad = [](const std::string& what) {
+    throw std::invalid_argument("solver settings: " + what);
+  };
+  auto positive = [&](double v, const char* name) {
+    if (!(v > 0)) bad(std::string(name) + " must be > 0, got " + std::to_string(v));
+  };
+  if (s.n_seeds < 1) bad("n_seeds must be >= 1, got " + std::to_string(s.n_seeds));
+  if (s.max_iterations < 0)
+    bad("max_iterations must be >= 0, got " + std::to_string(s.max_iterations));
+  if (s.max_restarts < 0) bad("max_restarts must be >= 0, got " + std::to_string(s.max_restarts));
+  if (s.stall_window < 0) bad("stall_window must be >= 0, got " + std::to_string(s.stall_window));
+  if (s.threads < 0) bad("threads must be >= 0, got " + std::to_string(s.threads));
+  positive(s.tol_position, "tol_position");
+  positive(s.tol_rotation, "tol_rotation");
+  positive(s.tol_constraint, "tol_constraint");
+  if (!(s.lambda_init > 0) || !std::isfinite(s.lambda_init))
+    bad("lambda_init must be finite and > 0");
   if (!(s.gaussian_sigma >= 0) || !std::isfinite(s.gaussian_sigma))
     bad("gaussian_sigma must be finite and >= 0");
   if (s.lbfgs_memory < 1) bad("lbfgs_memory must be >= 1");
   if (s.al_inner_iterations < 1) bad("al_inner_iterations must be >= 1");
-  if (!(s.al_mu_init > 0) || !(s.al_mu_growth >= 1)) bad("augmented-Lagrangian penalty settings");
+  if (!(s.al_mu_init > 0) || !std::isfinite(s.al_mu_init)) bad("al_mu_init must be finite and > 0");
+  if (!(s.al_mu_growth >= 1) || !std::isfinite(s.al_mu_growth))
+    bad("al_mu_growth must be finite and >= 1");
+  if (!(s.al_mu_max > 0)) bad("al_mu_max must be > 0");
+  if (!(s.null_space_gain >= 0) || !std::isfinite(s.null_space_gain))
+    bad("null_space_gain must be finite and >= 0");
   if (!(s.time_budget_s >= 0)) bad("time_budget_s must be >= 0");
 }
 

@@ -34,7 +34,8 @@ struct SolverSettings {
   Sampler sampler = Sampler::kNone;
   int n_seeds = 1;               // seeds per problem; seed 0 is always the initial q
   double gaussian_sigma = 0.3;   // rad (or m) for the gaussian sampler
-  uint64_t rng_seed = 0;         // samplers are deterministic for a given value
+  uint64_t rng_seed = 0;         // samplers are deterministic for a given value; a problem
+                                 // draws the same seeds alone or anywhere in a batch
   int max_iterations = 100;      // per seed (and per restart)
   bool fixed_iterations = false;  // run exactly max_iterations, no early exit
   double tol_position = 1e-4;    // m, position / pose / relative objectives
@@ -57,19 +58,22 @@ struct SolverSettings {
   double al_mu_growth = 10.0;
   double al_mu_max = 1e8;
   int lbfgs_memory = 8;
-  double null_space_gain = 0.5;  // posture objectives applied in the null space
+  double null_space_gain = 0.5;  // posture objectives applied in the null space (LM only)
 };
 
 struct ProblemResult {
   std::vector<double> q;          // best seed's configuration (coord_count)
-  double position_error = 0;      // m, max over position-type objectives (unweighted)
+  double position_error = 0;      // m, max over position-type objectives (unweighted; axes of
+                                  // weight 0 left out)
   double rotation_error = 0;      // rad, max over rotation-type objectives
   double constraint_violation = 0;  // max over hard objectives
   double cost = 0;                // soft cost 0.5 |r|^2 of the best seed
   int iterations = 0;             // of the best seed (restarts included)
   int total_iterations = 0;       // over all seeds of the problem
   int seed = 0;                   // which seed won
-  bool converged = false;
+  bool converged = false;         // task errors and violations within the tolerances (with
+                                  // only soft posture/limit/distance/custom rows: the cost
+                                  // stopped decreasing)
 };
 
 struct SolveResult {

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "core/test_models.hpp"
 #include "engine/core/fk.hpp"
+#include "solver/solver_test_util.hpp"
 #include "solver/test_robots.hpp"
 
 namespace ikwb {
@@ -28,7 +31,8 @@ TEST(Solver, PandaPoseTargetsConverge) {
   IkProblem problem(model, P);
   int obj = problem.add_pose(tcp);
   for (int p = 0; p < P; ++p)
-    problem.set_target_pose(obj, p, link_pose(*model, test::random_configuration(*model, rng), tcp));
+    problem.set_target_pose(obj, p,
+                            link_pose(*model, test::random_configuration(*model, rng), tcp));
   SolverSettings s;
   s.max_restarts = 20;
   s.tol_position = 1e-5;
@@ -44,6 +48,184 @@ TEST(Solver, PandaPoseTargetsConverge) {
     }
   }
   EXPECT_EQ(ok, P);
+}
+
+TEST(Solver, NamesRoundTrip) {
+  for (Backend b : {Backend::kCpu, Backend::kCuda}) {
+    Backend out;
+    ASSERT_TRUE(parse(to_string(b), &out));
+    EXPECT_EQ(out, b);
+  }
+  for (Optimizer o : {Optimizer::kLevenbergMarquardt, Optimizer::kLbfgs}) {
+    Optimizer out;
+    ASSERT_TRUE(parse(to_string(o), &out));
+    EXPECT_EQ(out, o);
+  }
+  for (JacobianMode j : {JacobianMode::kAnalytic, JacobianMode::kAutodiff,
+                         JacobianMode::kFiniteDifference, JacobianMode::kMixed}) {
+    JacobianMode out;
+    ASSERT_TRUE(parse(to_string(j), &out));
+    EXPECT_EQ(out, j);
+  }
+  for (Sampler k : {Sampler::kNone, Sampler::kGaussian, Sampler::kUniform, Sampler::kRoberts}) {
+    Sampler out;
+    ASSERT_TRUE(parse(to_string(k), &out));
+    EXPECT_EQ(out, k);
+  }
+  JacobianMode j;
+  EXPECT_TRUE(parse("finite_difference", &j));
+  EXPECT_EQ(j, JacobianMode::kFiniteDifference);
+  Optimizer o = Optimizer::kLbfgs;
+  EXPECT_FALSE(parse("newton", &o));
+  EXPECT_EQ(o, Optimizer::kLbfgs);  // untouched on failure
+  Sampler sm;
+  EXPECT_FALSE(parse("", &sm));
+}
+
+TEST(Solver, CpuFallbackSaysWhy) {
+  std::string reason;
+  auto cpu = make_solver(Backend::kCpu, &reason);
+  ASSERT_TRUE(cpu);
+  EXPECT_EQ(cpu->backend(), Backend::kCpu);
+  auto s = make_solver(Backend::kCuda, &reason);
+  ASSERT_TRUE(s);
+  std::string why;
+  if (!cuda_available(&why)) {
+    EXPECT_EQ(s->backend(), Backend::kCpu);
+    EXPECT_NE(reason.find("CUDA"), std::string::npos) << reason;
+    EXPECT_FALSE(why.empty());
+  }
+}
+
+TEST(Solver, ExpandInitial) {
+  auto model = std::make_shared<Model>(test::all_joint_types());
+  IkProblem pr(model, 3);
+  std::vector<double> q = model->neutral_configuration();
+  q[6] = 2.0;  // free root quaternion w: renormalised
+  std::vector<double> all = expand_initial(pr, q);
+  ASSERT_EQ(all.size(), 3u * model->coord_count);
+  for (int p = 0; p < 3; ++p) EXPECT_DOUBLE_EQ(all[p * model->coord_count + 6], 1.0);
+  std::vector<double> per(3 * model->coord_count);
+  for (int p = 0; p < 3; ++p) std::copy(q.begin(), q.end(), per.begin() + p * model->coord_count);
+  per[model->coord_count + 0] = 0.25;  // problem 1 starts elsewhere
+  all = expand_initial(pr, per);
+  EXPECT_EQ(all[model->coord_count], 0.25);
+  EXPECT_EQ(all[0], q[0]);
+  EXPECT_THROW(expand_initial(pr, std::vector<double>(5, 0.0)), std::invalid_argument);
+}
+
+TEST(Solver, ResultLayoutAndSequentialSeeds) {
+  auto model = std::make_shared<Model>(test::panda());
+  int tcp = model->find_body("panda_hand_tcp");
+  const int P = 5, S = 4;
+  IkProblem pr(model, P);
+  int obj = pr.add_pose(tcp);
+  pr.set_target_poses(obj, test::reachable_poses(*model, tcp, P, 3));
+  SolverSettings s;
+  s.n_seeds = S;
+  s.sampler = Sampler::kUniform;
+  s.max_iterations = 50;
+  SolveResult res;
+  make_cpu_solver()->solve(pr, s, model->middle_configuration(), res);
+  EXPECT_EQ(res.n_seeds, S);
+  ASSERT_EQ(res.problems.size(), std::size_t(P));
+  EXPECT_EQ(res.row_q.size(), std::size_t(P * S * model->coord_count));
+  EXPECT_EQ(res.row_cost.size(), std::size_t(P * S));
+  EXPECT_EQ(res.row_converged.size(), std::size_t(P * S));
+  EXPECT_GE(res.solve_seconds, 0.0);
+  for (int p = 0; p < P; ++p) {
+    const ProblemResult& r = res.problems[p];
+    // seeds run one after another and stop at the first converged one: later rows never ran
+    int first = -1;
+    for (int k = 0; k < S; ++k)
+      if (res.row_converged[p * S + k]) {
+        first = k;
+        break;
+      }
+    if (first >= 0) {
+      EXPECT_EQ(r.seed, first);
+      EXPECT_TRUE(r.converged);
+      for (int k = first + 1; k < S; ++k) EXPECT_TRUE(std::isinf(res.row_cost[p * S + k]));
+    }
+    EXPECT_GE(r.total_iterations, r.iterations);
+    std::vector<double> row(res.row_q.begin() + (p * S + r.seed) * model->coord_count,
+                            res.row_q.begin() + (p * S + r.seed + 1) * model->coord_count);
+    EXPECT_EQ(row, r.q);
+    EXPECT_EQ(int(r.q.size()), model->coord_count);
+  }
+  // every seed run to the end
+  s.solve_all_seeds = true;
+  make_cpu_solver()->solve(pr, s, model->middle_configuration(), res);
+  for (double c : res.row_cost) EXPECT_TRUE(std::isfinite(c));
+}
+
+// targets edited in place between solves, one solver reused across models and shapes: the
+// results equal those of a fresh solver
+TEST(Solver, ReuseAcrossEditsAndModels) {
+  auto panda = std::make_shared<Model>(test::panda());
+  auto zoo = std::make_shared<Model>(test::all_joint_types());
+  int tcp = panda->find_body("panda_hand_tcp");
+  IkProblem a(panda, 3);
+  int obj = a.add_pose(tcp);
+  a.set_target_poses(obj, test::reachable_poses(*panda, tcp, 3, 5));
+  IkProblem b(zoo, 2);
+  int ob = b.add_position(zoo->find_body("g"), {0.1, 0, 0});
+  b.set_target_positions(ob, {{3.2, -1.8, 2.0}, {3.0, -2.2, 1.6}});
+  SolverSettings s;
+  s.n_seeds = 2;
+  s.sampler = Sampler::kRoberts;
+  auto solver = make_cpu_solver();
+  SolveResult r1, r2, r3, fresh;
+  solver->solve(a, s, panda->middle_configuration(), r1);
+  solver->solve(b, s, zoo->neutral_configuration(), r2);
+  a.set_target_poses(obj, test::reachable_poses(*panda, tcp, 3, 6));
+  uint64_t sv = a.structure_version();
+  solver->solve(a, s, panda->middle_configuration(), r3);
+  EXPECT_EQ(a.structure_version(), sv);
+  make_cpu_solver()->solve(a, s, panda->middle_configuration(), fresh);
+  EXPECT_EQ(r3.row_q, fresh.row_q);
+  make_cpu_solver()->solve(b, s, zoo->neutral_configuration(), fresh);
+  EXPECT_EQ(r2.row_q, fresh.row_q);
+  for (const auto& r : r2.problems) {
+    EXPECT_TRUE(r.converged);
+    test::expect_finite(r.q);
+  }
+  // an objective added between solves (new residual layout) is picked up
+  a.add_posture(panda->middle_configuration(), 0.01);
+  solver->solve(a, s, panda->middle_configuration(), r3);
+  make_cpu_solver()->solve(a, s, panda->middle_configuration(), fresh);
+  EXPECT_EQ(r3.row_q, fresh.row_q);
+}
+
+// a floating-base model far from the origin: position targets on a branch reached by moving
+// the free root and the joints together
+TEST(Solver, FloatingBaseFarFromTheOrigin) {
+  auto zoo = std::make_shared<Model>(test::all_joint_types(true, {30.0, -20.0, 15.0}));
+  int g = zoo->find_body("g"), c = zoo->find_body("c");
+  const int P = 4;
+  IkProblem pr(zoo, P);
+  int og = pr.add_pose(g, {0.05, 0, 0});
+  int oc = pr.add_position(c, {0, 0, 0.1});
+  std::mt19937 rng(12);
+  for (int p = 0; p < P; ++p) {
+    auto q = test::random_configuration(*zoo, rng);
+    auto poses = test::body_poses(*zoo, q);
+    pr.set_target_pose(og, p, {transform_point(poses[g], {0.05, 0, 0}), poses[g].q});
+    pr.set_target_position(oc, p, transform_point(poses[c], {0, 0, 0.1}));
+  }
+  SolverSettings s;
+  s.max_restarts = 10;
+  s.tol_position = 1e-6;
+  s.tol_rotation = 1e-6;
+  SolveResult res;
+  make_cpu_solver()->solve(pr, s, zoo->neutral_configuration(), res);
+  for (int p = 0; p < P; ++p) {
+    ASSERT_TRUE(res.problems[p].converged) << p;
+    auto poses = test::body_poses(*zoo, res.problems[p].q);
+    EXPECT_LE(length(transform_point(poses[g], {0.05, 0, 0}) - pr.target(og, p).p), 1e-6);
+    EXPECT_LE(test::rotation_angle(poses[g].q, pr.target(og, p).q), 1e-6);
+    EXPECT_LE(length(transform_point(poses[c], {0, 0, 0.1}) - pr.target(oc, p).p), 1e-6);
+  }
 }
 
 }  // namespace

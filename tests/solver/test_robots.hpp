@@ -2,28 +2,32 @@
 #pragma once
 
 #include <cmath>
+#include <string>
 
 #include "engine/core/model.hpp"
 
 namespace ikwb::test {
 
-// Franka Emika Panda: joint origins and limits as published in franka_description, with the
-// hand TCP 0.1034 m beyond the hand. Bodies: panda_link0..7, panda_hand_tcp.
-inline Model panda() {
+// Appends a Panda arm (joints 1..7 and the hand TCP) to `parent` (its link0); names get `prefix`
+// (bodies prefix + "link1".."link7", prefix + "hand_tcp"). Returns the TCP body.
+inline int add_panda_chain(ModelBuilder& b, int parent, const std::string& prefix) {
   const double pi = M_PI;
   struct J {
     double x, y, z, roll, lo, hi;
-  } js[7] = {{0, 0, 0.333, 0, -2.8973, 2.8973},          {0, 0, 0, -pi / 2, -1.7628, 1.7628},
-             {0, -0.316, 0, pi / 2, -2.8973, 2.8973},    {0.0825, 0, 0, pi / 2, -3.0718, -0.0698},
-             {-0.0825, 0.384, 0, -pi / 2, -2.8973, 2.8973}, {0, 0, 0, pi / 2, -0.0175, 3.7525},
+  } js[7] = {{0, 0, 0.333, 0, -2.8973, 2.8973},
+             {0, 0, 0, -pi / 2, -1.7628, 1.7628},
+             {0, -0.316, 0, pi / 2, -2.8973, 2.8973},
+             {0.0825, 0, 0, pi / 2, -3.0718, -0.0698},
+             {-0.0825, 0.384, 0, -pi / 2, -2.8973, 2.8973},
+             {0, 0, 0, pi / 2, -0.0175, 3.7525},
              {0.088, 0, 0, pi / 2, -2.8973, 2.8973}};
-  ModelBuilder b;
-  b.model().name = "panda";
-  int prev = b.add_body("panda_link0");
-  b.add_joint({"panda_base", JointType::kFixed, -1, prev});
+  int prev = parent;
   for (int i = 0; i < 7; ++i) {
-    int body = b.add_body("panda_link" + std::to_string(i + 1));
-    JointSpec s{"panda_joint" + std::to_string(i + 1), JointType::kRevolute, prev, body,
+    int body = b.add_body(prefix + "link" + std::to_string(i + 1));
+    JointSpec s{prefix + "joint" + std::to_string(i + 1),
+                JointType::kRevolute,
+                prev,
+                body,
                 {{js[i].x, js[i].y, js[i].z}, quat_from_rpy(js[i].roll, 0.0, 0.0)}};
     s.axis = {0, 0, 1};
     s.lower = js[i].lo;
@@ -31,9 +35,39 @@ inline Model panda() {
     b.add_joint(s);
     prev = body;
   }
-  int tcp = b.add_body("panda_hand_tcp");
-  b.add_joint({"panda_tcp", JointType::kFixed, prev, tcp,
+  int tcp = b.add_body(prefix + "hand_tcp");
+  b.add_joint({prefix + "tcp",
+               JointType::kFixed,
+               prev,
+               tcp,
                {{0, 0, 0.107 + 0.1034}, quat_from_rpy(0.0, 0.0, -pi / 4)}});
+  return tcp;
+}
+
+// Franka Emika Panda: joint origins and limits as published in franka_description, with the
+// hand TCP 0.1034 m beyond the hand. Bodies: panda_link0..7, panda_hand_tcp.
+inline Model panda() {
+  ModelBuilder b;
+  b.model().name = "panda";
+  int base = b.add_body("panda_link0");
+  b.add_joint({"panda_base", JointType::kFixed, -1, base});
+  add_panda_chain(b, base, "panda_");
+  return b.finalize();
+}
+
+// Two Panda arms on one torso (14 dofs): the left arm's link0 at y = +0.3, the right's at
+// y = -0.3, both facing +x. Bodies: torso, left_link0..7, left_hand_tcp, right_...
+inline Model two_pandas() {
+  ModelBuilder b;
+  b.model().name = "two_pandas";
+  int torso = b.add_body("torso");
+  b.add_joint({"torso_base", JointType::kFixed, -1, torso, {{0, 0, 0.5}, {0, 0, 0, 1}}});
+  int left = b.add_body("left_link0");
+  b.add_joint({"left_mount", JointType::kFixed, torso, left, {{0, 0.3, 0}, {0, 0, 0, 1}}});
+  add_panda_chain(b, left, "left_");
+  int right = b.add_body("right_link0");
+  b.add_joint({"right_mount", JointType::kFixed, torso, right, {{0, -0.3, 0}, {0, 0, 0, 1}}});
+  add_panda_chain(b, right, "right_");
   return b.finalize();
 }
 

@@ -1,0 +1,353 @@
+// Raw residual rows and analytic Jacobians of every objective type (solver/objectives.hpp),
+// checked against central finite differences and forward-mode dual numbers on a model with
+// every joint type (free root far from the origin, mimic joint, off-axis joints, offsets).
+#include "solver/objectives.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/test_models.hpp"
+#include "solver/problem.hpp"
+#include "solver/solver_test_util.hpp"
+
+namespace ikwb {
+namespace {
+
+// Tolerances (relative to 1 + |J|):
+//  - analytic vs dual numbers: both are exact derivatives; they differ by rounding only. The
+//    root sits ~40 m from the origin, so world coordinates lose ~1e-14 m, and the log-map
+//    Jacobian adds a few operations: 1e-9 leaves a wide margin without hiding a wrong term
+//    (a wrong sign or a missing J_l^{-1} shows up at the 1e-2 .. 1 level).
+//  - analytic vs central differences with h = 1e-6: truncation h^2 / 6 |r'''| ~ 1e-12 (levers
+//    ~1 m, rotations ~1 rad), rounding eps |r| / h ~ 2e-16 * 40 / 1e-6 ~ 1e-8: 1e-6.
+constexpr double kDualTol = 1e-9;
+constexpr double kFdTol = 1e-6;
+constexpr double kFdStep = 1e-6;
+
+const Vec3<double> kOffA{0.1, -0.2, 0.05};
+const Vec3<double> kOffB{-0.05, 0.15, 0.1};
+
+Transform<double> perturb(const Transform<double>& x, std::mt19937& rng, double lin, double ang) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vec3<double> dp{lin * u(rng), lin * u(rng), lin * u(rng)};
+  Vec3<double> dr{ang * u(rng), ang * u(rng), ang * u(rng)};
+  return {x.p + dp, quat_exp(dr) * x.q};
+}
+
+struct ZooFixture : ::testing::Test {
+  std::shared_ptr<Model> model =
+      std::make_shared<Model>(test::all_joint_types(true, {30.0, -20.0, 15.0}));
+
+  int body(const char* name) const {
+    int b = model->find_body(name);
+    EXPECT_GE(b, 0) << name;
+    return b;
+  }
+
+  // every objective type at configuration q, with targets whose errors stay well below pi
+  // (the log map is smooth there), on every link and on pairs across branches and chains
+  IkProblem make_problem(const std::vector<double>& q, std::mt19937& rng) {
+    IkProblem pr(model, 2);
+    auto poses = test::body_poses(*model, q);
+    for (int b = 0; b < model->body_count; ++b) {
+      int op = pr.add_position(b, kOffA);
+      int orot = pr.add_rotation(b);
+      int opose = pr.add_pose(b, kOffB);
+      for (int p = 0; p < 2; ++p) {
+        pr.set_target_position(op, p, perturb(poses[b], rng, 0.5, 0).p);
+        pr.set_target_rotation(orot, p, perturb(poses[b], rng, 0, 1.2).q);
+        pr.set_target_pose(opose, p, perturb(poses[b], rng, 0.5, 1.2));
+      }
+    }
+    pr.add_joint_limits();
+    std::vector<double> rest = test::integrate(*model, q, test::random_dofs(*model, rng, 1.2));
+    pr.add_posture(rest);
+    const std::pair<const char*, const char*> pairs[] = {{"g", "f"},    {"c", "a"}, {"g", "e"},
+                                                         {"root", "d"}, {"c", "c"}, {"f", "root"}};
+    for (auto [na, nb] : pairs) {
+      int a = body(na), b = body(nb);
+      pr.add_relative_ball(a, kOffA, b, kOffB);
+      Transform<double> rel = inverse(poses[a]) * perturb(poses[b], rng, 0.2, 1.0);
+      pr.add_relative_fixed(a, b, rel);
+      pr.add_min_distance(a, kOffA, b, kOffB, 0.5);
+    }
+    return pr;
+  }
+
+  std::vector<std::vector<double>> configurations() const {
+    std::mt19937 rng(11);
+    std::vector<std::vector<double>> qs;
+    for (int i = 0; i < 4; ++i) qs.push_back(test::random_configuration(*model, rng));
+    // 1-dof joints beyond their limits: the limit rows are active
+    std::vector<double> q = qs[0];
+    for (int j = 0; j < model->joint_count; ++j) {
+      int d = model->joint_qd_start[j];
+      if (model->joint_mimic[j] < 0 && model->has_limits(d) &&
+          joint_type_dof_count(JointType(model->joint_type[j])) == 1)
+        q[model->joint_q_start[j]] =
+            (j % 2 ? model->dof_upper[d] + 0.1 : model->dof_lower[d] - 0.1);
+    }
+    qs.push_back(q);
+    return qs;
+  }
+};
+
+const char* type_name(ObjectiveType t) {
+  static const char* names[] = {"position",       "rotation",     "pose",
+                                "joint_limits",   "posture",      "relative_ball",
+                                "relative_fixed", "min_distance", "custom"};
+  return names[int(t)];
+}
+
+TEST_F(ZooFixture, ModelHasEveryJointType) {
+  bool seen[6] = {};
+  bool mimic = false;
+  for (int j = 0; j < model->joint_count; ++j) {
+    seen[model->joint_type[j]] = true;
+    mimic |= model->joint_mimic[j] >= 0;
+  }
+  for (bool s : seen) EXPECT_TRUE(s);
+  EXPECT_TRUE(mimic);
+  auto poses = test::body_poses(*model, model->neutral_configuration());
+  EXPECT_GT(length(poses[0].p), 30.0);  // far from the origin
+}
+
+TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
+  std::mt19937 rng(5);
+  int checked[9] = {};
+  for (const auto& q : configurations()) {
+    IkProblem pr = make_problem(q, rng);
+    ProblemView<double> pv = pr.view();
+    const int nv = model->dof_count;
+    for (int oi = 0; oi < pr.objective_count(); ++oi) {
+      for (int p = 0; p < pr.problem_count(); ++p) {
+        std::string what = pr.objective(oi).name + " (" + type_name(pr.objective(oi).params.type) +
+                           ") problem " + std::to_string(p);
+        auto Ja = test::analytic_jacobian(pv, oi, p, q);
+        auto Jf = test::fd_jacobian(pv, oi, p, q, kFdStep);
+        auto Jd = test::dual_jacobian(pv, oi, p, q);
+        test::expect_matrix_near(Ja, Jd, nv, kDualTol, what + " analytic vs dual");
+        test::expect_matrix_near(Ja, Jf, nv, kFdTol, what + " analytic vs fd");
+        ++checked[int(pr.objective(oi).params.type)];
+      }
+    }
+  }
+  for (int t = 0; t < 8; ++t) EXPECT_GT(checked[t], 0) << type_name(ObjectiveType(t));
+}
+
+// the Jacobians are not trivially zero: every dof moves some link of the zoo
+TEST_F(ZooFixture, PositionJacobianCoversEveryDof) {
+  std::mt19937 rng(1);
+  auto q = test::random_configuration(*model, rng);
+  IkProblem pr(model);
+  std::vector<double> any(model->dof_count, 0.0);
+  for (int b = 0; b < model->body_count; ++b) {
+    int o = pr.add_pose(b, kOffA);
+    auto J = test::analytic_jacobian(pr.view(), o, 0, q);
+    for (std::size_t i = 0; i < J.size(); ++i) any[i % model->dof_count] += std::fabs(J[i]);
+  }
+  for (int d = 0; d < model->dof_count; ++d) EXPECT_GT(any[d], 1e-3) << "dof " << d;
+}
+
+TEST_F(ZooFixture, MimicJointFeedsItsSourceDof) {
+  // body g hangs below the mimic joint, whose source ("branch") moves another branch: g's
+  // position depends on the branch dof only through the mimic
+  int g = body("g");
+  int src = model->find_joint("branch");
+  ASSERT_GE(src, 0);
+  int dof = model->joint_qd_start[src];
+  IkProblem pr(model);
+  int o = pr.add_position(g, kOffA);
+  std::mt19937 rng(3);
+  auto q = test::random_configuration(*model, rng);
+  auto J = test::analytic_jacobian(pr.view(), o, 0, q);
+  double col = 0;
+  for (int r = 0; r < 3; ++r) col += std::fabs(J[r * model->dof_count + dof]);
+  EXPECT_GT(col, 1e-3);
+}
+
+TEST_F(ZooFixture, ResidualsVanishAtTheirTargets) {
+  std::mt19937 rng(8);
+  auto q = test::random_configuration(*model, rng);
+  auto poses = test::body_poses(*model, q);
+  IkProblem pr(model);
+  int c = body("c"), g = body("g");
+  int op = pr.add_position(g, kOffA);
+  pr.set_target_position(op, 0, transform_point(poses[g], kOffA));
+  int orot = pr.add_rotation(c);
+  pr.set_target_rotation(orot, 0, poses[c].q);
+  int opose = pr.add_pose(c, kOffB);
+  pr.set_target_pose(opose, 0, {transform_point(poses[c], kOffB), poses[c].q});
+  int opost = pr.add_posture(q);
+  int orel = pr.add_relative_fixed(c, g, inverse(poses[c]) * poses[g]);
+  int oball = pr.add_relative_ball(
+      c, transform_point(inverse(poses[c]), transform_point(poses[g], kOffA)), g, kOffA);
+  for (int oi : {op, orot, opose, opost, orel, oball})
+    for (double v : test::raw_rows(pr.view(), oi, 0, q)) EXPECT_NEAR(v, 0.0, 1e-9) << oi;
+}
+
+TEST_F(ZooFixture, ResidualSignsAndValues) {
+  auto q = model->neutral_configuration();
+  auto poses = test::body_poses(*model, q);
+  int a = body("a"), f = body("f");
+  IkProblem pr(model);
+  // position: x - target
+  int op = pr.add_position(a, kOffA);
+  Vec3<double> x = transform_point(poses[a], kOffA);
+  pr.set_target_position(op, 0, x - Vec3<double>{0.1, -0.2, 0.3});
+  auto r = test::raw_rows(pr.view(), op, 0, q);
+  EXPECT_NEAR(r[0], 0.1, 1e-12);
+  EXPECT_NEAR(r[1], -0.2, 1e-12);
+  EXPECT_NEAR(r[2], 0.3, 1e-12);
+  // rotation: log(R R_t^T), the rotation taking the target to the link, in world
+  int orot = pr.add_rotation(a);
+  Vec3<double> w{0.2, -0.4, 0.1};
+  pr.set_target_rotation(orot, 0, quat_exp(-1.0 * w) * poses[a].q);
+  r = test::raw_rows(pr.view(), orot, 0, q);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(r[k], w[k], 1e-12);
+  // min distance: g = distance - |xa - xb| (<= 0 when satisfied)
+  double dist = length(transform_point(poses[a], kOffA) - transform_point(poses[f], kOffB));
+  int od = pr.add_min_distance(a, kOffA, f, kOffB, dist + 0.25);
+  EXPECT_NEAR(test::raw_rows(pr.view(), od, 0, q)[0], 0.25, 1e-12);
+  // joint limits: max(q - upper, lower - q) per limited 1-dof dof, -1 elsewhere
+  int ol = pr.add_joint_limits();
+  auto ql = q;
+  int rev = model->find_joint("rev");
+  int cont = model->find_joint("cont");
+  int dr = model->joint_qd_start[rev];
+  ql[model->joint_q_start[rev]] = model->dof_upper[dr] + 0.3;
+  r = test::raw_rows(pr.view(), ol, 0, ql);
+  EXPECT_NEAR(r[dr], 0.3, 1e-12);
+  EXPECT_EQ(r[model->joint_qd_start[cont]], -1.0);  // continuous: no limits
+  EXPECT_EQ(r[0], -1.0);                            // free joint dofs
+  ql[model->joint_q_start[rev]] = model->dof_lower[dr] + 0.5;
+  EXPECT_NEAR(test::raw_rows(pr.view(), ol, 0, ql)[dr], -0.5, 1e-12);
+}
+
+TEST_F(ZooFixture, PostureRowsAreTheDofDifference) {
+  std::mt19937 rng(4);
+  auto rest = test::random_configuration(*model, rng);
+  auto d = test::random_dofs(*model, rng, 0.7);
+  auto q = test::integrate(*model, rest, d);
+  IkProblem pr(model);
+  int o = pr.add_posture(rest);
+  auto r = test::raw_rows(pr.view(), o, 0, q);
+  // rest (+) r = q: the rows are the dof step from the rest (ball / free: rotation vectors)
+  for (int i = 0; i < model->dof_count; ++i) EXPECT_NEAR(r[i], d[i], 1e-9) << i;
+}
+
+// per-axis weights and the weight scale rows and Jacobian; inequality rows clip at 0
+TEST(ApplyMode, SoftRows) {
+  ObjectiveParams<double> o;
+  o.type = ObjectiveType::kPose;
+  o.dim = 6;
+  o.weight = 2.0;
+  o.position_weights = {1.0, 0.5, 0.0};
+  o.rotation_weights = {3.0, 1.0, 2.0};
+  double r[6] = {1, 1, 1, 1, 1, 1};
+  double J[12] = {1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2};
+  apply_mode(o, (const double*)nullptr, 1.0, 2, r, J, 2);
+  const double w[6] = {2.0, 1.0, 0.0, 6.0, 2.0, 4.0};
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_DOUBLE_EQ(r[k], w[k]);
+    EXPECT_DOUBLE_EQ(J[2 * k], w[k]);
+    EXPECT_DOUBLE_EQ(J[2 * k + 1], 2 * w[k]);
+  }
+
+  ObjectiveParams<double> lim;
+  lim.type = ObjectiveType::kJointLimits;
+  lim.dim = 2;
+  lim.weight = 3.0;
+  double rl[2] = {-0.5, 0.25};
+  double Jl[2] = {1.0, -1.0};
+  apply_mode(lim, (const double*)nullptr, 1.0, 1, rl, Jl, 1);
+  EXPECT_EQ(rl[0], 0.0);
+  EXPECT_EQ(Jl[0], 0.0);
+  EXPECT_DOUBLE_EQ(rl[1], 0.75);
+  EXPECT_DOUBLE_EQ(Jl[1], -3.0);
+}
+
+TEST(ApplyMode, HardRowsAreAugmentedLagrangian) {
+  const double mu = 16.0;
+  ObjectiveParams<double> eq;
+  eq.type = ObjectiveType::kPosition;
+  eq.dim = 3;
+  eq.hard = 1;
+  eq.weight = 123.0;  // ignored for hard rows
+  double lambda[3] = {0.8, -1.6, 0.0};
+  double r[3] = {0.1, 0.2, -0.3};
+  double J[3] = {1.0, 2.0, 3.0};
+  apply_mode(eq, lambda, mu, 1, r, J, 1);
+  EXPECT_DOUBLE_EQ(r[0], 4.0 * (0.1 + 0.05));
+  EXPECT_DOUBLE_EQ(r[1], 4.0 * (0.2 - 0.1));
+  EXPECT_DOUBLE_EQ(r[2], 4.0 * -0.3);
+  EXPECT_DOUBLE_EQ(J[0], 4.0);
+  EXPECT_DOUBLE_EQ(J[2], 12.0);
+
+  // inequality: sqrt(mu) max(0, g + lambda / mu)
+  ObjectiveParams<double> in;
+  in.type = ObjectiveType::kMinDistance;
+  in.dim = 1;
+  in.hard = 1;
+  double l1[1] = {3.2};
+  double g1[1] = {-0.1};  // satisfied, but the multiplier keeps it active: -0.1 + 0.2 > 0
+  double j1[1] = {1.0};
+  apply_mode(in, l1, mu, 1, g1, j1, 1);
+  EXPECT_DOUBLE_EQ(g1[0], 4.0 * 0.1);
+  EXPECT_DOUBLE_EQ(j1[0], 4.0);
+  double l2[1] = {0.0};
+  double g2[1] = {-0.1};
+  double j2[1] = {1.0};
+  apply_mode(in, l2, mu, 1, g2, j2, 1);
+  EXPECT_EQ(g2[0], 0.0);
+  EXPECT_EQ(j2[0], 0.0);
+}
+
+TEST(ApplyMode, DisabledRowsAreZero) {
+  ObjectiveParams<double> o;
+  o.type = ObjectiveType::kPosition;
+  o.dim = 3;
+  o.enabled = 0;
+  double r[3] = {1, 2, 3};
+  double J[3] = {1, 2, 3};
+  apply_mode(o, (const double*)nullptr, 1.0, 1, r, J, 1);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(r[k], 0.0);
+    EXPECT_EQ(J[k], 0.0);
+  }
+}
+
+// the rotation error's Jacobian is exact (J_l^{-1}), not the identity approximation: at a
+// large error the two differ, and finite differences side with the exact one
+TEST_F(ZooFixture, RotationJacobianIsExactAtLargeErrors) {
+  std::mt19937 rng(2);
+  auto q = test::random_configuration(*model, rng);
+  auto poses = test::body_poses(*model, q);
+  int c = body("c");
+  IkProblem pr(model);
+  int o = pr.add_rotation(c);
+  pr.set_target_rotation(o, 0, quat_exp(Vec3<double>{1.5, -1.0, 0.8}) * poses[c].q);
+  auto Ja = test::analytic_jacobian(pr.view(), o, 0, q);
+  auto Jf = test::fd_jacobian(pr.view(), o, 0, q, kFdStep);
+  test::expect_matrix_near(Ja, Jf, model->dof_count, kFdTol, "rotation");
+  // the plain angular-velocity rows (identity approximation) are far off
+  std::vector<double> lin(3 * model->dof_count), ang(3 * model->dof_count);
+  std::vector<Transform<double>> body(model->body_count);
+  fk_row(model->view(), q.data(), body.data());
+  double diff = 0;
+  ColumnAccumulator<double> acc;
+  acc.ld = model->dof_count;
+  acc.ang = ang.data();
+  acc.x = body[c].p;
+  visit_body_columns(model->view(), body.data(), c, acc);
+  for (std::size_t i = 0; i < ang.size(); ++i) diff = std::max(diff, std::fabs(ang[i] - Ja[i]));
+  EXPECT_GT(diff, 0.1);
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -8,8 +8,14 @@
 #if defined(IKWB_WITH_GUI)
 #include "app/gui/workbench.hpp"
 #endif
+#if defined(IKWB_HAVE_CUDA)
+#include "kernels/cuda_backend.hpp"
+#endif
 
 int main(int argc, char** argv) {
+#if defined(IKWB_HAVE_CUDA)
+  ikwb::register_cuda_backend();
+#endif
   std::string cmd = argc > 1 ? argv[1] : "gui";
   if (cmd == "gui" || (!cmd.empty() && cmd[0] == '-' && cmd != "-h" && cmd != "--help")) {
 #if defined(IKWB_WITH_GUI)

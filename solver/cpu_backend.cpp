@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "solver/backend_common.hpp"
 #include "solver/dual.hpp"
 #include "solver/lbfgs.hpp"
 #include "solver/lm_row.hpp"
@@ -22,27 +23,6 @@ namespace ikwb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class T>
-ObjectiveParams<T> convert_params(const ObjectiveParams<double>& o) {
-  ObjectiveParams<T> p;
-  p.type = o.type;
-  p.hard = o.hard;
-  p.enabled = o.enabled;
-  p.null_space = o.null_space;
-  p.link = o.link;
-  p.link_b = o.link_b;
-  p.offset = cast<T>(o.offset);
-  p.offset_b = cast<T>(o.offset_b);
-  p.relative = cast<T>(o.relative);
-  p.distance = T(o.distance);
-  p.weight = T(o.weight);
-  p.position_weights = cast<T>(o.position_weights);
-  p.rotation_weights = cast<T>(o.rotation_weights);
-  p.start = o.start;
-  p.dim = o.dim;
-  return p;
-}
 
 // The problem in scalar T: a view of the problem's own arrays for double, converted copies
 // for float.
@@ -63,14 +43,9 @@ struct TypedProblem {
       for (const auto& o : p.param_array()) params.push_back(convert_params<T>(o));
       for (const auto& t : p.target_array()) targets.push_back(cast<T>(t));
       for (double v : p.rest_array()) rest.push_back(T(v));
-      // limits rounded inward: a float q within them is within the double limits too
-      for (double v : m.dof_lower) {
-        T f = T(std::max(v, -1e35));
-        lower.push_back(double(f) < v ? std::nextafter(f, T(1e35)) : f);
-      }
-      for (double v : m.dof_upper) {
-        T f = T(std::min(v, 1e35));
-        upper.push_back(double(f) > v ? std::nextafter(f, T(-1e35)) : f);
+      if constexpr (std::is_same_v<T, float>) {
+        lower = float_limits(m.dof_lower, false);
+        upper = float_limits(m.dof_upper, true);
       }
       view.model = arrays->view;
       view.dof_lower = lower.data();
@@ -332,21 +307,7 @@ class CpuSolver : public IkSolver {
     const Model& model = problem.model();
     const int P = problem.problem_count(), S = s.n_seeds, nq = model.coord_count;
     const int nv = model.dof_count, nr = problem.residual_count();
-    LmConfig<T> cfg;
-    cfg.max_iterations = s.max_iterations;
-    cfg.fixed_iterations = s.fixed_iterations;
-    cfg.tol_position = T(s.tol_position);
-    cfg.tol_rotation = T(s.tol_rotation);
-    cfg.tol_constraint = T(s.tol_constraint);
-    cfg.lambda_init = T(s.lambda_init);
-    cfg.marquardt = s.marquardt_scaling;
-    cfg.hard_limits = s.hard_joint_limits;
-    cfg.al_inner_iterations = s.al_inner_iterations;
-    cfg.mu_init = T(s.al_mu_init);
-    cfg.mu_growth = T(s.al_mu_growth);
-    cfg.mu_max = T(s.al_mu_max);
-    cfg.null_space_gain = T(s.null_space_gain);
-    cfg.stall_window = s.stall_window;
+    LmConfig<T> cfg = make_lm_config<T>(s);
     works.resize(pool_->size());
     for (auto& w : works) w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory);
     const bool has_custom = problem.has_custom();
@@ -374,11 +335,11 @@ class CpuSolver : public IkSolver {
       ev.has_custom = has_custom;
       RowOutcome<T> best;
       bool have_best = false;
-      SeedSampler restart_kind = s.sampler == SeedSampler::kRoberts ? SeedSampler::kRoberts
-                                                                    : SeedSampler::kUniform;
+      SeedSampler restart_kind =
+          s.sampler == SeedSampler::kRoberts ? SeedSampler::kRoberts : SeedSampler::kUniform;
       for (int attempt = 0; attempt <= s.max_restarts; ++attempt) {
-        uint32_t sequence = attempt == 0 ? uint32_t(seed)
-                                         : uint32_t(S + seed * s.max_restarts + attempt - 1);
+        uint32_t sequence =
+            attempt == 0 ? uint32_t(seed) : uint32_t(S + seed * s.max_restarts + attempt - 1);
         sample_seed(pv.model, pv.dof_lower, pv.dof_upper, attempt == 0 ? s.sampler : restart_kind,
                     T(s.gaussian_sigma), s.rng_seed, p, sequence, w.init.data(), w.seed.data(),
                     w.tmp.data(), dof_free);
@@ -418,9 +379,8 @@ class CpuSolver : public IkSolver {
                                 std::chrono::duration<double>(s.time_budget_s));
     };
     if (all_seeds) {
-      pool_->parallel_for(P * S, [&](int row, int wi) {
-        solve_row(row / S, row % S, wi, deadline_from_now());
-      });
+      pool_->parallel_for(
+          P * S, [&](int row, int wi) { solve_row(row / S, row % S, wi, deadline_from_now()); });
     } else {
       pool_->parallel_for(P, [&](int p, int wi) {
         Clock::time_point deadline = deadline_from_now();
@@ -477,6 +437,8 @@ class CpuSolver : public IkSolver {
 
 }  // namespace
 
-std::unique_ptr<IkSolver> make_cpu_solver() { return std::make_unique<CpuSolver>(); }
+std::unique_ptr<IkSolver> make_cpu_solver() {
+  return std::make_unique<CpuSolver>();
+}
 
 }  // namespace ikwb

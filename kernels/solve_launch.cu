@@ -1,0 +1,377 @@
+// CudaSolver: uploads, launch sizing, the two solve kernels, graph capture and replay, and
+// the copy back of per-row results. The per-row math is kernels/row_solve.cuh.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "kernels/cuda_check.hpp"
+#include "kernels/cuda_solver.hpp"
+#include "kernels/device_buffer.hpp"
+#include "kernels/device_model.hpp"
+#include "kernels/row_solve.cuh"
+#include "kernels/solve_host.hpp"
+#include "solver/backend_common.hpp"
+
+namespace ikwb {
+
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::PinnedBuffer;
+using cuda::ProblemPick;
+using cuda::RowResult;
+using cuda::RowScratchLayout;
+using cuda::SolveConfig;
+
+constexpr int kRowsPerSharedBlock = 32;  // one warp of rows per block on the shared path
+constexpr int kGlobalBlock = 128;        // rows per block on the global-scratch path
+constexpr int kPickBlock = 128;
+
+// Thread mapping: one thread per batch row, row = blockIdx.x * blockDim.x + threadIdx.x =
+// problem * n_seeds + seed. The thread samples its seed and runs the whole LM solve of the
+// row (restarts included) alone. Its buffers (q, poses, residuals, J, J^T J, Cholesky factor,
+// ...) are one block of `layout.stride` floats: in dynamic shared memory at threadIdx.x *
+// stride when global_scratch is null (the odd stride puts a warp's same-element accesses in
+// 32 distinct banks), else in global_scratch at row * stride. Each thread writes only its own
+// row of row_q and rows: no atomics, no synchronisation.
+__global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
+                                  const uint8_t* dof_free, const float* q_init, int n_batch,
+                                  RowScratchLayout layout, float* global_scratch, float* row_q,
+                                  RowResult* rows) {
+  extern __shared__ float shared_rows[];
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n_batch) return;
+  float* scratch = global_scratch ? global_scratch + std::size_t(row) * layout.stride
+                                  : shared_rows + std::size_t(threadIdx.x) * layout.stride;
+  const SolveConfig& c = *cfg;
+  cuda::solve_row_attempts(pv, c, c.has_dof_mask ? dof_free : nullptr, q_init, row, scratch, layout,
+                           row_q + std::size_t(row) * pv.model.coord_count, rows + row);
+}
+
+// Thread mapping: one thread per base problem p; it reads the n_seeds rows of p (written by
+// solve_rows_kernel), sets their ran flags and writes picks[p]. diff: (problem_count x nv).
+__global__ void pick_seeds_kernel(ModelView<float> m, const SolveConfig* cfg, int problem_count,
+                                  const float* q_init, const float* row_q, RowResult* rows,
+                                  float* diff, ProblemPick* picks) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= problem_count) return;
+  cuda::pick_problem_seed(m, *cfg, p, q_init, row_q, rows, diff + std::size_t(p) * m.dof_count,
+                          picks + p);
+}
+
+// What decides buffer sizes and the launch configuration.
+struct Shape {
+  const Model* model = nullptr;
+  uint64_t structure_version = 0;
+  int problems = 0, seeds = 0, objectives = 0, residuals = 0;
+  int nq = 0, nv = 0, nb = 0;
+  bool operator==(const Shape& o) const {
+    return model == o.model && structure_version == o.structure_version && problems == o.problems &&
+           seeds == o.seeds && objectives == o.objectives && residuals == o.residuals &&
+           nq == o.nq && nv == o.nv && nb == o.nb;
+  }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+  int rows() const { return problems * seeds; }
+};
+
+// Offsets of the per-solve upload inside one byte block (16-byte aligned sections).
+struct FrameLayout {
+  std::size_t config = 0, params = 0, targets = 0, rest = 0, dof_free = 0, q_init = 0;
+  std::size_t bytes = 0;
+};
+
+FrameLayout frame_layout(const Shape& s) {
+  FrameLayout f;
+  std::size_t at = 0;
+  auto take = [&at](std::size_t n) {
+    std::size_t o = (at + 15) & ~std::size_t(15);
+    at = o + n;
+    return o;
+  };
+  f.config = take(sizeof(SolveConfig));
+  f.params = take(sizeof(ObjectiveParams<float>) * s.objectives);
+  f.targets = take(sizeof(Transform<float>) * s.objectives * s.problems);
+  f.rest = take(sizeof(float) * s.objectives * s.nq);
+  f.dof_free = take(s.nv);
+  f.q_init = take(sizeof(float) * s.problems * s.nq);
+  f.bytes = std::max<std::size_t>(at, 16);
+  return f;
+}
+
+}  // namespace
+
+struct CudaSolver::Impl {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
+  int shared_optin = 0;  // bytes of dynamic shared memory a block may opt into
+
+  cuda::DeviceModel model;
+  Shape shape;
+  bool configured = false;
+  uint64_t generation = 0;  // bumped whenever device pointers change
+
+  FrameLayout frame;
+  PinnedBuffer<unsigned char> frame_host;
+  DeviceBuffer<unsigned char> frame_dev;
+  DeviceBuffer<float> row_q, diff, scratch;
+  DeviceBuffer<RowResult> rows;
+  DeviceBuffer<ProblemPick> picks;
+  PinnedBuffer<float> row_q_host;
+  PinnedBuffer<RowResult> rows_host;
+  PinnedBuffer<ProblemPick> picks_host;
+
+  RowScratchLayout layout{};
+  bool shared_rows = false;
+  int block = 0;
+  std::size_t shared_bytes = 0;
+
+  RowStorage storage = RowStorage::kAuto;
+  bool graphs_enabled = true;
+  cudaGraphExec_t graph = nullptr;
+  uint64_t graph_generation = 0;
+
+  Stats stats;
+
+  Impl() {
+    try {
+      int device = 0;
+      CUDA_CHECK(cudaGetDevice(&device));
+      CUDA_CHECK(
+          cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      // allow the whole opt-in budget once (the attribute is per kernel, shared by every
+      // solver in the process, so it is never lowered); each launch asks for what it needs
+      CUDA_CHECK(cudaFuncSetAttribute(solve_rows_kernel,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, shared_optin));
+      CUDA_CHECK(cudaFuncSetAttribute(solve_rows_kernel,
+                                      cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      int(cudaSharedmemCarveoutMaxShared)));
+      CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      CUDA_CHECK(cudaEventCreate(&ev_start));
+      CUDA_CHECK(cudaEventCreate(&ev_stop));
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+
+  ~Impl() { release(); }
+
+  void release() {
+    drop_graph();
+    if (ev_start) cudaEventDestroy(ev_start);
+    if (ev_stop) cudaEventDestroy(ev_stop);
+    if (stream) cudaStreamDestroy(stream);
+    ev_start = ev_stop = nullptr;
+    stream = nullptr;
+  }
+
+  void drop_graph() {
+    if (graph) cudaGraphExecDestroy(graph);
+    graph = nullptr;
+  }
+
+  // sizes buffers and the launch for a new shape
+  void configure(const Shape& s) {
+    configured = false;
+    drop_graph();
+    shape = s;
+    frame = frame_layout(s);
+    const std::size_t n = std::size_t(s.rows());
+    frame_host.reserve(frame.bytes);
+    frame_dev.reserve(frame.bytes);
+    row_q.reserve(n * s.nq);
+    rows.reserve(n);
+    picks.reserve(s.problems);
+    diff.reserve(std::size_t(s.problems) * s.nv);
+    row_q_host.reserve(n * s.nq);
+    rows_host.reserve(n);
+    picks_host.reserve(s.problems);
+
+    // row buffers in shared memory when a warp of rows fits the opt-in budget
+    layout = cuda::row_scratch_layout(s.nq, s.nv, s.residuals, s.nb);
+    const std::size_t row_bytes = std::size_t(layout.stride) * sizeof(float);
+    shared_bytes = row_bytes * kRowsPerSharedBlock;
+    shared_rows = storage != RowStorage::kGlobal && shared_bytes <= std::size_t(shared_optin);
+    if (shared_rows) {
+      block = kRowsPerSharedBlock;
+    } else {
+      block = kGlobalBlock;
+      shared_bytes = 0;
+      scratch.reserve(n * layout.stride);
+    }
+    ++generation;
+    stats.shared_memory_rows = shared_rows;
+    stats.block_size = block;
+    stats.shared_bytes = shared_bytes;
+    stats.row_scratch_bytes = row_bytes;
+    configured = true;
+  }
+
+  ProblemView<float> device_view() {
+    ProblemView<float> pv;
+    void* base = frame_dev.get();
+    pv.model = model.view();
+    pv.dof_lower = model.dof_lower();
+    pv.dof_upper = model.dof_upper();
+    pv.objectives = cuda::at_offset<const ObjectiveParams<float>>(base, frame.params);
+    pv.objective_count = shape.objectives;
+    pv.problem_count = shape.problems;
+    pv.residual_count = shape.residuals;
+    pv.targets = cuda::at_offset<const Transform<float>>(base, frame.targets);
+    pv.rest_q = cuda::at_offset<const float>(base, frame.rest);
+    return pv;
+  }
+
+  // the launch sequence of one solve (the part captured as a graph)
+  void launch_kernels() {
+    void* base = frame_dev.get();
+    const SolveConfig* cfg = cuda::at_offset<const SolveConfig>(base, frame.config);
+    const uint8_t* dof_free = cuda::at_offset<const uint8_t>(base, frame.dof_free);
+    const float* q_init = cuda::at_offset<const float>(base, frame.q_init);
+    const int n = shape.rows();
+    const int grid = (n + block - 1) / block;
+    solve_rows_kernel<<<grid, block, shared_bytes, stream>>>(
+        device_view(), cfg, dof_free, q_init, n, layout, shared_rows ? nullptr : scratch.get(),
+        row_q.get(), rows.get());
+    CUDA_CHECK_LAUNCH("solve_rows_kernel");
+    const int pick_grid = (shape.problems + kPickBlock - 1) / kPickBlock;
+    pick_seeds_kernel<<<pick_grid, kPickBlock, 0, stream>>>(model.view(), cfg, shape.problems,
+                                                            q_init, row_q.get(), rows.get(),
+                                                            diff.get(), picks.get());
+    CUDA_CHECK_LAUNCH("pick_seeds_kernel");
+  }
+
+  void capture_graph() {
+    drop_graph();
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      launch_kernels();
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      cudaStreamEndCapture(stream, &broken);
+      if (broken) cudaGraphDestroy(broken);
+      throw;
+    }
+    cudaGraph_t g = nullptr;
+    CUDA_CHECK(cudaStreamEndCapture(stream, &g));
+    cudaError_t e = cudaGraphInstantiate(&graph, g, 0);
+    cudaGraphDestroy(g);
+    if (e != cudaSuccess) {
+      graph = nullptr;
+      CUDA_CHECK(e);
+    }
+    graph_generation = generation;
+    ++stats.graph_captures;
+  }
+
+  // writes the per-solve upload into the pinned staging block
+  void stage(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q0) {
+    unsigned char* base = frame_host.get();
+    SolveConfig c = cuda::make_solve_config(problem, s);
+    std::memcpy(base + frame.config, &c, sizeof(c));
+    auto* params = cuda::at_offset<ObjectiveParams<float>>(base, frame.params);
+    const auto& pa = problem.param_array();
+    for (std::size_t i = 0; i < pa.size(); ++i) params[i] = convert_params<float>(pa[i]);
+    auto* targets = cuda::at_offset<Transform<float>>(base, frame.targets);
+    const auto& ta = problem.target_array();
+    for (std::size_t i = 0; i < ta.size(); ++i) targets[i] = cast<float>(ta[i]);
+    float* rest = cuda::at_offset<float>(base, frame.rest);
+    const auto& ra = problem.rest_array();
+    for (std::size_t i = 0; i < ra.size(); ++i) rest[i] = float(ra[i]);
+    uint8_t* dof_free = cuda::at_offset<uint8_t>(base, frame.dof_free);
+    const auto& mask = problem.dof_mask();
+    for (int d = 0; d < shape.nv; ++d) dof_free[d] = mask.empty() ? 1 : (mask[d] ? 1 : 0);
+    float* q_init = cuda::at_offset<float>(base, frame.q_init);
+    for (std::size_t i = 0; i < q0.size(); ++i) q_init[i] = float(q0[i]);
+  }
+
+  void solve(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q_in,
+             SolveResult& result) {
+    auto t0 = std::chrono::steady_clock::now();
+    validate_settings(s);
+    cuda::check_gpu_support(problem, s);
+    std::vector<double> q0 = expand_initial(problem, q_in);
+    const Model& m = problem.model();
+    try {
+      if (model.upload(problem.model_ptr(), stream)) {
+        ++stats.model_uploads;
+        configured = false;
+      }
+      Shape sh;
+      sh.model = &m;
+      sh.structure_version = problem.structure_version();
+      sh.problems = problem.problem_count();
+      sh.seeds = s.n_seeds;
+      sh.objectives = problem.objective_count();
+      sh.residuals = problem.residual_count();
+      sh.nq = m.coord_count;
+      sh.nv = m.dof_count;
+      sh.nb = m.body_count;
+      if (!configured || sh != shape) configure(sh);
+      stage(problem, s, q0);
+
+      // upload, solve (graph replay or direct launches), download
+      const std::size_t n = std::size_t(shape.rows());
+      CUDA_CHECK(cudaEventRecord(ev_start, stream));
+      CUDA_CHECK(cudaMemcpyAsync(frame_dev.get(), frame_host.get(), frame.bytes,
+                                 cudaMemcpyHostToDevice, stream));
+      if (graphs_enabled) {
+        if (!graph || graph_generation != generation) capture_graph();
+        CUDA_CHECK(cudaGraphLaunch(graph, stream));
+        ++stats.graph_replays;
+      } else {
+        launch_kernels();
+        ++stats.direct_launches;
+      }
+      CUDA_CHECK(cudaMemcpyAsync(row_q_host.get(), row_q.get(), n * shape.nq * sizeof(float),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaMemcpyAsync(rows_host.get(), rows.get(), n * sizeof(RowResult),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaMemcpyAsync(picks_host.get(), picks.get(),
+                                 std::size_t(shape.problems) * sizeof(ProblemPick),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaEventRecord(ev_stop, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      float ms = 0.0f;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
+      stats.last_device_ms = ms;
+    } catch (...) {
+      // start over next time: new shape, new graph
+      drop_graph();
+      configured = false;
+      throw;
+    }
+    cuda::fill_solve_result(problem, shape.seeds, row_q_host.get(), rows_host.get(),
+                            picks_host.get(), result);
+    ++stats.solves;
+    result.solve_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+
+CudaSolver::CudaSolver() : impl_(std::make_unique<Impl>()) {}
+CudaSolver::~CudaSolver() = default;
+
+void CudaSolver::solve(const IkProblem& problem, const SolverSettings& settings,
+                       const std::vector<double>& q_init, SolveResult& result) {
+  impl_->solve(problem, settings, q_init, result);
+}
+
+void CudaSolver::set_graphs_enabled(bool enabled) {
+  impl_->graphs_enabled = enabled;
+  if (!enabled) impl_->drop_graph();
+}
+
+void CudaSolver::set_row_storage(RowStorage storage) {
+  if (storage == impl_->storage) return;
+  impl_->storage = storage;
+  impl_->configured = false;
+}
+
+const CudaSolver::Stats& CudaSolver::stats() const {
+  return impl_->stats;
+}
+
+}  // namespace ikwb

@@ -1,0 +1,70 @@
+// Settings and data conversions every backend shares, so the CPU and CUDA backends cannot
+// drift apart: SolverSettings -> LmConfig, objective parameters in another scalar, and float
+// joint limits.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "solver/lm_row.hpp"
+#include "solver/solver.hpp"
+
+namespace ikwb {
+
+template <class T>
+LmConfig<T> make_lm_config(const SolverSettings& s) {
+  LmConfig<T> c;
+  c.max_iterations = s.max_iterations;
+  c.fixed_iterations = s.fixed_iterations;
+  c.tol_position = T(s.tol_position);
+  c.tol_rotation = T(s.tol_rotation);
+  c.tol_constraint = T(s.tol_constraint);
+  c.lambda_init = T(s.lambda_init);
+  c.marquardt = s.marquardt_scaling;
+  c.hard_limits = s.hard_joint_limits;
+  c.al_inner_iterations = s.al_inner_iterations;
+  c.mu_init = T(s.al_mu_init);
+  c.mu_growth = T(s.al_mu_growth);
+  c.mu_max = T(s.al_mu_max);
+  c.null_space_gain = T(s.null_space_gain);
+  c.stall_window = s.stall_window;
+  return c;
+}
+
+template <class T>
+ObjectiveParams<T> convert_params(const ObjectiveParams<double>& o) {
+  ObjectiveParams<T> p;
+  p.type = o.type;
+  p.hard = o.hard;
+  p.enabled = o.enabled;
+  p.null_space = o.null_space;
+  p.link = o.link;
+  p.link_b = o.link_b;
+  p.offset = cast<T>(o.offset);
+  p.offset_b = cast<T>(o.offset_b);
+  p.relative = cast<T>(o.relative);
+  p.distance = T(o.distance);
+  p.weight = T(o.weight);
+  p.position_weights = cast<T>(o.position_weights);
+  p.rotation_weights = cast<T>(o.rotation_weights);
+  p.start = o.start;
+  p.dim = o.dim;
+  return p;
+}
+
+// Joint limits in float rounded inward (and infinities clamped to +-1e35): a float q within
+// them is within the double limits too. upper selects the rounding direction.
+inline std::vector<float> float_limits(const std::vector<double>& limits, bool upper) {
+  std::vector<float> out;
+  out.reserve(limits.size());
+  for (double x : limits) {
+    float f = float(std::min(std::max(x, -1e35), 1e35));
+    if (!upper && double(f) < x) f = std::nextafter(f, 1e35f);
+    if (upper && double(f) > x) f = std::nextafter(f, -1e35f);
+    out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace ikwb

@@ -1,0 +1,80 @@
+// The workbench's ImGui panels: menu bar, robot tree, joints, objectives, solver and messages,
+// laid out around the 3D view (ImGui 1.86 has no docking: fixed columns that View toggles).
+// Panels edit AppState only; the frame's sync point applies the edits to the solver.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/gui/app_state.hpp"
+#include "app/gui/file_dialog.hpp"
+#include "app/gui/robot_catalog.hpp"
+#include "app/gui/viewport.hpp"
+
+namespace ikwb::gui {
+
+struct Layout {
+  bool show_left = true;      // robot tree and joints
+  bool show_right = true;     // objectives and solver
+  bool show_messages = true;  // log under the 3D view
+  float left_width = 280, right_width = 340, messages_height = 112;
+  float menu_height = 20;  // from the font and style (compute_layout)
+  float display_w = 1280, display_h = 720;
+  render::Viewport view;  // the 3D view's rectangle
+};
+
+// panel sizes and the 3D view's rectangle for a display of w x h window pixels
+void compute_layout(Layout& layout, float display_w, float display_h, float menu_height);
+
+struct OpenUrdfState {
+  bool open_popup = false;  // request to open the dialog this frame
+  char path[1024] = {};
+  char package_paths[1024] = {};  // ':'-separated folders for package:// (--package-path)
+  bool package_paths_loaded = false;
+  std::string error;  // last failure, shown in the dialog
+  FileDialog picker;  // zenity, when available and not scripted
+};
+
+// what the panels share for one frame
+struct Ui {
+  Ui(AppState& a, Viewport3D& v) : app(a), view(v) {}
+  AppState& app;
+  Viewport3D& view;
+  Layout layout;
+  OpenUrdfState open_urdf;
+  std::vector<RobotEntry> catalog;
+  int add_kind = int(ObjectiveKind::kPose);  // the Objectives panel's type choice
+  std::size_t messages_seen = 0;             // the Messages panel scrolls when this changes
+  bool script_mode = false;                  // no native dialogs
+  bool quit = false;                         // File > Quit
+  std::string screenshot_path;               // a screenshot to take at the end of this frame
+};
+
+// the menu bar, every visible panel and the dialogs
+void draw_panels(Ui& ui);
+
+void draw_menu_bar(Ui& ui);
+void draw_robot_panel(Ui& ui, ImVec2 pos, ImVec2 size);
+void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size);
+void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size);
+void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size);
+void draw_messages_panel(Ui& ui, ImVec2 pos, ImVec2 size);
+void draw_open_urdf_dialog(Ui& ui);
+
+// File > Open URDF's action (the dialog's Open button and the script's open_urdf): loads the
+// file, keeping the current robot and showing the error when it fails
+bool open_urdf(Ui& ui, const std::string& path);
+// File > Robots: a shipped robot with its preset
+bool open_robot(Ui& ui, const std::string& name);
+// items of a link's context menu (viewport right click, robot tree right click); `point` (link
+// frame) offers objectives at the clicked spot
+void link_context_items(AppState& app, int body, const Vec3<double>* point = nullptr);
+// "ikwb_screenshot_YYYYmmdd_HHMMSS.png" in the working folder
+std::string default_screenshot_name();
+
+// begins a fixed panel window at pos / size (no move, no resize, no collapse)
+bool begin_panel(const char* name, ImVec2 pos, ImVec2 size);
+
+}  // namespace ikwb::gui

@@ -1,0 +1,96 @@
+// Automation scripts: a line format of UI actions that the workbench replays through the same
+// paths a person uses. Mouse and keyboard actions (drags of gizmo handles, clicks, key presses)
+// become InputState that the frame loop hands to ImGui and the 3D view exactly as GLFW input
+// would be; menu actions call the menu's own functions. The format is documented in README.md
+// ("Automation scripts") with an example in assets/scripts/.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "app/gui/input.hpp"
+#include "app/gui/panels.hpp"
+
+namespace ikwb::gui {
+
+// A script that cannot be parsed; the message names the file and line.
+class ScriptError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ScriptCommand {
+  int line = 0;                   // 1-based line in the file
+  std::vector<std::string> args;  // args[0] is the command name
+};
+
+// Parses a script (source names it in errors): checks every command's name, argument count and
+// numbers; throws ScriptError naming the file and line.
+std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& source);
+
+// What the runner may touch in one frame.
+struct ScriptHost {
+  Ui& ui;
+  InputState& input;      // this frame's input (written by the runner)
+  std::string dump_path;  // a state dump to write at the end of this frame
+  bool quit = false;      // the script asked to quit
+};
+
+class ScriptRunner {
+ public:
+  // reads and parses the file; throws ScriptError
+  void load(const std::string& path);
+  // Executes commands at the start of a frame, before ImGui::NewFrame: immediate commands run
+  // back to back; waits, input actions, screenshots and dumps end the frame's turn.
+  void step(ScriptHost& host);
+  bool finished() const;
+  // expectations that failed and commands that could not run (the run exits with status 1)
+  const std::vector<std::string>& failures() const { return failures_; }
+  const std::string& path() const { return path_; }
+  int line() const;  // line of the next command (0 when finished)
+
+ private:
+  // a gizmo drag in progress (drag, drag_pose)
+  struct Drag {
+    int objective = -1;
+    render::GizmoHandle handle = render::GizmoHandle::kNone;
+    glm::dvec3 move{0.0};     // translate handles: world displacement
+    bool along_axis = false;  // move.x is a distance along the axis handle's own axis
+    double angle = 0;         // rings: radians about the ring's axis
+    int frames = 30;
+    bool snap = false;
+    int phase = 0;  // 0 select, 1 hover, 2 press, 3.. move, then release
+    int line = 0;
+    // set when pressing: the grabbed world point and the path's frame
+    glm::vec2 p0{0.0f};
+    glm::vec3 grab{0.0f}, centre{0.0f}, axis{0.0f};
+    bool ring_tangent = false;  // ring seen edge-on: move along its screen tangent
+    glm::vec2 tangent_px{0.0f};
+  };
+
+  // runs one command; returns true when the frame's turn ends
+  bool execute(ScriptHost& host, const ScriptCommand& c);
+  // advances the active drag by one frame; false when it has finished
+  bool advance_drag(ScriptHost& host);
+  glm::vec2 drag_point(const Viewport3D& view, double s) const;
+  void fail(const ScriptCommand& c, const std::string& what, AppState& app);
+  void fail(int line, const std::string& what, AppState& app);
+  std::string input_path(const std::string& p) const;
+
+  std::vector<ScriptCommand> commands_;
+  std::vector<Drag> drags_;  // queued drags of the current command (drag_pose has several)
+  std::string path_, base_dir_;
+  std::size_t pc_ = 0;
+  int wait_ = 0;
+  InputState input_;         // persistent: mouse position, held buttons and keys
+  std::vector<int> tapped_;  // keys to release at the next frame
+  // input changes for the coming frames, one per frame (the rest of a click)
+  std::vector<std::function<void(InputState&)>> queue_;
+  std::vector<std::string> failures_;
+};
+
+}  // namespace ikwb::gui

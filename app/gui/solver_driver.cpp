@@ -1,0 +1,150 @@
+// Per-frame solve: backend choice and fallback, the bounded warm-started solve, seed policy,
+// and "settled" detection (converged, or a best effort that no longer improves).
+#include "app/gui/solver_driver.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ikwb::gui {
+
+namespace {
+
+// frames without progress (on an unchanged problem) before another seed may replace the warm
+// start, and before the solver rests on a best effort
+constexpr int kEscapeFrames = 10;
+constexpr int kRestFrames = 30;
+// another seed must beat the warm start's cost by this factor to replace it
+constexpr double kEscapeGain = 0.5;
+// a frame that reduced the error by less than this fraction has settled
+constexpr double kProgress = 0.02;
+
+struct LinkErrors {
+  double position = 0;  // m, largest over enabled link objectives
+  double rotation = 0;  // rad
+  double combined() const { return position + 0.1 * rotation; }  // 0.1 m per radian
+};
+
+LinkErrors link_errors(const AppState& app) {
+  LinkErrors e;
+  for (int i = 0; i < int(app.objectives.size()); ++i) {
+    const ObjectiveUi& o = app.objectives[i];
+    if (!o.enabled || !kind_has_link(o.kind)) continue;
+    Transform<double> x = app.link_point_pose(i);
+    if (o.kind != ObjectiveKind::kRotation)
+      e.position = std::max(e.position, length(x.p - o.target.p));
+    if (o.kind != ObjectiveKind::kPosition)
+      e.rotation = std::max(e.rotation, length(quat_log(x.q * conjugate(o.target.q))));
+  }
+  return e;
+}
+
+}  // namespace
+
+bool same_settings(const SolverSettings& a, const SolverSettings& b) {
+  return a.backend == b.backend && a.optimizer == b.optimizer && a.jacobian == b.jacobian &&
+         a.sampler == b.sampler && a.n_seeds == b.n_seeds && a.gaussian_sigma == b.gaussian_sigma &&
+         a.max_iterations == b.max_iterations && a.tol_position == b.tol_position &&
+         a.tol_rotation == b.tol_rotation && a.lambda_init == b.lambda_init &&
+         a.marquardt_scaling == b.marquardt_scaling && a.hard_joint_limits == b.hard_joint_limits &&
+         a.prefer_closest == b.prefer_closest && a.threads == b.threads &&
+         a.use_float == b.use_float;
+}
+
+void SolverDriver::init(AppState& app) {
+  std::string reason;
+  app.solve.cuda_available = cuda_available(&reason);
+  app.solve.cuda_reason = app.solve.cuda_available ? "" : reason;
+}
+
+void SolverDriver::ensure_solver(AppState& app) {
+  if (solver_ && solver_for_ == app.settings.backend) return;
+  std::string reason;
+  solver_ = make_solver(app.settings.backend, &reason);
+  solver_for_ = app.settings.backend;
+  note_ = solver_->backend() == app.settings.backend ? "" : reason;
+  if (!note_.empty()) app.warn(note_);
+}
+
+bool SolverDriver::idle(const AppState& app) const {
+  if (!have_last_ || !app.solve.settled) return false;
+  if (!app.solve.converged && app.solve.stalled_frames < kRestFrames) return false;
+  return serial_ == app.problem_serial() && version_ == app.problem()->version() &&
+         q_after_ == app.joint_q && same_settings(settings_, app.settings);
+}
+
+void SolverDriver::step(AppState& app) {
+  SolveStatus& st = app.solve;
+  st.ran = false;
+  if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve) {
+    st.settled = true;
+    return;
+  }
+  if (idle(app)) return;
+  ensure_solver(app);
+  const IkProblem& problem = *app.problem();
+  const bool same_problem = have_last_ && serial_ == app.problem_serial() &&
+                            version_ == problem.version() && same_settings(settings_, app.settings);
+
+  SolverSettings s = app.settings;
+  s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
+  const double error_before = link_errors(app).combined();
+  try {
+    solver_->solve(problem, s, app.joint_q, app.last_result);
+  } catch (const std::exception& e) {
+    if (solver_->backend() == Backend::kCuda) {
+      // keep the scene, continue on the CPU
+      app.error(std::string("CUDA solver failed (") + e.what() + "); switched to the CPU backend");
+      app.settings.backend = Backend::kCpu;
+      solver_ = make_cpu_solver();
+      solver_for_ = Backend::kCpu;
+      note_ = std::string("CUDA failed: ") + e.what();
+      return;
+    }
+    app.error(std::string("solve failed: ") + e.what() + "; live solving paused");
+    app.live_solve = false;
+    return;
+  }
+  const SolveResult& r = app.last_result;
+  const ProblemResult& best = r.problems[0];
+  const int nq = problem.model().coord_count;
+
+  // seed policy: closest converged (the solver's pick), else the warm start unless stuck
+  int keep = best.seed;
+  if (!best.converged) {
+    keep = 0;
+    if (st.stalled_frames >= kEscapeFrames && r.row_cost[best.seed] < kEscapeGain * r.row_cost[0])
+      keep = best.seed;
+  }
+  std::vector<double> q(r.row_q.begin() + std::ptrdiff_t(keep) * nq,
+                        r.row_q.begin() + std::ptrdiff_t(keep + 1) * nq);
+  app.set_configuration(q);
+  const LinkErrors after = link_errors(app);
+  const bool progress = after.combined() < (1.0 - kProgress) * error_before;
+
+  st.ran = true;
+  st.converged = bool(r.row_converged[keep]);
+  st.seed = keep;
+  st.iterations = keep == best.seed ? best.iterations : s.max_iterations;
+  st.total_iterations = best.total_iterations;
+  st.cost = r.row_cost[keep];
+  st.position_error = after.position;
+  st.rotation_error = after.rotation;
+  st.solve_ms = r.solve_seconds * 1e3;
+  st.backend = to_string(solver_->backend());
+  st.backend_note = note_;
+  st.settled = st.converged || !progress;
+  // stuck frames count only while the problem stays the same (never during a drag)
+  if (st.converged || !same_problem || progress || keep != 0)
+    st.stalled_frames = 0;
+  else
+    ++st.stalled_frames;
+  app.stats.add_solve_ms(st.solve_ms);
+
+  serial_ = app.problem_serial();
+  version_ = problem.version();
+  q_after_ = app.joint_q;
+  settings_ = app.settings;
+  have_last_ = true;
+}
+
+}  // namespace ikwb::gui

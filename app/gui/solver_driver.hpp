@@ -1,0 +1,45 @@
+// The one place the workbench calls the IK solver: a bounded solve per frame, warm-started from
+// the current configuration, with a seed policy that keeps the robot from flipping, backend
+// selection through make_solver (CUDA when usable) and a fallback to the CPU on errors.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/app_state.hpp"
+#include "solver/solver.hpp"
+
+namespace ikwb::gui {
+
+class SolverDriver {
+ public:
+  // checks CUDA once and fills app.solve.cuda_available / cuda_reason
+  void init(AppState& app);
+
+  // Runs this frame's solve when there is work (after app.sync()): app.settings.max_iterations
+  // iterations per seed from app.joint_q. Keeps the closest converged seed; with none converged
+  // it keeps the warm start (seed 0), unless the robot has been stuck for a while and another
+  // seed is much better. Updates app.joint_q, app.solve, app.last_result and the solve timing.
+  // Skips the solve when nothing changed since a settled result.
+  void step(AppState& app);
+
+ private:
+  void ensure_solver(AppState& app);
+  bool idle(const AppState& app) const;
+
+  std::unique_ptr<IkSolver> solver_;
+  Backend solver_for_ = Backend::kCpu;  // backend requested when solver_ was made
+  std::string note_;
+
+  // what the last solve saw, to detect an unchanged problem
+  uint64_t serial_ = 0, version_ = 0;
+  std::vector<double> q_after_;
+  SolverSettings settings_;
+  bool have_last_ = false;
+};
+
+// whether two settings solve the same way
+bool same_settings(const SolverSettings& a, const SolverSettings& b);
+
+}  // namespace ikwb::gui

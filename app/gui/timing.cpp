@@ -1,0 +1,80 @@
+// Frame and solve time counters and their percentiles.
+#include "app/gui/timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace ikwb::gui {
+
+Percentiles summarize(std::vector<double> v) {
+  Percentiles p;
+  if (v.empty()) return p;
+  std::sort(v.begin(), v.end());
+  auto rank = [&](double q) {
+    std::size_t i = std::size_t(std::ceil(q * double(v.size())));
+    return v[std::min(v.size() - 1, i > 0 ? i - 1 : 0)];
+  };
+  p.count = int(v.size());
+  p.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  p.p90 = rank(0.90);
+  p.p99 = rank(0.99);
+  p.mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+  p.min = v.front();
+  p.max = v.back();
+  return p;
+}
+
+namespace {
+
+const auto kStart = std::chrono::steady_clock::now();
+
+// keeps memory flat in long sessions: the oldest half goes when the cap is reached
+constexpr std::size_t kMaxSamples = 50000;
+
+void push_capped(std::vector<double>& v, double x) {
+  if (v.size() >= kMaxSamples) v.erase(v.begin(), v.begin() + kMaxSamples / 2);
+  v.push_back(x);
+}
+
+}  // namespace
+
+void FrameStats::add_frame_ms(double ms) {
+  push_capped(frame_ms_, ms);
+}
+void FrameStats::add_solve_ms(double ms) {
+  push_capped(solve_ms_, ms);
+}
+
+void FrameStats::reset() {
+  frame_ms_.clear();
+  solve_ms_.clear();
+}
+
+std::vector<float> FrameStats::recent_frame_ms(int n) const {
+  std::size_t k = std::min<std::size_t>(frame_ms_.size(), std::size_t(std::max(n, 0)));
+  return std::vector<float>(frame_ms_.end() - std::ptrdiff_t(k), frame_ms_.end());
+}
+
+double FrameStats::fps() const {
+  std::size_t k = std::min<std::size_t>(frame_ms_.size(), 60);
+  if (k == 0) return 0;
+  double sum = std::accumulate(frame_ms_.end() - std::ptrdiff_t(k), frame_ms_.end(), 0.0);
+  return sum > 0 ? 1000.0 * double(k) / sum : 0;
+}
+
+double seconds_since_start() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - kStart).count();
+}
+
+std::string format_percentiles(const std::string& name, const Percentiles& p) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%s: n %d, median %.2f, p90 %.2f, p99 %.2f, mean %.2f (min %.2f, max %.2f)",
+                name.c_str(), p.count, p.median, p.p90, p.p99, p.mean, p.min, p.max);
+  return buf;
+}
+
+}  // namespace ikwb::gui

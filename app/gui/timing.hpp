@@ -1,0 +1,43 @@
+// Frame and solve time counters: the samples since the last reset (the newest 25k-50k in long
+// sessions), summarised as percentiles for the UI, the state dump and `--stats`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ikwb::gui {
+
+struct Percentiles {
+  int count = 0;
+  double median = 0, p90 = 0, p99 = 0, mean = 0, min = 0, max = 0;
+};
+
+// nearest-rank percentiles of the samples (all zero when empty)
+Percentiles summarize(std::vector<double> samples);
+
+class FrameStats {
+ public:
+  void add_frame_ms(double ms);
+  void add_solve_ms(double ms);
+  void reset();
+
+  Percentiles frame() const { return summarize(frame_ms_); }
+  Percentiles solve() const { return summarize(solve_ms_); }
+  // the most recent samples (oldest first) for the UI's plot
+  std::vector<float> recent_frame_ms(int n) const;
+  // frames per second over the recent frames
+  double fps() const;
+  double last_frame_ms() const { return frame_ms_.empty() ? 0 : frame_ms_.back(); }
+  double last_solve_ms() const { return solve_ms_.empty() ? 0 : solve_ms_.back(); }
+
+ private:
+  std::vector<double> frame_ms_, solve_ms_;
+};
+
+// seconds since the program started (steady clock)
+double seconds_since_start();
+
+// "frame_ms: n 300, median 6.1, p90 7.9, p99 9.4, mean 6.3 (min 5.2, max 11.0)"
+std::string format_percentiles(const std::string& name, const Percentiles& p);
+
+}  // namespace ikwb::gui

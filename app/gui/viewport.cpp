@@ -1,0 +1,429 @@
+// Viewport3D: camera controls, picking, gizmo drags, target markers and in-view labels.
+#include "app/gui/viewport.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/gui/panels.hpp"
+#include "engine/render/glm_convert.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+constexpr float kClickSlop = 4.0f;      // pixels a press may travel and still be a click
+constexpr float kTargetPickPx = 10.0f;  // target marker hit radius
+constexpr double kBannerSeconds = 6.0;
+
+const glm::vec4 kReached{0.35f, 0.85f, 0.45f, 1.0f};
+const glm::vec4 kSolving{1.0f, 0.72f, 0.25f, 1.0f};
+const glm::vec4 kOutOfReach{0.95f, 0.3f, 0.28f, 1.0f};
+
+glm::vec4 status_color(const ObjectiveUi& o) {
+  if (!o.enabled) return {0.6f, 0.6f, 0.6f, 0.7f};
+  if (o.status.reached) return kReached;
+  return o.status.out_of_reach ? kOutOfReach : kSolving;
+}
+
+ImU32 im_color(const glm::vec4& c) {
+  return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, c.a});
+}
+
+// text with a translucent rounded box behind it
+void label(ImDrawList* dl, ImVec2 at, const char* text, ImU32 color, float alpha = 0.72f) {
+  ImVec2 size = ImGui::CalcTextSize(text);
+  const ImVec2 pad(6, 3);
+  dl->AddRectFilled(ImVec2(at.x - pad.x, at.y - pad.y),
+                    ImVec2(at.x + size.x + pad.x, at.y + size.y + pad.y),
+                    IM_COL32(18, 20, 24, int(255 * alpha)), 4.0f);
+  dl->AddText(at, color, text);
+}
+
+}  // namespace
+
+bool Viewport3D::init(std::string* error) {
+  return renderer_.init(error);
+}
+
+void Viewport3D::shutdown() {
+  renderer_.shutdown();
+}
+
+void Viewport3D::sync_model(AppState& app) {
+  if (!app.model || model_version_ == app.model_version) return;
+  model_version_ = app.model_version;
+  renderer_.upload_model(*app.model);
+  picker_.set_meshes(renderer_.body_meshes());
+  if (gizmo.dragging()) gizmo.cancel_drag();
+  drag_ = Drag::kNone;
+  const nlohmann::json& c = app.scene_camera;
+  if (c.is_object() && c.contains("distance")) {
+    try {
+      if (c.contains("target")) {
+        auto t = c["target"].get<std::vector<double>>();
+        if (t.size() == 3) camera.target = glm::vec3(float(t[0]), float(t[1]), float(t[2]));
+      }
+      camera.distance = c["distance"].get<float>();
+      if (c.contains("yaw")) camera.yaw = c["yaw"].get<float>();
+      if (c.contains("pitch")) camera.pitch = c["pitch"].get<float>();
+    } catch (const std::exception& e) {
+      app.warn(std::string("scene camera ignored: ") + e.what());
+      frame_robot(app);
+    }
+    app.scene_camera = nlohmann::json::object();
+  } else {
+    frame_robot(app);
+  }
+}
+
+void Viewport3D::frame_robot(const AppState& app) {
+  if (!app.model) return;
+  glm::vec3 lo, hi;
+  if (!renderer_.model_bounds(app.fk.body_q, lo, hi)) {
+    lo = glm::vec3(1e9f), hi = glm::vec3(-1e9f);
+    for (const auto& x : app.fk.body_q) {
+      lo = glm::min(lo, render::to_glm(x.p));
+      hi = glm::max(hi, render::to_glm(x.p));
+    }
+  }
+  camera.frame(lo, hi, rect.aspect());
+}
+
+int Viewport3D::gizmo_objective(const AppState& app) const {
+  int i = app.selection.objective;
+  if (!options.targets) return -1;
+  if (i < 0 || i >= int(app.objectives.size())) return -1;
+  const ObjectiveUi& o = app.objectives[i];
+  return kind_has_link(o.kind) && o.enabled ? i : -1;
+}
+
+render::GizmoMode Viewport3D::effective_mode(const AppState& app) const {
+  int i = gizmo_objective(app);
+  if (i >= 0 && app.objectives[i].kind == ObjectiveKind::kPosition)
+    return render::GizmoMode::kTranslate;
+  if (i >= 0 && app.objectives[i].kind == ObjectiveKind::kRotation)
+    return render::GizmoMode::kRotate;
+  return user_mode;
+}
+
+void Viewport3D::update_gizmo_pose(const AppState& app) {
+  int i = gizmo_objective(app);
+  if (i < 0) {
+    if (gizmo.dragging()) gizmo.cancel_drag();
+    return;
+  }
+  const ObjectiveUi& o = app.objectives[i];
+  Transform<double> t = o.target;
+  // a rotation target has no position: its rings sit on the link
+  if (o.kind == ObjectiveKind::kRotation) t.p = o.status.current.p;
+  gizmo.mode = effective_mode(app);
+  gizmo.set_transform(t);
+}
+
+int Viewport3D::target_under(const AppState& app, glm::vec2 mouse) const {
+  if (!options.targets) return -1;
+  int best = -1;
+  float best_d = kTargetPickPx;
+  for (int i = 0; i < int(app.objectives.size()); ++i) {
+    const ObjectiveUi& o = app.objectives[i];
+    if (!kind_has_link(o.kind) || o.kind == ObjectiveKind::kRotation) continue;
+    glm::vec3 px = camera.project(render::to_glm(o.target.p), rect);
+    if (px.z <= 0) continue;
+    float d = glm::length(glm::vec2(px) - mouse);
+    if (d < best_d) best_d = d, best = i;
+  }
+  return best;
+}
+
+void Viewport3D::hover(AppState& app, const InputState& in) {
+  if (gizmo_objective(app) >= 0 &&
+      gizmo.hover(camera, rect, in.mouse) != render::GizmoHandle::kNone)
+    return;
+  app.hover.objective = target_under(app, in.mouse);
+  if (app.hover.objective >= 0 || !app.model) return;
+  render::Ray ray = camera.ray_from_pixel(in.mouse.x, in.mouse.y, rect);
+  render::PickHit hit = picker_.pick(ray, app.fk.body_q);
+  app.hover.body = hit.body;
+  hover_point_ = render::to_vec3(hit.local_point);
+}
+
+void Viewport3D::click(AppState& app, int button) {
+  const Hover& on = pressed_on_;
+  if (button == 0) {
+    if (on.objective >= 0 && on.objective < int(app.objectives.size())) {
+      app.selection.objective = on.objective;
+      app.selection.body = app.objectives[on.objective].link;
+    } else {
+      app.select_link(on.body);
+    }
+  } else if (button == 1 && on.body >= 0) {
+    context_body_ = on.body;
+    context_point_ = pressed_point_;
+    open_context_ = true;
+  }
+}
+
+void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants_mouse,
+                              bool ui_wants_keyboard) {
+  update_gizmo_pose(app);
+  gizmo.snap = in.ctrl;
+  const bool inside = in.mouse_valid() && rect.contains(in.mouse);
+
+  // keys
+  if (!ui_wants_keyboard) {
+    if (in.key_pressed(GLFW_KEY_W)) user_mode = render::GizmoMode::kTranslate;
+    if (in.key_pressed(GLFW_KEY_E)) user_mode = render::GizmoMode::kRotate;
+    if (in.key_pressed(GLFW_KEY_L))
+      gizmo.space = gizmo.space == render::GizmoSpace::kWorld ? render::GizmoSpace::kLocal
+                                                              : render::GizmoSpace::kWorld;
+    if (in.key_pressed(GLFW_KEY_F)) frame_robot(app);
+    if (in.key_pressed(GLFW_KEY_ESCAPE) && gizmo.dragging()) {
+      gizmo.cancel_drag();
+      app.set_target(gizmo_objective(app), gizmo.transform());
+      drag_ = Drag::kNone;
+    }
+    if (in.key_pressed(GLFW_KEY_DELETE) && app.selection.objective >= 0 && drag_ == Drag::kNone)
+      app.remove_objective(app.selection.objective);
+    update_gizmo_pose(app);
+  }
+
+  // an active drag owns the mouse until its button is released
+  if (drag_ != Drag::kNone) {
+    if (glm::length(in.mouse - press_at_) > kClickSlop) moved_ = true;
+    const bool held = in.down[drag_button_];
+    switch (drag_) {
+      case Drag::kGizmo: {
+        int i = gizmo_objective(app);
+        if (i < 0 || !gizmo.dragging()) {
+          drag_ = Drag::kNone;
+          break;
+        }
+        Transform<double> t = held ? gizmo.update_drag(camera, rect, in.mouse) : gizmo.end_drag();
+        if (app.objectives[i].kind == ObjectiveKind::kRotation) t.p = app.objectives[i].target.p;
+        app.set_target(i, t);
+        if (!held) app.note_edit("move target");
+        break;
+      }
+      case Drag::kOrbit:
+        if (moved_) camera.orbit(in.mouse_delta.x, in.mouse_delta.y);
+        break;
+      case Drag::kPan:
+        if (moved_) camera.pan(in.mouse_delta.x, in.mouse_delta.y, rect);
+        break;
+      case Drag::kNone:
+        break;
+    }
+    if (!held) {
+      if (!moved_ && drag_ != Drag::kGizmo) click(app, drag_button_);
+      drag_ = Drag::kNone;
+    }
+    return;
+  }
+
+  // hover was reset at the start of the frame; panels may have set it
+  if (!inside || ui_wants_mouse) return;
+  hover(app, in);
+  if (in.wheel != 0) camera.zoom(in.wheel);
+  for (int b = 0; b < kMouseButtons; ++b) {
+    if (!in.pressed[b]) continue;
+    press_at_ = in.mouse;
+    pressed_on_ = app.hover;
+    pressed_point_ = hover_point_;
+    moved_ = false;
+    drag_button_ = b;
+    if (b == 0 && gizmo_objective(app) >= 0 && gizmo.begin_drag(camera, rect, in.mouse)) {
+      drag_ = Drag::kGizmo;
+      app.hover = {};
+    } else {
+      drag_ = b == 0 ? Drag::kOrbit : Drag::kPan;
+    }
+    break;
+  }
+}
+
+bool Viewport3D::link_screen_point(const AppState& app, int body, glm::vec2* out) const {
+  const auto& meshes = renderer_.body_meshes();
+  if (body >= int(meshes.size()) || body >= int(app.fk.body_q.size())) return false;
+  const MeshData& mesh = meshes[body];
+  const glm::mat4 x = render::to_glm(app.fk.body_q[body]);
+  std::vector<glm::vec2> candidates;
+  glm::vec2 centre(0.0f);
+  const std::size_t n = mesh.vertex_count(), step = std::max<std::size_t>(1, n / 400);
+  for (std::size_t i = 0; i < n; i += step) {
+    const float* v = &mesh.positions[3 * i];
+    glm::vec3 p = glm::vec3(x * glm::vec4(v[0], v[1], v[2], 1.0f));
+    glm::vec3 s = camera.project(p, rect);
+    if (s.z <= 0) continue;
+    candidates.push_back(glm::vec2(s));
+    centre += glm::vec2(s);
+  }
+  if (candidates.empty()) return false;
+  centre /= float(candidates.size());
+  candidates.insert(candidates.begin(), centre);
+  for (glm::vec2& c : candidates) c = glm::mix(c, centre, 0.2f);
+  std::stable_sort(candidates.begin() + 1, candidates.end(), [&](glm::vec2 a, glm::vec2 b) {
+    return glm::length(a - centre) < glm::length(b - centre);
+  });
+  for (const glm::vec2& c : candidates) {
+    if (!rect.contains(c)) continue;
+    render::Ray ray = camera.ray_from_pixel(c.x, c.y, rect);
+    if (picker_.pick(ray, app.fk.body_q).body == body) {
+      *out = c;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
+  renderer_.begin_frame(camera, rect, fb_height, fb_scale);
+  renderer_.draw_background();
+  if (app.model) {
+    render::DrawStyle style;
+    style.body_highlight.assign(app.model->body_count, render::kHighlightNone);
+    if (app.hover.body >= 0) style.body_highlight[app.hover.body] |= render::kHighlightHover;
+    if (app.selection.body >= 0)
+      style.body_highlight[app.selection.body] |= render::kHighlightSelected;
+    renderer_.draw_robot(app.fk.body_q, style);
+  }
+  if (options.grid) {
+    // a floor around the robot that fades out well before the horizon (a third of the pixels
+    // of an endless grid, which matters on software OpenGL)
+    render::GridStyle grid;
+    grid.extent = std::max(2.0f, 2.5f * camera.distance);
+    renderer_.draw_grid(grid);
+  }
+  render::Overlay& ov = renderer_.overlay();
+  if (options.world_axes) renderer_.draw_world_axes(0.25f, 2.5f);
+  if (options.link_frames && app.model) {
+    for (const auto& x : app.fk.body_q) {
+      float s = 28.0f * camera.world_per_pixel(render::to_glm(x.p), rect);
+      ov.axes(render::to_glm(x), s, 1.5f, false, 0.8f);
+    }
+  }
+  if (options.targets) {
+    const int gizmo_i = gizmo_objective(app);
+    for (int i = 0; i < int(app.objectives.size()); ++i) {
+      const ObjectiveUi& o = app.objectives[i];
+      if (kind_is_pair(o.kind) && o.enabled) {
+        glm::vec3 a = render::to_glm(o.status.current.p);
+        glm::vec3 b = render::to_glm(transform_point(app.fk.body_q[o.link_b], o.offset_b));
+        glm::vec4 col = status_color(o);
+        col.a *= 0.7f;
+        ov.line(a, b, col, 1.5f, false);
+        ov.points({a, b}, {col}, 6.0f, false);
+      }
+      if (!kind_has_link(o.kind)) continue;
+      glm::vec4 col = status_color(o);
+      glm::vec3 cur = render::to_glm(o.status.current.p);
+      glm::vec3 tgt = o.kind == ObjectiveKind::kRotation ? cur : render::to_glm(o.target.p);
+      float wpp = camera.world_per_pixel(tgt, rect);
+      if (glm::length(tgt - cur) > 2.0f * wpp) ov.line(cur, tgt, col, 2.0f, false);
+      ov.point(cur, col, 7.0f, false);
+      if (o.kind != ObjectiveKind::kPosition && i != gizmo_i) {
+        Transform<double> frame{render::to_vec3(tgt), o.target.q};
+        ov.axes(render::to_glm(frame), 30.0f * wpp, 2.0f, false, 0.9f);
+      }
+      if (o.kind != ObjectiveKind::kRotation && i != gizmo_i) {
+        bool lit = app.hover.objective == i;
+        ov.point(tgt, glm::vec4(0.1f, 0.1f, 0.12f, 0.9f), lit ? 16.0f : 13.0f, false);
+        ov.point(tgt, lit ? glm::vec4(1.0f, 0.85f, 0.2f, 1.0f) : col, lit ? 12.0f : 9.0f, false);
+      }
+    }
+    if (gizmo_i >= 0) gizmo.draw(ov, camera, rect);
+  }
+  renderer_.draw_overlay();
+  renderer_.end_frame();
+}
+
+void Viewport3D::draw_ui(AppState& app) {
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  const ImU32 text = IM_COL32(226, 230, 236, 255);
+  const ImU32 dim = IM_COL32(160, 166, 176, 255);
+  const float x0 = rect.x + 12, y0 = rect.y + 10;
+  char buf[256];
+
+  // top-left: robot and gizmo mode
+  if (app.model) {
+    std::snprintf(buf, sizeof buf, "%s   %d links, %d dofs", app.robot_title.c_str(),
+                  app.model->body_count, app.model->dof_count);
+    label(dl, ImVec2(x0, y0), buf, text);
+  }
+  if (gizmo_objective(app) >= 0) {
+    std::snprintf(buf, sizeof buf, "%s (W/E)  |  %s (L)%s",
+                  effective_mode(app) == render::GizmoMode::kTranslate ? "Translate" : "Rotate",
+                  gizmo.space == render::GizmoSpace::kWorld ? "World" : "Local",
+                  gizmo.snap ? "  |  Snap" : "");
+    label(dl, ImVec2(x0, y0 + 26), buf, dim);
+  }
+
+  // top-right: frame rate and solve time
+  std::snprintf(buf, sizeof buf, "%.0f FPS   solve %.2f ms", app.stats.fps(), app.solve.solve_ms);
+  ImVec2 sz = ImGui::CalcTextSize(buf);
+  label(dl, ImVec2(rect.x + rect.width - sz.x - 14, y0), buf, dim);
+
+  // the selected objective's status next to its target
+  int sel = app.selection.objective;
+  if (sel >= 0 && sel < int(app.objectives.size()) && kind_has_link(app.objectives[sel].kind)) {
+    const ObjectiveUi& o = app.objectives[sel];
+    const Vec3<double>& at = o.kind == ObjectiveKind::kRotation ? o.status.current.p : o.target.p;
+    glm::vec3 px = camera.project(render::to_glm(at), rect);
+    if (px.z > 0 && rect.contains(glm::vec2(px))) {
+      if (o.status.out_of_reach)
+        std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f cm", o.name.c_str(),
+                      100.0 * o.status.position_error);
+      else if (o.status.reached)
+        std::snprintf(buf, sizeof buf, "%s", o.name.c_str());
+      else
+        std::snprintf(buf, sizeof buf, "%s: %.1f mm, %.1f deg", o.name.c_str(),
+                      1000.0 * o.status.position_error, o.status.rotation_error * 57.2957795);
+      label(dl, ImVec2(px.x + 16, px.y + 14), buf, im_color(status_color(o)));
+    }
+  }
+
+  // hovered link name at the cursor
+  if (app.hover.body >= 0 && app.model && drag_ == Drag::kNone) {
+    ImVec2 m = ImGui::GetIO().MousePos;
+    if (rect.contains(glm::vec2(m.x, m.y)))
+      label(dl, ImVec2(m.x + 14, m.y + 16), app.model->body_name[app.hover.body].c_str(), text);
+  }
+
+  // the newest error as a banner for a few seconds
+  if (!app.messages.empty()) {
+    for (auto it = app.messages.rbegin(); it != app.messages.rend(); ++it) {
+      if (seconds_since_start() - it->time > kBannerSeconds) break;
+      if (it->level != Message::kError) continue;
+      std::string t = it->text.size() > 140 ? it->text.substr(0, 137) + "..." : it->text;
+      ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+      ImVec2 at(rect.x + 0.5f * (rect.width - ts.x), rect.y + 76);
+      dl->AddRectFilled(ImVec2(at.x - 10, at.y - 6), ImVec2(at.x + ts.x + 10, at.y + ts.y + 6),
+                        IM_COL32(150, 38, 38, 230), 5.0f);
+      dl->AddText(at, IM_COL32(255, 240, 240, 255), t.c_str());
+      break;
+    }
+  }
+
+  // controls hint
+  if (options.hints) {
+    const char* hint =
+        "LMB orbit / click select   RMB pan / link menu   wheel zoom   F frame   W/E L Ctrl gizmo";
+    label(dl, ImVec2(x0, rect.y + rect.height - 26), hint, dim, 0.5f);
+  }
+
+  // link context menu (right click on a link)
+  if (open_context_) {
+    ImGui::OpenPopup("##link_context");
+    open_context_ = false;
+  }
+  if (ImGui::BeginPopup("##link_context")) {
+    link_context_items(app, context_body_, &context_point_);
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace ikwb::gui

@@ -1,0 +1,201 @@
+// Tests for app/gui/app_state and scene_bridge: robot loading keeps the current robot on
+// failure, presets with "current" targets, objectives and selection, the sync point, joint edits
+// and scene round trips. No window needed (shipped robots from assets/).
+#include "app/gui/app_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace ikwb::gui {
+namespace {
+
+double distance(const Vec3<double>& a, const Vec3<double>& b) {
+  return length(a - b);
+}
+
+TEST(AppState, PresetStartsWithCurrentTargetsAtTheRestPose) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  ASSERT_TRUE(app.model);
+  EXPECT_EQ(app.robot_title, "panda");
+  ASSERT_EQ(app.objectives.size(), 3u);
+  EXPECT_EQ(app.objectives[0].kind, ObjectiveKind::kPose);
+  EXPECT_EQ(app.model->body_name[app.objectives[0].link], "panda_hand_tcp");
+  EXPECT_EQ(app.objectives[1].kind, ObjectiveKind::kPosture);
+  EXPECT_EQ(app.objectives[2].kind, ObjectiveKind::kJointLimits);
+  // rest posture from the preset, target at the link there
+  EXPECT_NEAR(app.joint_q[app.model->joint_q_start[app.model->find_joint("panda_joint4")]],
+              -2.356194, 1e-9);
+  Transform<double> tcp = app.link_point_pose(0);
+  EXPECT_LT(distance(tcp.p, app.objectives[0].target.p), 1e-12);
+  EXPECT_EQ(app.selection.objective, 0);
+  // the preset's solver settings
+  EXPECT_EQ(app.settings.n_seeds, 16);
+  EXPECT_EQ(app.settings.sampler, Sampler::kRoberts);
+  EXPECT_EQ(app.settings.max_iterations, 20);
+  app.update_objective_status();
+  EXPECT_TRUE(app.objectives[0].status.reached);
+}
+
+TEST(AppState, EveryShippedPresetOpensWhole) {
+  for (const char* name :
+       {"panda", "ur5e", "iiwa7", "dual_arm", "humanoid", "quadruped", "planar3"}) {
+    AppState app;
+    ASSERT_TRUE(app.open_robot_preset(name)) << name;
+    for (const Message& m : app.messages) EXPECT_NE(m.level, Message::kError) << m.text;
+    for (const Message& m : app.messages) EXPECT_NE(m.level, Message::kWarning) << m.text;
+    EXPECT_GE(app.objectives.size(), 3u) << name;
+    app.update_objective_status();
+    for (const ObjectiveUi& o : app.objectives)
+      EXPECT_TRUE(o.status.reached) << name << " " << o.name;
+  }
+  // the dual arm's tools are kept apart by a hard min_distance objective
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("dual_arm"));
+  const ObjectiveUi& gap = app.objectives[2];
+  EXPECT_EQ(gap.kind, ObjectiveKind::kMinDistance);
+  EXPECT_EQ(app.model->body_name[gap.link_b], "right_tool");
+  EXPECT_TRUE(gap.hard);
+  EXPECT_NEAR(gap.distance, 0.12, 1e-12);
+  app.sync();
+  EXPECT_EQ(app.problem()->objective_count(), int(app.objectives.size()));
+}
+
+TEST(AppState, FailedLoadKeepsTheCurrentRobot) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  auto model = app.model;
+  uint64_t version = app.model_version;
+  std::string bad = (std::filesystem::path(::testing::TempDir()) / "ikwb_bad.urdf").string();
+  std::ofstream(bad) << "<robot name='x'><link name='a'/><joint name='j' type='revolute'>";
+  EXPECT_FALSE(app.load_robot(bad));
+  EXPECT_FALSE(app.load_robot("/no/such/robot.urdf"));
+  EXPECT_EQ(app.model, model);
+  EXPECT_EQ(app.model_version, version);
+  EXPECT_EQ(app.objectives.size(), 3u);
+  ASSERT_FALSE(app.messages.empty());
+  EXPECT_EQ(app.messages.back().level, Message::kError);
+  EXPECT_NE(app.messages.back().text.find("/no/such/robot.urdf"), std::string::npos);
+  std::filesystem::remove(bad);
+}
+
+TEST(AppState, ObjectivesSelectionAndSync) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot("ur5e"));
+  EXPECT_TRUE(app.objectives.empty());
+  const int tool = app.model->find_body("tool0");
+  EXPECT_EQ(app.add_objective(ObjectiveKind::kPose), -1);  // needs a link
+  EXPECT_EQ(app.messages.back().level, Message::kError);
+  int pose = app.add_objective(ObjectiveKind::kPose, tool);
+  int limits = app.add_objective(ObjectiveKind::kJointLimits);
+  int posture = app.add_objective(ObjectiveKind::kPosture);
+  EXPECT_EQ(app.add_objective(ObjectiveKind::kJointLimits), -1);  // only one
+  ASSERT_EQ(pose, 0);
+  EXPECT_EQ(limits, 1);
+  EXPECT_EQ(posture, 2);
+  EXPECT_EQ(app.selection.objective, 0);
+
+  app.sync();
+  ASSERT_NE(app.problem(), nullptr);
+  EXPECT_EQ(app.problem()->objective_count(), 3);
+  uint64_t serial = app.problem_serial();
+
+  // edits in place: same problem, new values
+  app.objectives[0].weight = 0.25;
+  app.objectives[0].hard = true;
+  Transform<double> t = app.objectives[0].target;
+  t.p.z += 0.1;
+  app.set_target(0, t);
+  app.sync();
+  EXPECT_EQ(app.problem_serial(), serial);
+  EXPECT_DOUBLE_EQ(app.problem()->objective(0).params.weight, 0.25);
+  EXPECT_TRUE(app.problem()->objective(0).params.hard);
+  EXPECT_DOUBLE_EQ(app.problem()->target(0, 0).p.z, t.p.z);
+
+  // structural edits rebuild, and the selection follows the indices; each is one edit
+  app.selection.objective = 2;
+  uint64_t edits = app.edit_serial;
+  app.remove_objective(0);
+  EXPECT_EQ(app.edit_serial, edits + 1);
+  EXPECT_EQ(app.selection.objective, 1);
+  app.sync();
+  EXPECT_NE(app.problem_serial(), serial);
+  EXPECT_EQ(app.problem()->objective_count(), 2);
+
+  app.select_link(tool);
+  EXPECT_EQ(app.selection.body, tool);
+}
+
+TEST(AppState, JointEditsMoveTargetsOrHoldTheJoint) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const int j1 = app.model->find_joint("panda_joint1");
+  const int q1 = app.model->joint_q_start[j1];
+  Vec3<double> before = app.objectives[0].target.p;
+  app.set_joint(j1, 0.4);
+  EXPECT_DOUBLE_EQ(app.joint_q[q1], 0.4);
+  EXPECT_EQ(app.held_joint, j1);
+  EXPECT_GT(distance(app.objectives[0].target.p, before), 0.05);  // targets follow
+  EXPECT_LT(distance(app.objectives[0].target.p, app.link_point_pose(0).p), 1e-12);
+  // limits clamp; the held joint is frozen for the solver
+  app.set_joint(j1, 100.0);
+  EXPECT_DOUBLE_EQ(app.joint_q[q1], app.model->dof_upper[app.model->joint_qd_start[j1]]);
+  app.sync();
+  const auto& mask = app.problem()->dof_mask();
+  ASSERT_EQ(int(mask.size()), app.model->dof_count);
+  EXPECT_EQ(mask[app.model->joint_qd_start[j1]], 0);
+  app.held_joint = -1;
+  app.sync();
+  EXPECT_TRUE(app.problem()->dof_mask().empty());
+}
+
+TEST(AppState, SceneRoundTrip) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("planar3"));
+  app.objectives[0].weight = 0.5;
+  app.objectives[1].null_space = true;
+  app.settings.n_seeds = 5;
+  app.set_joint(app.model->find_joint("joint2"), 0.3);
+  Scene scene = app.make_scene();
+  EXPECT_FALSE(scene.objectives[0].target_current);
+
+  AppState other;
+  ASSERT_TRUE(other.apply_scene(scene));
+  ASSERT_EQ(other.objectives.size(), app.objectives.size());
+  for (std::size_t i = 0; i < app.objectives.size(); ++i) {
+    EXPECT_EQ(other.objectives[i].kind, app.objectives[i].kind);
+    EXPECT_EQ(other.objectives[i].link, app.objectives[i].link);
+    EXPECT_EQ(other.objectives[i].weight, app.objectives[i].weight);
+    EXPECT_EQ(other.objectives[i].null_space, app.objectives[i].null_space);
+    EXPECT_LT(distance(other.objectives[i].target.p, app.objectives[i].target.p), 1e-12);
+  }
+  EXPECT_EQ(other.joint_q, app.joint_q);
+  EXPECT_EQ(other.settings.n_seeds, 5);
+}
+
+TEST(AppState, SolverSettingsJson) {
+  SolverSettings s = interactive_solver_settings();
+  std::vector<std::string> warnings;
+  apply_solver_json({{"n_seeds", 64},
+                     {"sampler", "roberts"},
+                     {"damping", 0.01},
+                     {"prefer_closest", false},
+                     {"colour", "red"},
+                     {"iterations", -3}},
+                    s, warnings);
+  EXPECT_EQ(s.n_seeds, 64);
+  EXPECT_EQ(s.sampler, Sampler::kRoberts);
+  EXPECT_DOUBLE_EQ(s.lambda_init, 0.01);
+  EXPECT_FALSE(s.prefer_closest);
+  EXPECT_EQ(s.max_iterations, 15);  // the bad value is ignored
+  EXPECT_EQ(warnings.size(), 2u);
+  SolverSettings back = interactive_solver_settings();
+  apply_solver_json(solver_settings_json(s), back, warnings);
+  EXPECT_EQ(back.n_seeds, 64);
+  EXPECT_EQ(warnings.size(), 2u);
+}
+
+}  // namespace
+}  // namespace ikwb::gui

@@ -1,0 +1,126 @@
+// Tests for app/gui/script: parsing (commands, argument counts, units, quotes, comments, errors
+// with file and line) and the shipped example scripts. No window needed.
+#include "app/gui/script.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/gui/script_args.hpp"
+
+namespace ikwb::gui {
+namespace {
+
+std::string parse_error(const std::string& text) {
+  try {
+    parse_script(text, "t.txt");
+  } catch (const ScriptError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Script, ParsesCommandsCommentsAndQuotes) {
+  auto c = parse_script(
+      "# a comment\n"
+      "\n"
+      "robot panda   # trailing comment\n"
+      "load \"/tmp/a folder/robot.urdf\"\n"
+      "add pose panda_hand_tcp offset 0 0 1cm weight 2 hard\n"
+      "drag 0 TranslateX 10cm 0 0 frames 12 snap\n"
+      "drag 0 RotateZ 45deg\n"
+      "drag_pose 0 0.1 0 0 0 0 45deg frames 5\n"
+      "joint panda_joint1 30deg\n"
+      "wait 3\n",
+      "t.txt");
+  ASSERT_EQ(c.size(), 8u);
+  EXPECT_EQ(c[0].line, 3);
+  EXPECT_EQ(c[0].args, (std::vector<std::string>{"robot", "panda"}));
+  EXPECT_EQ(c[1].args[1], "/tmp/a folder/robot.urdf");
+  EXPECT_EQ(c[2].args.size(), 10u);
+  EXPECT_EQ(c[7].line, 10);
+}
+
+TEST(Script, ErrorsNameFileLineAndProblem) {
+  EXPECT_EQ(parse_error("robot panda\nteleport 1 2\n"), "t.txt:2: unknown command 'teleport'");
+  EXPECT_NE(parse_error("wait\n").find("t.txt:1: 'wait' takes 1 arguments, got 0"),
+            std::string::npos);
+  EXPECT_NE(parse_error("weight 0 -1\n").find("t.txt:1: weight: expected"), std::string::npos);
+  EXPECT_NE(parse_error("hard 0 maybe\n").find("on|off"), std::string::npos);
+  EXPECT_NE(parse_error("drag 0 TranslateQ 1 0 0\n").find("unknown gizmo handle"),
+            std::string::npos);
+  EXPECT_NE(parse_error("drag 0 RotateZ 1 2 3\n").find("one angle"), std::string::npos);
+  EXPECT_NE(parse_error("drag 0 TranslatePlaneXY 1cm\n").find("DX DY DZ"), std::string::npos);
+  EXPECT_NE(parse_error("drag 0 TranslateX 1 0 0 frames 0\n").find("positive frame count"),
+            std::string::npos);
+  EXPECT_NE(parse_error("drag 0 TranslateX 1 0 0 frames 3 extra\n").find("unexpected 'extra'"),
+            std::string::npos);
+  EXPECT_NE(parse_error("drag_pose 0 1 2 3\n").find("takes 7 or more"), std::string::npos);
+  EXPECT_NE(parse_error("drag_pose 0 1 0 0 0 0 1km\n").find("is not an angle"), std::string::npos);
+  EXPECT_NE(parse_error("joint j one\n").find("joint NAME VALUE"), std::string::npos);
+  EXPECT_NE(parse_error("key F13\n").find("unknown key"), std::string::npos);
+  EXPECT_NE(parse_error("camera roll 3\n").find("unknown camera setting"), std::string::npos);
+  EXPECT_NE(parse_error("expect happiness\n").find("unknown expectation"), std::string::npos);
+  EXPECT_NE(parse_error("view sky on\n").find("view grid"), std::string::npos);
+  EXPECT_NE(parse_error("click 1 2 thumb\n").find("click X Y"), std::string::npos);
+}
+
+TEST(Script, AcceptsUnits) {
+  EXPECT_EQ(parse_error("target 0 10cm 2mm 0.3m\n"), "");
+  EXPECT_EQ(parse_error("camera yaw 30deg pitch 0.2 distance 150cm target 0 0 50cm\n"), "");
+  EXPECT_EQ(parse_error("expect position_error 0 < 2mm\nexpect rotation_error 0 < 1deg\n"), "");
+  EXPECT_NE(parse_error("target 0 10furlongs 0 0\n"), "");
+}
+
+TEST(ScriptArgs, UnitsSwitchesKeysAndTokens) {
+  double v = 0;
+  EXPECT_TRUE(length_value("10cm", &v));
+  EXPECT_DOUBLE_EQ(v, 0.1);
+  EXPECT_TRUE(length_value("-25mm", &v));
+  EXPECT_DOUBLE_EQ(v, -0.025);
+  EXPECT_TRUE(length_value("1.5m", &v));
+  EXPECT_DOUBLE_EQ(v, 1.5);
+  EXPECT_FALSE(length_value("1.5 m", &v));
+  EXPECT_TRUE(angle_value("90deg", &v));
+  EXPECT_DOUBLE_EQ(v, 1.5707963267948966);
+  EXPECT_TRUE(angle_value("0.5rad", &v));
+  EXPECT_DOUBLE_EQ(v, 0.5);
+  EXPECT_FALSE(angle_value("nan", &v));
+  bool b = false;
+  EXPECT_TRUE(on_off("on", &b) && b);
+  EXPECT_TRUE(on_off("false", &b) && !b);
+  EXPECT_FALSE(on_off("maybe", &b));
+  int i = 0;
+  EXPECT_TRUE(index_value("3", &i) && i == 3);
+  EXPECT_FALSE(index_value("-1", &i));
+  EXPECT_FALSE(index_value("1.5", &i));
+  EXPECT_EQ(key_code("w"), GLFW_KEY_W);
+  EXPECT_EQ(key_code("F12"), GLFW_KEY_F12);
+  EXPECT_EQ(key_code("escape"), GLFW_KEY_ESCAPE);
+  EXPECT_EQ(key_code("hyper"), -1);
+  EXPECT_EQ(button_index("middle"), 2);
+  EXPECT_EQ(tokenize("a \"b c\"  d # e"), (std::vector<std::string>{"a", "b c", "d"}));
+  EXPECT_EQ(tokenize("\"\""), (std::vector<std::string>{""}));
+}
+
+TEST(Script, ShippedScriptsParse) {
+  namespace fs = std::filesystem;
+  int count = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(IKWB_SOURCE_DIR) / "assets" / "scripts")) {
+    if (e.path().extension() != ".txt") continue;
+    std::ifstream in(e.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_NO_THROW(parse_script(ss.str(), e.path().string())) << e.path();
+    ++count;
+  }
+  EXPECT_GE(count, 2);
+}
+
+}  // namespace
+}  // namespace ikwb::gui

@@ -1,0 +1,125 @@
+// Tests for app/gui/solver_driver: per-frame solves follow a moving target, an unreachable
+// target settles at a best effort and is reported, nothing is re-solved while nothing changes,
+// and the warm start is kept so the arm does not flip. No window needed.
+#include "app/gui/solver_driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace ikwb::gui {
+namespace {
+
+// one frame of the workbench without the UI: sync, solve, FK, status
+void frame(AppState& app, SolverDriver& driver) {
+  ++app.frame;
+  app.sync();
+  driver.step(app);
+  app.update_fk();
+  app.update_objective_status();
+}
+
+TEST(SolverDriver, FollowsATargetMovedEveryFrame) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> t = app.objectives[0].target;
+  std::vector<double> q_prev = app.joint_q;
+  double largest_step = 0;
+  for (int k = 1; k <= 40; ++k) {
+    Transform<double> moved = t;
+    moved.p.y += 0.2 * k / 40.0;
+    moved.q = normalize(quat_from_axis_angle(Vec3<double>{0, 0, 1}, 0.6 * k / 40.0) * t.q);
+    app.set_target(0, moved);
+    frame(app, driver);
+    EXPECT_TRUE(app.solve.ran);
+    EXPECT_TRUE(app.objectives[0].status.reached) << "frame " << k;
+    for (std::size_t i = 0; i < q_prev.size(); ++i)
+      largest_step = std::max(largest_step, std::abs(app.joint_q[i] - q_prev[i]));
+    q_prev = app.joint_q;
+  }
+  // small target steps, small joint steps: no flip to another branch
+  EXPECT_LT(largest_step, 0.3);
+  EXPECT_LT(app.objectives[0].status.position_error, 1e-3);
+}
+
+TEST(SolverDriver, UnreachableTargetSettlesAtABestEffort) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> far = app.objectives[0].target;
+  far.p.x += 2.0;
+  app.set_target(0, far);
+  for (int k = 0; k < 20; ++k) frame(app, driver);
+  const ObjectiveStatus& s = app.objectives[0].status;
+  EXPECT_FALSE(s.reached);
+  EXPECT_TRUE(s.out_of_reach);
+  EXPECT_GT(s.position_error, 1.0);
+  EXPECT_TRUE(app.solve.settled);
+  EXPECT_STREQ(app.solve_state(), "best effort");
+  for (double q : app.joint_q) EXPECT_TRUE(std::isfinite(q));
+  // the TCP reached out towards the target
+  EXPECT_GT(app.objectives[0].status.current.p.x, 0.6);
+}
+
+TEST(SolverDriver, RestsWhenNothingChanges) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot("planar3"));
+  app.add_objective(ObjectiveKind::kPosition, app.model->find_body("tip"));
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> t = app.objectives[0].target;  // the arm lies straight along x
+  t.p.x -= 0.2;
+  t.p.y += 0.1;
+  app.set_target(0, t);
+  int solves = 0;
+  for (int k = 0; k < 10; ++k) {
+    frame(app, driver);
+    solves += app.solve.ran;
+  }
+  EXPECT_TRUE(app.solve.converged);
+  EXPECT_LE(solves, 3);
+  frame(app, driver);
+  EXPECT_FALSE(app.solve.ran);
+  // any edit wakes it up
+  app.objectives[0].weight = 2.0;
+  frame(app, driver);
+  EXPECT_TRUE(app.solve.ran);
+}
+
+TEST(SolverDriver, NoObjectivesOrPausedMeansNoSolve) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot("planar3"));
+  SolverDriver driver;
+  driver.init(app);
+  frame(app, driver);
+  EXPECT_FALSE(app.solve.ran);
+  EXPECT_STREQ(app.solve_state(), "idle");
+  app.add_objective(ObjectiveKind::kPosture);
+  app.live_solve = false;
+  frame(app, driver);
+  EXPECT_FALSE(app.solve.ran);
+  EXPECT_STREQ(app.solve_state(), "paused");
+}
+
+TEST(SolverDriver, CudaRequestFallsBackToTheCpuWithAReason) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("planar3"));
+  SolverDriver driver;
+  driver.init(app);
+  if (app.solve.cuda_available) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_FALSE(app.solve.cuda_reason.empty());
+  app.settings.backend = Backend::kCuda;
+  Transform<double> t = app.objectives[0].target;
+  t.p.x -= 0.05;
+  app.set_target(0, t);
+  frame(app, driver);
+  EXPECT_TRUE(app.solve.ran);
+  EXPECT_EQ(app.solve.backend, "cpu");
+  EXPECT_FALSE(app.solve.backend_note.empty());
+}
+
+}  // namespace
+}  // namespace ikwb::gui

@@ -1,0 +1,343 @@
+// GUI tests: scripted sessions of the real `ikwb` binary (a real window under the current
+// DISPLAY; tools/test.sh runs ctest under xvfb-run -a), checked through the state dump and the
+// screenshot's pixels. Skipped when no display is available.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct Quat {
+  double x, y, z, w;
+};
+
+Quat quat(const json& j) {
+  return {j[0], j[1], j[2], j[3]};
+}
+
+Quat multiply(const Quat& a, const Quat& b) {
+  return {
+      a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+      a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+Quat conjugate(const Quat& q) {
+  return {-q.x, -q.y, -q.z, q.w};
+}
+
+// rotation angle between two orientations, radians
+double angle_between(const Quat& a, const Quat& b) {
+  double d = std::abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w);
+  return 2.0 * std::acos(std::min(d, 1.0));
+}
+
+double distance(const json& a, const json& b) {
+  double s = 0;
+  for (int k = 0; k < 3; ++k) s += std::pow(a[k].get<double>() - b[k].get<double>(), 2);
+  return std::sqrt(s);
+}
+
+class Workbench : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* display = std::getenv("DISPLAY");
+    if (!display || !*display) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) /
+           ("ikwb_gui_" + std::string(info->name()) + "_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // runs `ikwb gui` with the script; returns its exit status (the log is in log())
+  int run(const std::string& script, const std::string& options = "") {
+    std::ofstream(path("script.txt")) << script;
+    std::string cmd = std::string("\"") + IKWB_BINARY_DIR + "/ikwb\" gui --script \"" +
+                      path("script.txt") + "\" " + options + " > \"" + path("log.txt") + "\" 2>&1";
+    int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+
+  std::string log() const {
+    std::ifstream in(path("log.txt"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  json dump(const std::string& name) const {
+    std::ifstream in(path(name));
+    EXPECT_TRUE(in.good()) << "no state dump " << name << "\n" << log();
+    json j = json::parse(in, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << name << " is not JSON";
+    return j;
+  }
+
+  static std::vector<std::string> body_names(const json& d) {
+    std::vector<std::string> names;
+    for (const json& b : d["bodies"]) names.push_back(b["name"]);
+    return names;
+  }
+
+  static void expect_valid_configuration(const json& d) {
+    for (const json& q : d["joint_q"]) EXPECT_TRUE(std::isfinite(q.get<double>()));
+    for (auto it = d["joints"].begin(); it != d["joints"].end(); ++it) {
+      const json& j = it.value();
+      if (!j["q"].is_number() || j["lower"].is_null()) continue;
+      double q = j["q"];
+      EXPECT_GE(q, j["lower"].get<double>() - 1e-9) << it.key();
+      EXPECT_LE(q, j["upper"].get<double>() + 1e-9) << it.key();
+    }
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Workbench, PoseTargetDragged10cmAnd45DegreesIsFollowed) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "dump " +
+                path("before.json") +
+                "\n"
+                "drag_pose 0 10cm 0 0 0 0 45deg frames 30\n"
+                "wait 30\n"
+                "dump " +
+                path("after.json") + "\n"),
+            0)
+      << log();
+  json before = dump("before.json"), after = dump("after.json");
+  const json& o0 = before["objectives"][0];
+  const json& o1 = after["objectives"][0];
+  ASSERT_EQ(o1["type"], "pose");
+  ASSERT_EQ(o1["link"], "panda_hand_tcp");
+
+  // the gizmo moved the target by 10 cm along x and turned it 45 degrees about world z
+  const json& p0 = o0["target"]["position"];
+  const json& p1 = o1["target"]["position"];
+  EXPECT_NEAR(p1[0].get<double>() - p0[0].get<double>(), 0.10, 1e-3);
+  EXPECT_NEAR(p1[1].get<double>() - p0[1].get<double>(), 0.0, 1e-3);
+  EXPECT_NEAR(p1[2].get<double>() - p0[2].get<double>(), 0.0, 1e-3);
+  Quat q0 = quat(o0["target"]["orientation"]), q1 = quat(o1["target"]["orientation"]);
+  EXPECT_NEAR(angle_between(q0, q1), kPi / 4, 0.01);
+  Quat rel = multiply(q1, conjugate(q0));
+  double s = std::sqrt(rel.x * rel.x + rel.y * rel.y + rel.z * rel.z);
+  EXPECT_NEAR(std::abs(rel.z) / s, 1.0, 1e-3) << "rotation not about z";
+
+  // the link followed: within 2 mm and 0.02 rad of the target
+  EXPECT_LT(o1["position_error"].get<double>(), 2e-3);
+  EXPECT_LT(o1["rotation_error"].get<double>(), 0.02);
+  EXPECT_LT(distance(o1["current"]["position"], p1), 2e-3);
+  EXPECT_LT(angle_between(quat(o1["current"]["orientation"]), q1), 0.02);
+  for (const json& b : after["bodies"]) {
+    if (b["name"] == "panda_hand_tcp") {
+      EXPECT_LT(distance(b["position"], p1), 2e-3);
+    }
+  }
+  EXPECT_TRUE(o1["reached"].get<bool>());
+  expect_valid_configuration(after);
+  EXPECT_EQ(after["gl_errors"], 0) << after["gl_error_messages"].dump();
+  EXPECT_GT(after["timing"]["frame_ms"]["count"].get<int>(), 50);
+  EXPECT_GT(after["timing"]["solve_ms"]["median"].get<double>(), 0.0);
+}
+
+TEST_F(Workbench, DragOutOfReachKeepsRobotValidAndReportsTheError) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "drag 0 TranslateX 1.5 0 0 frames 40\n"
+                "wait 40\n"
+                "dump " +
+                path("far.json") + "\n"),
+            0)
+      << log();
+  json d = dump("far.json");
+  const json& o = d["objectives"][0];
+  // the target is 1.5 m further out than the arm reaches from its rest pose
+  EXPECT_NEAR(o["target"]["position"][0].get<double>(), 0.307 + 1.5, 0.01);
+  expect_valid_configuration(d);
+  EXPECT_TRUE(o["out_of_reach"].get<bool>());
+  EXPECT_FALSE(o["reached"].get<bool>());
+  EXPECT_GT(o["out_of_reach_by"].get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(o["out_of_reach_by"].get<double>(), o["position_error"].get<double>());
+  EXPECT_EQ(d["solver"]["state"], "best effort");
+  // best effort: the arm reached out towards the target
+  EXPECT_GT(o["current"]["position"][0].get<double>(), 0.6);
+  EXPECT_EQ(d["gl_errors"], 0) << d["gl_error_messages"].dump();
+}
+
+TEST_F(Workbench, MalformedUrdfOpenedFromTheMenuKeepsThePreviousRobot) {
+  std::ofstream(path("bad.urdf")) << "<robot name=\"bad\"><link name=\"a\"/>\n<joint name=\"j\"";
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "dump " +
+                path("a.json") +
+                "\n"
+                "open_urdf " +
+                path("bad.urdf") +
+                "\n"
+                "wait 2\n"
+                "dump " +
+                path("b.json") + "\n"),
+            0)
+      << log();
+  json a = dump("a.json"), b = dump("b.json");
+  EXPECT_EQ(b["robot"]["name"], a["robot"]["name"]);
+  EXPECT_EQ(b["robot"]["path"], a["robot"]["path"]);
+  EXPECT_EQ(body_names(b), body_names(a));
+  EXPECT_EQ(b["objectives"].size(), a["objectives"].size());
+  bool reported = false;
+  for (const json& m : b["messages"])
+    reported = reported || (m["level"] == "error" &&
+                            m["text"].get<std::string>().find("bad.urdf") != std::string::npos);
+  EXPECT_TRUE(reported) << b["messages"].dump(1);
+  EXPECT_EQ(b["gl_errors"], 0);
+}
+
+TEST_F(Workbench, ScreenshotShowsTheRobot) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 3\n"
+                "screenshot " +
+                path("shot.png") +
+                "\n"
+                "dump " +
+                path("shot.json") + "\n"),
+            0)
+      << log();
+  json d = dump("shot.json");
+  int w = 0, h = 0, channels = 0;
+  uint8_t* px = stbi_load(path("shot.png").c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(px, nullptr) << "cannot read the screenshot";
+  std::vector<uint8_t> rgba(px, px + std::size_t(w) * h * 4);
+  stbi_image_free(px);
+  ASSERT_EQ(w, d["framebuffer"][0].get<int>());
+  ASSERT_EQ(h, d["framebuffer"][1].get<int>());
+  const double scale = double(w) / 1280.0;
+  auto at = [&](double x, double y, int c) {
+    int ix = std::clamp(int(x * scale), 0, w - 1), iy = std::clamp(int(y * scale), 0, h - 1);
+    return int(rgba[(std::size_t(iy) * w + ix) * 4 + c]);
+  };
+
+  // not blank: the luminance varies
+  double sum = 0, sum2 = 0;
+  for (std::size_t i = 0; i < rgba.size(); i += 4) {
+    double l = 0.3 * rgba[i] + 0.59 * rgba[i + 1] + 0.11 * rgba[i + 2];
+    sum += l, sum2 += l * l;
+  }
+  double n = double(rgba.size() / 4);
+  EXPECT_GT(std::sqrt(sum2 / n - (sum / n) * (sum / n)), 10.0);
+
+  // where the links project, the pixels are not the background of that row (the view's left
+  // edge) and the panda's white shell shows around them
+  const json& vp = d["viewport"];
+  double vx = vp[0], vy = vp[1], vw = vp[2], vh = vp[3];
+  int checked = 0, robot_coloured = 0;
+  double x_lo = 1e9, x_hi = -1e9, y_lo = 1e9, y_hi = -1e9;
+  for (const json& b : d["bodies"]) {
+    if (!b["on_screen"].get<bool>() || !b["has_geometry"].get<bool>()) continue;
+    double x = b["screen"][0], y = b["screen"][1];
+    x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
+    y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    int diff = 0;
+    for (int c = 0; c < 3; ++c) diff = std::max(diff, std::abs(at(x, y, c) - at(vx + 2, y, c)));
+    ++checked;
+    if (diff > 40) ++robot_coloured;
+  }
+  ASSERT_GE(checked, 5);
+  EXPECT_GE(robot_coloured * 2, checked) << robot_coloured << " of " << checked;
+  int bright = 0;
+  for (double y = std::max(y_lo - 20, vy); y < std::min(y_hi + 20, vy + vh); y += 1.0 / scale)
+    for (double x = std::max(x_lo - 20, vx); x < std::min(x_hi + 20, vx + vw); x += 1.0 / scale)
+      if (at(x, y, 0) > 170 && at(x, y, 1) > 170 && at(x, y, 2) > 170) ++bright;
+  EXPECT_GT(bright, 1500);
+  EXPECT_EQ(d["gl_errors"], 0) << d["gl_error_messages"].dump();
+}
+
+TEST_F(Workbench, SnappingMovesInStepsAndLocalRingsTurnAboutTheTargetAxes) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "dump " +
+                path("a.json") +
+                "\n"
+                "drag 0 TranslateY 0 5.37cm 0 frames 10 snap\n"
+                "gizmo local\n"
+                "drag 0 RotateZ 30deg frames 20\n"
+                "wait 20\n"
+                "dump " +
+                path("b.json") + "\n"),
+            0)
+      << log();
+  json a = dump("a.json"), b = dump("b.json");
+  const json& t0 = a["objectives"][0]["target"];
+  const json& t1 = b["objectives"][0]["target"];
+  // Ctrl held: 1 cm steps from where the drag started
+  EXPECT_NEAR(t1["position"][1].get<double>() - t0["position"][1].get<double>(), 0.05, 1e-6);
+  EXPECT_EQ(b["gizmo"]["space"], "local");
+  // local ring: the turn is about the target's own z axis, R1 = R0 Rz(30 deg)
+  Quat q0 = quat(t0["orientation"]), q1 = quat(t1["orientation"]);
+  Quat local = multiply(conjugate(q0), q1);
+  double s = std::sqrt(local.x * local.x + local.y * local.y + local.z * local.z);
+  EXPECT_NEAR(angle_between(q0, q1), kPi / 6, 0.01);
+  EXPECT_NEAR(std::abs(local.z) / s, 1.0, 1e-3);
+  EXPECT_LT(b["objectives"][0]["position_error"].get<double>(), 2e-3);
+}
+
+TEST_F(Workbench, ClickingALinkInTheViewSelectsIt) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "click_link panda_link4\n"
+                "wait 1\n"
+                "dump " +
+                path("click.json") + "\n"),
+            0)
+      << log();
+  json d = dump("click.json");
+  EXPECT_EQ(d["selection"]["link"], "panda_link4");
+}
+
+TEST_F(Workbench, WeightHardAndJointEditsReachTheState) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "weight 0 0.5\n"
+                "hard 2 on\n"
+                "joint panda_joint1 0.3\n"
+                "wait 3\n"
+                "dump " +
+                path("edit.json") + "\n"),
+            0)
+      << log();
+  json d = dump("edit.json");
+  EXPECT_DOUBLE_EQ(d["objectives"][0]["weight"].get<double>(), 0.5);
+  EXPECT_TRUE(d["objectives"][2]["hard"].get<bool>());
+  // targets follow the joints by default: the robot stays where the joint put it
+  EXPECT_NEAR(d["joints"]["panda_joint1"]["q"].get<double>(), 0.3, 1e-3);
+  EXPECT_TRUE(d["objectives"][0]["reached"].get<bool>());
+}
+
+TEST_F(Workbench, FailedExpectationAndBadSyntaxSetTheExitStatus) {
+  EXPECT_EQ(run("robot panda\nexpect objectives 7\n"), 1) << log();
+  EXPECT_NE(log().find("expect: objectives 7 failed (3)"), std::string::npos) << log();
+  EXPECT_EQ(run("robot panda\nfly_to the_moon\n"), 2) << log();
+  EXPECT_NE(log().find("script.txt:2: unknown command 'fly_to'"), std::string::npos) << log();
+}
+
+}  // namespace

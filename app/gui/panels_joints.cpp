@@ -72,12 +72,17 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, col);
       ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, 5.0f);
       std::string format = name + (angular ? "   %.1f\xc2\xb0" : "   %.1f mm");
-      if (ImGui::SliderFloat("##q", &v, float(lo * scale), float(hi * scale), format.c_str()))
-        app.set_joint(j, double(v) / scale);
+      if (ImGui::SliderFloat("##q", &v, float(lo * scale), float(hi * scale), format.c_str())) {
+        // in branch edit mode the slider edits through the masked FK path
+        if (!app.branch.active)
+          app.set_joint(j, double(v) / scale);
+        else if (j == app.branch.joint || begin_branch_edit(app, j))
+          branch_set(app, double(v) / scale);
+      }
       if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
         ImGui::SetTooltip("%s (%s)\nlimits %.1f .. %.1f %s", m.joint_name[j].c_str(),
                           joint_type_name(type), lo * scale, hi * scale, angular ? "deg" : "mm");
-      if (ImGui::IsItemActive()) app.held_joint = j;
+      if (ImGui::IsItemActive() && !app.branch.active) app.held_joint = j;
       if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set joint");
       ImGui::PopStyleVar();
       ImGui::PopStyleColor(2);
@@ -87,6 +92,11 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       ImDrawList* dl = ImGui::GetWindowDrawList();
       dl->AddRectFilled(ImVec2(a.x, b.y - 2), ImVec2(a.x + float(t) * (b.x - a.x), b.y),
                         ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 0.8f)));
+      // a joint at a limit is flagged; the branch edit joint is marked
+      if (at_limit(m, app.joint_q, j))
+        dl->AddText(ImVec2(b.x - 44, a.y + 2), IM_COL32(255, 90, 80, 255), "LIMIT");
+      if (app.branch.active && app.branch.joint == j)
+        dl->AddRect(a, b, IM_COL32(90, 220, 110, 255), 3.0f, 0, 1.5f);
     } else {
       int n = joint_type_coord_count(type);
       std::string values;

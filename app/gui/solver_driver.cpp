@@ -75,7 +75,8 @@ bool SolverDriver::idle(const AppState& app) const {
 void SolverDriver::step(AppState& app) {
   SolveStatus& st = app.solve;
   st.ran = false;
-  if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve) {
+  if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve ||
+      app.branch.active) {
     st.settled = true;
     return;
   }

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+#include <glm/gtc/quaternion.hpp>
+
+#include "app/gui/visuals.hpp"
 #include "engine/render/gl_util.hpp"
 #include "engine/render/glm_convert.hpp"
 
@@ -72,6 +75,9 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
         int dof = m.joint_qd_start[j];
         e["lower"] = limit(m.dof_lower[dof]);
         e["upper"] = limit(m.dof_upper[dof]);
+        double t = limit_fraction(m, app.joint_q, j);
+        e["limit_fraction"] = limit(t);
+        e["at_limit"] = at_limit(m, app.joint_q, j);
       }
       joints[m.joint_name[j]] = e;
     }
@@ -91,6 +97,57 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   }
   d["joints"] = joints;
   d["bodies"] = bodies;
+
+  // every seed's final configuration (the ghosts) and the branch edit
+  json seeds = json::array();
+  for (int k = 0; k < seed_count(app); ++k)
+    seeds.push_back({{"index", k},
+                     {"cost", app.last_result.row_cost[k]},
+                     {"converged", bool(app.last_result.row_converged[k])},
+                     {"q", seed_q(app, k)}});
+  d["seeds"] = seeds;
+  const VisualOptions& vo = view.visuals.options;
+  d["visuals"] = {{"ghosts", vo.ghosts},
+                  {"ghost_count", vo.ghosts ? view.visuals.ghost_count() : 0},
+                  {"residuals", vo.residuals},
+                  {"limits", vo.limits},
+                  {"velocities", vo.velocities},
+                  {"residual_panel", vo.residual_panel},
+                  {"history_frames", view.visuals.history().size()}};
+  json branch = {{"active", app.branch.active}, {"joint", nullptr}};
+  if (app.model && app.branch.active) {
+    const Model& m = *app.model;
+    const BranchEdit& be = app.branch;
+    json updated = json::array(), preserved = json::array(), mask = json::array();
+    for (uint8_t v : be.joint_mask) mask.push_back(int(v));
+    for (int b = 0; b < m.body_count; ++b)
+      (b < int(be.updated.size()) && be.updated[b] ? updated : preserved).push_back(m.body_name[b]);
+    branch["joint"] = be.joint >= 0 ? json(m.joint_name[be.joint]) : json(nullptr);
+    branch["descendants_follow"] = be.descendants_follow;
+    branch["joint_mask"] = mask;
+    branch["updated_bodies"] = updated;
+    branch["preserved_bodies"] = preserved;
+    branch["edits"] = be.edits;
+    branch["joint_qd"] = be.joint_qd;
+    json twists = json::array();
+    for (const auto& t : be.state.body_qd)
+      twists.push_back({{"lin", vec(t.lin)}, {"ang", vec(t.ang)}});
+    branch["body_qd"] = twists;
+    // the 3D handle in view pixels: the joint, and the tip of the current-value spoke (revolute)
+    // or the current position (prismatic)
+    glm::vec3 c, axis, zero;
+    if (branch_handle_frame(app, &c, &axis, &zero)) {
+      const double q = app.joint_q[m.joint_q_start[be.joint]];
+      glm::vec3 tip = c + float(q) * axis;
+      if (JointType(m.joint_type[be.joint]) != JointType::kPrismatic)
+        tip = c + kBranchHandlePx * view.camera.world_per_pixel(c, view.rect) *
+                      (glm::angleAxis(float(q), axis) * zero);
+      glm::vec3 sc = view.camera.project(c, view.rect), st = view.camera.project(tip, view.rect);
+      branch["handle_centre_screen"] = json::array({sc.x, sc.y});
+      branch["handle_screen"] = json::array({st.x, st.y});
+    }
+  }
+  d["branch_edit"] = branch;
 
   // objectives
   json objectives = json::array();

@@ -148,13 +148,20 @@ void Viewport3D::hover(AppState& app, const InputState& in) {
   if (app.hover.objective >= 0 || !app.model) return;
   render::Ray ray = camera.ray_from_pixel(in.mouse.x, in.mouse.y, rect);
   render::PickHit hit = picker_.pick(ray, app.fk.body_q);
+  visuals.hovered_ghost = visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f);
+  if (visuals.hovered_ghost >= 0) return;
   app.hover.body = hit.body;
   hover_point_ = render::to_vec3(hit.local_point);
 }
 
 void Viewport3D::click(AppState& app, int button) {
   const Hover& on = pressed_on_;
-  if (button == 0) {
+  if (button == 0 && pressed_ghost_ >= 0) {
+    adopt_seed(app, pressed_ghost_);
+  } else if (button == 0 && app.branch.active && on.body >= 0 && app.model) {
+    app.selection.body = on.body;
+    begin_branch_edit(app, branch_joint_for_body(*app.model, on.body));
+  } else if (button == 0) {
     if (on.objective >= 0 && on.objective < int(app.objectives.size())) {
       app.selection.objective = on.objective;
       app.selection.body = app.objectives[on.objective].link;
@@ -209,6 +216,19 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
         if (!held) app.note_edit("move target");
         break;
       }
+      case Drag::kBranch: {
+        double param;
+        if (held && branch_handle_param(app, camera, rect, in.mouse, false, &param)) {
+          double d = param - branch_last_;
+          if (app.model &&
+              JointType(app.model->joint_type[app.branch.joint]) != JointType::kPrismatic)
+            d = std::remainder(d, 2.0 * M_PI);
+          branch_last_ = param;
+          branch_total_ += d;
+          if (d != 0) branch_set(app, branch_start_ + branch_total_);
+        }
+        break;
+      }
       case Drag::kOrbit:
         if (moved_) camera.orbit(in.mouse_delta.x, in.mouse_delta.y);
         break;
@@ -219,13 +239,14 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
         break;
     }
     if (!held) {
-      if (!moved_ && drag_ != Drag::kGizmo) click(app, drag_button_);
+      if (!moved_ && drag_ != Drag::kGizmo && drag_ != Drag::kBranch) click(app, drag_button_);
       drag_ = Drag::kNone;
     }
     return;
   }
 
   // hover was reset at the start of the frame; panels may have set it
+  visuals.hovered_ghost = -1;
   if (!inside || ui_wants_mouse) return;
   hover(app, in);
   if (in.wheel != 0) camera.zoom(in.wheel);
@@ -233,10 +254,15 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
     if (!in.pressed[b]) continue;
     press_at_ = in.mouse;
     pressed_on_ = app.hover;
+    pressed_ghost_ = visuals.hovered_ghost;
     pressed_point_ = hover_point_;
     moved_ = false;
     drag_button_ = b;
-    if (b == 0 && gizmo_objective(app) >= 0 && gizmo.begin_drag(camera, rect, in.mouse)) {
+    if (b == 0 && branch_handle_param(app, camera, rect, in.mouse, true, &branch_last_)) {
+      drag_ = Drag::kBranch;
+      branch_start_ = branch_value(app);
+      branch_total_ = 0;
+    } else if (b == 0 && gizmo_objective(app) >= 0 && gizmo.begin_drag(camera, rect, in.mouse)) {
       drag_ = Drag::kGizmo;
       app.hover = {};
     } else {
@@ -280,6 +306,43 @@ bool Viewport3D::link_screen_point(const AppState& app, int body, glm::vec2* out
   return false;
 }
 
+int Viewport3D::ghost_under(const AppState& app, glm::vec2 mouse) const {
+  if (!app.model || !rect.contains(mouse)) return -1;
+  render::Ray ray = camera.ray_from_pixel(mouse.x, mouse.y, rect);
+  render::PickHit hit = picker_.pick(ray, app.fk.body_q);
+  return visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f);
+}
+
+bool Viewport3D::ghost_screen_point(const AppState& app, int k, glm::vec2* out) const {
+  const auto& meshes = renderer_.body_meshes();
+  if (k < 0 || k >= visuals.ghost_count()) return false;
+  const auto& body_q = visuals.ghost_body_q(k);
+  for (int body = int(body_q.size()) - 1; body >= 0; --body) {
+    if (body >= int(meshes.size())) continue;
+    const MeshData& mesh = meshes[body];
+    const glm::mat4 x = render::to_glm(body_q[body]);
+    const std::size_t n = mesh.vertex_count(), step = std::max<std::size_t>(1, n / 200);
+    glm::vec3 centre(0.0f);
+    int count = 0;
+    for (std::size_t i = 0; i < n; i += step, ++count)
+      centre += glm::vec3(x * glm::vec4(mesh.positions[3 * i], mesh.positions[3 * i + 1],
+                                        mesh.positions[3 * i + 2], 1.0f));
+    if (count == 0) continue;
+    centre /= float(count);
+    for (std::size_t i = 0; i < n; i += step) {
+      const float* v = &mesh.positions[3 * i];
+      glm::vec3 p = glm::mix(glm::vec3(x * glm::vec4(v[0], v[1], v[2], 1.0f)), centre, 0.2f);
+      glm::vec3 s = camera.project(p, rect);
+      if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
+      if (ghost_under(app, glm::vec2(s)) == k) {
+        *out = glm::vec2(s);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
   renderer_.begin_frame(camera, rect, fb_height, fb_scale);
   renderer_.draw_background();
@@ -289,7 +352,9 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     if (app.hover.body >= 0) style.body_highlight[app.hover.body] |= render::kHighlightHover;
     if (app.selection.body >= 0)
       style.body_highlight[app.selection.body] |= render::kHighlightSelected;
+    visuals.style_robot(app, style);
     renderer_.draw_robot(app.fk.body_q, style);
+    visuals.draw_ghosts(renderer_, app);
   }
   if (options.grid) {
     // a floor around the robot that fades out well before the horizon (a third of the pixels
@@ -337,6 +402,7 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     }
     if (gizmo_i >= 0) gizmo.draw(ov, camera, rect);
   }
+  visuals.draw_overlays(ov, camera, rect, app);
   renderer_.draw_overlay();
   renderer_.end_frame();
 }
@@ -347,6 +413,7 @@ void Viewport3D::draw_ui(AppState& app) {
   const ImU32 dim = IM_COL32(160, 166, 176, 255);
   const float x0 = rect.x + 12, y0 = rect.y + 10;
   char buf[256];
+  visuals.draw_labels(dl, camera, rect, app);
 
   // top-left: robot and gizmo mode
   if (app.model) {

@@ -8,6 +8,7 @@
 
 #include "app/gui/app_state.hpp"
 #include "app/gui/input.hpp"
+#include "app/gui/visuals.hpp"
 #include "engine/render/camera.hpp"
 #include "engine/render/gizmo.hpp"
 #include "engine/render/picking.hpp"
@@ -29,6 +30,7 @@ class Viewport3D {
   render::Gizmo gizmo;
   render::Viewport rect;  // the view in window pixels (top-left origin)
   ViewOptions options;
+  Visuals visuals;  // residuals, limits, seed ghosts, branch edit highlights
 
   // GL set-up (the context must be current); false and *error on failure
   bool init(std::string* error);
@@ -58,12 +60,16 @@ class Viewport3D {
   // body's mesh vertices nudged towards its centre, nearest the centre first. False when no
   // pixel of it is visible.
   bool link_screen_point(const AppState& app, int body, glm::vec2* out) const;
+  // the same for seed ghost k (automation: "click this ghost"); the click adopts the seed
+  bool ghost_screen_point(const AppState& app, int k, glm::vec2* out) const;
+  // the ghost a click at `mouse` picks: nearer than the robot (-1: none)
+  int ghost_under(const AppState& app, glm::vec2 mouse) const;
 
   const render::Renderer& renderer() const { return renderer_; }
   const render::Picker& picker() const { return picker_; }
 
  private:
-  enum class Drag { kNone, kGizmo, kOrbit, kPan };
+  enum class Drag { kNone, kGizmo, kOrbit, kPan, kBranch };
   void update_gizmo_pose(const AppState& app);
   void hover(AppState& app, const InputState& in);
   void click(AppState& app, int button);
@@ -77,6 +83,9 @@ class Viewport3D {
   glm::vec2 press_at_{0.0f};
   bool moved_ = false;                   // the pressed mouse travelled past the click threshold
   Hover pressed_on_;                     // what was under the mouse when the button went down
+  int pressed_ghost_ = -1;               // the seed ghost under the mouse then
+  // branch edit handle drag: value at the press, the handle parameter last frame, the total
+  double branch_start_ = 0, branch_last_ = 0, branch_total_ = 0;
   Vec3<double> hover_point_{0, 0, 0};    // picked point on the hovered link, link frame
   Vec3<double> pressed_point_{0, 0, 0};  // the same when the button went down
   Vec3<double> context_point_{0, 0, 0};  // the right-clicked point (for "add at this point")

@@ -1,0 +1,216 @@
+// Masked-FK branch edit mode (see branch_edit.hpp).
+#include "app/gui/branch_edit.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/app_state.hpp"
+#include "app/gui/panels.hpp"
+#include "engine/render/glm_convert.hpp"
+#include "engine/render/overlay.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+constexpr double kDeg = 57.29577951308232;
+
+void joint_range(const Model& m, int joint, double* lo, double* hi) {
+  int d = m.joint_qd_start[joint];
+  *lo = m.dof_lower[d];
+  *hi = m.dof_upper[d];
+  const bool prismatic = JointType(m.joint_type[joint]) == JointType::kPrismatic;
+  if (!std::isfinite(*lo)) *lo = prismatic ? -1.0 : -M_PI;
+  if (!std::isfinite(*hi)) *hi = prismatic ? 1.0 : M_PI;
+}
+
+}  // namespace
+
+bool branch_editable(const Model& m, int joint) {
+  return joint >= 0 && joint < m.joint_count && m.joint_mimic[joint] < 0 &&
+         joint_type_coord_count(JointType(m.joint_type[joint])) == 1;
+}
+
+int branch_joint_for_body(const Model& m, int body) {
+  if (body < 0 || body >= m.body_count) return -1;
+  for (int j = m.body_joint[body]; j >= 0; j = m.joint_ancestor[j])
+    if (branch_editable(m, j)) return j;
+  return -1;
+}
+
+bool begin_branch_edit(AppState& app, int joint) {
+  if (!app.model || !branch_editable(*app.model, joint)) {
+    app.warn("branch edit: pick a joint with one coordinate");
+    return false;
+  }
+  BranchEdit& b = app.branch;
+  if (!b.active || b.model_version != app.model_version) {
+    const bool follow = b.descendants_follow;
+    b = BranchEdit();
+    b.active = true;
+    b.descendants_follow = follow;
+    b.model_version = app.model_version;
+    b.state = app.fk;
+    b.joint_qd.assign(app.model->dof_count, 0.0);
+  }
+  b.joint = joint;
+  b.joint_mask.clear();
+  b.updated.clear();
+  app.held_joint = -1;
+  app.info("branch edit: " + app.model->joint_name[joint]);
+  return true;
+}
+
+void end_branch_edit(AppState& app) {
+  BranchEdit& b = app.branch;
+  if (!b.active) return;
+  b.active = false;
+  if (app.model && b.model_version == app.model_version) {
+    eval_ik(*app.model, b.state, app.joint_q);
+    app.update_fk();
+    if (app.targets_follow_joints)
+      for (std::size_t i = 0; i < app.objectives.size(); ++i)
+        if (kind_has_link(app.objectives[i].kind))
+          app.objectives[i].target = app.link_point_pose(int(i));
+    app.note_edit("branch edit");
+  }
+  b.joint_mask.clear();
+  b.updated.clear();
+}
+
+void set_branch_follow(AppState& app, bool follow) {
+  app.branch.descendants_follow = follow;
+}
+
+double branch_value(const AppState& app) {
+  const BranchEdit& b = app.branch;
+  if (!app.model || !branch_editable(*app.model, b.joint)) return 0;
+  return app.joint_q[app.model->joint_q_start[b.joint]];
+}
+
+bool branch_set(AppState& app, double value, double dt) {
+  BranchEdit& b = app.branch;
+  if (!b.active || !app.model || b.model_version != app.model_version ||
+      !branch_editable(*app.model, b.joint))
+    return false;
+  const Model& m = *app.model;
+  const int j = b.joint;
+  // refresh stale coordinates and velocities from the displayed bodies
+  b.joint_qd.assign(m.dof_count, 0.0);
+  eval_ik(m, b.state, app.joint_q, &b.joint_qd);
+  double lo, hi;
+  joint_range(m, j, &lo, &hi);
+  const int qs = m.joint_q_start[j], d = m.joint_qd_start[j];
+  const double old = app.joint_q[qs];
+  app.joint_q[qs] = std::clamp(value, lo, hi);
+  b.joint_qd[d] = dt > 0 ? (app.joint_q[qs] - old) / dt : 0.0;
+  b.joint_mask = branch_joint_mask(m, j, b.descendants_follow);
+  FkOptions options;
+  options.joint_mask = &b.joint_mask;
+  eval_fk(m, app.joint_q, b.joint_qd, b.state, options);
+  b.updated.assign(m.body_count, 0);
+  for (int k = 0; k < m.joint_count; ++k)
+    if (b.joint_mask[k]) b.updated[m.joint_child[k]] = 1;
+  ++b.edits;
+  app.update_fk();
+  return true;
+}
+
+bool branch_handle_frame(const AppState& app, glm::vec3* centre, glm::vec3* axis, glm::vec3* zero) {
+  const BranchEdit& b = app.branch;
+  if (!b.active || !app.model || !branch_editable(*app.model, b.joint)) return false;
+  const Model& m = *app.model;
+  const int parent = m.joint_parent[b.joint];
+  const auto& body_q = app.fk.body_q;
+  Transform<double> f =
+      parent >= 0 && parent < int(body_q.size()) ? body_q[parent] : transform_identity<double>();
+  f = f * m.joint_X_p[b.joint];
+  *centre = render::to_glm(f.p);
+  *axis = glm::normalize(render::to_glm(rotate(f.q, m.joint_axis[b.joint])));
+  const glm::vec3 local_zero = render::any_perpendicular(render::to_glm(m.joint_axis[b.joint]));
+  *zero = glm::normalize(render::to_glm(rotate(f.q, render::to_vec3(local_zero))));
+  return true;
+}
+
+bool branch_handle_param(const AppState& app, const render::Camera& cam,
+                         const render::Viewport& rect, glm::vec2 mouse, bool hit_test,
+                         double* param) {
+  glm::vec3 c, axis, zero;
+  if (!branch_handle_frame(app, &c, &axis, &zero)) return false;
+  const Model& m = *app.model;
+  const render::Ray ray = cam.ray_from_pixel(mouse.x, mouse.y, rect);
+  const float wpp = cam.world_per_pixel(c, rect);
+  if (JointType(m.joint_type[app.branch.joint]) == JointType::kPrismatic) {
+    // closest point of the mouse ray to the axis line c + t axis
+    const glm::vec3 w = c - ray.origin;
+    const float bdot = glm::dot(axis, ray.dir), denom = 1.0f - bdot * bdot;
+    if (denom < 1e-6f) return false;
+    const float t = (bdot * glm::dot(ray.dir, w) - glm::dot(axis, w)) / denom;
+    const float s = glm::dot(ray.dir, w + t * axis);
+    const float miss = glm::length(ray.origin + s * ray.dir - (c + t * axis));
+    double lo, hi;
+    joint_range(m, app.branch.joint, &lo, &hi);
+    if (hit_test && (miss > 10.0f * wpp || t < lo - 0.05 || t > hi + 0.05)) return false;
+    *param = t;
+    return true;
+  }
+  // the mouse ray on the plane of the ring
+  const float dn = glm::dot(ray.dir, axis);
+  if (std::abs(dn) < 1e-4f) return false;
+  const float s = glm::dot(c - ray.origin, axis) / dn;
+  if (s <= 0) return false;
+  const glm::vec3 h = ray.origin + s * ray.dir - c;
+  const float r = glm::length(h), radius = kBranchHandlePx * wpp;
+  if (hit_test && (r < 0.6f * radius || r > 1.3f * radius)) return false;
+  if (r < 1e-9f) return false;
+  *param = std::atan2(glm::dot(glm::cross(zero, h), axis), glm::dot(zero, h));
+  return true;
+}
+
+void draw_branch_panel(Ui& ui, ImVec2 pos) {
+  AppState& app = ui.app;
+  BranchEdit& b = app.branch;
+  if (!b.active || !app.model) return;
+  const Model& m = *app.model;
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("Branch edit (masked FK)", nullptr, flags)) {
+    ImGui::SetNextItemWidth(180);
+    if (ImGui::BeginCombo("Joint", b.joint >= 0 ? m.joint_name[b.joint].c_str() : "-")) {
+      for (int j = 0; j < m.joint_count; ++j)
+        if (branch_editable(m, j) && ImGui::Selectable(m.joint_name[j].c_str(), j == b.joint))
+          begin_branch_edit(app, j);
+      ImGui::EndCombo();
+    }
+    bool follow = b.descendants_follow;
+    if (ImGui::Checkbox("Descendants follow", &follow)) set_branch_follow(app, follow);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "On: mask = the joint and its descendants (the branch moves rigidly).\n"
+          "Off: mask = the joint alone; descendants keep their poses exactly.");
+    if (branch_editable(m, b.joint)) {
+      double lo, hi;
+      joint_range(m, b.joint, &lo, &hi);
+      const bool angular = JointType(m.joint_type[b.joint]) != JointType::kPrismatic;
+      const double scale = angular ? kDeg : 1000.0;
+      float v = float(branch_value(app) * scale);
+      ImGui::SetNextItemWidth(180);
+      if (ImGui::SliderFloat("Value", &v, float(lo * scale), float(hi * scale),
+                             angular ? "%.1f deg" : "%.1f mm"))
+        branch_set(app, double(v) / scale);
+    }
+    int updated = 0;
+    for (uint8_t u : b.updated) updated += u;
+    ImGui::TextDisabled("updated %d, preserved %d bodies; solver paused", updated,
+                        b.updated.empty() ? m.body_count : m.body_count - updated);
+    if (ImGui::Button("Leave branch edit")) end_branch_edit(app);
+  }
+  ImGui::End();
+}
+
+}  // namespace ikwb::gui

@@ -1,0 +1,119 @@
+// Residuals panel: per objective, the residual norm as a bar and its history over the last
+// frames; the total cost and the iterations per frame. Drawn with ImDrawList (no implot).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/gui/visuals.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+// log10 scale from 1e-6 (0) to 1 (1)
+float log_scale(double v) {
+  return float(std::clamp((std::log10(std::max(v, 1e-12)) + 6.0) / 6.0, 0.0, 1.0));
+}
+
+ImU32 u32(const glm::vec4& c) {
+  return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, c.a});
+}
+
+ImU32 series_color(int i) {
+  static const ImU32 colors[] = {IM_COL32(90, 170, 255, 255),  IM_COL32(255, 160, 60, 255),
+                                 IM_COL32(120, 220, 120, 255), IM_COL32(230, 90, 200, 255),
+                                 IM_COL32(240, 220, 80, 255),  IM_COL32(100, 220, 220, 255)};
+  return colors[i % 6];
+}
+
+// a plot frame of the given height across the window; returns its rectangle
+void plot_frame(ImDrawList* dl, float height, ImVec2* a, ImVec2* b, const char* title) {
+  *a = ImGui::GetCursorScreenPos();
+  *b = ImVec2(a->x + ImGui::GetContentRegionAvail().x, a->y + height);
+  dl->AddRectFilled(*a, *b, IM_COL32(20, 22, 26, 220), 3.0f);
+  dl->AddRect(*a, *b, IM_COL32(70, 74, 82, 255), 3.0f);
+  dl->AddText(ImVec2(a->x + 4, a->y + 2), IM_COL32(170, 175, 185, 255), title);
+  ImGui::Dummy(ImVec2(b->x - a->x, height));
+}
+
+// one series, values already in [0, 1], newest on the right
+template <class F>
+void plot_series(ImDrawList* dl, ImVec2 a, ImVec2 b, int n, F value, ImU32 color) {
+  if (n < 2) return;
+  const float w = b.x - a.x, h = b.y - a.y - 4;
+  ImVec2 prev;
+  for (int k = 0; k < n; ++k) {
+    float x = b.x - w * float(n - 1 - k) / float(Visuals::kHistory - 1);
+    ImVec2 p(x, b.y - 2 - h * std::clamp(value(k), 0.0f, 1.0f));
+    if (k > 0) dl->AddLine(prev, p, color, 1.5f);
+    prev = p;
+  }
+}
+
+}  // namespace
+
+void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, ImVec2 size,
+                          bool* open) {
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.88f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+  if (!ImGui::Begin("Residuals", open, flags)) {
+    ImGui::End();
+    return;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const auto& h = vis.history();
+  const int n = int(h.size());
+
+  // bars: current residual per objective (log scale 1e-6 .. 1)
+  for (int i = 0; i < int(app.objectives.size()); ++i) {
+    const ObjectiveUi& o = app.objectives[i];
+    const double r = o.enabled ? residual_norm(o) : 0.0;
+    ImVec2 a = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();
+    dl->AddRectFilled(a, ImVec2(a.x + w, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
+    dl->AddRectFilled(a, ImVec2(a.x + w * log_scale(r), a.y + bh),
+                      u32(magnitude_color(log_scale(r), 0.8f)), 2.0f);
+    dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + 4, a.y + bh), series_color(i));
+    char text[160];
+    std::snprintf(text, sizeof text, "%d %s  %.3g%s", i, o.name.c_str(), r,
+                  o.enabled ? (o.status.reached ? "  reached" : "") : "  off");
+    dl->AddText(ImVec2(a.x + 8, a.y), IM_COL32(235, 235, 240, 255), text);
+    ImGui::Dummy(ImVec2(w, bh + 1));
+  }
+  if (app.objectives.empty()) ImGui::TextDisabled("no objectives");
+
+  // history per objective
+  ImVec2 a, b;
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float ph = std::max(40.0f, (avail - 8.0f) * 0.5f);
+  plot_frame(dl, ph, &a, &b, "residual norm (log, 1e-6 .. 1)");
+  for (int i = 0; i < int(app.objectives.size()); ++i)
+    plot_series(
+        dl, a, b, n,
+        [&](int k) {
+          const auto& v = h[k].norms;
+          return i < int(v.size()) ? log_scale(v[i]) : 0.0f;
+        },
+        series_color(i));
+
+  // total cost (log) and iterations per frame (linear)
+  int max_it = 1;
+  for (const ResidualSample& s : h) max_it = std::max(max_it, s.iterations);
+  char title[96];
+  std::snprintf(title, sizeof title, "cost %.3g (log)   iterations %d (max %d)",
+                n ? h.back().cost : 0.0f, n ? h.back().iterations : 0, max_it);
+  plot_frame(dl, std::max(40.0f, ImGui::GetContentRegionAvail().y - 2.0f), &a, &b, title);
+  plot_series(
+      dl, a, b, n, [&](int k) { return float(h[k].iterations) / float(max_it); },
+      IM_COL32(150, 150, 160, 200));
+  plot_series(
+      dl, a, b, n, [&](int k) { return log_scale(h[k].cost); }, IM_COL32(255, 210, 90, 255));
+  ImGui::End();
+}
+
+}  // namespace ikwb::gui

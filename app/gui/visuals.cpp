@@ -1,0 +1,322 @@
+// Visualisation of residuals, joint limits, seed ghosts, branch edits and velocities.
+#include "app/gui/visuals.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "engine/render/glm_convert.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+constexpr float kGhostAlpha = 0.28f;
+const glm::vec4 kGhostConverged{0.35f, 0.65f, 1.0f, 0.6f};
+const glm::vec4 kGhostNotConverged{1.0f, 0.45f, 0.35f, 0.6f};
+
+ImU32 im_color(const glm::vec4& c) {
+  return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, c.a});
+}
+
+// the joint frame in world at the parent's pose
+Transform<double> joint_frame(const Model& m, const std::vector<Transform<double>>& body_q,
+                              int joint) {
+  int parent = m.joint_parent[joint];
+  Transform<double> xp = parent >= 0 ? body_q[parent] : transform_identity<double>();
+  return xp * m.joint_X_p[joint];
+}
+
+// the body a link objective's residual label sits on: the deepest link objective's, else the
+// last body
+int label_body(const AppState& app) {
+  for (const ObjectiveUi& o : app.objectives)
+    if (kind_has_link(o.kind) && o.enabled) return o.link;
+  return app.model ? app.model->body_count - 1 : -1;
+}
+
+}  // namespace
+
+double limit_fraction(const Model& m, const std::vector<double>& q, int joint) {
+  if (joint < 0 || joint >= m.joint_count ||
+      joint_type_coord_count(JointType(m.joint_type[joint])) != 1 || m.joint_mimic[joint] >= 0)
+    return std::nan("");
+  int d = m.joint_qd_start[joint];
+  double lo = m.dof_lower[d], hi = m.dof_upper[d];
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return std::nan("");
+  return (q[m.joint_q_start[joint]] - lo) / (hi - lo);
+}
+
+bool at_limit(const Model& m, const std::vector<double>& q, int joint) {
+  double t = limit_fraction(m, q, joint);
+  return std::isfinite(t) && (t <= 1e-6 || t >= 1.0 - 1e-6);
+}
+
+float limit_closeness(const Model& m, const std::vector<double>& q, int joint) {
+  double t = limit_fraction(m, q, joint);
+  return std::isfinite(t) ? float(std::clamp(std::abs(2.0 * t - 1.0), 0.0, 1.0)) : 0.0f;
+}
+
+double residual_norm(const ObjectiveUi& o) {
+  if (kind_has_link(o.kind)) return o.status.position_error + o.status.rotation_error;
+  if (kind_is_pair(o.kind))
+    return o.status.position_error + o.status.rotation_error + o.status.error;
+  return o.status.error;
+}
+
+glm::vec4 magnitude_color(float t, float alpha) {
+  t = std::clamp(t, 0.0f, 1.0f);
+  const glm::vec3 green(0.3f, 0.85f, 0.4f), yellow(1.0f, 0.8f, 0.2f), red(0.95f, 0.25f, 0.2f);
+  glm::vec3 c = t < 0.5f ? glm::mix(green, yellow, 2.0f * t) : glm::mix(yellow, red, 2.0f * t - 1);
+  return glm::vec4(c, alpha);
+}
+
+int seed_count(const AppState& app) {
+  if (!app.model) return 0;
+  const SolveResult& r = app.last_result;
+  int nq = app.model->coord_count;
+  int rows = nq > 0 ? int(r.row_q.size()) / nq : 0;
+  return std::min({r.n_seeds, rows, int(r.row_cost.size()), int(r.row_converged.size())});
+}
+
+std::vector<double> seed_q(const AppState& app, int k) {
+  int nq = app.model->coord_count;
+  return std::vector<double>(app.last_result.row_q.begin() + std::ptrdiff_t(k) * nq,
+                             app.last_result.row_q.begin() + std::ptrdiff_t(k + 1) * nq);
+}
+
+bool adopt_seed(AppState& app, int k) {
+  if (k < 0 || k >= seed_count(app)) return false;
+  if (app.branch.active) end_branch_edit(app);
+  app.set_configuration(seed_q(app, k));
+  char text[96];
+  std::snprintf(text, sizeof text, "adopted seed %d (cost %.3g%s)", k, app.last_result.row_cost[k],
+                app.last_result.row_converged[k] ? ", converged" : "");
+  app.info(text);
+  app.note_edit("adopt seed");
+  return true;
+}
+
+void Visuals::record(const AppState& app) {
+  ResidualSample s;
+  s.frame = app.frame;
+  for (const ObjectiveUi& o : app.objectives)
+    s.norms.push_back(o.enabled ? float(residual_norm(o)) : 0.0f);
+  s.cost = float(app.solve.cost);
+  s.iterations = app.solve.ran ? app.solve.total_iterations : 0;
+  history_.push_back(std::move(s));
+  while (int(history_.size()) > kHistory) history_.pop_front();
+
+  // ghosts: FK of every seed row, when the rows change
+  const int n = seed_count(app);
+  if (n == 0) {
+    ghosts_.clear();
+    ghost_q_.clear();
+    return;
+  }
+  const int nq = app.model->coord_count;
+  std::vector<double> rows(app.last_result.row_q.begin(),
+                           app.last_result.row_q.begin() + std::ptrdiff_t(n) * nq);
+  if (rows == ghost_q_ && ghost_model_ == app.model_version && int(ghosts_.size()) == n) return;
+  ghost_q_ = std::move(rows);
+  ghost_model_ = app.model_version;
+  ghosts_.assign(n, {});
+  State st(*app.model);
+  for (int k = 0; k < n; ++k) {
+    eval_fk(*app.model, seed_q(app, k), {}, st);
+    ghosts_[k] = st.body_q;
+  }
+}
+
+int Visuals::pick_ghost(const render::Picker& picker, const render::Ray& ray,
+                        float max_distance) const {
+  if (!options.ghosts) return -1;
+  int best = -1;
+  float best_d = max_distance;
+  for (int k = 0; k < int(ghosts_.size()); ++k) {
+    render::PickHit hit = picker.pick(ray, ghosts_[k]);
+    if (hit.hit() && hit.distance < best_d) best_d = hit.distance, best = k;
+  }
+  return best;
+}
+
+void Visuals::style_robot(const AppState& app, render::DrawStyle& style) const {
+  if (!app.model) return;
+  const Model& m = *app.model;
+  if (options.limits) {
+    style.body_tint.assign(m.body_count, glm::vec4(0.0f));
+    for (int j = 0; j < m.joint_count; ++j) {
+      if (!std::isfinite(limit_fraction(m, app.joint_q, j))) continue;
+      float c = limit_closeness(m, app.joint_q, j);
+      glm::vec4 col = magnitude_color(std::max(0.0f, (c - 0.5f) * 2.0f), 0.65f);
+      style.body_tint[m.joint_child[j]] = col;
+    }
+  }
+  const BranchEdit& b = app.branch;
+  if (b.active && int(b.updated.size()) == m.body_count) {
+    style.body_highlight.resize(m.body_count, render::kHighlightNone);
+    for (int i = 0; i < m.body_count; ++i)
+      style.body_highlight[i] =
+          (style.body_highlight[i] & render::kHighlightHover) |
+          (b.updated[i] ? render::kHighlightUpdated : render::kHighlightPreserved);
+  }
+}
+
+void Visuals::draw_ghosts(render::Renderer& r, const AppState& app) const {
+  if (!options.ghosts || !app.model) return;
+  const SolveResult& res = app.last_result;
+  for (int k = 0; k < int(ghosts_.size()); ++k) {
+    render::DrawStyle s;
+    s.alpha = k == hovered_ghost ? 0.55f : kGhostAlpha;
+    s.tint = k < int(res.row_converged.size()) && res.row_converged[k] ? kGhostConverged
+                                                                       : kGhostNotConverged;
+    if (k == hovered_ghost) s.body_highlight.assign(app.model->body_count, render::kHighlightHover);
+    r.draw_robot(ghosts_[k], s);
+  }
+}
+
+void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
+                            const render::Viewport& rect, const AppState& app) const {
+  if (!app.model) return;
+  const Model& m = *app.model;
+  const auto& body_q = app.fk.body_q;
+
+  if (options.residuals) {
+    for (const ObjectiveUi& o : app.objectives) {
+      if (!kind_has_link(o.kind) || !o.enabled) continue;
+      glm::vec3 cur = render::to_glm(o.status.current.p);
+      float wpp = cam.world_per_pixel(cur, rect);
+      if (o.kind != ObjectiveKind::kRotation) {
+        glm::vec3 tgt = render::to_glm(o.target.p);
+        float e = float(o.status.position_error);
+        if (e > 3.0f * wpp)
+          ov.arrow(cur, tgt, magnitude_color(e / 0.1f), 3.0f, std::min(e * 0.3f, 14.0f * wpp),
+                   false);
+      }
+      if (o.kind != ObjectiveKind::kPosition && o.status.rotation_error > 1e-3) {
+        // the rotation taking the link's orientation to the target's, as an arc at the link
+        Vec3<double> w = quat_log(o.target.q * conjugate(o.status.current.q));
+        double angle = length(w);
+        if (angle > 1e-9) {
+          glm::vec3 axis = glm::normalize(render::to_glm((1.0 / angle) * w));
+          glm::vec3 start = render::any_perpendicular(axis);
+          glm::vec4 col = magnitude_color(float(angle / 0.5));
+          float radius = 36.0f * wpp;
+          ov.arc(cur, axis, start, float(angle), radius, col, 3.0f, false);
+          ov.line(cur, cur + radius * start, glm::vec4(glm::vec3(col), 0.5f), 1.5f, false);
+          ov.line(cur, cur + radius * glm::angleAxis(float(angle), axis) * start, col, 2.0f, false);
+          ov.line(cur, cur + 0.6f * radius * axis, glm::vec4(glm::vec3(col), 0.7f), 1.5f, false);
+        }
+      }
+    }
+  }
+
+  // limit arcs and segments; the branch edit joint's handle (drawn even with limits off)
+  const int branch_joint = app.branch.active ? app.branch.joint : -1;
+  for (int j = 0; j < m.joint_count; ++j) {
+    const bool limited = std::isfinite(limit_fraction(m, app.joint_q, j));
+    const bool handle = j == branch_joint && branch_editable(m, j);
+    if (!(options.limits && limited) && !handle) continue;
+    const JointType type = JointType(m.joint_type[j]);
+    const int d = m.joint_qd_start[j];
+    const double q = app.joint_q[m.joint_q_start[j]];
+    const bool prismatic = type == JointType::kPrismatic;
+    const double lo = limited ? m.dof_lower[d] : prismatic ? -0.5 : -M_PI;
+    const double hi = limited ? m.dof_upper[d] : prismatic ? 0.5 : M_PI;
+    const Transform<double> f = joint_frame(m, body_q, j);
+    const glm::vec3 c = render::to_glm(f.p);
+    const glm::vec3 axis = glm::normalize(render::to_glm(rotate(f.q, m.joint_axis[j])));
+    const float closeness = limit_closeness(m, app.joint_q, j);
+    glm::vec4 col = magnitude_color(std::max(0.0f, (closeness - 0.5f) * 2.0f));
+    if (at_limit(m, app.joint_q, j)) col = glm::vec4(1.0f, 0.15f, 0.15f, 1.0f);
+    const glm::vec4 range_col(0.6f, 0.75f, 1.0f, handle ? 0.95f : 0.7f);
+    if (type == JointType::kRevolute || type == JointType::kContinuous) {
+      const float radius = (handle ? kBranchHandlePx : 34.0f) * cam.world_per_pixel(c, rect);
+      const glm::vec3 zero = glm::normalize(render::to_glm(rotate(
+          f.q, render::to_vec3(render::any_perpendicular(render::to_glm(m.joint_axis[j]))))));
+      const glm::vec3 from = glm::angleAxis(float(lo), axis) * zero;
+      ov.sector(c, axis, from, float(hi - lo), radius, glm::vec4(0.4f, 0.6f, 0.9f, 0.16f), false);
+      ov.arc(c, axis, from, float(hi - lo), radius, range_col, handle ? 2.5f : 1.5f, false);
+      if (handle)
+        ov.circle(c, axis, radius * 1.08f, glm::vec4(0.35f, 0.9f, 0.45f, 0.8f), 2.0f, false);
+      const glm::vec3 now = glm::angleAxis(float(q), axis) * zero;
+      ov.line(c, c + radius * now, col, handle ? 4.0f : 3.0f, false);
+      ov.point(c + radius * now, col, handle ? 11.0f : 7.0f, false);
+    } else if (prismatic) {
+      const glm::vec3 a = c + float(lo) * axis, b = c + float(hi) * axis;
+      ov.line(a, b, range_col, handle ? 5.0f : 3.0f, false);
+      ov.points({a, b}, {range_col}, 6.0f, false);
+      ov.point(c + float(q) * axis, col, handle ? 13.0f : 9.0f, false);
+    }
+  }
+
+  if (options.velocities && app.branch.active) {
+    // linear (orange) and angular (violet) velocities, scaled so the fastest body's arrows
+    // are 20 and 12 cm long
+    const auto& qd = app.branch.state.body_qd;
+    const int n = std::min(m.body_count, int(qd.size()));
+    float v_max = 0, w_max = 0;
+    for (int i = 0; i < n; ++i) {
+      v_max = std::max(v_max, float(length(qd[i].lin)));
+      w_max = std::max(w_max, float(length(qd[i].ang)));
+    }
+    for (int i = 0; i < n; ++i) {
+      glm::vec3 v = render::to_glm(qd[i].lin), w = render::to_glm(qd[i].ang);
+      glm::vec3 p = render::to_glm(transform_point(body_q[i], m.body_com[i]));
+      if (glm::length(v) > 1e-6f)
+        ov.arrow(p, p + (0.2f / v_max) * v, glm::vec4(1.0f, 0.55f, 0.1f, 1.0f), 2.5f, 0.0f, false);
+      if (glm::length(w) > 1e-6f)
+        ov.arrow(p, p + (0.12f / w_max) * w, glm::vec4(0.75f, 0.4f, 1.0f, 0.9f), 2.0f, 0.0f, false);
+    }
+  }
+}
+
+void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const render::Viewport& rect,
+                          const AppState& app) const {
+  if (!app.model) return;
+  char text[96];
+  if (options.ghosts) {
+    const int body = label_body(app);
+    const SolveResult& r = app.last_result;
+    std::vector<ImVec4> placed;  // label boxes so far: labels move down until they are free
+    for (int k = 0; k < int(ghosts_.size()) && body >= 0; ++k) {
+      glm::vec3 s = cam.project(render::to_glm(ghosts_[k][body].p), rect);
+      if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
+      const bool ok = r.row_converged[k];
+      std::snprintf(text, sizeof text, "#%d %.2g%s", k, r.row_cost[k], ok ? " converged" : "");
+      const ImVec2 size = ImGui::CalcTextSize(text);
+      ImVec2 at(s.x + 8, s.y - size.y * 0.5f);
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (const ImVec4& b : placed)
+          if (at.x < b.z && at.x + size.x > b.x && at.y < b.w && at.y + size.y > b.y) {
+            at.y = b.w + 1;
+            moved = true;
+          }
+      }
+      placed.push_back(ImVec4(at.x, at.y, at.x + size.x, at.y + size.y));
+      glm::vec4 c = ok ? kGhostConverged : kGhostNotConverged;
+      c.a = k == hovered_ghost ? 1.0f : 0.9f;
+      dl->AddRectFilled(ImVec2(at.x - 3, at.y), ImVec2(at.x + size.x + 3, at.y + size.y),
+                        IM_COL32(18, 20, 24, 150), 3.0f);
+      dl->AddText(at, im_color(c), text);
+    }
+  }
+  if (options.residuals) {
+    for (const ObjectiveUi& o : app.objectives) {
+      if (!kind_has_link(o.kind) || !o.enabled || o.status.reached) continue;
+      glm::vec3 s = cam.project(render::to_glm(o.status.current.p), rect);
+      if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
+      std::snprintf(text, sizeof text, "%.1f mm  %.1f deg", o.status.position_error * 1e3,
+                    o.status.rotation_error * 57.29577951308232);
+      dl->AddText(ImVec2(s.x + 8, s.y + 8),
+                  im_color(magnitude_color(float(residual_norm(o) / 0.1))), text);
+    }
+  }
+}
+
+}  // namespace ikwb::gui

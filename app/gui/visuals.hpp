@@ -1,0 +1,90 @@
+// Solver and robot visualisation for the 3D view and the residuals panel: error vectors and
+// rotation errors per objective, joints coloured by distance to their limits with limit arcs
+// (revolute) and segments (prismatic), every seed's final configuration as a translucent ghost,
+// branch edit highlights and body velocity arrows, and the per-frame residual history.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include <imgui.h>
+#include <glm/glm.hpp>
+
+#include "app/gui/app_state.hpp"
+#include "engine/render/camera.hpp"
+#include "engine/render/overlay.hpp"
+#include "engine/render/picking.hpp"
+#include "engine/render/renderer.hpp"
+
+namespace ikwb::gui {
+
+struct VisualOptions {
+  bool ghosts = false;         // every seed's solution as a ghost robot
+  bool residuals = true;       // error vectors and rotation errors in the 3D view
+  bool limits = false;         // limit colours, arcs and segments
+  bool velocities = false;     // body velocity arrows (branch edit)
+  bool residual_panel = true;  // the residuals panel
+};
+
+// one frame of the residual history
+struct ResidualSample {
+  int frame = 0;
+  std::vector<float> norms;  // per objective (residual_norm)
+  float cost = 0;
+  int iterations = 0;  // over all seeds
+};
+
+// Position of a 1-coordinate joint within its limits: 0 at the lower, 1 at the upper; NaN when
+// the joint has no finite limits or not one coordinate.
+double limit_fraction(const Model& m, const std::vector<double>& q, int joint);
+// within 1e-6 of the range (or exactly) at a limit
+bool at_limit(const Model& m, const std::vector<double>& q, int joint);
+// 0 in the middle of the range, 1 at a limit (0 without limits)
+float limit_closeness(const Model& m, const std::vector<double>& q, int joint);
+// an objective's residual: position error (m) + rotation error (rad), or its error
+double residual_norm(const ObjectiveUi& o);
+// green (0) -> yellow -> red (1)
+glm::vec4 magnitude_color(float t, float alpha = 1.0f);
+
+class Visuals {
+ public:
+  static constexpr int kHistory = 240;  // frames kept
+  VisualOptions options;
+  int hovered_ghost = -1;  // set by the 3D view's hover
+
+  // per frame after FK: appends the residual sample and refreshes the ghosts
+  void record(const AppState& app);
+  const std::deque<ResidualSample>& history() const { return history_; }
+  int ghost_count() const { return int(ghosts_.size()); }
+  const std::vector<Transform<double>>& ghost_body_q(int k) const { return ghosts_[k]; }
+  // the ghost hit nearest along the ray, closer than max_distance (-1: none, or ghosts hidden)
+  int pick_ghost(const render::Picker& picker, const render::Ray& ray, float max_distance) const;
+  // body tints and highlights of the robot (limits, branch edit)
+  void style_robot(const AppState& app, render::DrawStyle& style) const;
+  // the ghosts (after the opaque robot)
+  void draw_ghosts(render::Renderer& r, const AppState& app) const;
+  // error vectors, rotation errors, limit arcs and segments, velocity arrows
+  void draw_overlays(render::Overlay& ov, const render::Camera& cam, const render::Viewport& rect,
+                     const AppState& app) const;
+  // ghost cost labels and residual values in the view
+  void draw_labels(ImDrawList* dl, const render::Camera& cam, const render::Viewport& rect,
+                   const AppState& app) const;
+
+ private:
+  std::deque<ResidualSample> history_;
+  std::vector<std::vector<Transform<double>>> ghosts_;
+  std::vector<double> ghost_q_;  // the rows the ghosts were computed from
+  uint64_t ghost_model_ = 0;
+};
+
+// the seed rows of the last solve (problem 0): count, and a row's configuration
+int seed_count(const AppState& app);
+std::vector<double> seed_q(const AppState& app, int k);
+// sets joint_q to seed k's solution (leaves branch edit mode); false when there is no such seed
+bool adopt_seed(AppState& app, int k);
+
+// the residuals panel: a bar and a history plot per objective, total cost and iterations
+void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, ImVec2 size,
+                          bool* open);
+
+}  // namespace ikwb::gui

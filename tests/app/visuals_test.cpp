@@ -1,0 +1,261 @@
+// GUI tests of the visualisation features (residuals, limits, seed ghosts, masked-FK branch
+// edit, demos): scripted sessions of the real `ikwb` binary, checked through the state dump.
+// Skipped when no display is available (tools/test.sh runs ctest under xvfb-run -a).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class Visuals : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* display = std::getenv("DISPLAY");
+    if (!display || !*display) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) /
+           ("ikwb_vis_" + std::string(info->name()) + "_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // runs `ikwb gui` with the script; returns its exit status (the log is in log())
+  int run(const std::string& script, const std::string& options = "") {
+    std::ofstream(path("script.txt")) << script;
+    std::string cmd = std::string("\"") + IKWB_BINARY_DIR + "/ikwb\" gui --script \"" +
+                      path("script.txt") + "\" " + options + " > \"" + path("log.txt") + "\" 2>&1";
+    int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+
+  std::string log() const {
+    std::ifstream in(path("log.txt"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  json dump(const std::string& name) const {
+    std::ifstream in(path(name));
+    EXPECT_TRUE(in.good()) << "no state dump " << name << "\n" << log();
+    json j = json::parse(in, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << name << " is not JSON";
+    return j;
+  }
+
+  std::string dump_cmd(const std::string& name) const { return "dump " + path(name) + "\n"; }
+
+  fs::path dir_;
+};
+
+const json& body(const json& d, const std::string& name) {
+  for (const json& b : d["bodies"])
+    if (b["name"] == name) return b;
+  static const json none;
+  ADD_FAILURE() << "no body " << name;
+  return none;
+}
+
+// the same pose bit for bit (the dump writes doubles that read back exactly)
+bool same_pose(const json& a, const json& b) {
+  for (int k = 0; k < 3; ++k)
+    if (a["position"][k].get<double>() != b["position"][k].get<double>()) return false;
+  for (int k = 0; k < 4; ++k)
+    if (a["orientation"][k].get<double>() != b["orientation"][k].get<double>()) return false;
+  return true;
+}
+
+std::set<std::string> names(const json& a) {
+  std::set<std::string> s;
+  for (const json& n : a) s.insert(n.get<std::string>());
+  return s;
+}
+
+TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {
+  ASSERT_EQ(
+      run("robot panda\nwait 3\n"
+          "branch panda_joint4 on\nbranch_follow off\n" +
+          dump_cmd("before.json") + "branch_set panda_joint4 -90deg\nwait 1\n" +
+          dump_cmd("alone.json") + "branch_follow on\nbranch_set panda_joint4 -60deg\nwait 1\n" +
+          dump_cmd("follow.json") + "branch panda_joint4 off\nwait 2\n" + dump_cmd("left.json")),
+      0)
+      << log();
+  json before = dump("before.json"), alone = dump("alone.json"), follow = dump("follow.json");
+  json left = dump("left.json");
+
+  const json& b = alone["branch_edit"];
+  ASSERT_TRUE(b["active"].get<bool>());
+  EXPECT_EQ(b["joint"], "panda_joint4");
+  EXPECT_FALSE(b["descendants_follow"].get<bool>());
+  EXPECT_EQ(names(b["updated_bodies"]), std::set<std::string>{"panda_link4"});
+  int selected = 0;
+  for (const json& m : b["joint_mask"]) selected += m.get<int>();
+  EXPECT_EQ(selected, 1);
+  EXPECT_EQ(b["preserved_bodies"].size() + 1, alone["bodies"].size());
+  EXPECT_NEAR(alone["joints"]["panda_joint4"]["q"].get<double>(), -M_PI / 2, 1e-12);
+
+  // the edited joint's child moved; every other body, descendants included, is bit-identical
+  EXPECT_FALSE(same_pose(body(before, "panda_link4"), body(alone, "panda_link4")));
+  for (const json& x : before["bodies"]) {
+    if (x["name"] == "panda_link4") continue;
+    EXPECT_TRUE(same_pose(x, body(alone, x["name"]))) << x["name"];
+  }
+
+  // descendants follow: link4 and everything below moved, the bodies above are bit-identical
+  const std::set<std::string> above = {"panda_link0", "panda_link1", "panda_link2", "panda_link3"};
+  const json& f = follow["branch_edit"];
+  EXPECT_EQ(f["updated_bodies"].size() + above.size(), follow["bodies"].size());
+  EXPECT_EQ(names(f["preserved_bodies"]), above);
+  for (const json& x : alone["bodies"]) {
+    bool is_above = above.count(x["name"].get<std::string>()) > 0;
+    EXPECT_EQ(same_pose(x, body(follow, x["name"])), is_above) << x["name"];
+  }
+  // the edit's joint velocity shows in the bodies' twists
+  EXPECT_GT(std::abs(f["joint_qd"][3].get<double>()), 1.0);
+
+  // leaving refreshes from the bodies and runs full FK: the solver is back
+  EXPECT_FALSE(left["branch_edit"]["active"].get<bool>());
+  EXPECT_NEAR(left["joints"]["panda_joint4"]["q"].get<double>(), -M_PI / 3, 1e-6);
+  EXPECT_EQ(left["gl_errors"], 0) << left["gl_error_messages"].dump();
+}
+
+TEST_F(Visuals, DraggingTheJointHandleEditsThroughTheMaskedPath) {
+  const std::string setup =
+      "robot panda\nview residual_panel off\ncamera yaw 30deg pitch 60deg distance 1.6\n"
+      "wait 3\nbranch panda_joint1 on\nbranch_follow on\nwait 1\n";
+  ASSERT_EQ(run(setup + dump_cmd("first.json")), 0) << log();
+  json first = dump("first.json");
+  const json& b = first["branch_edit"];
+  ASSERT_TRUE(b.contains("handle_screen")) << b.dump();
+  const double cx = b["handle_centre_screen"][0], cy = b["handle_centre_screen"][1];
+  const double tx = b["handle_screen"][0], ty = b["handle_screen"][1];
+  // drag the spoke's tip a quarter turn about the joint on screen, in a few steps
+  std::string drag =
+      "mouse_move " + std::to_string(tx) + " " + std::to_string(ty) + "\nmouse_down\n";
+  for (int k = 1; k <= 6; ++k) {
+    double a = 0.25 * M_PI * k / 6, dx = tx - cx, dy = ty - cy;
+    drag += "mouse_move " + std::to_string(cx + std::cos(a) * dx - std::sin(a) * dy) + " " +
+            std::to_string(cy + std::sin(a) * dx + std::cos(a) * dy) + "\n";
+  }
+  drag += "mouse_up\nwait 1\n";
+  ASSERT_EQ(run(setup + dump_cmd("before.json") + drag + dump_cmd("after.json")), 0) << log();
+  json before = dump("before.json"), after = dump("after.json");
+  ASSERT_EQ(before["bodies"], first["bodies"]) << "the scripted session is not reproducible";
+  const json& a = after["branch_edit"];
+  EXPECT_GT(a["edits"].get<int>(), 0);
+  EXPECT_GT(std::abs(after["joints"]["panda_joint1"]["q"].get<double>() -
+                     before["joints"]["panda_joint1"]["q"].get<double>()),
+            0.1);
+  EXPECT_EQ(names(a["preserved_bodies"]), std::set<std::string>{"panda_link0"});
+  EXPECT_TRUE(same_pose(body(before, "panda_link0"), body(after, "panda_link0")));
+}
+
+TEST_F(Visuals, GhostCountEqualsSeedCountAndAdoptingSetsJointQ) {
+  ASSERT_EQ(run("robot panda\nsolver n_seeds 6\nview ghosts on\nwait 3\n"
+                "target 0 0.45 0.25 0.35\nwait 12\nlive off\nwait 1\n" +
+                dump_cmd("ghosts.json") + "adopt_seed 4\nwait 1\n" + dump_cmd("adopted.json")),
+            0)
+      << log();
+  json g = dump("ghosts.json"), a = dump("adopted.json");
+  ASSERT_EQ(g["seeds"].size(), 6u);
+  EXPECT_EQ(g["visuals"]["ghost_count"], 6);
+  for (int k = 0; k < 6; ++k) {
+    const json& s = g["seeds"][k];
+    EXPECT_EQ(s["index"], k);
+    EXPECT_TRUE(std::isfinite(s["cost"].get<double>()));
+    EXPECT_TRUE(s["converged"].is_boolean());
+    EXPECT_EQ(s["q"].size(), g["joint_q"].size());
+  }
+  const json& q = g["seeds"][4]["q"];
+  ASSERT_EQ(a["joint_q"].size(), q.size());
+  for (std::size_t i = 0; i < q.size(); ++i)
+    EXPECT_EQ(a["joint_q"][i].get<double>(), q[i].get<double>()) << i;
+}
+
+TEST_F(Visuals, ClickingAGhostAdoptsItsSolution) {
+  // the seed farthest from the kept configuration is clicked through the picking path
+  const std::string setup =
+      "robot panda\nsolver n_seeds 6\nview ghosts on\nview residual_panel off\nwait 3\n"
+      "target 0 0.45 0.25 0.35\nwait 12\nlive off\nwait 1\n";
+  ASSERT_EQ(run(setup + dump_cmd("first.json")), 0) << log();
+  json first = dump("first.json");
+  int far = -1;
+  double far_d = 0;
+  for (int k = 0; k < int(first["seeds"].size()); ++k) {
+    double d = 0;
+    for (std::size_t i = 0; i < first["joint_q"].size(); ++i)
+      d += std::abs(first["seeds"][k]["q"][i].get<double>() - first["joint_q"][i].get<double>());
+    if (d > far_d) far_d = d, far = k;
+  }
+  ASSERT_GE(far, 0);
+  ASSERT_GT(far_d, 1e-3) << "every seed coincides with the robot";
+  ASSERT_EQ(run(setup + dump_cmd("before.json") + "click_ghost " + std::to_string(far) +
+                "\nwait 1\n" + dump_cmd("after.json")),
+            0)
+      << log();
+  json before = dump("before.json"), after = dump("after.json");
+  ASSERT_EQ(before["seeds"], first["seeds"]) << "the scripted session is not reproducible";
+  const json& q = before["seeds"][far]["q"];
+  for (std::size_t i = 0; i < q.size(); ++i)
+    EXPECT_EQ(after["joint_q"][i].get<double>(), q[i].get<double>()) << i;
+  EXPECT_NE(after["messages"].dump().find("adopted seed " + std::to_string(far)),
+            std::string::npos);
+}
+
+TEST_F(Visuals, JointAtLimitIsFlaggedWithItsFraction) {
+  ASSERT_EQ(run("robot panda\nlive off\nview limits on\nwait 2\n"
+                "joint panda_joint4 -200deg\njoint panda_joint1 0\nwait 1\n" +
+                dump_cmd("limits.json")),
+            0)
+      << log();
+  json d = dump("limits.json");
+  const json& j4 = d["joints"]["panda_joint4"];
+  EXPECT_TRUE(j4["at_limit"].get<bool>());
+  EXPECT_EQ(j4["limit_fraction"].get<double>(), 0.0);
+  const json& j1 = d["joints"]["panda_joint1"];
+  EXPECT_FALSE(j1["at_limit"].get<bool>());
+  EXPECT_NEAR(j1["limit_fraction"].get<double>(), 0.5, 1e-9);
+  EXPECT_TRUE(d["visuals"]["limits"].get<bool>());
+}
+
+TEST_F(Visuals, ResidualHistoryAndViewTogglesAreInTheDump) {
+  ASSERT_EQ(run("robot panda\nview residuals off\nview velocities on\nwait 2\n"
+                "view residuals on\nwait 8\n" +
+                dump_cmd("res.json")),
+            0)
+      << log();
+  json d = dump("res.json");
+  EXPECT_TRUE(d["visuals"]["residuals"].get<bool>());
+  EXPECT_TRUE(d["visuals"]["velocities"].get<bool>());
+  EXPECT_GE(d["visuals"]["history_frames"].get<int>(), 10);
+}
+
+TEST_F(Visuals, BranchEditDemoRunsFromTheScript) {
+  ASSERT_EQ(run("demo humanoid_branch_edit\n" + dump_cmd("demo.json")), 0) << log();
+  json d = dump("demo.json");
+  EXPECT_EQ(d["robot"]["name"].get<std::string>().find("umanoid") != std::string::npos, true);
+  EXPECT_FALSE(d["branch_edit"]["active"].get<bool>());
+  EXPECT_EQ(d["gl_errors"], 0) << d["gl_error_messages"].dump();
+  EXPECT_EQ(run("demo no_such_demo\n"), 1);
+}
+
+}  // namespace

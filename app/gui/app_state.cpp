@@ -172,6 +172,11 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
 
 void AppState::update_fk() {
   if (!model) return;
+  if (branch.active && branch.model_version == model_version) {
+    fk = branch.state;
+    return;
+  }
+  branch.active = false;
   eval_fk(*model, joint_q, {}, fk);
 }
 

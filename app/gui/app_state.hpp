@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/branch_edit.hpp"
 #include "app/gui/timing.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/scene.hpp"
@@ -132,6 +133,9 @@ class AppState {
   bool apply_scene(const Scene& scene);
   // the current state as a scene (robot path, configuration, objectives, solver settings)
   Scene make_scene() const;
+  // Like apply_scene (undo, redo, recovery) but keeps the loaded model when the scene names the
+  // same robot; no camera change. Notes the edit as `what`.
+  bool restore_scene(const Scene& scene, const std::string& what);
 
   // ---- configuration ---------------------------------------------------------------------
   std::vector<double> joint_q;  // (coord_count)
@@ -146,7 +150,9 @@ class AppState {
   void set_joint(int joint, double value);
   // sets the whole configuration (coord_count values; clamped)
   void set_configuration(const std::vector<double>& q);
+  // full FK at joint_q; in branch edit mode, the branch edit's body state instead
   void update_fk();
+  BranchEdit branch;  // masked-FK branch edit mode (branch_edit.hpp)
 
   // ---- objectives --------------------------------------------------------------------------
   std::vector<ObjectiveUi> objectives;
@@ -208,6 +214,8 @@ class AppState {
  private:
   // installs a freshly loaded model: configuration to rest, objectives cleared
   void install_model(LoadResult loaded, const std::string& path);
+  // configuration, solver settings and objectives of a scene, on the installed model
+  void apply_scene_content(const Scene& scene);
 
   std::unique_ptr<IkProblem> problem_;
   bool structure_dirty_ = true;

@@ -15,6 +15,8 @@
 
 namespace ikwb::gui {
 
+struct Session;  // session.hpp
+
 struct Layout {
   bool show_left = true;      // robot tree and joints
   bool show_right = true;     // objectives and solver
@@ -50,6 +52,8 @@ struct Ui {
   bool script_mode = false;                  // no native dialogs
   bool quit = false;                         // File > Quit
   std::string screenshot_path;               // a screenshot to take at the end of this frame
+  Session* session = nullptr;                // scene files, undo, recovery (session.hpp)
+  std::string demo_request;                  // Demos menu: a demo (assets/demos) to run
 };
 
 // the menu bar, every visible panel and the dialogs

@@ -1,10 +1,14 @@
 // Menu bar, panel layout, the Open URDF dialog and the shared file / robot actions.
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "app/cli/robot_path.hpp"
 #include "app/gui/panels.hpp"
+#include "app/gui/session.hpp"
 
 namespace ikwb::gui {
 
@@ -161,6 +165,7 @@ void draw_menu_bar(Ui& ui) {
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q)) ui.quit = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_F12)) ui.screenshot_path = default_screenshot_name();
   }
+  session_shortcuts(ui);
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open URDF...", "Ctrl+O")) ui.open_urdf.open_popup = true;
@@ -173,12 +178,14 @@ void draw_menu_bar(Ui& ui) {
       if (ui.catalog.empty()) ImGui::TextDisabled("no robots found in the assets folder");
       ImGui::EndMenu();
     }
+    draw_session_file_items(ui);
     ImGui::Separator();
     if (ImGui::MenuItem("Save screenshot", "F12")) ui.screenshot_path = default_screenshot_name();
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
     ImGui::EndMenu();
   }
+  draw_edit_menu(ui);
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Robot and joints", nullptr, &ui.layout.show_left);
     ImGui::MenuItem("Objectives and solver", nullptr, &ui.layout.show_right);
@@ -190,7 +197,35 @@ void draw_menu_bar(Ui& ui) {
     ImGui::MenuItem("Link frames", nullptr, &view.options.link_frames);
     ImGui::MenuItem("Controls hint", nullptr, &view.options.hints);
     ImGui::Separator();
+    VisualOptions& vo = view.visuals.options;
+    ImGui::MenuItem("Residual vectors", nullptr, &vo.residuals);
+    ImGui::MenuItem("Residuals panel", nullptr, &vo.residual_panel);
+    ImGui::MenuItem("Joint limits", nullptr, &vo.limits);
+    ImGui::MenuItem("Seed ghosts", nullptr, &vo.ghosts);
+    ImGui::MenuItem("Velocities (branch edit)", nullptr, &vo.velocities);
+    bool branch = app.branch.active;
+    if (ImGui::MenuItem("Branch edit (masked FK)", nullptr, &branch, app.model != nullptr)) {
+      if (!branch)
+        end_branch_edit(app);
+      else
+        begin_branch_edit(app, branch_joint_for_body(*app.model, app.selection.body >= 0
+                                                                     ? app.selection.body
+                                                                     : app.model->body_count - 1));
+    }
+    ImGui::Separator();
     if (ImGui::MenuItem("Frame robot", "F")) view.frame_robot(app);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Demos")) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(asset_dir()) / "demos", ec))
+      if (e.path().extension() == ".txt") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names)
+      if (ImGui::MenuItem(n.c_str())) ui.demo_request = n;
+    if (names.empty()) ImGui::TextDisabled("no demos in assets/demos");
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Gizmo")) {
@@ -245,7 +280,14 @@ void draw_panels(Ui& ui) {
   if (l.show_messages)
     draw_messages_panel(ui, ImVec2(l.view.x, l.view.y + l.view.height),
                         ImVec2(l.view.width, l.messages_height));
+  VisualOptions& vo = ui.view.visuals.options;
+  const render::Viewport& v = l.view;
+  if (vo.residual_panel && v.width > 360 && v.height > 300)
+    draw_residuals_panel(ui.app, ui.view.visuals, ImVec2(v.x + v.width - 306, v.y + v.height - 246),
+                         ImVec2(300, 240), &vo.residual_panel);
+  draw_branch_panel(ui, ImVec2(v.x + 10, v.y + v.height - 34));
   draw_open_urdf_dialog(ui);
+  draw_session_windows(ui);
 }
 
 }  // namespace ikwb::gui

@@ -127,6 +127,38 @@ bool AppState::apply_scene(const Scene& scene) {
   }
   urdf_options = options;
   install_model(std::move(loaded), path);
+  apply_scene_content(scene);
+  scene_camera = scene.camera;
+  note_edit("open scene");
+  info("opened " + robot_title + " with " + std::to_string(objectives.size()) + " objectives");
+  return true;
+}
+
+bool AppState::restore_scene(const Scene& scene, const std::string& what) {
+  std::error_code ec;
+  std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
+  bool same = model && scene.robot == (ec ? robot_path : robot.string()) &&
+              scene.floating_base == urdf_options.floating_base &&
+              scene.package_paths == urdf_options.package_paths;
+  if (!same) {
+    if (!apply_scene(scene)) return false;
+    last_edit = what;
+    return true;
+  }
+  objectives.clear();
+  selection = {};
+  hover = {};
+  held_joint = -1;
+  rest_q = model->neutral_configuration();
+  structure_dirty_ = true;
+  SolverSettings kept = settings;  // solver settings are not undo steps
+  apply_scene_content(scene);
+  settings = kept;
+  note_edit(what);
+  return true;
+}
+
+void AppState::apply_scene_content(const Scene& scene) {
   const Model& m = *model;
   for (const std::string& w : scene.warnings) warn(w);
 
@@ -189,11 +221,7 @@ bool AppState::apply_scene(const Scene& scene) {
   }
   for (int i = 0; i < int(objectives.size()) && selection.objective < 0; ++i)
     if (kind_has_link(objectives[i].kind)) selection.objective = i;
-  scene_camera = scene.camera;
   update_objective_status();
-  note_edit("open scene");
-  info("opened " + robot_title + " with " + std::to_string(objectives.size()) + " objectives");
-  return true;
 }
 
 Scene AppState::make_scene() const {

@@ -16,9 +16,10 @@
 #include <map>
 #include <sstream>
 
+#include "app/cli/robot_path.hpp"
 #include "app/gui/script_args.hpp"
-
-#include "app/gui/script_args.hpp"
+#include "app/gui/session.hpp"
+#include "app/gui/visuals.hpp"
 
 namespace ikwb::gui {
 
@@ -35,16 +36,27 @@ namespace {
 // the View menu's toggles by script name
 const std::map<std::string, int>& view_flag_names() {
   static const std::map<std::string, int> n = {
-      {"grid", 0},  {"axes", 1},        {"targets", 2},          {"frames", 3},
-      {"hints", 4}, {"robot_panel", 5}, {"objectives_panel", 6}, {"messages", 7}};
+      {"grid", 0},           {"axes", 1},        {"targets", 2},          {"frames", 3},
+      {"hints", 4},          {"robot_panel", 5}, {"objectives_panel", 6}, {"messages", 7},
+      {"ghosts", 8},         {"residuals", 9},   {"limits", 10},          {"velocities", 11},
+      {"residual_panel", 12}};
   return n;
 }
 
 bool* view_flag(Ui& ui, int k) {
-  bool* flags[] = {&ui.view.options.grid,    &ui.view.options.world_axes,
-                   &ui.view.options.targets, &ui.view.options.link_frames,
-                   &ui.view.options.hints,   &ui.layout.show_left,
-                   &ui.layout.show_right,    &ui.layout.show_messages};
+  bool* flags[] = {&ui.view.options.grid,
+                   &ui.view.options.world_axes,
+                   &ui.view.options.targets,
+                   &ui.view.options.link_frames,
+                   &ui.view.options.hints,
+                   &ui.layout.show_left,
+                   &ui.layout.show_right,
+                   &ui.layout.show_messages,
+                   &ui.view.visuals.options.ghosts,
+                   &ui.view.visuals.options.residuals,
+                   &ui.view.visuals.options.limits,
+                   &ui.view.visuals.options.velocities,
+                   &ui.view.visuals.options.residual_panel};
   return flags[k];
 }
 
@@ -88,7 +100,13 @@ const std::map<std::string, Arity>& commands() {
                                                  {"expect", {1, 4}},
                                                  {"echo", {0, -1}},
                                                  {"view", {2, 2}},
-                                                 {"quit", {0, 0}}};
+                                                 {"quit", {0, 0}},
+                                                 {"branch", {2, 2}},
+                                                 {"branch_follow", {1, 1}},
+                                                 {"branch_set", {2, 2}},
+                                                 {"adopt_seed", {1, 1}},
+                                                 {"click_ghost", {1, 1}},
+                                                 {"demo", {1, 1}}};
   return c;
 }
 
@@ -132,6 +150,12 @@ std::string check_arguments(const std::vector<std::string>& a) {
                 "expected: weight INDEX VALUE (>= 0)");
   if (c == "hard" || c == "enable")
     return need(index_value(a[1], &i) && on_off(a[2], &b), "expected: " + c + " INDEX on|off");
+  if (c == "branch" || c == "branch_follow")
+    return need(on_off(a.back(), &b), "expected on or off");
+  if (c == "branch_set")
+    return need(joint_value(a[2], &v), "expected: branch_set JOINT VALUE[deg|mm]");
+  if (c == "adopt_seed" || c == "click_ghost")
+    return need(index_value(a[1], &i), "expected a seed index");
   if (c == "targets_follow" || c == "live") return need(on_off(a[1], &b), "expected on or off");
   if (c == "joint") return need(joint_value(a[2], &v), "expected: joint NAME VALUE[deg|mm]");
   if (c == "target") {
@@ -158,7 +182,7 @@ std::string check_arguments(const std::vector<std::string>& a) {
   if (c == "view")
     return need(view_flag_names().count(a[1]) && on_off(a[2], &b),
                 "expected: view grid|axes|targets|frames|hints|robot_panel|objectives_panel|"
-                "messages on|off");
+                "messages|ghosts|residuals|limits|velocities|residual_panel on|off");
   if (c == "gizmo")
     return need(a[1] == "translate" || a[1] == "rotate" || a[1] == "world" || a[1] == "local",
                 "expected translate, rotate, world or local");
@@ -240,6 +264,12 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
     std::vector<std::string> a = tokenize(line);
     if (a.empty()) continue;
     auto where = [&]() { return source + ":" + std::to_string(n) + ": "; };
+    if (is_session_command(a[0])) {
+      std::string error = check_session_command(a);
+      if (!error.empty()) throw ScriptError(where() + a[0] + ": " + error);
+      out.push_back({n, a});
+      continue;
+    }
     auto it = commands().find(a[0]);
     if (it == commands().end()) throw ScriptError(where() + "unknown command '" + a[0] + "'");
     int count = int(a.size()) - 1;
@@ -340,6 +370,18 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
     input_.keys[key] = true;
     tapped_.push_back(key);
   };
+
+  // scene files, undo / redo, stored configurations, soak (session.cpp)
+  if (is_session_command(cmd)) {
+    std::vector<std::string> args = a;
+    if (cmd == "open_scene" || cmd == "import_targets") args[1] = input_path(args[1]);
+    std::string error;
+    int frames = 0;
+    run_session_command(ui, args, &error, &frames);
+    if (!error.empty()) fail(c, error, app);
+    wait_ = frames;
+    return frames > 0;
+  }
 
   // robots, files and scenes: the menus' own actions
   if (cmd == "robot") {
@@ -479,6 +521,81 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
     std::vector<std::string> warnings;
     apply_solver_json({{a[1], value}}, app.settings, warnings);
     for (const std::string& w : warnings) fail(c, w, app);
+    return false;
+  }
+
+  // branch edit, seeds and demos
+  if (cmd == "branch") {
+    on_off(a[2], &b);
+    int j = app.model ? app.model->find_joint(a[1]) : -1;
+    if (!b) {
+      end_branch_edit(app);
+    } else if (j < 0) {
+      fail(c, "unknown joint '" + a[1] + "'", app);
+    } else if (!begin_branch_edit(app, j)) {
+      fail(c, "joint '" + a[1] + "' has not one coordinate", app);
+    } else if (app.model->joint_child[j] >= 0) {
+      app.selection.body = app.model->joint_child[j];
+    }
+    return false;
+  }
+  if (cmd == "branch_follow") {
+    on_off(a[1], &b);
+    set_branch_follow(app, b);
+    return false;
+  }
+  if (cmd == "branch_set") {
+    int j = app.model ? app.model->find_joint(a[1]) : -1;
+    joint_value(a[2], &v);
+    if (j < 0)
+      fail(c, "unknown joint '" + a[1] + "'", app);
+    else if (!app.branch.active || (j != app.branch.joint && !begin_branch_edit(app, j)))
+      fail(c, "not in branch edit mode (branch JOINT on)", app);
+    else if (!branch_set(app, v))
+      fail(c, "edit not applied", app);
+    return false;
+  }
+  if (cmd == "adopt_seed") {
+    index_value(a[1], &i);
+    if (!adopt_seed(app, i))
+      fail(c, "no seed " + a[1] + " (there are " + std::to_string(seed_count(app)) + ")", app);
+    return false;
+  }
+  if (cmd == "click_ghost") {
+    index_value(a[1], &i);
+    glm::vec2 px;
+    if (!view.visuals.options.ghosts || i >= view.visuals.ghost_count()) {
+      fail(c,
+           "no ghost " + a[1] + " (view ghosts on; " + std::to_string(view.visuals.ghost_count()) +
+               " ghosts)",
+           app);
+      return false;
+    }
+    if (!view.ghost_screen_point(app, i, &px)) {
+      fail(c, "ghost " + a[1] + " is not visible apart from the robot", app);
+      return false;
+    }
+    input_.mouse = px;
+    queue_.push_back([](InputState& in) { in.down[0] = true; });
+    queue_.push_back([](InputState& in) { in.down[0] = false; });
+    return true;
+  }
+  if (cmd == "demo") {
+    namespace fs = std::filesystem;
+    fs::path file = fs::path(asset_dir()) / "demos" / (a[1] + ".txt");
+    std::ifstream in(file);
+    if (!in) {
+      fail(c, "no demo '" + a[1] + "' (" + file.string() + ")", app);
+      return false;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+      std::vector<ScriptCommand> demo = parse_script(ss.str(), file.string());
+      commands_.insert(commands_.begin() + std::ptrdiff_t(pc_), demo.begin(), demo.end());
+    } catch (const ScriptError& e) {
+      fail(c, e.what(), app);
+    }
     return false;
   }
 

@@ -13,15 +13,19 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 #include "app/cli/cli_args.hpp"
+#include "app/cli/robot_path.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/gui/app_state.hpp"
 #include "app/gui/input.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/robot_catalog.hpp"
 #include "app/gui/script.hpp"
+#include "app/gui/session.hpp"
 #include "app/gui/solver_driver.hpp"
 #include "app/gui/state_dump.hpp"
 #include "app/gui/theme.hpp"
@@ -51,6 +55,12 @@ void declare_options(ArgParser& a) {
   a.add_option("msaa", "N", "MSAA samples (default 4; 0 on software OpenGL)");
   a.add_flag("no-vsync", "do not wait for the display between frames");
   a.add_flag("gl-debug", "request a debug OpenGL context (always on with --script)");
+  a.add_option("recovery-file", "FILE",
+               "autosave here (default $IKWB_RECOVERY_FILE or ~/.local/state/ikwb/recovery.json; "
+               "scripts autosave only with this or the variable)");
+  a.add_option("autosave-seconds", "S", "seconds between autosaves (default 2)");
+  a.add_flag("restore", "restore the recovery file without asking");
+  a.add_flag("no-restore", "do not offer to restore the recovery file");
   add_solver_options(a);
 }
 
@@ -121,11 +131,7 @@ bool save_screenshot(const std::string& path, int w, int h, AppState& app) {
 void open_initial_robot(const ArgParser& args, gui::Ui& ui) {
   AppState& app = ui.app;
   if (args.has("scene")) {
-    try {
-      app.apply_scene(load_scene(args.get("scene")));
-    } catch (const std::exception& e) {
-      app.error(e.what());
-    }
+    gui::open_scene_file(ui, args.get("scene"));
   } else if (args.has("robot")) {
     gui::open_robot(ui, args.get("robot"));
   } else if (args.has("urdf")) {
@@ -196,13 +202,29 @@ int run_workbench(int argc, char** argv) {
     status = 1;
   }
   driver.init(app);
+  gui::Session session;
+  ui.session = &session;
   open_initial_robot(args, ui);
   // command line solver options win over a preset's
   app.settings = read_solver_options(args, app.settings);
+  {
+    std::string recovery = args.has("recovery-file") ? args.get("recovery-file")
+                           : !scripted || std::getenv("IKWB_RECOVERY_FILE")
+                               ? gui::Autosave::default_path()
+                               : "";
+    double seconds = 2.0;
+    if (args.has("autosave-seconds"))
+      seconds = std::max(std::atof(args.get("autosave-seconds").c_str()), 0.0);
+    gui::session_start(ui, recovery, seconds,
+                       args.has("no-restore") ? -1
+                       : args.has("restore")  ? 1
+                                              : 0);
+  }
 
   // ---- frame loop -------------------------------------------------------------------------
   gui::InputState input, previous;
   uint64_t titled_version = 0;
+  bool demo_running = false;  // a demo from the Demos menu drives the input until it ends
   int frames = 0;
   Clock::time_point last_start{};
   while (status == 0 && !glfwWindowShouldClose(window)) {
@@ -228,7 +250,20 @@ int run_workbench(int argc, char** argv) {
     previous = input;
     std::string dump_path;
     bool script_quit = false;
-    if (scripted) {
+    if (!scripted && !ui.demo_request.empty()) {
+      try {
+        script = gui::ScriptRunner();
+        script.load(
+            (std::filesystem::path(asset_dir()) / "demos" / (ui.demo_request + ".txt")).string());
+        demo_running = true;
+        app.info("demo " + ui.demo_request);
+      } catch (const gui::ScriptError& e) {
+        app.error(e.what());
+      }
+      ui.demo_request.clear();
+    }
+    if (demo_running && script.finished()) demo_running = false;
+    if (scripted || demo_running) {
       gui::ScriptHost host{ui, input, "", false};
       script.step(host);
       gui::apply_to_io(input, io);
@@ -238,6 +273,7 @@ int run_workbench(int argc, char** argv) {
       gui::read_from_io(io, input);
     }
     gui::compute_edges(previous, input);
+    gui::session_frame_begin(ui);
 
     // UI, then the one sync point, the bounded solve and FK
     ImGui::NewFrame();
@@ -248,6 +284,8 @@ int run_workbench(int argc, char** argv) {
     driver.step(app);
     app.update_fk();
     app.update_objective_status();
+    gui::session_frame_end(ui, view.gizmo.dragging() || ImGui::IsAnyItemActive());
+    view.visuals.record(app);
     view.draw_ui(app);
     ImGui::Render();
 
@@ -272,9 +310,11 @@ int run_workbench(int argc, char** argv) {
     }
     if (last && args.has("screenshot")) save_screenshot(args.get("screenshot"), fb_w, fb_h, app);
     if (last && args.has("dump-state")) dump_path = args.get("dump-state");
-    if (!dump_path.empty() &&
-        !gui::write_state_dump(dump_path, gui::make_state_dump(app, view, fb_w, fb_h), &error))
-      app.error("state dump: " + error);
+    if (!dump_path.empty()) {
+      nlohmann::json dump = gui::make_state_dump(app, view, fb_w, fb_h);
+      gui::add_session_dump(ui, dump);
+      if (!gui::write_state_dump(dump_path, dump, &error)) app.error("state dump: " + error);
+    }
     if (app.model_version != titled_version) {
       titled_version = app.model_version;
       glfwSetWindowTitle(window, ("IK Workbench - " + app.robot_title).c_str());
@@ -294,6 +334,7 @@ int run_workbench(int argc, char** argv) {
     std::printf("%s\n", gui::format_percentiles("frame_ms", app.stats.frame()).c_str());
     std::printf("%s\n", gui::format_percentiles("solve_ms", app.stats.solve()).c_str());
   }
+  gui::session_shutdown(ui);
   view.shutdown();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

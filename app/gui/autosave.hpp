@@ -1,0 +1,44 @@
+// The recovery file: the session (a scene with camera and stored configurations) written
+// atomically every few seconds while edits happen, removed when the workbench exits with
+// nothing unsaved. Its presence at the next start means the last session did not end cleanly
+// (a crash, a kill) or ended with unsaved edits; the workbench offers to restore it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/core/scene.hpp"
+
+namespace ikwb::gui {
+
+class Autosave {
+ public:
+  // $IKWB_RECOVERY_FILE, else $XDG_STATE_HOME/ikwb/recovery.json, else
+  // ~/.local/state/ikwb/recovery.json ("" when none of them is set)
+  static std::string default_path();
+
+  std::string path;         // "" disables autosave
+  double interval_s = 2.0;  // at most one write per interval
+  bool paused = false;      // while the restore offer is open: keep the old file
+
+  bool exists() const;
+  // a write is due: edits since the last write and the interval has passed
+  bool due(uint64_t edit_serial, double now) const;
+  // writes the scene; false and *error on failure (the old file stays)
+  bool write(const Scene& scene, uint64_t edit_serial, double now, std::string* error);
+  // reads the recovery file; throws SceneError
+  Scene load() const;
+  // counts edit_serial as written (the state at start needs no recovery)
+  void mark(uint64_t edit_serial) {
+    written_ = true;
+    written_serial_ = edit_serial;
+  }
+  void remove() const;
+
+ private:
+  uint64_t written_serial_ = 0;
+  bool written_ = false;
+  double written_at_ = -1e300;
+};
+
+}  // namespace ikwb::gui

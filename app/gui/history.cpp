@@ -1,0 +1,69 @@
+// Snapshot-based undo / redo (see history.hpp).
+#include "app/gui/history.hpp"
+
+namespace ikwb::gui {
+
+Scene History::resting_snapshot() const {
+  Scene s = current_;
+  if (!model_ || int(resting_q_.size()) != model_->coord_count) return s;
+  const Model& m = *model_;
+  s.joint_q.clear();
+  for (int j = 0; j < m.joint_count; ++j) {
+    int a = m.joint_q_start[j], b = m.joint_q_start[j + 1];
+    if (b > a)
+      s.joint_q[m.joint_name[j]] =
+          std::vector<double>(resting_q_.begin() + a, resting_q_.begin() + b);
+  }
+  return s;
+}
+
+void History::rebase(AppState& app) {
+  seen_serial_ = app.edit_serial;
+  current_ = app.make_scene();
+  resting_q_ = app.joint_q;
+  model_ = app.model;
+}
+
+void History::observe(AppState& app, bool busy) {
+  if (!app.model) return;
+  if (!started_) {
+    started_ = true;
+    rebase(app);
+    return;
+  }
+  if (app.edit_serial == seen_serial_) {
+    if (!busy) resting_q_ = app.joint_q;
+    return;
+  }
+  undo_.push_back({resting_snapshot(), app.last_edit});
+  while (undo_.size() > depth_) undo_.pop_front();
+  redo_.clear();
+  rebase(app);
+}
+
+bool History::move(AppState& app, std::deque<Step>& from, std::deque<Step>& to, const char* what) {
+  observe(app, true);  // an edit of this same frame is a step of its own
+  if (from.empty() || !started_) return false;
+  Step step = std::move(from.back());
+  from.pop_back();
+  resting_q_ = app.joint_q;
+  model_ = app.model;
+  to.push_back({resting_snapshot(), step.label});
+  if (!app.restore_scene(step.scene, std::string(what) + " " + step.label)) {
+    to.pop_back();
+    from.push_back(std::move(step));
+    return false;
+  }
+  rebase(app);
+  return true;
+}
+
+bool History::undo(AppState& app) {
+  return move(app, undo_, redo_, "undo");
+}
+
+bool History::redo(AppState& app) {
+  return move(app, redo_, undo_, "redo");
+}
+
+}  // namespace ikwb::gui

@@ -1,0 +1,301 @@
+// Session tests: scene save / open round trips, failed saves, undo / redo, the recovery file
+// after a crash, configuration export, target import and a short soak, all through scripted
+// sessions of the real `ikwb` binary (skipped without a display).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class Session : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* display = std::getenv("DISPLAY");
+    if (!display || !*display) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) /
+           ("ikwb_session_" + std::string(info->name()) + "_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // runs `ikwb gui` in the test folder; returns its exit status (the log is in log())
+  int run(const std::string& script, const std::string& options = "") {
+    std::ofstream(path("script.txt")) << script;
+    std::string cmd = "cd \"" + dir_.string() + "\" && \"" + IKWB_BINARY_DIR +
+                      "/ikwb\" gui --script script.txt " + options + " > log.txt 2>&1";
+    int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+
+  std::string log() const { return read_text(path("log.txt")); }
+
+  json dump(const std::string& name) const {
+    json j = json::parse(read_text(path(name)), nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << name << " is not JSON\n" << log();
+    return j;
+  }
+
+  fs::path dir_;
+};
+
+void expect_near(const json& a, const json& b, double tol, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a[i].get<double>(), b[i].get<double>(), tol) << what << "[" << i << "]";
+}
+
+TEST_F(Session, SaveThenOpenRestoresConfigurationObjectivesTargetsWeightsAndCamera) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "target 0 0.45 0.1 0.45\n"
+                "weight 0 2.5\n"
+                "hard 2 on\n"
+                "camera yaw 30deg pitch 20deg distance 2.2\n"
+                "wait 40\n"
+                "store\n"
+                "live off\n"
+                "save_scene scene.json\n"
+                "dump saved.json\n"),
+            0)
+      << log();
+  json a = dump("saved.json");
+  ASSERT_EQ(a["scene_path"], "scene.json");
+  // next morning: the scene file from the command line
+  ASSERT_EQ(run("live off\nwait 1\ndump opened.json\n", "--scene scene.json"), 0) << log();
+  json b = dump("opened.json");
+  expect_near(a["joint_q"], b["joint_q"], 1e-12, "joint_q");
+  ASSERT_EQ(a["objectives"].size(), b["objectives"].size());
+  for (std::size_t i = 0; i < a["objectives"].size(); ++i) {
+    const json &x = a["objectives"][i], &y = b["objectives"][i];
+    EXPECT_EQ(x["type"], y["type"]);
+    EXPECT_EQ(x["weight"], y["weight"]);
+    EXPECT_EQ(x["hard"], y["hard"]);
+    if (x.contains("target")) {
+      expect_near(x["target"]["position"], y["target"]["position"], 1e-12, "target");
+      expect_near(x["target"]["orientation"], y["target"]["orientation"], 1e-12, "orientation");
+    }
+  }
+  EXPECT_EQ(b["objectives"][0]["weight"], 2.5);
+  EXPECT_NEAR(b["camera"]["yaw"].get<double>(), a["camera"]["yaw"].get<double>(), 1e-6);
+  EXPECT_NEAR(b["camera"]["distance"].get<double>(), 2.2, 1e-6);
+  ASSERT_EQ(b["stored_configs"].size(), 1u);
+  expect_near(b["stored_configs"][0]["q"], a["stored_configs"][0]["q"], 0, "stored");
+  EXPECT_EQ(b["scene_path"], "scene.json");
+  // the script's open_scene does the same
+  ASSERT_EQ(run("robot ur5e\nlive off\nopen_scene scene.json\nwait 1\ndump opened2.json\n"), 0)
+      << log();
+  expect_near(a["joint_q"], dump("opened2.json")["joint_q"], 1e-12, "joint_q");
+}
+
+TEST_F(Session, FailedSaveLeavesTheOldFileAndSaysWhy) {
+  ASSERT_EQ(run("robot panda\nwait 1\nsave_scene scene.json\n"), 0) << log();
+  std::string before = read_text(path("scene.json"));
+  ASSERT_FALSE(before.empty());
+  fs::create_directories(path("folder"));
+  EXPECT_EQ(run("robot panda\n"
+                "wait 1\n"
+                "weight 0 4\n"
+                "save_scene missing/scene.json\n"
+                "save_scene folder\n"
+                "save_scene scene.json/inside.json\n"
+                "wait 1\n"
+                "dump after.json\n"),
+            1);
+  EXPECT_EQ(read_text(path("scene.json")), before);
+  EXPECT_TRUE(fs::is_directory(path("folder")));
+  std::string text = log();
+  EXPECT_NE(text.find("scene not saved (the old file is unchanged): missing/scene.json"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("scene not saved (the old file is unchanged): folder"), std::string::npos)
+      << text;
+  json d = dump("after.json");
+  EXPECT_EQ(d["objectives"][0]["weight"], 4.0);  // the app keeps what it had
+  EXPECT_TRUE(d["scene_path"].is_null());
+}
+
+TEST_F(Session, UndoAndRedoEveryKindOfEdit) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "dump s0.json\n"
+                "drag 0 TranslateX 5cm 0 0 frames 10\n"  // a drag is one step
+                "wait 5\n"
+                "dump s1.json\n"
+                "weight 0 3\n"
+                "wait 1\n"
+                "add position panda_link4\n"
+                "wait 1\n"
+                "remove 2\n"
+                "wait 1\n"
+                "joint panda_joint1 30deg\n"
+                "wait 1\n"
+                "robot ur5e\n"
+                "wait 2\n"
+                "dump s6.json\n"
+                "undo\n"
+                "wait 1\n"
+                "dump u5.json\n"
+                "undo\n"
+                "wait 1\n"
+                "dump u4.json\n"
+                "undo\n"
+                "wait 1\n"
+                "dump u3.json\n"
+                "undo\n"
+                "wait 1\n"
+                "dump u2.json\n"
+                "undo\n"
+                "wait 1\n"
+                "dump u1.json\n"
+                "undo\n"
+                "wait 1\n"
+                "dump u0.json\n"
+                "redo\n"
+                "redo\n"
+                "wait 1\n"
+                "dump r2.json\n"
+                "key z ctrl\n"  // the shortcut undoes too
+                "wait 1\n"
+                "dump k1.json\n"
+                "key z ctrl shift\n"
+                "wait 1\n"
+                "dump k2.json\n"),
+            0)
+      << log();
+  json s0 = dump("s0.json"), s1 = dump("s1.json"), s6 = dump("s6.json");
+  EXPECT_EQ(s6["robot"]["name"], "ur5e");
+  EXPECT_EQ(s6["undo_depth"], 6);
+  json u5 = dump("u5.json");  // robot change undone
+  EXPECT_EQ(u5["robot"]["name"], dump("s0.json")["robot"]["name"]);
+  EXPECT_NEAR(u5["joint_q"][0].get<double>(), 30 * M_PI / 180, 1e-9);
+  EXPECT_EQ(u5["redo_depth"], 1);
+  json u4 = dump("u4.json");  // joint edit undone
+  EXPECT_NEAR(u4["joint_q"][0].get<double>(), s1["joint_q"][0].get<double>(), 1e-3);
+  EXPECT_EQ(dump("u3.json")["objectives"].size(), 4u);  // removal undone
+  EXPECT_EQ(dump("u2.json")["objectives"].size(), 3u);  // addition undone
+  EXPECT_EQ(dump("u2.json")["objectives"][0]["weight"], 3.0);
+  json u1 = dump("u1.json");  // weight undone
+  EXPECT_EQ(u1["objectives"][0]["weight"], 1.0);
+  expect_near(u1["objectives"][0]["target"]["position"], s1["objectives"][0]["target"]["position"],
+              1e-12, "target after the drag");
+  json u0 = dump("u0.json");  // drag undone
+  expect_near(u0["objectives"][0]["target"]["position"], s0["objectives"][0]["target"]["position"],
+              1e-12, "target before the drag");
+  EXPECT_EQ(u0["undo_depth"], 0);
+  EXPECT_EQ(u0["redo_depth"], 6);
+  json r2 = dump("r2.json");
+  EXPECT_EQ(r2["objectives"][0]["weight"], 3.0);
+  EXPECT_EQ(r2["undo_depth"], 2);
+  EXPECT_EQ(dump("k1.json")["objectives"][0]["weight"], 1.0);
+  EXPECT_EQ(dump("k2.json")["objectives"][0]["weight"], 3.0);
+}
+
+TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
+  std::string rec = path("state/recovery.json");
+  std::string opts = "--recovery-file \"" + rec + "\" --autosave-seconds 0";
+  EXPECT_EQ(run("robot panda\nwait 2\nweight 0 1.75\nstore\nwait 3\ncrash\n", opts), 3) << log();
+  ASSERT_TRUE(fs::exists(rec)) << log();
+  // a scripted start without --restore leaves it alone
+  ASSERT_EQ(run("wait 1\ndump plain.json\n", opts), 0) << log();
+  EXPECT_EQ(dump("plain.json")["objectives"][0]["weight"], 1.0);
+  EXPECT_NE(log().find("a recovery file exists"), std::string::npos) << log();
+  ASSERT_TRUE(fs::exists(rec));
+  ASSERT_EQ(run("wait 2\ndump restored.json\n", opts + " --restore"), 0) << log();
+  json d = dump("restored.json");
+  EXPECT_EQ(d["objectives"][0]["weight"], 1.75);
+  EXPECT_EQ(d["stored_configs"].size(), 1u);
+  EXPECT_EQ(d["recovery_file"], rec);
+  // the script command restores it too; a clean exit without unsaved edits removes it
+  ASSERT_EQ(run("restore_recovery\nwait 1\nsave_scene s.json\nwait 2\ndump r.json\n", opts), 0)
+      << log();
+  EXPECT_EQ(dump("r.json")["objectives"][0]["weight"], 1.75);
+  EXPECT_FALSE(fs::exists(rec));
+}
+
+TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
+  std::string script = "robot panda\nwait 2\n";
+  for (int i = 0; i < 10; ++i)
+    script += "joint panda_joint1 " + std::to_string(i * 10) + "deg\nwait 2\nkey K\n";
+  script += "wait 1\nexport_configs configs.csv\nexport_configs configs.json\ndump d.json\n";
+  ASSERT_EQ(run(script), 0) << log();
+  std::ifstream csv(path("configs.csv"));
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("panda_joint1,panda_joint2,", 0), 0u) << header;
+  int rows = 0;
+  while (std::getline(csv, line))
+    if (!line.empty()) ++rows;
+  EXPECT_EQ(rows, 10);
+  json j = json::parse(read_text(path("configs.json")));
+  EXPECT_EQ(j["configurations"].size(), 10u);
+  EXPECT_EQ(dump("d.json")["stored_configs"].size(), 10u);
+  EXPECT_NEAR(j["configurations"][9]["q"][0].get<double>(), 90 * M_PI / 180, 1e-9);
+}
+
+TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
+  std::ofstream(path("targets.csv")) << "x,y,z\n"
+                                        "0.45,0.1,0.5\n"
+                                        "0.4,oops,0.5\n"
+                                        "# a comment\n"
+                                        "0.35,-0.1,0.45,0,0,0,1\n"
+                                        "1,2\n";
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "import_targets targets.csv\n"
+                "apply_target 1 0\n"
+                "wait 1\n"
+                "dump d.json\n"),
+            0)
+      << log();
+  json d = dump("d.json");
+  ASSERT_EQ(d["imported_targets"].size(), 2u);
+  expect_near(d["objectives"][0]["target"]["position"], json::array({0.35, -0.1, 0.45}), 1e-12,
+              "applied target");
+  std::string text = log();
+  EXPECT_NE(text.find("targets.csv: line 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets.csv: line 6"), std::string::npos) << text;
+  EXPECT_EQ(run("robot panda\nimport_targets missing.csv\n"), 1);
+}
+
+TEST_F(Session, ShortSoakHasNoNanNoDriftAndFlatMemory) {
+  ASSERT_EQ(run("robot panda\nwait 2\nsoak 2000 3\ndump d.json\n", "--width 640 --height 360"), 0)
+      << log();
+  json s = dump("d.json")["soak"];
+  EXPECT_EQ(s["frames"], 2000);
+  EXPECT_FALSE(s["running"].get<bool>());
+  EXPECT_EQ(s["nan_frames"], 0);
+  EXPECT_EQ(s["drift_events"], 0);
+  EXPECT_GT(s["drags"].get<int>(), 10);
+  EXPECT_GT(s["weight_changes"].get<int>(), 5);
+  std::vector<long> rss = s["rss_kb"];
+  ASSERT_GE(rss.size(), 2u);
+  EXPECT_LT(rss.back(), rss[1] + 16 * 1024) << "RSS grew by more than 16 MB";
+}
+
+}  // namespace

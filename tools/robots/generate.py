@@ -954,8 +954,13 @@ def obj_pose(name, link, offset=(0, 0, 0), weight=1.0, hard=False, kind="pose"):
             "weight": weight, "hard": hard, "target": "current"}
 
 
-def obj_posture(weight=0.01):
-    return {"type": "posture", "name": "posture", "weight": weight, "hard": False}
+def obj_posture(weight=0.01, null_space=False):
+    # arms pull toward their rest posture in the task's null space (never fighting the task,
+    # so a reached target converges exactly); legged robots keep it as a soft cost term
+    o = {"type": "posture", "name": "posture", "weight": weight, "hard": False}
+    if null_space:
+        o["null_space"] = True
+    return o
 
 
 def obj_limits(weight=1.0):
@@ -1034,7 +1039,7 @@ def make_panda():
               "panda_joint4": -3 * PI / 4, "panda_joint5": 0.0, "panda_joint6": PI / 2,
               "panda_joint7": PI / 4, "panda_finger_joint1": 0.035}
     r.end_effectors = ["panda_hand_tcp"]
-    r.objectives = [obj_pose("tcp pose", "panda_hand_tcp"), obj_posture(0.01), obj_limits()]
+    r.objectives = [obj_pose("tcp pose", "panda_hand_tcp"), obj_posture(1.0, True), obj_limits()]
     return r, dict(a=a, d=d, alpha=alpha)
 
 
@@ -1097,7 +1102,7 @@ def make_ur5e():
     r.rest = {"shoulder_pan_joint": 0.0, "shoulder_lift_joint": -HALF_PI, "elbow_joint": HALF_PI,
               "wrist_1_joint": -HALF_PI, "wrist_2_joint": -HALF_PI, "wrist_3_joint": 0.0}
     r.end_effectors = ["tool0"]
-    r.objectives = [obj_pose("tool pose", "tool0"), obj_posture(0.01), obj_limits()]
+    r.objectives = [obj_pose("tool pose", "tool0"), obj_posture(1.0, True), obj_limits()]
     return r, dict(d=[d1, 0, 0, d4, d5, d6], a=[0, a2, a3, 0, 0, 0],
                    alpha=[HALF_PI, 0, 0, HALF_PI, -HALF_PI, 0])
 
@@ -1159,7 +1164,7 @@ def make_iiwa7():
     r.rcyl("iiwa_link_0", (0, 0, 0), (0, 0, 0.15), 0.1, 0.015, "iiwa_dark")
     r.rest = {"iiwa_joint_2": 0.6, "iiwa_joint_4": -1.4, "iiwa_joint_6": 1.14}
     r.end_effectors = ["iiwa_link_ee"]
-    r.objectives = [obj_pose("flange pose", "iiwa_link_ee"), obj_posture(0.01), obj_limits()]
+    r.objectives = [obj_pose("flange pose", "iiwa_link_ee"), obj_posture(1.0, True), obj_limits()]
     return r
 
 
@@ -1197,7 +1202,7 @@ def make_dual_arm():
                     {"type": "min_distance", "name": "tools apart", "link": "left_tool",
                      "offset": [0.0, 0.0, 0.0], "link_b": "right_tool", "offset_b": [0.0, 0.0, 0.0],
                      "distance": 0.12, "weight": 1.0, "hard": True},
-                    obj_posture(0.01), obj_limits()]
+                    obj_posture(1.0, True), obj_limits()]
     return r
 
 
@@ -1399,7 +1404,7 @@ def make_planar3():
     r.psphere("tip", (x, 0, z), 0.032, "tip_yellow", collision=False)
     r.rest = {"joint1": 0.3, "joint2": 0.9, "joint3": 0.7}
     r.end_effectors = ["tip"]
-    r.objectives = [obj_pose("tip position", "tip", kind="position"), obj_posture(0.01),
+    r.objectives = [obj_pose("tip position", "tip", kind="position"), obj_posture(1.0, True),
                     obj_limits()]
     return r
 

@@ -241,7 +241,7 @@ TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
 TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
   std::string script = "robot panda\nwait 2\n";
   for (int i = 0; i < 10; ++i)
-    script += "joint panda_joint1 " + std::to_string(i * 10) + "deg\nwait 2\nkey K\n";
+    script += "joint panda_joint1 " + std::to_string(i * 10) + "deg\nwait 2\nstore\n";
   script += "wait 1\nexport_configs configs.csv\nexport_configs configs.json\ndump d.json\n";
   ASSERT_EQ(run(script), 0) << log();
   std::ifstream csv(path("configs.csv"));

@@ -1,5 +1,6 @@
 #include "engine/core/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -204,6 +205,12 @@ Model ModelBuilder::finalize() {
     if (ndof == 1) {
       Vec3<double>& a = m.joint_axis[j];
       double n = length(a);
+      double big = std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)});
+      if (std::isinf(n) && std::isfinite(big)) {
+        // finite components whose squares overflow (1e200): scale down first
+        a = (1.0 / big) * a;
+        n = length(a);
+      }
       if (!std::isfinite(n)) fail(jn + " has a non-finite axis");
       if (n < 1e-9) fail(jn + " has a zero axis");
       a = (1.0 / n) * a;

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +19,9 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+// JSON nesting accepted in scene files (scenes need fewer than 10 levels)
+constexpr int kMaxSceneDepth = 256;
 
 const char* const kObjectiveTypes[] = {"position",       "rotation",    "pose",
                                        "joint_limits",   "posture",     "relative_ball",
@@ -179,8 +183,16 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
                   const std::string& base_dir) {
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
+    // deeper documents are refused while parsing: copying, comparing or writing a json value
+    // recurses once per level and would overflow the stack
+    j = json::parse(text, [&](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxSceneDepth)
+        throw SceneError(source_name + ": not valid JSON (nested more than " +
+                         std::to_string(kMaxSceneDepth) + " levels deep)");
+      return true;
+    });
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for numbers past the double range (1e400)
     throw SceneError(source_name + ": not valid JSON (" + e.what() + ")");
   }
   Scene s;
@@ -189,11 +201,13 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   if (j.contains("version")) {
     const json& v = j["version"];
     if (!v.is_number_integer()) r.fail("version", "expected an integer");
-    s.version = v.get<int>();
-    if (s.version < 1) r.fail("version", "unknown version " + std::to_string(s.version));
-    if (s.version > kSceneVersion)
-      r.fail("version", "written by a newer IK Workbench (version " + std::to_string(s.version) +
+    // compared before narrowing to int: 4294967297 must not wrap around to 1
+    if (v.is_number_unsigned() ? v.get<uint64_t>() > uint64_t(kSceneVersion)
+                               : v.get<int64_t>() > kSceneVersion)
+      r.fail("version", "written by a newer IK Workbench (version " + v.dump() +
                             ", this one reads up to " + std::to_string(kSceneVersion) + ")");
+    if (v.get<int64_t>() < 1) r.fail("version", "unknown version " + v.dump());
+    s.version = int(v.get<int64_t>());
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
@@ -235,11 +249,18 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     if (!j["camera"].is_object()) r.fail("camera", "expected an object");
     s.camera = j["camera"];
   }
-  if (j.contains("extra") && j["extra"].is_object()) s.extra = j["extra"];
+  if (j.contains("extra")) {
+    if (j["extra"].is_object())
+      s.extra = j["extra"];
+    else
+      s.warnings.push_back(source_name + ": extra: expected an object; ignored");
+  }
   return s;
 }
 
 Scene load_scene(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, not a scene file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": cannot open the file (" + std::strerror(errno) + ")");
   std::stringstream ss;
@@ -328,7 +349,14 @@ void write_file_atomic(const std::string& path, const std::string& text) {
 }
 
 void save_scene(const std::string& path, const Scene& scene) {
-  write_file_atomic(path, scene_to_json(scene).dump(2) + "\n");
+  std::string text;
+  try {
+    text = scene_to_json(scene).dump(2) + "\n";
+  } catch (const json::exception& e) {
+    // strings that are not UTF-8 (a Latin-1 file name) cannot be written as JSON
+    throw SceneError(path + ": cannot be written (" + e.what() + "); the old file is intact");
+  }
+  write_file_atomic(path, text);
 }
 
 }  // namespace ikwb

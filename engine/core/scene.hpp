@@ -62,14 +62,16 @@ struct Scene {
 };
 
 // Reads a scene; relative robot paths are made absolute against the file's folder.
-// Throws SceneError naming the file and the problem (bad JSON, wrong types, non-finite
-// numbers, unknown objective types, missing robot, newer major version).
+// Throws SceneError naming the file and the problem (a folder, bad JSON, numbers past the
+// double range, nesting deeper than 256 levels, wrong types, non-finite numbers, unknown
+// objective types, missing robot, newer major version).
 Scene load_scene(const std::string& path);
 // same from text; base_dir resolves relative robot paths ("" leaves them as they are)
 Scene parse_scene(const std::string& text, const std::string& source_name,
                   const std::string& base_dir);
 nlohmann::json scene_to_json(const Scene& scene);
-// Atomic write; on failure the old file is left intact and SceneError says why.
+// Atomic write; on failure (including text that is not UTF-8) the old file is left intact
+// and SceneError says why.
 void save_scene(const std::string& path, const Scene& scene);
 // Atomic write of any text file (used for scenes, exports and the recovery file).
 void write_file_atomic(const std::string& path, const std::string& text);

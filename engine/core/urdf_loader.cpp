@@ -70,10 +70,15 @@ std::string describe(const XMLElement* e, const char* attr) {
   return "<" + std::string(e->Name()) + " " + attr + "=\"" + (v ? v : "") + "\">";
 }
 
+// Largest length (origins, shape sizes) and mesh scale accepted: past it a model's poses and
+// squared residuals overflow to infinity (1e308 + 1e308).
+constexpr double kMaxLength = 1e6;
+
 // Reads attribute `attr` of e as exactly n finite numbers into out. Returns false when the
-// attribute is absent (out untouched); throws when it is present but malformed.
+// attribute is absent (out untouched); throws when it is present but malformed or when a value
+// is larger in magnitude than max_abs.
 bool read_numbers(const Messages& msg, const XMLElement* e, const char* attr, int n, double* out,
-                  const std::string& context) {
+                  const std::string& context, double max_abs = HUGE_VAL) {
   const char* text = e->Attribute(attr);
   if (!text) return false;
   std::istringstream ss(text);
@@ -84,6 +89,10 @@ bool read_numbers(const Messages& msg, const XMLElement* e, const char* attr, in
     if (!parse_number(tok, &v)) {
       msg.fail(e->GetLineNum(),
                context + describe(e, attr) + ": " + in_quotes(tok) + " is not a finite number");
+    }
+    if (std::fabs(v) > max_abs) {
+      msg.fail(e->GetLineNum(), context + describe(e, attr) + ": " + in_quotes(tok) +
+                                    " is out of range (magnitude above 1e6)");
     }
     vals.push_back(v);
   }
@@ -147,7 +156,7 @@ void check_origin(const Messages& msg, const XMLElement* parent, const std::stri
   const XMLElement* o = parent->FirstChildElement("origin");
   if (!o) return;
   double v[3];
-  read_numbers(msg, o, "xyz", 3, v, context);
+  read_numbers(msg, o, "xyz", 3, v, context, kMaxLength);
   read_numbers(msg, o, "rpy", 3, v, context);
 }
 
@@ -201,15 +210,17 @@ XmlGeometry scan_geometry(Messages& msg, Prescan& ps, XMLElement* e, const std::
     int sl = shape->GetLineNum();
     double v[3];
     if (type == "box") {
-      if (!read_numbers(msg, shape, "size", 3, v, context)) drop(sl, "<box> has no size");
+      if (!read_numbers(msg, shape, "size", 3, v, context, kMaxLength))
+        drop(sl, "<box> has no size");
     } else if (type == "sphere") {
-      if (!read_numbers(msg, shape, "radius", 1, v, context)) drop(sl, "<sphere> has no radius");
+      if (!read_numbers(msg, shape, "radius", 1, v, context, kMaxLength))
+        drop(sl, "<sphere> has no radius");
     } else if (type == "cylinder") {
-      bool r = read_numbers(msg, shape, "radius", 1, v, context);
-      bool l = read_numbers(msg, shape, "length", 1, v, context);
+      bool r = read_numbers(msg, shape, "radius", 1, v, context, kMaxLength);
+      bool l = read_numbers(msg, shape, "length", 1, v, context, kMaxLength);
       if (!r || !l) drop(sl, "<cylinder> needs both radius and length");
     } else if (type == "mesh") {
-      read_numbers(msg, shape, "scale", 3, v, context);
+      read_numbers(msg, shape, "scale", 3, v, context, kMaxLength);
       const char* fn = shape->Attribute("filename");
       if (!fn || !*fn) drop(sl, "<mesh> has no filename");
     } else {
@@ -361,9 +372,13 @@ void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
     read_numbers(msg, limit, "lower", 1, &lo, context);
     read_numbers(msg, limit, "upper", 1, &hi, context);
     if (needs_limit && lo > hi) {
-      msg.fail(limit->GetLineNum(), context + "inverted limits: lower " +
-                                        limit->Attribute("lower") + " > upper " +
-                                        limit->Attribute("upper"));
+      // an absent bound is 0 (URDF's default)
+      auto shown = [&](const char* a) {
+        const char* v = limit->Attribute(a);
+        return v ? std::string(v) : std::string("0 (default)");
+      };
+      msg.fail(limit->GetLineNum(),
+               context + "inverted limits: lower " + shown("lower") + " > upper " + shown("upper"));
     }
   }
   if (const XMLElement* mimic = e->FirstChildElement("mimic")) {
@@ -580,6 +595,8 @@ struct Loader {
 };
 
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a URDF file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelError(path + ": cannot open file");
   std::stringstream ss;
@@ -593,6 +610,11 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
   Messages msg{source_name, {}};
 
   // 1. pre-scan
+  if (std::size_t nul = xml.find('\0'); nul != std::string::npos) {
+    int line = 1 + int(std::count(xml.begin(), xml.begin() + std::ptrdiff_t(nul), '\n'));
+    msg.fail(line, "malformed XML: NUL byte at offset " + std::to_string(nul) +
+                       " (a binary file, or UTF-16?)");
+  }
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
     // ErrorStr() reads "Error=XML_ERROR_X ErrorID=.. Line number=N: detail"
@@ -610,6 +632,15 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
     msg.fail(robot ? robot->GetLineNum() : 0,
              std::string("no <robot> element") +
                  (robot ? " (the document element is <" + std::string(robot->Name()) + ">)" : ""));
+  }
+  // tinyxml2 keeps entity references unexpanded and urdfdom's parser then loses the document
+  for (const tinyxml2::XMLNode* n = doc.FirstChild(); n; n = n->NextSibling()) {
+    if (n->ToUnknown() && std::string(n->Value()).find("ENTITY") != std::string::npos)
+      msg.fail(n->GetLineNum(), "DTD entity declarations (<!ENTITY ...>) are not supported");
+  }
+  if (const XMLElement* extra = robot->NextSiblingElement()) {
+    msg.warn(extra->GetLineNum(),
+             "<" + std::string(extra->Name()) + "> after the <robot> element is ignored");
   }
   Prescan ps;
   const char* robot_name = robot->Attribute("name");
@@ -683,6 +714,11 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
       const auto& p = link->inertial->origin.position;
       com = {p.x, p.y, p.z};
       inertia = body_inertia(*link->inertial);
+      for (double v : inertia) {
+        if (!std::isfinite(v))
+          msg.fail(xl.line, "link " + in_quotes(xl.name) +
+                                ": <inertia> too large (the rotated inertia overflows)");
+      }
     }
     int body = b.add_body(xl.name, mass, com, inertia);
     std::string owner = "link " + in_quotes(xl.name);

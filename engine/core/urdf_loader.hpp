@@ -36,14 +36,16 @@ struct LoadResult {
 // source may come later in the order than its mimic (joint_mimic[j] > j). source_path is the
 // absolute path of the file.
 // Throws ModelError, with a message starting with the file name (and the line when known), for
-// unreadable or malformed files: bad XML, no <robot>, missing names, duplicate link, joint or
-// material names, unknown links, several roots or cycles, non-numeric, NaN or infinite
-// numbers anywhere, zero axes, missing or inverted limits, negative masses, unknown or
-// circular mimic sources.
+// unreadable or malformed files: a folder, bad XML (NUL bytes, nesting past 100 levels, DTD
+// entity declarations), no <robot>, missing names, duplicate link, joint or material names,
+// unknown links, several roots or cycles, non-numeric, NaN or infinite numbers anywhere,
+// lengths (origins, shape sizes, mesh scales) above 1e6, inertias whose rotation overflows,
+// zero axes, missing or inverted limits, negative masses, unknown or circular mimic sources.
 // Recoverable defects are warnings instead: a visual or collision without a usable shape
 // (no <geometry>, unknown shape, <mesh> without filename, missing size) is dropped; an
 // undefined material leaves the default colour; colour components outside [0, 1] are clamped;
-// a mesh that cannot be found or read becomes a placeholder (Geometry::placeholder).
+// a mesh that cannot be found or read becomes a placeholder (Geometry::placeholder); elements
+// after the <robot> element are ignored.
 LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options = {});
 
 // Same from a string. source_name is used in messages; base_dir is the folder relative mesh

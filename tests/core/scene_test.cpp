@@ -1,0 +1,314 @@
+// Scene files: save -> load round trips, atomic writes that fail without harming the old file,
+// version handling and warnings for what a scene cannot restore.
+#include "engine/core/scene.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/temp_files.hpp"
+
+namespace ikwb {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::read_text;
+using test::TempDir;
+
+// a scene with every field away from its default
+Scene full_scene() {
+  Scene s;
+  s.robot = "/robots/arm/arm.urdf";
+  s.floating_base = true;
+  s.package_paths = {"/opt/ws/src", "/home/me/meshes"};
+  s.joint_q = {{"root_joint", {0.1, -0.2, 0.3, 0, 0, 0.6, 0.8}}, {"j1", {0.25}}, {"j2", {-1.5}}};
+  s.rest = {{"j1", {0.5}}, {"j2", {-0.125}}};
+  SceneObjective pose;
+  pose.type = "pose";
+  pose.name = "tcp pose";
+  pose.link = "tip";
+  pose.offset = {0.01, 0.02, 0.03};
+  pose.weight = 2.5;
+  pose.position_weights = {1, 0, 1};
+  pose.rotation_weights = {0.5, 0.5, 0};
+  pose.hard = true;
+  pose.target_current = false;
+  pose.target = {{0.4, -0.1, 0.7}, {0, 0, 0.6, 0.8}};
+  SceneObjective posture;
+  posture.type = "posture";
+  posture.name = "posture";
+  posture.weight = 0.01;
+  posture.null_space = true;
+  posture.enabled = false;
+  SceneObjective rel;
+  rel.type = "relative_fixed";
+  rel.link = "left";
+  rel.link_b = "right";
+  rel.offset_b = {0, 0, -0.1};
+  rel.relative_current = false;
+  rel.relative = {{0.3, 0, 0}, {0.6, 0, 0, 0.8}};
+  SceneObjective dist;
+  dist.type = "min_distance";
+  dist.link = "left";
+  dist.link_b = "right";
+  dist.distance = 0.05;
+  s.objectives = {pose, posture, rel, dist};
+  s.solver = {{"n_seeds", 8}, {"sampler", "roberts"}, {"damping", 1e-3}};
+  s.camera = {{"target", {0, 0, 0.5}}, {"distance", 2.5}, {"yaw", 30}, {"pitch", -20}};
+  s.extra = {{"show_ghosts", true}, {"panels", {{"plots", false}}}};
+  return s;
+}
+
+void expect_same(const Scene& a, const Scene& b) {
+  EXPECT_EQ(a.robot, b.robot);
+  EXPECT_EQ(a.floating_base, b.floating_base);
+  EXPECT_EQ(a.package_paths, b.package_paths);
+  EXPECT_EQ(a.joint_q, b.joint_q);
+  EXPECT_EQ(a.rest, b.rest);
+  EXPECT_EQ(a.solver, b.solver);
+  EXPECT_EQ(a.camera, b.camera);
+  EXPECT_EQ(a.extra, b.extra);
+  ASSERT_EQ(a.objectives.size(), b.objectives.size());
+  for (std::size_t i = 0; i < a.objectives.size(); ++i) {
+    SCOPED_TRACE("objective " + std::to_string(i));
+    const SceneObjective &x = a.objectives[i], &y = b.objectives[i];
+    EXPECT_EQ(x.type, y.type);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.link, y.link);
+    EXPECT_EQ(x.link_b, y.link_b);
+    EXPECT_EQ(x.distance, y.distance);
+    EXPECT_EQ(x.weight, y.weight);
+    EXPECT_EQ(x.hard, y.hard);
+    EXPECT_EQ(x.enabled, y.enabled);
+    EXPECT_EQ(x.null_space, y.null_space);
+    EXPECT_EQ(x.target_current, y.target_current);
+    EXPECT_EQ(x.relative_current, y.relative_current);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ((&x.offset.x)[k], (&y.offset.x)[k]);
+      EXPECT_EQ((&x.offset_b.x)[k], (&y.offset_b.x)[k]);
+      EXPECT_EQ((&x.position_weights.x)[k], (&y.position_weights.x)[k]);
+      EXPECT_EQ((&x.rotation_weights.x)[k], (&y.rotation_weights.x)[k]);
+      EXPECT_EQ((&x.target.p.x)[k], (&y.target.p.x)[k]);
+      EXPECT_EQ((&x.relative.p.x)[k], (&y.relative.p.x)[k]);
+    }
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ((&x.target.q.x)[k], (&y.target.q.x)[k]);
+      EXPECT_EQ((&x.relative.q.x)[k], (&y.relative.q.x)[k]);
+    }
+  }
+}
+
+// the files in a folder, temporaries included
+std::vector<std::string> listing(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// runs f, expects SceneError whose message contains every word in `words`
+template <class F>
+std::string expect_scene_error(F f, std::initializer_list<const char*> words) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one mentioning " << *words.begin();
+  } catch (const SceneError& e) {
+    std::string msg = e.what();
+    for (const char* w : words) EXPECT_NE(msg.find(w), std::string::npos) << msg;
+    return msg;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong exception type: " << e.what();
+  }
+  return {};
+}
+
+// [SECTION] round trips
+
+TEST(Scene, SaveThenLoadGivesTheSameScene) {
+  TempDir dir;
+  Scene s = full_scene();
+  std::string path = dir / "scene.json";
+  save_scene(path, s);
+  Scene back = load_scene(path);
+  EXPECT_TRUE(back.warnings.empty()) << back.warnings[0];
+  EXPECT_EQ(back.version, kSceneVersion);
+  expect_same(s, back);
+  // and the written text is stable: saving what was loaded gives the same bytes
+  std::string again = dir / "again.json";
+  save_scene(again, back);
+  EXPECT_EQ(read_text(path), read_text(again));
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"again.json", "scene.json"}));
+}
+
+TEST(Scene, RoundTripKeepsExtremeButFiniteNumbers) {
+  Scene s = full_scene();
+  s.joint_q["j1"] = {1e-300};
+  s.joint_q["j2"] = {-1.7976931348623157e308};
+  s.objectives[0].weight = 1e12;
+  s.objectives[0].target.p = {0.1 + 0.2, -0.0, 5e-324};
+  Scene back = parse_scene(scene_to_json(s).dump(), "x.json", "");
+  expect_same(s, back);
+  EXPECT_TRUE(std::signbit(back.objectives[0].target.p.y));
+}
+
+TEST(Scene, RelativeRobotPathsResolveAgainstTheSceneFolder) {
+  TempDir dir;
+  Scene s;
+  s.robot = "robots/arm.urdf";
+  std::string path = dir / "sub/scene.json";
+  fs::create_directories(dir / "sub");
+  save_scene(path, s);
+  Scene back = load_scene(path);
+  EXPECT_EQ(back.robot, (dir.path() / "sub/robots/arm.urdf").lexically_normal().string());
+  // shipped robots are names, not paths
+  s.robot = "panda";
+  save_scene(path, s);
+  EXPECT_EQ(load_scene(path).robot, "panda");
+}
+
+// [SECTION] atomic writes
+
+TEST(Scene, SaveOverwritesAtomicallyAndLeavesNoTemporaries) {
+  TempDir dir;
+  std::string path = dir.write("scene.json", "old contents");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+  save_scene(path, full_scene());
+  EXPECT_EQ(load_scene(path).robot, full_scene().robot);
+  EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"scene.json"});
+  // readable by others, as a file saved by an editor would be
+  fs::perms p = fs::status(path).permissions();
+  EXPECT_NE(p & fs::perms::others_read, fs::perms::none);
+}
+
+TEST(Scene, SaveIntoMissingFolderThrowsWithReason) {
+  TempDir dir;
+  std::string path = dir / "no/such/folder/scene.json";
+  std::string msg =
+      expect_scene_error([&] { save_scene(path, full_scene()); }, {"cannot create", "No such"});
+  EXPECT_EQ(msg.rfind(path + ": ", 0), 0u) << msg;
+  EXPECT_FALSE(fs::exists(dir / "no"));
+}
+
+TEST(Scene, SaveBelowAFileThrowsWithReason) {
+  TempDir dir;
+  std::string file = dir.write("plain.txt", "keep me");
+  expect_scene_error([&] { save_scene(file + "/scene.json", full_scene()); },
+                     {"cannot create", "Not a directory"});
+  EXPECT_EQ(read_text(file), "keep me");
+}
+
+TEST(Scene, SaveOntoADirectoryLeavesItIntact) {
+  TempDir dir;
+  std::string target = dir / "scene.json";
+  fs::create_directories(target);
+  std::string inner = dir.write("scene.json/keep.txt", "keep me");
+  expect_scene_error([&] { save_scene(target, full_scene()); },
+                     {"cannot replace the file", "the old file is intact"});
+  EXPECT_TRUE(fs::is_directory(target));
+  EXPECT_EQ(read_text(inner), "keep me");
+  // the temporary file was removed again
+  EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"scene.json"});
+}
+
+TEST(Scene, SaveIntoReadOnlyFolderKeepsTheOldFile) {
+  TempDir dir;
+  std::string path = dir.write("ro/scene.json", "{\"version\": 1, \"robot\": \"panda\"}");
+  fs::permissions(dir / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+  // root ignores folder permissions: probe before relying on them
+  bool enforced = ::access((dir / "ro").c_str(), W_OK) != 0;
+  if (enforced) {
+    expect_scene_error([&] { save_scene(path, full_scene()); }, {"cannot create", "Permission"});
+    EXPECT_EQ(load_scene(path).robot, "panda");
+  }
+  fs::permissions(dir / "ro", fs::perms::owner_all);
+  if (!enforced) GTEST_SKIP() << "running as root: folder permissions are not enforced";
+}
+
+TEST(Scene, UnwritableTextIsRefusedBeforeTouchingTheOldFile) {
+  TempDir dir;
+  std::string path = dir.write("scene.json", "old contents");
+  Scene s = full_scene();
+  s.robot = "/robots/caf\xe9.urdf";  // Latin-1, not UTF-8
+  expect_scene_error([&] { save_scene(path, s); }, {"cannot be written", "UTF-8"});
+  EXPECT_EQ(read_text(path), "old contents");
+  EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"scene.json"});
+}
+
+TEST(Scene, WriteFileAtomicInTheCurrentFolder) {
+  TempDir dir;
+  fs::path old = fs::current_path();
+  fs::current_path(dir.path());
+  write_file_atomic("plain.txt", "text\n");
+  fs::current_path(old);
+  EXPECT_EQ(read_text(dir / "plain.txt"), "text\n");
+}
+
+// [SECTION] versions
+
+TEST(Scene, OlderOrMissingVersionsAreReadOrExplained) {
+  Scene s = parse_scene(R"({"robot": "panda"})", "old.json", "");
+  EXPECT_EQ(s.version, 1);
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_EQ(s.warnings[0], "old.json: no \"version\"; read as version 1");
+  for (const char* v : {"0", "-3", "-9223372036854775808"}) {
+    expect_scene_error(
+        [&] { parse_scene(std::string(R"({"robot": "panda", "version": )") + v + "}", "x", ""); },
+        {"x: version: unknown version", v});
+  }
+}
+
+TEST(Scene, NewerVersionsAreRejectedClearly) {
+  for (const char* v : {"2", "4294967297", "18446744073709551615"}) {
+    std::string msg = expect_scene_error(
+        [&] {
+          parse_scene(std::string(R"({"robot": "panda", "version": )") + v + "}", "new.json", "");
+        },
+        {"new.json: version: written by a newer IK Workbench", v, "reads up to 1"});
+  }
+}
+
+// [SECTION] what a scene cannot restore
+
+TEST(Scene, UnknownKeysAreWarningsAndTheRestLoads) {
+  Scene s = parse_scene(R"({
+    "version": 1, "robot": "panda", "hologram": {"on": true},
+    "objectives": [{"type": "position", "link": "tcp", "weight": 3, "colour": "red"}],
+    "extra": {"anything": [1, 2, 3]}
+  })",
+                        "scene.json", "");
+  ASSERT_EQ(s.warnings.size(), 2u);
+  EXPECT_EQ(s.warnings[0], "scene.json: hologram: unknown key ignored");
+  EXPECT_EQ(s.warnings[1], "scene.json: objectives[0].colour: unknown key ignored");
+  ASSERT_EQ(s.objectives.size(), 1u);
+  EXPECT_EQ(s.objectives[0].weight, 3.0);
+  EXPECT_EQ(s.extra["anything"], json::array({1, 2, 3}));
+}
+
+TEST(Scene, ErrorsNameTheJsonPath) {
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "panda", "objectives": [{"type": "pose",
+                   "link": "tcp"}, {"type": "pose", "link": "tcp", "target":
+                   {"position": [0, 0, "up"]}}]})",
+                    "s.json", "");
+      },
+      {"s.json: objectives[1].target.position[2]: expected a number"});
+  expect_scene_error(
+      [] { parse_scene(R"({"version": 1, "robot": "panda", "rest": {"j": [1, null]}})", "s", ""); },
+      {"s: rest.j[1]: expected a number"});
+}
+
+TEST(Scene, MissingFile) {
+  expect_scene_error([] { load_scene("/nonexistent/scene.json"); },
+                     {"/nonexistent/scene.json: cannot open the file", "No such file"});
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -794,7 +794,10 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
       s.velocity = j->limits->velocity;
       s.effort = j->limits->effort;
     }
-    if (!xj.mimic.empty()) {
+    if (!xj.mimic.empty() && xj.type == "fixed") {
+      // a fixed joint has no coordinate to drive (real URDFs, e.g. Talos, carry such tags)
+      msg.warn(xj.line, context + "fixed joint has a <mimic>; ignored");
+    } else if (!xj.mimic.empty()) {
       // follow a chain of mimics to its final source: q = a (c q_src + d) + b
       double mult = j->mimic ? j->mimic->multiplier : 1.0;
       double off = j->mimic ? j->mimic->offset : 0.0;

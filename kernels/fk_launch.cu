@@ -32,33 +32,6 @@ void check_size(const char* what, std::size_t got, std::size_t want) {
                      std::to_string(got));
 }
 
-// mask / indices / joint_mask combined per joint, with eval_fk's checks
-std::vector<uint8_t> joint_selection(const Model& m, const FkOptions& o) {
-  if (o.mask && o.indices) throw ModelError("eval_fk_cuda: give either mask or indices, not both");
-  std::vector<uint8_t> art(m.articulation_count, o.mask || o.indices ? 0 : 1);
-  if (o.mask) {
-    check_size("eval_fk_cuda mask (articulation_count)", o.mask->size(), m.articulation_count);
-    for (int a = 0; a < m.articulation_count; ++a) art[a] = (*o.mask)[a] ? 1 : 0;
-  }
-  if (o.indices) {
-    for (int a : *o.indices) {
-      if (a < 0 || a >= m.articulation_count)
-        throw ModelError("eval_fk_cuda indices: articulation " + std::to_string(a) +
-                         " out of range [0, " + std::to_string(m.articulation_count) + ")");
-      art[a] = 1;
-    }
-  }
-  if (o.joint_mask)
-    check_size("eval_fk_cuda joint_mask (joint_count)", o.joint_mask->size(), m.joint_count);
-  std::vector<uint8_t> sel(m.joint_count, 0);
-  for (int a = 0; a < m.articulation_count; ++a) {
-    if (!art[a]) continue;
-    for (int j = m.articulation_start[a]; j < m.articulation_start[a + 1]; ++j)
-      sel[j] = !o.joint_mask || (*o.joint_mask)[j] ? 1 : 0;
-  }
-  return sel;
-}
-
 // eval_fk_batch's checks; returns the per-joint selection
 std::vector<uint8_t> check_fk_arguments(const Model& m, int n_batch,
                                         const std::vector<float>& joint_q,
@@ -76,7 +49,7 @@ std::vector<uint8_t> check_fk_arguments(const Model& m, int n_batch,
     check_size("eval_fk_cuda body_qd (n_batch x body_count)", body_qd.size(), nb * m.body_count);
   }
   check_size("eval_fk_cuda body_q (n_batch x body_count)", body_q.size(), nb * m.body_count);
-  return joint_selection(m, options);
+  return fk_joint_selection(m, options, "eval_fk_cuda");
 }
 
 template <class T>

@@ -13,33 +13,6 @@ void check_size(const char* what, std::size_t got, std::size_t want) {
                      std::to_string(got));
 }
 
-// combines mask / indices / joint_mask into one selection per joint
-std::vector<uint8_t> joint_selection(const Model& m, const FkOptions& o) {
-  if (o.mask && o.indices) throw ModelError("eval_fk: give either mask or indices, not both");
-  std::vector<uint8_t> art(m.articulation_count, o.mask || o.indices ? 0 : 1);
-  if (o.mask) {
-    check_size("eval_fk mask (articulation_count)", o.mask->size(), m.articulation_count);
-    for (int a = 0; a < m.articulation_count; ++a) art[a] = (*o.mask)[a] ? 1 : 0;
-  }
-  if (o.indices) {
-    for (int a : *o.indices) {
-      if (a < 0 || a >= m.articulation_count)
-        throw ModelError("eval_fk indices: articulation " + std::to_string(a) +
-                         " out of range [0, " + std::to_string(m.articulation_count) + ")");
-      art[a] = 1;
-    }
-  }
-  if (o.joint_mask)
-    check_size("eval_fk joint_mask (joint_count)", o.joint_mask->size(), m.joint_count);
-  std::vector<uint8_t> sel(m.joint_count, 0);
-  for (int a = 0; a < m.articulation_count; ++a) {
-    if (!art[a]) continue;
-    for (int j = m.articulation_start[a]; j < m.articulation_start[a + 1]; ++j)
-      sel[j] = !o.joint_mask || (*o.joint_mask)[j] ? 1 : 0;
-  }
-  return sel;
-}
-
 // revolute angle from a joint-motion quaternion about a unit axis, unwrapped near `near`
 // (q and -q give angles 2 pi apart)
 double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double near) {
@@ -48,6 +21,33 @@ double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double ne
 }
 
 }  // namespace
+
+std::vector<uint8_t> fk_joint_selection(const Model& m, const FkOptions& o, const char* caller) {
+  const std::string c = caller;
+  if (o.mask && o.indices) throw ModelError(c + ": give either mask or indices, not both");
+  std::vector<uint8_t> art(m.articulation_count, o.mask || o.indices ? 0 : 1);
+  if (o.mask) {
+    check_size((c + " mask (articulation_count)").c_str(), o.mask->size(), m.articulation_count);
+    for (int a = 0; a < m.articulation_count; ++a) art[a] = (*o.mask)[a] ? 1 : 0;
+  }
+  if (o.indices) {
+    for (int a : *o.indices) {
+      if (a < 0 || a >= m.articulation_count)
+        throw ModelError(c + " indices: articulation " + std::to_string(a) + " out of range [0, " +
+                         std::to_string(m.articulation_count) + ")");
+      art[a] = 1;
+    }
+  }
+  if (o.joint_mask)
+    check_size((c + " joint_mask (joint_count)").c_str(), o.joint_mask->size(), m.joint_count);
+  std::vector<uint8_t> sel(m.joint_count, 0);
+  for (int a = 0; a < m.articulation_count; ++a) {
+    if (!art[a]) continue;
+    for (int j = m.articulation_start[a]; j < m.articulation_start[a + 1]; ++j)
+      sel[j] = !o.joint_mask || (*o.joint_mask)[j] ? 1 : 0;
+  }
+  return sel;
+}
 
 State::State(const Model& m)
     : body_q(m.body_count, transform_identity<double>()),
@@ -60,7 +60,7 @@ void eval_fk(const Model& model, const std::vector<double>& joint_q,
     check_size("eval_fk joint_qd (joint_dof_count)", joint_qd.size(), model.dof_count);
   check_size("eval_fk state.body_q (body_count)", state.body_q.size(), model.body_count);
   check_size("eval_fk state.body_qd (body_count)", state.body_qd.size(), model.body_count);
-  std::vector<uint8_t> sel = joint_selection(model, options);
+  std::vector<uint8_t> sel = fk_joint_selection(model, options);
   fk_row_masked(model.view(), joint_q.data(), joint_qd.empty() ? nullptr : joint_qd.data(),
                 sel.data(), options.body_flag_filter, state.body_q.data(),
                 joint_qd.empty() ? nullptr : state.body_qd.data());
@@ -81,7 +81,7 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
                nb * model.body_count);
   }
   check_size("eval_fk_batch body_q (n_batch x body_count)", body_q.size(), nb * model.body_count);
-  std::vector<uint8_t> sel = joint_selection(model, options);
+  std::vector<uint8_t> sel = fk_joint_selection(model, options);
   ModelView<double> v = model.view();
   for (std::size_t r = 0; r < nb; ++r) {
     fk_row_masked(v, joint_q.data() + r * model.coord_count,

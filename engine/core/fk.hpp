@@ -41,6 +41,11 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
                    const std::vector<double>& joint_qd, std::vector<Transform<double>>& body_q,
                    std::vector<Spatial<double>>& body_qd, const FkOptions& options = {});
 
+// The per-joint selection (joint_count, nonzero = update) that mask / indices / joint_mask
+// make together, after eval_fk's argument checks; caller names the function in messages.
+std::vector<uint8_t> fk_joint_selection(const Model& model, const FkOptions& options,
+                                        const char* caller = "eval_fk");
+
 // Inverse conversion (not a solver): joint coordinates and velocities of every joint from the
 // body poses and twists in state. joint_q (coord_count) is read as well as written: revolute
 // angles are unwrapped to the value closest to the one already there (where that is not

@@ -228,7 +228,7 @@ std::string mesh_urdf(const std::string& filename) {
          filename + "\"/></geometry></visual></link></robot>";
 }
 
-// a warning containing `text`, a placeholder, and nothing read past the size check
+// exactly one warning, containing `text`, and a placeholder instead of the mesh
 void expect_placeholder(const LoadResult& r, const std::string& text) {
   ASSERT_TRUE(r.model);
   ASSERT_EQ(r.warnings.size(), 1u) << joined(r.warnings);

@@ -10,7 +10,6 @@
 
 namespace ikwb::cuda {
 
-
 // Throws std::invalid_argument naming the reason when the problem or the settings need the
 // CPU backend: custom objectives, the L-BFGS optimiser, or a batch too large to index.
 void check_gpu_support(const IkProblem& problem, const SolverSettings& s);

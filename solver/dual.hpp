@@ -63,7 +63,11 @@ template <class T>
 T value_of(const Dual<T>& a) {
   return a.v;
 }
-inline double value_of(double a) { return a; }
-inline float value_of(float a) { return a; }
+inline double value_of(double a) {
+  return a;
+}
+inline float value_of(float a) {
+  return a;
+}
 
 }  // namespace ikwb

@@ -14,7 +14,7 @@ namespace ikwb {
 template <class T>
 struct LbfgsBuffers {
   int memory = -1, nv = 0;
-  std::vector<T> s, y;  // (memory x nv) step and gradient-change history, ring buffer
+  std::vector<T> s, y;        // (memory x nv) step and gradient-change history, ring buffer
   std::vector<T> rho, alpha;  // (memory)
   std::vector<T> d, g_trial;  // (nv)
   std::vector<T> scratch;     // (residual_count) raw rows for Jacobian evaluations
@@ -43,8 +43,8 @@ void lbfgs_gradient(const T* J, const T* r, int nr, int nv, const uint8_t* dof_f
 }
 
 template <class T, class Eval>
-void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
-                     RowBuffers<T>& w, LbfgsBuffers<T>& lb, RowStatus<T>& st) {
+void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg, RowBuffers<T>& w,
+                     LbfgsBuffers<T>& lb, RowStatus<T>& st) {
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
   const bool has_hard = problem_has_hard(pv);
@@ -75,7 +75,8 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
       for (int oi = 0; oi < pv.objective_count; ++oi) {
         const ObjectiveParams<T>& o = pv.objectives[oi];
         if (!o.hard || !o.enabled) continue;
-        for (int k = 0; k < o.dim; ++k) w.al_lambda[o.start + k] = std::sqrt(st.mu) * w.r[o.start + k];
+        for (int k = 0; k < o.dim; ++k)
+          w.al_lambda[o.start + k] = std::sqrt(st.mu) * w.r[o.start + k];
       }
       if (st.eval.violation > T(0.25) * last_violation && st.mu < cfg.mu_max)
         st.mu *= cfg.mu_growth;

@@ -16,8 +16,8 @@ namespace ikwb {
 // what one residual evaluation reports besides the rows
 template <class T>
 struct RowEval {
-  T cost = T(0);       // 0.5 |r|^2 of all rows (soft and augmented hard)
-  T soft_cost = T(0);  // 0.5 |r|^2 of the soft rows only
+  T cost = T(0);            // 0.5 |r|^2 of all rows (soft and augmented hard)
+  T soft_cost = T(0);       // 0.5 |r|^2 of the soft rows only
   T position_error = T(0);  // max raw position error of task objectives (m)
   T rotation_error = T(0);  // max raw rotation error of task objectives (rad)
   T violation = T(0);       // max violation of hard objectives
@@ -42,22 +42,22 @@ struct LmConfig {
 // Per-row buffers, sized from the problem: nq = coord_count, nv = dof_count, nr = residuals.
 template <class T>
 struct RowBuffers {
-  T* q;              // (nq) current configuration, in/out
-  T* q_trial;        // (nq)
+  T* q;                        // (nq) current configuration, in/out
+  T* q_trial;                  // (nq)
   Transform<T>* body_q;        // (body_count) poses at q
   Transform<T>* body_q_trial;  // (body_count)
-  T* r;              // (nr) rows at q
-  T* r_trial;        // (nr)
-  T* J;              // (nr x nv) rows at q
-  T* A;              // (nv x nv) J^T J
-  T* L;              // (nv x nv) Cholesky factor of A + damping
-  T* g;              // (nv) J^T r
-  T* dq;             // (nv)
-  T* tmp;            // (nv)
-  T* al_lambda;      // (nr) multipliers of hard rows
-  const uint8_t* dof_free;  // (nv) or null: frozen dofs get no step
-  const T* null_rest;       // (nq) posture rest for a null-space posture objective, or null
-  T null_weight;            // its weight
+  T* r;                        // (nr) rows at q
+  T* r_trial;                  // (nr)
+  T* J;                        // (nr x nv) rows at q
+  T* A;                        // (nv x nv) J^T J
+  T* L;                        // (nv x nv) Cholesky factor of A + damping
+  T* g;                        // (nv) J^T r
+  T* dq;                       // (nv)
+  T* tmp;                      // (nv)
+  T* al_lambda;                // (nr) multipliers of hard rows
+  const uint8_t* dof_free;     // (nv) or null: frozen dofs get no step
+  const T* null_rest;          // (nq) posture rest for a null-space posture objective, or null
+  T null_weight;               // its weight
 };
 
 template <class T>
@@ -180,8 +180,8 @@ IKWB_HD void finish_row_cost(const ObjectiveParams<T>& o, const T* rows, RowEval
 // Weighted rows of all built-in objectives at q (FK into body_q), and what RowEval reports.
 // Custom objectives are skipped (their rows are left as they are): CPU evaluators add them.
 template <class T>
-IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem, const T* al_lambda,
-                                    T mu, const T* q, Transform<T>* body_q, T* r) {
+IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem, const T* al_lambda, T mu,
+                                    const T* q, Transform<T>* body_q, T* r) {
   fk_row(pv.model, q, body_q);
   RowEval<T> e;
   for (int oi = 0; oi < pv.objective_count; ++oi) {
@@ -450,10 +450,8 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     bool finite = trial.cost == trial.cost && trial.cost < T(1e300);
     bool gain_ok = pred > T(0) && actual > T(1e-4) * pred;
     // a posture step may cost task accuracy only within the tolerances
-    bool accept =
-        finite &&
-        (gain_ok ||
-         (use_null && (actual >= -T(1e-12) * (T(1) + st.eval.cost) || row_converged(trial, cfg))));
+    bool accept = finite && (gain_ok || (use_null && (actual >= -T(1e-12) * (T(1) + st.eval.cost) ||
+                                                      row_converged(trial, cfg))));
     if (!accept && use_null) {
       // the posture motion disturbed the task (it is null only to first order, and the damped
       // projection leaks as lambda grows): take the plain LM step next, damping unchanged
@@ -480,9 +478,15 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
         if (st.lm_lambda < T(1e-12)) st.lm_lambda = T(1e-12);
       }
       nu = T(2);
-      T* t = w.q; w.q = w.q_trial; w.q_trial = t;
-      Transform<T>* tb = w.body_q; w.body_q = w.body_q_trial; w.body_q_trial = tb;
-      T* tr = w.r; w.r = w.r_trial; w.r_trial = tr;
+      T* t = w.q;
+      w.q = w.q_trial;
+      w.q_trial = t;
+      Transform<T>* tb = w.body_q;
+      w.body_q = w.body_q_trial;
+      w.body_q_trial = tb;
+      T* tr = w.r;
+      w.r = w.r_trial;
+      w.r_trial = tr;
       st.eval = trial;
       ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
       need_normal = true;

@@ -29,20 +29,20 @@ enum class ObjectiveType : int8_t {
 template <class T>
 struct ObjectiveParams {
   ObjectiveType type = ObjectiveType::kPosition;
-  int8_t hard = 0;        // augmented-Lagrangian constraint instead of weighted cost
-  int8_t enabled = 1;     // disabled objectives write zero rows
-  int8_t null_space = 0;  // posture only: applied in the task null space instead of as rows
-  int link = -1;          // body of the point / frame (link a for relative objectives)
-  int link_b = -1;        // second body (relative objectives, min distance)
+  int8_t hard = 0;               // augmented-Lagrangian constraint instead of weighted cost
+  int8_t enabled = 1;            // disabled objectives write zero rows
+  int8_t null_space = 0;         // posture only: applied in the task null space instead of as rows
+  int link = -1;                 // body of the point / frame (link a for relative objectives)
+  int link_b = -1;               // second body (relative objectives, min distance)
   Vec3<T> offset = {0, 0, 0};    // point on link, link frame
   Vec3<T> offset_b = {0, 0, 0};  // point on link_b, link_b frame
   Transform<T> relative = {{0, 0, 0}, {0, 0, 0, 1}};  // kRelativeFixed: frame b in frame a
-  T distance = 0;                     // kMinDistance
-  T weight = 1;                       // scales residual and Jacobian rows (soft)
-  Vec3<T> position_weights = {1, 1, 1};  // per world axis, position rows
-  Vec3<T> rotation_weights = {1, 1, 1};  // per world axis, rotation rows
-  int start = 0;                      // first residual row
-  int dim = 0;                        // residual rows
+  T distance = 0;                                     // kMinDistance
+  T weight = 1;                                       // scales residual and Jacobian rows (soft)
+  Vec3<T> position_weights = {1, 1, 1};               // per world axis, position rows
+  Vec3<T> rotation_weights = {1, 1, 1};               // per world axis, rotation rows
+  int start = 0;                                      // first residual row
+  int dim = 0;                                        // residual rows
 };
 
 IKWB_HD bool objective_is_inequality(ObjectiveType t) {
@@ -53,8 +53,8 @@ IKWB_HD bool objective_is_inequality(ObjectiveType t) {
 template <class T>
 struct ProblemView {
   ModelView<T> model;
-  const T* dof_lower = nullptr;  // (dof_count) -inf when unlimited
-  const T* dof_upper = nullptr;  // (dof_count) +inf when unlimited
+  const T* dof_lower = nullptr;                    // (dof_count) -inf when unlimited
+  const T* dof_upper = nullptr;                    // (dof_count) +inf when unlimited
   const ObjectiveParams<T>* objectives = nullptr;  // (objective_count)
   int objective_count = 0;
   int problem_count = 0;

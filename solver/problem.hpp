@@ -46,7 +46,7 @@ CustomObjective make_custom_objective(int dim, F f) {
 struct Objective {
   ObjectiveParams<double> params;
   std::string name;
-  std::vector<double> rest_q;  // kPosture: rest configuration (coord_count)
+  std::vector<double> rest_q;               // kPosture: rest configuration (coord_count)
   std::shared_ptr<CustomObjective> custom;  // kCustom
 };
 
@@ -97,8 +97,7 @@ class IkProblem {
 
   // Objective settings that keep the layout
   void set_weight(int objective, double weight);
-  void set_axis_weights(int objective, const Vec3<double>& position,
-                        const Vec3<double>& rotation);
+  void set_axis_weights(int objective, const Vec3<double>& position, const Vec3<double>& rotation);
   void set_hard(int objective, bool hard);
   void set_enabled(int objective, bool enabled);
   void set_rest(int objective, const std::vector<double>& rest_q);

@@ -179,7 +179,8 @@ IKWB_HD void sample_seed(const ModelView<T>& m, const T* lower, const T* upper, 
         break;
       }
       case JointType::kFree: {
-        for (int k = 0; k < 3; ++k) q_out[qs + k] = q_init[qs + k] + sigma * T(2.0 * src.next() - 1.0);
+        for (int k = 0; k < 3; ++k)
+          q_out[qs + k] = q_init[qs + k] + sigma * T(2.0 * src.next() - 1.0);
         double u1 = src.next(), u2 = src.next(), u3 = src.next();
         Quat<T> r = uniform_rotation<T>(u1, u2, u3);
         q_out[qs + 3] = r.x, q_out[qs + 4] = r.y, q_out[qs + 5] = r.z, q_out[qs + 6] = r.w;

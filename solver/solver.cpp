@@ -21,13 +21,12 @@ bool parse_table(const std::string& s, const std::pair<const char*, E> (&table)[
 
 const std::pair<const char*, Backend> kBackends[] = {{"cpu", Backend::kCpu},
                                                      {"cuda", Backend::kCuda}};
-const std::pair<const char*, Optimizer> kOptimizers[] = {
-    {"lm", Optimizer::kLevenbergMarquardt}, {"lbfgs", Optimizer::kLbfgs}};
-const std::pair<const char*, JacobianMode> kJacobians[] = {
-    {"analytic", JacobianMode::kAnalytic},
-    {"autodiff", JacobianMode::kAutodiff},
-    {"fd", JacobianMode::kFiniteDifference},
-    {"mixed", JacobianMode::kMixed}};
+const std::pair<const char*, Optimizer> kOptimizers[] = {{"lm", Optimizer::kLevenbergMarquardt},
+                                                         {"lbfgs", Optimizer::kLbfgs}};
+const std::pair<const char*, JacobianMode> kJacobians[] = {{"analytic", JacobianMode::kAnalytic},
+                                                           {"autodiff", JacobianMode::kAutodiff},
+                                                           {"fd", JacobianMode::kFiniteDifference},
+                                                           {"mixed", JacobianMode::kMixed}};
 const std::pair<const char*, Sampler> kSamplers[] = {{"none", Sampler::kNone},
                                                      {"gaussian", Sampler::kGaussian},
                                                      {"uniform", Sampler::kUniform},
@@ -41,12 +40,24 @@ const char* name_of(E v, const std::pair<const char*, E> (&table)[N]) {
 }
 }  // namespace
 
-const char* to_string(Backend b) { return name_of(b, kBackends); }
-const char* to_string(Optimizer o) { return name_of(o, kOptimizers); }
-const char* to_string(JacobianMode j) { return name_of(j, kJacobians); }
-const char* to_string(Sampler s) { return name_of(s, kSamplers); }
-bool parse(const std::string& s, Backend* out) { return parse_table(s, kBackends, out); }
-bool parse(const std::string& s, Optimizer* out) { return parse_table(s, kOptimizers, out); }
+const char* to_string(Backend b) {
+  return name_of(b, kBackends);
+}
+const char* to_string(Optimizer o) {
+  return name_of(o, kOptimizers);
+}
+const char* to_string(JacobianMode j) {
+  return name_of(j, kJacobians);
+}
+const char* to_string(Sampler s) {
+  return name_of(s, kSamplers);
+}
+bool parse(const std::string& s, Backend* out) {
+  return parse_table(s, kBackends, out);
+}
+bool parse(const std::string& s, Optimizer* out) {
+  return parse_table(s, kOptimizers, out);
+}
 bool parse(const std::string& s, JacobianMode* out) {
   if (s == "finite_difference") {
     *out = JacobianMode::kFiniteDifference;
@@ -54,7 +65,9 @@ bool parse(const std::string& s, JacobianMode* out) {
   }
   return parse_table(s, kJacobians, out);
 }
-bool parse(const std::string& s, Sampler* out) { return parse_table(s, kSamplers, out); }
+bool parse(const std::string& s, Sampler* out) {
+  return parse_table(s, kSamplers, out);
+}
 
 void validate_settings(const SolverSettings& s) {
   auto bad = [](const std::string& what) {
@@ -97,10 +110,10 @@ std::vector<double> expand_initial(const IkProblem& problem, const std::vector<d
   } else if (q_init.size() == nq * P) {
     q = q_init;
   } else {
-    throw std::invalid_argument("solve: q_init has " + std::to_string(q_init.size()) +
-                                " values, expected joint_coord_count = " + std::to_string(nq) +
-                                " or problem_count x joint_coord_count = " +
-                                std::to_string(nq * P));
+    throw std::invalid_argument(
+        "solve: q_init has " + std::to_string(q_init.size()) +
+        " values, expected joint_coord_count = " + std::to_string(nq) +
+        " or problem_count x joint_coord_count = " + std::to_string(nq * P));
   }
   for (double v : q)
     if (!std::isfinite(v)) throw std::invalid_argument("solve: q_init has NaN or inf values");
@@ -122,7 +135,9 @@ std::vector<double> expand_initial(const IkProblem& problem, const std::vector<d
   return q;
 }
 
-void set_cuda_solver_factory(CudaSolverFactory factory) { g_cuda_factory = factory; }
+void set_cuda_solver_factory(CudaSolverFactory factory) {
+  g_cuda_factory = factory;
+}
 
 bool cuda_available(std::string* reason) {
   if (!g_cuda_factory) {

@@ -81,9 +81,9 @@ class Viewport3D {
   Drag drag_ = Drag::kNone;
   int drag_button_ = -1;
   glm::vec2 press_at_{0.0f};
-  bool moved_ = false;                   // the pressed mouse travelled past the click threshold
-  Hover pressed_on_;                     // what was under the mouse when the button went down
-  int pressed_ghost_ = -1;               // the seed ghost under the mouse then
+  bool moved_ = false;      // the pressed mouse travelled past the click threshold
+  Hover pressed_on_;        // what was under the mouse when the button went down
+  int pressed_ghost_ = -1;  // the seed ghost under the mouse then
   // branch edit handle drag: value at the press, the handle parameter last frame, the total
   double branch_start_ = 0, branch_last_ = 0, branch_total_ = 0;
   Vec3<double> hover_point_{0, 0, 0};    // picked point on the hovered link, link frame

@@ -71,8 +71,8 @@ template <class T>
 struct ModelView {
   int joint_count = 0;
   int body_count = 0;
-  int coord_count = 0;  // nq
-  int dof_count = 0;    // nv
+  int coord_count = 0;                        // nq
+  int dof_count = 0;                          // nv
   const int8_t* joint_type = nullptr;         // (joint_count) JointType
   const int* joint_parent = nullptr;          // (joint_count) parent body, -1 = world
   const int* joint_child = nullptr;           // (joint_count) child body
@@ -153,8 +153,7 @@ IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
 // point x by scale * axis x (x - anchor); a linear one by scale * axis. Mimic joints report
 // their source's dof with the mimic multiplier as scale, so callers must accumulate (+=).
 template <class T, class S, class F>
-IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_q, int body,
-                                F& f) {
+IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_q, int body, F& f) {
   int j = body >= 0 ? m.body_joint[body] : -1;
   for (; j >= 0; j = m.joint_ancestor[j]) {
     JointType type = JointType(m.joint_type[j]);

@@ -126,10 +126,9 @@ IKWB_HD Transform<To> cast(const Transform<From>& a) {
 
 template <class T>
 IKWB_HD Quat<T> operator*(const Quat<T>& a, const Quat<T>& b) {
-  return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-          a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+  return {
+      a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+      a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
 template <class T>
 IKWB_HD Quat<T> conjugate(const Quat<T>& a) {

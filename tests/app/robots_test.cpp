@@ -70,18 +70,20 @@ Mat4 mul(const Mat4& a, const Mat4& b) {
       for (int k = 0; k < 4; ++k) c.m[i * 4 + j] += a.m[i * 4 + k] * b.m[k * 4 + j];
   return c;
 }
-Mat4 identity4() { return Mat4{{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}; }
+Mat4 identity4() {
+  return Mat4{{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+}
 // standard DH: Rz(theta) Tz(d) Tx(a) Rx(alpha)
 Mat4 dh(double theta, double d, double a, double alpha) {
   double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha), sa = std::sin(alpha);
-  return Mat4{{ct, -st * ca, st * sa, a * ct, st, ct * ca, -ct * sa, a * st, 0, sa, ca, d, 0, 0, 0,
-               1}};
+  return Mat4{
+      {ct, -st * ca, st * sa, a * ct, st, ct * ca, -ct * sa, a * st, 0, sa, ca, d, 0, 0, 0, 1}};
 }
 // modified (Craig) DH: Rx(alpha) Tx(a) Rz(theta) Tz(d)
 Mat4 mdh(double a, double d, double alpha, double theta) {
   double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha), sa = std::sin(alpha);
-  return Mat4{{ct, -st, 0, a, st * ca, ct * ca, -sa, -d * sa, st * sa, ct * sa, ca, d * ca, 0, 0,
-               0, 1}};
+  return Mat4{
+      {ct, -st, 0, a, st * ca, ct * ca, -sa, -d * sa, st * sa, ct * sa, ca, d * ca, 0, 0, 0, 1}};
 }
 
 TEST(RobotLibrary, EveryRobotLoadsWithItsMeshesAndNoWarnings) {
@@ -153,8 +155,7 @@ TEST(RobotLibrary, Ur5eMatchesUniversalRobotsDhTable) {
   const double alpha[6] = {kPi / 2, 0, 0, kPi / 2, -kPi / 2, 0};
   const char* joints[6] = {"shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
                            "wrist_1_joint",      "wrist_2_joint",       "wrist_3_joint"};
-  expect_position(body_position(*m, m->neutral_configuration(), "tool0"),
-                  {0.8172, 0.2329, 0.0628});
+  expect_position(body_position(*m, m->neutral_configuration(), "tool0"), {0.8172, 0.2329, 0.0628});
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> u(-3.0, 3.0);
   for (int trial = 0; trial < 10; ++trial) {
@@ -214,7 +215,8 @@ TEST(RobotLibrary, HumanoidQuadrupedAndDualArmSymmetry) {
   EXPECT_LT(fl.z, 0.0);
   auto dual = load("dual_arm");
   q = dual->neutral_configuration();
-  Vec3<double> lt = body_position(*dual, q, "left_tool"), rt = body_position(*dual, q, "right_tool");
+  Vec3<double> lt = body_position(*dual, q, "left_tool"),
+               rt = body_position(*dual, q, "right_tool");
   EXPECT_NEAR(lt.y, -rt.y, 1e-9);
   EXPECT_NEAR(lt.x, rt.x, 1e-9);
   EXPECT_NEAR(lt.z, rt.z, 1e-9);

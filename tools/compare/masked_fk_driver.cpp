@@ -14,8 +14,9 @@
 //                            [RESTARTS STALL [SOFT]]
 //       our CPU solver on the pose targets of T.csv (x,y,z,qx,qy,qz,qw) as one batch, with the
 //       settings of `ikwb solve --seeds S --sampler roberts --iterations I --restarts R
-//       --stall W --threads T` (R and W default to 0; SOFT=1 adds --soft-limits); prints `ik_s_per_batch <s> solved <k> targets <n>` (best of REPS;
-//       problem set-up and solve timed, URDF loading and file IO excluded)
+//       --stall W --threads T` (R and W default to 0; SOFT=1 adds --soft-limits); prints
+//       `ik_s_per_batch <s> solved <k> targets <n>` (best of REPS; problem set-up and solve timed,
+//       URDF loading and file IO excluded)
 //   masked_fk_driver seeds ROBOT.urdf S OUT.csv [RNG_SEED]
 //       writes the S seeds our CPU solver uses for `--seeds S --sampler roberts`: seed 0 is the
 //       middle of the limits, seeds 1.. the Roberts sequence (solver/sampler.hpp, sequence = s)
@@ -154,8 +155,9 @@ int masked(int argc, char** argv) {
 }
 
 int ik_time(int argc, char** argv) {
-  need(argc == 9 || argc == 11 || argc == 12,
-       "usage: ik-time ROBOT.urdf LINK T.csv SEEDS ITERATIONS THREADS REPS [RESTARTS STALL [SOFT]]");
+  need(
+      argc == 9 || argc == 11 || argc == 12,
+      "usage: ik-time ROBOT.urdf LINK T.csv SEEDS ITERATIONS THREADS REPS [RESTARTS STALL [SOFT]]");
   auto model = load(argv[2]);
   const Model& m = *model;
   int link = m.find_body(argv[3]);
@@ -214,8 +216,7 @@ int seeds(int argc, char** argv) {
   for (int s = 0; s < S; ++s) {
     sample_seed(v, m.dof_lower.data(), m.dof_upper.data(), SeedSampler::kRoberts, 0.3, rng, 0,
                 uint32_t(s), init.data(), q.data(), scratch.data());
-    for (int i = 0; i < m.coord_count; ++i)
-      std::fprintf(out, "%s%.17g", i ? "," : "", q[i]);
+    for (int i = 0; i < m.coord_count; ++i) std::fprintf(out, "%s%.17g", i ? "," : "", q[i]);
     std::fprintf(out, "\n");
   }
   std::fclose(out);

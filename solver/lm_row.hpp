@@ -37,6 +37,10 @@ struct LmConfig {
   // give up on a seed when the cost has not halved over this many iterations (0 = never),
   // so restarts begin early instead of crawling along a joint limit or a local minimum
   int stall_window = 0;
+  // iterations still taken once the tolerances are met, each accepted only when it keeps them
+  // met: near a solution LM converges quadratically, so one or two take a 1e-5 m answer to
+  // rounding level for the cost of as many residual and Jacobian evaluations
+  int polish_iterations = 0;
 };
 
 // Per-row buffers, sized from the problem: nq = coord_count, nv = dof_count, nr = residuals.
@@ -332,10 +336,15 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   int since_update = 0;
   T last_violation = st.eval.violation;
   T window_cost = st.eval.cost;
+  int polish_left = -1;  // >= 0 once the tolerances are met
   for (int it = 0; it < cfg.max_iterations; ++it) {
     if (early_exit && null_done && row_converged(st.eval, cfg)) {
-      st.converged = true;
-      break;
+      if (polish_left < 0) polish_left = cfg.polish_iterations;
+      if (polish_left == 0) {
+        st.converged = true;
+        break;
+      }
+      --polish_left;
     }
     if (cfg.stall_window > 0 && it > 0 && it % cfg.stall_window == 0) {
       if (st.eval.cost > T(0.5) * window_cost && !cfg.fixed_iterations) break;
@@ -452,6 +461,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     // a posture step may cost task accuracy only within the tolerances
     bool accept = finite && (gain_ok || (use_null && (actual >= -T(1e-12) * (T(1) + st.eval.cost) ||
                                                       row_converged(trial, cfg))));
+    if (polish_left >= 0 && !row_converged(trial, cfg)) accept = false;
     if (!accept && use_null) {
       // the posture motion disturbed the task (it is null only to first order, and the damped
       // projection leaks as lambda grows): take the plain LM step next, damping unchanged

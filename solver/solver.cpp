@@ -80,6 +80,8 @@ void validate_settings(const SolverSettings& s) {
   if (s.max_iterations < 0)
     bad("max_iterations must be >= 0, got " + std::to_string(s.max_iterations));
   if (s.max_restarts < 0) bad("max_restarts must be >= 0, got " + std::to_string(s.max_restarts));
+  if (s.polish_iterations < 0)
+    bad("polish_iterations must be >= 0, got " + std::to_string(s.polish_iterations));
   if (s.stall_window < 0) bad("stall_window must be >= 0, got " + std::to_string(s.stall_window));
   if (s.threads < 0) bad("threads must be >= 0, got " + std::to_string(s.threads));
   positive(s.tol_position, "tol_position");

@@ -38,6 +38,8 @@ struct SolverSettings {
                                    // draws the same seeds alone or anywhere in a batch
   int max_iterations = 100;        // per seed (and per restart)
   bool fixed_iterations = false;   // run exactly max_iterations, no early exit
+  int polish_iterations = 1;       // LM iterations still taken after the tolerances are met
+                                   // (each kept only if they stay met; LM only); 0 = stop
   double tol_position = 1e-4;      // m, position / pose / relative objectives
   double tol_rotation = 1e-3;      // rad
   double tol_constraint = 1e-4;    // hard-constraint violation

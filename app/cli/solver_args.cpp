@@ -13,6 +13,7 @@ void add_solver_options(ArgParser& a) {
   a.add_option("seeds", "N", "seeds per target (seed 0 is the initial configuration)");
   a.add_option("sampler", "NAME", "none, gaussian, uniform, roberts");
   a.add_option("iterations", "N", "iterations per seed and restart");
+  a.add_option("polish", "N", "iterations kept after the tolerances are met (default 1)");
   a.add_option("restarts", "N", "re-seed unconverged seeds up to N times");
   a.add_option("stall", "N", "restart a seed whose cost has not halved in N iterations");
   a.add_option("tol-pos", "M", "position tolerance in metres");
@@ -36,6 +37,7 @@ SolverSettings read_solver_options(const ArgParser& a, SolverSettings s) {
   choice("sampler", &s.sampler);
   s.n_seeds = int(a.get_int("seeds", s.n_seeds));
   s.max_iterations = int(a.get_int("iterations", s.max_iterations));
+  s.polish_iterations = int(a.get_int("polish", s.polish_iterations));
   s.max_restarts = int(a.get_int("restarts", s.max_restarts));
   s.stall_window = int(a.get_int("stall", s.stall_window));
   s.tol_position = a.get_double("tol-pos", s.tol_position);

@@ -106,6 +106,12 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
   }
   row_label("Iter. / frame");
   ImGui::SliderInt("##iters", &s.max_iterations, 1, 200, "%d", ImGuiSliderFlags_Logarithmic);
+  row_label("Polish");
+  ImGui::SliderInt("##polish", &s.polish_iterations, 0, 5);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "LM iterations still taken once the tolerances are met, to sharpen the "
+        "answer");
   row_label("Damping");
   float lambda = float(s.lambda_init);
   if (ImGui::SliderFloat("##damping", &lambda, 1e-6f, 10.0f, "%.1e", ImGuiSliderFlags_Logarithmic))
@@ -135,6 +141,7 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
   ImGui::End();
   s.n_seeds = std::max(1, s.n_seeds);
   s.max_iterations = std::max(1, s.max_iterations);
+  s.polish_iterations = std::clamp(s.polish_iterations, 0, 100);
 }
 
 }  // namespace ikwb::gui

@@ -48,6 +48,7 @@ nlohmann::json solver_settings_json(const SolverSettings& s) {
           {"sampler", to_string(s.sampler)},
           {"n_seeds", s.n_seeds},
           {"iterations", s.max_iterations},
+          {"polish", s.polish_iterations},
           {"gaussian_sigma", s.gaussian_sigma},
           {"damping", s.lambda_init},
           {"tol_position", s.tol_position},
@@ -87,6 +88,8 @@ void apply_solver_json(const nlohmann::json& j, SolverSettings& s,
       number(1, 4096, [&](double x) { s.n_seeds = int(x); });
     else if (k == "iterations")
       number(1, 10000, [&](double x) { s.max_iterations = int(x); });
+    else if (k == "polish")
+      number(0, 100, [&](double x) { s.polish_iterations = int(x); });
     else if (k == "gaussian_sigma")
       number(0, 10, [&](double x) { s.gaussian_sigma = x; });
     else if (k == "damping")

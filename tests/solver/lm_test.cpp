@@ -242,6 +242,45 @@ TEST_F(Planar, FixedIterationsDoNotStopAtConvergence) {
   EXPECT_TRUE(st.converged);  // reported from the final iterate
 }
 
+// polishing: the extra iterations after the tolerances are met take a loose answer to rounding
+// level (LM is quadratic near a solution) and cost exactly that many iterations
+TEST_F(Planar, PolishSharpensAConvergedAnswer) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  pr.set_target_position(o, 0, {1.2, 1.1, 0.1});
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.tol_position = 1e-3;
+  RowStatus<double> loose = run.run(q0, cfg);
+  ASSERT_TRUE(loose.converged);
+  ASSERT_GT(loose.eval.position_error, 1e-9);  // else the test shows nothing
+  cfg.polish_iterations = 2;
+  RowStatus<double> sharp = run.run(q0, cfg);
+  EXPECT_TRUE(sharp.converged);
+  EXPECT_EQ(sharp.iterations, loose.iterations + 2);
+  EXPECT_LT(sharp.eval.position_error, 1e-9);
+}
+
+// a soft posture pulls away from the target: a polishing step lowers the cost but would leave
+// the tolerance, so it is refused and the row stays converged
+TEST_F(Planar, PolishKeepsTheTolerances) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  pr.set_target_position(o, 0, {1.2, 1.1, 0.1});
+  pr.add_posture({0.0, 0.0, 0.0}, 0.2);
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.tol_position = 0.06;
+  cfg.max_iterations = 200;
+  cfg.fixed_iterations = true;
+  ASSERT_GT(run.run(q0, cfg).eval.position_error, 0.06);  // the cost's minimum is outside
+  cfg.fixed_iterations = false;
+  cfg.polish_iterations = 10;
+  RowStatus<double> st = run.run(q0, cfg);
+  EXPECT_TRUE(st.converged);
+  EXPECT_LE(st.eval.position_error, 0.06);
+}
+
 TEST_F(Planar, ZeroIterationsReportTheStart) {
   IkProblem pr(model);
   int o = pr.add_position(tip);

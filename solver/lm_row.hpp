@@ -39,7 +39,8 @@ struct LmConfig {
   int stall_window = 0;
   // iterations still taken once the tolerances are met, each accepted only when it keeps them
   // met: near a solution LM converges quadratically, so one or two take a 1e-5 m answer to
-  // rounding level for the cost of as many residual and Jacobian evaluations
+  // rounding level for the cost of as many residual and Jacobian evaluations. Not applied to
+  // a row that is within the tolerances from the start.
   int polish_iterations = 0;
 };
 
@@ -337,9 +338,12 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   T last_violation = st.eval.violation;
   T window_cost = st.eval.cost;
   int polish_left = -1;  // >= 0 once the tolerances are met
+  bool moved = false;    // a step was accepted
   for (int it = 0; it < cfg.max_iterations; ++it) {
     if (early_exit && null_done && row_converged(st.eval, cfg)) {
-      if (polish_left < 0) polish_left = cfg.polish_iterations;
+      // a row that has not moved since it started inside the tolerances is left exactly as it
+      // is (a still target in the workbench keeps a still robot)
+      if (polish_left < 0) polish_left = moved ? cfg.polish_iterations : 0;
       if (polish_left == 0) {
         st.converged = true;
         break;
@@ -488,6 +492,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
         if (st.lm_lambda < T(1e-12)) st.lm_lambda = T(1e-12);
       }
       nu = T(2);
+      moved = true;
       T* t = w.q;
       w.q = w.q_trial;
       w.q_trial = t;
@@ -503,6 +508,15 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     } else {
       st.lm_lambda *= nu;
       nu *= T(2);
+      // a rejected step far beyond any useful size (a target far out of reach makes r, and so
+      // the Gauss-Newton step, huge): jump the damping to where the step is about one unit
+      // (dq ~ -g / lambda) instead of doubling there over many rejections
+      T taken = T(0), gg = T(0);
+      for (int a = 0; a < nv; ++a) {
+        taken = w.dq[a] > taken ? w.dq[a] : (-w.dq[a] > taken ? -w.dq[a] : taken);
+        gg += w.g[a] * w.g[a];
+      }
+      if (taken > T(3) && st.lm_lambda * st.lm_lambda < gg) st.lm_lambda = sqrt(gg);
       if (st.lm_lambda > T(1e12)) {
         // stalled at a local minimum of the current cost
         if (!has_hard || st.mu >= cfg.mu_max) break;

@@ -259,6 +259,14 @@ TEST_F(Planar, PolishSharpensAConvergedAnswer) {
   EXPECT_TRUE(sharp.converged);
   EXPECT_EQ(sharp.iterations, loose.iterations + 2);
   EXPECT_LT(sharp.eval.position_error, 1e-9);
+  // started from its loose answer, a row is already converged and stays exactly where it is
+  LmConfig<double> loose_cfg = cfg;
+  loose_cfg.polish_iterations = 0;
+  run.run(q0, loose_cfg);
+  std::vector<double> q_loose = run.result;
+  RowStatus<double> still = run.run(q_loose, cfg);
+  EXPECT_EQ(still.iterations, 0);
+  EXPECT_EQ(run.result, q_loose);
 }
 
 // a soft posture pulls away from the target: a polishing step lowers the cost but would leave
@@ -279,6 +287,24 @@ TEST_F(Planar, PolishKeepsTheTolerances) {
   RowStatus<double> st = run.run(q0, cfg);
   EXPECT_TRUE(st.converged);
   EXPECT_LE(st.eval.position_error, 0.06);
+}
+
+// a target a million kilometres away: the Gauss-Newton step is huge and rejected, and the
+// damping jumps to a useful size at once, so the arm stretches straight toward the target well
+// within 30 iterations (doubling the damping up from 1e-3 instead needs about 40)
+TEST_F(Planar, FarTargetStretchesTheArmTowardIt) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  const double angle = 40 * M_PI / 180, far = 1e9;
+  pr.set_target_position(o, 0, {far * std::cos(angle), far * std::sin(angle), 0.1});
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.max_iterations = 30;
+  RowStatus<double> st = run.run(q0, cfg);
+  EXPECT_FALSE(st.converged);
+  Vec3<double> p = test::link_pose(*model, run.result, tip).p;
+  EXPECT_NEAR(std::atan2(p.y, p.x), angle, 1e-4);
+  EXPECT_NEAR(std::hypot(p.x, p.y), 2.3, 1e-6);  // fully stretched: 1 + 0.8 + 0.5 m
 }
 
 TEST_F(Planar, ZeroIterationsReportTheStart) {

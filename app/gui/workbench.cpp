@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/robot_path.hpp"
@@ -144,6 +145,21 @@ void open_initial_robot(const ArgParser& args, gui::Ui& ui) {
     app.warn("no robot found: open one with File > Open URDF");
 }
 
+// glfwInit, retried for up to a second when a display is named: an X server that has just
+// started, or is busy accepting other clients, can refuse a connection for a moment
+bool init_glfw() {
+  const char* display = std::getenv("DISPLAY");
+  const int attempts = display && *display ? 6 : 1;
+  for (int a = 0; a < attempts; ++a) {
+    if (glfwInit()) return true;
+    if (a + 1 < attempts) {
+      std::fprintf(stderr, "ikwb gui: display %s not ready, retrying\n", display);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 int run_workbench(int argc, char** argv) {
@@ -158,7 +174,7 @@ int run_workbench(int argc, char** argv) {
 
   // ---- window, GL context, ImGui ----------------------------------------------------------
   glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) {
+  if (!init_glfw()) {
     std::fprintf(stderr, "ikwb gui: cannot open a window (no display? try xvfb-run -a)\n");
     return 1;
   }

@@ -2,70 +2,21 @@
 // edit, demos): scripted sessions of the real `ikwb` binary, checked through the state dump.
 // Skipped when no display is available (tools/test.sh runs ctest under xvfb-run -a).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui_script_fixture.hpp"
+
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
-class Visuals : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const char* display = std::getenv("DISPLAY");
-    if (!display || !*display) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) /
-           ("ikwb_vis_" + std::string(info->name()) + "_" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
-  }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  // runs `ikwb gui` with the script; returns its exit status (the log is in log())
-  int run(const std::string& script, const std::string& options = "") {
-    std::ofstream(path("script.txt")) << script;
-    std::string cmd = std::string("\"") + IKWB_BINARY_DIR + "/ikwb\" gui --script \"" +
-                      path("script.txt") + "\" " + options + " > \"" + path("log.txt") + "\" 2>&1";
-    int rc = std::system(cmd.c_str());
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  }
-
-  std::string log() const {
-    std::ifstream in(path("log.txt"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
-  json dump(const std::string& name) const {
-    std::ifstream in(path(name));
-    EXPECT_TRUE(in.good()) << "no state dump " << name << "\n" << log();
-    json j = json::parse(in, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << name << " is not JSON";
-    return j;
-  }
-
-  std::string dump_cmd(const std::string& name) const { return "dump " + path(name) + "\n"; }
-
-  fs::path dir_;
-};
+using Visuals = ikwb::test::GuiScript;
 
 const json& body(const json& d, const std::string& name) {
   for (const json& b : d["bodies"])

@@ -3,22 +3,18 @@
 // screenshot's pixels. Skipped when no display is available.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui_script_fixture.hpp"
+
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr double kPi = 3.14159265358979323846;
@@ -53,47 +49,8 @@ double distance(const json& a, const json& b) {
   return std::sqrt(s);
 }
 
-class Workbench : public ::testing::Test {
+class Workbench : public ikwb::test::GuiScript {
  protected:
-  void SetUp() override {
-    const char* display = std::getenv("DISPLAY");
-    if (!display || !*display) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) /
-           ("ikwb_gui_" + std::string(info->name()) + "_" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
-  }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  // runs `ikwb gui` with the script; returns its exit status (the log is in log())
-  int run(const std::string& script, const std::string& options = "") {
-    std::ofstream(path("script.txt")) << script;
-    std::string cmd = std::string("\"") + IKWB_BINARY_DIR + "/ikwb\" gui --script \"" +
-                      path("script.txt") + "\" " + options + " > \"" + path("log.txt") + "\" 2>&1";
-    int rc = std::system(cmd.c_str());
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  }
-
-  std::string log() const {
-    std::ifstream in(path("log.txt"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
-  json dump(const std::string& name) const {
-    std::ifstream in(path(name));
-    EXPECT_TRUE(in.good()) << "no state dump " << name << "\n" << log();
-    json j = json::parse(in, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << name << " is not JSON";
-    return j;
-  }
-
   static std::vector<std::string> body_names(const json& d) {
     std::vector<std::string> names;
     for (const json& b : d["bodies"]) names.push_back(b["name"]);
@@ -110,8 +67,6 @@ class Workbench : public ::testing::Test {
       EXPECT_LE(q, j["upper"].get<double>() + 1e-9) << it.key();
     }
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Workbench, PoseTargetDragged10cmAnd45DegreesIsFollowed) {

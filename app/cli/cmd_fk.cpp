@@ -20,7 +20,8 @@ constexpr const char* kSummary =
     "World pose of every body for each configuration in Q.csv.\n"
     "Q.csv: one configuration per line, joint_coord_count comma-separated numbers in q_start\n"
     "order (see `ikwb info`; quaternions x,y,z,w); blank lines and lines starting with # are\n"
-    "skipped, and a first line without numbers is a header.\n"
+    "skipped, and a first line without numbers is a header (a robot without coordinates takes\n"
+    "an empty file: its one configuration).\n"
     "POSES.csv: config,body,x,y,z,qx,qy,qz,qw, one row per configuration (0-based) and body.";
 
 // free and ball joints need a quaternion that can be normalised
@@ -71,6 +72,11 @@ int cmd_fk(int argc, char** argv) {
     csv_opt.expected_columns = m.coord_count;
     csv_opt.columns_name = "joint_coord_count";
     NumericTable q = read_numeric_csv(q_path, csv_opt);
+    if (q.row_count() == 0 && m.coord_count == 0) {
+      // a robot without joint coordinates has exactly one configuration: an empty file
+      q.rows.emplace_back();
+      q.lines.push_back(0);
+    }
     if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
     for (std::size_t i = 0; i < q.row_count(); ++i)
       check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));

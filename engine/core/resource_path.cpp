@@ -1,5 +1,6 @@
 #include "engine/core/resource_path.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -80,7 +81,9 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
   if (sep != std::string::npos) scheme = uri.substr(0, sep);
 
   if (scheme == "package" || scheme == "model") {
-    std::string tail = uri.substr(sep + 3);
+    // package:///NAME/PATH (an empty authority, as in some example-robot-data files) means
+    // the same as package://NAME/PATH
+    std::string tail = uri.substr(std::min(uri.find_first_not_of('/', sep + 3), uri.size()));
     std::size_t slash = tail.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == tail.size())
       return fail("'" + uri + "' is not of the form " + scheme + "://NAME/PATH");

@@ -399,17 +399,21 @@ void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
 }
 
 // whole-document checks: references, tree shape; returns the root link index
-int check_tree(const Messages& msg, Prescan& ps) {
+int check_tree(Messages& msg, Prescan& ps) {
   for (int ji = 0; ji < int(ps.joints.size()); ++ji) {
-    const XmlJoint& j = ps.joints[ji];
+    XmlJoint& j = ps.joints[ji];
     std::string context = "joint " + in_quotes(j.name) + ": ";
     for (const std::string* l : {&j.parent, &j.child}) {
       if (!ps.link_index.count(*l))
         msg.fail(j.line, context + (l == &j.parent ? "parent" : "child") + " link " +
                              in_quotes(*l) + " is not defined");
     }
-    if (!j.mimic.empty() && !ps.joint_index.count(j.mimic))
-      msg.fail(j.line, context + "mimics joint " + in_quotes(j.mimic) + ", which is not defined");
+    if (!j.mimic.empty() && !ps.joint_index.count(j.mimic)) {
+      // as parsers that ignore <mimic> read it (Pinocchio's default): the joint moves on its own
+      msg.warn(j.line, context + "mimics joint " + in_quotes(j.mimic) +
+                           ", which is not defined; the <mimic> is ignored");
+      j.mimic.clear();
+    }
     XmlLink& child = ps.links[ps.link_index[j.child]];
     if (child.parent_joint >= 0) {
       const XmlJoint& other = ps.joints[child.parent_joint];

@@ -256,6 +256,19 @@ TEST(CliFk, FloatingBaseToStdout) {
   EXPECT_EQ(first, "0,base,1,2,3,0,0,0,1");
 }
 
+// a robot with only fixed joints (quadrotor bases in example-robot-data) has one configuration,
+// the empty one: an empty Q.csv gives its poses
+TEST(CliFk, RobotWithoutCoordinatesTakesAnEmptyFile) {
+  TempDir dir;
+  std::string urdf = dir.write("rigid.urdf", R"(<robot name="rigid"><link name="a"/><link name="b"/>
+    <joint name="f" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 0.5"/></joint></robot>)");
+  std::string q = dir.write("q.csv", "");
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("0,b,0,0,0.5,0,0,0,1"), std::string::npos) << r.out;
+}
+
 TEST(CliFk, BadInputs) {
   TempDir dir;
   std::string urdf = dir.write("bot.urdf", kRobot);

@@ -67,11 +67,15 @@ TEST(ResourcePath, PackageInAncestorFolders) {
   // another package beside it is a child of an ancestor
   EXPECT_TRUE(same(resolve_resource("package://gripper/meshes/finger.stl", base, {}), sibling));
   EXPECT_TRUE(same(resolve_resource("model://gripper/meshes/finger.stl", base, {}), sibling));
+  // an empty authority (package:///NAME/PATH, as Talos' example-robot-data files write it)
+  EXPECT_TRUE(same(resolve_resource("package:///gripper/meshes/finger.stl", base, {}), sibling));
   std::string err;
   EXPECT_EQ(resolve_resource("package://nothing/meshes/x.stl", base, {}, &err), "");
   EXPECT_NE(err.find("package 'nothing'"), std::string::npos) << err;
   EXPECT_NE(err.find("--package-path"), std::string::npos) << err;
   EXPECT_EQ(resolve_resource("package://only_name", base, {}, &err), "");
+  EXPECT_NE(err.find("package://NAME/PATH"), std::string::npos) << err;
+  EXPECT_EQ(resolve_resource("package:///", base, {}, &err), "");
   EXPECT_NE(err.find("package://NAME/PATH"), std::string::npos) << err;
 }
 

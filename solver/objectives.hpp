@@ -215,8 +215,8 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
         JointType t = JointType(m.joint_type[j]);
         int ds = m.joint_qd_start[j], qs = m.joint_q_start[j];
         int nd = joint_type_dof_count(t);
-        if (nd == 1) {
-          J[ds * ld + ds] = T(1);
+        if (nd == 1 || t == JointType::kPlanar) {
+          for (int k = 0; k < nd; ++k) J[(ds + k) * ld + ds + k] = T(1);
         } else if (nd > 1) {
           int off = t == JointType::kFree ? 3 : 0;
           for (int k = 0; k < off; ++k) J[(ds + k) * ld + ds + k] = T(1);

@@ -69,6 +69,7 @@ IKWB_HD int joint_sample_dims(JointType t) {
     case JointType::kPrismatic:
       return 1;
     case JointType::kBall:
+    case JointType::kPlanar:
       return 3;
     case JointType::kFree:
       return 6;
@@ -102,6 +103,10 @@ IKWB_HD void restore_frozen(const ModelView<T>& m, const uint8_t* dof_free, cons
       case JointType::kBall:
         if (!dof_free[d] || !dof_free[d + 1] || !dof_free[d + 2])
           for (int k = 0; k < 4; ++k) q[qs + k] = q_init[qs + k];
+        break;
+      case JointType::kPlanar:
+        for (int k = 0; k < 3; ++k)
+          if (!dof_free[d + k]) q[qs + k] = q_init[qs + k];
         break;
       case JointType::kFree:
         for (int k = 0; k < 3; ++k)
@@ -178,6 +183,12 @@ IKWB_HD void sample_seed(const ModelView<T>& m, const T* lower, const T* upper, 
         q_out[qs] = r.x, q_out[qs + 1] = r.y, q_out[qs + 2] = r.z, q_out[qs + 3] = r.w;
         break;
       }
+      case JointType::kPlanar:
+        // in-plane offset around q_init (as a free joint's position), any angle
+        for (int k = 0; k < 2; ++k)
+          q_out[qs + k] = q_init[qs + k] + sigma * T(2.0 * src.next() - 1.0);
+        q_out[qs + 2] = T(pi * (2.0 * src.next() - 1.0));
+        break;
       case JointType::kFree: {
         for (int k = 0; k < 3; ++k)
           q_out[qs + k] = q_init[qs + k] + sigma * T(2.0 * src.next() - 1.0);

@@ -107,9 +107,11 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       }
       ImGui::TextDisabled("%s (%s)", m.joint_name[j].c_str(), joint_type_name(type));
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "%s\n%s", values.c_str(),
-            type == JointType::kFree ? "x y z, then the quaternion x y z w" : "quaternion x y z w");
+        ImGui::SetTooltip("%s\n%s", values.c_str(),
+                          type == JointType::kFree ? "x y z, then the quaternion x y z w"
+                          : type == JointType::kPlanar
+                              ? "x y in the plane (m), then the angle (rad)"
+                              : "quaternion x y z w");
     }
     ImGui::PopID();
   }

@@ -128,6 +128,16 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
         joint_q[qs] = r.x, joint_q[qs + 1] = r.y, joint_q[qs + 2] = r.z, joint_q[qs + 3] = r.w;
         break;
       }
+      case JointType::kPlanar: {
+        // the part of the relative pose the joint can produce: in-plane offset, angle about
+        // the normal (unwrapped near the previous value, or 0)
+        Vec3<double> e1, e2;
+        planar_axes(axis, e1, e2);
+        double near = std::isfinite(joint_q[qs + 2]) ? joint_q[qs + 2] : 0.0;
+        joint_q[qs] = dot(x_j.p, e1), joint_q[qs + 1] = dot(x_j.p, e2);
+        joint_q[qs + 2] = revolute_angle(x_j.q, axis, near);
+        break;
+      }
       case JointType::kFree: {
         Quat<double> r = normalize(x_j.q);
         joint_q[qs] = x_j.p.x, joint_q[qs + 1] = x_j.p.y, joint_q[qs + 2] = x_j.p.z;
@@ -166,6 +176,12 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
       case JointType::kFree:
         for (int k = 0; k < 3; ++k) qd[ds + k] = v_rel[k], qd[ds + 3 + k] = w_rel[k];
         break;
+      case JointType::kPlanar: {
+        Vec3<double> e1, e2;
+        planar_axes(axis, e1, e2);
+        qd[ds] = dot(v_rel, e1), qd[ds + 1] = dot(v_rel, e2), qd[ds + 2] = dot(w_rel, axis);
+        break;
+      }
       default:
         break;
     }

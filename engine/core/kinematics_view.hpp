@@ -15,6 +15,10 @@
 //                                                                      the joint origin, then
 //                                                                      angular velocity, both
 //                                                                      in the X_wpj frame
+//   planar               q: x, y along the plane axes e1, e2, then    dof: the rates of x, y
+//                           the angle about joint_axis (the plane's    and the angle
+//                           normal); X_j = translate(x e1 + y e2) * rotate(axis, angle)
+//                           (planar_axes: e1, e2 = x, y of the joint frame when the axis is z)
 // Ball and free steps rotate about the child joint origin (the anchor), never the COM.
 // A mimic joint has no coordinates of its own: q = multiplier * q[source] + offset.
 #pragma once
@@ -32,6 +36,7 @@ enum class JointType : int8_t {
   kPrismatic = 3,
   kBall = 4,
   kFree = 5,
+  kPlanar = 6,
 };
 
 IKWB_HD int joint_type_coord_count(JointType t) {
@@ -44,6 +49,8 @@ IKWB_HD int joint_type_coord_count(JointType t) {
       return 4;
     case JointType::kFree:
       return 7;
+    case JointType::kPlanar:
+      return 3;
     default:
       return 0;
   }
@@ -59,9 +66,21 @@ IKWB_HD int joint_type_dof_count(JointType t) {
       return 3;
     case JointType::kFree:
       return 6;
+    case JointType::kPlanar:
+      return 3;
     default:
       return 0;
   }
+}
+
+// The in-plane axes of a planar joint with unit normal n (joint frame): x and y turned by the
+// shortest rotation that takes z to n (a half turn about x when n = -z).
+template <class S>
+IKWB_HD void planar_axes(const Vec3<S>& n, Vec3<S>& e1, Vec3<S>& e2) {
+  Quat<S> r = n.z > S(-1) + S(1e-6) ? normalize(Quat<S>{-n.y, n.x, S(0), S(1) + n.z})
+                                    : Quat<S>{S(1), S(0), S(0), S(0)};
+  e1 = rotate(r, Vec3<S>{S(1), S(0), S(0)});
+  e2 = rotate(r, Vec3<S>{S(0), S(1), S(0)});
 }
 
 // Body flags (bit set), as Newton's BodyFlags.
@@ -118,6 +137,12 @@ IKWB_HD Transform<S> joint_motion(const ModelView<T>& m, int j, const S* q) {
     case JointType::kFree: {
       const S* c = q + m.joint_q_start[j];
       return {Vec3<S>{c[0], c[1], c[2]}, normalize(Quat<S>{c[3], c[4], c[5], c[6]})};
+    }
+    case JointType::kPlanar: {
+      const S* c = q + m.joint_q_start[j];
+      Vec3<S> e1, e2;
+      planar_axes(axis, e1, e2);
+      return {c[0] * e1 + c[1] * e2, quat_from_axis_angle(axis, c[2])};
     }
     default:
       return transform_identity<S>();
@@ -188,6 +213,14 @@ IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_
           f(dof + 3 + k, true, w, anchor, S(1));
         }
         break;
+      case JointType::kPlanar: {
+        Vec3<S> n = cast<S>(m.joint_axis[j]), e1, e2;
+        planar_axes(n, e1, e2);
+        f(dof, false, rotate(x_wpj.q, e1), anchor, S(1));
+        f(dof + 1, false, rotate(x_wpj.q, e2), anchor, S(1));
+        f(dof + 2, true, rotate(x_wpj.q, n), anchor, S(1));
+        break;
+      }
       default:
         break;
     }
@@ -226,9 +259,9 @@ IKWB_HD void point_jacobian(const ModelView<T>& m, const Transform<S>* body_q, i
   visit_body_columns(m, body_q, body, w);
 }
 
-// q_out = q_in (+) dq for one joint: additive for 1-dof joints, exponential map for ball and
-// free rotations (left-multiplied, in the X_wpj frame); quaternions stay normalised.
-// Mimic and fixed joints have nothing to integrate. q_in and q_out may alias.
+// q_out = q_in (+) dq for one joint: additive for 1-dof and planar joints, exponential map for ball
+// and free rotations (left-multiplied, in the X_wpj frame); quaternions stay normalised. Mimic and
+// fixed joints have nothing to integrate. q_in and q_out may alias.
 template <class T, class S>
 IKWB_HD void integrate_joint(const ModelView<T>& m, int j, const S* q_in, const S* dq, S scale,
                              S* q_out) {
@@ -240,6 +273,9 @@ IKWB_HD void integrate_joint(const ModelView<T>& m, int j, const S* q_in, const 
     case JointType::kContinuous:
     case JointType::kPrismatic:
       q_out[qs] = q_in[qs] + scale * dq[ds];
+      break;
+    case JointType::kPlanar:
+      for (int k = 0; k < 3; ++k) q_out[qs + k] = q_in[qs + k] + scale * dq[ds + k];
       break;
     case JointType::kBall: {
       Quat<S> r{q_in[qs], q_in[qs + 1], q_in[qs + 2], q_in[qs + 3]};
@@ -280,6 +316,9 @@ IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* ou
       case JointType::kContinuous:
       case JointType::kPrismatic:
         out[ds] = a[qs] - S(b[qs]);
+        break;
+      case JointType::kPlanar:
+        for (int k = 0; k < 3; ++k) out[ds + k] = a[qs + k] - S(b[qs + k]);
         break;
       case JointType::kBall:
       case JointType::kFree: {
@@ -350,6 +389,13 @@ IKWB_HD void fk_row_masked(const ModelView<T>& m, const S* q, const S* qd,
         v_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
         w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds + 3], qd[ds + 4], qd[ds + 5]});
         break;
+      case JointType::kPlanar: {
+        Vec3<S> e1, e2;
+        planar_axes(cast<S>(m.joint_axis[j]), e1, e2);
+        v_rel = rotate(x_wpj.q, qd[ds] * e1 + qd[ds + 1] * e2);
+        w_rel = qd[ds + 2] * axis_w;
+        break;
+      }
       default:
         break;
     }

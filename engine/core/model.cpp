@@ -32,6 +32,8 @@ const char* joint_type_name(JointType t) {
       return "ball";
     case JointType::kFree:
       return "free";
+    case JointType::kPlanar:
+      return "planar";
   }
   return "unknown";
 }
@@ -181,7 +183,7 @@ Model ModelBuilder::finalize() {
   for (int j = 0; j < m.joint_count; ++j) {
     const std::string jn = "joint '" + m.joint_name[j] + "'";
     JointType type = JointType(m.joint_type[j]);
-    if (m.joint_type[j] < 0 || m.joint_type[j] > int8_t(JointType::kFree))
+    if (m.joint_type[j] < 0 || m.joint_type[j] > int8_t(JointType::kPlanar))
       fail(jn + " has an unknown joint type");
     int child = m.joint_child[j], parent = m.joint_parent[j];
     if (child < 0 || child >= m.body_count) fail(jn + " has no valid child body");
@@ -202,7 +204,7 @@ Model ModelBuilder::finalize() {
     m.joint_X_p[j].q = normalize(m.joint_X_p[j].q);
     m.joint_X_c[j].q = normalize(m.joint_X_c[j].q);
     int ndof = joint_type_dof_count(type);
-    if (ndof == 1) {
+    if (ndof == 1 || type == JointType::kPlanar) {
       Vec3<double>& a = m.joint_axis[j];
       double n = length(a);
       double big = std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)});

@@ -326,16 +326,11 @@ void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
   const char* type = e->Attribute("type");
   if (!type) msg.fail(j.line, context + "no type attribute");
   j.type = type;
-  if (j.type == "planar") {
-    msg.fail(j.line, context +
-                         "planar joints are not supported (use two prismatic joints "
-                         "and a revolute joint)");
-  }
-  static const std::set<std::string> known = {"fixed", "revolute", "continuous", "prismatic",
-                                              "floating"};
+  static const std::set<std::string> known = {"fixed",     "revolute", "continuous",
+                                              "prismatic", "floating", "planar"};
   if (!known.count(j.type)) {
     msg.fail(j.line, context + "unknown joint type " + in_quotes(j.type) +
-                         " (expected fixed, revolute, continuous, prismatic or floating)");
+                         " (expected fixed, revolute, continuous, prismatic, floating or planar)");
   }
   for (const char* role : {"parent", "child"}) {
     const XMLElement* r = e->FirstChildElement(role);
@@ -786,6 +781,11 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
         break;
       case urdf::Joint::FLOATING:
         s.type = JointType::kFree;
+        break;
+      case urdf::Joint::PLANAR:
+        // motion in the plane normal to <axis> (the URDF spec, as Drake reads it; Pinocchio
+        // and MoveIt always take the joint frame's xy plane, which is the same for axis z)
+        s.type = JointType::kPlanar;
         break;
       default:
         msg.fail(xj.line, context + "unsupported joint type " + in_quotes(xj.type));

@@ -50,20 +50,21 @@ TEST(Model, JointTypeCounts) {
   EXPECT_STREQ(joint_type_name(JointType::kFree), "free");
   EXPECT_STREQ(joint_type_name(JointType::kContinuous), "continuous");
   EXPECT_STREQ(joint_type_name(JointType::kPrismatic), "prismatic");
+  EXPECT_STREQ(joint_type_name(JointType::kPlanar), "planar");
 }
 
 TEST(Model, ZooLayoutNqVersusNv) {
   Model m = all_joint_types();
-  ASSERT_EQ(m.joint_count, 8);
-  ASSERT_EQ(m.body_count, 8);
-  // free 7/6, rev 1/1, pris 1/1, ball 4/3, cont 1/1, fixed 0/0, rev 1/1, mimic 0/0
-  EXPECT_EQ(m.coord_count, 15);
-  EXPECT_EQ(m.dof_count, 13);
-  EXPECT_EQ(m.joint_q_start, (std::vector<int>{0, 7, 8, 9, 13, 14, 14, 15, 15}));
-  EXPECT_EQ(m.joint_qd_start, (std::vector<int>{0, 6, 7, 8, 11, 12, 12, 13, 13}));
-  EXPECT_EQ(m.dof_joint, (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 4, 6}));
-  EXPECT_EQ(m.joint_ancestor, (std::vector<int>{-1, 0, 1, 2, 3, 4, 1, 5}));
-  EXPECT_EQ(m.body_joint, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  ASSERT_EQ(m.joint_count, 9);
+  ASSERT_EQ(m.body_count, 9);
+  // free 7/6, rev 1/1, pris 1/1, ball 4/3, cont 1/1, fixed 0/0, rev 1/1, mimic 0/0, planar 3/3
+  EXPECT_EQ(m.coord_count, 18);
+  EXPECT_EQ(m.dof_count, 16);
+  EXPECT_EQ(m.joint_q_start, (std::vector<int>{0, 7, 8, 9, 13, 14, 14, 15, 15, 18}));
+  EXPECT_EQ(m.joint_qd_start, (std::vector<int>{0, 6, 7, 8, 11, 12, 12, 13, 13, 16}));
+  EXPECT_EQ(m.dof_joint, (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 4, 6, 8, 8, 8}));
+  EXPECT_EQ(m.joint_ancestor, (std::vector<int>{-1, 0, 1, 2, 3, 4, 1, 5, 2}));
+  EXPECT_EQ(m.body_joint, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_EQ(m.joint_mimic[7], 6);
   EXPECT_EQ(m.joint_mimic_multiplier[7], -0.5);
   EXPECT_EQ(m.joint_mimic_offset[7], 0.1);
@@ -72,10 +73,10 @@ TEST(Model, ZooLayoutNqVersusNv) {
 
 TEST(Model, DofLimits) {
   Model m = all_joint_types();
-  std::vector<double> lo = {-kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -2,
-                            -0.3,  -kInf, -kInf, -kInf, -kInf, -1.5};
-  std::vector<double> hi = {kInf, kInf, kInf, kInf, kInf, kInf, 2,
-                            0.5,  kInf, kInf, kInf, kInf, 1.5};
+  std::vector<double> lo = {-kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -2,    -0.3,
+                            -kInf, -kInf, -kInf, -kInf, -1.5,  -kInf, -kInf, -kInf};
+  std::vector<double> hi = {kInf, kInf, kInf, kInf, kInf, kInf, 2,    0.5,
+                            kInf, kInf, kInf, kInf, 1.5,  kInf, kInf, kInf};  // planar: none
   EXPECT_EQ(m.dof_lower, lo);
   EXPECT_EQ(m.dof_upper, hi);
   EXPECT_TRUE(m.has_limits(6));
@@ -105,7 +106,7 @@ TEST(Model, NeutralAndMiddleConfigurations) {
   Model m = all_joint_types();
   std::vector<double> n = m.neutral_configuration();
   ASSERT_EQ(int(n.size()), m.coord_count);
-  std::vector<double> want(15, 0.0);
+  std::vector<double> want(18, 0.0);
   want[6] = 1;   // free quaternion w
   want[12] = 1;  // ball quaternion w
   EXPECT_EQ(n, want);

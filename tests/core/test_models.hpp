@@ -41,8 +41,10 @@ inline Model planar_arm() {
 }
 
 // every joint type on one branching tree, with off-axis axes, rpy origins and child anchors;
+// the planar joint's normal is off-axis too;
 // the root is a free joint placed far from the origin
-inline Model all_joint_types(bool floating = true, Vec3<double> base = {3.0, -2.0, 1.5}) {
+inline Model all_joint_types(bool floating = true, Vec3<double> base = {3.0, -2.0, 1.5},
+                             bool planar = true) {
   ModelBuilder b;
   b.model().name = "zoo";
   int root = b.add_body("root", 2.0, {0.05, -0.02, 0.1});
@@ -58,7 +60,11 @@ inline Model all_joint_types(bool floating = true, Vec3<double> base = {3.0, -2.
   } else {
     b.add_joint({"root_fixed", JointType::kFixed, -1, root, tf(base.x, base.y, base.z)});
   }
-  JointSpec ja{"rev", JointType::kRevolute, root, a, tf(0.2, 0.1, 0.3, 0.3, -0.2, 0.5),
+  JointSpec ja{"rev",
+               JointType::kRevolute,
+               root,
+               a,
+               tf(0.2, 0.1, 0.3, 0.3, -0.2, 0.5),
                tf(0.01, 0.02, -0.03, 0.1, 0.2, 0.0)};
   ja.axis = {0.3, -0.5, 0.8};
   ja.lower = -2, ja.upper = 2;
@@ -67,8 +73,8 @@ inline Model all_joint_types(bool floating = true, Vec3<double> base = {3.0, -2.
   jb.axis = {1, 1, 0};
   jb.lower = -0.3, jb.upper = 0.5;
   b.add_joint(jb);
-  JointSpec jc{"ball", JointType::kBall, bb, c, tf(0.1, 0.0, 0.25, -0.4, 0.0, 0.2),
-               tf(0.0, 0.0, -0.05)};
+  JointSpec jc{
+      "ball", JointType::kBall, bb, c, tf(0.1, 0.0, 0.25, -0.4, 0.0, 0.2), tf(0.0, 0.0, -0.05)};
   b.add_joint(jc);
   JointSpec jd{"cont", JointType::kContinuous, c, d, tf(0.0, 0.0, 0.4)};
   jd.axis = {0, 1, 0};
@@ -85,6 +91,16 @@ inline Model all_joint_types(bool floating = true, Vec3<double> base = {3.0, -2.
   jg.mimic_multiplier = -0.5;
   jg.mimic_offset = 0.1;
   b.add_joint(jg);
+  if (!planar) return b.finalize();
+  int h = b.add_body("h", 0.2, {0.03, -0.02, 0.04});
+  JointSpec jh{"planar",
+               JointType::kPlanar,
+               bb,
+               h,
+               tf(-0.1, 0.2, 0.05, 0.2, 0.1, -0.3),
+               tf(0.02, 0.0, -0.01, 0.0, 0.3, 0.0)};
+  jh.axis = {0.2, -0.6, 0.7};
+  b.add_joint(jh);
   return b.finalize();
 }
 
@@ -105,6 +121,9 @@ inline std::vector<double> random_configuration(const Model& m, std::mt19937& rn
         q[qs] = lo + (hi - lo) * 0.5 * (u(rng) + 1.0);
         break;
       }
+      case JointType::kPlanar:
+        q[qs] = 0.5 * u(rng), q[qs + 1] = 0.5 * u(rng), q[qs + 2] = M_PI * u(rng);
+        break;
       case JointType::kFree:
         for (int k = 0; k < 3; ++k) q[qs + k] += 0.5 * u(rng);
         qs += 3;

@@ -625,7 +625,6 @@ std::vector<BadCase> bad_cases() {
                 <child link="b"/></joint>)"),
        "joint 'j': no type attribute"},
       {"UnknownJointType", two_links(joint("weird", "")), "unknown joint type 'weird'"},
-      {"PlanarJoint", two_links(joint("planar", "")), "planar joints are not supported"},
       {"JointWithoutParent", robot(R"(<link name="a"/><link name="b"/><joint name="j" type="fixed">
                 <child link="b"/></joint>)"),
        "joint 'j': no <parent link=...>"},
@@ -783,6 +782,35 @@ TEST(UrdfLoader, MimicOfAnUndefinedJointIsIgnoredWithAWarning) {
       << r.warnings[0];
   EXPECT_EQ(r.model->coord_count, 1);
   EXPECT_LT(r.model->joint_mimic[r.model->find_joint("j")], 0);
+}
+
+// a planar joint: x, y in the plane normal to <axis>, then the angle about it; <limit> ignored.
+// Axis z: the joint frame's xy plane (as Pinocchio and MoveIt read every planar joint).
+TEST(UrdfLoader, PlanarJointMovesInThePlaneNormalToItsAxis) {
+  LoadResult r = load(R"(<robot name="r"><link name="floor"/><link name="base"/><link name="tip"/>
+    <joint name="table" type="planar"><parent link="floor"/><child link="base"/>
+      <origin xyz="1 2 0.5" rpy="0 0 1.5707963267948966"/><axis xyz="0 0 2"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <joint name="arm" type="fixed"><parent link="base"/><child link="tip"/>
+      <origin xyz="0.5 0 0"/></joint></robot>)");
+  const Model& m = *r.model;
+  ASSERT_EQ(m.coord_count, 3);
+  ASSERT_EQ(m.dof_count, 3);
+  EXPECT_EQ(JointType(m.joint_type[m.find_joint("table")]), JointType::kPlanar);
+  EXPECT_FALSE(m.has_limits(0));
+  EXPECT_FALSE(m.has_limits(2));
+  State s(m);
+  eval_fk(m, {0.3, -0.2, M_PI / 2}, {}, s);
+  // the joint frame is turned 90 degrees about z: its x is world y, its y is world -x
+  Vec3<double> base = s.body_q[m.find_body("base")].p;
+  EXPECT_NEAR(base.x, 1.0 + 0.2, 1e-12);
+  EXPECT_NEAR(base.y, 2.0 + 0.3, 1e-12);
+  EXPECT_NEAR(base.z, 0.5, 1e-12);
+  // the tip, 0.5 m along the base's x, which points along world -x after 180 degrees in all
+  Vec3<double> tip = s.body_q[m.find_body("tip")].p;
+  EXPECT_NEAR(tip.x, 1.2 - 0.5, 1e-12);
+  EXPECT_NEAR(tip.y, 2.3, 1e-12);
+  EXPECT_NEAR(tip.z, 0.5, 1e-12);
 }
 
 }  // namespace

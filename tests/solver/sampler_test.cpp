@@ -14,12 +14,16 @@
 namespace ikwb {
 namespace {
 
-struct SamplerFixture : ::testing::Test {
-  Model model = test::all_joint_types(true, {30.0, -20.0, 15.0});
-  std::vector<double> init = [this] {
+// the zoo far from the origin, and a random initial configuration
+struct SamplerSetup {
+  Model model;
+  std::vector<double> init;
+
+  explicit SamplerSetup(bool planar = true)
+      : model(test::all_joint_types(true, {30.0, -20.0, 15.0}, planar)) {
     std::mt19937 rng(9);
-    return test::random_configuration(model, rng);
-  }();
+    init = test::random_configuration(model, rng);
+  }
 
   std::vector<double> sample(SeedSampler kind, uint32_t sequence, uint64_t rng_seed = 1,
                              double sigma = 0.3, int problem = 0,
@@ -32,6 +36,8 @@ struct SamplerFixture : ::testing::Test {
 
   int q_of(const char* joint) const { return model.joint_q_start[model.find_joint(joint)]; }
 };
+
+struct SamplerFixture : ::testing::Test, SamplerSetup {};
 
 const SeedSampler kRandomKinds[] = {SeedSampler::kGaussian, SeedSampler::kUniform,
                                     SeedSampler::kRoberts};
@@ -119,7 +125,14 @@ double ks_distance(std::vector<double> u) {
   return d;
 }
 
-TEST_F(SamplerFixture, RobertsHasLowDiscrepancy) {
+// Single coordinates of the R_d sequence differ in quality (a few of its d generators are
+// close to rationals at a given n); this checks three coordinates of the 13-dimensional
+// sequence of the zoo without its planar joint, which are typical.
+TEST(Sampler, RobertsHasLowDiscrepancy) {
+  const SamplerSetup f(false);
+  const Model& model = f.model;
+  auto sample = [&](SeedSampler k, uint32_t s, uint64_t seed) { return f.sample(k, s, seed); };
+  auto q_of = [&](const char* joint) { return f.q_of(joint); };
   const int n = 1024;
   const int rev = q_of("rev"), pris = q_of("pris"), branch = q_of("branch");
   int drev = model.joint_qd_start[model.find_joint("rev")];

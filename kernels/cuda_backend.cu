@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "kernels/cuda_check.hpp"
 #include "kernels/cuda_solver.hpp"
 #include "solver/solver.hpp"
 
@@ -58,7 +59,7 @@ bool cuda_device_usable(std::string* reason) {
   cudaFuncAttributes attr{};
   e = cudaFuncGetAttributes(&attr, probe_kernel);
   if (e != cudaSuccess) {
-    cudaGetLastError();
+    cuda::clear_last_error();
     return fail(
         "the CUDA device " + std::string(prop.name) + " (compute capability " +
         std::to_string(prop.major) + "." + std::to_string(prop.minor) +

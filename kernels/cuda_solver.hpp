@@ -12,8 +12,11 @@
 //  - every Jacobian mode evaluates the analytic Jacobian: for the built-in objectives autodiff
 //    and mixed give the same derivative and finite differences approximate it;
 //  - use_float and threads are ignored (always float, one GPU thread per batch row);
-//  - time_budget_s bounds each row's restarts from the moment that row starts on the GPU
-//    (all rows start together), measured with the GPU's global timer.
+//  - time_budget_s: each row (problem x seed) gets the whole budget for its restarts, from the
+//    moment that row starts on the GPU (global timer), and a problem's seeds run at once. The
+//    CPU runs a problem's seeds in sequence under one deadline shared by them unless all seeds
+//    run (solve_all_seeds, prefer_closest, n_seeds == 1), when each row has its own. Budgets
+//    over 1e6 s mean none. Budgeted results depend on timing: no test compares them with the CPU.
 // Any CUDA error throws std::runtime_error; the solver can be used again afterwards unless
 // the error left the CUDA context unusable.
 //

@@ -52,13 +52,6 @@ std::vector<uint8_t> check_fk_arguments(const Model& m, int n_batch,
   return fk_joint_selection(m, options, "eval_fk_cuda");
 }
 
-template <class T>
-void upload(cuda::DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
-  d.reserve(h.size());
-  if (!h.empty())
-    CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-}
-
 }  // namespace
 
 struct CudaFk::Impl {
@@ -93,14 +86,15 @@ struct CudaFk::Impl {
     const bool vel = !joint_qd.empty();
 
     // inputs, and the current body state that unselected bodies keep
-    upload(q, joint_q, stream);
-    upload(sel, selection, stream);
-    upload(body_q, bq, stream);
+    cuda::upload(q, joint_q, stream);
+    cuda::upload(sel, selection, stream);
+    cuda::upload(body_q, bq, stream);
     if (vel) {
-      upload(qd, joint_qd, stream);
-      upload(body_qd, bqd, stream);
+      cuda::upload(qd, joint_qd, stream);
+      cuda::upload(body_qd, bqd, stream);
     }
     const int grid = (n_batch + kFkBlock - 1) / kFkBlock;
+    cuda::clear_last_error();
     fk_rows_kernel<<<grid, kFkBlock, 0, stream>>>(
         model.view(), n_batch, q.get(), vel ? qd.get() : nullptr, sel.get(),
         options.body_flag_filter, body_q.get(), vel ? body_qd.get() : nullptr);

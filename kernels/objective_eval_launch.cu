@@ -32,13 +32,6 @@ __global__ void objective_rows_kernel(ProblemView<float> pv, int n_rows, const f
                        residual + r * nr, jacobian + r * nr * nv);
 }
 
-template <class T>
-void upload(cuda::DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
-  d.reserve(h.size());
-  if (!h.empty())
-    CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-}
-
 // a stream that is destroyed with the scope
 struct ScopedStream {
   cudaStream_t s = nullptr;
@@ -80,7 +73,7 @@ void eval_objective_rows_cuda(const IkProblem& problem, const std::vector<float>
   std::vector<float> zeros(std::size_t(nr) + 1, 0.0f);
   std::size_t o_zeros = pk.add(zeros.data(), zeros.size());
   cuda::DeviceBuffer<unsigned char> data;
-  upload(data, pk.bytes(), stream.s);
+  cuda::upload(data, pk.bytes(), stream.s);
 
   ProblemView<float> pv = fp.view;
   pv.model = model.view();
@@ -93,14 +86,15 @@ void eval_objective_rows_cuda(const IkProblem& problem, const std::vector<float>
   cuda::DeviceBuffer<float> d_q, d_raw, d_r, d_J;
   cuda::DeviceBuffer<int> d_index;
   cuda::DeviceBuffer<Transform<float>> d_body;
-  upload(d_q, q, stream.s);
-  upload(d_index, problem_index, stream.s);
+  cuda::upload(d_q, q, stream.s);
+  cuda::upload(d_index, problem_index, stream.s);
   d_raw.reserve(n * nr);
   d_r.reserve(n * nr);
   d_J.reserve(n * nr * nv);
   d_body.reserve(n * m.body_count);
 
   const int grid = int((n + kEvalBlock - 1) / kEvalBlock);
+  cuda::clear_last_error();
   objective_rows_kernel<<<grid, kEvalBlock, 0, stream.s>>>(
       pv, int(n), d_q.get(), d_index.get(), kind == ObjectiveRows::kWeighted ? 1 : 0,
       cuda::at_offset<const float>(data.get(), o_zeros), mu, d_body.get(), d_raw.get(), d_r.get(),

@@ -29,7 +29,7 @@ struct SolveConfig {
   int8_t has_dof_mask = 0;    // dof_free is given
   float sigma = 0.3f;         // gaussian sampler
   uint64_t rng_seed = 0;
-  uint64_t time_budget_ns = 0;  // per row, 0 = none
+  uint64_t time_budget_ns = 0;  // per row from its start, 0 = none
   int null_objective = -1;      // posture objective applied in the null space, or -1
   float null_weight = 0.0f;
 };
@@ -128,7 +128,10 @@ IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig&
   ev.pv = pv;
   ev.problem = p;
   const uint64_t start = row_clock_ns();
-  const uint64_t deadline = c.time_budget_ns > 0 ? start + c.time_budget_ns : ~uint64_t(0);
+  const uint64_t no_deadline = ~uint64_t(0);
+  const uint64_t deadline = c.time_budget_ns > 0 && c.time_budget_ns < no_deadline - start
+                                ? start + c.time_budget_ns
+                                : no_deadline;
 
   RowEval<float> best_eval;
   bool best_converged = false, have_best = false;

@@ -42,7 +42,10 @@ SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s)
   c.has_dof_mask = problem.dof_mask().empty() ? 0 : 1;
   c.sigma = float(s.gaussian_sigma);
   c.rng_seed = s.rng_seed;
-  c.time_budget_ns = s.time_budget_s > 0 ? uint64_t(std::ceil(s.time_budget_s * 1e9)) : 0;
+  // budgets over kMaxTimeBudgetS mean none: the conversion to ns and start + budget stay exact
+  c.time_budget_ns = s.time_budget_s > 0 && s.time_budget_s <= kMaxTimeBudgetS
+                         ? uint64_t(std::ceil(s.time_budget_s * 1e9))
+                         : 0;
   // the last enabled null-space posture objective, as in the CPU backend
   for (int oi = 0; oi < problem.objective_count(); ++oi) {
     const ObjectiveParams<double>& o = problem.objective(oi).params;

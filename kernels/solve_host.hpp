@@ -14,7 +14,12 @@ namespace ikwb::cuda {
 // CPU backend: custom objectives, the L-BFGS optimiser, or a batch too large to index.
 void check_gpu_support(const IkProblem& problem, const SolverSettings& s);
 
-// LmConfig and seeding settings as CpuSolver::run sets them up (float)
+// Longest time budget the GPU applies (about 11.6 days); a longer one (or a non-finite one,
+// which validate_settings rejects) runs without a budget.
+constexpr double kMaxTimeBudgetS = 1e6;
+
+// LmConfig and seeding settings as CpuSolver::run sets them up (float); time_budget_ns is 0
+// (none) for budgets over kMaxTimeBudgetS
 SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s);
 
 // The problem in float on the host: the arrays the device gets, with a host ProblemView.

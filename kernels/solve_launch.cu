@@ -29,13 +29,17 @@ constexpr int kRowsPerSharedBlock = 32;  // one warp of rows per block on the sh
 constexpr int kGlobalBlock = 128;        // rows per block on the global-scratch path
 constexpr int kPickBlock = 128;
 
+// where solve_rows_kernel keeps each row's buffers
+enum class RowScratch { kShared, kGlobal };
+
 // Thread mapping: one thread per batch row, row = blockIdx.x * blockDim.x + threadIdx.x =
 // problem * n_seeds + seed. The thread samples its seed and runs the whole LM solve of the
 // row (restarts included) alone. Its buffers (q, poses, residuals, J, J^T J, Cholesky factor,
-// ...) are one block of `layout.stride` floats: in dynamic shared memory at threadIdx.x *
-// stride when global_scratch is null (the odd stride puts a warp's same-element accesses in
-// 32 distinct banks), else in global_scratch at row * stride. Each thread writes only its own
-// row of row_q and rows: no atomics, no synchronisation.
+// ...) are one block of `layout.stride` floats: kShared puts it in dynamic shared memory at
+// threadIdx.x * stride (the odd stride puts a warp's same-element accesses in 32 distinct
+// banks), kGlobal in global_scratch at row * stride. Each thread writes only its own row of
+// row_q and rows: no atomics, no synchronisation.
+template <RowScratch kScratch>
 __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                                   const uint8_t* dof_free, const float* q_init, int n_batch,
                                   RowScratchLayout layout, float* global_scratch, float* row_q,
@@ -43,8 +47,9 @@ __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
   extern __shared__ float shared_rows[];
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n_batch) return;
-  float* scratch = global_scratch ? global_scratch + std::size_t(row) * layout.stride
-                                  : shared_rows + std::size_t(threadIdx.x) * layout.stride;
+  float* scratch = kScratch == RowScratch::kShared
+                       ? shared_rows + std::size_t(threadIdx.x) * layout.stride
+                       : global_scratch + std::size_t(row) * layout.stride;
   const SolveConfig& c = *cfg;
   cuda::solve_row_attempts(pv, c, c.has_dof_mask ? dof_free : nullptr, q_init, row, scratch, layout,
                            row_q + std::size_t(row) * pv.model.coord_count, rows + row);
@@ -140,12 +145,13 @@ struct CudaSolver::Impl {
       CUDA_CHECK(cudaGetDevice(&device));
       CUDA_CHECK(
           cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-      // allow the whole opt-in budget once (the attribute is per kernel, shared by every
-      // solver in the process, so it is never lowered); each launch asks for what it needs
-      CUDA_CHECK(cudaFuncSetAttribute(solve_rows_kernel,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, shared_optin));
-      CUDA_CHECK(cudaFuncSetAttribute(solve_rows_kernel,
-                                      cudaFuncAttributePreferredSharedMemoryCarveout,
+      // the shared-rows kernel may use the whole opt-in budget (the attribute is per kernel,
+      // shared by every solver in the process, so it is never lowered; each launch asks for
+      // what it needs) and prefers shared memory to L1; the global-scratch kernel keeps L1
+      auto* shared_kernel = solve_rows_kernel<RowScratch::kShared>;
+      CUDA_CHECK(cudaFuncSetAttribute(shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      shared_optin));
+      CUDA_CHECK(cudaFuncSetAttribute(shared_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                       int(cudaSharedmemCarveoutMaxShared)));
       CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       CUDA_CHECK(cudaEventCreate(&ev_start));
@@ -232,11 +238,15 @@ struct CudaSolver::Impl {
     const float* q_init = cuda::at_offset<const float>(base, frame.q_init);
     const int n = shape.rows();
     const int grid = (n + block - 1) / block;
-    solve_rows_kernel<<<grid, block, shared_bytes, stream>>>(
-        device_view(), cfg, dof_free, q_init, n, layout, shared_rows ? nullptr : scratch.get(),
-        row_q.get(), rows.get());
+    auto* solve_rows = shared_rows ? solve_rows_kernel<RowScratch::kShared>
+                                   : solve_rows_kernel<RowScratch::kGlobal>;
+    cuda::clear_last_error();
+    solve_rows<<<grid, block, shared_bytes, stream>>>(device_view(), cfg, dof_free, q_init, n,
+                                                      layout, shared_rows ? nullptr : scratch.get(),
+                                                      row_q.get(), rows.get());
     CUDA_CHECK_LAUNCH("solve_rows_kernel");
     const int pick_grid = (shape.problems + kPickBlock - 1) / kPickBlock;
+    cuda::clear_last_error();
     pick_seeds_kernel<<<pick_grid, kPickBlock, 0, stream>>>(model.view(), cfg, shape.problems,
                                                             q_init, row_q.get(), rows.get(),
                                                             diff.get(), picks.get());
@@ -252,6 +262,7 @@ struct CudaSolver::Impl {
       cudaGraph_t broken = nullptr;
       cudaStreamEndCapture(stream, &broken);
       if (broken) cudaGraphDestroy(broken);
+      cuda::clear_last_error();
       throw;
     }
     cudaGraph_t g = nullptr;
@@ -338,7 +349,11 @@ struct CudaSolver::Impl {
       CUDA_CHECK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
       stats.last_device_ms = ms;
     } catch (...) {
-      // start over next time: new shape, new graph
+      // wait for queued copies (the upload reads the pinned block the next stage() rewrites),
+      // drop the errors failed calls left pending, and start over next time: new shape, new
+      // graph
+      cudaStreamSynchronize(stream);
+      cuda::clear_last_error();
       drop_graph();
       configured = false;
       throw;

@@ -374,7 +374,8 @@ class CpuSolver : public IkSolver {
     };
 
     auto deadline_from_now = [&]() {
-      if (s.time_budget_s <= 0) return Clock::time_point::max();
+      // over about 11 days counts as none (as on the GPU); the clock arithmetic cannot overflow
+      if (s.time_budget_s <= 0 || s.time_budget_s > 1e6) return Clock::time_point::max();
       return Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                 std::chrono::duration<double>(s.time_budget_s));
     };

@@ -99,7 +99,9 @@ void validate_settings(const SolverSettings& s) {
   if (!(s.al_mu_max > 0)) bad("al_mu_max must be > 0");
   if (!(s.null_space_gain >= 0) || !std::isfinite(s.null_space_gain))
     bad("null_space_gain must be finite and >= 0");
-  if (!(s.time_budget_s >= 0)) bad("time_budget_s must be >= 0");
+  if (!(s.time_budget_s >= 0) || !std::isfinite(s.time_budget_s))
+    bad("time_budget_s must be finite and >= 0 (0 = no budget), got " +
+        std::to_string(s.time_budget_s));
 }
 
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init) {

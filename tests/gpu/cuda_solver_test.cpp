@@ -174,6 +174,110 @@ TEST(CudaSolver, GraphReplayGivesTheSameResultsAsDirectLaunches) {
   EXPECT_EQ(graphs.stats().graph_captures, 2);
 }
 
+// Row buffers in shared memory (kAuto on the Panda) and in the global slab: the same code on the
+// same seeds, so the same bits.
+TEST(CudaSolver, SharedAndGlobalRowStorageGiveIdenticalResults) {
+  IKWB_REQUIRE_CUDA();
+  Panda pp;
+  const int P = 64;
+  IkProblem problem(pp.model, P);
+  int obj = problem.add_pose(pp.tcp);
+  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, P, 90));
+  problem.add_joint_limits(0.5);
+  SolverSettings s;
+  s.n_seeds = 4;
+  s.sampler = Sampler::kRoberts;
+  s.max_restarts = 3;
+  s.max_iterations = 30;
+  s.solve_all_seeds = true;
+  std::vector<double> q0 = pp.model->middle_configuration();
+  CudaSolver gpu;
+  SolveResult shared, global;
+  gpu.solve(problem, s, q0, shared);
+  ASSERT_TRUE(gpu.stats().shared_memory_rows);
+  gpu.set_row_storage(CudaSolver::RowStorage::kGlobal);
+  gpu.solve(problem, s, q0, global);
+  ASSERT_FALSE(gpu.stats().shared_memory_rows);
+  EXPECT_EQ(shared.row_q, global.row_q);
+  EXPECT_EQ(shared.row_converged, global.row_converged);
+  EXPECT_EQ(shared.row_cost, global.row_cost);
+  ASSERT_EQ(shared.problems.size(), global.problems.size());
+  for (std::size_t p = 0; p < shared.problems.size(); ++p) {
+    const ProblemResult &a = shared.problems[p], &b = global.problems[p];
+    EXPECT_EQ(a.q, b.q) << "problem " << p;
+    EXPECT_EQ(a.seed, b.seed) << "problem " << p;
+    EXPECT_EQ(a.converged, b.converged) << "problem " << p;
+    EXPECT_EQ(a.iterations, b.iterations) << "problem " << p;
+    EXPECT_EQ(a.total_iterations, b.total_iterations) << "problem " << p;
+    EXPECT_EQ(a.cost, b.cost) << "problem " << p;
+    EXPECT_EQ(a.position_error, b.position_error) << "problem " << p;
+    EXPECT_EQ(a.rotation_error, b.rotation_error) << "problem " << p;
+  }
+  // and back: the shared kernel again
+  gpu.set_row_storage(CudaSolver::RowStorage::kAuto);
+  SolveResult again;
+  gpu.solve(problem, s, q0, again);
+  EXPECT_TRUE(gpu.stats().shared_memory_rows);
+  EXPECT_EQ(again.row_q, shared.row_q);
+}
+
+// A budget is per row on the GPU and per problem on the CPU, so budgeted runs are not compared
+// for parity. A generous budget still gives valid results, converged wherever the CPU converges;
+// a budget too short for a second attempt runs exactly the first one.
+TEST(CudaSolver, TimeBudgetGivesValidResultsAndStopsRestarts) {
+  IKWB_REQUIRE_CUDA();
+  Panda pp;
+  const Model& m = *pp.model;
+  const int P = 200;
+  IkProblem problem(pp.model, P);
+  int obj = problem.add_pose(pp.tcp);
+  std::vector<Transform<double>> targets = test::reachable_poses(m, pp.tcp, P, 95);
+  problem.set_target_poses(obj, targets);
+  SolverSettings s;
+  s.tol_position = 5e-3;
+  s.tol_rotation = 0.05;
+  s.max_iterations = 40;
+  s.max_restarts = 50;
+  s.stall_window = 10;
+  s.time_budget_s = 1.0;
+  std::vector<double> q0 = m.middle_configuration();
+  CudaSolver gpu;
+  SolveResult g, c;
+  gpu.solve(problem, s, q0, g);
+  make_cpu_solver()->solve(problem, s, q0, c);
+  ASSERT_EQ(g.problems.size(), std::size_t(P));
+  for (int p = 0; p < P; ++p) {
+    const ProblemResult& r = g.problems[p];
+    ASSERT_EQ(r.q.size(), std::size_t(m.coord_count));
+    for (int i = 0; i < m.coord_count; ++i) {
+      EXPECT_TRUE(std::isfinite(r.q[i])) << "problem " << p;
+      EXPECT_GE(r.q[i], m.dof_lower[i] - 1e-6) << "problem " << p;
+      EXPECT_LE(r.q[i], m.dof_upper[i] + 1e-6) << "problem " << p;
+    }
+    if (c.problems[p].converged) {
+      EXPECT_TRUE(r.converged) << "problem " << p;
+    }
+    if (r.converged) {
+      Transform<double> x = test::link_pose(m, r.q, pp.tcp);
+      EXPECT_LT(length(x.p - targets[p].p), 5e-3 + 1e-5) << "problem " << p;
+      EXPECT_LT(test::rotation_angle(x.q, targets[p].q), 0.05 + 1e-4) << "problem " << p;
+    }
+  }
+  // an attempt that does not converge runs 40 iterations, far longer than 1 ns (and than a tick
+  // of the global timer): no restart follows it
+  s.stall_window = 0;
+  s.time_budget_s = 1e-9;
+  SolveResult budgeted, first;
+  gpu.solve(problem, s, q0, budgeted);
+  s.time_budget_s = 0;
+  s.max_restarts = 0;
+  gpu.solve(problem, s, q0, first);
+  EXPECT_EQ(budgeted.row_q, first.row_q);
+  EXPECT_EQ(budgeted.row_converged, first.row_converged);
+  for (int p = 0; p < P; ++p)
+    EXPECT_EQ(budgeted.problems[p].iterations, first.problems[p].iterations) << "problem " << p;
+}
+
 TEST(CudaSolver, ModelAndStructureChangesAreUploaded) {
   IKWB_REQUIRE_CUDA();
   Panda pp;

@@ -4,7 +4,8 @@
 //   2. graph replay against direct launches for a repeated interactive solve (batch 1, 1000);
 //   3. CUDA against CPU (float) on the same seeds: converged flags and q;
 //   4. batched forward kinematics throughput.
-// Usage: gpu_bench [--quick] [--large N]. Prints "skipped: ..." and exits 0 without a device.
+// Usage: gpu_bench [--quick] [--large N]. Without a device it prints "skipped: ..." and exits
+// 0, or exits 1 when IKWB_REQUIRE_GPU is set (and not "0").
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -202,6 +203,12 @@ int main(int argc, char** argv) {
   }
   std::string why;
   if (!cuda_device_usable(&why)) {
+    const char* required = std::getenv("IKWB_REQUIRE_GPU");
+    if (required && *required && std::strcmp(required, "0") != 0) {
+      std::fprintf(stderr, "gpu_bench: IKWB_REQUIRE_GPU is set, but no usable CUDA device: %s\n",
+                   why.c_str());
+      return 1;
+    }
     std::printf("skipped: %s\n", why.c_str());
     return 0;
   }

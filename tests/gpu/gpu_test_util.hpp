@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <random>
@@ -20,15 +21,25 @@
 #include "solver/solver.hpp"
 #include "solver/test_robots.hpp"
 
-// skips the current test when no CUDA device is usable (no driver, no device, no kernel image)
-#define IKWB_REQUIRE_CUDA()                                   \
-  do {                                                        \
-    std::string ikwb_why_;                                    \
-    if (!::ikwb::cuda_device_usable(&ikwb_why_))              \
-      GTEST_SKIP() << "no usable CUDA device: " << ikwb_why_; \
+// skips the current test when no CUDA device is usable (no driver, no device, no kernel
+// image); fails it instead when IKWB_REQUIRE_GPU is set (run_gpu_checks.sh on a GPU machine)
+#define IKWB_REQUIRE_CUDA()                                                                  \
+  do {                                                                                       \
+    std::string ikwb_why_;                                                                   \
+    if (!::ikwb::cuda_device_usable(&ikwb_why_)) {                                           \
+      if (::ikwb::test::gpu_required())                                                      \
+        GTEST_FAIL() << "IKWB_REQUIRE_GPU is set, but no usable CUDA device: " << ikwb_why_; \
+      GTEST_SKIP() << "no usable CUDA device: " << ikwb_why_;                                \
+    }                                                                                        \
   } while (0)
 
 namespace ikwb::test {
+
+// IKWB_REQUIRE_GPU is set and not "0": a missing device is an error, not a skip
+inline bool gpu_required() {
+  const char* v = std::getenv("IKWB_REQUIRE_GPU");
+  return v && *v && std::string(v) != "0";
+}
 
 // The CUDA backend's solve with its kernel bodies (solve_row_attempts, pick_problem_seed) run
 // on the host over every row, with the same float conversion and SolveConfig: checks the

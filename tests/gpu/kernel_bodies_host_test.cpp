@@ -182,6 +182,23 @@ TEST(KernelBodiesOnHost, UnsupportedProblemsNeedTheCpu) {
   }
 }
 
+TEST(KernelBodiesOnHost, TimeBudgetInNanosecondsAndNoneOverTheLimit) {
+  PandaProblem pp;
+  IkProblem problem(pp.model, 1);
+  problem.add_position(pp.tcp);
+  SolverSettings s;
+  auto budget_ns = [&](double seconds) {
+    s.time_budget_s = seconds;
+    return cuda::make_solve_config(problem, s).time_budget_ns;
+  };
+  EXPECT_EQ(budget_ns(0.0), 0u);
+  EXPECT_EQ(budget_ns(0.5), 500000000u);
+  EXPECT_EQ(budget_ns(1e-12), 1u);
+  EXPECT_EQ(budget_ns(cuda::kMaxTimeBudgetS), uint64_t(1e15));
+  EXPECT_EQ(budget_ns(2 * cuda::kMaxTimeBudgetS), 0u);
+  EXPECT_EQ(budget_ns(std::numeric_limits<double>::max()), 0u);
+}
+
 TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {
   for (int nq : {1, 7, 14, 40})
     for (int nr : {0, 3, 20, 61}) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -112,6 +113,34 @@ TEST(Solver, ExpandInitial) {
   EXPECT_EQ(all[model->coord_count], 0.25);
   EXPECT_EQ(all[0], q[0]);
   EXPECT_THROW(expand_initial(pr, std::vector<double>(5, 0.0)), std::invalid_argument);
+}
+
+// an infinite budget would overflow the conversion to clock ticks (both backends)
+TEST(Solver, NonFiniteTimeBudgetIsRejected) {
+  auto model = std::make_shared<Model>(test::panda());
+  IkProblem pr(model);
+  pr.add_position(model->find_body("panda_hand_tcp"));
+  SolveResult res;
+  for (double budget :
+       {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), -1.0}) {
+    SolverSettings s;
+    s.time_budget_s = budget;
+    try {
+      validate_settings(s);
+      ADD_FAILURE() << "time_budget_s = " << budget << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("time_budget_s must be finite and >= 0"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_THROW(make_cpu_solver()->solve(pr, s, model->middle_configuration(), res),
+                 std::invalid_argument);
+  }
+  SolverSettings s;
+  for (double budget : {0.0, 1e-9, 1e6}) {
+    s.time_budget_s = budget;
+    EXPECT_NO_THROW(validate_settings(s)) << budget;
+  }
 }
 
 TEST(Solver, ResultLayoutAndSequentialSeeds) {

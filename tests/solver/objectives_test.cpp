@@ -105,7 +105,7 @@ const char* type_name(ObjectiveType t) {
 }
 
 TEST_F(ZooFixture, ModelHasEveryJointType) {
-  bool seen[6] = {};
+  bool seen[int(JointType::kPlanar) + 1] = {};
   bool mimic = false;
   for (int j = 0; j < model->joint_count; ++j) {
     seen[model->joint_type[j]] = true;

@@ -157,6 +157,20 @@ void append(Builder& b, const aiNode* node, const aiMatrix4x4& parent) {
     append(b, node->mChildren[c], xf);
 }
 
+// Cameras and lights mean nothing in a robot's mesh, and some exporters write several under one
+// name, which aiProcess_ValidateDataStructure rejects (the UR10 Collada meshes of
+// example-robot-data): they go before the post-processing and its validation run.
+void drop_cameras_and_lights(aiScene* scene) {
+  for (unsigned i = 0; i < scene->mNumCameras; ++i) delete scene->mCameras[i];
+  delete[] scene->mCameras;
+  scene->mCameras = nullptr;
+  scene->mNumCameras = 0;
+  for (unsigned i = 0; i < scene->mNumLights; ++i) delete scene->mLights[i];
+  delete[] scene->mLights;
+  scene->mLights = nullptr;
+  scene->mNumLights = 0;
+}
+
 std::shared_ptr<const MeshData> read_mesh(const std::string& path, std::uintmax_t size,
                                           std::string* error) {
   auto fail = [&](const std::string& what) {
@@ -174,7 +188,10 @@ std::shared_ptr<const MeshData> read_mesh(const std::string& path, std::uintmax_
   // splits point and line primitives into meshes of their own, which are skipped below.
   const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
                          aiProcess_SortByPType | aiProcess_ValidateDataStructure;
-  const aiScene* scene = importer.ReadFile(path, flags);
+  const aiScene* raw = importer.ReadFile(path, 0);
+  if (!raw) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
+  drop_cameras_and_lights(const_cast<aiScene*>(raw));
+  const aiScene* scene = importer.ApplyPostProcessing(flags);
   if (!scene) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
   if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode)
     return fail("incomplete scene");

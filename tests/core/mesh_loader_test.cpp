@@ -164,6 +164,28 @@ TEST(MeshLoader, ColladaKeepsZUpAndAppliesUnitsAndNodeTransforms) {
   EXPECT_NEAR(max_z, 0.1f, 1e-6);
 }
 
+// two camera nodes under one id, as Blender wrote the UR10 meshes of example-robot-data:
+// assimp's validation rejects the duplicate camera names; the loader drops cameras first
+TEST(MeshLoader, ColladaWithDuplicateCameraNamesLoads) {
+  std::string dae = collada_triangle();
+  auto camera = [](const std::string& id) {
+    return "<camera id=\"" + id +
+           "\"><optics><technique_common><perspective><xfov>49</xfov><aspect_ratio>1.7"
+           "</aspect_ratio><znear>0.1</znear><zfar>100</zfar></perspective></technique_common>"
+           "</optics></camera>";
+  };
+  dae.replace(dae.find("<library_geometries>"), 0,
+              "<library_cameras>" + camera("cam1") + camera("cam2") + "</library_cameras>\n");
+  dae.replace(dae.find("<node id=\"n\""), 0,
+              "<node id=\"Cam\" name=\"Cam\"><instance_camera url=\"#cam1\"/></node>\n"
+              "<node id=\"Cam\" name=\"Cam\"><instance_camera url=\"#cam2\"/></node>\n");
+  TempDir dir;
+  std::string err;
+  auto m = load_mesh(dir.write("cams.dae", dae), &err);
+  ASSERT_TRUE(m) << err;
+  EXPECT_EQ(m->triangle_count(), 1u);
+}
+
 TEST(MeshLoader, BadFilesFailWithoutCrashing) {
   TempDir dir;
   struct Case {

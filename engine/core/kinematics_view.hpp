@@ -157,11 +157,33 @@ IKWB_HD Transform<S> joint_parent_frame(const ModelView<T>& m, int j, const Tran
   return p >= 0 ? body_q[p] * xp : xp;
 }
 
-// world pose of joint j's child body given its parent-side frame
+// world pose of joint j's child body given its parent-side frame: x_wpj * X_j(q) * inv(X_c),
+// composed without the products that are identities for the joint type (no rotation for a
+// prismatic joint, no translation for a revolute one, nothing for a fixed one) and without
+// inv(X_c) when X_c is the identity, as URDF child frames always are
 template <class T, class S>
 IKWB_HD Transform<S> joint_child_pose(const ModelView<T>& m, int j, const Transform<S>& x_wpj,
                                       const S* q) {
-  return x_wpj * joint_motion(m, j, q) * inverse(cast<S>(m.joint_X_c[j]));
+  Transform<S> x = x_wpj;
+  switch (JointType(m.joint_type[j])) {
+    case JointType::kFixed:
+      break;
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+      x.q = x_wpj.q * quat_from_axis_angle(cast<S>(m.joint_axis[j]), joint_scalar_coord(m, j, q));
+      break;
+    case JointType::kPrismatic:
+      x.p = x_wpj.p + rotate(x_wpj.q, joint_scalar_coord(m, j, q) * cast<S>(m.joint_axis[j]));
+      break;
+    default:
+      x = x_wpj * joint_motion(m, j, q);
+      break;
+  }
+  const Transform<T>& xc = m.joint_X_c[j];
+  if (xc.p.x == T(0) && xc.p.y == T(0) && xc.p.z == T(0) && xc.q.x == T(0) && xc.q.y == T(0) &&
+      xc.q.z == T(0))
+    return x;
+  return x * inverse(cast<S>(xc));
 }
 
 // forward kinematics of one configuration: body_q (body_count) from q (coord_count).

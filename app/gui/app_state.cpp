@@ -185,8 +185,17 @@ void AppState::set_joint(int joint, double value) {
   if (model->joint_mimic[joint] >= 0 ||
       joint_type_coord_count(JointType(model->joint_type[joint])) != 1)
     return;
-  int d = model->joint_qd_start[joint];
-  joint_q[model->joint_q_start[joint]] =
+  set_joint_coordinate(joint, 0, value);
+}
+
+void AppState::set_joint_coordinate(int joint, int k, double value) {
+  if (!model || joint < 0 || joint >= model->joint_count || model->joint_mimic[joint] >= 0) return;
+  JointType type = JointType(model->joint_type[joint]);
+  const bool scalar = joint_type_coord_count(type) == 1;
+  if (!(scalar && k == 0) && !(type == JointType::kPlanar && k >= 0 && k < 3)) return;
+  if (!std::isfinite(value)) return;
+  int d = model->joint_qd_start[joint] + k;
+  joint_q[model->joint_q_start[joint] + k] =
       std::min(std::max(value, model->dof_lower[d]), model->dof_upper[d]);
   held_joint = joint;
   update_fk();

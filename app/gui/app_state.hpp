@@ -148,6 +148,8 @@ class AppState {
 
   // sets a 1-dof joint's coordinate (clamped into its limits), as the joint slider does
   void set_joint(int joint, double value);
+  // coordinate k of a joint: 0 of a 1-dof joint, or x, y, angle (0, 1, 2) of a planar one
+  void set_joint_coordinate(int joint, int k, double value);
   // sets the whole configuration (coord_count values; clamped)
   void set_configuration(const std::vector<double>& q);
   // full FK at joint_q; in branch edit mode, the branch edit's body state instead

@@ -97,6 +97,22 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         dl->AddText(ImVec2(b.x - 44, a.y + 2), IM_COL32(255, 90, 80, 255), "LIMIT");
       if (app.branch.active && app.branch.joint == j)
         dl->AddRect(a, b, IM_COL32(90, 220, 110, 255), 3.0f, 0, 1.5f);
+    } else if (type == JointType::kPlanar) {
+      // x and y dragged in millimetres (unlimited), the angle on a slider
+      ImGui::TextUnformatted(m.joint_name[j].c_str());
+      const char* formats[3] = {"x   %.1f mm", "y   %.1f mm", "angle   %.1f\xc2\xb0"};
+      for (int k = 0; k < 3; ++k) {
+        ImGui::PushID(k);
+        ImGui::SetNextItemWidth(-1);
+        const double scale = k < 2 ? 1000.0 : kDeg;
+        float v = float(app.joint_q[qs + k] * scale);
+        bool changed = k < 2 ? ImGui::DragFloat("##p", &v, 1.0f, 0.0f, 0.0f, formats[k])
+                             : ImGui::SliderFloat("##p", &v, -180.0f, 180.0f, formats[k]);
+        if (changed) app.set_joint_coordinate(j, k, double(v) / scale);
+        if (ImGui::IsItemActive()) app.held_joint = j;
+        if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set joint");
+        ImGui::PopID();
+      }
     } else {
       int n = joint_type_coord_count(type);
       std::string values;
@@ -107,11 +123,9 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       }
       ImGui::TextDisabled("%s (%s)", m.joint_name[j].c_str(), joint_type_name(type));
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s\n%s", values.c_str(),
-                          type == JointType::kFree ? "x y z, then the quaternion x y z w"
-                          : type == JointType::kPlanar
-                              ? "x y in the plane (m), then the angle (rad)"
-                              : "quaternion x y z w");
+        ImGui::SetTooltip(
+            "%s\n%s", values.c_str(),
+            type == JointType::kFree ? "x y z, then the quaternion x y z w" : "quaternion x y z w");
     }
     ImGui::PopID();
   }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 
@@ -149,6 +151,28 @@ TEST(AppState, JointEditsMoveTargetsOrHoldTheJoint) {
   app.held_joint = -1;
   app.sync();
   EXPECT_TRUE(app.problem()->dof_mask().empty());
+}
+
+// a planar joint's three coordinates are edited one at a time (the Joints panel's x, y and angle)
+TEST(AppState, PlanarJointCoordinatesAreEditable) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot(std::string(IKWB_SOURCE_DIR) +
+                             "/tests/data/hostile/urdf/planar_joint.urdf"));
+  const int j = app.model->find_joint("table");
+  const int qs = app.model->joint_q_start[j];
+  app.set_joint_coordinate(j, 0, 0.25);
+  app.set_joint_coordinate(j, 1, -0.5);
+  app.set_joint_coordinate(j, 2, 1.0);
+  EXPECT_EQ(app.joint_q[qs], 0.25);
+  EXPECT_EQ(app.joint_q[qs + 1], -0.5);
+  EXPECT_EQ(app.joint_q[qs + 2], 1.0);
+  EXPECT_EQ(app.held_joint, j);
+  EXPECT_NEAR(app.fk.body_q[app.model->find_body("puck")].p.x, 0.25, 1e-12);
+  // no fourth coordinate, no NaN, and set_joint is for 1-dof joints only
+  app.set_joint_coordinate(j, 3, 7.0);
+  app.set_joint_coordinate(j, 0, std::nan(""));
+  app.set_joint(j, 9.0);
+  EXPECT_EQ(app.joint_q, (std::vector<double>{0.25, -0.5, 1.0}));
 }
 
 TEST(AppState, SceneRoundTrip) {

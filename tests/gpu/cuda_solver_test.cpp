@@ -9,10 +9,7 @@
 namespace ikwb {
 namespace {
 
-struct Panda {
-  std::shared_ptr<Model> model = std::make_shared<Model>(test::panda());
-  int tcp = model->find_body("panda_hand_tcp");
-};
+using Panda = test::PandaHand;
 
 SolveResult solve_cpu_float(const IkProblem& problem, SolverSettings s,
                             const std::vector<double>& q0) {
@@ -93,9 +90,7 @@ TEST(CudaSolver, PandaRedundantSameSeedsSameFlagsAsCpu) {
   IKWB_REQUIRE_CUDA();
   Panda pp;
   const int P = 128;
-  IkProblem problem(pp.model, P);
-  int obj = problem.add_pose(pp.tcp);
-  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, P, 31));
+  IkProblem problem = pp.pose_problem(P, 31);
   SolverSettings s;
   s.n_seeds = 4;
   s.sampler = Sampler::kRoberts;
@@ -180,9 +175,7 @@ TEST(CudaSolver, SharedAndGlobalRowStorageGiveIdenticalResults) {
   IKWB_REQUIRE_CUDA();
   Panda pp;
   const int P = 64;
-  IkProblem problem(pp.model, P);
-  int obj = problem.add_pose(pp.tcp);
-  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, P, 90));
+  IkProblem problem = pp.pose_problem(P, 90);
   problem.add_joint_limits(0.5);
   SolverSettings s;
   s.n_seeds = 4;
@@ -354,9 +347,7 @@ TEST(CudaSolver, SequentialSeedsAndPreferClosestFollowTheCpuRules) {
   IKWB_REQUIRE_CUDA();
   Panda pp;
   const int P = 64;
-  IkProblem problem(pp.model, P);
-  int obj = problem.add_pose(pp.tcp);
-  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, P, 70));
+  IkProblem problem = pp.pose_problem(P, 70);
   SolverSettings s;
   s.n_seeds = 4;
   s.sampler = Sampler::kUniform;
@@ -406,9 +397,7 @@ TEST(CudaSolver, SequentialSeedsAndPreferClosestFollowTheCpuRules) {
 TEST(CudaSolver, FixedIterationsRunEveryIteration) {
   IKWB_REQUIRE_CUDA();
   Panda pp;
-  IkProblem problem(pp.model, 16);
-  int obj = problem.add_pose(pp.tcp);
-  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, 16, 80));
+  IkProblem problem = pp.pose_problem(16, 80);
   SolverSettings s;
   s.fixed_iterations = true;
   s.max_iterations = 12;

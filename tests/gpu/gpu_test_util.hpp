@@ -104,4 +104,18 @@ inline std::vector<Transform<double>> reachable_poses(const Model& m, int link, 
   return out;
 }
 
+// the Panda and its hand frame
+struct PandaHand {
+  std::shared_ptr<Model> model = std::make_shared<Model>(panda());
+  int tcp = model->find_body("panda_hand_tcp");
+
+  // n problems, each one pose objective of the hand at a reachable target (seeded)
+  IkProblem pose_problem(int n, unsigned seed) const {
+    IkProblem problem(model, n);
+    int obj = problem.add_pose(tcp);
+    problem.set_target_poses(obj, reachable_poses(*model, tcp, n, seed));
+    return problem;
+  }
+};
+
 }  // namespace ikwb::test

@@ -45,17 +45,12 @@ SolveResult cpu_float(const IkProblem& problem, SolverSettings s, const std::vec
   return r;
 }
 
-struct PandaProblem {
-  std::shared_ptr<Model> model = std::make_shared<Model>(test::panda());
-  int tcp = model->find_body("panda_hand_tcp");
-};
+using PandaProblem = test::PandaHand;
 
 TEST(KernelBodiesOnHost, PandaAllSeedsMatchCpuFloat) {
   PandaProblem pp;
   const int P = 24;
-  IkProblem problem(pp.model, P);
-  int obj = problem.add_pose(pp.tcp);
-  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, P, 3));
+  IkProblem problem = pp.pose_problem(P, 3);
   SolverSettings s;
   s.n_seeds = 4;
   s.sampler = Sampler::kRoberts;
@@ -69,9 +64,7 @@ TEST(KernelBodiesOnHost, PandaAllSeedsMatchCpuFloat) {
 TEST(KernelBodiesOnHost, SequentialSeedsStopAtFirstConverged) {
   PandaProblem pp;
   const int P = 24;
-  IkProblem problem(pp.model, P);
-  int obj = problem.add_pose(pp.tcp);
-  problem.set_target_poses(obj, test::reachable_poses(*pp.model, pp.tcp, P, 4));
+  IkProblem problem = pp.pose_problem(P, 4);
   SolverSettings s;
   s.n_seeds = 5;
   s.sampler = Sampler::kUniform;

@@ -52,7 +52,8 @@ int cmd_bench(int argc, char** argv) {
   args.add_option("offset", "X,Y,Z", "point in the link frame (default 0,0,0)");
   args.add_option("protocol", "NAME", "tracik, batch or all (default all)");
   args.add_option("problems", "N", "TRAC-IK protocol: number of targets (default 10000)");
-  args.add_option("batches", "LIST", "batch protocol sizes (default 1,10,100,1000,2000)");
+  args.add_option("batches", "LIST",
+                  "batch protocol sizes (default 1,10,100,1000,2000; on CUDA also 65536)");
   args.add_option("repetitions", "N", "batch protocol: calls per size (default 20)");
   args.add_flag("floating-base", "attach the root link with a free joint");
   args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
@@ -97,9 +98,12 @@ int cmd_bench(int argc, char** argv) {
     std::string reason;
     auto solver = make_solver(batch.backend, &reason);
     if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());
+    const bool cuda = solver->backend() == Backend::kCuda;
+    // on the GPU the protocol ends with a batch large enough to fill the device
+    if (cuda && !args.has("batches")) batches.push_back(65536);
     std::printf("robot %s, link %s, %d dofs, backend %s, %s precision\n", robot.model->name.c_str(),
                 args.get("link").c_str(), robot.model->dof_count, to_string(solver->backend()),
-                batch.use_float ? "single" : "double");
+                cuda || batch.use_float ? "single" : "double");
     std::printf("%-14s %8s %9s %11s %11s %11s %13s %11s %11s\n", "protocol", "problems", "success",
                 "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m", "max_rot_rad");
     if (protocol != "batch") {

@@ -156,8 +156,8 @@ TEST(AppState, JointEditsMoveTargetsOrHoldTheJoint) {
 // a planar joint's three coordinates are edited one at a time (the Joints panel's x, y and angle)
 TEST(AppState, PlanarJointCoordinatesAreEditable) {
   AppState app;
-  ASSERT_TRUE(app.load_robot(std::string(IKWB_SOURCE_DIR) +
-                             "/tests/data/hostile/urdf/planar_joint.urdf"));
+  ASSERT_TRUE(
+      app.load_robot(std::string(IKWB_SOURCE_DIR) + "/tests/data/hostile/urdf/planar_joint.urdf"));
   const int j = app.model->find_joint("table");
   const int qs = app.model->joint_q_start[j];
   app.set_joint_coordinate(j, 0, 0.25);

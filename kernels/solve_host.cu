@@ -57,24 +57,6 @@ SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s)
   return c;
 }
 
-FloatProblem::FloatProblem(const IkProblem& p)
-    : arrays(p.model()),
-      lower(float_limits(p.model().dof_lower, false)),
-      upper(float_limits(p.model().dof_upper, true)) {
-  for (const auto& o : p.param_array()) params.push_back(convert_params<float>(o));
-  for (const auto& t : p.target_array()) targets.push_back(cast<float>(t));
-  for (double v : p.rest_array()) rest.push_back(float(v));
-  view.model = arrays.view;
-  view.dof_lower = lower.data();
-  view.dof_upper = upper.data();
-  view.objectives = params.data();
-  view.objective_count = p.objective_count();
-  view.problem_count = p.problem_count();
-  view.residual_count = p.residual_count();
-  view.targets = targets.data();
-  view.rest_q = rest.data();
-}
-
 void fill_solve_result(const IkProblem& problem, int n_seeds, const float* row_q,
                        const RowResult* rows, const ProblemPick* picks, SolveResult& res) {
   const int P = problem.problem_count(), S = n_seeds, nq = problem.model().coord_count;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/row_solve.cuh"
+#include "solver/backend_common.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb::cuda {
@@ -23,17 +24,7 @@ constexpr double kMaxTimeBudgetS = 1e6;
 SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s);
 
 // The problem in float on the host: the arrays the device gets, with a host ProblemView.
-struct FloatProblem {
-  explicit FloatProblem(const IkProblem& p);
-  FloatProblem(const FloatProblem&) = delete;
-  FloatProblem& operator=(const FloatProblem&) = delete;
-  ModelArrays<float> arrays;
-  std::vector<float> lower, upper;             // (dof_count)
-  std::vector<ObjectiveParams<float>> params;  // (objective_count)
-  std::vector<Transform<float>> targets;       // (objective_count x problem_count)
-  std::vector<float> rest;                     // (objective_count x coord_count)
-  ProblemView<float> view;
-};
+using FloatProblem = TypedProblem<float>;
 
 // Fills result from the per-row outputs of a solve: row_q (n_batch x coord_count), rows
 // (n_batch, ran flags set by pick_problem_seed), picks (problem_count). Rows that did not run

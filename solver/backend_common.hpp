@@ -1,10 +1,12 @@
 // Settings and data conversions every backend shares, so the CPU and CUDA backends cannot
-// drift apart: SolverSettings -> LmConfig, objective parameters in another scalar, and float
-// joint limits.
+// drift apart: SolverSettings -> LmConfig, objective parameters in another scalar, float
+// joint limits, and the whole problem in the scalar a backend solves in.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "solver/lm_row.hpp"
@@ -67,5 +69,43 @@ inline std::vector<float> float_limits(const std::vector<double>& limits, bool u
   }
   return out;
 }
+
+// The problem in scalar T: a view of the problem's own arrays for double, converted copies
+// for float.
+template <class T>
+struct TypedProblem {
+  std::unique_ptr<ModelArrays<T>> arrays;
+  std::vector<ObjectiveParams<T>> params;
+  std::vector<Transform<T>> targets;
+  std::vector<T> rest, lower, upper;
+  ProblemView<T> view;
+
+  TypedProblem(const TypedProblem&) = delete;
+  TypedProblem& operator=(const TypedProblem&) = delete;
+  explicit TypedProblem(const IkProblem& p) {
+    if constexpr (std::is_same_v<T, double>) {
+      view = p.view();
+    } else {
+      const Model& m = p.model();
+      arrays = std::make_unique<ModelArrays<T>>(m);
+      for (const auto& o : p.param_array()) params.push_back(convert_params<T>(o));
+      for (const auto& t : p.target_array()) targets.push_back(cast<T>(t));
+      for (double v : p.rest_array()) rest.push_back(T(v));
+      if constexpr (std::is_same_v<T, float>) {
+        lower = float_limits(m.dof_lower, false);
+        upper = float_limits(m.dof_upper, true);
+      }
+      view.model = arrays->view;
+      view.dof_lower = lower.data();
+      view.dof_upper = upper.data();
+      view.objectives = params.data();
+      view.objective_count = p.objective_count();
+      view.problem_count = p.problem_count();
+      view.residual_count = p.residual_count();
+      view.targets = targets.data();
+      view.rest_q = rest.data();
+    }
+  }
+};
 
 }  // namespace ikwb

@@ -24,42 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The problem in scalar T: a view of the problem's own arrays for double, converted copies
-// for float.
-template <class T>
-struct TypedProblem {
-  std::unique_ptr<ModelArrays<T>> arrays;
-  std::vector<ObjectiveParams<T>> params;
-  std::vector<Transform<T>> targets;
-  std::vector<T> rest, lower, upper;
-  ProblemView<T> view;
-
-  explicit TypedProblem(const IkProblem& p) {
-    if constexpr (std::is_same_v<T, double>) {
-      view = p.view();
-    } else {
-      const Model& m = p.model();
-      arrays = std::make_unique<ModelArrays<T>>(m);
-      for (const auto& o : p.param_array()) params.push_back(convert_params<T>(o));
-      for (const auto& t : p.target_array()) targets.push_back(cast<T>(t));
-      for (double v : p.rest_array()) rest.push_back(T(v));
-      if constexpr (std::is_same_v<T, float>) {
-        lower = float_limits(m.dof_lower, false);
-        upper = float_limits(m.dof_upper, true);
-      }
-      view.model = arrays->view;
-      view.dof_lower = lower.data();
-      view.dof_upper = upper.data();
-      view.objectives = params.data();
-      view.objective_count = p.objective_count();
-      view.problem_count = p.problem_count();
-      view.residual_count = p.residual_count();
-      view.targets = targets.data();
-      view.rest_q = rest.data();
-    }
-  }
-};
-
 // Per-thread buffers, sized from the problem shape.
 template <class T>
 struct Workspace {

@@ -182,8 +182,9 @@ TEST_P(HostileUrdf, LoadsAsExpected) {
       e, path, [](const std::string& f) { return load_urdf_file(f); });
   if (!r || e.kind == "error") return;
   ASSERT_TRUE(r->model);
-  if (e.kind == "ok" && !e.text.empty())
+  if (e.kind == "ok" && !e.text.empty()) {
     EXPECT_GE(r->model->find_body(e.text), 0) << "no body '" << e.text << "'";
+  }
   expect_finite_fk(*r->model);
 }
 
@@ -201,7 +202,9 @@ TEST_P(HostileScene, LoadsAsExpected) {
   std::optional<Scene> s = load_as_expected<SceneError, Scene>(
       e, path, [](const std::string& f) { return load_scene(f); });
   if (!s || e.kind == "error") return;
-  if (e.kind == "ok" && !e.text.empty()) EXPECT_EQ(s->robot, e.text);
+  if (e.kind == "ok" && !e.text.empty()) {
+    EXPECT_EQ(s->robot, e.text);
+  }
   // what loads can be written and read back
   Scene again = parse_scene(scene_to_json(*s).dump(), "again.json", "");
   EXPECT_EQ(again.robot, s->robot);

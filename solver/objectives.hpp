@@ -10,20 +10,9 @@
 #pragma once
 
 #include "engine/core/kinematics_view.hpp"
+#include "engine/core/objective_kinds.hpp"
 
 namespace ikwb {
-
-enum class ObjectiveType : int8_t {
-  kPosition = 0,       // point on a link at a target position (3 rows)
-  kRotation = 1,       // link orientation at a target, log-map error (3 rows)
-  kPose = 2,           // position then rotation (6 rows)
-  kJointLimits = 3,    // inequality, one row per dof: max(q - upper, lower - q) <= 0
-  kPosture = 4,        // dof-space difference to a rest configuration (dof_count rows)
-  kRelativeBall = 5,   // point on link a coincides with point on link b (3 rows)
-  kRelativeFixed = 6,  // link b keeps a fixed pose relative to link a (6 rows)
-  kMinDistance = 7,    // inequality: distance(point a, point b) >= distance (1 row)
-  kCustom = 8,         // user residual (CPU only): rows filled by the backend
-};
 
 // Objective parameters for one objective of a problem set.
 template <class T>

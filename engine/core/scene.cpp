@@ -13,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/core/objective_kinds.hpp"
+
 namespace ikwb {
 
 namespace fs = std::filesystem;
@@ -22,10 +24,6 @@ namespace {
 
 // JSON nesting accepted in scene files (scenes need fewer than 10 levels)
 constexpr int kMaxSceneDepth = 256;
-
-const char* const kObjectiveTypes[] = {"position",       "rotation",    "pose",
-                                       "joint_limits",   "posture",     "relative_ball",
-                                       "relative_fixed", "min_distance"};
 
 // reading helpers: every error names the JSON path
 struct Reader {
@@ -130,9 +128,10 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
   }
   if (!j.contains("type")) r.fail(where, "missing \"type\"");
   o.type = r.string(j["type"], where + ".type");
-  bool known_type = false;
-  for (const char* t : kObjectiveTypes) known_type = known_type || o.type == t;
-  if (!known_type) r.fail(where + ".type", "unknown objective type '" + o.type + "'");
+  const ObjectiveKind* kind = find_objective_kind(o.type);
+  if (!kind)
+    r.fail(where + ".type",
+           "unknown objective type '" + o.type + "' (known: " + objective_kind_names() + ")");
   if (j.contains("name")) o.name = r.string(j["name"], where + ".name");
   if (j.contains("link")) o.link = r.string(j["link"], where + ".link");
   if (j.contains("link_b")) o.link_b = r.string(j["link_b"], where + ".link_b");
@@ -169,11 +168,35 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       o.relative_current = false;
     }
   }
-  bool needs_link = o.type != "joint_limits" && o.type != "posture";
-  bool needs_b =
-      o.type == "relative_ball" || o.type == "relative_fixed" || o.type == "min_distance";
-  if (needs_link && o.link.empty()) r.fail(where, "objective '" + o.type + "' needs a \"link\"");
-  if (needs_b && o.link_b.empty()) r.fail(where, "objective '" + o.type + "' needs a \"link_b\"");
+  // a value for a parameter the kind does not read would be lost on saving: say so now
+  const SceneObjective d;
+  auto same3 = [](const Vec3<double>& a, const Vec3<double>& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+  };
+  const struct {
+    uint32_t field;
+    const char* key;
+    bool set;
+  } unused[] = {
+      {kFieldLinkB, "link_b", !o.link_b.empty()},
+      {kFieldOffset, "offset", !same3(o.offset, d.offset)},
+      {kFieldOffsetB, "offset_b", !same3(o.offset_b, d.offset_b)},
+      {kFieldDistance, "distance", o.distance != d.distance},
+      {kFieldPositionWeights, "position_weights", !same3(o.position_weights, d.position_weights)},
+      {kFieldRotationWeights, "rotation_weights", !same3(o.rotation_weights, d.rotation_weights)},
+      {kFieldNullSpace, "null_space", o.null_space != d.null_space},
+      {kFieldHard, "hard", o.hard != d.hard},
+      {kFieldTarget, "target", o.target_current != d.target_current},
+      {kFieldRelative, "relative", o.relative_current != d.relative_current},
+  };
+  for (const auto& u : unused)
+    if (u.set && !kind->has(u.field))
+      r.warnings->push_back(r.source + ": " + where + "." + u.key + ": not used by a " + o.type +
+                            " objective, ignored");
+  if (kind->has(kFieldLink) && o.link.empty())
+    r.fail(where, "objective '" + o.type + "' needs a \"link\"");
+  if (kind->has(kFieldLinkB) && o.link_b.empty())
+    r.fail(where, "objective '" + o.type + "' needs a \"link_b\"");
   return o;
 }
 
@@ -270,6 +293,31 @@ Scene load_scene(const std::string& path) {
   return parse_scene(ss.str(), path, dir.string());
 }
 
+json scene_objective_to_json(const SceneObjective& o) {
+  const ObjectiveKind* kind = find_objective_kind(o.type);
+  if (!kind)
+    throw SceneError("scene: objective '" + o.name + "' has unknown type '" + o.type + "'");
+  json oj;
+  oj["type"] = o.type;
+  if (!o.name.empty()) oj["name"] = o.name;
+  if (kind->has(kFieldLink)) oj["link"] = o.link;
+  if (kind->has(kFieldOffset)) oj["offset"] = vec_json(o.offset);
+  if (kind->has(kFieldLinkB)) oj["link_b"] = o.link_b;
+  if (kind->has(kFieldOffsetB)) oj["offset_b"] = vec_json(o.offset_b);
+  if (kind->has(kFieldDistance)) oj["distance"] = o.distance;
+  oj["weight"] = o.weight;
+  if (kind->has(kFieldPositionWeights)) oj["position_weights"] = vec_json(o.position_weights);
+  if (kind->has(kFieldRotationWeights)) oj["rotation_weights"] = vec_json(o.rotation_weights);
+  oj["hard"] = o.hard;
+  oj["enabled"] = o.enabled;
+  if (kind->has(kFieldNullSpace)) oj["null_space"] = o.null_space;
+  if (kind->has(kFieldTarget))
+    oj["target"] = o.target_current ? json("current") : pose_json(o.target);
+  if (kind->has(kFieldRelative))
+    oj["relative"] = o.relative_current ? json("current") : pose_json(o.relative);
+  return oj;
+}
+
 json scene_to_json(const Scene& s) {
   json j;
   j["format"] = "ikwb-scene";
@@ -280,26 +328,7 @@ json scene_to_json(const Scene& s) {
   j["joint_q"] = joint_map_json(s.joint_q);
   if (!s.rest.empty()) j["rest"] = joint_map_json(s.rest);
   json objs = json::array();
-  for (const auto& o : s.objectives) {
-    json oj;
-    oj["type"] = o.type;
-    if (!o.name.empty()) oj["name"] = o.name;
-    if (!o.link.empty()) oj["link"] = o.link;
-    if (!o.link_b.empty()) oj["link_b"] = o.link_b;
-    oj["offset"] = vec_json(o.offset);
-    if (!o.link_b.empty()) oj["offset_b"] = vec_json(o.offset_b);
-    if (o.type == "min_distance") oj["distance"] = o.distance;
-    oj["weight"] = o.weight;
-    oj["position_weights"] = vec_json(o.position_weights);
-    oj["rotation_weights"] = vec_json(o.rotation_weights);
-    oj["hard"] = o.hard;
-    oj["enabled"] = o.enabled;
-    if (o.type == "posture") oj["null_space"] = o.null_space;
-    oj["target"] = o.target_current ? json("current") : pose_json(o.target);
-    if (o.type == "relative_fixed")
-      oj["relative"] = o.relative_current ? json("current") : pose_json(o.relative);
-    objs.push_back(oj);
-  }
+  for (const auto& o : s.objectives) objs.push_back(scene_objective_to_json(o));
   j["objectives"] = objs;
   j["solver"] = s.solver;
   j["camera"] = s.camera;

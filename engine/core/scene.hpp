@@ -26,8 +26,7 @@ class SceneError : public std::runtime_error {
 constexpr int kSceneVersion = 1;
 
 struct SceneObjective {
-  std::string type = "pose";  // position, rotation, pose, joint_limits, posture,
-                              // relative_ball, relative_fixed, min_distance
+  std::string type = "pose";  // a kind's scene name (engine/core/objective_kinds.hpp)
   std::string name;
   std::string link, link_b;  // link names ("" when not used)
   Vec3<double> offset{0, 0, 0}, offset_b{0, 0, 0};
@@ -70,6 +69,8 @@ Scene load_scene(const std::string& path);
 Scene parse_scene(const std::string& text, const std::string& source_name,
                   const std::string& base_dir);
 nlohmann::json scene_to_json(const Scene& scene);
+// one objective as written in a scene file: the keys its kind reads (objective_kinds.hpp)
+nlohmann::json scene_objective_to_json(const SceneObjective& objective);
 // Atomic write; on failure (including text that is not UTF-8) the old file is left intact
 // and SceneError says why.
 void save_scene(const std::string& path, const Scene& scene);

@@ -2,6 +2,8 @@
 // version handling and warnings for what a scene cannot restore.
 #include "engine/core/scene.hpp"
 
+#include "engine/core/objective_kinds.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -51,13 +53,13 @@ Scene full_scene() {
   rel.type = "relative_fixed";
   rel.link = "left";
   rel.link_b = "right";
-  rel.offset_b = {0, 0, -0.1};
   rel.relative_current = false;
   rel.relative = {{0.3, 0, 0}, {0.6, 0, 0, 0.8}};
   SceneObjective dist;
   dist.type = "min_distance";
   dist.link = "left";
   dist.link_b = "right";
+  dist.offset_b = {0, 0, -0.1};
   dist.distance = 0.05;
   s.objectives = {pose, posture, rel, dist};
   s.solver = {{"n_seeds", 8}, {"sampler", "roberts"}, {"damping", 1e-3}};
@@ -303,6 +305,46 @@ TEST(Scene, ErrorsNameTheJsonPath) {
   expect_scene_error(
       [] { parse_scene(R"({"version": 1, "robot": "panda", "rest": {"j": [1, null]}})", "s", ""); },
       {"s: rest.j[1]: expected a number"});
+}
+
+// a value the objective's kind does not read is named when the file is read, not lost silently
+TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "position", "link": "tcp", "rotation_weights": [1, 1, 0], "distance": 0.2},
+    {"type": "posture", "target": "current", "offset": [0, 0, 0]}]})",
+                        "s.json", "");
+  ASSERT_EQ(s.warnings.size(), 2u);
+  EXPECT_EQ(s.warnings[0],
+            "s.json: objectives[0].distance: not used by a position objective, ignored");
+  EXPECT_EQ(s.warnings[1],
+            "s.json: objectives[0].rotation_weights: not used by a position objective, ignored");
+}
+
+TEST(Scene, UnknownObjectiveTypesListTheKnownOnes) {
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "panda", "objectives": [{"type": "gaze"}]})", "s",
+                    "");
+      },
+      {"s: objectives[0].type: unknown objective type 'gaze'", "position, rotation, pose"});
+}
+
+// the kind table is indexed by ObjectiveType and every scene kind is found by its name
+TEST(ObjectiveKinds, TableIsInTypeOrderAndNamesAreUnique) {
+  for (int i = 0; i < objective_kind_count(); ++i) {
+    const ObjectiveKind& k = objective_kinds()[i];
+    EXPECT_EQ(int(k.type), i) << k.name;
+    EXPECT_EQ(&objective_kind(k.type), &k);
+    if (k.in_scenes) EXPECT_EQ(find_objective_kind(k.name), &k);
+    // a target needs a link; a second link needs a first
+    if (k.has_target()) EXPECT_TRUE(k.has(kFieldLink)) << k.name;
+    if (k.is_pair()) EXPECT_TRUE(k.has(kFieldLink)) << k.name;
+    if (k.in_scenes) EXPECT_NE(k.dim(7), 0) << k.name;
+  }
+  EXPECT_EQ(find_objective_kind("custom"), nullptr);  // not a scene kind
+  EXPECT_EQ(find_objective_kind("Pose"), nullptr);
+  EXPECT_EQ(objective_kind(ObjectiveType::kPosture).dim(7), 7);
+  EXPECT_EQ(objective_kind(ObjectiveType::kPose).dim(7), 6);
 }
 
 TEST(Scene, MissingFile) {

@@ -1,0 +1,60 @@
+#include "engine/core/objective_kinds.hpp"
+
+namespace ikwb {
+
+namespace {
+
+constexpr uint32_t kLinkPoint = kFieldLink | kFieldOffset | kFieldTarget | kFieldHard;
+constexpr uint32_t kPair = kFieldLink | kFieldOffset | kFieldLinkB | kFieldOffsetB | kFieldHard;
+
+// clang-format off
+const ObjectiveKind kKinds[] = {
+  // type                          name              label             fields                                                      pos rot rows scene  add   unique weight hard
+  {ObjectiveType::kPosition,      "position",       "Position",       kLinkPoint | kFieldPositionWeights,                          0, -1,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kRotation,      "rotation",       "Rotation",       kFieldLink | kFieldTarget | kFieldHard | kFieldRotationWeights,
+                                                                                                                                   -1,  0,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kPose,          "pose",           "Pose",           kLinkPoint | kFieldPositionWeights | kFieldRotationWeights,  0,  3,  6, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kJointLimits,   "joint_limits",   "Joint limits",   kFieldHard,                                                 -1, -1, -1, true,  true,  true,  1.0,  false},
+  {ObjectiveType::kPosture,       "posture",        "Posture",        kFieldRest | kFieldNullSpace,                               -1, -1, -1, true,  true,  false, 0.01, false},
+  {ObjectiveType::kRelativeBall,  "relative_ball",  "Relative ball",  kPair | kFieldPositionWeights,                               0, -1,  3, true,  false, false, 1.0,  true},
+  {ObjectiveType::kRelativeFixed, "relative_fixed", "Relative fixed", kFieldLink | kFieldLinkB | kFieldRelative | kFieldHard | kFieldPositionWeights | kFieldRotationWeights,
+                                                                                                                                    0,  3,  6, true,  false, false, 1.0,  true},
+  {ObjectiveType::kMinDistance,   "min_distance",   "Min distance",   kPair | kFieldDistance,                                     -1, -1,  1, true,  false, false, 1.0,  true},
+  {ObjectiveType::kCustom,        "custom",         "Custom",         kFieldHard,                                                 -1, -1,  0, false, false, false, 1.0,  false},
+};
+// clang-format on
+
+constexpr int kKindCount = int(sizeof(kKinds) / sizeof(kKinds[0]));
+
+}  // namespace
+
+const ObjectiveKind* objective_kinds() {
+  return kKinds;
+}
+
+int objective_kind_count() {
+  return kKindCount;
+}
+
+const ObjectiveKind& objective_kind(ObjectiveType type) {
+  int i = int(type);
+  return i >= 0 && i < kKindCount ? kKinds[i] : kKinds[int(ObjectiveType::kCustom)];
+}
+
+const ObjectiveKind* find_objective_kind(const std::string& name) {
+  for (const ObjectiveKind& k : kKinds)
+    if (k.in_scenes && name == k.name) return &k;
+  return nullptr;
+}
+
+std::string objective_kind_names() {
+  std::string out;
+  for (const ObjectiveKind& k : kKinds) {
+    if (!k.in_scenes) continue;
+    if (!out.empty()) out += ", ";
+    out += k.name;
+  }
+  return out;
+}
+
+}  // namespace ikwb

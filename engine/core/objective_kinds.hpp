@@ -1,0 +1,78 @@
+// The objective kinds, declared once. A row of the kind table says what a kind is called in
+// scene files and scripts, what the workbench labels it, which parameters it reads (by scene
+// key), where its position and rotation error rows sit, and its defaults. The scene reader and
+// writer, the IK problem (solver/problem.hpp), the scene-to-problem mapping
+// (solver/scene_problem.hpp) and the workbench (Objectives panel row, 3D overlay, state dump,
+// script `add`) all work from this table; a kind's residual and Jacobian rows are its cases in
+// solver/objectives.hpp (__host__ __device__, shared by both backends).
+//
+// Plain data, no solver types: engine/core reads scenes without the solver.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ikwb {
+
+enum class ObjectiveType : int8_t {
+  kPosition = 0,       // point on a link at a target position (3 rows)
+  kRotation = 1,       // link orientation at a target, log-map error (3 rows)
+  kPose = 2,           // position then rotation (6 rows)
+  kJointLimits = 3,    // inequality, one row per dof: max(q - upper, lower - q) <= 0
+  kPosture = 4,        // dof-space difference to a rest configuration (dof_count rows)
+  kRelativeBall = 5,   // point on link a coincides with point on link b (3 rows)
+  kRelativeFixed = 6,  // link b keeps a fixed pose relative to link a (6 rows)
+  kMinDistance = 7,    // inequality: distance(point a, point b) >= distance (1 row)
+  kCustom = 8,         // user residual (CPU only): rows filled by the backend
+};
+
+// The parameters a kind reads, named by their scene keys. Every kind also has "type", "name",
+// "weight", "hard" and "enabled".
+enum ObjectiveField : uint32_t {
+  kFieldLink = 1u << 0,             // "link": body name (a body index in the solver)
+  kFieldOffset = 1u << 1,           // "offset": point on link, link frame, m
+  kFieldLinkB = 1u << 2,            // "link_b": the second body
+  kFieldOffsetB = 1u << 3,          // "offset_b": point on link_b, link_b frame, m
+  kFieldDistance = 1u << 4,         // "distance": m, >= 0
+  kFieldRelative = 1u << 5,         // "relative": pose of link_b in link's frame, or "current"
+  kFieldTarget = 1u << 6,           // "target": world pose, or "current" (the link's pose)
+  kFieldNullSpace = 1u << 7,        // "null_space": applied in the task's null space
+  kFieldPositionWeights = 1u << 8,  // "position_weights": per world axis, position rows
+  kFieldRotationWeights = 1u << 9,  // "rotation_weights": per world axis, rotation rows
+  kFieldRest = 1u << 10,            // reads the scene's "rest" configuration
+  kFieldHard = 1u << 11,            // may be a hard constraint (else soft only)
+};
+
+struct ObjectiveKind {
+  ObjectiveType type;
+  const char* name;   // scene "type" and the script's `add` keyword
+  const char* label;  // shown in the workbench
+  uint32_t fields;    // ObjectiveField bits
+  int position_row;   // first raw row of the position error, -1 when none
+  int rotation_row;   // first raw row of the rotation error, -1 when none
+  int rows;           // residual rows; -1: one per dof
+  bool in_scenes;     // written to and read from scene files
+  bool addable;       // added from the Objectives panel or a script without a scene
+  bool unique;        // at most one per problem
+  double weight;      // default weight
+  bool hard;          // default mode
+
+  bool has(uint32_t field) const { return (fields & field) == field; }
+  // an objective of this kind acts on a link point with a world target (drawn with a gizmo)
+  bool has_target() const { return has(kFieldTarget); }
+  // relates two links (no target)
+  bool is_pair() const { return has(kFieldLinkB); }
+  // residual rows for a model with dof_count dofs
+  int dim(int dof_count) const { return rows < 0 ? dof_count : rows; }
+};
+
+// every kind, in ObjectiveType order (the index is int(type))
+const ObjectiveKind* objective_kinds();
+int objective_kind_count();
+const ObjectiveKind& objective_kind(ObjectiveType type);
+// by scene name; null when unknown
+const ObjectiveKind* find_objective_kind(const std::string& name);
+// "position, rotation, ..." (the scene names), for error messages
+std::string objective_kind_names();
+
+}  // namespace ikwb

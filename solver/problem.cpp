@@ -22,26 +22,39 @@ Quat<double> checked_unit(const Quat<double>& q, const std::string& what) {
   return normalize(q);
 }
 
-int objective_dim(ObjectiveType t, const Model& m) {
-  switch (t) {
-    case ObjectiveType::kPosition:
-    case ObjectiveType::kRotation:
-    case ObjectiveType::kRelativeBall:
-      return 3;
-    case ObjectiveType::kPose:
-    case ObjectiveType::kRelativeFixed:
-      return 6;
-    case ObjectiveType::kJointLimits:
-    case ObjectiveType::kPosture:
-      return m.dof_count;
-    case ObjectiveType::kMinDistance:
-      return 1;
-    default:
-      return 0;
-  }
+Objective make_objective(ObjectiveType type, int link, Vec3<double> offset, double weight,
+                         bool hard) {
+  Objective o;
+  o.params.type = type;
+  o.params.link = link;
+  o.params.offset = offset;
+  o.params.weight = weight;
+  o.params.hard = hard;
+  return o;
 }
 
 }  // namespace
+
+std::string default_objective_name(const Model& m, const Objective& o) {
+  const ObjectiveParams<double>& p = o.params;
+  auto body = [&](int b) { return b >= 0 && b < m.body_count ? m.body_name[b] : std::string("?"); };
+  switch (p.type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kRotation:
+    case ObjectiveType::kPose:
+      return std::string(objective_kind(p.type).name) + " " + body(p.link);
+    case ObjectiveType::kJointLimits:
+      return "joint limits";
+    case ObjectiveType::kRelativeBall:
+      return "ball " + body(p.link) + " - " + body(p.link_b);
+    case ObjectiveType::kRelativeFixed:
+      return "fixed " + body(p.link) + " - " + body(p.link_b);
+    case ObjectiveType::kMinDistance:
+      return "distance " + body(p.link) + " - " + body(p.link_b);
+    default:
+      return objective_kind(p.type).name;
+  }
+}
 
 IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
     : model_(std::move(model)), problem_count_(problem_count) {
@@ -69,16 +82,75 @@ void IkProblem::check_link(int link, const char* what) const {
                                 " out of range [0, " + std::to_string(model_->body_count) + ")");
 }
 
-int IkProblem::add(Objective o, int dim) {
-  if (!std::isfinite(o.params.weight) || o.params.weight < 0)
-    throw std::invalid_argument("objective weight must be finite and >= 0");
-  if (!finite3(o.params.offset) || !finite3(o.params.offset_b))
-    throw std::invalid_argument("objective offset has NaN or infinite values");
-  o.params.dim = dim;
+void IkProblem::check_objective_spec(Objective& o, const char* what) const {
+  const ObjectiveKind& kind = objective_kind(o.params.type);
+  const std::string w(what);
+  ObjectiveParams<double>& p = o.params;
+  if (!std::isfinite(p.weight) || p.weight < 0)
+    throw std::invalid_argument(w + ": weight must be finite and >= 0, got " +
+                                std::to_string(p.weight));
+  if (!finite3(p.offset) || !finite3(p.offset_b))
+    throw std::invalid_argument(w + ": offset has NaN or infinite values");
+  for (const Vec3<double>& a : {p.position_weights, p.rotation_weights})
+    if (!finite3(a) || a.x < 0 || a.y < 0 || a.z < 0)
+      throw std::invalid_argument(w + ": per-axis weights must be finite and >= 0");
+  if (kind.has(kFieldLink)) check_link(p.link, (w + " link").c_str());
+  if (kind.has(kFieldLinkB)) check_link(p.link_b, (w + " link_b").c_str());
+  if (kind.has(kFieldDistance) && (!std::isfinite(p.distance) || p.distance < 0))
+    throw std::invalid_argument(w + ": distance must be finite and >= 0");
+  if (kind.has(kFieldRelative)) {
+    if (!finite3(p.relative.p)) throw std::invalid_argument(w + ": relative has NaN");
+    p.relative.q = checked_unit(p.relative.q, w + " relative");
+  }
+  if (p.hard && !kind.has(kFieldHard))
+    throw std::invalid_argument(w + ": a " + kind.name + " objective cannot be hard");
+  if (p.null_space && !kind.has(kFieldNullSpace))
+    throw std::invalid_argument(w + ": only a posture objective can act in the null space");
+  if (kind.has(kFieldRest)) {
+    if (o.rest_q.empty()) o.rest_q = model_->neutral_configuration();
+    if (int(o.rest_q.size()) != model_->coord_count)
+      throw std::invalid_argument(
+          w + ": rest_q has " + std::to_string(o.rest_q.size()) +
+          " values, expected joint_coord_count = " + std::to_string(model_->coord_count));
+    for (double v : o.rest_q)
+      if (!std::isfinite(v)) throw std::invalid_argument(w + ": rest_q has NaN or inf");
+  }
+  if (p.type == ObjectiveType::kCustom) {
+    if (!o.custom || o.custom->dim <= 0) throw std::invalid_argument(w + ": dim must be > 0");
+    if (!o.custom->residual) throw std::invalid_argument(w + ": residual function is empty");
+  }
+  p.dim = p.type == ObjectiveType::kCustom ? o.custom->dim : kind.dim(model_->dof_count);
+  if (o.name.empty()) o.name = default_objective_name(*model_, o);
+}
+
+int IkProblem::add_objective(Objective o) {
+  return add_checked(std::move(o), "add_objective");
+}
+
+int IkProblem::add_checked(Objective o, const char* what) {
+  check_objective_spec(o, what);
   objectives_.push_back(std::move(o));
   relayout();
   // new objective's targets start at the identity for every problem
   return objective_count() - 1;
+}
+
+void IkProblem::set_objective(int index, Objective o) {
+  check_objective(index, "set_objective");
+  check_objective_spec(o, "set_objective");
+  const bool same_layout = o.params.dim == objectives_[index].params.dim;
+  o.params.start = objectives_[index].params.start;
+  objectives_[index] = std::move(o);
+  if (!same_layout) {
+    relayout();
+    return;
+  }
+  const Objective& cur = objectives_[index];
+  params_[index] = cur.params;
+  if (!cur.rest_q.empty())
+    std::copy(cur.rest_q.begin(), cur.rest_q.end(),
+              rest_.begin() + std::size_t(index) * model_->coord_count);
+  ++version_;
 }
 
 void IkProblem::relayout() {
@@ -106,128 +178,60 @@ void IkProblem::relayout() {
 }
 
 int IkProblem::add_position(int link, Vec3<double> offset, double weight, bool hard) {
-  check_link(link, "add_position");
-  Objective o;
-  o.params.type = ObjectiveType::kPosition;
-  o.params.link = link;
-  o.params.offset = offset;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "position " + model_->body_name[link];
-  return add(std::move(o), 3);
+  return add_checked(make_objective(ObjectiveType::kPosition, link, offset, weight, hard),
+                     "add_position");
 }
 
 int IkProblem::add_rotation(int link, double weight, bool hard) {
-  check_link(link, "add_rotation");
-  Objective o;
-  o.params.type = ObjectiveType::kRotation;
-  o.params.link = link;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "rotation " + model_->body_name[link];
-  return add(std::move(o), 3);
+  return add_checked(make_objective(ObjectiveType::kRotation, link, {0, 0, 0}, weight, hard),
+                     "add_rotation");
 }
 
 int IkProblem::add_pose(int link, Vec3<double> offset, double weight, bool hard) {
-  check_link(link, "add_pose");
-  Objective o;
-  o.params.type = ObjectiveType::kPose;
-  o.params.link = link;
-  o.params.offset = offset;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "pose " + model_->body_name[link];
-  return add(std::move(o), 6);
+  return add_checked(make_objective(ObjectiveType::kPose, link, offset, weight, hard), "add_pose");
 }
 
 int IkProblem::add_joint_limits(double weight, bool hard) {
-  Objective o;
-  o.params.type = ObjectiveType::kJointLimits;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "joint limits";
-  return add(std::move(o), objective_dim(ObjectiveType::kJointLimits, *model_));
+  return add_checked(make_objective(ObjectiveType::kJointLimits, -1, {0, 0, 0}, weight, hard),
+                     "add_joint_limits");
 }
 
 int IkProblem::add_posture(std::vector<double> rest_q, double weight, bool null_space) {
-  if (rest_q.empty()) rest_q = model_->neutral_configuration();
-  if (int(rest_q.size()) != model_->coord_count)
-    throw std::invalid_argument(
-        "add_posture: rest_q has " + std::to_string(rest_q.size()) +
-        " values, expected joint_coord_count = " + std::to_string(model_->coord_count));
-  for (double v : rest_q)
-    if (!std::isfinite(v)) throw std::invalid_argument("add_posture: rest_q has NaN or inf");
-  Objective o;
-  o.params.type = ObjectiveType::kPosture;
-  o.params.weight = weight;
+  Objective o = make_objective(ObjectiveType::kPosture, -1, {0, 0, 0}, weight, false);
   o.params.null_space = null_space;
   o.rest_q = std::move(rest_q);
-  o.name = "posture";
-  return add(std::move(o), objective_dim(ObjectiveType::kPosture, *model_));
+  return add_checked(std::move(o), "add_posture");
 }
 
 int IkProblem::add_relative_ball(int link_a, Vec3<double> offset_a, int link_b,
                                  Vec3<double> offset_b, double weight, bool hard) {
-  check_link(link_a, "add_relative_ball link_a");
-  check_link(link_b, "add_relative_ball link_b");
-  Objective o;
-  o.params.type = ObjectiveType::kRelativeBall;
-  o.params.link = link_a;
+  Objective o = make_objective(ObjectiveType::kRelativeBall, link_a, offset_a, weight, hard);
   o.params.link_b = link_b;
-  o.params.offset = offset_a;
   o.params.offset_b = offset_b;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "ball " + model_->body_name[link_a] + " - " + model_->body_name[link_b];
-  return add(std::move(o), 3);
+  return add_checked(std::move(o), "add_relative_ball");
 }
 
 int IkProblem::add_relative_fixed(int link_a, int link_b, const Transform<double>& relative,
                                   double weight, bool hard) {
-  check_link(link_a, "add_relative_fixed link_a");
-  check_link(link_b, "add_relative_fixed link_b");
-  if (!finite3(relative.p)) throw std::invalid_argument("add_relative_fixed: relative has NaN");
-  Objective o;
-  o.params.type = ObjectiveType::kRelativeFixed;
-  o.params.link = link_a;
+  Objective o = make_objective(ObjectiveType::kRelativeFixed, link_a, {0, 0, 0}, weight, hard);
   o.params.link_b = link_b;
-  o.params.relative = {relative.p, checked_unit(relative.q, "add_relative_fixed relative")};
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "fixed " + model_->body_name[link_a] + " - " + model_->body_name[link_b];
-  return add(std::move(o), 6);
+  o.params.relative = relative;
+  return add_checked(std::move(o), "add_relative_fixed");
 }
 
 int IkProblem::add_min_distance(int link_a, Vec3<double> offset_a, int link_b,
                                 Vec3<double> offset_b, double distance, double weight, bool hard) {
-  check_link(link_a, "add_min_distance link_a");
-  check_link(link_b, "add_min_distance link_b");
-  if (!std::isfinite(distance) || distance < 0)
-    throw std::invalid_argument("add_min_distance: distance must be finite and >= 0");
-  Objective o;
-  o.params.type = ObjectiveType::kMinDistance;
-  o.params.link = link_a;
+  Objective o = make_objective(ObjectiveType::kMinDistance, link_a, offset_a, weight, hard);
   o.params.link_b = link_b;
-  o.params.offset = offset_a;
   o.params.offset_b = offset_b;
   o.params.distance = distance;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  o.name = "distance " + model_->body_name[link_a] + " - " + model_->body_name[link_b];
-  return add(std::move(o), 1);
+  return add_checked(std::move(o), "add_min_distance");
 }
 
 int IkProblem::add_custom(CustomObjective custom, double weight, bool hard) {
-  if (custom.dim <= 0) throw std::invalid_argument("add_custom: dim must be > 0");
-  if (!custom.residual) throw std::invalid_argument("add_custom: residual function is empty");
-  Objective o;
-  o.params.type = ObjectiveType::kCustom;
-  o.params.weight = weight;
-  o.params.hard = hard;
-  int dim = custom.dim;
+  Objective o = make_objective(ObjectiveType::kCustom, -1, {0, 0, 0}, weight, hard);
   o.custom = std::make_shared<CustomObjective>(std::move(custom));
-  o.name = "custom";
-  return add(std::move(o), dim);
+  return add_checked(std::move(o), "add_custom");
 }
 
 void IkProblem::remove_objective(int index) {

@@ -41,14 +41,21 @@ CustomObjective make_custom_objective(int dim, F f) {
   return c;
 }
 
-// Host-side description of one objective: the device-copyable parameters plus what only the
-// host needs.
+// One objective, completely: the device-copyable parameters (kind, links, offsets, weights and
+// per-axis weights, mode) plus what only the host needs. Scenes (solver/scene_problem.hpp), the
+// workbench and the CLI edit this description and hand it to IkProblem as it is; which fields a
+// kind reads is declared in engine/core/objective_kinds.hpp. Targets live in the IkProblem (one
+// per problem).
 struct Objective {
   ObjectiveParams<double> params;
-  std::string name;
-  std::vector<double> rest_q;               // kPosture: rest configuration (coord_count)
+  std::string name;                         // "" = a default from the kind and its links
+  std::vector<double> rest_q;               // kPosture: rest configuration (coord_count; empty:
+                                            // the model's neutral configuration)
   std::shared_ptr<CustomObjective> custom;  // kCustom
 };
+
+// "pose panda_hand", "ball a - b", "joint limits", ...
+std::string default_objective_name(const Model& model, const Objective& objective);
 
 class IkProblem {
  public:
@@ -65,8 +72,17 @@ class IkProblem {
   // changes on every edit (targets, weights, modes, objectives)
   uint64_t version() const { return version_; }
 
-  // Objective factories: return the objective index. Links are body indices; offsets are in
-  // the link frame. Targets start at the identity and are set with set_target_*.
+  // Adds any objective kind: checks the fields its kind reads (links in range, finite offsets,
+  // weights >= 0, a unit relative quaternion, rest_q of coord_count values), fills params.dim
+  // and a default name. Returns its index; throws std::invalid_argument naming the field.
+  int add_objective(Objective objective);
+  // Replaces objective `index` (same checks). Keeps the residual layout when the row count is
+  // unchanged (weights, links, offsets, mode edited in place), else relays out.
+  void set_objective(int index, Objective objective);
+
+  // Objective factories (add_objective with one kind's fields): return the objective index. Links
+  // are body indices; offsets are in the link frame. Targets start at the identity and are set with
+  // set_target_*.
   int add_position(int link, Vec3<double> offset = {0, 0, 0}, double weight = 1.0,
                    bool hard = false);
   int add_rotation(int link, double weight = 1.0, bool hard = false);
@@ -119,7 +135,8 @@ class IkProblem {
   bool has_custom() const;
 
  private:
-  int add(Objective o, int dim);
+  void check_objective_spec(Objective& o, const char* what) const;
+  int add_checked(Objective o, const char* what);
   void check_objective(int objective, const char* what) const;
   void check_problem(int problem, const char* what) const;
   void check_link(int link, const char* what) const;

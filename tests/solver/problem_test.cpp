@@ -202,7 +202,8 @@ TEST_F(ProblemFixture, OutOfRangeIndices) {
   expect_invalid([&] { pr.add_rotation(99); }, {"link"});
   expect_invalid([&] { pr.add_pose(99); }, {"link"});
   expect_invalid([&] { pr.add_relative_ball(0, {0, 0, 0}, 99, {0, 0, 0}); }, {"link_b"});
-  expect_invalid([&] { pr.add_relative_fixed(99, 0, transform_identity<double>()); }, {"link_a"});
+  expect_invalid([&] { pr.add_relative_fixed(99, 0, transform_identity<double>()); },
+                 {"add_relative_fixed", "link"});
   expect_invalid([&] { pr.add_min_distance(0, {0, 0, 0}, -3, {0, 0, 0}, 0.1); }, {"link_b"});
   expect_invalid([&] { pr.set_target_position(a + 1, 0, {0, 0, 0}); }, {"objective", "1"});
   expect_invalid([&] { pr.set_target_position(-1, 0, {0, 0, 0}); }, {"objective"});

@@ -1,0 +1,73 @@
+#include "solver/objective_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "solver/lm_row.hpp"
+
+namespace ikwb {
+
+std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int problem_index,
+                                               const std::vector<double>& q,
+                                               const std::vector<Transform<double>>& body_q,
+                                               const SolverSettings& tol) {
+  const Model& m = problem.model();
+  if (int(q.size()) != m.coord_count)
+    throw std::invalid_argument(
+        "report_objectives: q has " + std::to_string(q.size()) +
+        " values, expected joint_coord_count = " + std::to_string(m.coord_count));
+  if (int(body_q.size()) != m.body_count)
+    throw std::invalid_argument("report_objectives: body_q has " + std::to_string(body_q.size()) +
+                                " poses, expected body_count = " + std::to_string(m.body_count));
+  if (problem_index < 0 || problem_index >= problem.problem_count())
+    throw std::invalid_argument("report_objectives: problem index " +
+                                std::to_string(problem_index) + " out of range");
+  const ProblemView<double> pv = problem.view();
+  std::vector<ObjectiveReport> out(problem.objective_count());
+  std::vector<double> raw;
+  for (int oi = 0; oi < problem.objective_count(); ++oi) {
+    const ObjectiveParams<double>& o = pv.objectives[oi];
+    ObjectiveReport& rep = out[oi];
+    if (o.link >= 0) {
+      const Transform<double>& x = body_q[o.link];
+      rep.current = {transform_point(x, o.offset), x.q};
+    }
+    if (o.type == ObjectiveType::kCustom) continue;
+    raw.assign(o.dim, 0.0);
+    objective_residual(pv, oi, problem_index, q.data(), body_q.data(), raw.data());
+
+    // position and rotation errors exactly as the solver's convergence test counts them
+    ObjectiveParams<double> counted = o;
+    counted.enabled = 1;
+    counted.hard = 0;
+    RowEval<double> e;
+    accumulate_row_eval(counted, raw.data(), e);
+    rep.position_error = e.position_error;
+    rep.rotation_error = e.rotation_error;
+    if (objective_is_inequality(o.type)) {
+      for (double v : raw) rep.violation = std::max(rep.violation, v);
+    } else if (o.hard) {
+      double s = 0;
+      for (double v : raw) s += v * v;
+      rep.violation = std::sqrt(s);
+    }
+    if (o.type == ObjectiveType::kPosture) {
+      double s = 0;
+      for (double v : raw) s += v * v;
+      rep.deviation = std::sqrt(s);
+    }
+    rep.reached = rep.position_error <= tol.tol_position &&
+                  rep.rotation_error <= tol.tol_rotation && rep.violation <= tol.tol_constraint;
+  }
+  return out;
+}
+
+bool all_reached(const IkProblem& problem, const std::vector<ObjectiveReport>& reports) {
+  for (int i = 0; i < int(reports.size()) && i < problem.objective_count(); ++i)
+    if (problem.objective(i).params.enabled && !reports[i].reached) return false;
+  return true;
+}
+
+}  // namespace ikwb

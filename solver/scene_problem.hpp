@@ -1,0 +1,61 @@
+// A scene on a loaded model: its configuration, and its objectives as Objective descriptions
+// with their targets, ready for an IkProblem. The mapping goes both ways and keeps every field
+// its kind reads (engine/core/objective_kinds.hpp), so a scene opened, edited and saved again
+// by the workbench, or solved by `ikwb solve --scene`, means exactly what its file says.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/scene.hpp"
+#include "solver/problem.hpp"
+
+namespace ikwb {
+
+using JointMap = std::map<std::string, std::vector<double>>;  // joint name -> its coordinates
+
+// Writes a joint map into q (coord_count, q_start order); unknown joints or wrong sizes are
+// warnings ("WHAT: unknown joint 'NAME' ignored").
+void apply_joint_map(const Model& model, const JointMap& values, const std::string& what,
+                     std::vector<double>& q, std::vector<std::string>& warnings);
+// every joint with coordinates, by name
+JointMap joint_map(const Model& model, const std::vector<double>& q);
+
+// clamps the 1-dof joints' coordinates into their limits (mimic joints are left alone)
+void clamp_to_limits(const Model& model, std::vector<double>& q);
+
+struct PlacedObjective {
+  Objective objective;
+  Transform<double> target = transform_identity<double>();  // world; kinds with a target
+};
+
+// One scene objective on the model. "current" targets and relative poses are taken from
+// body_q (the poses at the scene's configuration); a posture's rest is rest_q. Returns false
+// and sets *error when a link is unknown (or link_b is link): the caller skips it.
+bool objective_from_scene(const Model& model, const SceneObjective& so,
+                          const std::vector<Transform<double>>& body_q,
+                          const std::vector<double>& rest_q, PlacedObjective* out,
+                          std::string* error);
+// the scene record of an objective (targets and relative poses written out, never "current")
+SceneObjective objective_to_scene(const Model& model, const PlacedObjective& placed);
+
+// What a scene asks to solve, on a model.
+struct SceneSetup {
+  std::vector<double> rest_q;  // (coord_count) neutral, then the scene's "rest"
+  std::vector<double> q;       // (coord_count) rest, then the scene's "joint_q", clamped into
+                               // the limits
+  std::vector<PlacedObjective> objectives;
+  std::vector<std::string> warnings;  // unknown joints or links (those objectives skipped)
+};
+// The scene's configuration and objectives on `model` (FK at the scene's configuration for
+// "current" targets). The scene's own load warnings are not repeated.
+SceneSetup resolve_scene(const Model& model, const Scene& scene);
+
+// An IkProblem of problem_count problems holding the objectives, every problem starting at
+// their targets.
+IkProblem make_problem(std::shared_ptr<const Model> model,
+                       const std::vector<PlacedObjective>& objectives, int problem_count = 1);
+
+}  // namespace ikwb

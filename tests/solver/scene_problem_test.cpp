@@ -1,0 +1,125 @@
+// Tests for solver/scene_problem: a scene's objectives on a model and back keep every field
+// their kind reads (per-axis weights included), "current" targets come from the scene's
+// configuration, and unknown links are skipped with a warning.
+#include "solver/scene_problem.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine/core/fk.hpp"
+#include "solver/test_robots.hpp"
+
+namespace ikwb {
+namespace {
+
+std::shared_ptr<const Model> two_pandas() {
+  return std::make_shared<const Model>(test::two_pandas());
+}
+
+Scene every_kind_scene() {
+  return parse_scene(R"({"version": 1, "robot": "x",
+    "joint_q": {"left_joint2": 0.4, "right_joint4": -2.0},
+    "rest": {"left_joint4": -1.5},
+    "objectives": [
+      {"type": "pose", "name": "left", "link": "left_hand_tcp", "offset": [0.01, 0, 0.02],
+       "weight": 2, "position_weights": [1, 1, 0], "rotation_weights": [0, 0.5, 1],
+       "target": {"position": [0.5, 0.3, 0.6], "orientation": [0, 1, 0, 0]}},
+      {"type": "position", "link": "right_hand_tcp", "hard": true, "enabled": false},
+      {"type": "rotation", "link": "right_link7", "rotation_weights": [1, 0, 1]},
+      {"type": "joint_limits", "weight": 3},
+      {"type": "posture", "weight": 0.02, "null_space": true},
+      {"type": "relative_ball", "link": "left_hand_tcp", "link_b": "right_hand_tcp",
+       "offset_b": [0, 0, 0.05], "position_weights": [0, 1, 1], "hard": false},
+      {"type": "relative_fixed", "link": "left_link7", "link_b": "right_link7",
+       "relative": {"position": [0, -0.6, 0], "orientation": [0, 0, 0, 1]}},
+      {"type": "min_distance", "link": "left_hand_tcp", "link_b": "right_hand_tcp",
+       "distance": 0.15, "offset": [0, 0, 0.01]}]})",
+                     "every_kind.json", "");
+}
+
+TEST(SceneProblem, EveryFieldSurvivesSceneToObjectivesToScene) {
+  auto m = two_pandas();
+  Scene scene = every_kind_scene();
+  ASSERT_TRUE(scene.warnings.empty()) << scene.warnings[0];
+  SceneSetup setup = resolve_scene(*m, scene);
+  ASSERT_TRUE(setup.warnings.empty()) << setup.warnings[0];
+  ASSERT_EQ(setup.objectives.size(), scene.objectives.size());
+  // the same file again, written from the objectives
+  Scene again = scene;
+  again.objectives.clear();
+  for (const PlacedObjective& p : setup.objectives)
+    again.objectives.push_back(objective_to_scene(*m, p));
+  for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
+    SCOPED_TRACE("objective " + std::to_string(i));
+    nlohmann::json a = scene_objective_to_json(scene.objectives[i]);
+    nlohmann::json b = scene_objective_to_json(again.objectives[i]);
+    // names default to the kind and links; "current" comes back as the pose it stood for
+    if (!a.contains("name")) b.erase("name");
+    if (a.contains("target") && a["target"] == "current") b["target"] = "current";
+    EXPECT_EQ(a, b);
+  }
+  const ObjectiveParams<double>& pose = setup.objectives[0].objective.params;
+  EXPECT_EQ(pose.position_weights.z, 0.0);
+  EXPECT_EQ(pose.rotation_weights.y, 0.5);
+  EXPECT_EQ(setup.objectives[0].target.p.x, 0.5);
+}
+
+TEST(SceneProblem, CurrentTargetsAndRelativePosesComeFromTheScenesConfiguration) {
+  auto m = two_pandas();
+  Scene scene = every_kind_scene();
+  scene.objectives[0].target_current = true;
+  scene.objectives[6].relative_current = true;
+  SceneSetup setup = resolve_scene(*m, scene);
+  EXPECT_EQ(setup.q[m->joint_q_start[m->find_joint("left_joint2")]], 0.4);
+  EXPECT_EQ(setup.rest_q[m->joint_q_start[m->find_joint("left_joint4")]], -1.5);
+  EXPECT_EQ(setup.q[m->joint_q_start[m->find_joint("left_joint4")]], -1.5);  // from the rest
+  State fk(*m);
+  eval_fk(*m, setup.q, {}, fk);
+  const Transform<double>& tcp = fk.body_q[m->find_body("left_hand_tcp")];
+  EXPECT_LT(
+      length(setup.objectives[0].target.p - transform_point(tcp, Vec3<double>{0.01, 0, 0.02})),
+      1e-15);
+  Transform<double> rel = setup.objectives[6].objective.params.relative;
+  Transform<double> want =
+      inverse(fk.body_q[m->find_body("left_link7")]) * fk.body_q[m->find_body("right_link7")];
+  EXPECT_LT(length(rel.p - want.p), 1e-15);
+  // the posture's rest is the scene's rest
+  EXPECT_EQ(setup.objectives[4].objective.rest_q, setup.rest_q);
+}
+
+TEST(SceneProblem, UnknownLinksAndJointsAreSkippedWithWarnings) {
+  auto m = two_pandas();
+  Scene scene = every_kind_scene();
+  scene.objectives[1].link = "no_such_link";
+  scene.objectives[5].link_b = scene.objectives[5].link;
+  scene.joint_q["ghost_joint"] = {1.0};
+  scene.rest["left_joint1"] = {1.0, 2.0};
+  SceneSetup setup = resolve_scene(*m, scene);
+  EXPECT_EQ(setup.objectives.size(), scene.objectives.size() - 2);
+  ASSERT_EQ(setup.warnings.size(), 4u);
+  EXPECT_EQ(setup.warnings[0], "rest: joint 'left_joint1' takes 1 values, got 2");
+  EXPECT_EQ(setup.warnings[1], "joint_q: unknown joint 'ghost_joint' ignored");
+  EXPECT_EQ(setup.warnings[2], "objective 1 (position): unknown link 'no_such_link', skipped");
+  EXPECT_NE(setup.warnings[3].find("objective 5 (relative_ball): link_b"), std::string::npos);
+}
+
+TEST(SceneProblem, ProblemHoldsTheDescriptionsAsTheyAre) {
+  auto m = two_pandas();
+  SceneSetup setup = resolve_scene(*m, every_kind_scene());
+  IkProblem problem = make_problem(m, setup.objectives, 3);
+  ASSERT_EQ(problem.objective_count(), int(setup.objectives.size()));
+  for (int i = 0; i < problem.objective_count(); ++i) {
+    const ObjectiveParams<double>& a = problem.objective(i).params;
+    const ObjectiveParams<double>& b = setup.objectives[i].objective.params;
+    EXPECT_EQ(a.type, b.type);
+    EXPECT_EQ(a.weight, b.weight);
+    EXPECT_EQ(a.hard, b.hard);
+    EXPECT_EQ(a.enabled, b.enabled);
+    EXPECT_EQ(a.null_space, b.null_space);
+    EXPECT_EQ(a.position_weights.z, b.position_weights.z);
+    EXPECT_EQ(a.rotation_weights.x, b.rotation_weights.x);
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(problem.target(i, p).p.x, setup.objectives[i].target.p.x);
+  }
+}
+
+}  // namespace
+}  // namespace ikwb

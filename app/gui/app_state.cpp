@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "app/cli/robot_path.hpp"
+#include "solver/scene_problem.hpp"
 
 namespace ikwb::gui {
 
@@ -15,21 +16,21 @@ namespace {
 
 constexpr std::size_t kMaxMessages = 1000;
 constexpr int kMaxWarningsShown = 8;
-constexpr double kReachedPosition = 1e-3;    // m
-constexpr double kReachedRotation = 0.0087;  // rad (half a degree)
-
-struct KindName {
-  ObjectiveKind kind;
-  const char* name;
-};
-constexpr KindName kKindNames[] = {{ObjectiveKind::kPosition, "position"},
-                                   {ObjectiveKind::kRotation, "rotation"},
-                                   {ObjectiveKind::kPose, "pose"},
-                                   {ObjectiveKind::kJointLimits, "joint_limits"},
-                                   {ObjectiveKind::kPosture, "posture"},
-                                   {ObjectiveKind::kRelativeBall, "relative_ball"},
-                                   {ObjectiveKind::kRelativeFixed, "relative_fixed"},
-                                   {ObjectiveKind::kMinDistance, "min_distance"}};
+// the fields an edit can change (the solver fills start, dim and a default name)
+bool same_objective(const Objective& a, const Objective& b) {
+  const ObjectiveParams<double>&x = a.params, &y = b.params;
+  auto same3 = [](const Vec3<double>& u, const Vec3<double>& v) {
+    return u.x == v.x && u.y == v.y && u.z == v.z;
+  };
+  return x.type == y.type && x.hard == y.hard && x.enabled == y.enabled &&
+         x.null_space == y.null_space && x.link == y.link && x.link_b == y.link_b &&
+         same3(x.offset, y.offset) && same3(x.offset_b, y.offset_b) &&
+         same3(x.relative.p, y.relative.p) && x.relative.q.x == y.relative.q.x &&
+         x.relative.q.y == y.relative.q.y && x.relative.q.z == y.relative.q.z &&
+         x.relative.q.w == y.relative.q.w && x.distance == y.distance && x.weight == y.weight &&
+         same3(x.position_weights, y.position_weights) &&
+         same3(x.rotation_weights, y.rotation_weights) && a.rest_q == b.rest_q && a.name == b.name;
+}
 
 // equal up to the rounding of IkProblem's quaternion renormalisation
 bool same_transform(const Transform<double>& a, const Transform<double>& b) {
@@ -40,43 +41,7 @@ bool same_transform(const Transform<double>& a, const Transform<double>& b) {
          std::abs(a.q.w - b.q.w) <= e;
 }
 
-// clamps 1-dof coordinates into their limits
-void clamp_to_limits(const Model& m, std::vector<double>& q) {
-  for (int j = 0; j < m.joint_count; ++j) {
-    if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
-    int d = m.joint_qd_start[j];
-    double& v = q[m.joint_q_start[j]];
-    v = std::min(std::max(v, m.dof_lower[d]), m.dof_upper[d]);
-  }
-}
-
 }  // namespace
-
-const char* objective_kind_name(ObjectiveKind k) {
-  for (const KindName& n : kKindNames)
-    if (n.kind == k) return n.name;
-  return "pose";
-}
-
-bool parse_objective_kind(const std::string& s, ObjectiveKind* out) {
-  for (const KindName& n : kKindNames) {
-    if (s == n.name) {
-      *out = n.kind;
-      return true;
-    }
-  }
-  return false;
-}
-
-bool kind_has_link(ObjectiveKind k) {
-  return k == ObjectiveKind::kPosition || k == ObjectiveKind::kRotation ||
-         k == ObjectiveKind::kPose;
-}
-
-bool kind_is_pair(ObjectiveKind k) {
-  return k == ObjectiveKind::kRelativeBall || k == ObjectiveKind::kRelativeFixed ||
-         k == ObjectiveKind::kMinDistance;
-}
 
 SolverSettings interactive_solver_settings() {
   SolverSettings s;
@@ -164,7 +129,8 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   last_result = {};
   structure_dirty_ = true;
   ++model_version;
-  update_fk();
+  fk_dirty_ = true;
+  follow_pending_ = false;
   note_edit("open robot");
 }
 
@@ -172,12 +138,24 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
 
 void AppState::update_fk() {
   if (!model) return;
+  fk_dirty_ = false;
   if (branch.active && branch.model_version == model_version) {
     fk = branch.state;
-    return;
+  } else {
+    branch.active = false;
+    eval_fk(*model, joint_q, {}, fk);
   }
-  branch.active = false;
-  eval_fk(*model, joint_q, {}, fk);
+  if (follow_pending_) follow_joints();
+}
+
+void AppState::ensure_fk() {
+  if (fk_dirty_ || follow_pending_) update_fk();
+}
+
+void AppState::follow_joints() {
+  follow_pending_ = false;
+  for (std::size_t i = 0; i < objectives.size(); ++i)
+    if (objectives[i].has_target()) objectives[i].target = link_point_pose(int(i));
 }
 
 void AppState::set_joint(int joint, double value) {
@@ -198,63 +176,69 @@ void AppState::set_joint_coordinate(int joint, int k, double value) {
   joint_q[model->joint_q_start[joint] + k] =
       std::min(std::max(value, model->dof_lower[d]), model->dof_upper[d]);
   held_joint = joint;
-  update_fk();
-  if (targets_follow_joints)
-    for (std::size_t i = 0; i < objectives.size(); ++i)
-      if (kind_has_link(objectives[i].kind)) objectives[i].target = link_point_pose(int(i));
+  fk_dirty_ = true;
+  follow_pending_ = follow_pending_ || targets_follow_joints;
 }
 
 void AppState::set_configuration(const std::vector<double>& q) {
   if (!model || int(q.size()) != model->coord_count) return;
   joint_q = q;
   clamp_to_limits(*model, joint_q);
-  update_fk();
+  fk_dirty_ = true;
 }
 
 // ---- objectives -------------------------------------------------------------------------------
 
-int AppState::add_objective(ObjectiveKind kind, int link, Vec3<double> offset) {
+Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> offset) const {
+  const ObjectiveKind& kind = objective_kind(type);
+  Objective o;
+  o.params.type = type;
+  o.params.weight = kind.weight;
+  o.params.hard = kind.hard;
+  if (kind.has(kFieldLink)) o.params.link = link;
+  if (kind.has(kFieldOffset)) o.params.offset = offset;
+  if (kind.has(kFieldRest)) o.rest_q = rest_q;
+  return o;
+}
+
+int AppState::add_objective(Objective spec) {
   if (!model) return -1;
-  if (kind_is_pair(kind)) {
-    error(std::string("a ") + objective_kind_name(kind) + " objective comes from a scene file");
+  const ObjectiveKind& kind = objective_kind(spec.params.type);
+  if (kind.has(kFieldLink) && (spec.params.link < 0 || spec.params.link >= model->body_count)) {
+    error(std::string("a ") + kind.name + " objective needs a link: select one");
     return -1;
   }
-  if (kind_has_link(kind) && (link < 0 || link >= model->body_count)) {
-    error(std::string("a ") + objective_kind_name(kind) + " objective needs a link: select one");
-    return -1;
-  }
-  if (kind == ObjectiveKind::kJointLimits) {
-    for (const ObjectiveUi& o : objectives)
-      if (o.kind == kind) {
-        warn("the joint limits objective exists already");
+  if (kind.unique)
+    for (const WorkbenchObjective& o : objectives)
+      if (o.type() == spec.params.type) {
+        warn(std::string("the ") + kind.label + " objective exists already");
         return -1;
       }
+  // the solver's own checks, with its messages
+  try {
+    IkProblem check(model);
+    check.add_objective(spec);
+    spec = check.objective(0);
+  } catch (const std::exception& e) {
+    error(std::string("objective not added: ") + e.what());
+    return -1;
   }
-  ObjectiveUi o;
-  o.kind = kind;
-  o.link = kind_has_link(kind) ? link : -1;
-  o.offset = kind_has_link(kind) ? offset : Vec3<double>{0, 0, 0};
-  o.weight = kind == ObjectiveKind::kPosture ? 0.01 : 1.0;
-  o.name = kind_has_link(kind)
-               ? std::string(objective_kind_name(kind)) + " " + model->body_name[link]
-               : (kind == ObjectiveKind::kPosture ? "posture" : "joint limits");
-  if (kind == ObjectiveKind::kPosture) o.rest_q = rest_q;
-  objectives.push_back(o);
+  ensure_fk();
+  objectives.push_back({std::move(spec), transform_identity<double>(), {}});
   int index = int(objectives.size()) - 1;
-  if (kind_has_link(kind)) {
+  if (kind.has_target()) {
     objectives[index].target = link_point_pose(index);
     selection.objective = index;
   }
   structure_dirty_ = true;
-  update_objective_status();
-  info("added " + o.name + " objective");
+  info("added " + objectives[index].name() + " objective");
   note_edit("add objective");
   return index;
 }
 
 void AppState::remove_objective(int index) {
   if (index < 0 || index >= int(objectives.size())) return;
-  std::string name = objectives[index].name;
+  std::string name = objectives[index].name();
   objectives.erase(objectives.begin() + index);
   auto fix = [&](int& i) {
     if (i == index)
@@ -273,9 +257,9 @@ void AppState::select_link(int body) {
   selection.body = body;
   if (body < 0) return;
   int cur = selection.objective;
-  if (cur >= 0 && cur < int(objectives.size()) && objectives[cur].link == body) return;
+  if (cur >= 0 && cur < int(objectives.size()) && objectives[cur].link() == body) return;
   for (int i = 0; i < int(objectives.size()); ++i)
-    if (objectives[i].link == body) {
+    if (objectives[i].link() == body) {
       selection.objective = i;
       return;
     }
@@ -289,81 +273,28 @@ void AppState::set_target(int index, const Transform<double>& target) {
 }
 
 Transform<double> AppState::link_point_pose(int index) const {
-  const ObjectiveUi& o = objectives[index];
-  if (!model || o.link < 0 || o.link >= int(fk.body_q.size())) return transform_identity<double>();
-  const Transform<double>& x = fk.body_q[o.link];
-  return {transform_point(x, o.offset), x.q};
+  const ObjectiveParams<double>& p = objectives[index].spec.params;
+  if (!model || p.link < 0 || p.link >= int(fk.body_q.size())) return transform_identity<double>();
+  const Transform<double>& x = fk.body_q[p.link];
+  return {transform_point(x, p.offset), x.q};
 }
 
-void AppState::update_objective_status() {
+void AppState::evaluate() {
   if (!model) return;
-  const Model& m = *model;
-  // within the solver's tolerances, or too close to see (a soft posture may keep a link a
-  // fraction of a millimetre off its target)
-  const double tol_p = std::max(2 * settings.tol_position, kReachedPosition);
-  const double tol_r = std::max(2 * settings.tol_rotation, kReachedRotation);
-  std::vector<double> diff(m.dof_count);
-  for (int i = 0; i < int(objectives.size()); ++i) {
-    ObjectiveUi& o = objectives[i];
-    ObjectiveStatus& s = o.status;
-    s = ObjectiveStatus{};
-    switch (o.kind) {
-      case ObjectiveKind::kPosition:
-      case ObjectiveKind::kRotation:
-      case ObjectiveKind::kPose: {
-        s.current = link_point_pose(i);
-        if (o.kind != ObjectiveKind::kRotation) s.position_error = length(s.current.p - o.target.p);
-        if (o.kind != ObjectiveKind::kPosition)
-          s.rotation_error = length(quat_log(s.current.q * conjugate(o.target.q)));
-        s.reached = s.position_error <= tol_p && s.rotation_error <= tol_r;
-        break;
-      }
-      case ObjectiveKind::kJointLimits:
-        for (int j = 0; j < m.joint_count; ++j) {
-          if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1)
-            continue;
-          int d = m.joint_qd_start[j];
-          double v = joint_q[m.joint_q_start[j]];
-          s.error = std::max({s.error, v - m.dof_upper[d], m.dof_lower[d] - v});
-        }
-        s.reached = s.error <= 1e-6;
-        break;
-      case ObjectiveKind::kPosture: {
-        if (int(o.rest_q.size()) != m.coord_count) break;
-        difference_row(m.view(), joint_q.data(), o.rest_q.data(), diff.data());
-        double sum = 0;
-        for (double v : diff) sum += v * v;
-        s.error = std::sqrt(sum);
-        break;
-      }
-      case ObjectiveKind::kRelativeBall:
-      case ObjectiveKind::kRelativeFixed:
-      case ObjectiveKind::kMinDistance: {
-        const Transform<double>& xa = fk.body_q[o.link];
-        const Transform<double>& xb = fk.body_q[o.link_b];
-        s.current = {transform_point(xa, o.offset), xa.q};
-        if (o.kind == ObjectiveKind::kRelativeFixed) {
-          Transform<double> want = xa * o.relative;
-          s.position_error = length(xb.p - want.p);
-          s.rotation_error = length(quat_log(xb.q * conjugate(want.q)));
-        } else {
-          double d = length(transform_point(xb, o.offset_b) - s.current.p);
-          if (o.kind == ObjectiveKind::kRelativeBall)
-            s.position_error = d;
-          else
-            s.error = std::max(0.0, o.distance - d);
-        }
-        s.reached = s.position_error <= tol_p && s.rotation_error <= tol_r && s.error <= tol_p;
-        break;
-      }
-    }
-    s.out_of_reach = o.enabled && !s.reached && solve.settled;
+  ensure_fk();
+  if (!problem_ || problem_->objective_count() != int(objectives.size())) return;
+  std::vector<ObjectiveReport> reports =
+      report_objectives(*problem_, 0, joint_q, fk.body_q, settings);
+  for (std::size_t i = 0; i < objectives.size(); ++i) {
+    ObjectiveStatus& s = objectives[i].status;
+    static_cast<ObjectiveReport&>(s) = reports[i];
+    s.out_of_reach = objectives[i].enabled() && !s.reached && solve.settled;
   }
 }
 
 bool AppState::all_reached() const {
-  for (const ObjectiveUi& o : objectives)
-    if (o.enabled && !o.status.reached) return false;
+  for (const WorkbenchObjective& o : objectives)
+    if (o.enabled() && !o.status.reached) return false;
   return true;
 }
 
@@ -382,54 +313,27 @@ void AppState::sync() {
     problem_.reset();
     return;
   }
-  // the null-space flag has no setter: changing it rebuilds like adding an objective
-  bool rebuild = structure_dirty_ || !problem_ || synced_model_version_ != model_version;
-  for (int i = 0; !rebuild && i < int(objectives.size()); ++i)
-    rebuild = objectives[i].kind == ObjectiveKind::kPosture &&
-              bool(problem_->objective(i).params.null_space) != objectives[i].null_space;
-  if (rebuild) {
+  if (structure_dirty_ || !problem_ || synced_model_version_ != model_version) {
     problem_ = std::make_unique<IkProblem>(model);
+    for (WorkbenchObjective& o : objectives)
+      o.spec = problem_->objective(problem_->add_objective(o.spec));
     ++problem_serial_;
     synced_model_version_ = model_version;
     structure_dirty_ = false;
   }
   IkProblem& p = *problem_;
   for (int i = 0; i < int(objectives.size()); ++i) {
-    const ObjectiveUi& o = objectives[i];
-    if (rebuild) {
-      switch (o.kind) {
-        case ObjectiveKind::kPosition:
-          p.add_position(o.link, o.offset, o.weight, o.hard);
-          break;
-        case ObjectiveKind::kRotation:
-          p.add_rotation(o.link, o.weight, o.hard);
-          break;
-        case ObjectiveKind::kPose:
-          p.add_pose(o.link, o.offset, o.weight, o.hard);
-          break;
-        case ObjectiveKind::kJointLimits:
-          p.add_joint_limits(o.weight, o.hard);
-          break;
-        case ObjectiveKind::kRelativeBall:
-          p.add_relative_ball(o.link, o.offset, o.link_b, o.offset_b, o.weight, o.hard);
-          break;
-        case ObjectiveKind::kRelativeFixed:
-          p.add_relative_fixed(o.link, o.link_b, o.relative, o.weight, o.hard);
-          break;
-        case ObjectiveKind::kMinDistance:
-          p.add_min_distance(o.link, o.offset, o.link_b, o.offset_b, o.distance, o.weight, o.hard);
-          break;
-        case ObjectiveKind::kPosture:
-          p.add_posture(o.rest_q, o.weight, o.null_space);
-          break;
+    WorkbenchObjective& o = objectives[i];
+    // the solver's copy is canonical (normalised quaternions, default names, row layout)
+    if (!same_objective(p.objective(i), o.spec)) {
+      try {
+        p.set_objective(i, o.spec);
+      } catch (const std::exception& e) {
+        error(std::string("edit of ") + o.name() + " undone: " + e.what());
       }
-      p.set_name(i, o.name);
+      o.spec = p.objective(i);
     }
-    const ObjectiveParams<double>& params = p.objective(i).params;
-    if (params.weight != o.weight) p.set_weight(i, o.weight);
-    if (bool(params.hard) != o.hard) p.set_hard(i, o.hard);
-    if (bool(params.enabled) != o.enabled) p.set_enabled(i, o.enabled);
-    if (kind_has_link(o.kind) && !same_transform(p.target(i, 0), o.target))
+    if (o.has_target() && !same_transform(p.target(i, 0), o.target))
       p.set_target_pose(i, 0, o.target);
   }
   // a joint held by hand stays exactly where the slider puts it; the solver moves the others

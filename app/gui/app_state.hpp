@@ -16,60 +16,31 @@
 #include "engine/core/fk.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/objective_report.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb::gui {
 
-// the objective types the workbench edits
-enum class ObjectiveKind {
-  kPosition,
-  kRotation,
-  kPose,
-  kJointLimits,
-  kPosture,
-  kRelativeBall,   // a point on link a and a point on link b coincide
-  kRelativeFixed,  // link b keeps its pose relative to link a
-  kMinDistance,    // the points on links a and b stay at least `distance` apart
+// What the last frame left for one objective: the solver's own numbers from its residual rows
+// (solver/objective_report.hpp), and whether the solver has given up on reaching it.
+struct ObjectiveStatus : ObjectiveReport {
+  bool out_of_reach = false;  // enabled, not reached, and the solver has settled: best effort
 };
 
-// "position", "rotation", "pose", "joint_limits", "posture", "relative_ball", "relative_fixed",
-// "min_distance" (the scene file's names)
-const char* objective_kind_name(ObjectiveKind k);
-// inverse of objective_kind_name; false when unknown
-bool parse_objective_kind(const std::string& s, ObjectiveKind* out);
-// position, rotation and pose objectives act on a link and have a target pose (and a gizmo)
-bool kind_has_link(ObjectiveKind k);
-// relative_ball, relative_fixed and min_distance relate two links (no target)
-bool kind_is_pair(ObjectiveKind k);
-
-// What the last solve left for one objective (written after FK, read by the UI and the dump).
-struct ObjectiveStatus {
-  Transform<double> current = transform_identity<double>();  // link point and orientation
-  double position_error = 0;  // m, |point - target| (position and pose)
-  double rotation_error = 0;  // rad, angle of R R_target^T (rotation and pose)
-  double error = 0;           // joint_limits: largest violation; posture: |q - rest| (dof space);
-                              // min_distance: how much closer than `distance` the points are
-  bool reached = true;        // within 2x the solver tolerances, or 1 mm and 0.5 degrees
-  bool out_of_reach = false;  // not reached and the solver has settled: best effort
-};
-
-// One objective as the UI edits it. Indices match the IkProblem's objectives after sync().
-struct ObjectiveUi {
-  ObjectiveKind kind = ObjectiveKind::kPose;
-  std::string name;
-  int link = -1;                   // body (link kinds)
-  Vec3<double> offset{0, 0, 0};    // point on the link, link frame
-  int link_b = -1;                 // pair kinds: the second body
-  Vec3<double> offset_b{0, 0, 0};  // pair kinds: point on link_b, link_b frame
-  double distance = 0;             // min_distance, m
-  Transform<double> relative = transform_identity<double>();  // relative_fixed: b in a
-  double weight = 1.0;
-  bool hard = false;
-  bool enabled = true;
-  Transform<double> target = transform_identity<double>();  // world (link kinds)
-  std::vector<double> rest_q;                               // posture: coord_count
-  bool null_space = false;  // posture: applied in the task's null space (never fights it)
+// One objective in the workbench. `spec` is the same description the scene file and the
+// IkProblem hold (every field of its kind, per-axis weights included): panels, the viewport and
+// scripts edit it in place and sync() hands it to the solver as it is.
+struct WorkbenchObjective {
+  Objective spec;
+  Transform<double> target = transform_identity<double>();  // world (kinds with a target)
   ObjectiveStatus status;
+
+  const ObjectiveKind& kind() const { return objective_kind(spec.params.type); }
+  ObjectiveType type() const { return spec.params.type; }
+  int link() const { return spec.params.link; }
+  bool enabled() const { return spec.params.enabled != 0; }
+  bool has_target() const { return kind().has_target(); }
+  const std::string& name() const { return spec.name; }
 };
 
 struct Message {
@@ -152,25 +123,34 @@ class AppState {
   void set_joint_coordinate(int joint, int k, double value);
   // sets the whole configuration (coord_count values; clamped)
   void set_configuration(const std::vector<double>& q);
-  // full FK at joint_q; in branch edit mode, the branch edit's body state instead
+  // FK at joint_q now (in branch edit mode, the branch edit's body state instead). Setters do
+  // not run it: they mark the configuration changed, and the frame step (or ensure_fk) runs FK
+  // once.
   void update_fk();
+  // update_fk when the configuration changed since the last FK
+  void ensure_fk();
   BranchEdit branch;  // masked-FK branch edit mode (branch_edit.hpp)
 
   // ---- objectives --------------------------------------------------------------------------
-  std::vector<ObjectiveUi> objectives;
+  std::vector<WorkbenchObjective> objectives;
 
-  // adds an objective; link kinds start with the target at the link's current pose. Returns its
-  // index, or -1 (with a message) when the link is invalid.
-  int add_objective(ObjectiveKind kind, int link = -1, Vec3<double> offset = {0, 0, 0});
+  // a new objective of `type` with its kind's defaults (weight, mode, the rest posture) on a link
+  // point (kinds with a link); add it with add_objective
+  Objective new_objective(ObjectiveType type, int link = -1, Vec3<double> offset = {0, 0, 0}) const;
+  // Adds an objective; kinds with a target start with it at the link point's current pose.
+  // Returns its index, or -1 (with a message naming the problem) when the solver refuses it
+  // (unknown link, a second joint limits objective, bad values).
+  int add_objective(Objective spec);
   void remove_objective(int index);
   // selects a link and, unless the selected objective is on it already, its first objective
   // (so its gizmo appears); -1 clears the link selection
   void select_link(int body);
   void set_target(int index, const Transform<double>& target);
-  // world pose of objective i's link point at the current configuration
+  // world pose of objective i's link point at the last FK
   Transform<double> link_point_pose(int index) const;
-  // recomputes each objective's errors from fk (after FK)
-  void update_objective_status();
+  // FK (when the configuration changed) and every objective's status from the solver's residual
+  // rows, after sync(); the frame step calls it once a frame
+  void evaluate();
 
   // The sync point: applies the objectives and the held joint to the IkProblem (rebuilt when
   // objectives were added or removed, or the robot changed; edited in place otherwise).
@@ -184,7 +164,7 @@ class AppState {
   bool live_solve = true;   // solve every frame
   SolveStatus solve;
   SolveResult last_result;  // every seed's final state (for seed ghosts)
-  // every enabled objective is at its target (ObjectiveStatus::reached)
+  // every enabled objective is reached (ObjectiveStatus::reached)
   bool all_reached() const;
   // "paused", "idle" (no objectives), "converged", "settled" (stopped within the display tolerances
   // without meeting the solver's: a soft trade-off), "best effort" (stopped short) or "solving"
@@ -216,6 +196,8 @@ class AppState {
  private:
   // installs a freshly loaded model: configuration to rest, objectives cleared
   void install_model(LoadResult loaded, const std::string& path);
+  // moves the targets of link objectives to their links (after a joint edited by hand)
+  void follow_joints();
   // configuration, solver settings and objectives of a scene, on the installed model
   void apply_scene_content(const Scene& scene);
 
@@ -223,6 +205,8 @@ class AppState {
   bool structure_dirty_ = true;
   uint64_t problem_serial_ = 0;
   uint64_t synced_model_version_ = 0;
+  bool fk_dirty_ = true;         // joint_q changed since the last FK
+  bool follow_pending_ = false;  // a joint was set by hand: targets follow at the next FK
 };
 
 // solver settings as a scene's "solver" object: backend, optimizer, jacobian, sampler, n_seeds,

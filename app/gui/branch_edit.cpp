@@ -72,8 +72,7 @@ void end_branch_edit(AppState& app) {
     app.update_fk();
     if (app.targets_follow_joints)
       for (std::size_t i = 0; i < app.objectives.size(); ++i)
-        if (kind_has_link(app.objectives[i].kind))
-          app.objectives[i].target = app.link_point_pose(int(i));
+        if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
     app.note_edit("branch edit");
   }
   b.joint_mask.clear();

@@ -71,8 +71,8 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
 
   // bars: current residual per objective (log scale 1e-6 .. 1)
   for (int i = 0; i < int(app.objectives.size()); ++i) {
-    const ObjectiveUi& o = app.objectives[i];
-    const double r = o.enabled ? residual_norm(o) : 0.0;
+    const WorkbenchObjective& o = app.objectives[i];
+    const double r = o.enabled() ? residual_norm(o) : 0.0;
     ImVec2 a = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();
     dl->AddRectFilled(a, ImVec2(a.x + w, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
@@ -80,8 +80,8 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
                       u32(magnitude_color(log_scale(r), 0.8f)), 2.0f);
     dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + 4, a.y + bh), series_color(i));
     char text[160];
-    std::snprintf(text, sizeof text, "%d %s  %.3g%s", i, o.name.c_str(), r,
-                  o.enabled ? (o.status.reached ? "  reached" : "") : "  off");
+    std::snprintf(text, sizeof text, "%d %s  %.3g%s", i, o.name().c_str(), r,
+                  o.enabled() ? (o.status.reached ? "  reached" : "") : "  off");
     dl->AddText(ImVec2(a.x + 8, a.y), IM_COL32(235, 235, 240, 255), text);
     ImGui::Dummy(ImVec2(w, bh + 1));
   }

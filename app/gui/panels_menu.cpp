@@ -64,23 +64,23 @@ void link_context_items(AppState& app, int body, const Vec3<double>* point) {
   if (!app.model || body < 0 || body >= app.model->body_count) return;
   ImGui::TextDisabled("%s", app.model->body_name[body].c_str());
   ImGui::Separator();
-  for (ObjectiveKind k :
-       {ObjectiveKind::kPose, ObjectiveKind::kPosition, ObjectiveKind::kRotation}) {
-    std::string item = std::string("Add ") + objective_kind_name(k) + " objective";
+  for (ObjectiveType k :
+       {ObjectiveType::kPose, ObjectiveType::kPosition, ObjectiveType::kRotation}) {
+    std::string item = std::string("Add ") + objective_kind(k).name + " objective";
     if (ImGui::MenuItem(item.c_str())) {
       app.selection.body = body;
-      app.add_objective(k, body);
+      app.add_objective(app.new_objective(k, body));
     }
   }
   if (point) {
     // a target attached to the clicked spot of the link
     if (ImGui::MenuItem("Add position objective here")) {
       app.selection.body = body;
-      app.add_objective(ObjectiveKind::kPosition, body, *point);
+      app.add_objective(app.new_objective(ObjectiveType::kPosition, body, *point));
     }
     if (ImGui::MenuItem("Add pose objective here")) {
       app.selection.body = body;
-      app.add_objective(ObjectiveKind::kPose, body, *point);
+      app.add_objective(app.new_objective(ObjectiveType::kPose, body, *point));
     }
   }
   ImGui::Separator();

@@ -1,5 +1,7 @@
-// Objectives panel: add an objective (on the selected link for link kinds), and per objective
-// its type and link, enable, weight (live), soft / hard, delete, and its current errors.
+// Objectives panel: add an objective (on the selected link for kinds with a link), and per
+// objective a row drawn from its kind's fields (engine/core/objective_kinds.hpp): enable, name
+// and links, weight and per-axis weights (live), soft / hard or null space, distance, delete,
+// and its status from the solver's residual rows.
 #include <cmath>
 
 #include "app/gui/panels.hpp"
@@ -12,59 +14,96 @@ constexpr double kDeg = 57.29577951308232;
 const ImVec4 kGreen(0.4f, 0.85f, 0.5f, 1.0f);
 const ImVec4 kAmber(1.0f, 0.72f, 0.3f, 1.0f);
 const ImVec4 kRed(1.0f, 0.42f, 0.38f, 1.0f);
+const ImVec4 kGrey(0.7f, 0.74f, 0.8f, 1.0f);
 
-// by ObjectiveKind; the first five can be added here (pair objectives come from scenes)
-const char* const kKindLabels[] = {"Position", "Rotation",      "Pose",           "Joint limits",
-                                   "Posture",  "Relative ball", "Relative fixed", "Min distance"};
-constexpr int kAddableKinds = 5;
-
-void status_line(const ObjectiveUi& o) {
+void status_line(const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
-  if (!o.enabled) {
+  if (!o.enabled()) {
     ImGui::TextDisabled("disabled");
     return;
   }
-  ImVec4 col = s.reached ? kGreen : (s.out_of_reach ? kRed : kAmber);
-  switch (o.kind) {
-    case ObjectiveKind::kPosition:
-    case ObjectiveKind::kRotation:
-    case ObjectiveKind::kPose: {
-      char buf[128] = "";
-      int n = 0;
-      if (o.kind != ObjectiveKind::kRotation)
-        n += std::snprintf(buf + n, sizeof buf - n, "pos %.2f mm  ", 1000.0 * s.position_error);
-      if (o.kind != ObjectiveKind::kPosition)
-        std::snprintf(buf + n, sizeof buf - n, "rot %.2f\xc2\xb0", s.rotation_error * kDeg);
-      ImGui::TextColored(col, "%s", buf);
-      if (s.out_of_reach && o.kind != ObjectiveKind::kRotation)
-        ImGui::TextColored(kRed, "out of reach by %.1f cm (best effort)", 100.0 * s.position_error);
-      else if (s.out_of_reach)
-        ImGui::TextColored(kRed, "not reachable (best effort)");
-      break;
-    }
-    case ObjectiveKind::kJointLimits:
-      if (s.reached)
-        ImGui::TextColored(col, "all joints within limits");
-      else
-        ImGui::TextColored(col, "violation %.3f", s.error);
-      break;
-    case ObjectiveKind::kPosture:
-      ImGui::TextColored(ImVec4(0.7f, 0.74f, 0.8f, 1.0f), "distance to rest %.3f", s.error);
-      break;
-    case ObjectiveKind::kRelativeBall:
-      ImGui::TextColored(col, "gap %.2f mm", 1000.0 * s.position_error);
-      break;
-    case ObjectiveKind::kRelativeFixed:
-      ImGui::TextColored(col, "pos %.2f mm  rot %.2f\xc2\xb0", 1000.0 * s.position_error,
-                         s.rotation_error * kDeg);
-      break;
-    case ObjectiveKind::kMinDistance:
-      if (s.reached)
-        ImGui::TextColored(col, "at least %.0f mm apart", 1000.0 * o.distance);
-      else
-        ImGui::TextColored(col, "%.1f mm too close", 1000.0 * s.error);
-      break;
+  const ObjectiveKind& kind = o.kind();
+  if (kind.has(kFieldRest)) {
+    ImGui::TextColored(kGrey, "distance to rest %.3f", s.deviation);
+    return;
   }
+  ImVec4 col = s.reached ? kGreen : (s.out_of_reach ? kRed : kAmber);
+  char buf[160] = "";
+  int n = 0;
+  if (kind.position_row >= 0)
+    n += std::snprintf(buf + n, sizeof buf - n, "%s %.2f mm  ", kind.is_pair() ? "gap" : "pos",
+                       1000.0 * s.position_error);
+  if (kind.rotation_row >= 0)
+    n += std::snprintf(buf + n, sizeof buf - n, "rot %.2f\xc2\xb0  ", s.rotation_error * kDeg);
+  if (kind.has(kFieldDistance) && s.violation > 0)
+    std::snprintf(buf + n, sizeof buf - n, "%.1f mm too close", 1000.0 * s.violation);
+  else if (kind.has(kFieldDistance))
+    std::snprintf(buf + n, sizeof buf - n, "at least %.0f mm apart",
+                  1000.0 * o.spec.params.distance);
+  else if (kind.type == ObjectiveType::kJointLimits && s.violation > 0)
+    std::snprintf(buf + n, sizeof buf - n, "violation %.3f", s.violation);
+  else if (kind.type == ObjectiveType::kJointLimits)
+    std::snprintf(buf + n, sizeof buf - n, "all joints within limits");
+  ImGui::TextColored(col, "%s", buf);
+  if (s.out_of_reach && kind.has_target())
+    ImGui::TextColored(kRed,
+                       kind.position_row >= 0 ? "out of reach by %.1f cm (best effort)"
+                                              : "not reachable (best effort)",
+                       100.0 * s.position_error);
+}
+
+// per-axis weights of the position or rotation rows: three small drags (0 leaves an axis free)
+bool axis_weights(const char* label, Vec3<double>& w) {
+  float v[3] = {float(w.x), float(w.y), float(w.z)};
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+  bool changed = ImGui::DragFloat3(label, v, 0.01f, 0.0f, 10.0f, "%.2f");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("weights of the world x, y and z rows (0 leaves that axis free)");
+  if (changed)
+    w = {std::max(0.0, double(v[0])), std::max(0.0, double(v[1])), std::max(0.0, double(v[2]))};
+  return changed;
+}
+
+// the editable fields of one objective, from its kind
+void field_rows(AppState& app, WorkbenchObjective& o) {
+  const ObjectiveKind& kind = o.kind();
+  ObjectiveParams<double>& p = o.spec.params;
+  ImGui::TextDisabled("%s", kind.label);
+  ImGui::SameLine(96);
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+  float w = float(p.weight);
+  if (ImGui::SliderFloat("##w", &w, 0.001f, 100.0f, "weight %.3g", ImGuiSliderFlags_Logarithmic))
+    p.weight = std::max(0.0, double(w));
+  if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set weight");
+  ImGui::SameLine();
+  if (kind.has(kFieldNullSpace)) {
+    bool null_space = p.null_space;
+    if (ImGui::Checkbox("null", &null_space)) {
+      p.null_space = null_space;
+      app.note_edit("posture null space");
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("apply the posture in the null space of the other objectives");
+  } else if (kind.has(kFieldHard)) {
+    bool hard = p.hard;
+    if (ImGui::Checkbox("hard", &hard)) {
+      p.hard = hard;
+      app.note_edit("soft / hard");
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("hard: a constraint (augmented Lagrangian); soft: a weighted cost");
+  }
+  if (kind.has(kFieldDistance)) {
+    float d = float(p.distance * 1000.0);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+    if (ImGui::DragFloat("##distance", &d, 0.5f, 0.0f, 2000.0f, "distance %.1f mm"))
+      p.distance = std::max(0.0, double(d) / 1000.0);
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set distance");
+  }
+  if (kind.has(kFieldPositionWeights) && axis_weights("pos axes", p.position_weights))
+    app.note_edit("set axis weights");
+  if (kind.has(kFieldRotationWeights) && axis_weights("rot axes", p.rotation_weights))
+    app.note_edit("set axis weights");
 }
 
 }  // namespace
@@ -77,15 +116,22 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
   }
   const Model& m = *app.model;
 
-  // add row
+  // add row: the kinds that need no second link
+  const ObjectiveKind& add_kind = objective_kind(ui.add_type);
   ImGui::SetNextItemWidth(116);
-  ImGui::Combo("##kind", &ui.add_kind, kKindLabels, kAddableKinds);
+  if (ImGui::BeginCombo("##kind", add_kind.label)) {
+    for (int k = 0; k < objective_kind_count(); ++k) {
+      const ObjectiveKind& kind = objective_kinds()[k];
+      if (!kind.addable) continue;
+      if (ImGui::Selectable(kind.label, kind.type == ui.add_type)) ui.add_type = kind.type;
+    }
+    ImGui::EndCombo();
+  }
   ImGui::SameLine();
-  ObjectiveKind kind = ObjectiveKind(ui.add_kind);
-  const bool needs_link = kind_has_link(kind);
+  const bool needs_link = add_kind.has(kFieldLink);
   const bool have_link = app.selection.body >= 0;
   ImGui::BeginDisabled(needs_link && !have_link);
-  if (ImGui::Button("Add")) app.add_objective(kind, app.selection.body);
+  if (ImGui::Button("Add")) app.add_objective(app.new_objective(ui.add_type, app.selection.body));
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (needs_link)
@@ -99,24 +145,28 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         "No objectives. Select a link (click it), then Add,\nor right-click a link.");
   int remove = -1;
   for (int i = 0; i < int(app.objectives.size()); ++i) {
-    ObjectiveUi& o = app.objectives[i];
+    WorkbenchObjective& o = app.objectives[i];
+    const ObjectiveParams<double>& p = o.spec.params;
     ImGui::PushID(i);
-    if (ImGui::Checkbox("##on", &o.enabled)) app.note_edit("enable objective");
+    bool enabled = o.enabled();
+    if (ImGui::Checkbox("##on", &enabled)) {
+      o.spec.params.enabled = enabled;
+      app.note_edit("enable objective");
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("enabled");
     ImGui::SameLine();
-    std::string title = o.name;
-    if (kind_is_pair(o.kind))
-      title += "  (" + m.body_name[o.link] + ", " + m.body_name[o.link_b] + ")";
-    else if (kind_has_link(o.kind) && o.link >= 0 &&
-             o.name.find(m.body_name[o.link]) == std::string::npos)
-      title += "  (" + m.body_name[o.link] + ")";
+    std::string title = o.name();
+    if (o.kind().is_pair())
+      title += "  (" + m.body_name[p.link] + ", " + m.body_name[p.link_b] + ")";
+    else if (p.link >= 0 && title.find(m.body_name[p.link]) == std::string::npos)
+      title += "  (" + m.body_name[p.link] + ")";
     const bool selected = app.selection.objective == i;
     if (ImGui::Selectable(title.c_str(), selected, 0,
                           ImVec2(ImGui::GetContentRegionAvail().x - 28, 0))) {
       app.selection.objective = i;
-      if (o.link >= 0) app.selection.body = o.link;
+      if (p.link >= 0) app.selection.body = p.link;
     }
-    if (ImGui::IsItemHovered() && o.link >= 0) app.hover.body = o.link;
+    if (ImGui::IsItemHovered() && p.link >= 0) app.hover.body = p.link;
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.45f, 0.16f, 0.16f, 0.8f));
     if (ImGui::SmallButton("x")) remove = i;
@@ -124,23 +174,7 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("delete this objective");
 
     ImGui::Indent(28);
-    ImGui::TextDisabled("%s", kKindLabels[int(o.kind)]);
-    ImGui::SameLine(96);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-    float w = float(o.weight);
-    if (ImGui::SliderFloat("##w", &w, 0.001f, 100.0f, "weight %.3g", ImGuiSliderFlags_Logarithmic))
-      o.weight = std::max(0.0, double(w));
-    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set weight");
-    ImGui::SameLine();
-    if (o.kind == ObjectiveKind::kPosture) {
-      if (ImGui::Checkbox("null", &o.null_space)) app.note_edit("posture null space");
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("apply the posture in the null space of the other objectives");
-    } else {
-      if (ImGui::Checkbox("hard", &o.hard)) app.note_edit("soft / hard");
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("hard: a constraint (augmented Lagrangian); soft: a weighted cost");
-    }
+    field_rows(app, o);
     status_line(o);
     ImGui::Unindent(28);
     ImGui::Separator();

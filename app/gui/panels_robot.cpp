@@ -54,7 +54,8 @@ void draw_robot_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     if (app.selection.body == b) flags |= ImGuiTreeNodeFlags_Selected;
     int j = m.body_joint[b];
     bool has_objective = false;
-    for (const ObjectiveUi& o : app.objectives) has_objective = has_objective || o.link == b;
+    for (const WorkbenchObjective& o : app.objectives)
+      has_objective = has_objective || o.link() == b;
     bool open = ImGui::TreeNodeEx((void*)(intptr_t)b, flags, "%s%s", m.body_name[b].c_str(),
                                   has_objective ? "  *" : "");
     if (ImGui::IsItemHovered()) {

@@ -6,40 +6,9 @@
 
 #include "app/cli/robot_path.hpp"
 #include "app/gui/app_state.hpp"
+#include "solver/scene_problem.hpp"
 
 namespace ikwb::gui {
-
-namespace {
-
-// writes a joint map (joint name -> coordinates) into q; unknown joints or wrong sizes warn
-void apply_joint_map(const Model& m, const std::map<std::string, std::vector<double>>& values,
-                     const char* what, std::vector<double>& q, AppState& app) {
-  for (const auto& [name, v] : values) {
-    int j = m.find_joint(name);
-    if (j < 0) {
-      app.warn(std::string(what) + ": unknown joint '" + name + "' ignored");
-      continue;
-    }
-    int n = m.joint_q_start[j + 1] - m.joint_q_start[j];
-    if (int(v.size()) != n) {
-      app.warn(std::string(what) + ": joint '" + name + "' takes " + std::to_string(n) +
-               " values, got " + std::to_string(v.size()));
-      continue;
-    }
-    std::copy(v.begin(), v.end(), q.begin() + m.joint_q_start[j]);
-  }
-}
-
-std::map<std::string, std::vector<double>> joint_map(const Model& m, const std::vector<double>& q) {
-  std::map<std::string, std::vector<double>> out;
-  for (int j = 0; j < m.joint_count; ++j) {
-    int a = m.joint_q_start[j], b = m.joint_q_start[j + 1];
-    if (b > a) out[m.joint_name[j]] = std::vector<double>(q.begin() + a, q.begin() + b);
-  }
-  return out;
-}
-
-}  // namespace
 
 nlohmann::json solver_settings_json(const SolverSettings& s) {
   return {{"backend", to_string(s.backend)},
@@ -162,69 +131,21 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
 }
 
 void AppState::apply_scene_content(const Scene& scene) {
-  const Model& m = *model;
   for (const std::string& w : scene.warnings) warn(w);
+  SceneSetup setup = resolve_scene(*model, scene);
+  for (const std::string& w : setup.warnings) warn(w);
+  rest_q = setup.rest_q;
+  set_configuration(setup.q);
 
-  // configuration: rest posture, then the scene's joint values
-  apply_joint_map(m, scene.rest, "rest", rest_q, *this);
-  joint_q = rest_q;
-  apply_joint_map(m, scene.joint_q, "joint_q", joint_q, *this);
-  set_configuration(joint_q);
-
-  // solver settings
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
   for (const std::string& w : solver_warnings) warn(w);
 
-  // objectives ("current" targets at the link pose of this configuration)
-  for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
-    const SceneObjective& so = scene.objectives[i];
-    ObjectiveKind kind;
-    if (!parse_objective_kind(so.type, &kind)) {
-      warn("objective " + std::to_string(i) + " (" + so.type +
-           "): not supported by the workbench yet, skipped");
-      continue;
-    }
-    int link = -1, link_b = -1;
-    if (kind_has_link(kind) || kind_is_pair(kind)) {
-      link = m.find_body(so.link);
-      if (link < 0) {
-        warn("objective " + std::to_string(i) + ": unknown link '" + so.link + "', skipped");
-        continue;
-      }
-    }
-    if (kind_is_pair(kind)) {
-      link_b = m.find_body(so.link_b);
-      if (link_b < 0 || link_b == link) {
-        warn("objective " + std::to_string(i) + ": link_b '" + so.link_b +
-             "' unknown or the same as link, skipped");
-        continue;
-      }
-    }
-    ObjectiveUi o;
-    o.kind = kind;
-    o.name = so.name.empty() ? std::string(objective_kind_name(kind)) : so.name;
-    o.link = link;
-    o.offset = so.offset;
-    o.link_b = link_b;
-    o.offset_b = so.offset_b;
-    o.distance = so.distance;
-    // relative_fixed "current": the relative pose of the scene's configuration
-    if (kind == ObjectiveKind::kRelativeFixed)
-      o.relative = so.relative_current ? inverse(fk.body_q[link]) * fk.body_q[link_b] : so.relative;
-    o.weight = so.weight;
-    o.hard = so.hard;
-    o.enabled = so.enabled;
-    o.null_space = so.null_space;
-    if (kind == ObjectiveKind::kPosture) o.rest_q = rest_q;
-    objectives.push_back(o);
-    int index = int(objectives.size()) - 1;
-    if (kind_has_link(kind))
-      objectives[index].target = so.target_current ? link_point_pose(index) : so.target;
-  }
+  for (PlacedObjective& placed : setup.objectives)
+    objectives.push_back({std::move(placed.objective), placed.target, {}});
   for (int i = 0; i < int(objectives.size()) && selection.objective < 0; ++i)
-    if (kind_has_link(objectives[i].kind)) selection.objective = i;
-  update_objective_status();
+    if (objectives[i].has_target()) selection.objective = i;
+  structure_dirty_ = true;
 }
 
 Scene AppState::make_scene() const {
@@ -238,25 +159,8 @@ Scene AppState::make_scene() const {
   s.package_paths = urdf_options.package_paths;
   s.joint_q = joint_map(m, joint_q);
   s.rest = joint_map(m, rest_q);
-  for (const ObjectiveUi& o : objectives) {
-    SceneObjective so;
-    so.type = objective_kind_name(o.kind);
-    so.name = o.name;
-    if (o.link >= 0) so.link = m.body_name[o.link];
-    if (o.link_b >= 0) so.link_b = m.body_name[o.link_b];
-    so.offset = o.offset;
-    so.offset_b = o.offset_b;
-    so.distance = o.distance;
-    so.relative_current = false;
-    so.relative = o.relative;
-    so.weight = o.weight;
-    so.hard = o.hard;
-    so.enabled = o.enabled;
-    so.null_space = o.null_space;
-    so.target_current = !kind_has_link(o.kind);
-    so.target = o.target;
-    s.objectives.push_back(so);
-  }
+  for (const WorkbenchObjective& o : objectives)
+    s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
   s.solver = solver_settings_json(settings);
   return s;
 }

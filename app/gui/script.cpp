@@ -5,6 +5,8 @@
 // [SECTION] Commands
 #include "app/gui/script.hpp"
 
+#include "app/gui/script_objectives.hpp"
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -70,6 +72,7 @@ const std::map<std::string, Arity>& commands() {
                                                  {"open_urdf", {1, 1}},
                                                  {"scene", {1, 1}},
                                                  {"add", {1, -1}},
+                                                 {"set", {3, -1}},
                                                  {"remove", {1, 1}},
                                                  {"select_objective", {1, 1}},
                                                  {"select_link", {1, 1}},
@@ -359,7 +362,7 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
   double v = 0;
   int i = 0;
   bool b = false;
-  auto objective = [&](const std::string& s) -> ObjectiveUi* {
+  auto objective = [&](const std::string& s) -> WorkbenchObjective* {
     index_value(s, &i);
     if (i < int(app.objectives.size())) return &app.objectives[i];
     fail(c, "no objective " + s + " (there are " + std::to_string(app.objectives.size()) + ")",
@@ -402,44 +405,11 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
   }
 
   // objectives
-  if (cmd == "add") {
-    ObjectiveKind kind;
-    if (!parse_objective_kind(a[1], &kind)) {
-      fail(c, "unknown objective type '" + a[1] + "'", app);
-      return false;
-    }
-    std::size_t k = 2;
-    int link = -1;
-    if (kind_has_link(kind)) {
-      if (a.size() < 3 || !app.model || (link = app.model->find_body(a[2])) < 0) {
-        fail(c, "unknown link '" + (a.size() < 3 ? std::string() : a[2]) + "'", app);
-        return false;
-      }
-      k = 3;
-    }
-    Vec3<double> offset{0, 0, 0};
-    double weight = -1;
-    bool hard = false;
-    for (; k < a.size(); ++k) {
-      if (a[k] == "offset" && k + 3 < a.size() && length_value(a[k + 1], &offset.x) &&
-          length_value(a[k + 2], &offset.y) && length_value(a[k + 3], &offset.z)) {
-        k += 3;
-      } else if (a[k] == "weight" && k + 1 < a.size() && plain_number(a[k + 1], &weight)) {
-        ++k;
-      } else if (a[k] == "hard") {
-        hard = true;
-      } else {
-        fail(c, "unexpected '" + a[k] + "' (offset X Y Z, weight W, hard)", app);
-        return false;
-      }
-    }
-    int index = app.add_objective(kind, link, offset);
-    if (index < 0) {
-      fail(c, "objective not added", app);
-      return false;
-    }
-    if (weight >= 0) app.objectives[index].weight = weight;
-    app.objectives[index].hard = hard;
+  if (cmd == "add" || cmd == "set") {
+    std::string error;
+    if (!(cmd == "add" ? script_add_objective(app, a, &error)
+                       : script_set_objective(app, a, &error)))
+      fail(c, error, app);
     return false;
   }
   if (cmd == "remove") {
@@ -447,9 +417,9 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
     return false;
   }
   if (cmd == "select_objective") {
-    if (ObjectiveUi* o = objective(a[1])) {
+    if (WorkbenchObjective* o = objective(a[1])) {
       app.selection.objective = i;
-      app.selection.body = o->link;
+      app.selection.body = o->link();
     }
     return false;
   }
@@ -462,16 +432,16 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
     return false;
   }
   if (cmd == "weight" || cmd == "hard" || cmd == "enable") {
-    ObjectiveUi* o = objective(a[1]);
+    WorkbenchObjective* o = objective(a[1]);
     if (!o) return false;
-    if (cmd == "weight" && plain_number(a[2], &v)) o->weight = v;
-    if (cmd == "hard" && on_off(a[2], &b)) o->hard = b;
-    if (cmd == "enable" && on_off(a[2], &b)) o->enabled = b;
+    if (cmd == "weight" && plain_number(a[2], &v)) o->spec.params.weight = v;
+    if (cmd == "hard" && on_off(a[2], &b)) o->spec.params.hard = b;
+    if (cmd == "enable" && on_off(a[2], &b)) o->spec.params.enabled = b;
     app.note_edit(cmd);
     return false;
   }
   if (cmd == "target") {
-    ObjectiveUi* o = objective(a[1]);
+    WorkbenchObjective* o = objective(a[1]);
     if (!o) return false;
     Transform<double> t = o->target;
     length_value(a[2], &t.p.x);
@@ -797,7 +767,7 @@ bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {
       index_value(a[2], &i);
       int n = app.model ? app.model->body_count : 0;
       check(n == i, std::to_string(n));
-    } else if (ObjectiveUi* o = objective(a[2])) {
+    } else if (WorkbenchObjective* o = objective(a[2])) {
       const ObjectiveStatus& s = o->status;
       char actual[96];
       std::snprintf(actual, sizeof actual, "position error %.4g m, rotation error %.4g rad",

@@ -80,18 +80,17 @@ bool ScriptRunner::advance_drag(ScriptHost& host) {
     case 0: {
       // select the objective (as clicking it in the panel does) and pick the gizmo mode
       if (d.objective >= int(app.objectives.size())) return abandon("no such objective");
-      const ObjectiveUi& o = app.objectives[d.objective];
-      if (!kind_has_link(o.kind) || !o.enabled)
+      const WorkbenchObjective& o = app.objectives[d.objective];
+      if (!o.has_target() || !o.enabled())
         return abandon("objective " + std::to_string(d.objective) + " has no gizmo");
       app.selection.objective = d.objective;
-      app.selection.body = o.link;
+      app.selection.body = o.link();
       bool ring = is_ring_handle(d.handle);
-      if ((o.kind == ObjectiveKind::kPosition && ring) ||
-          (o.kind == ObjectiveKind::kRotation && !ring))
-        return abandon(std::string("a ") + objective_kind_name(o.kind) +
-                       " objective has no such handle");
+      if ((o.type() == ObjectiveType::kPosition && ring) ||
+          (o.type() == ObjectiveType::kRotation && !ring))
+        return abandon(std::string("a ") + o.kind().name + " objective has no such handle");
       render::GizmoMode want = ring ? render::GizmoMode::kRotate : render::GizmoMode::kTranslate;
-      if (o.kind == ObjectiveKind::kPose && view.user_mode != want) {
+      if (o.type() == ObjectiveType::kPose && view.user_mode != want) {
         int k = ring ? GLFW_KEY_E : GLFW_KEY_W;
         input_.keys[k] = true;
         tapped_.push_back(k);

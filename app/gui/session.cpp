@@ -85,8 +85,7 @@ void load_extras(Ui& ui, const Scene& scene, Session& s) {
 
 void set_link_targets_to_links(AppState& app) {
   for (std::size_t i = 0; i < app.objectives.size(); ++i)
-    if (kind_has_link(app.objectives[i].kind))
-      app.objectives[i].target = app.link_point_pose(int(i));
+    if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
 }
 
 long rss_kb() {
@@ -111,7 +110,7 @@ double uniform(uint64_t& state, double lo, double hi) {
 std::vector<int> link_objectives(const AppState& app) {
   std::vector<int> out;
   for (int i = 0; i < int(app.objectives.size()); ++i)
-    if (kind_has_link(app.objectives[i].kind) && app.objectives[i].enabled) out.push_back(i);
+    if (app.objectives[i].has_target() && app.objectives[i].enabled()) out.push_back(i);
   return out;
 }
 
@@ -348,7 +347,7 @@ bool apply_imported(Ui& ui, int index, int objective) {
   }
   if (objective < 0) objective = app.selection.objective;
   if (objective < 0 || objective >= int(app.objectives.size()) ||
-      !kind_has_link(app.objectives[objective].kind)) {
+      !app.objectives[objective].has_target()) {
     app.error("select a position, rotation or pose objective to apply the target to");
     return false;
   }
@@ -377,7 +376,7 @@ void start_soak(Ui& ui, int frames, uint64_t seed) {
   k.seed = seed;
   k.rng = seed * 0x2545f4914f6cdd1dULL + 1;
   k.started_at = seconds_since_start();
-  for (const ObjectiveUi& o : app.objectives) k.home.push_back(o.target);
+  for (const WorkbenchObjective& o : app.objectives) k.home.push_back(o.target);
   k.last_target = k.home;
   k.locked.assign(app.objectives.size(), 0);
   k.rss_kb.push_back(rss_kb());
@@ -416,7 +415,7 @@ void session_frame_begin(Ui& ui) {
       k.length = k.left = 5 + int(next_random(k.rng) % 36);
       ++k.drags;
     } else if (r < 0.8) {
-      app.objectives[pick].weight = uniform(k.rng, 0.5, 2.0);
+      app.objectives[pick].spec.params.weight = uniform(k.rng, 0.5, 2.0);
       app.note_edit("soak weight");
       ++k.weight_changes;
       k.left = 1 + int(next_random(k.rng) % 10);
@@ -449,15 +448,15 @@ static void check_soak(Ui& ui) {
   bool nan = false;
   for (double v : app.joint_q) nan = nan || !std::isfinite(v);
   for (const Transform<double>& x : app.fk.body_q) nan = nan || !finite(x);
-  for (const ObjectiveUi& o : app.objectives)
+  for (const WorkbenchObjective& o : app.objectives)
     nan = nan || !finite(o.target) || !std::isfinite(o.status.position_error) ||
           !std::isfinite(o.status.rotation_error);
   nan = nan || !std::isfinite(app.solve.cost);
   if (nan) ++k.nan_frames;
   if (k.locked.size() == app.objectives.size() && k.last_target.size() == app.objectives.size()) {
     for (std::size_t i = 0; i < app.objectives.size(); ++i) {
-      const ObjectiveUi& o = app.objectives[i];
-      if (!kind_has_link(o.kind)) continue;
+      const WorkbenchObjective& o = app.objectives[i];
+      if (!o.has_target()) continue;
       bool moved = !same(o.target, k.last_target[i]) || int(i) == k.objective;
       k.last_target[i] = o.target;
       if (moved) {

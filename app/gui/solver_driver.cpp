@@ -18,22 +18,19 @@ constexpr double kEscapeGain = 0.5;
 // a frame that reduced the error by less than this fraction has settled
 constexpr double kProgress = 0.02;
 
-struct LinkErrors {
-  double position = 0;  // m, largest over enabled link objectives
+struct TaskErrors {
+  double position = 0;  // m, largest over enabled objectives with a target
   double rotation = 0;  // rad
   double combined() const { return position + 0.1 * rotation; }  // 0.1 m per radian
 };
 
-LinkErrors link_errors(const AppState& app) {
-  LinkErrors e;
-  for (int i = 0; i < int(app.objectives.size()); ++i) {
-    const ObjectiveUi& o = app.objectives[i];
-    if (!o.enabled || !kind_has_link(o.kind)) continue;
-    Transform<double> x = app.link_point_pose(i);
-    if (o.kind != ObjectiveKind::kRotation)
-      e.position = std::max(e.position, length(x.p - o.target.p));
-    if (o.kind != ObjectiveKind::kPosition)
-      e.rotation = std::max(e.rotation, length(quat_log(x.q * conjugate(o.target.q))));
+// from the objectives' status (the solver's residual rows at the last evaluate())
+TaskErrors task_errors(const AppState& app) {
+  TaskErrors e;
+  for (const WorkbenchObjective& o : app.objectives) {
+    if (!o.enabled() || !o.has_target()) continue;
+    e.position = std::max(e.position, o.status.position_error);
+    e.rotation = std::max(e.rotation, o.status.rotation_error);
   }
   return e;
 }
@@ -72,23 +69,31 @@ bool SolverDriver::idle(const AppState& app) const {
          q_after_ == app.joint_q && same_settings(settings_, app.settings);
 }
 
-void SolverDriver::step(AppState& app) {
+void SolverDriver::step_frame(AppState& app) {
+  app.ensure_fk();  // a joint set by hand moves the targets before the solver sees them
+  app.sync();
+  const bool ran = solve(app);
+  app.evaluate();
+  if (ran) update_status(app);
+}
+
+bool SolverDriver::solve(AppState& app) {
   SolveStatus& st = app.solve;
   st.ran = false;
   if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve ||
       app.branch.active) {
     st.settled = true;
-    return;
+    return false;
   }
-  if (idle(app)) return;
+  if (idle(app)) return false;
   ensure_solver(app);
   const IkProblem& problem = *app.problem();
-  const bool same_problem = have_last_ && serial_ == app.problem_serial() &&
-                            version_ == problem.version() && same_settings(settings_, app.settings);
+  same_problem_ = have_last_ && serial_ == app.problem_serial() && version_ == problem.version() &&
+                  same_settings(settings_, app.settings);
+  error_before_ = task_errors(app).combined();
 
   SolverSettings s = app.settings;
   s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
-  const double error_before = link_errors(app).combined();
   try {
     solver_->solve(problem, s, app.joint_q, app.last_result);
   } catch (const std::exception& e) {
@@ -99,33 +104,41 @@ void SolverDriver::step(AppState& app) {
       solver_ = make_cpu_solver();
       solver_for_ = Backend::kCpu;
       note_ = std::string("CUDA failed: ") + e.what();
-      return;
+      return false;
     }
     app.error(std::string("solve failed: ") + e.what() + "; live solving paused");
     app.live_solve = false;
-    return;
+    return false;
   }
   const SolveResult& r = app.last_result;
   const ProblemResult& best = r.problems[0];
   const int nq = problem.model().coord_count;
 
   // seed policy: closest converged (the solver's pick), else the warm start unless stuck
-  int keep = best.seed;
+  kept_seed_ = best.seed;
   if (!best.converged) {
-    keep = 0;
+    kept_seed_ = 0;
     if (st.stalled_frames >= kEscapeFrames && r.row_cost[best.seed] < kEscapeGain * r.row_cost[0])
-      keep = best.seed;
+      kept_seed_ = best.seed;
   }
-  std::vector<double> q(r.row_q.begin() + std::ptrdiff_t(keep) * nq,
-                        r.row_q.begin() + std::ptrdiff_t(keep + 1) * nq);
-  app.set_configuration(q);
-  const LinkErrors after = link_errors(app);
-  const bool progress = after.combined() < (1.0 - kProgress) * error_before;
+  app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
+                                            r.row_q.begin() + std::ptrdiff_t(kept_seed_ + 1) * nq));
+  return true;
+}
+
+void SolverDriver::update_status(AppState& app) {
+  SolveStatus& st = app.solve;
+  const SolveResult& r = app.last_result;
+  const ProblemResult& best = r.problems[0];
+  const int keep = kept_seed_;
+  const TaskErrors after = task_errors(app);
+  // a changed problem (a drag) always counts as progress
+  const bool progress = !same_problem_ || after.combined() < (1.0 - kProgress) * error_before_;
 
   st.ran = true;
   st.converged = bool(r.row_converged[keep]);
   st.seed = keep;
-  st.iterations = keep == best.seed ? best.iterations : s.max_iterations;
+  st.iterations = keep == best.seed ? best.iterations : app.settings.max_iterations;
   st.total_iterations = best.total_iterations;
   st.cost = r.row_cost[keep];
   st.position_error = after.position;
@@ -135,14 +148,16 @@ void SolverDriver::step(AppState& app) {
   st.backend_note = note_;
   st.settled = st.converged || !progress;
   // stuck frames count only while the problem stays the same (never during a drag)
-  if (st.converged || !same_problem || progress || keep != 0)
+  if (st.converged || !same_problem_ || progress || keep != 0)
     st.stalled_frames = 0;
   else
     ++st.stalled_frames;
+  for (WorkbenchObjective& o : app.objectives)
+    o.status.out_of_reach = o.enabled() && !o.status.reached && st.settled;
   app.stats.add_solve_ms(st.solve_ms);
 
   serial_ = app.problem_serial();
-  version_ = problem.version();
+  version_ = app.problem()->version();
   q_after_ = app.joint_q;
   settings_ = app.settings;
   have_last_ = true;

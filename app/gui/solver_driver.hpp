@@ -17,14 +17,23 @@ class SolverDriver {
   // checks CUDA once and fills app.solve.cuda_available / cuda_reason
   void init(AppState& app);
 
-  // Runs this frame's solve when there is work (after app.sync()): app.settings.max_iterations
-  // iterations per seed from app.joint_q. Keeps the closest converged seed; with none converged
-  // it keeps the warm start (seed 0), unless the robot has been stuck for a while and another
-  // seed is much better. Updates app.joint_q, app.solve, app.last_result and the solve timing.
-  // Skips the solve when nothing changed since a settled result.
-  void step(AppState& app);
+  // The workbench's frame step, the one place edits meet the solver (the loop and the tests
+  // call it): FK when a joint edit moves targets, app.sync(), this frame's bounded solve when
+  // there is work, FK once at the kept configuration, and each objective's status from the
+  // solver's residual rows (app.evaluate()).
+  //
+  // The solve runs app.settings.max_iterations iterations per seed from app.joint_q. It keeps
+  // the closest converged seed; with none converged it keeps the warm start (seed 0), unless the
+  // robot has been stuck for a while and another seed is much better. It updates app.joint_q,
+  // app.solve, app.last_result and the solve timing, and is skipped when nothing changed since
+  // a settled result.
+  void step_frame(AppState& app);
 
  private:
+  // this frame's solve; true when it ran and changed app.joint_q
+  bool solve(AppState& app);
+  // app.solve's errors, progress, settled and stall count after the solve and evaluate()
+  void update_status(AppState& app);
   void ensure_solver(AppState& app);
   bool idle(const AppState& app) const;
 
@@ -37,6 +46,9 @@ class SolverDriver {
   std::vector<double> q_after_;
   SolverSettings settings_;
   bool have_last_ = false;
+  bool same_problem_ = false;  // this frame solved the problem the last frame solved
+  int kept_seed_ = 0;
+  double error_before_ = 0;  // combined task error before this frame's solve
 };
 
 // whether two settings solve the same way

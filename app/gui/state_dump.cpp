@@ -1,6 +1,8 @@
 // State dump as JSON (see state_dump.hpp and README.md).
 #include "app/gui/state_dump.hpp"
 
+#include "solver/scene_problem.hpp"
+
 #include <cmath>
 
 #include <glm/gtc/quaternion.hpp>
@@ -152,39 +154,21 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   // objectives
   json objectives = json::array();
   for (int i = 0; i < int(app.objectives.size()); ++i) {
-    const ObjectiveUi& o = app.objectives[i];
+    const WorkbenchObjective& o = app.objectives[i];
     const ObjectiveStatus& s = o.status;
-    json e = {{"index", i},
-              {"type", objective_kind_name(o.kind)},
-              {"name", o.name},
-              {"weight", o.weight},
-              {"hard", o.hard},
-              {"enabled", o.enabled},
-              {"reached", s.reached},
-              {"out_of_reach", s.out_of_reach},
-              {"out_of_reach_by", s.out_of_reach ? s.position_error : 0.0}};
-    if (kind_has_link(o.kind)) {
-      e["link"] = app.model->body_name[o.link];
-      e["offset"] = vec(o.offset);
-      e["target"] = {{"position", vec(o.target.p)}, {"orientation", quat(o.target.q)}};
+    // the scene record (the fields of the kind), then what the solver's rows say
+    json e = scene_objective_to_json(objective_to_scene(*app.model, {o.spec, o.target}));
+    e["index"] = i;
+    e["link"] = o.link() >= 0 ? json(app.model->body_name[o.link()]) : json(nullptr);
+    e["reached"] = s.reached;
+    e["out_of_reach"] = s.out_of_reach;
+    e["out_of_reach_by"] = s.out_of_reach ? s.position_error : 0.0;
+    e["position_error"] = s.position_error;
+    e["rotation_error"] = s.rotation_error;
+    e["violation"] = s.violation;
+    e["deviation"] = s.deviation;
+    if (o.link() >= 0)
       e["current"] = {{"position", vec(s.current.p)}, {"orientation", quat(s.current.q)}};
-      e["position_error"] = s.position_error;
-      e["rotation_error"] = s.rotation_error;
-    } else if (kind_is_pair(o.kind)) {
-      e["link"] = app.model->body_name[o.link];
-      e["link_b"] = app.model->body_name[o.link_b];
-      e["offset"] = vec(o.offset);
-      e["offset_b"] = vec(o.offset_b);
-      if (o.kind == ObjectiveKind::kMinDistance) e["distance"] = o.distance;
-      e["position_error"] = s.position_error;
-      e["rotation_error"] = s.rotation_error;
-      e["error"] = s.error;
-    } else {
-      e["link"] = nullptr;
-      e["error"] = s.error;
-      e["position_error"] = 0.0;
-      e["rotation_error"] = 0.0;
-    }
     objectives.push_back(e);
   }
   d["objectives"] = objectives;

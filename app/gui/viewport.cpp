@@ -24,8 +24,8 @@ const glm::vec4 kReached{0.35f, 0.85f, 0.45f, 1.0f};
 const glm::vec4 kSolving{1.0f, 0.72f, 0.25f, 1.0f};
 const glm::vec4 kOutOfReach{0.95f, 0.3f, 0.28f, 1.0f};
 
-glm::vec4 status_color(const ObjectiveUi& o) {
-  if (!o.enabled) return {0.6f, 0.6f, 0.6f, 0.7f};
+glm::vec4 status_color(const WorkbenchObjective& o) {
+  if (!o.enabled()) return {0.6f, 0.6f, 0.6f, 0.7f};
   if (o.status.reached) return kReached;
   return o.status.out_of_reach ? kOutOfReach : kSolving;
 }
@@ -57,6 +57,7 @@ void Viewport3D::shutdown() {
 void Viewport3D::sync_model(AppState& app) {
   if (!app.model || model_version_ == app.model_version) return;
   model_version_ = app.model_version;
+  app.ensure_fk();  // framing reads the body poses
   renderer_.upload_model(*app.model);
   picker_.set_meshes(renderer_.body_meshes());
   if (gizmo.dragging()) gizmo.cancel_drag();
@@ -98,15 +99,15 @@ int Viewport3D::gizmo_objective(const AppState& app) const {
   int i = app.selection.objective;
   if (!options.targets) return -1;
   if (i < 0 || i >= int(app.objectives.size())) return -1;
-  const ObjectiveUi& o = app.objectives[i];
-  return kind_has_link(o.kind) && o.enabled ? i : -1;
+  const WorkbenchObjective& o = app.objectives[i];
+  return o.has_target() && o.enabled() ? i : -1;
 }
 
 render::GizmoMode Viewport3D::effective_mode(const AppState& app) const {
   int i = gizmo_objective(app);
-  if (i >= 0 && app.objectives[i].kind == ObjectiveKind::kPosition)
+  if (i >= 0 && app.objectives[i].type() == ObjectiveType::kPosition)
     return render::GizmoMode::kTranslate;
-  if (i >= 0 && app.objectives[i].kind == ObjectiveKind::kRotation)
+  if (i >= 0 && app.objectives[i].type() == ObjectiveType::kRotation)
     return render::GizmoMode::kRotate;
   return user_mode;
 }
@@ -117,10 +118,10 @@ void Viewport3D::update_gizmo_pose(const AppState& app) {
     if (gizmo.dragging()) gizmo.cancel_drag();
     return;
   }
-  const ObjectiveUi& o = app.objectives[i];
+  const WorkbenchObjective& o = app.objectives[i];
   Transform<double> t = o.target;
   // a rotation target has no position: its rings sit on the link
-  if (o.kind == ObjectiveKind::kRotation) t.p = o.status.current.p;
+  if (o.type() == ObjectiveType::kRotation) t.p = o.status.current.p;
   gizmo.mode = effective_mode(app);
   gizmo.set_transform(t);
 }
@@ -130,8 +131,8 @@ int Viewport3D::target_under(const AppState& app, glm::vec2 mouse) const {
   int best = -1;
   float best_d = kTargetPickPx;
   for (int i = 0; i < int(app.objectives.size()); ++i) {
-    const ObjectiveUi& o = app.objectives[i];
-    if (!kind_has_link(o.kind) || o.kind == ObjectiveKind::kRotation) continue;
+    const WorkbenchObjective& o = app.objectives[i];
+    if (!o.has_target() || o.type() == ObjectiveType::kRotation) continue;
     glm::vec3 px = camera.project(render::to_glm(o.target.p), rect);
     if (px.z <= 0) continue;
     float d = glm::length(glm::vec2(px) - mouse);
@@ -164,7 +165,7 @@ void Viewport3D::click(AppState& app, int button) {
   } else if (button == 0) {
     if (on.objective >= 0 && on.objective < int(app.objectives.size())) {
       app.selection.objective = on.objective;
-      app.selection.body = app.objectives[on.objective].link;
+      app.selection.body = app.objectives[on.objective].link();
     } else {
       app.select_link(on.body);
     }
@@ -211,7 +212,7 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
           break;
         }
         Transform<double> t = held ? gizmo.update_drag(camera, rect, in.mouse) : gizmo.end_drag();
-        if (app.objectives[i].kind == ObjectiveKind::kRotation) t.p = app.objectives[i].target.p;
+        if (app.objectives[i].type() == ObjectiveType::kRotation) t.p = app.objectives[i].target.p;
         app.set_target(i, t);
         if (!held) app.note_edit("move target");
         break;
@@ -374,27 +375,28 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
   if (options.targets) {
     const int gizmo_i = gizmo_objective(app);
     for (int i = 0; i < int(app.objectives.size()); ++i) {
-      const ObjectiveUi& o = app.objectives[i];
-      if (kind_is_pair(o.kind) && o.enabled) {
+      const WorkbenchObjective& o = app.objectives[i];
+      if (o.kind().is_pair() && o.enabled()) {
         glm::vec3 a = render::to_glm(o.status.current.p);
-        glm::vec3 b = render::to_glm(transform_point(app.fk.body_q[o.link_b], o.offset_b));
+        glm::vec3 b = render::to_glm(
+            transform_point(app.fk.body_q[o.spec.params.link_b], o.spec.params.offset_b));
         glm::vec4 col = status_color(o);
         col.a *= 0.7f;
         ov.line(a, b, col, 1.5f, false);
         ov.points({a, b}, {col}, 6.0f, false);
       }
-      if (!kind_has_link(o.kind)) continue;
+      if (!o.has_target()) continue;
       glm::vec4 col = status_color(o);
       glm::vec3 cur = render::to_glm(o.status.current.p);
-      glm::vec3 tgt = o.kind == ObjectiveKind::kRotation ? cur : render::to_glm(o.target.p);
+      glm::vec3 tgt = o.type() == ObjectiveType::kRotation ? cur : render::to_glm(o.target.p);
       float wpp = camera.world_per_pixel(tgt, rect);
       if (glm::length(tgt - cur) > 2.0f * wpp) ov.line(cur, tgt, col, 2.0f, false);
       ov.point(cur, col, 7.0f, false);
-      if (o.kind != ObjectiveKind::kPosition && i != gizmo_i) {
+      if (o.type() != ObjectiveType::kPosition && i != gizmo_i) {
         Transform<double> frame{render::to_vec3(tgt), o.target.q};
         ov.axes(render::to_glm(frame), 30.0f * wpp, 2.0f, false, 0.9f);
       }
-      if (o.kind != ObjectiveKind::kRotation && i != gizmo_i) {
+      if (o.type() != ObjectiveType::kRotation && i != gizmo_i) {
         bool lit = app.hover.objective == i;
         ov.point(tgt, glm::vec4(0.1f, 0.1f, 0.12f, 0.9f), lit ? 16.0f : 13.0f, false);
         ov.point(tgt, lit ? glm::vec4(1.0f, 0.85f, 0.2f, 1.0f) : col, lit ? 12.0f : 9.0f, false);
@@ -436,18 +438,18 @@ void Viewport3D::draw_ui(AppState& app) {
 
   // the selected objective's status next to its target
   int sel = app.selection.objective;
-  if (sel >= 0 && sel < int(app.objectives.size()) && kind_has_link(app.objectives[sel].kind)) {
-    const ObjectiveUi& o = app.objectives[sel];
-    const Vec3<double>& at = o.kind == ObjectiveKind::kRotation ? o.status.current.p : o.target.p;
+  if (sel >= 0 && sel < int(app.objectives.size()) && app.objectives[sel].has_target()) {
+    const WorkbenchObjective& o = app.objectives[sel];
+    const Vec3<double>& at = o.type() == ObjectiveType::kRotation ? o.status.current.p : o.target.p;
     glm::vec3 px = camera.project(render::to_glm(at), rect);
     if (px.z > 0 && rect.contains(glm::vec2(px))) {
       if (o.status.out_of_reach)
-        std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f cm", o.name.c_str(),
+        std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f cm", o.name().c_str(),
                       100.0 * o.status.position_error);
       else if (o.status.reached)
-        std::snprintf(buf, sizeof buf, "%s", o.name.c_str());
+        std::snprintf(buf, sizeof buf, "%s", o.name().c_str());
       else
-        std::snprintf(buf, sizeof buf, "%s: %.1f mm, %.1f deg", o.name.c_str(),
+        std::snprintf(buf, sizeof buf, "%s: %.1f mm, %.1f deg", o.name().c_str(),
                       1000.0 * o.status.position_error, o.status.rotation_error * 57.2957795);
       label(dl, ImVec2(px.x + 16, px.y + 14), buf, im_color(status_color(o)));
     }

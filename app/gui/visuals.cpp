@@ -34,8 +34,8 @@ Transform<double> joint_frame(const Model& m, const std::vector<Transform<double
 // the body a link objective's residual label sits on: the deepest link objective's, else the
 // last body
 int label_body(const AppState& app) {
-  for (const ObjectiveUi& o : app.objectives)
-    if (kind_has_link(o.kind) && o.enabled) return o.link;
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.has_target() && o.enabled()) return o.link();
   return app.model ? app.model->body_count - 1 : -1;
 }
 
@@ -61,11 +61,9 @@ float limit_closeness(const Model& m, const std::vector<double>& q, int joint) {
   return std::isfinite(t) ? float(std::clamp(std::abs(2.0 * t - 1.0), 0.0, 1.0)) : 0.0f;
 }
 
-double residual_norm(const ObjectiveUi& o) {
-  if (kind_has_link(o.kind)) return o.status.position_error + o.status.rotation_error;
-  if (kind_is_pair(o.kind))
-    return o.status.position_error + o.status.rotation_error + o.status.error;
-  return o.status.error;
+double residual_norm(const WorkbenchObjective& o) {
+  const ObjectiveStatus& s = o.status;
+  return s.position_error + s.rotation_error + s.violation + s.deviation;
 }
 
 glm::vec4 magnitude_color(float t, float alpha) {
@@ -104,8 +102,8 @@ bool adopt_seed(AppState& app, int k) {
 void Visuals::record(const AppState& app) {
   ResidualSample s;
   s.frame = app.frame;
-  for (const ObjectiveUi& o : app.objectives)
-    s.norms.push_back(o.enabled ? float(residual_norm(o)) : 0.0f);
+  for (const WorkbenchObjective& o : app.objectives)
+    s.norms.push_back(o.enabled() ? float(residual_norm(o)) : 0.0f);
   s.cost = float(app.solve.cost);
   s.iterations = app.solve.ran ? app.solve.total_iterations : 0;
   history_.push_back(std::move(s));
@@ -186,18 +184,18 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
   const auto& body_q = app.fk.body_q;
 
   if (options.residuals) {
-    for (const ObjectiveUi& o : app.objectives) {
-      if (!kind_has_link(o.kind) || !o.enabled) continue;
+    for (const WorkbenchObjective& o : app.objectives) {
+      if (!o.has_target() || !o.enabled()) continue;
       glm::vec3 cur = render::to_glm(o.status.current.p);
       float wpp = cam.world_per_pixel(cur, rect);
-      if (o.kind != ObjectiveKind::kRotation) {
+      if (o.type() != ObjectiveType::kRotation) {
         glm::vec3 tgt = render::to_glm(o.target.p);
         float e = float(o.status.position_error);
         if (e > 3.0f * wpp)
           ov.arrow(cur, tgt, magnitude_color(e / 0.1f), 3.0f, std::min(e * 0.3f, 14.0f * wpp),
                    false);
       }
-      if (o.kind != ObjectiveKind::kPosition && o.status.rotation_error > 1e-3) {
+      if (o.type() != ObjectiveType::kPosition && o.status.rotation_error > 1e-3) {
         // the rotation taking the link's orientation to the target's, as an arc at the link
         Vec3<double> w = quat_log(o.target.q * conjugate(o.status.current.q));
         double angle = length(w);
@@ -307,8 +305,8 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
     }
   }
   if (options.residuals) {
-    for (const ObjectiveUi& o : app.objectives) {
-      if (!kind_has_link(o.kind) || !o.enabled || o.status.reached) continue;
+    for (const WorkbenchObjective& o : app.objectives) {
+      if (!o.has_target() || !o.enabled() || o.status.reached) continue;
       glm::vec3 s = cam.project(render::to_glm(o.status.current.p), rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
       std::snprintf(text, sizeof text, "%.1f mm  %.1f deg", o.status.position_error * 1e3,

@@ -42,7 +42,7 @@ bool at_limit(const Model& m, const std::vector<double>& q, int joint);
 // 0 in the middle of the range, 1 at a limit (0 without limits)
 float limit_closeness(const Model& m, const std::vector<double>& q, int joint);
 // an objective's residual: position error (m) + rotation error (rad), or its error
-double residual_norm(const ObjectiveUi& o);
+double residual_norm(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)
 glm::vec4 magnitude_color(float t, float alpha = 1.0f);
 

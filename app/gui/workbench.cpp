@@ -296,10 +296,7 @@ int run_workbench(int argc, char** argv) {
     gui::draw_panels(ui);
     view.sync_model(app);
     view.handle_input(app, input, io.WantCaptureMouse, io.WantCaptureKeyboard);
-    app.sync();
-    driver.step(app);
-    app.update_fk();
-    app.update_objective_status();
+    driver.step_frame(app);
     gui::session_frame_end(ui, view.gizmo.dragging() || ImGui::IsAnyItemActive());
     view.visuals.record(app);
     view.draw_ui(app);

@@ -23,13 +23,14 @@ TEST(AppState, PresetStartsWithCurrentTargetsAtTheRestPose) {
   ASSERT_TRUE(app.model);
   EXPECT_EQ(app.robot_title, "panda");
   ASSERT_EQ(app.objectives.size(), 3u);
-  EXPECT_EQ(app.objectives[0].kind, ObjectiveKind::kPose);
-  EXPECT_EQ(app.model->body_name[app.objectives[0].link], "panda_hand_tcp");
-  EXPECT_EQ(app.objectives[1].kind, ObjectiveKind::kPosture);
-  EXPECT_EQ(app.objectives[2].kind, ObjectiveKind::kJointLimits);
+  EXPECT_EQ(app.objectives[0].type(), ObjectiveType::kPose);
+  EXPECT_EQ(app.model->body_name[app.objectives[0].link()], "panda_hand_tcp");
+  EXPECT_EQ(app.objectives[1].type(), ObjectiveType::kPosture);
+  EXPECT_EQ(app.objectives[2].type(), ObjectiveType::kJointLimits);
   // rest posture from the preset, target at the link there
   EXPECT_NEAR(app.joint_q[app.model->joint_q_start[app.model->find_joint("panda_joint4")]],
               -2.356194, 1e-9);
+  app.ensure_fk();
   Transform<double> tcp = app.link_point_pose(0);
   EXPECT_LT(distance(tcp.p, app.objectives[0].target.p), 1e-12);
   EXPECT_EQ(app.selection.objective, 0);
@@ -37,7 +38,8 @@ TEST(AppState, PresetStartsWithCurrentTargetsAtTheRestPose) {
   EXPECT_EQ(app.settings.n_seeds, 16);
   EXPECT_EQ(app.settings.sampler, Sampler::kRoberts);
   EXPECT_EQ(app.settings.max_iterations, 20);
-  app.update_objective_status();
+  app.sync();
+  app.evaluate();
   EXPECT_TRUE(app.objectives[0].status.reached);
 }
 
@@ -49,18 +51,19 @@ TEST(AppState, EveryShippedPresetOpensWhole) {
     for (const Message& m : app.messages) EXPECT_NE(m.level, Message::kError) << m.text;
     for (const Message& m : app.messages) EXPECT_NE(m.level, Message::kWarning) << m.text;
     EXPECT_GE(app.objectives.size(), 3u) << name;
-    app.update_objective_status();
-    for (const ObjectiveUi& o : app.objectives)
-      EXPECT_TRUE(o.status.reached) << name << " " << o.name;
+    app.sync();
+    app.evaluate();
+    for (const WorkbenchObjective& o : app.objectives)
+      EXPECT_TRUE(o.status.reached) << name << " " << o.name();
   }
   // the dual arm's tools are kept apart by a hard min_distance objective
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("dual_arm"));
-  const ObjectiveUi& gap = app.objectives[2];
-  EXPECT_EQ(gap.kind, ObjectiveKind::kMinDistance);
-  EXPECT_EQ(app.model->body_name[gap.link_b], "right_tool");
-  EXPECT_TRUE(gap.hard);
-  EXPECT_NEAR(gap.distance, 0.12, 1e-12);
+  const WorkbenchObjective& gap = app.objectives[2];
+  EXPECT_EQ(gap.type(), ObjectiveType::kMinDistance);
+  EXPECT_EQ(app.model->body_name[gap.spec.params.link_b], "right_tool");
+  EXPECT_TRUE(gap.spec.params.hard);
+  EXPECT_NEAR(gap.spec.params.distance, 0.12, 1e-12);
   app.sync();
   EXPECT_EQ(app.problem()->objective_count(), int(app.objectives.size()));
 }
@@ -88,12 +91,12 @@ TEST(AppState, ObjectivesSelectionAndSync) {
   ASSERT_TRUE(app.load_robot("ur5e"));
   EXPECT_TRUE(app.objectives.empty());
   const int tool = app.model->find_body("tool0");
-  EXPECT_EQ(app.add_objective(ObjectiveKind::kPose), -1);  // needs a link
+  EXPECT_EQ(app.add_objective(app.new_objective(ObjectiveType::kPose)), -1);  // needs a link
   EXPECT_EQ(app.messages.back().level, Message::kError);
-  int pose = app.add_objective(ObjectiveKind::kPose, tool);
-  int limits = app.add_objective(ObjectiveKind::kJointLimits);
-  int posture = app.add_objective(ObjectiveKind::kPosture);
-  EXPECT_EQ(app.add_objective(ObjectiveKind::kJointLimits), -1);  // only one
+  int pose = app.add_objective(app.new_objective(ObjectiveType::kPose, tool));
+  int limits = app.add_objective(app.new_objective(ObjectiveType::kJointLimits));
+  int posture = app.add_objective(app.new_objective(ObjectiveType::kPosture));
+  EXPECT_EQ(app.add_objective(app.new_objective(ObjectiveType::kJointLimits)), -1);  // only one
   ASSERT_EQ(pose, 0);
   EXPECT_EQ(limits, 1);
   EXPECT_EQ(posture, 2);
@@ -105,8 +108,8 @@ TEST(AppState, ObjectivesSelectionAndSync) {
   uint64_t serial = app.problem_serial();
 
   // edits in place: same problem, new values
-  app.objectives[0].weight = 0.25;
-  app.objectives[0].hard = true;
+  app.objectives[0].spec.params.weight = 0.25;
+  app.objectives[0].spec.params.hard = true;
   Transform<double> t = app.objectives[0].target;
   t.p.z += 0.1;
   app.set_target(0, t);
@@ -139,6 +142,9 @@ TEST(AppState, JointEditsMoveTargetsOrHoldTheJoint) {
   app.set_joint(j1, 0.4);
   EXPECT_DOUBLE_EQ(app.joint_q[q1], 0.4);
   EXPECT_EQ(app.held_joint, j1);
+  // no FK in the setter: the targets follow at the next FK (the frame step's)
+  EXPECT_EQ(distance(app.objectives[0].target.p, before), 0.0);
+  app.ensure_fk();
   EXPECT_GT(distance(app.objectives[0].target.p, before), 0.05);  // targets follow
   EXPECT_LT(distance(app.objectives[0].target.p, app.link_point_pose(0).p), 1e-12);
   // limits clamp; the held joint is frozen for the solver
@@ -167,6 +173,7 @@ TEST(AppState, PlanarJointCoordinatesAreEditable) {
   EXPECT_EQ(app.joint_q[qs + 1], -0.5);
   EXPECT_EQ(app.joint_q[qs + 2], 1.0);
   EXPECT_EQ(app.held_joint, j);
+  app.ensure_fk();
   EXPECT_NEAR(app.fk.body_q[app.model->find_body("puck")].p.x, 0.25, 1e-12);
   // no fourth coordinate, no NaN, and set_joint is for 1-dof joints only
   app.set_joint_coordinate(j, 3, 7.0);
@@ -178,8 +185,8 @@ TEST(AppState, PlanarJointCoordinatesAreEditable) {
 TEST(AppState, SceneRoundTrip) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("planar3"));
-  app.objectives[0].weight = 0.5;
-  app.objectives[1].null_space = true;
+  app.objectives[0].spec.params.weight = 0.5;
+  app.objectives[1].spec.params.null_space = true;
   app.settings.n_seeds = 5;
   app.set_joint(app.model->find_joint("joint2"), 0.3);
   Scene scene = app.make_scene();
@@ -189,10 +196,10 @@ TEST(AppState, SceneRoundTrip) {
   ASSERT_TRUE(other.apply_scene(scene));
   ASSERT_EQ(other.objectives.size(), app.objectives.size());
   for (std::size_t i = 0; i < app.objectives.size(); ++i) {
-    EXPECT_EQ(other.objectives[i].kind, app.objectives[i].kind);
-    EXPECT_EQ(other.objectives[i].link, app.objectives[i].link);
-    EXPECT_EQ(other.objectives[i].weight, app.objectives[i].weight);
-    EXPECT_EQ(other.objectives[i].null_space, app.objectives[i].null_space);
+    EXPECT_EQ(other.objectives[i].type(), app.objectives[i].type());
+    EXPECT_EQ(other.objectives[i].link(), app.objectives[i].link());
+    EXPECT_EQ(other.objectives[i].spec.params.weight, app.objectives[i].spec.params.weight);
+    EXPECT_EQ(other.objectives[i].spec.params.null_space, app.objectives[i].spec.params.null_space);
     EXPECT_LT(distance(other.objectives[i].target.p, app.objectives[i].target.p), 1e-12);
   }
   EXPECT_EQ(other.joint_q, app.joint_q);

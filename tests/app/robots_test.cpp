@@ -248,8 +248,8 @@ TEST(RobotLibrary, EveryPresetSceneSolves) {
     gui::SolverDriver driver;
     driver.init(app);
     for (std::size_t i = 0; i < app.objectives.size(); ++i) {
-      const gui::ObjectiveUi& o = app.objectives[i];
-      if (!gui::kind_has_link(o.kind) || o.hard) continue;
+      const gui::WorkbenchObjective& o = app.objectives[i];
+      if (!o.has_target() || o.spec.params.hard) continue;
       Transform<double> t = o.target;
       // toward the robot's base and sideways: stays in reach, and in the planar arm's plane
       t.p.x -= 0.02;
@@ -258,17 +258,14 @@ TEST(RobotLibrary, EveryPresetSceneSolves) {
     }
     for (int f = 0; f < 200; ++f) {
       ++app.frame;
-      app.sync();
-      driver.step(app);
-      app.update_fk();
-      app.update_objective_status();
+      driver.step_frame(app);
     }
     for (double v : app.joint_q) ASSERT_TRUE(std::isfinite(v)) << name;
     for (std::size_t i = 0; i < app.objectives.size(); ++i) {
-      const gui::ObjectiveUi& o = app.objectives[i];
-      if (!o.enabled || !gui::kind_has_link(o.kind)) continue;
-      EXPECT_LT(o.status.position_error, 5e-3) << name << " objective " << o.name;
-      EXPECT_LT(o.status.rotation_error, 0.05) << name << " objective " << o.name;
+      const gui::WorkbenchObjective& o = app.objectives[i];
+      if (!o.enabled() || !o.has_target()) continue;
+      EXPECT_LT(o.status.position_error, 5e-3) << name << " objective " << o.name();
+      EXPECT_LT(o.status.rotation_error, 0.05) << name << " objective " << o.name();
     }
   }
 }

@@ -13,10 +13,7 @@ namespace {
 // one frame of the workbench without the UI: sync, solve, FK, status
 void frame(AppState& app, SolverDriver& driver) {
   ++app.frame;
-  app.sync();
-  driver.step(app);
-  app.update_fk();
-  app.update_objective_status();
+  driver.step_frame(app);
 }
 
 TEST(SolverDriver, FollowsATargetMovedEveryFrame) {
@@ -67,7 +64,7 @@ TEST(SolverDriver, UnreachableTargetSettlesAtABestEffort) {
 TEST(SolverDriver, RestsWhenNothingChanges) {
   AppState app;
   ASSERT_TRUE(app.load_robot("planar3"));
-  app.add_objective(ObjectiveKind::kPosition, app.model->find_body("tip"));
+  app.add_objective(app.new_objective(ObjectiveType::kPosition, app.model->find_body("tip")));
   SolverDriver driver;
   driver.init(app);
   Transform<double> t = app.objectives[0].target;  // the arm lies straight along x
@@ -84,7 +81,7 @@ TEST(SolverDriver, RestsWhenNothingChanges) {
   frame(app, driver);
   EXPECT_FALSE(app.solve.ran);
   // any edit wakes it up
-  app.objectives[0].weight = 2.0;
+  app.objectives[0].spec.params.weight = 2.0;
   frame(app, driver);
   EXPECT_TRUE(app.solve.ran);
 }
@@ -97,7 +94,7 @@ TEST(SolverDriver, NoObjectivesOrPausedMeansNoSolve) {
   frame(app, driver);
   EXPECT_FALSE(app.solve.ran);
   EXPECT_STREQ(app.solve_state(), "idle");
-  app.add_objective(ObjectiveKind::kPosture);
+  app.add_objective(app.new_objective(ObjectiveType::kPosture));
   app.live_solve = false;
   frame(app, driver);
   EXPECT_FALSE(app.solve.ran);

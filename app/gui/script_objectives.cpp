@@ -1,0 +1,134 @@
+#include "app/gui/script_objectives.hpp"
+
+#include "app/gui/script_args.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+struct FieldWord {
+  const char* word;
+  uint32_t field;  // the kind must read it
+  int values;      // words after it
+};
+
+constexpr FieldWord kFieldWords[] = {
+    {"offset", kFieldOffset, 3},
+    {"offset_b", kFieldOffsetB, 3},
+    {"distance", kFieldDistance, 1},
+    {"weight", 0, 1},
+    {"position_weights", kFieldPositionWeights, 3},
+    {"rotation_weights", kFieldRotationWeights, 3},
+    {"hard", kFieldHard, 1},
+    {"null_space", kFieldNullSpace, 1},
+    {"name", 0, 1},
+};
+
+std::string allowed_words(const ObjectiveKind& kind) {
+  std::string out;
+  for (const FieldWord& f : kFieldWords)
+    if (kind.has(f.field)) out += std::string(out.empty() ? "" : ", ") + f.word;
+  return out;
+}
+
+bool vec3_value(const std::vector<std::string>& a, std::size_t k, bool lengths, Vec3<double>* v) {
+  double x[3];
+  for (int i = 0; i < 3; ++i)
+    if (!(lengths ? length_value(a[k + i], &x[i]) : plain_number(a[k + i], &x[i]))) return false;
+  *v = {x[0], x[1], x[2]};
+  return true;
+}
+
+// Reads FIELD VALUE... words from args[k] on into o. `flags_alone`: hard and null_space may
+// stand without on|off (add).
+bool read_fields(const std::vector<std::string>& a, std::size_t k, bool flags_alone, Objective& o,
+                 std::string* error) {
+  const ObjectiveKind& kind = objective_kind(o.params.type);
+  ObjectiveParams<double>& p = o.params;
+  while (k < a.size()) {
+    const FieldWord* f = nullptr;
+    for (const FieldWord& w : kFieldWords)
+      if (a[k] == w.word && kind.has(w.field)) f = &w;
+    if (!f) {
+      *error = "unexpected '" + a[k] + "' (a " + kind.name + " objective takes " +
+               allowed_words(kind) + ")";
+      return false;
+    }
+    const std::string word = a[k++];
+    if (word == "hard" || word == "null_space") {
+      bool on = true;
+      if (k < a.size() && on_off(a[k], &on)) {
+        ++k;
+      } else if (!flags_alone) {
+        *error = word + ": expected on or off";
+        return false;
+      }
+      (word == "hard" ? p.hard : p.null_space) = on;
+      continue;
+    }
+    if (k + f->values > a.size()) {
+      *error = word + ": expected " + std::to_string(f->values) + " value(s)";
+      return false;
+    }
+    bool ok = true;
+    if (word == "offset") ok = vec3_value(a, k, true, &p.offset);
+    if (word == "offset_b") ok = vec3_value(a, k, true, &p.offset_b);
+    if (word == "distance") ok = length_value(a[k], &p.distance);
+    if (word == "weight") ok = plain_number(a[k], &p.weight);
+    if (word == "position_weights") ok = vec3_value(a, k, false, &p.position_weights);
+    if (word == "rotation_weights") ok = vec3_value(a, k, false, &p.rotation_weights);
+    if (word == "name") o.name = a[k];
+    if (!ok) {
+      *error = word + ": bad value in '" + a[k] + "...'";
+      return false;
+    }
+    k += f->values;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool script_add_objective(AppState& app, const std::vector<std::string>& a, std::string* error) {
+  const ObjectiveKind* kind = find_objective_kind(a[1]);
+  if (!kind) {
+    *error = "unknown objective type '" + a[1] + "' (known: " + objective_kind_names() + ")";
+    return false;
+  }
+  if (!app.model) {
+    *error = "no robot loaded";
+    return false;
+  }
+  std::size_t k = 2;
+  int links[2] = {-1, -1};
+  const int link_count = kind->has(kFieldLinkB) ? 2 : kind->has(kFieldLink) ? 1 : 0;
+  for (int l = 0; l < link_count; ++l, ++k) {
+    if (k >= a.size() || (links[l] = app.model->find_body(a[k])) < 0) {
+      *error = "unknown link '" + (k < a.size() ? a[k] : std::string()) + "'";
+      return false;
+    }
+  }
+  Objective o = app.new_objective(kind->type, links[0]);
+  o.params.link_b = links[1];
+  if (!read_fields(a, k, true, o, error)) return false;
+  if (app.add_objective(std::move(o)) < 0) {
+    *error = "objective not added (see the messages)";
+    return false;
+  }
+  return true;
+}
+
+bool script_set_objective(AppState& app, const std::vector<std::string>& a, std::string* error) {
+  int i = -1;
+  if (!index_value(a[1], &i) || i >= int(app.objectives.size())) {
+    *error = "no objective " + a[1] + " (there are " + std::to_string(app.objectives.size()) + ")";
+    return false;
+  }
+  Objective edited = app.objectives[i].spec;
+  if (!read_fields(a, 2, false, edited, error)) return false;
+  app.objectives[i].spec = std::move(edited);
+  app.note_edit("set " + a[2]);
+  return true;
+}
+
+}  // namespace ikwb::gui

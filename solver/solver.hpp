@@ -22,11 +22,14 @@ const char* to_string(Optimizer o);
 const char* to_string(JacobianMode j);
 const char* to_string(Sampler s);
 // parse the names above ("cpu", "lm", "lbfgs", "analytic", "roberts", ...); false if unknown
+// (these and to_string live in solver/settings.cpp, next to the settings table)
 bool parse(const std::string& s, Backend* out);
 bool parse(const std::string& s, Optimizer* out);
 bool parse(const std::string& s, JacobianMode* out);
 bool parse(const std::string& s, Sampler* out);
 
+// Every member has one entry in the settings table (solver/settings.hpp): its scene key,
+// command line flag, panel label, range and help. Add a member there too, or it won't compile.
 struct SolverSettings {
   // LM: the least-squares optimiser (Levenberg-Marquardt, or L-BFGS), iterations, tolerances
   Optimizer optimizer = Optimizer::kLevenbergMarquardt;

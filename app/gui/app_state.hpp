@@ -16,7 +16,7 @@
 #include "engine/core/fk.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
-#include "solver/solver.hpp"
+#include "solver/settings.hpp"
 
 namespace ikwb::gui {
 
@@ -224,14 +224,6 @@ class AppState {
   uint64_t problem_serial_ = 0;
   uint64_t synced_model_version_ = 0;
 };
-
-// solver settings as a scene's "solver" object: backend, optimizer, jacobian, sampler, n_seeds,
-// iterations (per frame), gaussian_sigma, damping, tol_position, tol_rotation, prefer_closest,
-// hard_joint_limits, marquardt_scaling, threads
-nlohmann::json solver_settings_json(const SolverSettings& s);
-// applies the keys present in j; unknown keys and bad values become warnings
-void apply_solver_json(const nlohmann::json& j, SolverSettings& s,
-                       std::vector<std::string>& warnings);
 
 // LM, analytic Jacobian, 8 gaussian seeds around the current configuration, closest converged
 // seed preferred, hard joint limits, 15 iterations per frame

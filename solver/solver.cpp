@@ -8,66 +8,7 @@ namespace ikwb {
 
 namespace {
 CudaSolverFactory g_cuda_factory = nullptr;
-
-template <class E, std::size_t N>
-bool parse_table(const std::string& s, const std::pair<const char*, E> (&table)[N], E* out) {
-  for (const auto& [name, value] : table)
-    if (s == name) {
-      *out = value;
-      return true;
-    }
-  return false;
-}
-
-const std::pair<const char*, Backend> kBackends[] = {{"cpu", Backend::kCpu},
-                                                     {"cuda", Backend::kCuda}};
-const std::pair<const char*, Optimizer> kOptimizers[] = {{"lm", Optimizer::kLevenbergMarquardt},
-                                                         {"lbfgs", Optimizer::kLbfgs}};
-const std::pair<const char*, JacobianMode> kJacobians[] = {{"analytic", JacobianMode::kAnalytic},
-                                                           {"autodiff", JacobianMode::kAutodiff},
-                                                           {"fd", JacobianMode::kFiniteDifference},
-                                                           {"mixed", JacobianMode::kMixed}};
-const std::pair<const char*, Sampler> kSamplers[] = {{"none", Sampler::kNone},
-                                                     {"gaussian", Sampler::kGaussian},
-                                                     {"uniform", Sampler::kUniform},
-                                                     {"roberts", Sampler::kRoberts}};
-
-template <class E, std::size_t N>
-const char* name_of(E v, const std::pair<const char*, E> (&table)[N]) {
-  for (const auto& [name, value] : table)
-    if (value == v) return name;
-  return "unknown";
-}
 }  // namespace
-
-const char* to_string(Backend b) {
-  return name_of(b, kBackends);
-}
-const char* to_string(Optimizer o) {
-  return name_of(o, kOptimizers);
-}
-const char* to_string(JacobianMode j) {
-  return name_of(j, kJacobians);
-}
-const char* to_string(Sampler s) {
-  return name_of(s, kSamplers);
-}
-bool parse(const std::string& s, Backend* out) {
-  return parse_table(s, kBackends, out);
-}
-bool parse(const std::string& s, Optimizer* out) {
-  return parse_table(s, kOptimizers, out);
-}
-bool parse(const std::string& s, JacobianMode* out) {
-  if (s == "finite_difference") {
-    *out = JacobianMode::kFiniteDifference;
-    return true;
-  }
-  return parse_table(s, kJacobians, out);
-}
-bool parse(const std::string& s, Sampler* out) {
-  return parse_table(s, kSamplers, out);
-}
 
 void validate_settings(const SolverSettings& s) {
   auto bad = [](const std::string& what) {

@@ -22,45 +22,55 @@ const char* to_string(Optimizer o);
 const char* to_string(JacobianMode j);
 const char* to_string(Sampler s);
 // parse the names above ("cpu", "lm", "lbfgs", "analytic", "roberts", ...); false if unknown
+// (these and to_string live in solver/settings.cpp, next to the settings table)
 bool parse(const std::string& s, Backend* out);
 bool parse(const std::string& s, Optimizer* out);
 bool parse(const std::string& s, JacobianMode* out);
 bool parse(const std::string& s, Sampler* out);
 
+// Every member has one entry in the settings table (solver/settings.hpp): its scene key,
+// command line flag, panel label, range and help. Add a member there too, or it won't compile.
 struct SolverSettings {
-  Backend backend = Backend::kCpu;
+  // LM: the least-squares optimiser (Levenberg-Marquardt, or L-BFGS), iterations, tolerances
   Optimizer optimizer = Optimizer::kLevenbergMarquardt;
   JacobianMode jacobian = JacobianMode::kAnalytic;
-  Sampler sampler = Sampler::kNone;
-  int n_seeds = 1;                 // seeds per problem; seed 0 is always the initial q
-  double gaussian_sigma = 0.3;     // rad (or m) for the gaussian sampler
-  uint64_t rng_seed = 0;           // samplers are deterministic for a given value; a problem
-                                   // draws the same seeds alone or anywhere in a batch
   int max_iterations = 100;        // per seed (and per restart)
   bool fixed_iterations = false;   // run exactly max_iterations, no early exit
   int polish_iterations = 1;       // LM iterations still taken after the tolerances are met
                                    // (each kept only if they stay met; LM only); 0 = stop
   double tol_position = 1e-4;      // m, position / pose / relative objectives
   double tol_rotation = 1e-3;      // rad
-  double tol_constraint = 1e-4;    // hard-constraint violation
   double lambda_init = 1e-3;       // LM damping
   bool marquardt_scaling = false;  // damp with diag(J^T J) instead of the identity
   bool hard_joint_limits = true;   // project onto the limits after each step
-  int max_restarts = 0;            // re-seed an unconverged seed (uniform) up to this many times
-  int stall_window = 0;            // restart a seed whose cost has not halved in this many
-                                   // iterations (0 = never)
-  double time_budget_s = 0;        // per problem; 0 = none (restarts stop when it runs out)
-  bool prefer_closest = false;     // among converged seeds keep the one closest to the initial q
-  bool solve_all_seeds = false;    // run every seed to the end (ghosts); else a problem stops at
-                                   // its first converged seed (prefer_closest implies this)
-  int threads = 0;                 // CPU threads; 0 = hardware concurrency
-  bool use_float = false;          // CPU backend in float instead of double
-  int al_inner_iterations = 15;    // LM iterations between multiplier updates
-  double al_mu_init = 100.0;       // augmented-Lagrangian penalty
+  double null_space_gain = 0.5;    // posture objectives applied in the null space (LM only)
+  int lbfgs_memory = 8;
+
+  // augmented Lagrangian: the outer loop that enforces hard objectives
+  double tol_constraint = 1e-4;  // hard-constraint violation
+  int al_inner_iterations = 15;  // LM iterations between multiplier updates
+  double al_mu_init = 100.0;     // initial penalty
   double al_mu_growth = 10.0;
   double al_mu_max = 1e8;
-  int lbfgs_memory = 8;
-  double null_space_gain = 0.5;  // posture objectives applied in the null space (LM only)
+
+  // sampling and restarts: how many seeds, drawn how, restarted when, and which one wins
+  int n_seeds = 1;  // seeds per problem; seed 0 is always the initial q
+  Sampler sampler = Sampler::kNone;
+  double gaussian_sigma = 0.3;   // rad (or m) for the gaussian sampler
+  uint64_t rng_seed = 0;         // samplers are deterministic for a given value; a problem
+                                 // draws the same seeds alone or anywhere in a batch
+  int max_restarts = 0;          // re-seed an unconverged seed (uniform) up to this many times
+  int stall_window = 0;          // restart a seed whose cost has not halved in this many
+                                 // iterations (0 = never)
+  double time_budget_s = 0;      // per problem; 0 = none (restarts stop when it runs out)
+  bool prefer_closest = false;   // among converged seeds keep the one closest to the initial q
+  bool solve_all_seeds = false;  // run every seed to the end (ghosts); else a problem stops at
+                                 // its first converged seed (prefer_closest implies this)
+
+  // execution: where and how the batch runs
+  Backend backend = Backend::kCpu;
+  int threads = 0;         // CPU threads; 0 = hardware concurrency
+  bool use_float = false;  // CPU backend in float instead of double
 };
 
 struct ProblemResult {

@@ -1,9 +1,9 @@
-// Solver options shared by `ikwb solve` and `ikwb bench`: declares them on a parser and reads
-// them back into SolverSettings.
+// Solver options shared by `ikwb solve`, `ikwb bench` and `ikwb gui`: one per entry of the
+// settings table (solver/settings.hpp), declared on a parser and read back into SolverSettings.
 #pragma once
 
 #include "app/cli/cli_args.hpp"
-#include "solver/solver.hpp"
+#include "solver/settings.hpp"
 
 namespace ikwb {
 

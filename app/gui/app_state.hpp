@@ -17,6 +17,7 @@
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/objective_report.hpp"
+#include "solver/settings.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb::gui {
@@ -208,14 +209,6 @@ class AppState {
   bool fk_dirty_ = true;         // joint_q changed since the last FK
   bool follow_pending_ = false;  // a joint was set by hand: targets follow at the next FK
 };
-
-// solver settings as a scene's "solver" object: backend, optimizer, jacobian, sampler, n_seeds,
-// iterations (per frame), gaussian_sigma, damping, tol_position, tol_rotation, prefer_closest,
-// hard_joint_limits, marquardt_scaling, threads
-nlohmann::json solver_settings_json(const SolverSettings& s);
-// applies the keys present in j; unknown keys and bad values become warnings
-void apply_solver_json(const nlohmann::json& j, SolverSettings& s,
-                       std::vector<std::string>& warnings);
 
 // LM, analytic Jacobian, 8 gaussian seeds around the current configuration, closest converged
 // seed preferred, hard joint limits, 15 iterations per frame

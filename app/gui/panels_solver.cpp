@@ -1,35 +1,96 @@
-// Solver panel: backend (CUDA only when usable, with the reason otherwise), optimiser, seeds,
-// sampler, iterations per frame, damping, Jacobian mode and tolerances; and this frame's solve
-// (time, iterations, converged, kept seed) with the frame rate and a frame time plot.
+// Solver panel: this frame's solve (state, time, iterations, kept seed) with the frame rate and
+// a frame time plot; the backend (CUDA only when usable, with the reason otherwise), the common
+// settings, and under "More settings" every other one, by group. Labels, ranges and tooltips
+// come from the settings table (solver/settings.hpp).
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "app/gui/panels.hpp"
+#include "solver/settings.hpp"
 
 namespace ikwb::gui {
 
 namespace {
-
-template <class E>
-bool enum_combo(const char* label, E* value, std::initializer_list<E> values) {
-  bool changed = false;
-  if (ImGui::BeginCombo(label, to_string(*value))) {
-    for (E v : values) {
-      if (ImGui::Selectable(to_string(v), v == *value)) {
-        *value = v;
-        changed = true;
-      }
-    }
-    ImGui::EndCombo();
-  }
-  return changed;
-}
 
 void row_label(const char* text) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(text);
   ImGui::SameLine(120);
   ImGui::SetNextItemWidth(-1);
+}
+
+// a setting's widget: a checkbox, a combo of its names, or a slider over its typical range
+// (ctrl+click types any value; it is clamped to the valid range), with its help as tooltip
+void setting_widget(const SettingInfo& info, SolverSettings& s) {
+  const std::string id = std::string("##") + info.key;
+  std::visit(
+      [&](auto m) {
+        using T = std::remove_reference_t<decltype(s.*m)>;
+        const ImGuiSliderFlags flags = info.log_scale ? ImGuiSliderFlags_Logarithmic : 0;
+        if constexpr (!std::is_same_v<T, bool>) row_label(info.label);
+        if constexpr (std::is_same_v<T, bool>) {
+          ImGui::Checkbox(info.label, &(s.*m));
+        } else if constexpr (std::is_enum_v<T>) {
+          if (ImGui::BeginCombo(id.c_str(), to_string(s.*m))) {
+            for (const std::string& name : info.choices())
+              if (ImGui::Selectable(name.c_str(), name == to_string(s.*m))) parse(name, &(s.*m));
+            ImGui::EndCombo();
+          }
+        } else if constexpr (std::is_same_v<T, uint64_t>) {
+          ImGui::InputScalar(id.c_str(), ImGuiDataType_U64, &(s.*m));
+        } else if constexpr (std::is_same_v<T, int>) {
+          if (ImGui::SliderInt(id.c_str(), &(s.*m), int(info.typical_min), int(info.typical_max),
+                               "%d", flags))
+            s.*m = std::clamp(s.*m, int(info.min), int(info.max));
+        } else {
+          double v = s.*m * info.scale;  // in the user's unit
+          if (ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &v, &info.typical_min,
+                                  &info.typical_max, info.log_scale ? "%.1e" : "%.2f", flags))
+            s.*m = std::clamp(v, info.min, info.max) / info.scale;
+        }
+      },
+      info.member);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.help);
+}
+
+void backend_widget(SolverSettings& s, const SolveStatus& st) {
+  row_label(setting_for(&SolverSettings::backend).label);
+  if (ImGui::BeginCombo("##backend", to_string(s.backend))) {
+    if (ImGui::Selectable("cpu", s.backend == Backend::kCpu)) s.backend = Backend::kCpu;
+    ImGui::BeginDisabled(!st.cuda_available);
+    if (ImGui::Selectable("cuda", s.backend == Backend::kCuda)) s.backend = Backend::kCuda;
+    ImGui::EndDisabled();
+    ImGui::EndCombo();
+  }
+  if (!st.cuda_available) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("CUDA: %s", st.cuda_reason.c_str());
+    ImGui::PopTextWrapPos();
+  } else if (!st.backend_note.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.3f, 1.0f), "%s", st.backend_note.c_str());
+  }
+}
+
+// position (mm) and rotation (degrees) tolerances side by side
+void tolerance_widgets(SolverSettings& s) {
+  row_label("Tolerances");
+  const float half = 0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x);
+  auto slider = [&](const char* id, const SettingInfo& info, double unit, const char* format) {
+    ImGui::SetNextItemWidth(half);
+    double& member = s.*std::get<double SolverSettings::*>(info.member);
+    double v = member * unit;
+    const double lo = info.typical_min * unit, hi = info.typical_max * unit;
+    if (ImGui::SliderScalar(id, ImGuiDataType_Double, &v, &lo, &hi, format,
+                            ImGuiSliderFlags_Logarithmic))
+      member = std::clamp(v / unit, info.min, info.max);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.label);
+  };
+  slider("##tolp", setting_for(&SolverSettings::tol_position), 1000.0, "%.3f mm");
+  ImGui::SameLine();
+  slider("##tolr", setting_for(&SolverSettings::tol_rotation), 57.29577951308232, "%.3f\xc2\xb0");
 }
 
 }  // namespace
@@ -73,75 +134,39 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
 
   ImGui::BeginChild("##settings", ImVec2(0, 0), false);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(8, 4));
-  row_label("Backend");
-  if (ImGui::BeginCombo("##backend", to_string(s.backend))) {
-    if (ImGui::Selectable("cpu", s.backend == Backend::kCpu)) s.backend = Backend::kCpu;
-    ImGui::BeginDisabled(!st.cuda_available);
-    if (ImGui::Selectable("cuda", s.backend == Backend::kCuda)) s.backend = Backend::kCuda;
-    ImGui::EndDisabled();
-    ImGui::EndCombo();
-  }
-  if (!st.cuda_available) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("CUDA: %s", st.cuda_reason.c_str());
-    ImGui::PopTextWrapPos();
-  } else if (!st.backend_note.empty()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.3f, 1.0f), "%s", st.backend_note.c_str());
-  }
-  row_label("Optimiser");
-  enum_combo("##opt", &s.optimizer, {Optimizer::kLevenbergMarquardt, Optimizer::kLbfgs});
-  row_label("Jacobian");
-  enum_combo("##jac", &s.jacobian,
-             {JacobianMode::kAnalytic, JacobianMode::kAutodiff, JacobianMode::kFiniteDifference,
-              JacobianMode::kMixed});
-  row_label("Seeds");
-  ImGui::SliderInt("##seeds", &s.n_seeds, 1, 128, "%d", ImGuiSliderFlags_Logarithmic);
-  row_label("Sampler");
-  enum_combo("##sampler", &s.sampler,
-             {Sampler::kNone, Sampler::kGaussian, Sampler::kUniform, Sampler::kRoberts});
-  if (s.sampler == Sampler::kGaussian) {
-    row_label("  sigma");
-    float sigma = float(s.gaussian_sigma);
-    if (ImGui::SliderFloat("##sigma", &sigma, 0.01f, 2.0f, "%.2f rad")) s.gaussian_sigma = sigma;
-  }
-  row_label("Iter. / frame");
-  ImGui::SliderInt("##iters", &s.max_iterations, 1, 200, "%d", ImGuiSliderFlags_Logarithmic);
-  row_label("Polish");
-  ImGui::SliderInt("##polish", &s.polish_iterations, 0, 5);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "LM iterations still taken once the tolerances are met, to sharpen the "
-        "answer");
-  row_label("Damping");
-  float lambda = float(s.lambda_init);
-  if (ImGui::SliderFloat("##damping", &lambda, 1e-6f, 10.0f, "%.1e", ImGuiSliderFlags_Logarithmic))
-    s.lambda_init = lambda;
-  // position and rotation tolerances side by side
-  row_label("Tolerances");
-  const float half = 0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x);
-  ImGui::SetNextItemWidth(half);
-  float tp = float(s.tol_position * 1000.0);
-  if (ImGui::SliderFloat("##tolp", &tp, 0.001f, 10.0f, "%.3f mm", ImGuiSliderFlags_Logarithmic))
-    s.tol_position = tp / 1000.0;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("position tolerance");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(half);
-  float tr = float(s.tol_rotation * 57.29577951308232);
-  if (ImGui::SliderFloat("##tolr", &tr, 0.001f, 5.0f, "%.3f\xc2\xb0", ImGuiSliderFlags_Logarithmic))
-    s.tol_rotation = tr / 57.29577951308232;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("rotation tolerance");
-  ImGui::Checkbox("Prefer closest", &s.prefer_closest);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Among converged seeds keep the one closest to the current configuration");
+  // the common settings; every setting not listed in `shown` goes under "More settings"
+  std::vector<SettingMember> shown = {&SolverSettings::backend, &SolverSettings::gaussian_sigma,
+                                      &SolverSettings::tol_position, &SolverSettings::tol_rotation};
+  auto widget = [&](SettingMember m) {
+    shown.push_back(m);
+    setting_widget(setting_for(m), s);
+  };
+  backend_widget(s, st);
+  widget(&SolverSettings::optimizer);
+  widget(&SolverSettings::jacobian);
+  widget(&SolverSettings::n_seeds);
+  widget(&SolverSettings::sampler);
+  if (s.sampler == Sampler::kGaussian)
+    setting_widget(setting_for(&SolverSettings::gaussian_sigma), s);
+  widget(&SolverSettings::max_iterations);
+  widget(&SolverSettings::polish_iterations);
+  widget(&SolverSettings::lambda_init);
+  tolerance_widgets(s);
+  widget(&SolverSettings::prefer_closest);
   ImGui::SameLine(0, 16);
-  ImGui::Checkbox("Hard joint limits", &s.hard_joint_limits);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Project onto the joint limits after each step");
+  widget(&SolverSettings::hard_joint_limits);
+  if (ImGui::CollapsingHeader("More settings")) {
+    const SettingGroup* group = nullptr;
+    for (const SettingInfo& info : solver_settings_table()) {
+      if (std::find(shown.begin(), shown.end(), info.member) != shown.end()) continue;
+      if (!group || *group != info.group) ImGui::TextDisabled("%s", to_string(info.group));
+      group = &info.group;
+      setting_widget(info, s);
+    }
+  }
   ImGui::PopStyleVar();
   ImGui::EndChild();
   ImGui::End();
-  s.n_seeds = std::max(1, s.n_seeds);
-  s.max_iterations = std::max(1, s.max_iterations);
-  s.polish_iterations = std::clamp(s.polish_iterations, 0, 100);
 }
 
 }  // namespace ikwb::gui

@@ -1,84 +1,14 @@
 // Scenes and presets <-> AppState: robot, configuration, objectives (with "current" targets) and
 // solver settings (engine/core/scene.hpp holds the file format; this maps it onto the workbench).
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 #include "app/cli/robot_path.hpp"
 #include "app/gui/app_state.hpp"
 #include "solver/scene_problem.hpp"
+#include "solver/settings.hpp"
 
 namespace ikwb::gui {
-
-nlohmann::json solver_settings_json(const SolverSettings& s) {
-  return {{"backend", to_string(s.backend)},
-          {"optimizer", to_string(s.optimizer)},
-          {"jacobian", to_string(s.jacobian)},
-          {"sampler", to_string(s.sampler)},
-          {"n_seeds", s.n_seeds},
-          {"iterations", s.max_iterations},
-          {"polish", s.polish_iterations},
-          {"gaussian_sigma", s.gaussian_sigma},
-          {"damping", s.lambda_init},
-          {"tol_position", s.tol_position},
-          {"tol_rotation", s.tol_rotation},
-          {"prefer_closest", s.prefer_closest},
-          {"hard_joint_limits", s.hard_joint_limits},
-          {"marquardt_scaling", s.marquardt_scaling},
-          {"threads", s.threads}};
-}
-
-void apply_solver_json(const nlohmann::json& j, SolverSettings& s,
-                       std::vector<std::string>& warnings) {
-  if (!j.is_object()) return;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string& k = it.key();
-    const nlohmann::json& v = it.value();
-    auto bad = [&]() { warnings.push_back("solver." + k + ": unusable value " + v.dump()); };
-    auto number = [&](double lo, double hi, auto set) {
-      if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo ||
-          v.get<double>() > hi)
-        return bad();
-      set(v.get<double>());
-    };
-    auto flag = [&](bool& out) { v.is_boolean() ? void(out = v.get<bool>()) : bad(); };
-    auto choice = [&](auto* out) {
-      if (!v.is_string() || !parse(v.get<std::string>(), out)) bad();
-    };
-    if (k == "backend")
-      choice(&s.backend);
-    else if (k == "optimizer")
-      choice(&s.optimizer);
-    else if (k == "jacobian")
-      choice(&s.jacobian);
-    else if (k == "sampler")
-      choice(&s.sampler);
-    else if (k == "n_seeds")
-      number(1, 4096, [&](double x) { s.n_seeds = int(x); });
-    else if (k == "iterations")
-      number(1, 10000, [&](double x) { s.max_iterations = int(x); });
-    else if (k == "polish")
-      number(0, 100, [&](double x) { s.polish_iterations = int(x); });
-    else if (k == "gaussian_sigma")
-      number(0, 10, [&](double x) { s.gaussian_sigma = x; });
-    else if (k == "damping")
-      number(1e-12, 1e6, [&](double x) { s.lambda_init = x; });
-    else if (k == "tol_position")
-      number(1e-12, 1, [&](double x) { s.tol_position = x; });
-    else if (k == "tol_rotation")
-      number(1e-12, 1, [&](double x) { s.tol_rotation = x; });
-    else if (k == "threads")
-      number(0, 1024, [&](double x) { s.threads = int(x); });
-    else if (k == "prefer_closest")
-      flag(s.prefer_closest);
-    else if (k == "hard_joint_limits")
-      flag(s.hard_joint_limits);
-    else if (k == "marquardt_scaling")
-      flag(s.marquardt_scaling);
-    else
-      warnings.push_back("solver." + k + ": unknown setting ignored");
-  }
-}
 
 bool AppState::apply_scene(const Scene& scene) {
   namespace fs = std::filesystem;

@@ -38,13 +38,7 @@ TaskErrors task_errors(const AppState& app) {
 }  // namespace
 
 bool same_settings(const SolverSettings& a, const SolverSettings& b) {
-  return a.backend == b.backend && a.optimizer == b.optimizer && a.jacobian == b.jacobian &&
-         a.sampler == b.sampler && a.n_seeds == b.n_seeds && a.gaussian_sigma == b.gaussian_sigma &&
-         a.max_iterations == b.max_iterations && a.tol_position == b.tol_position &&
-         a.tol_rotation == b.tol_rotation && a.lambda_init == b.lambda_init &&
-         a.marquardt_scaling == b.marquardt_scaling && a.hard_joint_limits == b.hard_joint_limits &&
-         a.prefer_closest == b.prefer_closest && a.threads == b.threads &&
-         a.use_float == b.use_float;
+  return a == b;  // every entry of the settings table (solver/settings.hpp), so every member
 }
 
 void SolverDriver::init(AppState& app) {

@@ -1,11 +1,14 @@
 // Tests for app/gui/solver_driver: per-frame solves follow a moving target, an unreachable
-// target settles at a best effort and is reported, nothing is re-solved while nothing changes,
-// and the warm start is kept so the arm does not flip. No window needed.
+// target settles at a best effort and is reported, nothing is re-solved while nothing changes
+// (a change of any setting counts), and the warm start is kept so the arm does not flip. No
+// window needed.
 #include "app/gui/solver_driver.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "solver/settings_values.hpp"
 
 namespace ikwb::gui {
 namespace {
@@ -84,6 +87,35 @@ TEST(SolverDriver, RestsWhenNothingChanges) {
   app.objectives[0].spec.params.weight = 2.0;
   frame(app, driver);
   EXPECT_TRUE(app.solve.ran);
+}
+
+TEST(SolverDriver, SettledSolveRerunsWhenASettingChanges) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot("planar3"));
+  app.add_objective(app.new_objective(ObjectiveType::kPosition, app.model->find_body("tip")));
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> t = app.objectives[0].target;
+  t.p.x -= 0.2;
+  t.p.y += 0.1;
+  app.set_target(0, t);
+  for (int k = 0; k < 10; ++k) frame(app, driver);
+  frame(app, driver);
+  ASSERT_FALSE(app.solve.ran);
+  // `solver polish 3` (the comparison used to miss polish_iterations)
+  app.settings.polish_iterations = 3;
+  frame(app, driver);
+  EXPECT_TRUE(app.solve.ran);
+}
+
+TEST(SolverDriver, SameSettingsSeesEverySetting) {
+  const SolverSettings a = interactive_solver_settings();
+  EXPECT_TRUE(same_settings(a, a));
+  for (const SettingInfo& info : solver_settings_table()) {
+    SolverSettings b = a;
+    ASSERT_TRUE(set_setting_json(info, test::other_value(info, b), b, nullptr)) << info.key;
+    EXPECT_FALSE(same_settings(a, b)) << info.key;
+  }
 }
 
 TEST(SolverDriver, NoObjectivesOrPausedMeansNoSolve) {

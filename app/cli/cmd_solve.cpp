@@ -1,5 +1,7 @@
 // `ikwb solve ROBOT.urdf --link NAME --targets T.csv --out OUT.csv`: batch IK over a file of
 // position or pose targets, in chunks, with a progress line and a per-target result row.
+// `ikwb solve --scene SCENE.json [--targets T.csv] --out OUT.csv`: the scene's robot, objectives
+// and solver settings, one problem per row of T.csv (per-objective targets, see scene_targets).
 #include <unistd.h>
 
 #include <chrono>
@@ -13,8 +15,11 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_path.hpp"
+#include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
+#include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/scene_problem.hpp"
 
 namespace ikwb {
 
@@ -28,7 +33,16 @@ constexpr const char* kSummary =
     "OUT.csv: converged,pos_err,rot_err,iterations,q0,q1,... (q in q_start order), one row per\n"
     "target in order. Defaults: seed at the middle of the limits, up to 50 uniform restarts\n"
     "(a seed whose cost has not halved in 10 iterations is restarted), tolerances 1e-4 m and\n"
-    "1e-3 rad.";
+    "1e-3 rad.\n"
+    "\n"
+    "With --scene SCENE.json (instead of ROBOT.urdf, --link, --offset, --floating-base): the\n"
+    "scene's robot, objectives and solver settings; every problem starts at the scene's joint_q.\n"
+    "Without --targets, one problem: the scene as it is. T.csv then has a header naming, for\n"
+    "each objective whose target varies, NAME.x,NAME.y,NAME.z and/or NAME.qx,NAME.qy,NAME.qz,\n"
+    "NAME.qw (NAME: the objective's name exactly as in the scene; quote it if it has a comma);\n"
+    "one problem a row; objectives not named keep the scene's target. pos_err and rot_err are\n"
+    "the largest over all enabled task objectives. Solver options given here override the\n"
+    "scene's, which override the defaults above.";
 
 struct TargetLine {
   int line = 0;
@@ -100,11 +114,199 @@ std::vector<TargetLine> read_targets(const std::string& path, int* columns) {
   return out;
 }
 
+// batch defaults of both forms (README "Command line")
+SolverSettings batch_defaults() {
+  SolverSettings s;
+  s.max_restarts = 50;
+  s.max_iterations = 60;
+  s.stall_window = 10;
+  return s;
+}
+
+// The scene's "solver" object over `base`.
+// TODO(merge): apply_solver_json(scene.solver, base, warnings) from solver/settings.hpp once it
+// moves there from the workbench; until then the scene's settings are reported as not applied.
+SolverSettings scene_solver_settings(const Scene& scene, SolverSettings base,
+                                     std::vector<std::string>& warnings) {
+  if (scene.solver.is_object() && !scene.solver.empty())
+    warnings.push_back(
+        "the scene's solver settings are not applied by this build; give them as "
+        "options");
+  return base;
+}
+
+// Solves `count` problems in chunks of at most `chunk`; make_chunk(begin, n) builds the problem
+// set for problems begin..begin+n-1. Shows a progress bar on a terminal. Returns the results in
+// order and sets *elapsed (s).
+template <class MakeChunk>
+std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSettings& settings,
+                                           const std::vector<double>& q0, std::size_t count,
+                                           int chunk, MakeChunk make_chunk, double* elapsed) {
+  std::vector<ProblemResult> results(count);
+  const bool tty = isatty(fileno(stderr));
+  auto t0 = std::chrono::steady_clock::now();
+  SolveResult res;
+  for (std::size_t begin = 0; begin < count; begin += chunk) {
+    int n = int(std::min<std::size_t>(chunk, count - begin));
+    IkProblem problem = make_chunk(begin, n);
+    solver.solve(problem, settings, q0, res);
+    for (int i = 0; i < n; ++i) results[begin + i] = res.problems[i];
+    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::size_t done = begin + n;
+    if (tty) {
+      int bar = int(30.0 * double(done) / double(count));
+      std::fprintf(stderr, "\r[%s%s] %zu/%zu  %.0f solves/s", std::string(bar, '#').c_str(),
+                   std::string(30 - bar, ' ').c_str(), done, count,
+                   dt > 0 ? double(done) / dt : 0.0);
+      std::fflush(stderr);
+    }
+  }
+  if (tty && count > 0) std::fprintf(stderr, "\n");
+  *elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return results;
+}
+
+// OUT.csv and the summary line. ok[i]: row i was solved (its result is results[k] for the k-th
+// ok row); with_rotation false writes rot_err 0.
+void write_results(const std::string& out_path, int coord_count, const std::vector<bool>& ok,
+                   const std::vector<ProblemResult>& results, bool with_rotation, double elapsed) {
+  CsvWriter out(out_path);
+  out.field("converged").field("pos_err").field("rot_err").field("iterations");
+  for (int i = 0; i < coord_count; ++i) out.field("q" + std::to_string(i));
+  out.end_row();
+  int solved = 0;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < ok.size(); ++i) {
+    if (!ok[i]) {
+      out.field(0).field(NAN).field(NAN).field(0);
+      for (int c = 0; c < coord_count; ++c) out.field(NAN);
+      out.end_row();
+      continue;
+    }
+    const ProblemResult& r = results[k++];
+    solved += r.converged;
+    out.field(r.converged ? 1 : 0);
+    out.field(r.position_error).field(with_rotation ? r.rotation_error : 0.0);
+    out.field(r.iterations);
+    for (double v : r.q) out.field(v);
+    out.end_row();
+  }
+  out.close();
+  std::size_t n = ok.size();
+  std::printf("solved %d/%zu (%.1f%%) in %.3f s, %.0f solves/s\n", solved, n,
+              n ? 100.0 * solved / double(n) : 0.0, elapsed,
+              elapsed > 0 ? double(k) / elapsed : 0.0);
+}
+
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+}
+
+std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
+  std::string reason;
+  auto solver = make_solver(settings.backend, &reason);
+  if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());
+  return solver;
+}
+
+// `ikwb solve ROBOT --link NAME --targets T.csv`
+void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
+                        const std::string& link_name, const Vec3<double>& offset,
+                        const std::string& targets_path, const std::string& out_path, int chunk) {
+  UrdfOptions opt;
+  opt.floating_base = args.has("floating-base");
+  opt.package_paths = args.get_all("package-path");
+  opt.load_meshes = false;
+  LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+  print_warnings(robot.warnings);
+  const Model& m = *robot.model;
+  int link = m.find_body(link_name);
+  if (link < 0) {
+    std::string names;
+    for (const auto& n : m.body_name) names += (names.empty() ? "" : ", ") + n;
+    throw CliError("unknown link '" + link_name + "'; links are: " + names);
+  }
+  int columns = 0;
+  std::vector<TargetLine> targets = read_targets(targets_path, &columns);
+  auto solver = solver_for(settings);
+
+  std::vector<int> valid;
+  std::vector<bool> ok(targets.size());
+  for (int i = 0; i < int(targets.size()); ++i)
+    if ((ok[i] = targets[i].ok)) valid.push_back(i);
+  double elapsed = 0;
+  std::vector<ProblemResult> results = solve_in_chunks(
+      *solver, settings, m.middle_configuration(), valid.size(), chunk,
+      [&](std::size_t begin, int n) {
+        IkProblem problem(robot.model, n);
+        int obj =
+            columns == 7 ? problem.add_pose(link, offset) : problem.add_position(link, offset);
+        for (int i = 0; i < n; ++i) problem.set_target_pose(obj, i, targets[valid[begin + i]].pose);
+        return problem;
+      },
+      &elapsed);
+  write_results(out_path, m.coord_count, ok, results, columns == 7, elapsed);
+}
+
+// `ikwb solve --scene SCENE.json [--targets T.csv]`
+void solve_scene(const ArgParser& args, const std::string& scene_path,
+                 const std::string& targets_path, const std::string& out_path, int chunk) {
+  Scene scene = load_scene(scene_path);
+  print_warnings(scene.warnings);
+  UrdfOptions opt;
+  opt.floating_base = scene.floating_base;
+  opt.package_paths = scene.package_paths;
+  for (const std::string& p : args.get_all("package-path")) opt.package_paths.push_back(p);
+  opt.load_meshes = false;
+  LoadResult robot = load_urdf_file(resolve_robot(scene.robot), opt);
+  print_warnings(robot.warnings);
+  const Model& m = *robot.model;
+  SceneSetup setup = resolve_scene(m, scene);
+  print_warnings(setup.warnings);
+
+  std::vector<std::string> warnings;
+  SolverSettings base = scene_solver_settings(scene, batch_defaults(), warnings);
+  print_warnings(warnings);
+  SolverSettings settings = read_solver_options(args, base);  // the command line wins
+
+  SceneTargets targets;
+  if (targets_path.empty()) {
+    targets.rows.resize(1);
+    targets.rows[0].ok = true;
+  } else {
+    targets = read_scene_targets(targets_path, setup.objectives);
+    for (const SceneTargetRow& r : targets.rows)
+      if (!r.ok)
+        std::fprintf(stderr, "%s:%d: %s; this row is skipped\n", targets_path.c_str(), r.line,
+                     r.error.c_str());
+  }
+  auto solver = solver_for(settings);
+  std::vector<int> valid;
+  std::vector<bool> ok(targets.rows.size());
+  for (int i = 0; i < int(targets.rows.size()); ++i)
+    if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
+  double elapsed = 0;
+  std::vector<ProblemResult> results = solve_in_chunks(
+      *solver, settings, setup.q, valid.size(), chunk,
+      [&](std::size_t begin, int n) {
+        IkProblem problem = make_problem(robot.model, setup.objectives, n);
+        for (std::size_t c = 0; c < targets.columns.size(); ++c) {
+          std::vector<Transform<double>> x(n);
+          for (int i = 0; i < n; ++i) x[i] = targets.rows[valid[begin + i]].targets[c];
+          problem.set_target_poses(targets.columns[c].objective, x);
+        }
+        return problem;
+      },
+      &elapsed);
+  write_results(out_path, m.coord_count, ok, results, true, elapsed);
+}
+
 }  // namespace
 
 int cmd_solve(int argc, char** argv) {
   ArgParser args("ikwb solve", kSummary);
-  args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
+  args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name", false);
+  args.add_option("scene", "SCENE.json", "robot, objectives and solver settings from a scene");
   args.add_option("link", "NAME", "link whose frame (plus --offset) goes to the targets");
   args.add_option("offset", "X,Y,Z", "point in the link frame (default 0,0,0)");
   args.add_option("targets", "T.csv", "targets");
@@ -114,7 +316,7 @@ int cmd_solve(int argc, char** argv) {
   args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
   add_solver_options(args);
   SolverSettings settings;
-  std::string link_name, targets_path, out_path;
+  std::string link_name, targets_path, out_path, scene_path;
   Vec3<double> offset{0, 0, 0};
   int chunk = 4096;
   try {
@@ -123,95 +325,34 @@ int cmd_solve(int argc, char** argv) {
       std::printf("%s", args.usage().c_str());
       return 0;
     }
-    link_name = args.require("link");
-    targets_path = args.require("targets");
+    if (args.has("scene")) {
+      if (args.has("ROBOT.urdf"))
+        throw CliError("give either ROBOT.urdf or --scene, not both (the scene names its robot)");
+      for (const char* o : {"link", "offset", "floating-base"})
+        if (args.has(o))
+          throw CliError(std::string("--") + o + " does not go with --scene (the scene says)");
+      scene_path = args.get("scene");
+      targets_path = args.get("targets");
+    } else {
+      if (!args.has("ROBOT.urdf")) throw CliError("missing ROBOT.urdf (or --scene SCENE.json)");
+      link_name = args.require("link");
+      targets_path = args.require("targets");
+      if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));
+      settings = read_solver_options(args, batch_defaults());
+    }
     out_path = args.require("out");
-    if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));
     chunk = int(args.get_int("chunk", chunk));
     if (chunk < 1) throw CliError("--chunk must be >= 1");
-    SolverSettings defaults;
-    defaults.max_restarts = 50;
-    defaults.max_iterations = 60;
-    defaults.stall_window = 10;
-    settings = read_solver_options(args, defaults);
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb solve: %s\n%s", e.what(), args.usage().c_str());
     return 2;
   }
 
   try {
-    UrdfOptions opt;
-    opt.floating_base = args.has("floating-base");
-    opt.package_paths = args.get_all("package-path");
-    opt.load_meshes = false;
-    LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
-    for (const auto& w : robot.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    const Model& m = *robot.model;
-    int link = m.find_body(link_name);
-    if (link < 0) {
-      std::string names;
-      for (const auto& n : m.body_name) names += (names.empty() ? "" : ", ") + n;
-      throw CliError("unknown link '" + link_name + "'; links are: " + names);
-    }
-    int columns = 0;
-    std::vector<TargetLine> targets = read_targets(targets_path, &columns);
-    std::string reason;
-    auto solver = make_solver(settings.backend, &reason);
-    if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());
-
-    std::vector<int> valid;
-    for (int i = 0; i < int(targets.size()); ++i)
-      if (targets[i].ok) valid.push_back(i);
-    std::vector<ProblemResult> results(targets.size());
-    const bool tty = isatty(fileno(stderr));
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<double> q0 = m.middle_configuration();
-    SolveResult res;
-    for (std::size_t begin = 0; begin < valid.size(); begin += chunk) {
-      int n = int(std::min<std::size_t>(chunk, valid.size() - begin));
-      IkProblem problem(robot.model, n);
-      int obj = columns == 7 ? problem.add_pose(link, offset) : problem.add_position(link, offset);
-      for (int i = 0; i < n; ++i) problem.set_target_pose(obj, i, targets[valid[begin + i]].pose);
-      solver->solve(problem, settings, q0, res);
-      for (int i = 0; i < n; ++i) results[valid[begin + i]] = res.problems[i];
-      double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::size_t done = begin + n;
-      if (tty) {
-        int bar = int(30.0 * double(done) / double(valid.size()));
-        std::fprintf(stderr, "\r[%s%s] %zu/%zu  %.0f solves/s", std::string(bar, '#').c_str(),
-                     std::string(30 - bar, ' ').c_str(), done, valid.size(),
-                     dt > 0 ? double(done) / dt : 0.0);
-        std::fflush(stderr);
-      }
-    }
-    if (tty && !valid.empty()) std::fprintf(stderr, "\n");
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    CsvWriter out(out_path);
-    out.field("converged").field("pos_err").field("rot_err").field("iterations");
-    for (int i = 0; i < m.coord_count; ++i) out.field("q" + std::to_string(i));
-    out.end_row();
-    int solved = 0;
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-      const ProblemResult& r = results[i];
-      bool ok = targets[i].ok && r.converged;
-      solved += ok;
-      out.field(ok ? 1 : 0);
-      if (!targets[i].ok) {
-        out.field(NAN).field(NAN).field(0);
-        for (int k = 0; k < m.coord_count; ++k) out.field(NAN);
-      } else {
-        out.field(r.position_error).field(columns == 7 ? r.rotation_error : 0.0);
-        out.field(r.iterations);
-        for (double v : r.q) out.field(v);
-      }
-      out.end_row();
-    }
-    out.close();
-    std::size_t n = targets.size();
-    std::printf("solved %d/%zu (%.1f%%) in %.3f s, %.0f solves/s\n", solved, n,
-                n ? 100.0 * solved / double(n) : 0.0, elapsed,
-                elapsed > 0 ? double(valid.size()) / elapsed : 0.0);
+    if (!scene_path.empty())
+      solve_scene(args, scene_path, targets_path, out_path, chunk);
+    else
+      solve_link_targets(args, settings, link_name, offset, targets_path, out_path, chunk);
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb solve: %s\n", e.what());
     return 2;

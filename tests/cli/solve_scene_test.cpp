@@ -1,0 +1,350 @@
+// `ikwb solve --scene`: scenes on shipped robots, per-row targets by objective name, header and
+// line errors, option overrides; and the `ikwb solve ROBOT --link` form beside it.
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
+#include "app/cli/robot_path.hpp"
+#include "core/temp_files.hpp"
+#include "engine/core/fk.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::TempDir;
+
+struct CmdResult {
+  int code = 0;
+  std::string out, err;
+};
+
+CmdResult run_solve(std::vector<std::string> args) {
+  args.insert(args.begin(), "solve");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  CmdResult r;
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  r.code = cmd_solve(int(args.size()), argv.data());
+  r.out = testing::internal::GetCapturedStdout();
+  r.err = testing::internal::GetCapturedStderr();
+  return r;
+}
+
+double number(const std::string& s) {
+  double v = NAN;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+struct OutRow {
+  bool converged = false;
+  double pos_err = NAN, rot_err = NAN;
+  int iterations = 0;
+  std::vector<double> q;
+};
+
+// OUT.csv without its header (checked)
+std::vector<OutRow> read_out(const std::string& path, int coord_count) {
+  std::istringstream in(test::read_text(path));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("converged,pos_err,rot_err,iterations,q0", 0), 0u) << line;
+  std::vector<OutRow> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = split_csv_line(line);
+    EXPECT_EQ(int(f.size()), 4 + coord_count) << line;
+    if (int(f.size()) != 4 + coord_count) continue;
+    OutRow r;
+    r.converged = f[0] == "1";
+    r.pos_err = number(f[1]);
+    r.rot_err = number(f[2]);
+    r.iterations = int(number(f[3]));
+    for (int i = 0; i < coord_count; ++i) r.q.push_back(number(f[4 + i]));
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::shared_ptr<const Model> shipped(const std::string& name) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  return load_urdf_file(resolve_robot(name), opt).model;
+}
+
+Transform<double> pose_of(const Model& m, const std::string& link, const std::vector<double>& q) {
+  State s(m);
+  eval_fk(m, q, {}, s);
+  int b = m.find_body(link);
+  EXPECT_GE(b, 0) << link;
+  return s.body_q[b];
+}
+
+double angle_between(const Quat<double>& a, const Quat<double>& b) {
+  Quat<double> d = conjugate(a) * b;
+  return 2 * std::atan2(std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z), std::fabs(d.w));
+}
+
+std::string preset(const std::string& robot) {
+  return asset_dir() + "/robots/" + robot + "/preset.json";
+}
+
+std::string num(double v) {
+  return format_double(v);
+}
+
+std::string pose_fields(const Transform<double>& x) {
+  return num(x.p.x) + "," + num(x.p.y) + "," + num(x.p.z) + "," + num(x.q.x) + "," + num(x.q.y) +
+         "," + num(x.q.z) + "," + num(x.q.w);
+}
+
+// a Panda scene: one pose objective "tcp" with an explicit target, joint limits, start at joint_q
+std::string panda_scene(const Transform<double>& target, const std::string& solver_json = "{}") {
+  return R"({"version": 1, "robot": "panda",
+  "joint_q": {"panda_joint2": -0.785398, "panda_joint4": -2.356194, "panda_joint6": 1.570796,
+              "panda_joint7": 0.785398},
+  "objectives": [
+    {"type": "pose", "name": "tcp", "link": "panda_hand_tcp", "target": {"position": [)" +
+         num(target.p.x) + "," + num(target.p.y) + "," + num(target.p.z) +
+         R"(], "orientation": [)" + num(target.q.x) + "," + num(target.q.y) + "," +
+         num(target.q.z) + "," + num(target.q.w) + R"(]}},
+    {"type": "joint_limits", "name": "limits"}],
+  "solver": )" +
+         solver_json + "}";
+}
+
+const std::vector<double> kPandaQ = {0.3, -0.4, 0.2, -2.0, 0.1, 1.9, 0.5, 0.02};
+
+TEST(CliSolveScene, WithoutTargetsSolvesTheSceneAsItIs) {
+  TempDir dir;
+  auto model = shipped("panda");
+  ASSERT_EQ(model->coord_count, int(kPandaQ.size()));
+  Transform<double> target = pose_of(*model, "panda_hand_tcp", kPandaQ);
+  std::string scene = dir.write("s.json", panda_scene(target));
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", scene, "--out", out, "--seeds", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 1/1 (100.0%)"), std::string::npos) << r.out;
+  std::vector<OutRow> rows = read_out(out, model->coord_count);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(rows[0].converged);
+  EXPECT_LT(rows[0].pos_err, 1e-4);
+  EXPECT_LT(rows[0].rot_err, 1e-3);
+  Transform<double> got = pose_of(*model, "panda_hand_tcp", rows[0].q);
+  EXPECT_LT(length(got.p - target.p), 1e-4);
+  EXPECT_LT(angle_between(got.q, target.q), 1e-3);
+}
+
+TEST(CliSolveScene, PerRowTargetsForTwoObjectivesOfThePreset) {
+  TempDir dir;
+  auto model = shipped("dual_arm");
+  const Model& m = *model;
+  // the preset's rest posture, and targets from FK of configurations near it
+  std::vector<double> rest = {0,    0, 0, -1.2, -1.2, -1.570796, 1.570796, -1.6,
+                              -1.6, 0, 0, -0.6, -0.6, 0,         0};
+  ASSERT_EQ(m.coord_count, int(rest.size()));
+  Transform<double> right_rest = pose_of(m, "right_tool", rest);
+  std::string csv =
+      "# left pose and right position vary; the right tool keeps the preset's orientation\n"
+      "left tool pose.x, left tool pose.y,left tool pose.z,left tool pose.qx,left tool pose.qy,"
+      "left tool pose.qz,left tool pose.qw,right tool pose.x,right tool pose.y,right tool pose.z\n";
+  std::vector<Transform<double>> left, right;
+  for (int k = 0; k < 4; ++k) {
+    std::vector<double> q = rest;
+    for (int i = 1; i < 8; ++i) q[2 * i - 1] += 0.1 * std::sin(1.7 * i + k);  // left arm
+    left.push_back(pose_of(m, "left_tool", q));
+    std::vector<double> q2 = rest;
+    q2[4] += 0.05 * (k + 1);
+    q2[8] -= 0.05 * (k + 1);
+    right.push_back(pose_of(m, "right_tool", q2));
+    csv += pose_fields(left.back()) + "," + num(right.back().p.x) + "," + num(right.back().p.y) +
+           "," + num(right.back().p.z) + "\n";
+    if (k == 1) csv += "\n";
+  }
+  std::string targets = dir.write("t.csv", csv);
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", preset("dual_arm"), "--targets", targets, "--out", out,
+                           "--seeds", "16", "--iterations", "20"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 4/4 (100.0%)"), std::string::npos) << r.out;
+  std::vector<OutRow> rows = read_out(out, m.coord_count);
+  ASSERT_EQ(rows.size(), 4u);
+  for (int k = 0; k < 4; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_TRUE(rows[k].converged);
+    EXPECT_LT(rows[k].pos_err, 1e-4);
+    EXPECT_LT(rows[k].rot_err, 1e-3);
+    Transform<double> l = pose_of(m, "left_tool", rows[k].q);
+    Transform<double> rt = pose_of(m, "right_tool", rows[k].q);
+    EXPECT_LT(length(l.p - left[k].p), 1e-4);
+    EXPECT_LT(angle_between(l.q, left[k].q), 1e-3);
+    EXPECT_LT(length(rt.p - right[k].p), 1e-4);
+    EXPECT_LT(angle_between(rt.q, right_rest.q), 1e-3);  // not named: the scene's orientation
+  }
+}
+
+TEST(CliSolveScene, HeaderErrorsNameTheColumn) {
+  TempDir dir;
+  const std::string L = "left tool pose";
+  struct Case {
+    std::string robot, header, expect;
+  };
+  std::vector<Case> cases = {
+      {"dual_arm", "nope.x,nope.y,nope.z",
+       "column 1 'nope.x': no objective with a target is named 'nope'"},
+      {"dual_arm", "Left Tool Pose.x,Left Tool Pose.y,Left Tool Pose.z", "named 'Left Tool Pose'"},
+      {"dual_arm", L + ".x," + L + ".y," + L + ".z," + L + ".qx," + L + ".qy," + L + ".qz",
+       "objective 'left tool pose' needs all of qx, qy, qz, qw; missing left tool pose.qw"},
+      {"dual_arm", L + ".x," + L + ".y", "missing left tool pose.z"},
+      {"dual_arm", "posture.x,posture.y,posture.z",
+       "column 1 'posture.x': objective 'posture' has no target"},
+      {"dual_arm", L + ".x," + L + ".y," + L + ".z," + L + ".x",
+       "column 4 'left tool pose.x': duplicate of column 1"},
+      {"dual_arm", L + ".w", "column 1 'left tool pose.w': expected NAME.x"},
+      {"dual_arm", "0.1,0.2,0.3", "the first line must be a header"},
+      {"dual_arm", "# only a comment", "no header line"},
+      {"planar3",
+       "tip position.x,tip position.y,tip position.z,tip position.qx,"
+       "tip position.qy,tip position.qz,tip position.qw",
+       "column 4 'tip position.qx': objective 'tip position' (position) has no rotation target"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.header);
+    std::string targets = dir.write("t.csv", c.header + "\n");
+    std::string out = dir / "out.csv";
+    CmdResult r = run_solve({"--scene", preset(c.robot), "--targets", targets, "--out", out});
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(targets + ":"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+}
+
+TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
+  TempDir dir;
+  auto model = shipped("panda");
+  Transform<double> target = pose_of(*model, "panda_hand_tcp", kPandaQ);
+  std::string scene = dir.write("s.json", panda_scene(target));
+  std::string p = num(target.p.x) + "," + num(target.p.y) + "," + num(target.p.z);
+  Quat<double> q = target.q;
+  std::string qs = num(q.x) + "," + num(q.y) + "," + num(q.z) + "," + num(q.w);
+  // slightly off unit (within 1e-3): renormalised and solved
+  std::string q_off = num(q.x * 1.0004) + "," + num(q.y * 1.0004) + "," + num(q.z * 1.0004) + "," +
+                      num(q.w * 1.0004);
+  std::string q_bad =
+      num(q.x * 1.1) + "," + num(q.y * 1.1) + "," + num(q.z * 1.1) + "," + num(q.w * 1.1);
+  std::string targets = dir.write("t.csv",
+                                  "tcp.x,tcp.y,tcp.z,tcp.qx,tcp.qy,tcp.qz,tcp.qw\n"       // line 1
+                                      + p + "," + qs + "\n"                               // 2
+                                      + p + ",abc," + qs.substr(qs.find(',') + 1) + "\n"  // 3
+                                      + p + "\n"                                          // 4
+                                      + p + "," + q_bad + "\n"                            // 5
+                                      + p + ",nan," + qs.substr(qs.find(',') + 1) + "\n"  // 6
+                                      + p + "," + q_off + "\n");                          // 7
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", scene, "--targets", targets, "--out", out, "--seeds", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":3: column 'tcp.qx': 'abc' is not a number"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(targets + ":4: expected 7 values like the header, got 3"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(targets + ":5: objective 'tcp': quaternion is not unit"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(targets + ":6: column 'tcp.qx': NaN or infinite value"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find(":7:"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("solved 2/6 "), std::string::npos) << r.out;
+  std::vector<OutRow> rows = read_out(out, model->coord_count);
+  ASSERT_EQ(rows.size(), 6u);
+  std::vector<bool> ok = {true, false, false, false, false, true};
+  for (int i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(rows[i].converged, ok[i]);
+    EXPECT_EQ(std::isnan(rows[i].pos_err), !ok[i]);
+    EXPECT_EQ(std::isnan(rows[i].q[0]), !ok[i]);
+  }
+}
+
+TEST(CliSolveScene, CommandLineSolverOptionsOverrideTheScene) {
+  TempDir dir;
+  auto model = shipped("panda");
+  Transform<double> target = pose_of(*model, "panda_hand_tcp", kPandaQ);
+  std::string scene =
+      dir.write("s.json", panda_scene(target, R"({"n_seeds": 8, "iterations": 100, "polish": 1})"));
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", scene, "--out", out, "--seeds", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<OutRow> rows = read_out(out, model->coord_count);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(rows[0].converged);
+  // one iteration, no restarts, one seed: the far target is not reached
+  r = run_solve({"--scene", scene, "--out", out, "--seeds", "1", "--iterations", "1", "--restarts",
+                 "0", "--polish", "0"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  rows = read_out(out, model->coord_count);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].converged);
+  EXPECT_LE(rows[0].iterations, 1);
+  EXPECT_GT(rows[0].pos_err, 1e-3);
+  EXPECT_NE(r.out.find("solved 0/1 (0.0%)"), std::string::npos) << r.out;
+  // a loose tolerance from the command line
+  r = run_solve({"--scene", scene, "--out", out, "--seeds", "1", "--iterations", "1", "--restarts",
+                 "0", "--polish", "0", "--tol-pos", "10", "--tol-rot", "10"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  rows = read_out(out, model->coord_count);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(rows[0].converged);
+}
+
+TEST(CliSolveScene, UsageErrors) {
+  TempDir dir;
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"panda", "--scene", preset("panda"), "--out", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("either ROBOT.urdf or --scene, not both"), std::string::npos) << r.err;
+  r = run_solve({"--scene", preset("panda"), "--link", "panda_hand", "--out", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--link does not go with --scene"), std::string::npos) << r.err;
+  r = run_solve({"--out", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("missing ROBOT.urdf (or --scene SCENE.json)"), std::string::npos) << r.err;
+  r = run_solve({"--scene", dir / "missing.json", "--out", out});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliSolveLink, TargetsFileStillWorks) {
+  TempDir dir;
+  auto model = shipped("panda");
+  Transform<double> target = pose_of(*model, "panda_hand_tcp", kPandaQ);
+  std::string targets = dir.write("t.csv", "x,y,z,qx,qy,qz,qw\n" + pose_fields(target) + "\n1,2\n" +
+                                               pose_fields(target) + "\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(
+      {"panda", "--link", "panda_hand_tcp", "--targets", targets, "--out", out, "--seeds", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":3: expected 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw) values, got 2"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 2/3 "), std::string::npos) << r.out;
+  std::vector<OutRow> rows = read_out(out, model->coord_count);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows[0].converged);
+  EXPECT_FALSE(rows[1].converged);
+  EXPECT_TRUE(std::isnan(rows[1].pos_err));
+  EXPECT_TRUE(rows[2].converged);
+  EXPECT_LT(rows[2].pos_err, 1e-4);
+}
+
+}  // namespace
+}  // namespace ikwb

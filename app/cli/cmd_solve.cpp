@@ -20,6 +20,7 @@
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/scene_problem.hpp"
+#include "solver/settings.hpp"
 
 namespace ikwb {
 
@@ -121,18 +122,6 @@ SolverSettings batch_defaults() {
   s.max_iterations = 60;
   s.stall_window = 10;
   return s;
-}
-
-// The scene's "solver" object over `base`.
-// TODO(merge): apply_solver_json(scene.solver, base, warnings) from solver/settings.hpp once it
-// moves there from the workbench; until then the scene's settings are reported as not applied.
-SolverSettings scene_solver_settings(const Scene& scene, SolverSettings base,
-                                     std::vector<std::string>& warnings) {
-  if (scene.solver.is_object() && !scene.solver.empty())
-    warnings.push_back(
-        "the scene's solver settings are not applied by this build; give them as "
-        "options");
-  return base;
 }
 
 // Solves `count` problems in chunks of at most `chunk`; make_chunk(begin, n) builds the problem
@@ -265,7 +254,8 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   print_warnings(setup.warnings);
 
   std::vector<std::string> warnings;
-  SolverSettings base = scene_solver_settings(scene, batch_defaults(), warnings);
+  SolverSettings base = batch_defaults();
+  apply_solver_json(scene.solver, base, warnings);
   print_warnings(warnings);
   SolverSettings settings = read_solver_options(args, base);  // the command line wins
 

@@ -298,7 +298,7 @@ TEST(CliSolveScene, CommandLineSolverOptionsOverrideTheScene) {
   EXPECT_NE(r.out.find("solved 0/1 (0.0%)"), std::string::npos) << r.out;
   // a loose tolerance from the command line
   r = run_solve({"--scene", scene, "--out", out, "--seeds", "1", "--iterations", "1", "--restarts",
-                 "0", "--polish", "0", "--tol-pos", "10", "--tol-rot", "10"});
+                 "0", "--polish", "0", "--tol-pos", "1", "--tol-rot", "1"});
   ASSERT_EQ(r.code, 0) << r.err;
   rows = read_out(out, model->coord_count);
   ASSERT_EQ(rows.size(), 1u);

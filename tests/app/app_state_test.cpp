@@ -206,6 +206,47 @@ TEST(AppState, SceneRoundTrip) {
   EXPECT_EQ(other.settings.n_seeds, 5);
 }
 
+// issue 13's data loss: per-axis weights survive open / save and reach the live solve
+TEST(AppState, PerAxisWeightsSurviveOpenAndSaveAndReachTheSolver) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  Scene saved = app.make_scene();
+  saved.objectives[0].position_weights = {1, 1, 0};
+  saved.objectives[0].rotation_weights = {0.5, 1, 1};
+  AppState other;
+  ASSERT_TRUE(other.apply_scene(saved));
+  other.sync();
+  const ObjectiveParams<double>& p = other.problem()->objective(0).params;
+  EXPECT_EQ(p.position_weights.z, 0.0);
+  EXPECT_EQ(p.rotation_weights.x, 0.5);
+  Scene again = other.make_scene();
+  ASSERT_EQ(again.objectives.size(), saved.objectives.size());
+  for (std::size_t i = 0; i < saved.objectives.size(); ++i)
+    EXPECT_EQ(scene_objective_to_json(again.objectives[i]),
+              scene_objective_to_json(saved.objectives[i]))
+        << i;
+  // an edit in the workbench reaches the solver without rebuilding the problem
+  const uint64_t serial = other.problem_serial();
+  other.objectives[0].spec.params.position_weights = {0, 1, 1};
+  other.sync();
+  EXPECT_EQ(other.problem_serial(), serial);
+  EXPECT_EQ(other.problem()->objective(0).params.position_weights.x, 0.0);
+}
+
+// an edit the solver refuses is undone with a message; the app keeps what it had
+TEST(AppState, RefusedEditIsUndoneWithAMessage) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  app.sync();
+  app.objectives[0].spec.params.weight = -1;
+  app.sync();
+  EXPECT_EQ(app.objectives[0].spec.params.weight, app.problem()->objective(0).params.weight);
+  EXPECT_GE(app.objectives[0].spec.params.weight, 0.0);
+  ASSERT_FALSE(app.messages.empty());
+  EXPECT_NE(app.messages.back().text.find("weight must be finite and >= 0"), std::string::npos)
+      << app.messages.back().text;
+}
+
 TEST(AppState, SolverSettingsJson) {
   SolverSettings s = interactive_solver_settings();
   std::vector<std::string> warnings;

@@ -22,14 +22,18 @@ Quat<double> checked_unit(const Quat<double>& q, const std::string& what) {
   return normalize(q);
 }
 
-Objective make_objective(ObjectiveType type, int link, Vec3<double> offset, double weight,
-                         bool hard) {
+// per-axis weights apply only to kinds that have such rows (the others keep 1, 1, 1)
+Objective make_objective(ObjectiveType type, int link, Vec3<double> offset,
+                         const ObjectiveOptions& options) {
+  const ObjectiveKind& kind = objective_kind(type);
   Objective o;
   o.params.type = type;
   o.params.link = link;
   o.params.offset = offset;
-  o.params.weight = weight;
-  o.params.hard = hard;
+  o.params.weight = options.weight;
+  o.params.hard = options.hard;
+  if (kind.has(kFieldPositionWeights)) o.params.position_weights = options.position_weights;
+  if (kind.has(kFieldRotationWeights)) o.params.rotation_weights = options.rotation_weights;
   return o;
 }
 
@@ -177,59 +181,60 @@ void IkProblem::relayout() {
   ++version_;
 }
 
-int IkProblem::add_position(int link, Vec3<double> offset, double weight, bool hard) {
-  return add_checked(make_objective(ObjectiveType::kPosition, link, offset, weight, hard),
+int IkProblem::add_position(int link, Vec3<double> offset, const ObjectiveOptions& options) {
+  return add_checked(make_objective(ObjectiveType::kPosition, link, offset, options),
                      "add_position");
 }
 
-int IkProblem::add_rotation(int link, double weight, bool hard) {
-  return add_checked(make_objective(ObjectiveType::kRotation, link, {0, 0, 0}, weight, hard),
+int IkProblem::add_rotation(int link, const ObjectiveOptions& options) {
+  return add_checked(make_objective(ObjectiveType::kRotation, link, {0, 0, 0}, options),
                      "add_rotation");
 }
 
-int IkProblem::add_pose(int link, Vec3<double> offset, double weight, bool hard) {
-  return add_checked(make_objective(ObjectiveType::kPose, link, offset, weight, hard), "add_pose");
+int IkProblem::add_pose(int link, Vec3<double> offset, const ObjectiveOptions& options) {
+  return add_checked(make_objective(ObjectiveType::kPose, link, offset, options), "add_pose");
 }
 
-int IkProblem::add_joint_limits(double weight, bool hard) {
-  return add_checked(make_objective(ObjectiveType::kJointLimits, -1, {0, 0, 0}, weight, hard),
+int IkProblem::add_joint_limits(const ObjectiveOptions& options) {
+  return add_checked(make_objective(ObjectiveType::kJointLimits, -1, {0, 0, 0}, options),
                      "add_joint_limits");
 }
 
-int IkProblem::add_posture(std::vector<double> rest_q, double weight, bool null_space) {
-  Objective o = make_objective(ObjectiveType::kPosture, -1, {0, 0, 0}, weight, false);
-  o.params.null_space = null_space;
+int IkProblem::add_posture(std::vector<double> rest_q, const PostureOptions& options) {
+  Objective o = make_objective(ObjectiveType::kPosture, -1, {0, 0, 0}, {options.weight});
+  o.params.null_space = options.null_space;
   o.rest_q = std::move(rest_q);
   return add_checked(std::move(o), "add_posture");
 }
 
 int IkProblem::add_relative_ball(int link_a, Vec3<double> offset_a, int link_b,
-                                 Vec3<double> offset_b, double weight, bool hard) {
-  Objective o = make_objective(ObjectiveType::kRelativeBall, link_a, offset_a, weight, hard);
+                                 Vec3<double> offset_b, const ObjectiveOptions& options) {
+  Objective o = make_objective(ObjectiveType::kRelativeBall, link_a, offset_a, options);
   o.params.link_b = link_b;
   o.params.offset_b = offset_b;
   return add_checked(std::move(o), "add_relative_ball");
 }
 
 int IkProblem::add_relative_fixed(int link_a, int link_b, const Transform<double>& relative,
-                                  double weight, bool hard) {
-  Objective o = make_objective(ObjectiveType::kRelativeFixed, link_a, {0, 0, 0}, weight, hard);
+                                  const ObjectiveOptions& options) {
+  Objective o = make_objective(ObjectiveType::kRelativeFixed, link_a, {0, 0, 0}, options);
   o.params.link_b = link_b;
   o.params.relative = relative;
   return add_checked(std::move(o), "add_relative_fixed");
 }
 
 int IkProblem::add_min_distance(int link_a, Vec3<double> offset_a, int link_b,
-                                Vec3<double> offset_b, double distance, double weight, bool hard) {
-  Objective o = make_objective(ObjectiveType::kMinDistance, link_a, offset_a, weight, hard);
+                                Vec3<double> offset_b, double distance,
+                                const ObjectiveOptions& options) {
+  Objective o = make_objective(ObjectiveType::kMinDistance, link_a, offset_a, options);
   o.params.link_b = link_b;
   o.params.offset_b = offset_b;
   o.params.distance = distance;
   return add_checked(std::move(o), "add_min_distance");
 }
 
-int IkProblem::add_custom(CustomObjective custom, double weight, bool hard) {
-  Objective o = make_objective(ObjectiveType::kCustom, -1, {0, 0, 0}, weight, hard);
+int IkProblem::add_custom(CustomObjective custom, const ObjectiveOptions& options) {
+  Objective o = make_objective(ObjectiveType::kCustom, -1, {0, 0, 0}, options);
   o.custom = std::make_shared<CustomObjective>(std::move(custom));
   return add_checked(std::move(o), "add_custom");
 }

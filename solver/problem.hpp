@@ -54,6 +54,27 @@ struct Objective {
   std::shared_ptr<CustomObjective> custom;  // kCustom
 };
 
+// How an objective counts, for the add_* factories: a weighted cost (soft) or an
+// augmented-Lagrangian constraint (hard), and the weights of its position and rotation rows per
+// world axis (kinds that have such rows; 0 leaves an axis free).
+struct ObjectiveOptions {
+  double weight = 1.0;
+  bool hard = false;
+  Vec3<double> position_weights = {1, 1, 1};
+  Vec3<double> rotation_weights = {1, 1, 1};
+};
+// a hard constraint (the default of objectives between two links)
+inline ObjectiveOptions hard_constraint(double weight = 1.0) {
+  return {weight, true};
+}
+
+struct PostureOptions {
+  double weight = 0.1;
+  // a step of its own projected into the task's null space instead of residual rows (LM; the
+  // last enabled posture objective)
+  bool null_space = false;
+};
+
 // "pose panda_hand", "ball a - b", "joint limits", ...
 std::string default_objective_name(const Model& model, const Objective& objective);
 
@@ -82,23 +103,21 @@ class IkProblem {
 
   // Objective factories (add_objective with one kind's fields): return the objective index. Links
   // are body indices; offsets are in the link frame. Targets start at the identity and are set with
-  // set_target_*.
-  int add_position(int link, Vec3<double> offset = {0, 0, 0}, double weight = 1.0,
-                   bool hard = false);
-  int add_rotation(int link, double weight = 1.0, bool hard = false);
-  int add_pose(int link, Vec3<double> offset = {0, 0, 0}, double weight = 1.0, bool hard = false);
-  int add_joint_limits(double weight = 1.0, bool hard = false);
-  // rest_q: coord_count values (empty: the model's neutral configuration). null_space: a step
-  // of its own projected into the task null space, no residual rows (LM; the last enabled one)
-  int add_posture(std::vector<double> rest_q = {}, double weight = 0.1, bool null_space = false);
+  // set_target_*. Objectives on one link are soft by default, those between two links hard.
+  int add_position(int link, Vec3<double> offset = {0, 0, 0}, const ObjectiveOptions& options = {});
+  int add_rotation(int link, const ObjectiveOptions& options = {});
+  int add_pose(int link, Vec3<double> offset = {0, 0, 0}, const ObjectiveOptions& options = {});
+  int add_joint_limits(const ObjectiveOptions& options = {});
+  // rest_q: coord_count values (empty: the model's neutral configuration)
+  int add_posture(std::vector<double> rest_q = {}, const PostureOptions& options = {});
   int add_relative_ball(int link_a, Vec3<double> offset_a, int link_b, Vec3<double> offset_b,
-                        double weight = 1.0, bool hard = true);
+                        const ObjectiveOptions& options = hard_constraint());
   // relative: pose of link_b's frame in link_a's frame to keep
   int add_relative_fixed(int link_a, int link_b, const Transform<double>& relative,
-                         double weight = 1.0, bool hard = true);
+                         const ObjectiveOptions& options = hard_constraint());
   int add_min_distance(int link_a, Vec3<double> offset_a, int link_b, Vec3<double> offset_b,
-                       double distance, double weight = 1.0, bool hard = true);
-  int add_custom(CustomObjective custom, double weight = 1.0, bool hard = false);
+                       double distance, const ObjectiveOptions& options = hard_constraint());
+  int add_custom(CustomObjective custom, const ObjectiveOptions& options = {});
   void remove_objective(int index);
 
   // Targets (world frame). Quaternions x, y, z, w must be unit (within 1e-3; they are then

@@ -60,17 +60,17 @@ Fixture make_fixture(Model m, const char* a, const char* b, const char* c, unsig
   IkProblem& pr = *f.problem;
   int la = mm.find_body(a), lb = mm.find_body(b), lc = mm.find_body(c);
   std::mt19937 rng(seed);
-  int pos = pr.add_position(la, {0.02, -0.03, 0.05}, 2.0);
+  int pos = pr.add_position(la, {0.02, -0.03, 0.05}, {2.0});
   pr.set_axis_weights(pos, {1.0, 0.5, 2.0}, {1, 1, 1});
-  int rot = pr.add_rotation(lb, 0.7);
-  int pose = pr.add_pose(lc, {0.0, 0.1, 0.0}, 1.5, true);
-  pr.add_joint_limits(3.0);
-  pr.add_posture(test::random_configuration(mm, rng), 0.3);
-  pr.add_relative_ball(la, {0.01, 0, 0}, lc, {0, 0.02, 0}, 1.0, false);
+  int rot = pr.add_rotation(lb, {0.7});
+  int pose = pr.add_pose(lc, {0.0, 0.1, 0.0}, {1.5, true});
+  pr.add_joint_limits({3.0});
+  pr.add_posture(test::random_configuration(mm, rng), {0.3});
+  pr.add_relative_ball(la, {0.01, 0, 0}, lc, {0, 0.02, 0}, {1.0, false});
   Transform<double> rel = test::tf(0.1, 0.05, -0.2, 0.3, -0.4, 0.2);
-  pr.add_relative_fixed(lb, lc, rel, 1.0, true);
-  pr.add_min_distance(la, {0, 0, 0}, lb, {0, 0, 0}, 0.4, 1.0, true);
-  int off = pr.add_position(lb, {0, 0, 0}, 1.0);
+  pr.add_relative_fixed(lb, lc, rel, {1.0, true});
+  pr.add_min_distance(la, {0, 0, 0}, lb, {0, 0, 0}, 0.4, {1.0, true});
+  int off = pr.add_position(lb, {0, 0, 0}, {1.0});
   pr.set_enabled(off, false);
   std::vector<std::vector<double>> centre;
   for (int p = 0; p < P; ++p) {

@@ -176,7 +176,7 @@ TEST(CudaSolver, SharedAndGlobalRowStorageGiveIdenticalResults) {
   Panda pp;
   const int P = 64;
   IkProblem problem = pp.pose_problem(P, 90);
-  problem.add_joint_limits(0.5);
+  problem.add_joint_limits({0.5});
   SolverSettings s;
   s.n_seeds = 4;
   s.sampler = Sampler::kRoberts;
@@ -285,7 +285,7 @@ TEST(CudaSolver, ModelAndStructureChangesAreUploaded) {
   gpu.solve(problem, s, pp.model->middle_configuration(), r);
   EXPECT_EQ(gpu.stats().model_uploads, 1);
   // a new objective (structure) keeps the model, a new robot re-uploads it
-  problem.add_joint_limits(1.0);
+  problem.add_joint_limits({1.0});
   gpu.solve(problem, s, pp.model->middle_configuration(), r);
   EXPECT_EQ(gpu.stats().model_uploads, 1);
   EXPECT_EQ(gpu.stats().graph_captures, 2);
@@ -312,11 +312,11 @@ TEST(CudaSolver, FloatingTreeHardConstraintsAndDofMaskMatchCpu) {
   IkProblem problem(model, P);
   int g = model->find_body("g"), c = model->find_body("c"), f = model->find_body("f");
   int pos = problem.add_position(g, {0.05, 0, 0});
-  int rot = problem.add_rotation(c, 0.5);
-  problem.add_joint_limits(1.0);
+  int rot = problem.add_rotation(c, {0.5});
+  problem.add_joint_limits({1.0});
   // a point off the branch joint's axis, so no dof is left without any effect
-  problem.add_min_distance(g, {0, 0, 0}, f, {0.1, 0, 0}, 0.05, 1.0, true);
-  problem.add_posture({}, 0.2, true);
+  problem.add_min_distance(g, {0, 0, 0}, f, {0.1, 0, 0}, 0.05, {1.0, true});
+  problem.add_posture({}, {0.2, true});
   // reachable targets with the frozen prismatic joint at its initial value
   std::vector<double> q0 = model->neutral_configuration();
   const int qs = model->joint_q_start[model->find_joint("pris")];

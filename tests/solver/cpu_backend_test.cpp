@@ -40,8 +40,8 @@ TEST_F(Panda, JacobianModesGiveTheSameSolution) {
   IkProblem pr(model, P);
   int obj = pr.add_pose(tcp, {0.0, 0.02, 0.05});
   pr.set_target_poses(obj, test::reachable_poses(*model, tcp, P, 21, {0.0, 0.02, 0.05}));
-  pr.add_posture(q_mid, 1e-3);
-  pr.add_joint_limits(1.0);
+  pr.add_posture(q_mid, {1e-3});
+  pr.add_joint_limits({1.0});
   SolverSettings s;
   s.tol_position = 1e-3;  // the posture term keeps the exact solution from being reached:
   s.tol_rotation = 1e-2;  // all modes run to the same minimiser of the soft cost
@@ -78,7 +78,7 @@ TEST_F(Panda, JacobianModesAgreeWithACustomObjective) {
   // keep the elbow at z = 0.6 (soft)
   pr.add_custom(make_custom_objective(1, [elbow](const Model&, const auto*, const auto* body,
                                                  auto* r) { r[0] = body[elbow].p.z - 0.6; }),
-                0.5);
+                {0.5});
   SolverSettings s;
   s.tol_position = 1e-3;
   s.max_iterations = 200;
@@ -159,11 +159,11 @@ TEST_F(Panda, UnreachableTargetIsBestEffort) {
 TEST_F(Panda, HardPoseWinsOverConflictingSoftPosture) {
   const int P = 6;
   IkProblem pr(model, P);
-  int obj = pr.add_pose(tcp, {0, 0, 0}, 1.0, true);
+  int obj = pr.add_pose(tcp, {0, 0, 0}, {1.0, true});
   pr.set_target_poses(obj, test::reachable_poses(*model, tcp, P, 31));
   std::vector<double> rest = q_mid;
   rest[0] = 2.0;  // a posture no target agrees with
-  pr.add_posture(rest, 1.0);
+  pr.add_posture(rest, {1.0});
   SolverSettings s;
   s.max_restarts = 10;
   s.tol_constraint = 1e-6;
@@ -189,7 +189,7 @@ TEST_F(Panda, HardPoseWinsOverConflictingSoftPosture) {
 TEST_F(Panda, OnlyHardConstraintsStillSolve) {
   const int P = 6;
   IkProblem pr(model, P);
-  int obj = pr.add_pose(tcp, {0, 0, 0}, 1.0, true);
+  int obj = pr.add_pose(tcp, {0, 0, 0}, {1.0, true});
   pr.set_target_poses(obj, test::reachable_poses(*model, tcp, P, 41));
   SolverSettings s;
   s.max_restarts = 10;
@@ -277,7 +277,7 @@ TEST_F(TwoArms, HardRelativeFixedHoldsTheObject) {
     IkProblem one(model);
     int o = one.add_pose(left);
     one.set_target_pose(o, 0, pr.target(obj, p));
-    int rel = one.add_relative_fixed(left, right, rels[p], 1.0, true);
+    int rel = one.add_relative_fixed(left, right, rels[p], {1.0, true});
     EXPECT_TRUE(one.objective(rel).params.hard);
     SolveResult res = solve(one, s, q_mid);
     const ProblemResult& r = res.problems[0];
@@ -298,7 +298,7 @@ TEST_F(TwoArms, SoftRelativeFixedKeepsThePosition) {
   IkProblem pr(model);
   int obj = pr.add_pose(left);
   pr.set_target_pose(obj, 0, t);
-  int o = pr.add_relative_fixed(left, right, rel, 10.0, false);
+  int o = pr.add_relative_fixed(left, right, rel, {10.0, false});
   EXPECT_FALSE(pr.objective(o).params.hard);
   SolverSettings s;
   s.max_restarts = 20;
@@ -420,7 +420,7 @@ TEST_F(Panda, CustomObjectivesByAutodiffAndFiniteDifferences) {
                               fn(m, q, body, r);
                               r[0] = r[0] - tg.x, r[1] = r[1] - tg.y, r[2] = r[2] - tg.z;
                             }),
-                        1.0, hard);
+                        {1.0, hard});
         } else {
           CustomObjective c = fd_only;
           auto base = c.residual;
@@ -429,7 +429,7 @@ TEST_F(Panda, CustomObjectivesByAutodiffAndFiniteDifferences) {
             base(m, q, b, r);
             r[0] -= tg.x, r[1] -= tg.y, r[2] -= tg.z;
           };
-          pr.add_custom(c, 1.0, hard);
+          pr.add_custom(c, {1.0, hard});
         }
         for (JacobianMode mode :
              {JacobianMode::kAnalytic, JacobianMode::kAutodiff, JacobianMode::kFiniteDifference}) {
@@ -616,7 +616,7 @@ TEST_F(Panda, FloatModeMatchesDouble) {
   IkProblem pr(model, P);
   int obj = pr.add_pose(tcp);
   pr.set_target_poses(obj, test::reachable_poses(*model, tcp, P, 81));
-  pr.add_posture(q_mid, 0.1);  // a unique, well-conditioned minimiser
+  pr.add_posture(q_mid, {0.1});  // a unique, well-conditioned minimiser
   SolverSettings s;
   s.fixed_iterations = true;  // both run to the minimiser instead of stopping at a tolerance
   s.max_iterations = 60;
@@ -662,7 +662,7 @@ TEST_F(Panda, NullSpacePostureMovesTowardRestWithoutDisturbingTheTask) {
   for (int p = 0; p < P; ++p) pr.set_target_position(obj, p, targets[p].p);
   std::vector<double> rest = q_mid;
   rest[2] = 1.2, rest[4] = -1.0;
-  int post = pr.add_posture(rest, 1.0, true);
+  int post = pr.add_posture(rest, {1.0, true});
   SolverSettings s;
   s.tol_position = 1e-6;
   s.max_iterations = 200;

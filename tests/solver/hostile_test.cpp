@@ -123,9 +123,9 @@ TEST_F(PandaFixture, NonFiniteWeightsAreRefusedNamingTheArgument) {
   IkProblem pr(model);
   int pos = pr.add_position(tcp);
   for (double bad : {kNan, kInf, -kInf}) {
-    EXPECT_THROW(pr.add_rotation(tcp, bad), std::invalid_argument);
-    EXPECT_THROW(pr.add_joint_limits(bad), std::invalid_argument);
-    EXPECT_THROW(pr.add_posture({}, bad), std::invalid_argument);
+    EXPECT_THROW(pr.add_rotation(tcp, {bad}), std::invalid_argument);
+    EXPECT_THROW(pr.add_joint_limits({bad}), std::invalid_argument);
+    EXPECT_THROW(pr.add_posture({}, {bad}), std::invalid_argument);
     try {
       pr.set_weight(pos, bad);
       ADD_FAILURE() << "accepted " << bad;
@@ -163,8 +163,8 @@ class FarTarget : public PandaFixture, public ::testing::WithParamInterface<Vari
 TEST_P(FarTarget, GivesFiniteBestEffortNotConverged) {
   const Variant& v = GetParam();
   IkProblem pr(model, 3);
-  int obj = v.hard ? pr.add_position(tcp, {0, 0, 0}, 1.0, true) : pr.add_pose(tcp);
-  pr.add_joint_limits(0.1);
+  int obj = v.hard ? pr.add_position(tcp, {0, 0, 0}, {1.0, true}) : pr.add_pose(tcp);
+  pr.add_joint_limits({0.1});
   pr.set_target_position(obj, 0, {1e300, -1e300, 1e300});
   pr.set_target_position(obj, 1, {0, 0, -1.7976931348623157e308});
   pr.set_target_position(obj, 2, {1e150, 1e-300, 0});
@@ -224,9 +224,9 @@ TEST_F(PandaFixture, HugeWeightsGiveFiniteConvergedResults) {
   std::vector<double> q_goal = q_mid;
   for (std::size_t i = 0; i < q_goal.size(); ++i) q_goal[i] += 0.2 * ((i % 2) ? 1 : -1);
   IkProblem pr(model, 2);
-  int pose = pr.add_pose(tcp, {0, 0, 0}, 1e12);
-  pr.add_joint_limits(1e12);
-  pr.add_posture({}, 1e-12);
+  int pose = pr.add_pose(tcp, {0, 0, 0}, {1e12});
+  pr.add_joint_limits({1e12});
+  pr.add_posture({}, {1e-12});
   State st(*model);
   eval_fk(*model, q_goal, {}, st);
   pr.set_target_pose(pose, 0, st.body_q[tcp]);
@@ -252,10 +252,10 @@ TEST_F(PandaFixture, HugeWeightsGiveFiniteConvergedResults) {
 
 TEST_F(PandaFixture, ZeroWeightsLeaveTheConfigurationAlone) {
   IkProblem pr(model);
-  int pos = pr.add_position(tcp, {0, 0, 0}, 0.0);
-  int pose = pr.add_pose(tcp, {0, 0, 0}, 1.0);
+  int pos = pr.add_position(tcp, {0, 0, 0}, {0.0});
+  int pose = pr.add_pose(tcp, {0, 0, 0}, {1.0});
   pr.set_axis_weights(pose, {0, 0, 0}, {0, 0, 0});
-  pr.add_joint_limits(0.0);
+  pr.add_joint_limits({0.0});
   pr.set_target_position(pos, 0, {0.5, 0.5, 0.5});
   pr.set_target_pose(pose, 0, {{-0.5, 0.2, 0.1}, {1, 0, 0, 0}});
   for (Optimizer o : {Optimizer::kLevenbergMarquardt, Optimizer::kLbfgs}) {
@@ -327,7 +327,7 @@ TEST(Synthetic200Dof, LoadsFksAndSolvesAPositionTarget) {
   IkProblem pr(lr.model);
   int a = pr.add_position(tip);
   int b = pr.add_position(branch_tip);
-  pr.add_posture({}, 1e-3);
+  pr.add_posture({}, {1e-3});
   pr.set_target_position(a, 0, s.body_q[tip].p);
   pr.set_target_position(b, 0, s.body_q[branch_tip].p);
   SolverSettings settings;

@@ -93,12 +93,12 @@ TEST_F(LbfgsPanda, ReachablePoseTargetsConvergeWithRestarts) {
 TEST_F(LbfgsPanda, HardConstraintIsMet) {
   const int P = 4;
   IkProblem pr(model, P);
-  int obj = pr.add_position(tcp, {0, 0, 0}, 1.0, true);
+  int obj = pr.add_position(tcp, {0, 0, 0}, {1.0, true});
   auto targets = test::reachable_poses(*model, tcp, P, 27);
   for (int p = 0; p < P; ++p) pr.set_target_position(obj, p, targets[p].p);
   std::vector<double> rest = q_mid;
   rest[0] = 1.5;
-  pr.add_posture(rest, 0.5);
+  pr.add_posture(rest, {0.5});
   SolverSettings s;
   s.optimizer = Optimizer::kLbfgs;
   s.max_iterations = 600;

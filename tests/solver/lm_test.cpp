@@ -202,7 +202,7 @@ TEST_F(Planar, HasHardAndHasMeasure) {
   int post = pr.add_posture();
   pr.add_joint_limits();
   EXPECT_FALSE(problem_has_measure(pr.view()));  // soft posture and limits: no task error
-  int lim_hard = pr.add_joint_limits(1.0, true);
+  int lim_hard = pr.add_joint_limits({1.0, true});
   EXPECT_TRUE(problem_has_hard(pr.view()));
   EXPECT_TRUE(problem_has_measure(pr.view()));
   pr.set_enabled(lim_hard, false);
@@ -275,7 +275,7 @@ TEST_F(Planar, PolishKeepsTheTolerances) {
   IkProblem pr(model);
   int o = pr.add_position(tip);
   pr.set_target_position(o, 0, {1.2, 1.1, 0.1});
-  pr.add_posture({0.0, 0.0, 0.0}, 0.2);
+  pr.add_posture({0.0, 0.0, 0.0}, {0.2});
   RowRunner run(pr);
   LmConfig<double> cfg;
   cfg.tol_position = 0.06;
@@ -342,9 +342,9 @@ TEST_F(Planar, ActiveLimitHolds) {
 
 TEST_F(Planar, HardPositionWithConflictingSoftPosture) {
   IkProblem pr(model);
-  int o = pr.add_position(tip, {0, 0, 0}, 1.0, true);
+  int o = pr.add_position(tip, {0, 0, 0}, {1.0, true});
   pr.set_target_position(o, 0, {1.0, 1.2, 0.1});
-  pr.add_posture({1.5, -1.0, 1.0}, 1.0);
+  pr.add_posture({1.5, -1.0, 1.0}, {1.0});
   RowRunner run(pr);
   LmConfig<double> cfg;
   cfg.max_iterations = 300;
@@ -365,7 +365,7 @@ TEST_F(Planar, HardLimitObjectiveWithoutProjection) {
   IkProblem pr(model);
   int o = pr.add_position(tip);
   pr.set_target_position(o, 0, {2.3 * std::cos(3.0), 2.3 * std::sin(3.0), 0.1});
-  pr.add_joint_limits(1.0, true);
+  pr.add_joint_limits({1.0, true});
   RowRunner run(pr);
   LmConfig<double> cfg;
   cfg.hard_limits = false;
@@ -378,7 +378,7 @@ TEST_F(Planar, HardLimitObjectiveWithoutProjection) {
   IkProblem soft(model);
   int s = soft.add_position(tip);
   soft.set_target_position(s, 0, pr.target(o, 0).p);
-  soft.add_joint_limits(0.1);
+  soft.add_joint_limits({0.1});
   RowRunner run2(soft);
   run2.run({2.5, 0.1, -0.1}, cfg);
   EXPECT_GT(run2.result[0], 2.8 + 1e-3);
@@ -407,7 +407,7 @@ TEST_F(Planar, StallWindowGivesUpEarly) {
 TEST_F(Planar, PostureOnlyProblemIsSolved) {
   IkProblem pr(model);
   std::vector<double> rest{0.7, -0.2, 1.1};
-  pr.add_posture(rest, 1.0);
+  pr.add_posture(rest, {1.0});
   RowRunner run(pr);
   LmConfig<double> cfg;
   RowStatus<double> st = run.run(q0, cfg);
@@ -435,7 +435,7 @@ TEST_F(Planar, NullSpacePostureKeepsTheTask) {
   int o = pr.add_position(tip);
   pr.set_target_position(o, 0, {1.0, 1.2, 0.1});  // 2-d task, 3 joints: one redundant dof
   std::vector<double> rest{1.2, -0.3, 0.9};
-  int post = pr.add_posture(rest, 1.0, true);
+  int post = pr.add_posture(rest, {1.0, true});
   RowRunner run(pr);
   LmConfig<double> cfg;
   cfg.tol_position = 1e-9;
@@ -460,9 +460,9 @@ TEST_F(Planar, NullSpacePostureKeepsTheTask) {
   // and it reaches the constrained optimum: the best over the self-motion manifold, found by
   // a soft posture with a tiny weight and a hard task
   IkProblem ref(model);
-  int ro = ref.add_position(tip, {0, 0, 0}, 1.0, true);
+  int ro = ref.add_position(tip, {0, 0, 0}, {1.0, true});
   ref.set_target_position(ro, 0, pr.target(o, 0).p);
-  ref.add_posture(rest, 1.0);
+  ref.add_posture(rest, {1.0});
   RowRunner run_ref(ref);
   LmConfig<double> rc = cfg;
   rc.tol_constraint = 1e-10;
@@ -477,7 +477,7 @@ TEST_F(Planar, NullSpacePostureIntoALimitSettles) {
   IkProblem pr(model);
   int o = pr.add_position(tip);
   pr.set_target_position(o, 0, {-0.31, -0.336, 0.1});
-  int post = pr.add_posture({1.19, 3.05, 2.42}, 1.0, true);  // j2 beyond its limit (2.8)
+  int post = pr.add_posture({1.19, 3.05, 2.42}, {1.0, true});  // j2 beyond its limit (2.8)
   RowRunner run(pr);
   LmConfig<double> cfg;
   cfg.max_iterations = 500;

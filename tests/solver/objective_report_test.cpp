@@ -23,7 +23,7 @@ TEST_F(Report, ErrorsAreTheRowsNormsWithFreeAxesLeftOut) {
   IkProblem p(m);
   int pose = p.add_pose(tcp);
   int limits = p.add_joint_limits();
-  int posture = p.add_posture(m->neutral_configuration(), 0.1);
+  int posture = p.add_posture(m->neutral_configuration(), {0.1});
   Transform<double> x = fk.body_q[tcp];
   Transform<double> t = {x.p + Vec3<double>{0.003, 0.004, 0.2},
                          quat_from_axis_angle(Vec3<double>{0, 0, 1}, 0.1) * x.q};
@@ -68,7 +68,8 @@ TEST_F(Report, AgreesWithTheSolversResult) {
 TEST_F(Report, ViolationsOfInequalitiesAndHardEqualities) {
   IkProblem p(m);
   int gap = p.add_min_distance(tcp, {0, 0, 0}, m->find_body("panda_link0"), {0, 0, 0}, 5.0);
-  int ball = p.add_relative_ball(tcp, {0, 0, 0}, m->find_body("panda_link0"), {0, 0, 0}, 1.0, true);
+  int ball =
+      p.add_relative_ball(tcp, {0, 0, 0}, m->find_body("panda_link0"), {0, 0, 0}, {1.0, true});
   std::vector<ObjectiveReport> r = report_objectives(p, 0, q, fk.body_q, SolverSettings{});
   double d = length(fk.body_q[tcp].p - fk.body_q[m->find_body("panda_link0")].p);
   EXPECT_NEAR(r[gap].violation, 5.0 - d, 1e-12);

@@ -71,7 +71,7 @@ TEST_F(ProblemFixture, ResidualLayoutIsContiguous) {
 TEST_F(ProblemFixture, DefaultsAndHardFlags) {
   IkProblem pr(model);
   EXPECT_FALSE(pr.objective(pr.add_position(tcp)).params.hard);
-  EXPECT_TRUE(pr.objective(pr.add_position(tcp, {0, 0, 0}, 1.0, true)).params.hard);
+  EXPECT_TRUE(pr.objective(pr.add_position(tcp, {0, 0, 0}, {1.0, true})).params.hard);
   // relative and distance objectives default to hard constraints (adam's default weight is
   // a large penalty; we make them constraints)
   EXPECT_TRUE(
@@ -277,8 +277,8 @@ TEST_F(ProblemFixture, WrongSizes) {
 TEST_F(ProblemFixture, BadWeightsOffsetsAndDistances) {
   IkProblem pr(model);
   int a = pr.add_pose(tcp);
-  expect_invalid([&] { pr.add_position(tcp, {0, 0, 0}, -1.0); }, {"weight"});
-  expect_invalid([&] { pr.add_pose(tcp, {0, 0, 0}, kNan); }, {"weight"});
+  expect_invalid([&] { pr.add_position(tcp, {0, 0, 0}, {-1.0}); }, {"weight"});
+  expect_invalid([&] { pr.add_pose(tcp, {0, 0, 0}, {kNan}); }, {"weight"});
   expect_invalid([&] { pr.add_position(tcp, {kNan, 0, 0}); }, {"offset"});
   expect_invalid([&] { pr.add_relative_ball(1, {0, 0, 0}, 2, {0, kInf, 0}); }, {"offset"});
   expect_invalid([&] { pr.set_weight(a, -0.5); }, {"weight"});

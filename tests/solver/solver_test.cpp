@@ -220,7 +220,7 @@ TEST(Solver, ReuseAcrossEditsAndModels) {
     test::expect_finite(r.q);
   }
   // an objective added between solves (new residual layout) is picked up
-  a.add_posture(panda->middle_configuration(), 0.01);
+  a.add_posture(panda->middle_configuration(), {0.01});
   solver->solve(a, s, panda->middle_configuration(), r3);
   make_cpu_solver()->solve(a, s, panda->middle_configuration(), fresh);
   EXPECT_EQ(r3.row_q, fresh.row_q);

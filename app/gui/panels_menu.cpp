@@ -6,9 +6,9 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "app/cli/robot_path.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/session.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 

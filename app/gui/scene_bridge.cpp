@@ -4,8 +4,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "app/cli/robot_path.hpp"
 #include "app/gui/app_state.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 

@@ -16,10 +16,10 @@
 #include <map>
 #include <sstream>
 
-#include "app/cli/robot_path.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/session.hpp"
 #include "app/gui/visuals.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 

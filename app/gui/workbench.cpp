@@ -19,7 +19,6 @@
 #include <thread>
 
 #include "app/cli/cli_args.hpp"
-#include "app/cli/robot_path.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/gui/app_state.hpp"
 #include "app/gui/input.hpp"
@@ -31,6 +30,7 @@
 #include "app/gui/state_dump.hpp"
 #include "app/gui/theme.hpp"
 #include "app/gui/viewport.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/render/screenshot.hpp"
 
 namespace ikwb {

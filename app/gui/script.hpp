@@ -53,7 +53,8 @@ class ScriptRunner {
   const std::string& path() const { return path_; }
   int line() const;  // line of the next command (0 when finished)
 
- private:
+  // what a command's run function gets (script_commands.hpp)
+  struct Turn;
   // a gizmo drag in progress (drag, drag_pose)
   struct Drag {
     int objective = -1;
@@ -72,6 +73,7 @@ class ScriptRunner {
     glm::vec2 tangent_px{0.0f};
   };
 
+ private:
   // runs one command; returns true when the frame's turn ends
   bool execute(ScriptHost& host, const ScriptCommand& c);
   // advances the active drag by one frame; false when it has finished

@@ -1,5 +1,5 @@
 // Sessions: scene files, undo / redo, recovery, stored configurations, imported targets, the
-// soak run, their menus and windows, and their script commands (see session.hpp).
+// soak run, and their menus and windows (see session.hpp).
 #include "app/gui/session.hpp"
 
 #define GLFW_INCLUDE_NONE
@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -801,102 +800,6 @@ void add_session_dump(const Ui& ui, json& d) {
                  {"rss_every", k.rss_every},
                  {"rss_kb", k.rss_kb}};
   }
-}
-
-// ---- script commands --------------------------------------------------------------------------
-
-bool is_session_command(const std::string& n) {
-  static const char* names[] = {
-      "save_scene",   "open_scene",       "undo",           "redo",
-      "store",        "restore_config",   "export_configs", "import_targets",
-      "apply_target", "restore_recovery", "soak",           "crash"};
-  for (const char* c : names)
-    if (n == c) return true;
-  return false;
-}
-
-std::string check_session_command(const std::vector<std::string>& a) {
-  const std::string& c = a[0];
-  int n = int(a.size()) - 1, i = 0;
-  auto count = [&](int lo, int hi, const char* usage) {
-    return n < lo || n > hi ? std::string("expected: ") + usage : std::string();
-  };
-  if (c == "save_scene") return count(1, 1, "save_scene FILE");
-  if (c == "open_scene") return count(1, 1, "open_scene FILE");
-  if (c == "export_configs") return count(1, 1, "export_configs FILE (.csv or .json)");
-  if (c == "import_targets") return count(1, 1, "import_targets FILE");
-  if (c == "undo" || c == "redo" || c == "store" || c == "restore_recovery" || c == "crash")
-    return count(0, 0, "no arguments");
-  if (c == "restore_config")
-    return n == 1 && index_value(a[1], &i) ? "" : "expected: restore_config INDEX";
-  if (c == "apply_target")
-    return (n == 1 || n == 2) && index_value(a[1], &i) && (n == 1 || index_value(a[2], &i))
-               ? ""
-               : "expected: apply_target INDEX [OBJECTIVE]";
-  if (c == "soak")
-    return (n == 1 || n == 2) && index_value(a[1], &i) && i >= 1 &&
-                   (n == 1 || index_value(a[2], &i))
-               ? ""
-               : "expected: soak FRAMES [SEED]";
-  return "unknown command";
-}
-
-bool run_session_command(Ui& ui, const std::vector<std::string>& a, std::string* error,
-                         int* wait_frames) {
-  const std::string& c = a[0];
-  if (!is_session_command(c)) return false;
-  AppState& app = ui.app;
-  *wait_frames = 0;
-  if (!ui.session) {
-    *error = "no session";
-    return true;
-  }
-  Session& s = *ui.session;
-  int i = 0, j = -1;
-  auto check = [&](bool ok, const std::string& what) {
-    if (!ok) *error = what;
-  };
-  if (c == "save_scene") {
-    check(save_scene_file(ui, a[1]), "scene not saved");
-  } else if (c == "open_scene") {
-    check(open_scene_file(ui, a[1]), "scene not opened");
-  } else if (c == "undo") {
-    check(s.history.undo(app), "nothing to undo");
-  } else if (c == "redo") {
-    check(s.history.redo(app), "nothing to redo");
-  } else if (c == "store") {
-    std::size_t before = s.stored.size();
-    store_configuration(ui);
-    check(s.stored.size() > before, "no robot");
-  } else if (c == "restore_config") {
-    check(index_value(a[1], &i) && restore_stored(ui, i), "no stored configuration " + a[1]);
-  } else if (c == "export_configs") {
-    check(export_configs(ui, a[1]), "configurations not exported");
-  } else if (c == "import_targets") {
-    check(import_targets(ui, a[1]), "no targets imported");
-  } else if (c == "apply_target") {
-    bool ok = index_value(a[1], &i) && (a.size() < 3 || index_value(a[2], &j));
-    check(ok && apply_imported(ui, i, j), "target not applied");
-  } else if (c == "restore_recovery") {
-    check(restore_recovery(ui), "recovery file not restored");
-  } else if (c == "soak") {
-    uint64_t seed = 1;
-    int seed_value = 1;
-    if (!index_value(a[1], &i) || i < 1 || (a.size() > 2 && !index_value(a[2], &seed_value))) {
-      *error = "expected: soak FRAMES [SEED]";
-      return true;
-    }
-    seed = uint64_t(seed_value);
-    start_soak(ui, i, seed);
-    if (s.soak.active)
-      *wait_frames = i + 1;
-    else
-      *error = "soak not started";
-  } else if (c == "crash") {
-    std::fflush(nullptr);
-    std::_Exit(3);
-  }
-  return true;
 }
 
 }  // namespace ikwb::gui

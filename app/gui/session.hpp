@@ -1,7 +1,7 @@
 // Sessions: scene files (open, save, save as), undo / redo, the recovery file, stored joint
 // configurations (K keeps the current one; export as CSV or JSON), imported target lists and
 // the soak run. The File and Edit menus, the Stored configurations window, the restore offer
-// and the script commands all call these functions (docs/sessions.md).
+// and the script's commands (script_commands.cpp) all call these functions (docs/sessions.md).
 #pragma once
 
 #include <cstdint>
@@ -103,14 +103,5 @@ void draw_session_windows(Ui& ui);
 // the dump's session fields: undo_depth, redo_depth, stored_configs, scene_path,
 // recovery_file, imported_targets, soak
 void add_session_dump(const Ui& ui, nlohmann::json& dump);
-
-// Script commands: save_scene, open_scene, undo, redo, store, restore_config, export_configs,
-// import_targets, apply_target, restore_recovery, soak, crash. Returns false when `name` is
-// not one of them; *error says why a command failed, *wait_frames how long it runs.
-bool is_session_command(const std::string& name);
-// checks a session command's argument count and numbers; "" when fine, else the problem
-std::string check_session_command(const std::vector<std::string>& args);
-bool run_session_command(Ui& ui, const std::vector<std::string>& args, std::string* error,
-                         int* wait_frames);
 
 }  // namespace ikwb::gui

@@ -32,10 +32,13 @@ struct ScriptCommand {
 // numbers; throws ScriptError naming the file and line.
 std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& source);
 
+struct Soak;  // diagnostics.hpp
+
 // What the runner may touch in one frame.
 struct ScriptHost {
   Ui& ui;
   InputState& input;      // this frame's input (written by the runner)
+  Soak& soak;             // the soak run (the soak command)
   std::string dump_path;  // a state dump to write at the end of this frame
   bool quit = false;      // the script asked to quit
 };

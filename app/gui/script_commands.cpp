@@ -20,12 +20,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "app/gui/diagnostics.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/session.hpp"
 #include "app/gui/visuals.hpp"
@@ -924,14 +924,11 @@ std::string check_soak(const Args& a) {
 
 // the script waits for the soak to end
 bool run_soak(Turn& t) {
-  Session* s = session(t);
-  if (!s) return false;
   const Args& a = t.args();
   int frames = 0, seed = 1;
   index_value(a[1], &frames);
   if (a.size() > 2) index_value(a[2], &seed);
-  start_soak(t.ui(), frames, uint64_t(seed));
-  if (!s->soak.active) {
+  if (!start_soak(t.host.soak, t.app(), frames, uint64_t(seed))) {
     t.fail("soak not started");
     return false;
   }
@@ -940,8 +937,7 @@ bool run_soak(Turn& t) {
 }
 
 bool run_crash(Turn&) {
-  std::fflush(nullptr);
-  std::_Exit(3);
+  crash_now();
 }
 
 // ---------------------------------------------------------------------------------------------

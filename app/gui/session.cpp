@@ -1,10 +1,9 @@
-// Sessions: scene files, undo / redo, recovery, stored configurations, imported targets, the
-// soak run, and their menus and windows (see session.hpp).
+// Sessions: scene files, undo / redo, recovery, stored configurations, imported targets, and
+// their menus and windows (see session.hpp).
 #include "app/gui/session.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -48,17 +47,6 @@ std::vector<std::string> coord_names(const Model& m) {
   return names;
 }
 
-bool finite(const Transform<double>& t) {
-  return std::isfinite(t.p.x) && std::isfinite(t.p.y) && std::isfinite(t.p.z) &&
-         std::isfinite(t.q.x) && std::isfinite(t.q.y) && std::isfinite(t.q.z) &&
-         std::isfinite(t.q.w);
-}
-
-bool same(const Transform<double>& a, const Transform<double>& b) {
-  return a.p.x == b.p.x && a.p.y == b.p.y && a.p.z == b.p.z && a.q.x == b.q.x && a.q.y == b.q.y &&
-         a.q.z == b.q.z && a.q.w == b.q.w;
-}
-
 // stored configurations and the scene file from a scene's "extra"
 void load_extras(Ui& ui, const Scene& scene, Session& s) {
   AppState& app = ui.app;
@@ -86,32 +74,6 @@ void set_link_targets_to_links(AppState& app) {
   for (std::size_t i = 0; i < app.objectives.size(); ++i)
     if (kind_has_link(app.objectives[i].kind))
       app.objectives[i].target = app.link_point_pose(int(i));
-}
-
-long rss_kb() {
-  std::ifstream in("/proc/self/statm");
-  long size = 0, resident = 0;
-  if (!(in >> size >> resident)) return -1;
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
-// splitmix64
-uint64_t next_random(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-double uniform(uint64_t& state, double lo, double hi) {
-  return lo + (hi - lo) * double(next_random(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-std::vector<int> link_objectives(const AppState& app) {
-  std::vector<int> out;
-  for (int i = 0; i < int(app.objectives.size()); ++i)
-    if (kind_has_link(app.objectives[i].kind) && app.objectives[i].enabled) out.push_back(i);
-  return out;
 }
 
 }  // namespace
@@ -360,134 +322,6 @@ bool apply_imported(Ui& ui, int index, int objective) {
   return true;
 }
 
-// ---- soak -------------------------------------------------------------------------------------
-
-void start_soak(Ui& ui, int frames, uint64_t seed) {
-  AppState& app = ui.app;
-  if (!ui.session) return;
-  Soak& k = ui.session->soak;
-  k = Soak{};
-  if (!app.model || link_objectives(app).empty()) {
-    app.error("soak: needs a robot with a position, rotation or pose objective");
-    return;
-  }
-  k.active = true;
-  k.frames = frames;
-  k.seed = seed;
-  k.rng = seed * 0x2545f4914f6cdd1dULL + 1;
-  k.started_at = seconds_since_start();
-  for (const ObjectiveUi& o : app.objectives) k.home.push_back(o.target);
-  k.last_target = k.home;
-  k.locked.assign(app.objectives.size(), 0);
-  k.rss_kb.push_back(rss_kb());
-  app.info("soak: " + std::to_string(frames) + " frames, seed " + std::to_string(seed));
-}
-
-void session_frame_begin(Ui& ui) {
-  if (!ui.session || !ui.session->soak.active) return;
-  AppState& app = ui.app;
-  Soak& k = ui.session->soak;
-  if (k.left <= 0) {
-    std::vector<int> links = link_objectives(app);
-    if (links.empty() || k.home.size() != app.objectives.size()) {
-      k.active = false;
-      app.error("soak: the objectives changed; stopped");
-      return;
-    }
-    int pick = links[next_random(k.rng) % links.size()];
-    double r = uniform(k.rng, 0, 1);
-    k.objective = -1;
-    if (r < 0.6) {
-      // a drag to a random pose near the objective's starting target
-      Vec3<double> d;
-      do {
-        d = {uniform(k.rng, -1, 1), uniform(k.rng, -1, 1), uniform(k.rng, -1, 1)};
-      } while (length(d) > 1.0);
-      Vec3<double> axis{uniform(k.rng, -1, 1), uniform(k.rng, -1, 1), uniform(k.rng, -1, 1)};
-      if (length(axis) < 1e-3) axis = {0, 0, 1};
-      k.objective = pick;
-      k.from = app.objectives[pick].target;
-      k.to = k.home[pick];
-      k.to.p = k.to.p + d * 0.12;
-      k.to.q =
-          normalize(quat_from_axis_angle(axis * (1.0 / length(axis)), uniform(k.rng, -0.35, 0.35)) *
-                    k.home[pick].q);
-      k.length = k.left = 5 + int(next_random(k.rng) % 36);
-      ++k.drags;
-    } else if (r < 0.8) {
-      app.objectives[pick].weight = uniform(k.rng, 0.5, 2.0);
-      app.note_edit("soak weight");
-      ++k.weight_changes;
-      k.left = 1 + int(next_random(k.rng) % 10);
-    } else {
-      k.left = 5 + int(next_random(k.rng) % 56);
-    }
-  }
-  if (k.objective >= 0) {
-    double s = double(k.length - k.left + 1) / k.length;
-    Transform<double> t;
-    t.p = k.from.p + (k.to.p - k.from.p) * s;
-    Quat<double> b = k.to.q;
-    if (k.from.q.x * b.x + k.from.q.y * b.y + k.from.q.z * b.z + k.from.q.w * b.w < 0)
-      b = Quat<double>{-b.x, -b.y, -b.z, -b.w};
-    t.q = normalize(
-        Quat<double>{k.from.q.x + (b.x - k.from.q.x) * s, k.from.q.y + (b.y - k.from.q.y) * s,
-                     k.from.q.z + (b.z - k.from.q.z) * s, k.from.q.w + (b.w - k.from.q.w) * s});
-    app.set_target(k.objective, t);
-    if (k.left == 1) {
-      app.note_edit("soak drag");
-      k.objective = -1;
-    }
-  }
-  --k.left;
-}
-
-static void check_soak(Ui& ui) {
-  AppState& app = ui.app;
-  Soak& k = ui.session->soak;
-  bool nan = false;
-  for (double v : app.joint_q) nan = nan || !std::isfinite(v);
-  for (const Transform<double>& x : app.fk.body_q) nan = nan || !finite(x);
-  for (const ObjectiveUi& o : app.objectives)
-    nan = nan || !finite(o.target) || !std::isfinite(o.status.position_error) ||
-          !std::isfinite(o.status.rotation_error);
-  nan = nan || !std::isfinite(app.solve.cost);
-  if (nan) ++k.nan_frames;
-  if (k.locked.size() == app.objectives.size() && k.last_target.size() == app.objectives.size()) {
-    for (std::size_t i = 0; i < app.objectives.size(); ++i) {
-      const ObjectiveUi& o = app.objectives[i];
-      if (!kind_has_link(o.kind)) continue;
-      bool moved = !same(o.target, k.last_target[i]) || int(i) == k.objective;
-      k.last_target[i] = o.target;
-      if (moved) {
-        k.locked[i] = 0;
-      } else if (k.locked[i]) {
-        k.max_locked_error = std::max(k.max_locked_error, o.status.position_error);
-        if (!o.status.reached) {
-          ++k.drift_events;
-          k.locked[i] = 0;
-        }
-      } else if (o.status.reached) {
-        k.locked[i] = 1;
-      }
-    }
-  }
-  ++k.done;
-  if (k.done % k.rss_every == 0) k.rss_kb.push_back(rss_kb());
-  if (k.done >= k.frames) {
-    k.active = false;
-    k.seconds = seconds_since_start() - k.started_at;
-    if (k.rss_kb.empty() || k.done % k.rss_every) k.rss_kb.push_back(rss_kb());
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "soak done: %d frames in %.1f s, %d NaN frames, %d drift events, RSS %ld -> "
-                  "%ld kB",
-                  k.done, k.seconds, k.nan_frames, k.drift_events, k.rss_kb.front(),
-                  k.rss_kb.back());
-    app.info(buf);
-  }
-}
-
 // ---- frame hooks --------------------------------------------------------------------------------
 
 static uint64_t autosave_serial(const Ui& ui) {
@@ -498,8 +332,7 @@ void session_frame_end(Ui& ui, bool busy) {
   if (!ui.session) return;
   Session& s = *ui.session;
   AppState& app = ui.app;
-  bool soak_drag = s.soak.active && s.soak.objective >= 0;
-  s.history.observe(app, busy || soak_drag);
+  s.history.observe(app, busy);
   uint64_t serial = autosave_serial(ui);
   double now = seconds_since_start();
   if (app.model && !s.offer_restore && s.autosave.due(serial, now)) {
@@ -508,7 +341,6 @@ void session_frame_end(Ui& ui, bool busy) {
       app.error("autosave failed: " + error);
     s.autosave_error = error;
   }
-  if (s.soak.active) check_soak(ui);
 }
 
 void session_start(Ui& ui, const std::string& recovery_path, double interval_s, int restore) {
@@ -785,21 +617,6 @@ void add_session_dump(const Ui& ui, json& d) {
   for (const Transform<double>& t : s.imported)
     imported.push_back({t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w});
   d["imported_targets"] = imported;
-  const Soak& k = s.soak;
-  if (k.frames > 0) {
-    d["soak"] = {{"frames", k.done},
-                 {"requested", k.frames},
-                 {"seed", k.seed},
-                 {"running", k.active},
-                 {"seconds", k.seconds},
-                 {"nan_frames", k.nan_frames},
-                 {"drift_events", k.drift_events},
-                 {"max_locked_error", k.max_locked_error},
-                 {"drags", k.drags},
-                 {"weight_changes", k.weight_changes},
-                 {"rss_every", k.rss_every},
-                 {"rss_kb", k.rss_kb}};
-  }
 }
 
 }  // namespace ikwb::gui

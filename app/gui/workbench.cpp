@@ -21,6 +21,7 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/gui/app_state.hpp"
+#include "app/gui/diagnostics.hpp"
 #include "app/gui/input.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/robot_catalog.hpp"
@@ -220,6 +221,7 @@ int run_workbench(int argc, char** argv) {
   driver.init(app);
   gui::Session session;
   ui.session = &session;
+  gui::Soak soak;
   open_initial_robot(args, ui);
   // command line solver options win over a preset's
   app.settings = read_solver_options(args, app.settings);
@@ -280,7 +282,7 @@ int run_workbench(int argc, char** argv) {
     }
     if (demo_running && script.finished()) demo_running = false;
     if (scripted || demo_running) {
-      gui::ScriptHost host{ui, input, "", false};
+      gui::ScriptHost host{ui, input, soak, "", false};
       script.step(host);
       gui::apply_to_io(input, io);
       dump_path = host.dump_path;
@@ -289,7 +291,7 @@ int run_workbench(int argc, char** argv) {
       gui::read_from_io(io, input);
     }
     gui::compute_edges(previous, input);
-    gui::session_frame_begin(ui);
+    gui::soak_frame_begin(soak, app);
 
     // UI, then the one sync point, the bounded solve and FK
     ImGui::NewFrame();
@@ -300,7 +302,9 @@ int run_workbench(int argc, char** argv) {
     driver.step(app);
     app.update_fk();
     app.update_objective_status();
-    gui::session_frame_end(ui, view.gizmo.dragging() || ImGui::IsAnyItemActive());
+    gui::session_frame_end(ui,
+                           view.gizmo.dragging() || ImGui::IsAnyItemActive() || soak.dragging());
+    gui::soak_frame_end(soak, app);
     view.visuals.record(app);
     view.draw_ui(app);
     ImGui::Render();
@@ -329,6 +333,7 @@ int run_workbench(int argc, char** argv) {
     if (!dump_path.empty()) {
       nlohmann::json dump = gui::make_state_dump(app, view, fb_w, fb_h);
       gui::add_session_dump(ui, dump);
+      gui::add_soak_dump(soak, dump);
       if (!gui::write_state_dump(dump_path, dump, &error)) app.error("state dump: " + error);
     }
     if (app.model_version != titled_version) {

@@ -7,7 +7,7 @@
 #include <GLFW/glfw3.h>
 
 #include "app/gui/panels.hpp"
-#include "app/gui/session.hpp"
+#include "app/gui/session_ui.hpp"
 #include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {

@@ -26,8 +26,10 @@
 #include <sstream>
 
 #include "app/gui/diagnostics.hpp"
+#include "app/gui/scene_files.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/session.hpp"
+#include "app/gui/stored_configs.hpp"
 #include "app/gui/visuals.hpp"
 #include "engine/core/robot_path.hpp"
 

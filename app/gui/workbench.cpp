@@ -25,6 +25,7 @@
 #include "app/gui/input.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/robot_catalog.hpp"
+#include "app/gui/scene_files.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/session.hpp"
 #include "app/gui/solver_driver.hpp"

@@ -1,0 +1,223 @@
+// Stored configurations and imported targets (see stored_configs.hpp).
+#include "app/gui/stored_configs.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "app/gui/script_args.hpp"
+#include "app/gui/session.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+using nlohmann::json;
+
+void set_link_targets_to_links(AppState& app) {
+  for (std::size_t i = 0; i < app.objectives.size(); ++i)
+    if (kind_has_link(app.objectives[i].kind))
+      app.objectives[i].target = app.link_point_pose(int(i));
+}
+
+}  // namespace
+
+std::vector<std::string> coord_names(const Model& m) {
+  std::vector<std::string> names;
+  for (int j = 0; j < m.joint_count; ++j) {
+    int a = m.joint_q_start[j], b = m.joint_q_start[j + 1];
+    for (int k = a; k < b; ++k)
+      names.push_back(b - a == 1 ? m.joint_name[j] : m.joint_name[j] + "_" + std::to_string(k - a));
+  }
+  return names;
+}
+
+// ---- stored configurations --------------------------------------------------------------------
+
+void store_configuration(Ui& ui) {
+  AppState& app = ui.app;
+  if (!app.model || !ui.session) return;
+  Session& s = *ui.session;
+  int n = s.stored.empty() ? 1 : 1 + int(s.stored.size());
+  s.stored.push_back({"config " + std::to_string(n), app.joint_q});
+  s.stored_selected = int(s.stored.size()) - 1;
+  if (!ui.script_mode) s.show_stored = true;
+  app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
+           " stored)");
+}
+
+bool restore_stored(Ui& ui, int index) {
+  AppState& app = ui.app;
+  if (!ui.session || index < 0 || index >= int(ui.session->stored.size())) {
+    app.error("no stored configuration " + std::to_string(index));
+    return false;
+  }
+  const StoredConfig& c = ui.session->stored[index];
+  if (!app.model || int(c.q.size()) != app.model->coord_count) {
+    app.error(c.name + " does not fit this robot");
+    return false;
+  }
+  app.set_configuration(c.q);
+  set_link_targets_to_links(app);
+  app.note_edit("restore configuration");
+  return true;
+}
+
+bool export_configs(Ui& ui, const std::string& path) {
+  AppState& app = ui.app;
+  if (!app.model || !ui.session || ui.session->stored.empty()) {
+    app.error("no stored configurations to export: press K to store the current one");
+    return false;
+  }
+  const std::vector<StoredConfig>& list = ui.session->stored;
+  std::vector<std::string> names = coord_names(*app.model);
+  std::string text;
+  bool csv = path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+  if (csv) {
+    std::ostringstream out;
+    out.precision(12);
+    for (std::size_t k = 0; k < names.size(); ++k) out << (k ? "," : "") << names[k];
+    out << "\n";
+    for (const StoredConfig& c : list) {
+      for (std::size_t k = 0; k < c.q.size(); ++k) out << (k ? "," : "") << c.q[k];
+      out << "\n";
+    }
+    text = out.str();
+  } else {
+    json j = {{"format", "ikwb-configurations"},
+              {"version", 1},
+              {"robot", app.robot_path},
+              {"columns", names},
+              {"configurations", json::array()}};
+    for (const StoredConfig& c : list)
+      j["configurations"].push_back({{"name", c.name}, {"q", c.q}});
+    text = j.dump(2) + "\n";
+  }
+  try {
+    write_file_atomic(path, text);
+  } catch (const std::exception& e) {
+    app.error(std::string("configurations not exported: ") + e.what());
+    return false;
+  }
+  app.info("exported " + std::to_string(list.size()) + " configurations to " + path);
+  return true;
+}
+
+void add_stored_to_scene(const Ui& ui, Scene& scene) {
+  if (!ui.session) return;
+  json list = json::array();
+  for (const StoredConfig& sc : ui.session->stored)
+    list.push_back({{"name", sc.name}, {"q", sc.q}});
+  if (!list.empty()) scene.extra["stored_configs"] = list;
+  if (ui.app.model) scene.extra["coord_names"] = coord_names(*ui.app.model);
+}
+
+void load_stored_from_scene(Ui& ui, const Scene& scene) {
+  AppState& app = ui.app;
+  Session& s = *ui.session;
+  s.stored.clear();
+  s.stored_selected = -1;
+  const json& list = scene.extra.value("stored_configs", json::array());
+  if (!list.is_array()) return;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& e = list[i];
+    try {
+      StoredConfig c{e.value("name", "config " + std::to_string(i + 1)),
+                     e.at("q").get<std::vector<double>>()};
+      if (!app.model || int(c.q.size()) != app.model->coord_count)
+        throw std::runtime_error("wrong number of values");
+      for (double v : c.q)
+        if (!std::isfinite(v)) throw std::runtime_error("non-finite value");
+      s.stored.push_back(c);
+    } catch (const std::exception& ex) {
+      app.warn("stored configuration " + std::to_string(i) + " not restored: " + ex.what());
+    }
+  }
+}
+
+// ---- imported targets -------------------------------------------------------------------------
+
+bool import_targets(Ui& ui, const std::string& path) {
+  AppState& app = ui.app;
+  std::ifstream in(path);
+  if (!in) {
+    app.error(path + ": cannot read the target list");
+    return false;
+  }
+  std::vector<Transform<double>> targets;
+  std::vector<std::string> bad;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');) {
+      std::size_t a = f.find_first_not_of(" \t"), b = f.find_last_not_of(" \t");
+      fields.push_back(a == std::string::npos ? "" : f.substr(a, b - a + 1));
+    }
+    std::vector<double> v(fields.size());
+    bool numbers = true, any_number = false;
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      bool ok = plain_number(fields[k], &v[k]);
+      numbers = numbers && ok;
+      any_number = any_number || ok;
+    }
+    if (n == 1 && !any_number) continue;  // a header
+    if (!numbers || (v.size() != 3 && v.size() != 7)) {
+      bad.push_back("line " + std::to_string(n) + ": expected x,y,z[,qx,qy,qz,qw] numbers");
+      continue;
+    }
+    Transform<double> t = transform_identity<double>();
+    t.p = {v[0], v[1], v[2]};
+    if (v.size() == 7) {
+      Quat<double> q{v[3], v[4], v[5], v[6]};
+      if (!(quat_norm(q) > 1e-9)) {
+        bad.push_back("line " + std::to_string(n) + ": zero quaternion");
+        continue;
+      }
+      t.q = normalize(q);
+    } else {
+      t.q = Quat<double>{0, 0, 0, 0};  // no orientation: keep the objective's
+    }
+    targets.push_back(t);
+  }
+  for (std::size_t k = 0; k < bad.size() && k < 20; ++k) app.warn(path + ": " + bad[k]);
+  if (bad.size() > 20) app.warn(path + ": " + std::to_string(bad.size() - 20) + " more bad lines");
+  if (targets.empty()) {
+    app.error(path + ": no targets imported");
+    return false;
+  }
+  if (ui.session) {
+    ui.session->imported = targets;
+    ui.session->imported_selected = 0;
+    if (!ui.script_mode) ui.session->show_stored = true;
+  }
+  app.info("imported " + std::to_string(targets.size()) + " targets from " + path +
+           (bad.empty() ? "" : " (" + std::to_string(bad.size()) + " bad lines skipped)"));
+  return true;
+}
+
+bool apply_imported(Ui& ui, int index, int objective) {
+  AppState& app = ui.app;
+  if (!ui.session || index < 0 || index >= int(ui.session->imported.size())) {
+    app.error("no imported target " + std::to_string(index));
+    return false;
+  }
+  if (objective < 0) objective = app.selection.objective;
+  if (objective < 0 || objective >= int(app.objectives.size()) ||
+      !kind_has_link(app.objectives[objective].kind)) {
+    app.error("select a position, rotation or pose objective to apply the target to");
+    return false;
+  }
+  Transform<double> t = ui.session->imported[index];
+  if (t.q.w == 0 && t.q.x == 0 && t.q.y == 0 && t.q.z == 0)
+    t.q = app.objectives[objective].target.q;
+  app.set_target(objective, t);
+  ui.session->imported_selected = index;
+  app.note_edit("apply imported target");
+  return true;
+}
+
+}  // namespace ikwb::gui

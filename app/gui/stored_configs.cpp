@@ -1,10 +1,11 @@
-// Stored configurations and imported targets (see stored_configs.hpp).
+// Stored configurations and imported targets; CSV through app/cli/csv.hpp (see
+// stored_configs.hpp).
 #include "app/gui/stored_configs.hpp"
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 
+#include "app/cli/csv.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/session.hpp"
 
@@ -13,6 +14,50 @@ namespace ikwb::gui {
 namespace {
 
 using nlohmann::json;
+
+bool ends_with_csv(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+}
+
+void write_csv(const std::string& path, const std::vector<std::string>& names,
+               const std::vector<StoredConfig>& list) {
+  CsvWriter out(path);
+  out.row(names);
+  for (const StoredConfig& c : list) {
+    for (double v : c.q) out.field(v);
+    out.end_row();
+  }
+  out.close();
+}
+
+void write_json(const std::string& path, const std::string& robot,
+                const std::vector<std::string>& names, const std::vector<StoredConfig>& list) {
+  json j = {{"format", "ikwb-configurations"},
+            {"version", 1},
+            {"robot", robot},
+            {"columns", names},
+            {"configurations", json::array()}};
+  for (const StoredConfig& c : list) j["configurations"].push_back({{"name", c.name}, {"q", c.q}});
+  write_file_atomic(path, j.dump(2) + "\n");
+}
+
+// one line of a target list: "" and the target, else what is wrong with it
+std::string parse_target(const std::vector<std::string>& fields, Transform<double>* t) {
+  std::vector<double> v(fields.size());
+  for (std::size_t k = 0; k < fields.size(); ++k)
+    if (!plain_number(fields[k], &v[k])) return "expected x,y,z[,qx,qy,qz,qw] numbers";
+  if (v.size() != 3 && v.size() != 7) return "expected x,y,z[,qx,qy,qz,qw] numbers";
+  *t = transform_identity<double>();
+  t->p = {v[0], v[1], v[2]};
+  // no orientation: a zero quaternion keeps the objective's
+  t->q = Quat<double>{0, 0, 0, 0};
+  if (v.size() == 7) {
+    Quat<double> q{v[3], v[4], v[5], v[6]};
+    if (!(quat_norm(q) > 1e-9)) return "zero quaternion";
+    t->q = normalize(q);
+  }
+  return "";
+}
 
 void set_link_targets_to_links(AppState& app) {
   for (std::size_t i = 0; i < app.objectives.size(); ++i)
@@ -70,31 +115,11 @@ bool export_configs(Ui& ui, const std::string& path) {
     return false;
   }
   const std::vector<StoredConfig>& list = ui.session->stored;
-  std::vector<std::string> names = coord_names(*app.model);
-  std::string text;
-  bool csv = path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
-  if (csv) {
-    std::ostringstream out;
-    out.precision(12);
-    for (std::size_t k = 0; k < names.size(); ++k) out << (k ? "," : "") << names[k];
-    out << "\n";
-    for (const StoredConfig& c : list) {
-      for (std::size_t k = 0; k < c.q.size(); ++k) out << (k ? "," : "") << c.q[k];
-      out << "\n";
-    }
-    text = out.str();
-  } else {
-    json j = {{"format", "ikwb-configurations"},
-              {"version", 1},
-              {"robot", app.robot_path},
-              {"columns", names},
-              {"configurations", json::array()}};
-    for (const StoredConfig& c : list)
-      j["configurations"].push_back({{"name", c.name}, {"q", c.q}});
-    text = j.dump(2) + "\n";
-  }
   try {
-    write_file_atomic(path, text);
+    if (ends_with_csv(path))
+      write_csv(path, coord_names(*app.model), list);
+    else
+      write_json(path, app.robot_path, coord_names(*app.model), list);
   } catch (const std::exception& e) {
     app.error(std::string("configurations not exported: ") + e.what());
     return false;
@@ -151,37 +176,18 @@ bool import_targets(Ui& ui, const std::string& path) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
-    std::vector<std::string> fields;
-    std::stringstream ss(line);
-    for (std::string f; std::getline(ss, f, ',');) {
-      std::size_t a = f.find_first_not_of(" \t"), b = f.find_last_not_of(" \t");
-      fields.push_back(a == std::string::npos ? "" : f.substr(a, b - a + 1));
-    }
-    std::vector<double> v(fields.size());
-    bool numbers = true, any_number = false;
-    for (std::size_t k = 0; k < fields.size(); ++k) {
-      bool ok = plain_number(fields[k], &v[k]);
-      numbers = numbers && ok;
-      any_number = any_number || ok;
-    }
-    if (n == 1 && !any_number) continue;  // a header
-    if (!numbers || (v.size() != 3 && v.size() != 7)) {
-      bad.push_back("line " + std::to_string(n) + ": expected x,y,z[,qx,qy,qz,qw] numbers");
-      continue;
-    }
-    Transform<double> t = transform_identity<double>();
-    t.p = {v[0], v[1], v[2]};
-    if (v.size() == 7) {
-      Quat<double> q{v[3], v[4], v[5], v[6]};
-      if (!(quat_norm(q) > 1e-9)) {
-        bad.push_back("line " + std::to_string(n) + ": zero quaternion");
-        continue;
-      }
-      t.q = normalize(q);
-    } else {
-      t.q = Quat<double>{0, 0, 0, 0};  // no orientation: keep the objective's
-    }
-    targets.push_back(t);
+    std::vector<std::string> fields = split_csv_line(line);
+    // a first line without a number is a header
+    double v;
+    bool any_number = false;
+    for (const std::string& f : fields) any_number = any_number || plain_number(f, &v);
+    if (n == 1 && !any_number) continue;
+    Transform<double> t;
+    std::string why = parse_target(fields, &t);
+    if (why.empty())
+      targets.push_back(t);
+    else
+      bad.push_back("line " + std::to_string(n) + ": " + why);
   }
   for (std::size_t k = 0; k < bad.size() && k < 20; ++k) app.warn(path + ": " + bad[k]);
   if (bad.size() > 20) app.warn(path + ": " + std::to_string(bad.size() - 20) + " more bad lines");

@@ -286,7 +286,7 @@ int run_workbench(int argc, char** argv) {
     app.hover = {};
     app.held_joint = -1;
     gui::compute_layout(ui.layout, float(f.window_w), float(f.window_h),
-                        font_px + 2.0f * ImGui::GetStyle().FramePadding.y);
+                        font_px + 2.0f * ImGui::GetStyle().FramePadding.y, view.visuals.options);
     view.rect = ui.layout.view;
     ScriptRequests requests = read_input(source, ui, soak);
     gui::soak_frame_begin(soak, app);

@@ -102,21 +102,20 @@ gui::PlatformOptions platform_options(const ArgParser& args) {
   return o;
 }
 
-// the robot the workbench opens with
-void open_initial_robot(const ArgParser& args, gui::Ui& ui) {
+// Opens the robot the workbench starts with: --scene, --robot, the URDF argument, else the
+// default robot. Returns what the command line named when it did not load ("" when it did, or
+// when the command line named nothing).
+std::string open_initial_robot(const ArgParser& args, gui::Ui& ui) {
   AppState& app = ui.app;
-  if (args.has("scene")) {
-    gui::open_scene_file(ui, args.get("scene"));
-  } else if (args.has("robot")) {
-    gui::open_robot(ui, args.get("robot"));
-  } else if (args.has("urdf")) {
-    app.load_robot(args.get("urdf"));
-  } else {
-    std::string name = gui::default_robot(ui.catalog);
-    if (!name.empty()) gui::open_robot(ui, name);
-  }
-  if (!app.model && !args.has("urdf") && !args.has("robot") && !args.has("scene"))
-    app.warn("no robot found: open one with File > Open URDF");
+  if (args.has("scene"))
+    return gui::open_scene_file(ui, args.get("scene")) ? "" : "scene " + args.get("scene");
+  if (args.has("robot"))
+    return gui::open_robot(ui, args.get("robot")) ? "" : "robot " + args.get("robot");
+  if (args.has("urdf")) return app.load_robot(args.get("urdf")) ? "" : "robot " + args.get("urdf");
+  std::string name = gui::default_robot(ui.catalog);
+  if (!name.empty()) gui::open_robot(ui, name);
+  if (!app.model) app.warn("no robot found: open one with File > Open URDF");
+  return "";
 }
 
 // the recovery file (--recovery-file, $IKWB_RECOVERY_FILE, else the default one; scripts
@@ -267,9 +266,15 @@ int run_workbench(int argc, char** argv) {
     status = 1;
   }
   driver.init(app);
-  open_initial_robot(args, ui);
+  // an unattended run (a script, --frames) ends when the command line's robot or scene did not
+  // load; an interactive one shows the error and goes on
+  std::string not_loaded = open_initial_robot(args, ui);
+  if (!not_loaded.empty() && (source.scripted || frame_limit > 0)) {
+    std::fprintf(stderr, "ikwb gui: the %s did not load; stopping\n", not_loaded.c_str());
+    status = 1;
+  }
   app.settings = read_solver_options(args, app.settings);  // the command line's win over a preset's
-  start_session(args, ui);
+  if (status == 0) start_session(args, ui);
 
   uint64_t titled_version = 0;
   int frames = 0;

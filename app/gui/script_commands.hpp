@@ -3,7 +3,6 @@
 // Private to the script runner (script.cpp, script_commands.cpp).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 

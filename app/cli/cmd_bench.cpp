@@ -7,8 +7,8 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/robot_path.hpp"
 #include "app/cli/solver_args.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/benchmark.hpp"
 

@@ -8,8 +8,8 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
-#include "app/cli/robot_path.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 
 namespace ikwb {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/cli/robot_path.hpp"
+#include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
 
 namespace ikwb::gui {

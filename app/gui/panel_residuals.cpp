@@ -58,9 +58,9 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
                           bool* open) {
   ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.88f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
   if (!ImGui::Begin("Residuals", open, flags)) {
     ImGui::End();
     return;

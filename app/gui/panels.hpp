@@ -22,13 +22,21 @@ struct Layout {
   bool show_right = true;     // objectives and solver
   bool show_messages = true;  // log under the 3D view
   float left_width = 280, right_width = 340, messages_height = 112;
+  // the Residuals panel, under the 3D view at the right of the messages (height: at most 40%
+  // of the space under the menu bar)
+  float residuals_width = 360, residuals_height = 200;
   float menu_height = 20;  // from the font and style (compute_layout)
   float display_w = 1280, display_h = 720;
-  render::Viewport view;  // the 3D view's rectangle
+  // rectangles in window pixels; a hidden panel's has zero width
+  render::Viewport view;  // the 3D view
+  render::Viewport messages, residuals;
 };
 
-// panel sizes and the 3D view's rectangle for a display of w x h window pixels
-void compute_layout(Layout& layout, float display_w, float display_h, float menu_height);
+// The rectangles for a display of w x h window pixels: the columns View shows, the 3D view
+// between them and, under it, the messages and (when visuals.residual_panel is on) the Residuals
+// panel at their right.
+void compute_layout(Layout& layout, float display_w, float display_h, float menu_height,
+                    const VisualOptions& visuals);
 
 struct OpenUrdfState {
   bool open_popup = false;  // request to open the dialog this frame

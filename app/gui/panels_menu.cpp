@@ -6,23 +6,30 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "app/cli/robot_path.hpp"
 #include "app/gui/panels.hpp"
-#include "app/gui/session.hpp"
+#include "app/gui/session_ui.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 
-void compute_layout(Layout& l, float w, float h, float menu_height) {
+void compute_layout(Layout& l, float w, float h, float menu_height, const VisualOptions& visuals) {
   l.display_w = w;
   l.display_h = h;
   l.menu_height = menu_height;
   float left = l.show_left ? l.left_width : 0;
   float right = l.show_right ? l.right_width : 0;
+  float width = std::max(w - left - right, 64.0f);
+  // the strip under the 3D view: messages on the left, residuals on the right
   float bottom = l.show_messages ? l.messages_height : 0;
-  l.view.x = left;
-  l.view.y = menu_height;
-  l.view.width = std::max(w - left - right, 64.0f);
-  l.view.height = std::max(h - menu_height - bottom, 64.0f);
+  float residuals_w = 0;
+  if (visuals.residual_panel) {
+    bottom = std::max(bottom, std::min(l.residuals_height, 0.4f * (h - menu_height)));
+    residuals_w = l.show_messages ? std::min(l.residuals_width, 0.5f * width) : width;
+  }
+  l.view = {left, menu_height, width, std::max(h - menu_height - bottom, 64.0f)};
+  float strip_y = l.view.y + l.view.height;
+  l.messages = {left, strip_y, l.show_messages ? width - residuals_w : 0, bottom};
+  l.residuals = {left + width - residuals_w, strip_y, residuals_w, bottom};
 }
 
 bool begin_panel(const char* name, ImVec2 pos, ImVec2 size) {
@@ -277,14 +284,14 @@ void draw_panels(Ui& ui) {
     draw_objectives_panel(ui, ImVec2(x, top), ImVec2(l.right_width, obj_h));
     draw_solver_panel(ui, ImVec2(x, top + obj_h), ImVec2(l.right_width, h - obj_h));
   }
-  if (l.show_messages)
-    draw_messages_panel(ui, ImVec2(l.view.x, l.view.y + l.view.height),
-                        ImVec2(l.view.width, l.messages_height));
-  VisualOptions& vo = ui.view.visuals.options;
+  if (l.messages.width > 0)
+    draw_messages_panel(ui, ImVec2(l.messages.x, l.messages.y),
+                        ImVec2(l.messages.width, l.messages.height));
+  if (l.residuals.width > 0)
+    draw_residuals_panel(ui.app, ui.view.visuals, ImVec2(l.residuals.x, l.residuals.y),
+                         ImVec2(l.residuals.width, l.residuals.height),
+                         &ui.view.visuals.options.residual_panel);
   const render::Viewport& v = l.view;
-  if (vo.residual_panel && v.width > 360 && v.height > 300)
-    draw_residuals_panel(ui.app, ui.view.visuals, ImVec2(v.x + v.width - 306, v.y + v.height - 246),
-                         ImVec2(300, 240), &vo.residual_panel);
   draw_branch_panel(ui, ImVec2(v.x + 10, v.y + v.height - 34));
   draw_open_urdf_dialog(ui);
   draw_session_windows(ui);

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli/robot_path.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 

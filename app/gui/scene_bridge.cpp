@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/cli/robot_path.hpp"
 #include "app/gui/app_state.hpp"
+#include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"
 

@@ -32,10 +32,13 @@ struct ScriptCommand {
 // numbers; throws ScriptError naming the file and line.
 std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& source);
 
+struct Soak;  // diagnostics.hpp
+
 // What the runner may touch in one frame.
 struct ScriptHost {
   Ui& ui;
   InputState& input;      // this frame's input (written by the runner)
+  Soak& soak;             // the soak run (the soak command)
   std::string dump_path;  // a state dump to write at the end of this frame
   bool quit = false;      // the script asked to quit
 };
@@ -53,7 +56,8 @@ class ScriptRunner {
   const std::string& path() const { return path_; }
   int line() const;  // line of the next command (0 when finished)
 
- private:
+  // what a command's run function gets (script_commands.hpp)
+  struct Turn;
   // a gizmo drag in progress (drag, drag_pose)
   struct Drag {
     int objective = -1;
@@ -72,6 +76,7 @@ class ScriptRunner {
     glm::vec2 tangent_px{0.0f};
   };
 
+ private:
   // runs one command; returns true when the frame's turn ends
   bool execute(ScriptHost& host, const ScriptCommand& c);
   // advances the active drag by one frame; false when it has finished

@@ -19,6 +19,8 @@ namespace {
 constexpr float kClickSlop = 4.0f;      // pixels a press may travel and still be a click
 constexpr float kTargetPickPx = 10.0f;  // target marker hit radius
 constexpr double kBannerSeconds = 6.0;
+constexpr std::size_t kBannerChars = 600;  // longer errors are cut (the Messages panel has all)
+constexpr float kBannerWidth = 720.0f;     // wrap width, window pixels
 
 const glm::vec4 kReached{0.35f, 0.85f, 0.45f, 1.0f};
 const glm::vec4 kSolving{1.0f, 0.72f, 0.25f, 1.0f};
@@ -462,17 +464,20 @@ void Viewport3D::draw_ui(AppState& app) {
       label(dl, ImVec2(m.x + 14, m.y + 16), app.model->body_name[app.hover.body].c_str(), text);
   }
 
-  // the newest error as a banner for a few seconds
+  // the newest error as a banner for a few seconds, wrapped within the view
   if (!app.messages.empty()) {
     for (auto it = app.messages.rbegin(); it != app.messages.rend(); ++it) {
       if (seconds_since_start() - it->time > kBannerSeconds) break;
       if (it->level != Message::kError) continue;
-      std::string t = it->text.size() > 140 ? it->text.substr(0, 137) + "..." : it->text;
-      ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+      std::string t =
+          it->text.size() > kBannerChars ? it->text.substr(0, kBannerChars - 3) + "..." : it->text;
+      const float wrap = std::max(std::min(rect.width - 40.0f, kBannerWidth), 120.0f);
+      ImVec2 ts = ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap);
       ImVec2 at(rect.x + 0.5f * (rect.width - ts.x), rect.y + 76);
       dl->AddRectFilled(ImVec2(at.x - 10, at.y - 6), ImVec2(at.x + ts.x + 10, at.y + ts.y + 6),
                         IM_COL32(150, 38, 38, 230), 5.0f);
-      dl->AddText(at, IM_COL32(255, 240, 240, 255), t.c_str());
+      dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, IM_COL32(255, 240, 240, 255),
+                  t.c_str(), nullptr, wrap);
       break;
     }
   }

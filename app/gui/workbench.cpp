@@ -1,36 +1,33 @@
-// run_workbench: command line, window and GL / ImGui set-up, and the frame loop in Dear ImGui's
+// run_workbench: the command line, the application's start and the frame loop in Dear ImGui's
 // order: poll events -> new frame -> script step (injects input) -> panels -> 3D view input ->
 // sync point (edits -> IkProblem) -> bounded solve -> FK -> draw scene -> draw ImGui ->
-// screenshot / dump -> swap.
+// screenshot / dump -> swap. The window, the GL context and ImGui's backends are platform.hpp's.
 #include "app/gui/workbench.hpp"
 
-#include <epoxy/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
-#include <thread>
 
 #include "app/cli/cli_args.hpp"
-#include "app/cli/robot_path.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/gui/app_state.hpp"
+#include "app/gui/diagnostics.hpp"
 #include "app/gui/input.hpp"
 #include "app/gui/panels.hpp"
+#include "app/gui/platform.hpp"
 #include "app/gui/robot_catalog.hpp"
+#include "app/gui/scene_files.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/session.hpp"
 #include "app/gui/solver_driver.hpp"
 #include "app/gui/state_dump.hpp"
 #include "app/gui/theme.hpp"
 #include "app/gui/viewport.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/render/screenshot.hpp"
 
 namespace ikwb {
@@ -65,10 +62,6 @@ void declare_options(ArgParser& a) {
   add_solver_options(a);
 }
 
-void glfw_error(int code, const char* text) {
-  std::fprintf(stderr, "ikwb: GLFW error %d: %s\n", code, text);
-}
-
 // parses the command line and loads the script; returns an exit status, or -1 to go on
 int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner& script) {
   int first = argc > 1 && std::string(argv[1]) == "gui" ? 2 : 1;
@@ -97,24 +90,95 @@ int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner
   return -1;
 }
 
-GLFWwindow* open_window(int width, int height, int samples, bool debug) {
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debug ? GLFW_TRUE : GLFW_FALSE);
-  glfwWindowHint(GLFW_SAMPLES, samples);
-  GLFWwindow* w = glfwCreateWindow(width, height, "IK Workbench", nullptr, nullptr);
-  if (w) glfwMakeContextCurrent(w);
-  return w;
+gui::PlatformOptions platform_options(const ArgParser& args) {
+  const bool scripted = args.has("script");
+  gui::PlatformOptions o;
+  o.width = int(args.get_int("width", 1280));
+  o.height = int(args.get_int("height", 720));
+  o.msaa = int(args.get_int("msaa", 4));
+  o.msaa_asked = args.has("msaa");
+  o.debug_context = scripted || args.has("gl-debug");
+  o.vsync = !scripted && !args.has("no-vsync");
+  return o;
 }
 
-// Mesa's CPU rasterisers (Xvfb, CI): multisampling costs several times the frame
-bool software_renderer() {
-  const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  std::string s = r ? r : "";
-  return s.find("llvmpipe") != std::string::npos || s.find("softpipe") != std::string::npos ||
-         s.find("swrast") != std::string::npos;
+// Opens the robot the workbench starts with: --scene, --robot, the URDF argument, else the
+// default robot. Returns what the command line named when it did not load ("" when it did, or
+// when the command line named nothing).
+std::string open_initial_robot(const ArgParser& args, gui::Ui& ui) {
+  AppState& app = ui.app;
+  if (args.has("scene"))
+    return gui::open_scene_file(ui, args.get("scene")) ? "" : "scene " + args.get("scene");
+  if (args.has("robot"))
+    return gui::open_robot(ui, args.get("robot")) ? "" : "robot " + args.get("robot");
+  if (args.has("urdf")) return app.load_robot(args.get("urdf")) ? "" : "robot " + args.get("urdf");
+  std::string name = gui::default_robot(ui.catalog);
+  if (!name.empty()) gui::open_robot(ui, name);
+  if (!app.model) app.warn("no robot found: open one with File > Open URDF");
+  return "";
+}
+
+// the recovery file (--recovery-file, $IKWB_RECOVERY_FILE, else the default one; scripts
+// autosave only when asked) and whether to restore it
+void start_session(const ArgParser& args, gui::Ui& ui) {
+  const bool scripted = args.has("script");
+  std::string recovery = args.has("recovery-file") ? args.get("recovery-file")
+                         : !scripted || std::getenv("IKWB_RECOVERY_FILE")
+                             ? gui::Autosave::default_path()
+                             : "";
+  double seconds = 2.0;
+  if (args.has("autosave-seconds"))
+    seconds = std::max(std::atof(args.get("autosave-seconds").c_str()), 0.0);
+  gui::session_start(ui, recovery, seconds,
+                     args.has("no-restore") ? -1
+                     : args.has("restore")  ? 1
+                                            : 0);
+}
+
+// where each frame's input comes from: GLFW (through ImGui's backend), the script given on the
+// command line, or a demo from the Demos menu until it ends
+struct InputSource {
+  gui::ScriptRunner script;
+  bool scripted = false;
+  bool demo_running = false;
+  gui::InputState input, previous;
+};
+
+// what the script asks of this frame
+struct ScriptRequests {
+  std::string dump_path;  // a state dump at the end of the frame
+  bool quit = false;
+};
+
+// this frame's input and its edges against the last frame's (before ImGui::NewFrame)
+ScriptRequests read_input(InputSource& src, gui::Ui& ui, gui::Soak& soak) {
+  AppState& app = ui.app;
+  ImGuiIO& io = ImGui::GetIO();
+  src.previous = src.input;
+  if (!src.scripted && !ui.demo_request.empty()) {
+    try {
+      src.script = gui::ScriptRunner();
+      src.script.load(
+          (std::filesystem::path(asset_dir()) / "demos" / (ui.demo_request + ".txt")).string());
+      src.demo_running = true;
+      app.info("demo " + ui.demo_request);
+    } catch (const gui::ScriptError& e) {
+      app.error(e.what());
+    }
+    ui.demo_request.clear();
+  }
+  if (src.demo_running && src.script.finished()) src.demo_running = false;
+  ScriptRequests requests;
+  if (src.scripted || src.demo_running) {
+    gui::ScriptHost host{ui, src.input, soak, "", false};
+    src.script.step(host);
+    gui::apply_to_io(src.input, io);
+    requests = {host.dump_path, host.quit};
+  } else {
+    gui::read_from_io(io, src.input);
+  }
+  gui::compute_edges(src.previous, src.input);
+  return requests;
 }
 
 bool save_screenshot(const std::string& path, int w, int h, AppState& app) {
@@ -128,232 +192,146 @@ bool save_screenshot(const std::string& path, int w, int h, AppState& app) {
   return true;
 }
 
-// the robot the workbench opens with
-void open_initial_robot(const ArgParser& args, gui::Ui& ui) {
+// this frame's screenshot and state dump (the script's, and --screenshot / --dump-state at the
+// last frame), read from the back buffer before the swap
+void write_outputs(const ArgParser& args, gui::Ui& ui, const gui::Soak& soak,
+                   const gui::PlatformFrame& f, bool last, std::string dump_path) {
   AppState& app = ui.app;
-  if (args.has("scene")) {
-    gui::open_scene_file(ui, args.get("scene"));
-  } else if (args.has("robot")) {
-    gui::open_robot(ui, args.get("robot"));
-  } else if (args.has("urdf")) {
-    app.load_robot(args.get("urdf"));
-  } else {
-    std::string name = gui::default_robot(ui.catalog);
-    if (!name.empty()) gui::open_robot(ui, name);
+  if (!ui.screenshot_path.empty()) {
+    save_screenshot(ui.screenshot_path, f.framebuffer_w, f.framebuffer_h, app);
+    ui.screenshot_path.clear();
   }
-  if (!app.model && !args.has("urdf") && !args.has("robot") && !args.has("scene"))
-    app.warn("no robot found: open one with File > Open URDF");
+  if (last && args.has("screenshot"))
+    save_screenshot(args.get("screenshot"), f.framebuffer_w, f.framebuffer_h, app);
+  if (last && args.has("dump-state")) dump_path = args.get("dump-state");
+  if (dump_path.empty()) return;
+  nlohmann::json dump = gui::make_state_dump(app, ui.view, f.framebuffer_w, f.framebuffer_h);
+  gui::add_session_dump(ui, dump);
+  gui::add_soak_dump(soak, dump);
+  std::string error;
+  if (!gui::write_state_dump(dump_path, dump, &error)) app.error("state dump: " + error);
 }
 
-// glfwInit, retried for up to a second when a display is named: an X server that has just
-// started, or is busy accepting other clients, can refuse a connection for a moment
-bool init_glfw() {
-  const char* display = std::getenv("DISPLAY");
-  const int attempts = display && *display ? 6 : 1;
-  for (int a = 0; a < attempts; ++a) {
-    if (glfwInit()) return true;
-    if (a + 1 < attempts) {
-      std::fprintf(stderr, "ikwb gui: display %s not ready, retrying\n", display);
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
+// the exit status after the loop: 1 when the script stopped early or failed; --stats prints the
+// frame and solve times
+int finish_run(const ArgParser& args, const InputSource& src, AppState& app, int status,
+               int frames) {
+  if (src.scripted) {
+    if (!src.script.finished())
+      app.error("script stopped at " + src.script.path() + ":" + std::to_string(src.script.line()) +
+                " after " + std::to_string(frames) + " frames");
+    if (!src.script.finished() || !src.script.failures().empty()) status = std::max(status, 1);
   }
-  return false;
+  if (args.has("stats")) {
+    std::printf("%s\n", gui::format_percentiles("frame_ms", app.stats.frame()).c_str());
+    std::printf("%s\n", gui::format_percentiles("solve_ms", app.stats.solve()).c_str());
+  }
+  return status;
 }
 
 }  // namespace
 
 int run_workbench(int argc, char** argv) {
-  // ---- command line -----------------------------------------------------------------------
   ArgParser args("ikwb gui", "The interactive IK workbench: drag targets, watch the solver.");
   declare_options(args);
-  gui::ScriptRunner script;
-  if (int code = parse_command_line(argc, argv, args, script); code >= 0) return code;
-  const bool scripted = args.has("script");
-  const int width = int(args.get_int("width", 1280)), height = int(args.get_int("height", 720));
+  InputSource source;
+  if (int code = parse_command_line(argc, argv, args, source.script); code >= 0) return code;
+  source.scripted = args.has("script");
   const int frame_limit = int(args.get_int("frames", -1));
 
-  // ---- window, GL context, ImGui ----------------------------------------------------------
-  glfwSetErrorCallback(glfw_error);
-  if (!init_glfw()) {
-    std::fprintf(stderr, "ikwb gui: cannot open a window (no display? try xvfb-run -a)\n");
+  // window, GL context, ImGui with its backends, and the theme
+  gui::Platform platform;
+  std::string error;
+  if (!platform.init(platform_options(args), &error)) {
+    std::fprintf(stderr, "ikwb gui: %s\n", error.c_str());
     return 1;
   }
-  const bool debug = scripted || args.has("gl-debug");
-  int msaa = std::max(int(args.get_int("msaa", 4)), 0);
-  GLFWwindow* window = open_window(width, height, msaa, debug);
-  if (window && msaa > 0 && !args.has("msaa") && software_renderer()) {
-    glfwDestroyWindow(window);
-    msaa = 0;
-    window = open_window(width, height, msaa, debug);
-  }
-  if (!window) {
-    std::fprintf(stderr, "ikwb gui: no OpenGL 3.3 core context\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwSwapInterval(scripted || args.has("no-vsync") ? 0 : 1);
-  if (msaa > 0) glEnable(GL_MULTISAMPLE);
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
   const float font_px = gui::apply_theme(15.0f);
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330");
 
-  // ---- application ------------------------------------------------------------------------
+  // the application: state, 3D view, solver, session, the initial robot
   AppState app;
   app.urdf_options.package_paths = args.get_all("package-path");
   app.urdf_options.floating_base = args.has("floating-base");
   gui::Viewport3D view;
   gui::SolverDriver driver;
+  gui::Session session;
+  gui::Soak soak;
   gui::Ui ui(app, view);
   ui.catalog = gui::robot_catalog();
-  ui.script_mode = scripted;
+  ui.script_mode = source.scripted;
+  ui.session = &session;
   int status = 0;
-  std::string error;
   if (!view.init(&error)) {
     std::fprintf(stderr, "ikwb gui: renderer: %s\n", error.c_str());
     status = 1;
   }
   driver.init(app);
-  gui::Session session;
-  ui.session = &session;
-  open_initial_robot(args, ui);
-  // command line solver options win over a preset's
-  app.settings = read_solver_options(args, app.settings);
-  {
-    std::string recovery = args.has("recovery-file") ? args.get("recovery-file")
-                           : !scripted || std::getenv("IKWB_RECOVERY_FILE")
-                               ? gui::Autosave::default_path()
-                               : "";
-    double seconds = 2.0;
-    if (args.has("autosave-seconds"))
-      seconds = std::max(std::atof(args.get("autosave-seconds").c_str()), 0.0);
-    gui::session_start(ui, recovery, seconds,
-                       args.has("no-restore") ? -1
-                       : args.has("restore")  ? 1
-                                              : 0);
+  // an unattended run (a script, --frames) ends when the command line's robot or scene did not
+  // load; an interactive one shows the error and goes on
+  std::string not_loaded = open_initial_robot(args, ui);
+  if (!not_loaded.empty() && (source.scripted || frame_limit > 0)) {
+    std::fprintf(stderr, "ikwb gui: the %s did not load; stopping\n", not_loaded.c_str());
+    status = 1;
   }
+  app.settings = read_solver_options(args, app.settings);  // the command line's win over a preset's
+  if (status == 0) start_session(args, ui);
 
-  // ---- frame loop -------------------------------------------------------------------------
-  gui::InputState input, previous;
   uint64_t titled_version = 0;
-  bool demo_running = false;  // a demo from the Demos menu drives the input until it ends
   int frames = 0;
   Clock::time_point last_start{};
-  while (status == 0 && !glfwWindowShouldClose(window)) {
+  while (status == 0 && !platform.should_close()) {
     Clock::time_point start = Clock::now();
     if (frames > 0)
       app.stats.add_frame_ms(std::chrono::duration<double, std::milli>(start - last_start).count());
     last_start = start;
     ++app.frame;
 
-    glfwPollEvents();
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
+    // events, the layout, and this frame's input from GLFW or the script
+    gui::PlatformFrame f = platform.new_frame();
     app.hover = {};
     app.held_joint = -1;
-    int win_w, win_h, fb_w, fb_h;
-    glfwGetWindowSize(window, &win_w, &win_h);
-    glfwGetFramebufferSize(window, &fb_w, &fb_h);
-    gui::compute_layout(ui.layout, float(win_w), float(win_h),
-                        font_px + 2.0f * ImGui::GetStyle().FramePadding.y);
+    gui::compute_layout(ui.layout, float(f.window_w), float(f.window_h),
+                        font_px + 2.0f * ImGui::GetStyle().FramePadding.y, view.visuals.options);
     view.rect = ui.layout.view;
-
-    // input: from GLFW (through ImGui's backend), or from the script
-    previous = input;
-    std::string dump_path;
-    bool script_quit = false;
-    if (!scripted && !ui.demo_request.empty()) {
-      try {
-        script = gui::ScriptRunner();
-        script.load(
-            (std::filesystem::path(asset_dir()) / "demos" / (ui.demo_request + ".txt")).string());
-        demo_running = true;
-        app.info("demo " + ui.demo_request);
-      } catch (const gui::ScriptError& e) {
-        app.error(e.what());
-      }
-      ui.demo_request.clear();
-    }
-    if (demo_running && script.finished()) demo_running = false;
-    if (scripted || demo_running) {
-      gui::ScriptHost host{ui, input, "", false};
-      script.step(host);
-      gui::apply_to_io(input, io);
-      dump_path = host.dump_path;
-      script_quit = host.quit;
-    } else {
-      gui::read_from_io(io, input);
-    }
-    gui::compute_edges(previous, input);
-    gui::session_frame_begin(ui);
+    ScriptRequests requests = read_input(source, ui, soak);
+    gui::soak_frame_begin(soak, app);
 
     // UI, then the one sync point, the bounded solve and FK
     ImGui::NewFrame();
     gui::draw_panels(ui);
     view.sync_model(app);
-    view.handle_input(app, input, io.WantCaptureMouse, io.WantCaptureKeyboard);
+    const ImGuiIO& io = ImGui::GetIO();
+    view.handle_input(app, source.input, io.WantCaptureMouse, io.WantCaptureKeyboard);
     driver.step_frame(app);
-    gui::session_frame_end(ui, view.gizmo.dragging() || ImGui::IsAnyItemActive());
+    gui::session_frame_end(ui,
+                           view.gizmo.dragging() || ImGui::IsAnyItemActive() || soak.dragging());
+    gui::soak_frame_end(soak, app);
     view.visuals.record(app);
     view.draw_ui(app);
     ImGui::Render();
 
-    ++frames;
     // the script's end, --frames (a cap) or File > Quit end the run
-    const bool last = ui.quit || script_quit || (frame_limit > 0 && frames >= frame_limit) ||
-                      (scripted && script.finished());
+    ++frames;
+    const bool last = ui.quit || requests.quit || (frame_limit > 0 && frames >= frame_limit) ||
+                      (source.scripted && source.script.finished());
 
-    // draw: the 3D view, then ImGui on top (nothing while minimised)
-    glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.08f, 0.085f, 0.095f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    if (fb_w > 0 && fb_h > 0 && win_w > 0) {
-      view.render(app, fb_h, float(fb_w) / float(win_w));
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    }
-
-    // this frame's outputs, read before the swap
-    if (!ui.screenshot_path.empty()) {
-      save_screenshot(ui.screenshot_path, fb_w, fb_h, app);
-      ui.screenshot_path.clear();
-    }
-    if (last && args.has("screenshot")) save_screenshot(args.get("screenshot"), fb_w, fb_h, app);
-    if (last && args.has("dump-state")) dump_path = args.get("dump-state");
-    if (!dump_path.empty()) {
-      nlohmann::json dump = gui::make_state_dump(app, view, fb_w, fb_h);
-      gui::add_session_dump(ui, dump);
-      if (!gui::write_state_dump(dump_path, dump, &error)) app.error("state dump: " + error);
-    }
+    // draw: the 3D view, then ImGui on top (nothing while minimised); this frame's outputs; swap
+    platform.clear(f);
+    if (f.visible()) view.render(app, f.framebuffer_h, f.pixel_scale());
+    platform.render(f);
+    write_outputs(args, ui, soak, f, last, requests.dump_path);
     if (app.model_version != titled_version) {
       titled_version = app.model_version;
-      glfwSetWindowTitle(window, ("IK Workbench - " + app.robot_title).c_str());
+      platform.set_title("IK Workbench - " + app.robot_title);
     }
-    glfwSwapBuffers(window);
+    platform.present();
     if (last) break;
   }
 
-  // ---- report and clean up ----------------------------------------------------------------
-  if (scripted) {
-    if (!script.finished())
-      app.error("script stopped at " + script.path() + ":" + std::to_string(script.line()) +
-                " after " + std::to_string(frames) + " frames");
-    if (!script.finished() || !script.failures().empty()) status = std::max(status, 1);
-  }
-  if (args.has("stats")) {
-    std::printf("%s\n", gui::format_percentiles("frame_ms", app.stats.frame()).c_str());
-    std::printf("%s\n", gui::format_percentiles("solve_ms", app.stats.solve()).c_str());
-  }
+  status = finish_run(args, source, app, status, frames);
   gui::session_shutdown(ui);
   view.shutdown();
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  platform.shutdown();
   return status;
 }
 

@@ -45,8 +45,15 @@ class GuiScript : public ::testing::Test {
   // runs `ikwb gui --script` in the test folder; returns its exit status (the log is in log())
   int run(const std::string& script, const std::string& options = "") {
     std::ofstream(path("script.txt")) << script;
-    std::string cmd = "cd \"" + dir_.string() + "\" && \"" + IKWB_BINARY_DIR +
-                      "/ikwb\" gui --script script.txt " + options + " > log.txt 2>&1";
+    return run_gui("--script script.txt " + options);
+  }
+
+  // runs `ikwb gui OPTIONS` in the test folder (no script unless the options name one); with
+  // timeout_s, ends it after that many seconds (exit status 124, as `timeout` reports)
+  int run_gui(const std::string& options, int timeout_s = 0) {
+    std::string limit = timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : "";
+    std::string cmd = "cd \"" + dir_.string() + "\" && " + limit + "\"" + IKWB_BINARY_DIR +
+                      "/ikwb\" gui " + options + " > log.txt 2>&1";
     int rc = std::system(cmd.c_str());
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   }

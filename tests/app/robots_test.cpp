@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli/robot_path.hpp"
 #include "app/gui/solver_driver.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/benchmark.hpp"
 

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/csv.hpp"
 #include "app/gui_script_fixture.hpp"
 
 namespace {
@@ -220,6 +221,12 @@ TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
   EXPECT_EQ(j["configurations"].size(), 10u);
   EXPECT_EQ(dump("d.json")["stored_configs"].size(), 10u);
   EXPECT_NEAR(j["configurations"][9]["q"][0].get<double>(), 90 * M_PI / 180, 1e-9);
+  // the CSV's numbers read back exactly (round-trip precision, as the command line writes them)
+  ikwb::NumericTable table = ikwb::read_numeric_csv(path("configs.csv"));
+  ASSERT_EQ(table.row_count(), 10u);
+  for (std::size_t r = 0; r < table.row_count(); ++r)
+    for (std::size_t c = 0; c < table.column_count(); ++c)
+      EXPECT_EQ(table.rows[r][c], j["configurations"][r]["q"][c].get<double>()) << r << "," << c;
 }
 
 TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {

@@ -5,6 +5,7 @@
 #include <stb/stb_image.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -286,6 +287,35 @@ TEST_F(Workbench, WeightHardAndJointEditsReachTheState) {
   // targets follow the joints by default: the robot stays where the joint put it
   EXPECT_NEAR(d["joints"]["panda_joint1"]["q"].get<double>(), 0.3, 1e-3);
   EXPECT_TRUE(d["objectives"][0]["reached"].get<bool>());
+}
+
+TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattendedRun) {
+  std::ofstream(path("bad.urdf")) << "<robot name=\"bad\"><link name=\"a\"/>\n<joint name=\"j\"";
+  std::ofstream(path("bad_scene.json")) << "{ \"robot\": ";
+  const std::string rec = " --recovery-file rec.json";
+  // --frames runs
+  EXPECT_EQ(run_gui("bad.urdf --frames 3" + rec), 1) << log();
+  EXPECT_NE(log().find("the robot bad.urdf did not load"), std::string::npos) << log();
+  EXPECT_EQ(run_gui("--robot no_such_robot --frames 3" + rec), 1) << log();
+  EXPECT_NE(log().find("the robot no_such_robot did not load"), std::string::npos) << log();
+  EXPECT_EQ(run_gui("--scene missing.json --frames 3" + rec), 1) << log();
+  EXPECT_EQ(run_gui("--scene bad_scene.json --frames 3" + rec), 1) << log();
+  EXPECT_NE(log().find("the scene bad_scene.json did not load"), std::string::npos) << log();
+  // scripted runs stop before their first command
+  EXPECT_EQ(run(dump_cmd("never.json"), "bad.urdf"), 1) << log();
+  EXPECT_EQ(run(dump_cmd("never.json"), "--robot no_such_robot"), 1) << log();
+  EXPECT_FALSE(std::filesystem::exists(path("never.json")));
+  EXPECT_FALSE(std::filesystem::exists(path("rec.json")));
+  // a robot that loads runs its frames
+  ASSERT_EQ(run_gui("--robot panda --frames 3 --dump-state ok.json" + rec), 0) << log();
+  EXPECT_EQ(dump("ok.json")["frame"], 3);
+  // a later open that fails is a message; the run goes on with the robot it had
+  ASSERT_EQ(run("open_urdf bad.urdf\nwait 2\n" + dump_cmd("later.json"), "--robot panda"), 0)
+      << log();
+  EXPECT_EQ(dump("later.json")["robot"]["name"], "panda");
+  // an interactive start shows the error and keeps the window open (until `timeout` ends it)
+  EXPECT_EQ(run_gui("bad.urdf" + rec, 3), 124) << log();
+  EXPECT_NE(log().find("could not open robot"), std::string::npos) << log();
 }
 
 TEST_F(Workbench, FailedExpectationAndBadSyntaxSetTheExitStatus) {

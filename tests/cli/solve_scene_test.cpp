@@ -11,9 +11,9 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
-#include "app/cli/robot_path.hpp"
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 
 namespace ikwb {

@@ -1,4 +1,4 @@
-#include "app/cli/robot_path.hpp"
+#include "engine/core/robot_path.hpp"
 
 #include <algorithm>
 #include <cstdlib>

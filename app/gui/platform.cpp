@@ -1,0 +1,134 @@
+// GLFW, the OpenGL context and Dear ImGui's backends (see platform.hpp).
+#include "app/gui/platform.hpp"
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace ikwb::gui {
+
+namespace {
+
+void glfw_error(int code, const char* text) {
+  std::fprintf(stderr, "ikwb: GLFW error %d: %s\n", code, text);
+}
+
+// glfwInit, retried for up to a second when a display is named: an X server that has just
+// started, or is busy accepting other clients, can refuse a connection for a moment
+bool init_glfw() {
+  const char* display = std::getenv("DISPLAY");
+  const int attempts = display && *display ? 6 : 1;
+  for (int a = 0; a < attempts; ++a) {
+    if (glfwInit()) return true;
+    if (a + 1 < attempts) {
+      std::fprintf(stderr, "ikwb gui: display %s not ready, retrying\n", display);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+  return false;
+}
+
+GLFWwindow* open_window(int width, int height, int samples, bool debug) {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debug ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_SAMPLES, samples);
+  GLFWwindow* w = glfwCreateWindow(width, height, "IK Workbench", nullptr, nullptr);
+  if (w) glfwMakeContextCurrent(w);
+  return w;
+}
+
+// Mesa's CPU rasterisers (Xvfb, CI)
+bool software_renderer() {
+  const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  std::string s = r ? r : "";
+  return s.find("llvmpipe") != std::string::npos || s.find("softpipe") != std::string::npos ||
+         s.find("swrast") != std::string::npos;
+}
+
+}  // namespace
+
+bool Platform::init(const PlatformOptions& o, std::string* error) {
+  // window and GL context
+  glfwSetErrorCallback(glfw_error);
+  if (!init_glfw()) {
+    *error = "cannot open a window (no display? try xvfb-run -a)";
+    return false;
+  }
+  int msaa = std::max(o.msaa, 0);
+  window_ = open_window(o.width, o.height, msaa, o.debug_context);
+  if (window_ && msaa > 0 && !o.msaa_asked && software_renderer()) {
+    glfwDestroyWindow(window_);
+    msaa = 0;
+    window_ = open_window(o.width, o.height, msaa, o.debug_context);
+  }
+  if (!window_) {
+    *error = "no OpenGL 3.3 core context";
+    glfwTerminate();
+    return false;
+  }
+  glfwSwapInterval(o.vsync ? 1 : 0);
+  if (msaa > 0) glEnable(GL_MULTISAMPLE);
+
+  // Dear ImGui and its backends
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330");
+  return true;
+}
+
+bool Platform::should_close() const {
+  return glfwWindowShouldClose(window_);
+}
+
+PlatformFrame Platform::new_frame() {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  PlatformFrame f;
+  glfwGetWindowSize(window_, &f.window_w, &f.window_h);
+  glfwGetFramebufferSize(window_, &f.framebuffer_w, &f.framebuffer_h);
+  return f;
+}
+
+void Platform::clear(const PlatformFrame& f) {
+  glViewport(0, 0, f.framebuffer_w, f.framebuffer_h);
+  glClearColor(0.08f, 0.085f, 0.095f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
+void Platform::render(const PlatformFrame& f) {
+  if (f.visible()) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Platform::present() {
+  glfwSwapBuffers(window_);
+}
+
+void Platform::set_title(const std::string& title) {
+  glfwSetWindowTitle(window_, title.c_str());
+}
+
+void Platform::shutdown() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+  window_ = nullptr;
+}
+
+}  // namespace ikwb::gui

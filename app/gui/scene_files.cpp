@@ -1,0 +1,92 @@
+// Scene files and the recovery file's restore (see scene_files.hpp).
+#include "app/gui/scene_files.hpp"
+
+#include "app/gui/session.hpp"
+
+namespace ikwb::gui {
+
+Scene session_scene(const Ui& ui) {
+  Scene s = ui.app.make_scene();
+  const render::Camera& c = ui.view.camera;
+  s.camera = {{"target", {c.target.x, c.target.y, c.target.z}},
+              {"distance", c.distance},
+              {"yaw", c.yaw},
+              {"pitch", c.pitch}};
+  if (ui.session) {
+    add_stored_to_scene(ui, s);
+    if (!ui.session->scene_path.empty()) s.extra["scene_path"] = ui.session->scene_path;
+  }
+  return s;
+}
+
+bool save_scene_file(Ui& ui, const std::string& path) {
+  AppState& app = ui.app;
+  if (!app.model) {
+    app.error("nothing to save: open a robot first");
+    return false;
+  }
+  if (path.empty()) {
+    app.error("save scene: no file name");
+    return false;
+  }
+  try {
+    save_scene(path, session_scene(ui));
+  } catch (const std::exception& e) {
+    app.error(std::string("scene not saved (the old file is unchanged): ") + e.what());
+    return false;
+  }
+  if (ui.session) {
+    ui.session->scene_path = path;
+    ui.session->saved_serial = app.edit_serial;
+  }
+  app.info("saved scene " + path);
+  return true;
+}
+
+bool open_scene_file(Ui& ui, const std::string& path) {
+  AppState& app = ui.app;
+  Scene scene;
+  try {
+    scene = load_scene(path);
+  } catch (const std::exception& e) {
+    app.error(std::string("scene not opened: ") + e.what());
+    return false;
+  }
+  if (scene.version < kSceneVersion)
+    app.warn(path + ": written by scene version " + std::to_string(scene.version) +
+             "; saving writes version " + std::to_string(kSceneVersion));
+  if (!app.apply_scene(scene)) return false;
+  if (ui.session) {
+    load_stored_from_scene(ui, scene);
+    ui.session->scene_path = path;
+    ui.session->saved_serial = app.edit_serial;
+  }
+  return true;
+}
+
+bool restore_recovery(Ui& ui) {
+  AppState& app = ui.app;
+  if (!ui.session) return false;
+  Session& s = *ui.session;
+  s.offer_restore = false;
+  s.autosave.paused = false;
+  if (!s.autosave.exists()) {
+    app.error("no recovery file to restore (" + s.autosave.path + ")");
+    return false;
+  }
+  Scene scene;
+  try {
+    scene = s.autosave.load();
+  } catch (const std::exception& e) {
+    app.error(std::string("recovery file not restored: ") + e.what());
+    return false;
+  }
+  if (!app.apply_scene(scene)) return false;
+  load_stored_from_scene(ui, scene);
+  s.scene_path = scene.extra.value("scene_path", std::string());
+  app.last_edit = "restore session";
+  app.info("restored the previous session from " + s.autosave.path);
+  return true;
+}
+
+}  // namespace ikwb::gui

@@ -1,0 +1,992 @@
+// The script's commands: one table (at the end) of name, argument counts, parse-time check and
+// run function; README.md ("Automation scripts"), docs/sessions.md and docs/visuals.md describe
+// them. Menu actions call the menus' own functions; mouse and key actions write the runner's
+// input.
+//
+// [SECTION] Helpers
+// [SECTION] Robots, files and scenes
+// [SECTION] Objectives
+// [SECTION] Configuration and solver
+// [SECTION] Branch edit, seeds and demos
+// [SECTION] View and input
+// [SECTION] Gizmo drags
+// [SECTION] Outputs and checks
+// [SECTION] Session: scene files, undo, stored configurations, diagnostics
+// [SECTION] The table
+#include "app/gui/script_commands.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "app/gui/diagnostics.hpp"
+#include "app/gui/scene_files.hpp"
+#include "app/gui/script_args.hpp"
+#include "app/gui/script_objectives.hpp"
+#include "app/gui/session.hpp"
+#include "app/gui/stored_configs.hpp"
+#include "app/gui/visuals.hpp"
+#include "engine/core/robot_path.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+using Args = std::vector<std::string>;
+using Turn = ScriptRunner::Turn;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Helpers
+// ---------------------------------------------------------------------------------------------
+
+std::string need(bool ok, const std::string& what) {
+  return ok ? std::string() : what;
+}
+
+// the View menu's toggles by script name
+const std::map<std::string, int>& view_flag_names() {
+  static const std::map<std::string, int> n = {
+      {"grid", 0},           {"axes", 1},        {"targets", 2},          {"frames", 3},
+      {"hints", 4},          {"robot_panel", 5}, {"objectives_panel", 6}, {"messages", 7},
+      {"ghosts", 8},         {"residuals", 9},   {"limits", 10},          {"velocities", 11},
+      {"residual_panel", 12}};
+  return n;
+}
+
+bool* view_flag(Ui& ui, int k) {
+  bool* flags[] = {&ui.view.options.grid,
+                   &ui.view.options.world_axes,
+                   &ui.view.options.targets,
+                   &ui.view.options.link_frames,
+                   &ui.view.options.hints,
+                   &ui.layout.show_left,
+                   &ui.layout.show_right,
+                   &ui.layout.show_messages,
+                   &ui.view.visuals.options.ghosts,
+                   &ui.view.visuals.options.residuals,
+                   &ui.view.visuals.options.limits,
+                   &ui.view.visuals.options.velocities,
+                   &ui.view.visuals.options.residual_panel};
+  return flags[k];
+}
+
+// the trailing "[frames K] [snap]" options of drag commands; returns the index after the amounts
+int drag_options(const Args& a, int from, int* frames, bool* snap, std::string* error) {
+  int end = int(a.size());
+  for (int i = from; i < int(a.size()); ++i) {
+    if (a[i] == "frames" || a[i] == "snap") {
+      end = std::min(end, i);
+      if (a[i] == "snap") {
+        *snap = true;
+      } else {
+        int k;
+        if (i + 1 >= int(a.size()) || !index_value(a[i + 1], &k) || k < 1) {
+          *error = "'frames' needs a positive frame count";
+          return -1;
+        }
+        *frames = k;
+        ++i;
+      }
+    } else if (end < int(a.size())) {
+      *error = "unexpected '" + a[i] + "' after the drag options";
+      return -1;
+    }
+  }
+  return end;
+}
+
+// the argument words joined by spaces (echo, expect's report)
+std::string joined(const Args& a) {
+  std::string text;
+  for (std::size_t k = 1; k < a.size(); ++k) text += (k > 1 ? " " : "") + a[k];
+  return text;
+}
+
+std::string check_objective_index(const Args& a) {
+  int i;
+  return need(index_value(a[1], &i), "expected an objective index");
+}
+
+std::string check_on_off(const Args& a) {
+  bool b;
+  return need(on_off(a[1], &b), "expected on or off");
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Robots, files and scenes
+// ---------------------------------------------------------------------------------------------
+
+bool run_robot(Turn& t) {
+  const Args& a = t.args();
+  if (!open_robot(t.ui(), a[1])) t.fail("could not open robot '" + a[1] + "'");
+  return false;
+}
+
+bool run_open_urdf(Turn& t) {
+  open_urdf(t.ui(), t.input_path(t.args()[1]));
+  return false;
+}
+
+bool run_scene(Turn& t) {
+  try {
+    if (!t.app().apply_scene(load_scene(t.input_path(t.args()[1])))) t.fail("scene not applied");
+  } catch (const std::exception& e) {
+    t.fail(e.what());
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Objectives
+// ---------------------------------------------------------------------------------------------
+
+bool run_add(Turn& t) {
+  std::string error;
+  if (!script_add_objective(t.app(), t.args(), &error)) t.fail(error);
+  return false;
+}
+
+bool run_set(Turn& t) {
+  std::string error;
+  if (!script_set_objective(t.app(), t.args(), &error)) t.fail(error);
+  return false;
+}
+
+bool run_remove(Turn& t) {
+  int i;
+  if (t.objective(t.args()[1], &i)) t.app().remove_objective(i);
+  return false;
+}
+
+bool run_select_objective(Turn& t) {
+  AppState& app = t.app();
+  int i;
+  if (WorkbenchObjective* o = t.objective(t.args()[1], &i)) {
+    app.selection.objective = i;
+    app.selection.body = o->link();
+  }
+  return false;
+}
+
+bool run_select_link(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int body = app.model ? app.model->find_body(a[1]) : -1;
+  if (body < 0)
+    t.fail("unknown link '" + a[1] + "'");
+  else
+    app.select_link(body);
+  return false;
+}
+
+std::string check_weight(const Args& a) {
+  int i;
+  double v;
+  return need(index_value(a[1], &i) && plain_number(a[2], &v) && v >= 0,
+              "expected: weight INDEX VALUE (>= 0)");
+}
+
+std::string check_index_on_off(const Args& a) {
+  int i;
+  bool b;
+  return need(index_value(a[1], &i) && on_off(a[2], &b), "expected: " + a[0] + " INDEX on|off");
+}
+
+// weight, hard and enable
+bool run_objective_setting(Turn& t) {
+  const Args& a = t.args();
+  int i;
+  WorkbenchObjective* o = t.objective(a[1], &i);
+  if (!o) return false;
+  double v;
+  bool b;
+  if (a[0] == "weight" && plain_number(a[2], &v)) o->spec.params.weight = v;
+  if (a[0] == "hard" && on_off(a[2], &b)) o->spec.params.hard = b;
+  if (a[0] == "enable" && on_off(a[2], &b)) o->spec.params.enabled = b;
+  t.app().note_edit(a[0]);
+  return false;
+}
+
+std::string check_target(const Args& a) {
+  if (a.size() != 5 && a.size() != 9) return "expected: target INDEX X Y Z [QX QY QZ QW]";
+  int i;
+  double v;
+  bool ok = index_value(a[1], &i);
+  for (std::size_t k = 2; k < a.size(); ++k)
+    ok = ok && (k < 5 ? length_value(a[k], &v) : plain_number(a[k], &v));
+  return need(ok, "expected numbers");
+}
+
+bool run_target(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int i;
+  WorkbenchObjective* o = t.objective(a[1], &i);
+  if (!o) return false;
+  Transform<double> target = o->target;
+  length_value(a[2], &target.p.x);
+  length_value(a[3], &target.p.y);
+  length_value(a[4], &target.p.z);
+  if (a.size() == 9) {
+    Quat<double> q;
+    plain_number(a[5], &q.x);
+    plain_number(a[6], &q.y);
+    plain_number(a[7], &q.z);
+    plain_number(a[8], &q.w);
+    if (!(quat_norm(q) > 1e-9)) {
+      t.fail("zero quaternion");
+      return false;
+    }
+    target.q = q;
+  }
+  app.set_target(i, target);
+  app.note_edit("target");
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Configuration and solver
+// ---------------------------------------------------------------------------------------------
+
+std::string check_joint(const Args& a) {
+  double v;
+  return need(joint_value(a[2], &v), "expected: joint NAME VALUE[deg|mm]");
+}
+
+bool run_joint(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int j = app.model ? app.model->find_joint(a[1]) : -1;
+  double v;
+  if (j < 0) {
+    t.fail("unknown joint '" + a[1] + "'");
+  } else if (joint_value(a[2], &v)) {
+    app.set_joint(j, v);
+    app.note_edit("set joint");
+  }
+  return false;
+}
+
+// targets_follow and live
+bool run_toggle(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  bool b = false;
+  on_off(a[1], &b);
+  (a[0] == "live" ? app.live_solve : app.targets_follow_joints) = b;
+  return false;
+}
+
+bool run_solver(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  nlohmann::json value;
+  bool b;
+  double v;
+  if (on_off(a[2], &b) && a[2] != "0" && a[2] != "1")
+    value = b;
+  else if (plain_number(a[2], &v))
+    value = v;
+  else
+    value = a[2];
+  std::vector<std::string> warnings;
+  apply_solver_json({{a[1], value}}, app.settings, warnings);
+  for (const std::string& w : warnings) t.fail(w);
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Branch edit, seeds and demos
+// ---------------------------------------------------------------------------------------------
+
+std::string check_last_on_off(const Args& a) {
+  bool b;
+  return need(on_off(a.back(), &b), "expected on or off");
+}
+
+bool run_branch(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  bool b = false;
+  on_off(a[2], &b);
+  int j = app.model ? app.model->find_joint(a[1]) : -1;
+  if (!b) {
+    end_branch_edit(app);
+  } else if (j < 0) {
+    t.fail("unknown joint '" + a[1] + "'");
+  } else if (!begin_branch_edit(app, j)) {
+    t.fail("joint '" + a[1] + "' has not one coordinate");
+  } else if (app.model->joint_child[j] >= 0) {
+    app.selection.body = app.model->joint_child[j];
+  }
+  return false;
+}
+
+bool run_branch_follow(Turn& t) {
+  bool b = false;
+  on_off(t.args()[1], &b);
+  set_branch_follow(t.app(), b);
+  return false;
+}
+
+std::string check_branch_set(const Args& a) {
+  double v;
+  return need(joint_value(a[2], &v), "expected: branch_set JOINT VALUE[deg|mm]");
+}
+
+bool run_branch_set(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int j = app.model ? app.model->find_joint(a[1]) : -1;
+  double v = 0;
+  joint_value(a[2], &v);
+  if (j < 0)
+    t.fail("unknown joint '" + a[1] + "'");
+  else if (!app.branch.active || (j != app.branch.joint && !begin_branch_edit(app, j)))
+    t.fail("not in branch edit mode (branch JOINT on)");
+  else if (!branch_set(app, v))
+    t.fail("edit not applied");
+  return false;
+}
+
+std::string check_seed_index(const Args& a) {
+  int i;
+  return need(index_value(a[1], &i), "expected a seed index");
+}
+
+bool run_adopt_seed(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int i = 0;
+  index_value(a[1], &i);
+  if (!adopt_seed(app, i))
+    t.fail("no seed " + a[1] + " (there are " + std::to_string(seed_count(app)) + ")");
+  return false;
+}
+
+bool run_click_ghost(Turn& t) {
+  AppState& app = t.app();
+  Viewport3D& view = t.view();
+  const Args& a = t.args();
+  int i = 0;
+  index_value(a[1], &i);
+  glm::vec2 px;
+  if (!view.visuals.options.ghosts || i >= view.visuals.ghost_count()) {
+    t.fail("no ghost " + a[1] + " (view ghosts on; " + std::to_string(view.visuals.ghost_count()) +
+           " ghosts)");
+    return false;
+  }
+  if (!view.ghost_screen_point(app, i, &px)) {
+    t.fail("ghost " + a[1] + " is not visible apart from the robot");
+    return false;
+  }
+  t.input().mouse = px;
+  t.click(0);
+  return true;
+}
+
+bool run_demo(Turn& t) {
+  namespace fs = std::filesystem;
+  const Args& a = t.args();
+  fs::path file = fs::path(asset_dir()) / "demos" / (a[1] + ".txt");
+  std::ifstream in(file);
+  if (!in) {
+    t.fail("no demo '" + a[1] + "' (" + file.string() + ")");
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    t.insert(parse_script(ss.str(), file.string()));
+  } catch (const ScriptError& e) {
+    t.fail(e.what());
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] View and input
+// ---------------------------------------------------------------------------------------------
+
+std::string check_view(const Args& a) {
+  bool b;
+  return need(view_flag_names().count(a[1]) && on_off(a[2], &b),
+              "expected: view grid|axes|targets|frames|hints|robot_panel|objectives_panel|"
+              "messages|ghosts|residuals|limits|velocities|residual_panel on|off");
+}
+
+bool run_view(Turn& t) {
+  const Args& a = t.args();
+  on_off(a[2], view_flag(t.ui(), view_flag_names().at(a[1])));
+  return false;
+}
+
+std::string check_gizmo(const Args& a) {
+  return need(a[1] == "translate" || a[1] == "rotate" || a[1] == "world" || a[1] == "local",
+              "expected translate, rotate, world or local");
+}
+
+bool run_gizmo(Turn& t) {
+  const Args& a = t.args();
+  if (a[1] == "translate")
+    t.tap(GLFW_KEY_W);
+  else if (a[1] == "rotate")
+    t.tap(GLFW_KEY_E);
+  else if ((a[1] == "local") != (t.view().gizmo.space == render::GizmoSpace::kLocal))
+    t.tap(GLFW_KEY_L);
+  return true;
+}
+
+std::string check_key(const Args& a) {
+  if (key_code(a[1]) < 0) return "unknown key '" + a[1] + "'";
+  for (std::size_t k = 2; k < a.size(); ++k)
+    if (a[k] != "ctrl" && a[k] != "shift" && a[k] != "alt")
+      return "unknown modifier '" + a[k] + "' (ctrl, shift, alt)";
+  return "";
+}
+
+bool run_key(Turn& t) {
+  const Args& a = t.args();
+  InputState& in = t.input();
+  t.tap(key_code(a[1]));
+  for (std::size_t k = 2; k < a.size(); ++k) {
+    if (a[k] == "ctrl") {
+      t.tap(GLFW_KEY_LEFT_CONTROL);
+      in.ctrl = true;
+    } else if (a[k] == "shift") {
+      t.tap(GLFW_KEY_LEFT_SHIFT);
+      in.shift = true;
+    } else if (a[k] == "alt") {
+      t.tap(GLFW_KEY_LEFT_ALT);
+      in.alt = true;
+    }
+  }
+  return true;
+}
+
+bool run_frame(Turn& t) {
+  t.tap(GLFW_KEY_F);
+  return true;
+}
+
+std::string check_camera(const Args& a) {
+  double v;
+  for (std::size_t k = 1; k < a.size(); ++k) {
+    const std::string& key = a[k];
+    int n = key == "target" ? 3 : 1;
+    if (key != "yaw" && key != "pitch" && key != "distance" && key != "target" && key != "fov")
+      return "unknown camera setting '" + key + "' (yaw, pitch, distance, target, fov)";
+    for (int m = 1; m <= n; ++m)
+      if (k + m >= a.size() ||
+          !(key == "yaw" || key == "pitch" || key == "fov" ? angle_value(a[k + m], &v)
+                                                           : length_value(a[k + m], &v)))
+        return "camera " + key + " needs " + std::to_string(n) + " number(s)";
+    k += n;
+  }
+  return "";
+}
+
+bool run_camera(Turn& t) {
+  render::Camera& camera = t.view().camera;
+  const Args& a = t.args();
+  double v = 0;
+  for (std::size_t k = 1; k < a.size(); k += 2) {
+    if (a[k] == "target") {
+      double x, y, z;
+      length_value(a[k + 1], &x);
+      length_value(a[k + 2], &y);
+      length_value(a[k + 3], &z);
+      camera.target = glm::vec3(float(x), float(y), float(z));
+      k += 2;
+      continue;
+    }
+    if (a[k] == "distance")
+      length_value(a[k + 1], &v);
+    else
+      angle_value(a[k + 1], &v);
+    if (a[k] == "yaw") camera.yaw = float(v);
+    if (a[k] == "pitch") camera.pitch = float(std::clamp(v, -1.55, 1.55));
+    if (a[k] == "distance") camera.distance = float(std::max(v, 1e-3));
+    if (a[k] == "fov") camera.fov_y = float(std::clamp(v, 0.1, 3.0));
+  }
+  return false;
+}
+
+std::string check_mouse_move(const Args& a) {
+  double v;
+  return need(plain_number(a[1], &v) && plain_number(a[2], &v),
+              "expected: mouse_move X Y (window pixels)");
+}
+
+bool run_mouse_move(Turn& t) {
+  const Args& a = t.args();
+  double v = 0;
+  plain_number(a[1], &v);
+  t.input().mouse.x = float(v);
+  plain_number(a[2], &v);
+  t.input().mouse.y = float(v);
+  return true;
+}
+
+std::string check_button(const Args& a) {
+  return need(a.size() < 2 || button_index(a[1]) >= 0, "expected left, right or middle");
+}
+
+// mouse_down and mouse_up
+bool run_mouse_button(Turn& t) {
+  const Args& a = t.args();
+  t.input().down[a.size() > 1 ? button_index(a[1]) : 0] = a[0] == "mouse_down";
+  return true;
+}
+
+std::string check_click(const Args& a) {
+  double v;
+  return need(
+      plain_number(a[1], &v) && plain_number(a[2], &v) && (a.size() < 4 || button_index(a[3]) >= 0),
+      "expected: click X Y [left|right|middle]");
+}
+
+bool run_click(Turn& t) {
+  const Args& a = t.args();
+  double v = 0;
+  plain_number(a[1], &v);
+  t.input().mouse.x = float(v);
+  plain_number(a[2], &v);
+  t.input().mouse.y = float(v);
+  t.click(a.size() > 3 ? button_index(a[3]) : 0);
+  return true;
+}
+
+std::string check_click_link(const Args& a) {
+  return need(a.size() < 3 || button_index(a[2]) >= 0, "expected: click_link NAME [button]");
+}
+
+bool run_click_link(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int body = app.model ? app.model->find_body(a[1]) : -1;
+  glm::vec2 px;
+  if (body < 0) {
+    t.fail("unknown link '" + a[1] + "'");
+    return false;
+  }
+  if (!t.view().link_screen_point(app, body, &px)) {
+    t.fail("link '" + a[1] + "' is not visible");
+    return false;
+  }
+  t.input().mouse = px;
+  t.click(a.size() > 2 ? button_index(a[2]) : 0);
+  return true;
+}
+
+std::string check_scroll(const Args& a) {
+  double v;
+  return need(plain_number(a[1], &v), "expected a number of wheel steps");
+}
+
+bool run_scroll(Turn& t) {
+  double v = 0;
+  plain_number(t.args()[1], &v);
+  t.input().wheel = float(v);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Gizmo drags
+// ---------------------------------------------------------------------------------------------
+
+std::string check_drag(const Args& a) {
+  const bool pose = a[0] == "drag_pose";
+  int frames = 30, i;
+  bool snap = false;
+  double v;
+  std::string error;
+  int end = drag_options(a, pose ? 2 : 3, &frames, &snap, &error);
+  if (end < 0) return error;
+  if (!index_value(a[1], &i)) return "expected an objective index";
+  if (pose) {
+    if (end != 8) return "expected: drag_pose INDEX DX DY DZ RX RY RZ [frames K] [snap]";
+    for (int k = 2; k < 8; ++k)
+      if (!(k < 5 ? length_value(a[k], &v) : angle_value(a[k], &v)))
+        return "'" + a[k] + "' is not " + (k < 5 ? "a length" : "an angle");
+    return "";
+  }
+  render::GizmoHandle h = render::gizmo_handle_from_name(a[2]);
+  if (h == render::GizmoHandle::kNone) return "unknown gizmo handle '" + a[2] + "'";
+  int amounts = end - 3;
+  if (render::gizmo_handle_in_mode(h, render::GizmoMode::kRotate))
+    return need(amounts == 1 && angle_value(a[3], &v), "a ring drag takes one angle");
+  bool axis = h == render::GizmoHandle::kTranslateX || h == render::GizmoHandle::kTranslateY ||
+              h == render::GizmoHandle::kTranslateZ;
+  if (!(amounts == 3 || (axis && amounts == 1)))
+    return "a translate drag takes DX DY DZ (or one distance along an axis handle)";
+  for (int k = 3; k < end; ++k)
+    if (!length_value(a[k], &v)) return "'" + a[k] + "' is not a length";
+  return "";
+}
+
+// the objective, frames and snap of a drag command; *end: the index after its amounts
+ScriptRunner::Drag drag_base(const Turn& t, int* end) {
+  const Args& a = t.args();
+  ScriptRunner::Drag base;
+  index_value(a[1], &base.objective);
+  base.line = t.command.line;
+  std::string error;
+  *end = drag_options(a, a[0] == "drag" ? 3 : 2, &base.frames, &base.snap, &error);
+  return base;
+}
+
+bool run_drag(Turn& t) {
+  const Args& a = t.args();
+  int end;
+  ScriptRunner::Drag d = drag_base(t, &end);
+  d.handle = render::gizmo_handle_from_name(a[2]);
+  if (render::gizmo_handle_in_mode(d.handle, render::GizmoMode::kRotate)) {
+    angle_value(a[3], &d.angle);
+  } else if (end - 3 == 1) {
+    length_value(a[3], &d.move.x);
+    d.along_axis = true;
+  } else {
+    length_value(a[3], &d.move.x);
+    length_value(a[4], &d.move.y);
+    length_value(a[5], &d.move.z);
+  }
+  t.add_drag(d);
+  t.start_drags();
+  return true;
+}
+
+// world axes: translations along X, Y, Z, then rotations about X, Y, Z
+bool run_drag_pose(Turn& t) {
+  const Args& a = t.args();
+  int end;
+  const ScriptRunner::Drag base = drag_base(t, &end);
+  if (t.view().gizmo.space == render::GizmoSpace::kLocal) t.tap(GLFW_KEY_L);
+  const render::GizmoHandle moves[3] = {render::GizmoHandle::kTranslateX,
+                                        render::GizmoHandle::kTranslateY,
+                                        render::GizmoHandle::kTranslateZ};
+  const render::GizmoHandle turns[3] = {
+      render::GizmoHandle::kRotateX, render::GizmoHandle::kRotateY, render::GizmoHandle::kRotateZ};
+  double v = 0;
+  for (int k = 0; k < 3; ++k) {
+    length_value(a[2 + k], &v);
+    if (v == 0) continue;
+    ScriptRunner::Drag d = base;
+    d.handle = moves[k];
+    d.move[k] = v;
+    t.add_drag(d);
+  }
+  for (int k = 0; k < 3; ++k) {
+    angle_value(a[5 + k], &v);
+    if (v == 0) continue;
+    ScriptRunner::Drag d = base;
+    d.handle = turns[k];
+    d.angle = v;
+    t.add_drag(d);
+  }
+  if (!t.has_drags()) return false;
+  t.start_drags();
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Outputs and checks
+// ---------------------------------------------------------------------------------------------
+
+std::string check_wait(const Args& a) {
+  int i;
+  return need(index_value(a[1], &i), "expected a frame count");
+}
+
+bool run_wait(Turn& t) {
+  int frames = 0;
+  index_value(t.args()[1], &frames);
+  t.wait(frames);
+  return frames > 0;
+}
+
+bool run_screenshot(Turn& t) {
+  t.ui().screenshot_path = t.args()[1];
+  return true;
+}
+
+bool run_dump(Turn& t) {
+  t.host.dump_path = t.args()[1];
+  return true;
+}
+
+std::string check_stats(const Args& a) {
+  return need(a[1] == "reset", "expected: stats reset");
+}
+
+bool run_stats(Turn& t) {
+  t.app().stats.reset();
+  return false;
+}
+
+bool run_echo(Turn& t) {
+  t.app().info(joined(t.args()));
+  return false;
+}
+
+bool run_quit(Turn& t) {
+  t.host.quit = true;
+  t.stop();
+  return true;
+}
+
+std::string check_expect(const Args& a) {
+  const std::string& what = a[1];
+  int i;
+  double v;
+  if (what == "converged") return "";
+  if (what == "robot") return need(a.size() == 3, "expected: expect robot NAME");
+  if (what == "objectives" || what == "bodies")
+    return need(a.size() == 3 && index_value(a[2], &i), "expected a count");
+  if (what == "reached" || what == "out_of_reach")
+    return need(a.size() == 3 && index_value(a[2], &i), "expected an objective index");
+  if (what == "position_error" || what == "rotation_error")
+    return need(a.size() == 5 && index_value(a[2], &i) && a[3] == "<" &&
+                    (what == "position_error" ? length_value(a[4], &v) : angle_value(a[4], &v)),
+                "expected: expect " + what + " INDEX < VALUE");
+  return "unknown expectation '" + what + "'";
+}
+
+bool run_expect(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  const std::string& what = a[1];
+  auto check = [&](bool ok, const std::string& actual) {
+    if (!ok) t.fail(joined(a) + " failed (" + actual + ")");
+  };
+  int i = 0;
+  double v = 0;
+  if (what == "converged") {
+    check(app.solve.converged, "not converged");
+  } else if (what == "robot") {
+    std::string stem = std::filesystem::path(app.robot_path).stem().string();
+    check(app.robot_title == a[2] || stem == a[2], "robot is " + app.robot_title);
+  } else if (what == "objectives") {
+    index_value(a[2], &i);
+    check(int(app.objectives.size()) == i, std::to_string(app.objectives.size()));
+  } else if (what == "bodies") {
+    index_value(a[2], &i);
+    int n = app.model ? app.model->body_count : 0;
+    check(n == i, std::to_string(n));
+  } else if (WorkbenchObjective* o = t.objective(a[2], &i)) {
+    const ObjectiveStatus& s = o->status;
+    char actual[96];
+    std::snprintf(actual, sizeof actual, "position error %.4g m, rotation error %.4g rad",
+                  s.position_error, s.rotation_error);
+    if (what == "reached") check(s.reached, actual);
+    if (what == "out_of_reach") check(s.out_of_reach, actual);
+    if (what == "position_error") {
+      length_value(a[4], &v);
+      check(s.position_error < v, actual);
+    }
+    if (what == "rotation_error") {
+      angle_value(a[4], &v);
+      check(s.rotation_error < v, actual);
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Session: scene files, undo, stored configurations, diagnostics
+// ---------------------------------------------------------------------------------------------
+
+// the session, or nullptr and a failure
+Session* session(Turn& t) {
+  if (!t.ui().session) t.fail("no session");
+  return t.ui().session;
+}
+
+// a session action that did not succeed fails the command with `what`
+void succeeded(Turn& t, bool ok, const std::string& what) {
+  if (!ok) t.fail(what);
+}
+
+bool run_save_scene(Turn& t) {
+  if (session(t)) succeeded(t, save_scene_file(t.ui(), t.args()[1]), "scene not saved");
+  return false;
+}
+
+bool run_open_scene(Turn& t) {
+  if (session(t))
+    succeeded(t, open_scene_file(t.ui(), t.input_path(t.args()[1])), "scene not opened");
+  return false;
+}
+
+bool run_undo(Turn& t) {
+  if (Session* s = session(t)) succeeded(t, s->history.undo(t.app()), "nothing to undo");
+  return false;
+}
+
+bool run_redo(Turn& t) {
+  if (Session* s = session(t)) succeeded(t, s->history.redo(t.app()), "nothing to redo");
+  return false;
+}
+
+bool run_store(Turn& t) {
+  if (Session* s = session(t)) {
+    std::size_t before = s->stored.size();
+    store_configuration(t.ui());
+    succeeded(t, s->stored.size() > before, "no robot");
+  }
+  return false;
+}
+
+std::string check_restore_config(const Args& a) {
+  int i;
+  return need(index_value(a[1], &i), "expected: restore_config INDEX");
+}
+
+bool run_restore_config(Turn& t) {
+  const Args& a = t.args();
+  int i = 0;
+  if (session(t))
+    succeeded(t, index_value(a[1], &i) && restore_stored(t.ui(), i),
+              "no stored configuration " + a[1]);
+  return false;
+}
+
+bool run_export_configs(Turn& t) {
+  if (session(t)) succeeded(t, export_configs(t.ui(), t.args()[1]), "configurations not exported");
+  return false;
+}
+
+bool run_import_targets(Turn& t) {
+  if (session(t))
+    succeeded(t, import_targets(t.ui(), t.input_path(t.args()[1])), "no targets imported");
+  return false;
+}
+
+std::string check_apply_target(const Args& a) {
+  int i;
+  return need(index_value(a[1], &i) && (a.size() < 3 || index_value(a[2], &i)),
+              "expected: apply_target INDEX [OBJECTIVE]");
+}
+
+bool run_apply_target(Turn& t) {
+  const Args& a = t.args();
+  int i = 0, j = -1;
+  bool ok = index_value(a[1], &i) && (a.size() < 3 || index_value(a[2], &j));
+  if (session(t)) succeeded(t, ok && apply_imported(t.ui(), i, j), "target not applied");
+  return false;
+}
+
+bool run_restore_recovery(Turn& t) {
+  if (session(t)) succeeded(t, restore_recovery(t.ui()), "recovery file not restored");
+  return false;
+}
+
+std::string check_soak(const Args& a) {
+  int frames, seed;
+  return need(
+      index_value(a[1], &frames) && frames >= 1 && (a.size() < 3 || index_value(a[2], &seed)),
+      "expected: soak FRAMES [SEED]");
+}
+
+// the script waits for the soak to end
+bool run_soak(Turn& t) {
+  const Args& a = t.args();
+  int frames = 0, seed = 1;
+  index_value(a[1], &frames);
+  if (a.size() > 2) index_value(a[2], &seed);
+  if (!start_soak(t.host.soak, t.app(), frames, uint64_t(seed))) {
+    t.fail("soak not started");
+    return false;
+  }
+  t.wait(frames + 1);
+  return true;
+}
+
+bool run_crash(Turn&) {
+  crash_now();
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The table
+// ---------------------------------------------------------------------------------------------
+
+const ScriptCommandSpec kCommands[] = {
+    // robots, files and scenes
+    {"robot", 1, 1, nullptr, run_robot},
+    {"load", 1, 1, nullptr, run_open_urdf},
+    {"open_urdf", 1, 1, nullptr, run_open_urdf},
+    {"scene", 1, 1, nullptr, run_scene},
+    // objectives
+    {"add", 1, -1, nullptr, run_add},
+    {"set", 3, -1, nullptr, run_set},
+    {"remove", 1, 1, check_objective_index, run_remove},
+    {"select_objective", 1, 1, check_objective_index, run_select_objective},
+    {"select_link", 1, 1, nullptr, run_select_link},
+    {"weight", 2, 2, check_weight, run_objective_setting},
+    {"hard", 2, 2, check_index_on_off, run_objective_setting},
+    {"enable", 2, 2, check_index_on_off, run_objective_setting},
+    {"target", 4, 8, check_target, run_target},
+    // configuration and solver
+    {"joint", 2, 2, check_joint, run_joint},
+    {"targets_follow", 1, 1, check_on_off, run_toggle},
+    {"live", 1, 1, check_on_off, run_toggle},
+    {"solver", 2, 2, nullptr, run_solver},
+    // branch edit, seeds and demos
+    {"branch", 2, 2, check_last_on_off, run_branch},
+    {"branch_follow", 1, 1, check_last_on_off, run_branch_follow},
+    {"branch_set", 2, 2, check_branch_set, run_branch_set},
+    {"adopt_seed", 1, 1, check_seed_index, run_adopt_seed},
+    {"click_ghost", 1, 1, check_seed_index, run_click_ghost},
+    {"demo", 1, 1, nullptr, run_demo},
+    // view and input
+    {"view", 2, 2, check_view, run_view},
+    {"gizmo", 1, 1, check_gizmo, run_gizmo},
+    {"key", 1, 4, check_key, run_key},
+    {"frame", 0, 0, nullptr, run_frame},
+    {"camera", 2, -1, check_camera, run_camera},
+    {"mouse_move", 2, 2, check_mouse_move, run_mouse_move},
+    {"mouse_down", 0, 1, check_button, run_mouse_button},
+    {"mouse_up", 0, 1, check_button, run_mouse_button},
+    {"click", 2, 3, check_click, run_click},
+    {"click_link", 1, 2, check_click_link, run_click_link},
+    {"scroll", 1, 1, check_scroll, run_scroll},
+    {"drag", 3, -1, check_drag, run_drag},
+    {"drag_pose", 7, -1, check_drag, run_drag_pose},
+    // outputs and checks
+    {"wait", 1, 1, check_wait, run_wait},
+    {"screenshot", 1, 1, nullptr, run_screenshot},
+    {"dump", 1, 1, nullptr, run_dump},
+    {"stats", 1, 1, check_stats, run_stats},
+    {"echo", 0, -1, nullptr, run_echo},
+    {"quit", 0, 0, nullptr, run_quit},
+    {"expect", 1, 4, check_expect, run_expect},
+    // session (docs/sessions.md)
+    {"save_scene", 1, 1, nullptr, run_save_scene},
+    {"open_scene", 1, 1, nullptr, run_open_scene},
+    {"undo", 0, 0, nullptr, run_undo},
+    {"redo", 0, 0, nullptr, run_redo},
+    {"store", 0, 0, nullptr, run_store},
+    {"restore_config", 1, 1, check_restore_config, run_restore_config},
+    {"export_configs", 1, 1, nullptr, run_export_configs},
+    {"import_targets", 1, 1, nullptr, run_import_targets},
+    {"apply_target", 1, 2, check_apply_target, run_apply_target},
+    {"restore_recovery", 0, 0, nullptr, run_restore_recovery},
+    {"soak", 1, 2, check_soak, run_soak},
+    {"crash", 0, 0, nullptr, run_crash},
+};
+
+}  // namespace
+
+const ScriptCommandSpec* find_script_command(const std::string& name) {
+  for (const ScriptCommandSpec& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace ikwb::gui

@@ -1,0 +1,228 @@
+// Stored configurations and imported targets; CSV through app/cli/csv.hpp (see
+// stored_configs.hpp).
+#include "app/gui/stored_configs.hpp"
+
+#include <cmath>
+#include <fstream>
+
+#include "app/cli/csv.hpp"
+#include "app/gui/script_args.hpp"
+#include "app/gui/session.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+using nlohmann::json;
+
+bool ends_with_csv(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+}
+
+void write_csv(const std::string& path, const std::vector<std::string>& names,
+               const std::vector<StoredConfig>& list) {
+  CsvWriter out(path);
+  out.row(names);
+  for (const StoredConfig& c : list) {
+    for (double v : c.q) out.field(v);
+    out.end_row();
+  }
+  out.close();
+}
+
+void write_json(const std::string& path, const std::string& robot,
+                const std::vector<std::string>& names, const std::vector<StoredConfig>& list) {
+  json j = {{"format", "ikwb-configurations"},
+            {"version", 1},
+            {"robot", robot},
+            {"columns", names},
+            {"configurations", json::array()}};
+  for (const StoredConfig& c : list) j["configurations"].push_back({{"name", c.name}, {"q", c.q}});
+  write_file_atomic(path, j.dump(2) + "\n");
+}
+
+// one line of a target list: "" and the target, else what is wrong with it
+std::string parse_target(const std::vector<std::string>& fields, Transform<double>* t) {
+  std::vector<double> v(fields.size());
+  for (std::size_t k = 0; k < fields.size(); ++k)
+    if (!plain_number(fields[k], &v[k])) return "expected x,y,z[,qx,qy,qz,qw] numbers";
+  if (v.size() != 3 && v.size() != 7) return "expected x,y,z[,qx,qy,qz,qw] numbers";
+  *t = transform_identity<double>();
+  t->p = {v[0], v[1], v[2]};
+  // no orientation: a zero quaternion keeps the objective's
+  t->q = Quat<double>{0, 0, 0, 0};
+  if (v.size() == 7) {
+    Quat<double> q{v[3], v[4], v[5], v[6]};
+    if (!(quat_norm(q) > 1e-9)) return "zero quaternion";
+    t->q = normalize(q);
+  }
+  return "";
+}
+
+void set_link_targets_to_links(AppState& app) {
+  for (std::size_t i = 0; i < app.objectives.size(); ++i)
+    if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
+}
+
+}  // namespace
+
+std::vector<std::string> coord_names(const Model& m) {
+  std::vector<std::string> names;
+  for (int j = 0; j < m.joint_count; ++j) {
+    int a = m.joint_q_start[j], b = m.joint_q_start[j + 1];
+    for (int k = a; k < b; ++k)
+      names.push_back(b - a == 1 ? m.joint_name[j] : m.joint_name[j] + "_" + std::to_string(k - a));
+  }
+  return names;
+}
+
+// ---- stored configurations --------------------------------------------------------------------
+
+void store_configuration(Ui& ui) {
+  AppState& app = ui.app;
+  if (!app.model || !ui.session) return;
+  Session& s = *ui.session;
+  int n = s.stored.empty() ? 1 : 1 + int(s.stored.size());
+  s.stored.push_back({"config " + std::to_string(n), app.joint_q});
+  s.stored_selected = int(s.stored.size()) - 1;
+  if (!ui.script_mode) s.show_stored = true;
+  app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
+           " stored)");
+}
+
+bool restore_stored(Ui& ui, int index) {
+  AppState& app = ui.app;
+  if (!ui.session || index < 0 || index >= int(ui.session->stored.size())) {
+    app.error("no stored configuration " + std::to_string(index));
+    return false;
+  }
+  const StoredConfig& c = ui.session->stored[index];
+  if (!app.model || int(c.q.size()) != app.model->coord_count) {
+    app.error(c.name + " does not fit this robot");
+    return false;
+  }
+  app.set_configuration(c.q);
+  set_link_targets_to_links(app);
+  app.note_edit("restore configuration");
+  return true;
+}
+
+bool export_configs(Ui& ui, const std::string& path) {
+  AppState& app = ui.app;
+  if (!app.model || !ui.session || ui.session->stored.empty()) {
+    app.error("no stored configurations to export: press K to store the current one");
+    return false;
+  }
+  const std::vector<StoredConfig>& list = ui.session->stored;
+  try {
+    if (ends_with_csv(path))
+      write_csv(path, coord_names(*app.model), list);
+    else
+      write_json(path, app.robot_path, coord_names(*app.model), list);
+  } catch (const std::exception& e) {
+    app.error(std::string("configurations not exported: ") + e.what());
+    return false;
+  }
+  app.info("exported " + std::to_string(list.size()) + " configurations to " + path);
+  return true;
+}
+
+void add_stored_to_scene(const Ui& ui, Scene& scene) {
+  if (!ui.session) return;
+  json list = json::array();
+  for (const StoredConfig& sc : ui.session->stored)
+    list.push_back({{"name", sc.name}, {"q", sc.q}});
+  if (!list.empty()) scene.extra["stored_configs"] = list;
+  if (ui.app.model) scene.extra["coord_names"] = coord_names(*ui.app.model);
+}
+
+void load_stored_from_scene(Ui& ui, const Scene& scene) {
+  AppState& app = ui.app;
+  Session& s = *ui.session;
+  s.stored.clear();
+  s.stored_selected = -1;
+  const json& list = scene.extra.value("stored_configs", json::array());
+  if (!list.is_array()) return;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& e = list[i];
+    try {
+      StoredConfig c{e.value("name", "config " + std::to_string(i + 1)),
+                     e.at("q").get<std::vector<double>>()};
+      if (!app.model || int(c.q.size()) != app.model->coord_count)
+        throw std::runtime_error("wrong number of values");
+      for (double v : c.q)
+        if (!std::isfinite(v)) throw std::runtime_error("non-finite value");
+      s.stored.push_back(c);
+    } catch (const std::exception& ex) {
+      app.warn("stored configuration " + std::to_string(i) + " not restored: " + ex.what());
+    }
+  }
+}
+
+// ---- imported targets -------------------------------------------------------------------------
+
+bool import_targets(Ui& ui, const std::string& path) {
+  AppState& app = ui.app;
+  std::ifstream in(path);
+  if (!in) {
+    app.error(path + ": cannot read the target list");
+    return false;
+  }
+  std::vector<Transform<double>> targets;
+  std::vector<std::string> bad;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::vector<std::string> fields = split_csv_line(line);
+    // a first line without a number is a header
+    double v;
+    bool any_number = false;
+    for (const std::string& f : fields) any_number = any_number || plain_number(f, &v);
+    if (n == 1 && !any_number) continue;
+    Transform<double> t;
+    std::string why = parse_target(fields, &t);
+    if (why.empty())
+      targets.push_back(t);
+    else
+      bad.push_back("line " + std::to_string(n) + ": " + why);
+  }
+  for (std::size_t k = 0; k < bad.size() && k < 20; ++k) app.warn(path + ": " + bad[k]);
+  if (bad.size() > 20) app.warn(path + ": " + std::to_string(bad.size() - 20) + " more bad lines");
+  if (targets.empty()) {
+    app.error(path + ": no targets imported");
+    return false;
+  }
+  if (ui.session) {
+    ui.session->imported = targets;
+    ui.session->imported_selected = 0;
+    if (!ui.script_mode) ui.session->show_stored = true;
+  }
+  app.info("imported " + std::to_string(targets.size()) + " targets from " + path +
+           (bad.empty() ? "" : " (" + std::to_string(bad.size()) + " bad lines skipped)"));
+  return true;
+}
+
+bool apply_imported(Ui& ui, int index, int objective) {
+  AppState& app = ui.app;
+  if (!ui.session || index < 0 || index >= int(ui.session->imported.size())) {
+    app.error("no imported target " + std::to_string(index));
+    return false;
+  }
+  if (objective < 0) objective = app.selection.objective;
+  if (objective < 0 || objective >= int(app.objectives.size()) ||
+      !app.objectives[objective].has_target()) {
+    app.error("select a position, rotation or pose objective to apply the target to");
+    return false;
+  }
+  Transform<double> t = ui.session->imported[index];
+  if (t.q.w == 0 && t.q.x == 0 && t.q.y == 0 && t.q.z == 0)
+    t.q = app.objectives[objective].target.q;
+  app.set_target(objective, t);
+  ui.session->imported_selected = index;
+  app.note_edit("apply imported target");
+  return true;
+}
+
+}  // namespace ikwb::gui

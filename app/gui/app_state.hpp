@@ -41,6 +41,9 @@ struct WorkbenchObjective {
   int link() const { return spec.params.link; }
   bool enabled() const { return spec.params.enabled != 0; }
   bool has_target() const { return kind().has_target(); }
+  // the kind has position / rotation error rows (a target's gizmo moves / turns it)
+  bool has_position_rows() const { return kind().position_row >= 0; }
+  bool has_rotation_rows() const { return kind().rotation_row >= 0; }
   const std::string& name() const { return spec.name; }
 };
 

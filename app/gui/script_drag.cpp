@@ -86,11 +86,10 @@ bool ScriptRunner::advance_drag(ScriptHost& host) {
       app.selection.objective = d.objective;
       app.selection.body = o.link();
       bool ring = is_ring_handle(d.handle);
-      if ((o.type() == ObjectiveType::kPosition && ring) ||
-          (o.type() == ObjectiveType::kRotation && !ring))
+      if ((!o.has_rotation_rows() && ring) || (!o.has_position_rows() && !ring))
         return abandon(std::string("a ") + o.kind().name + " objective has no such handle");
       render::GizmoMode want = ring ? render::GizmoMode::kRotate : render::GizmoMode::kTranslate;
-      if (o.type() == ObjectiveType::kPose && view.user_mode != want) {
+      if (o.has_position_rows() && o.has_rotation_rows() && view.user_mode != want) {
         int k = ring ? GLFW_KEY_E : GLFW_KEY_W;
         input_.keys[k] = true;
         tapped_.push_back(k);

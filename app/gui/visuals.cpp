@@ -188,14 +188,14 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
       if (!o.has_target() || !o.enabled()) continue;
       glm::vec3 cur = render::to_glm(o.status.current.p);
       float wpp = cam.world_per_pixel(cur, rect);
-      if (o.type() != ObjectiveType::kRotation) {
+      if (o.has_position_rows()) {
         glm::vec3 tgt = render::to_glm(o.target.p);
         float e = float(o.status.position_error);
         if (e > 3.0f * wpp)
           ov.arrow(cur, tgt, magnitude_color(e / 0.1f), 3.0f, std::min(e * 0.3f, 14.0f * wpp),
                    false);
       }
-      if (o.type() != ObjectiveType::kPosition && o.status.rotation_error > 1e-3) {
+      if (o.has_rotation_rows() && o.status.rotation_error > 1e-3) {
         // the rotation taking the link's orientation to the target's, as an arc at the link
         Vec3<double> w = quat_log(o.target.q * conjugate(o.status.current.q));
         double angle = length(w);

@@ -518,8 +518,9 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       }
       if (taken > T(3) && st.lm_lambda * st.lm_lambda < gg) st.lm_lambda = sqrt(gg);
       if (st.lm_lambda > T(1e12)) {
-        // stalled at a local minimum of the current cost
-        if (!has_hard || st.mu >= cfg.mu_max) break;
+        // stalled at a local minimum of the current cost: stop, unless the iteration count is
+        // fixed
+        if ((!has_hard || st.mu >= cfg.mu_max) && !cfg.fixed_iterations) break;
         since_update = cfg.al_inner_iterations;
       }
     }

@@ -403,6 +403,24 @@ TEST_F(Planar, StallWindowGivesUpEarly) {
   EXPECT_NEAR(st.eval.position_error, std::sqrt(25.0) - 2.3, 1e-6);
 }
 
+// fixed iterations run exactly max_iterations, also past the point where LM stalls (damping
+// over 1e12) at the best reachable point of an out-of-reach target
+TEST_F(Planar, FixedIterationsRunOnAfterAStall) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  pr.set_target_position(o, 0, {5.0, 0.0, 0.1});  // out of reach
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.max_iterations = 300;
+  ASSERT_LT(run.run(q0, cfg).iterations, 300);  // it stalls without fixed iterations
+  cfg.fixed_iterations = true;
+  RowStatus<double> st = run.run(q0, cfg);
+  EXPECT_EQ(st.iterations, 300);
+  EXPECT_FALSE(st.converged);
+  EXPECT_NEAR(st.eval.position_error, 5.0 - 2.3, 1e-6);
+  test::expect_finite(run.result);
+}
+
 // soft rows that give no task error (posture only) are still minimised
 TEST_F(Planar, PostureOnlyProblemIsSolved) {
   IkProblem pr(model);

@@ -220,6 +220,28 @@ TEST(KernelBodiesOnHost, FixedIterationsAndHardPose) {
   for (const auto& p : gpu.problems) EXPECT_EQ(p.iterations, 25);
 }
 
+// fixed iterations (the mode graph capture relies on) run exactly max_iterations in float too,
+// past the stall at the best reachable point of out-of-reach targets, where the damping grows
+// without bound
+TEST(KernelBodiesOnHost, FixedIterationsRunOnAfterAStall) {
+  PandaHand pp;
+  const int P = 4;
+  IkProblem problem(pp.model, P);
+  int obj = problem.add_position(pp.tcp);
+  for (int p = 0; p < P; ++p) problem.set_target_position(obj, p, {2.0 + p, 0.5, 0.3});
+  SolverSettings s;
+  s.fixed_iterations = true;
+  s.max_iterations = 400;
+  const std::vector<double> q0 = pp.model->middle_configuration();
+  SolveResult gpu = solve_kernel_bodies_on_host(problem, s, q0);
+  expect_same_result(gpu, cpu_float(problem, s, q0));
+  for (const auto& p : gpu.problems) {
+    EXPECT_EQ(p.iterations, 400);
+    EXPECT_FALSE(p.converged);
+    test::expect_finite(p.q);
+  }
+}
+
 TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {
   for (int nq : {1, 7, 14, 40})
     for (int nr : {0, 3, 20, 61}) {

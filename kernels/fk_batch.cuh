@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "engine/core/kinematics_view.hpp"
+#include "engine/core/row_kinematics.hpp"
 
 namespace ikwb::cuda {
 

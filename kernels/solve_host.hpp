@@ -1,9 +1,8 @@
-// Host side of the CUDA solve, shared by CudaSolver and the host checks in tests/gpu: what the
-// GPU supports, the problem converted to float exactly as the device receives it, the
-// SolveConfig built from SolverSettings, and per-row device results turned into a SolveResult.
+// Host side of the CUDA solve, shared by CudaSolver and the host test of the kernel bodies
+// (tests/solver/row_driver_test.cpp): what the GPU supports, the problem converted to
+// float exactly as the device receives it, and the SolveConfig built from SolverSettings. The
+// per-row results become a SolveResult through fill_solve_result (solver/backend_common.hpp).
 #pragma once
-
-#include <vector>
 
 #include "kernels/row_solve.cuh"
 #include "solver/backend_common.hpp"
@@ -15,21 +14,16 @@ namespace ikwb::cuda {
 // CPU backend: custom objectives, the L-BFGS optimiser, or a batch too large to index.
 void check_gpu_support(const IkProblem& problem, const SolverSettings& s);
 
-// Longest time budget the GPU applies (about 11.6 days); a longer one (or a non-finite one,
-// which validate_settings rejects) runs without a budget.
-constexpr double kMaxTimeBudgetS = 1e6;
-
-// LmConfig and seeding settings as CpuSolver::run sets them up (float); time_budget_ns is 0
-// (none) for budgets over kMaxTimeBudgetS
-SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s);
+// The row driver's settings as the CPU backend sets them up, in float, and whether the dof
+// mask applies.
+inline SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s) {
+  SolveConfig c;
+  c.row = make_row_driver_config<float>(s);
+  c.has_dof_mask = problem.dof_mask().empty() ? 0 : 1;
+  return c;
+}
 
 // The problem in float on the host: the arrays the device gets, with a host ProblemView.
 using FloatProblem = TypedProblem<float>;
-
-// Fills result from the per-row outputs of a solve: row_q (n_batch x coord_count), rows
-// (n_batch, ran flags set by pick_problem_seed), picks (problem_count). Rows that did not run
-// read as in the CPU backend: q zero, cost infinite, not converged.
-void fill_solve_result(const IkProblem& problem, int n_seeds, const float* row_q,
-                       const RowResult* rows, const ProblemPick* picks, SolveResult& result);
 
 }  // namespace ikwb::cuda

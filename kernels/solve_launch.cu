@@ -1,5 +1,6 @@
 // CudaSolver: uploads, launch sizing, the two solve kernels, graph capture and replay, and
-// the copy back of per-row results. The per-row math is kernels/row_solve.cuh.
+// the copy back of per-row results. The per-row work is the shared row driver
+// (solver/row_driver.hpp), called through kernels/row_solve.cuh.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,8 +21,6 @@ namespace {
 
 using cuda::DeviceBuffer;
 using cuda::PinnedBuffer;
-using cuda::ProblemPick;
-using cuda::RowResult;
 using cuda::RowScratchLayout;
 using cuda::SolveConfig;
 
@@ -43,7 +42,7 @@ template <RowScratch kScratch>
 __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                                   const uint8_t* dof_free, const float* q_init, int n_batch,
                                   RowScratchLayout layout, float* global_scratch, float* row_q,
-                                  RowResult* rows) {
+                                  RowResult<float>* rows) {
   extern __shared__ float shared_rows[];
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n_batch) return;
@@ -58,12 +57,14 @@ __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
 // Thread mapping: one thread per base problem p; it reads the n_seeds rows of p (written by
 // solve_rows_kernel), sets their ran flags and writes picks[p]. diff: (problem_count x nv).
 __global__ void pick_seeds_kernel(ModelView<float> m, const SolveConfig* cfg, int problem_count,
-                                  const float* q_init, const float* row_q, RowResult* rows,
+                                  const float* q_init, const float* row_q, RowResult<float>* rows,
                                   float* diff, ProblemPick* picks) {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p >= problem_count) return;
-  cuda::pick_problem_seed(m, *cfg, p, q_init, row_q, rows, diff + std::size_t(p) * m.dof_count,
-                          picks + p);
+  const SolveConfig& c = *cfg;
+  cuda::mark_rows_run(c, p, rows);
+  picks[p] = pick_problem_seed(m, c.row.n_seeds, c.row.prefer_closest != 0, p, q_init, row_q, rows,
+                               diff + std::size_t(p) * m.dof_count);
 }
 
 // What decides buffer sizes and the launch configuration.
@@ -121,10 +122,10 @@ struct CudaSolver::Impl {
   PinnedBuffer<unsigned char> frame_host;
   DeviceBuffer<unsigned char> frame_dev;
   DeviceBuffer<float> row_q, diff, scratch;
-  DeviceBuffer<RowResult> rows;
+  DeviceBuffer<RowResult<float>> rows;
   DeviceBuffer<ProblemPick> picks;
   PinnedBuffer<float> row_q_host;
-  PinnedBuffer<RowResult> rows_host;
+  PinnedBuffer<RowResult<float>> rows_host;
   PinnedBuffer<ProblemPick> picks_host;
 
   RowScratchLayout layout{};
@@ -338,7 +339,7 @@ struct CudaSolver::Impl {
       }
       CUDA_CHECK(cudaMemcpyAsync(row_q_host.get(), row_q.get(), n * shape.nq * sizeof(float),
                                  cudaMemcpyDeviceToHost, stream));
-      CUDA_CHECK(cudaMemcpyAsync(rows_host.get(), rows.get(), n * sizeof(RowResult),
+      CUDA_CHECK(cudaMemcpyAsync(rows_host.get(), rows.get(), n * sizeof(RowResult<float>),
                                  cudaMemcpyDeviceToHost, stream));
       CUDA_CHECK(cudaMemcpyAsync(picks_host.get(), picks.get(),
                                  std::size_t(shape.problems) * sizeof(ProblemPick),
@@ -358,8 +359,8 @@ struct CudaSolver::Impl {
       configured = false;
       throw;
     }
-    cuda::fill_solve_result(problem, shape.seeds, row_q_host.get(), rows_host.get(),
-                            picks_host.get(), result);
+    fill_solve_result(problem, shape.seeds, row_q_host.get(), rows_host.get(), picks_host.get(),
+                      result);
     ++stats.solves;
     result.solve_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

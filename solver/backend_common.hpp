@@ -1,15 +1,19 @@
 // Settings and data conversions every backend shares, so the CPU and CUDA backends cannot
-// drift apart: SolverSettings -> LmConfig, objective parameters in another scalar, float
-// joint limits, and the whole problem in the scalar a backend solves in.
+// drift apart: SolverSettings -> LmConfig and RowDriverConfig, objective parameters in another
+// scalar, float joint limits, the whole problem in the scalar a backend solves in, and the
+// per-row results of the row driver turned into a SolveResult.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "solver/lm_row.hpp"
+#include "solver/row_driver.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb {
@@ -32,6 +36,30 @@ LmConfig<T> make_lm_config(const SolverSettings& s) {
   c.null_space_gain = T(s.null_space_gain);
   c.stall_window = s.stall_window;
   c.polish_iterations = s.polish_iterations;
+  return c;
+}
+
+// Longest time budget applied (about 11.6 days); a longer one (or a non-finite one, which
+// validate_settings rejects) runs without a budget, so the conversion to ns and start + budget
+// stay exact.
+constexpr double kMaxTimeBudgetS = 1e6;
+
+template <class T>
+RowDriverConfig<T> make_row_driver_config(const SolverSettings& s) {
+  RowDriverConfig<T> c;
+  c.lm = make_lm_config<T>(s);
+  c.n_seeds = s.n_seeds;
+  c.max_restarts = s.max_restarts;
+  c.sampler = s.sampler;
+  c.restart_sampler =
+      s.sampler == SeedSampler::kRoberts ? SeedSampler::kRoberts : SeedSampler::kUniform;
+  c.sigma = T(s.gaussian_sigma);
+  c.rng_seed = s.rng_seed;
+  c.time_budget_ns = s.time_budget_s > 0 && s.time_budget_s <= kMaxTimeBudgetS
+                         ? uint64_t(std::ceil(s.time_budget_s * 1e9))
+                         : 0;
+  c.all_seeds = (s.solve_all_seeds || s.prefer_closest || s.n_seeds == 1) ? 1 : 0;
+  c.prefer_closest = s.prefer_closest ? 1 : 0;
   return c;
 }
 
@@ -107,5 +135,40 @@ struct TypedProblem {
     }
   }
 };
+
+// Fills result from the row driver's outputs: row_q (n_batch x coord_count, in the scalar Q the
+// backend keeps them in), rows (n_batch) and picks (problem_count). Rows that did not run read
+// as q zero, cost infinite, not converged.
+template <class Q, class T>
+void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
+                       const RowResult<T>* rows, const ProblemPick* picks, SolveResult& res) {
+  const int P = problem.problem_count(), S = n_seeds, nq = problem.model().coord_count;
+  const std::size_t n_batch = std::size_t(P) * S;
+  res.n_seeds = S;
+  res.row_q.assign(n_batch * nq, 0.0);
+  res.row_cost.assign(n_batch, std::numeric_limits<double>::infinity());
+  res.row_converged.assign(n_batch, 0);
+  for (std::size_t row = 0; row < n_batch; ++row) {
+    if (!rows[row].ran) continue;
+    for (int i = 0; i < nq; ++i) res.row_q[row * nq + i] = double(row_q[row * nq + i]);
+    res.row_cost[row] = double(rows[row].eval.soft_cost);
+    res.row_converged[row] = rows[row].converged;
+  }
+  res.problems.assign(P, ProblemResult());
+  for (int p = 0; p < P; ++p) {
+    ProblemResult& pr = res.problems[p];
+    const std::size_t row = std::size_t(p) * S + picks[p].seed;
+    const RowResult<T>& r = rows[row];
+    pr.q.assign(res.row_q.begin() + row * nq, res.row_q.begin() + (row + 1) * nq);
+    pr.position_error = double(r.eval.position_error);
+    pr.rotation_error = double(r.eval.rotation_error);
+    pr.constraint_violation = double(r.eval.violation);
+    pr.cost = double(r.eval.soft_cost);
+    pr.iterations = r.iterations;
+    pr.total_iterations = picks[p].total_iterations;
+    pr.seed = picks[p].seed;
+    pr.converged = r.converged != 0;
+  }
+}
 
 }  // namespace ikwb

@@ -1,11 +1,13 @@
-// CPU backend: batch rows (problem x seed) spread over a thread pool, each row solved by the
-// shared LM iteration (solver/lm_row.hpp) or L-BFGS (solver/lbfgs.hpp), with the Jacobian
-// from analytic rows, dual numbers or finite differences. Buffers live in per-thread
-// workspaces sized once per problem shape: nothing is allocated inside the iterations.
+// CPU backend: batch rows (problem x seed) spread over a thread pool, each row run by the row
+// driver the CUDA kernels share (solver/row_driver.hpp: seeds, restarts, best attempt, best
+// seed) around the shared LM iteration (solver/lm_row.hpp) or L-BFGS (solver/lbfgs.hpp), with
+// the Jacobian from analytic rows, dual numbers or finite differences. Buffers live in
+// per-thread workspaces sized once per problem shape: nothing is allocated inside the
+// iterations.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
@@ -14,7 +16,7 @@
 #include "solver/dual.hpp"
 #include "solver/lbfgs.hpp"
 #include "solver/lm_row.hpp"
-#include "solver/sampler.hpp"
+#include "solver/row_driver.hpp"
 #include "solver/solver.hpp"
 #include "solver/thread_pool.hpp"
 
@@ -229,20 +231,6 @@ struct CpuEvaluator {
   }
 };
 
-template <class T>
-struct RowOutcome {
-  RowEval<T> eval;
-  int iterations = 0;
-  bool converged = false;
-};
-
-// merit for picking among unconverged seeds: soft cost plus a heavy price on violations
-template <class T>
-double merit(const RowEval<T>& e) {
-  return double(e.soft_cost) + 1e4 * double(e.violation) * double(e.violation) +
-         double(e.position_error) + double(e.rotation_error);
-}
-
 class CpuSolver : public IkSolver {
  public:
   Backend backend() const override { return Backend::kCpu; }
@@ -271,128 +259,54 @@ class CpuSolver : public IkSolver {
     const Model& model = problem.model();
     const int P = problem.problem_count(), S = s.n_seeds, nq = model.coord_count;
     const int nv = model.dof_count, nr = problem.residual_count();
-    LmConfig<T> cfg = make_lm_config<T>(s);
+    const RowDriverConfig<T> cfg = make_row_driver_config<T>(s);
     works.resize(pool_->size());
     for (auto& w : works) w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory);
     const bool has_custom = problem.has_custom();
     const uint8_t* dof_free = problem.dof_mask().empty() ? nullptr : problem.dof_mask().data();
-    int null_obj = -1;
-    for (int oi = 0; oi < problem.objective_count(); ++oi) {
-      const auto& o = problem.objective(oi).params;
-      if (o.type == ObjectiveType::kPosture && o.null_space && o.enabled) null_obj = oi;
-    }
-    const bool all_seeds = s.solve_all_seeds || s.prefer_closest || S == 1;
 
-    res.n_seeds = S;
-    res.problems.assign(P, ProblemResult());
-    res.row_q.assign(std::size_t(P) * S * nq, 0.0);
-    res.row_cost.assign(std::size_t(P) * S, std::numeric_limits<double>::infinity());
-    res.row_converged.assign(std::size_t(P) * S, 0);
-    std::vector<RowOutcome<T>> outcomes(std::size_t(P) * S);
-    std::vector<uint8_t> ran(std::size_t(P) * S, 0);
+    std::vector<RowResult<T>> rows(std::size_t(P) * S);
+    std::vector<double> row_q(std::size_t(P) * S * nq, 0.0);
 
     // solves one seed (with its restarts) of one problem in worker `wi`'s workspace
-    auto solve_row = [&](int p, int seed, int wi, Clock::time_point deadline) {
+    auto solve_row = [&](int p, int seed, int wi, uint64_t deadline_ns) {
       Workspace<T>& w = works[wi];
       for (int i = 0; i < nq; ++i) w.init[i] = T(q0[std::size_t(p) * nq + i]);
       CpuEvaluator<T> ev{&problem, &pv, p, s.jacobian, &w};
       ev.has_custom = has_custom;
-      RowOutcome<T> best;
-      bool have_best = false;
-      SeedSampler restart_kind =
-          s.sampler == SeedSampler::kRoberts ? SeedSampler::kRoberts : SeedSampler::kUniform;
-      for (int attempt = 0; attempt <= s.max_restarts; ++attempt) {
-        uint32_t sequence =
-            attempt == 0 ? uint32_t(seed) : uint32_t(S + seed * s.max_restarts + attempt - 1);
-        sample_seed(pv.model, pv.dof_lower, pv.dof_upper, attempt == 0 ? s.sampler : restart_kind,
-                    T(s.gaussian_sigma), s.rng_seed, p, sequence, w.init.data(), w.seed.data(),
-                    w.tmp.data(), dof_free);
-        std::copy(w.seed.begin(), w.seed.end(), w.q.begin());
-        RowBuffers<T> b = w.buffers(dof_free);
-        if (null_obj >= 0) {
-          b.null_rest = pv.rest_q + null_obj * nq;
-          b.null_weight = pv.objectives[null_obj].weight;
-        }
-        RowStatus<T> st;
+      auto local_solve = [&](RowBuffers<T>& b, RowStatus<T>& st) {
         if (s.optimizer == Optimizer::kLbfgs)
-          lbfgs_solve_row(ev, pv, cfg, b, w.lbfgs, st);
+          lbfgs_solve_row(ev, pv, cfg.lm, b, w.lbfgs, st);
         else
-          lm_solve_row(ev, pv, cfg, b, st);
-        best.iterations += st.iterations;
-        bool better = !have_best || (st.converged && !best.converged) ||
-                      (st.converged == best.converged && merit(st.eval) < merit(best.eval));
-        if (better) {
-          best.eval = st.eval;
-          best.converged = st.converged;
-          std::copy(b.q, b.q + nq, w.best_q.begin());
-          have_best = true;
-        }
-        if (st.converged || Clock::now() >= deadline) break;
-      }
+          lm_solve_row(ev, pv, cfg.lm, b, st);
+      };
       std::size_t row = std::size_t(p) * S + seed;
-      for (int i = 0; i < nq; ++i) res.row_q[row * nq + i] = double(w.best_q[i]);
-      res.row_cost[row] = double(best.eval.soft_cost);
-      res.row_converged[row] = best.converged;
-      outcomes[row] = best;
-      ran[row] = 1;
+      rows[row] = drive_row(pv, cfg, w.buffers(dof_free), p, seed, w.init.data(), w.seed.data(),
+                            w.best_q.data(), deadline_ns, local_solve);
+      for (int i = 0; i < nq; ++i) row_q[row * nq + i] = double(w.best_q[i]);
     };
 
-    auto deadline_from_now = [&]() {
-      // over about 11 days counts as none (as on the GPU); the clock arithmetic cannot overflow
-      if (s.time_budget_s <= 0 || s.time_budget_s > 1e6) return Clock::time_point::max();
-      return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                std::chrono::duration<double>(s.time_budget_s));
-    };
-    if (all_seeds) {
-      pool_->parallel_for(
-          P * S, [&](int row, int wi) { solve_row(row / S, row % S, wi, deadline_from_now()); });
+    if (cfg.all_seeds) {
+      pool_->parallel_for(P * S, [&](int row, int wi) {
+        solve_row(row / S, row % S, wi, row_deadline_ns(cfg.time_budget_ns));
+      });
     } else {
+      // a problem's seeds one after another, sharing one deadline, until one converges
       pool_->parallel_for(P, [&](int p, int wi) {
-        Clock::time_point deadline = deadline_from_now();
+        const uint64_t deadline_ns = row_deadline_ns(cfg.time_budget_ns);
         for (int seed = 0; seed < S; ++seed) {
-          solve_row(p, seed, wi, deadline);
-          if (outcomes[std::size_t(p) * S + seed].converged || Clock::now() >= deadline) break;
+          solve_row(p, seed, wi, deadline_ns);
+          if (rows[std::size_t(p) * S + seed].converged || row_clock_ns() >= deadline_ns) break;
         }
       });
     }
 
-    // pick each problem's seed
+    std::vector<ProblemPick> picks(P);
     std::vector<double> diff(nv);
-    for (int p = 0; p < P; ++p) {
-      int best = -1;
-      double best_key = std::numeric_limits<double>::infinity();
-      bool best_conv = false;
-      for (int seed = 0; seed < S; ++seed) {
-        std::size_t row = std::size_t(p) * S + seed;
-        if (!ran[row]) continue;
-        const RowOutcome<T>& o = outcomes[row];
-        double key = merit(o.eval);
-        if (o.converged && s.prefer_closest) {
-          difference_row(model.view(), res.row_q.data() + row * nq, q0.data() + std::size_t(p) * nq,
-                         diff.data());
-          key = 0;
-          for (double d : diff) key += d * d;
-        }
-        if (best < 0 || (o.converged && !best_conv) ||
-            (o.converged == best_conv && key < best_key)) {
-          best = seed, best_key = key, best_conv = o.converged;
-        }
-      }
-      ProblemResult& pr = res.problems[p];
-      std::size_t row = std::size_t(p) * S + best;
-      const RowOutcome<T>& o = outcomes[row];
-      pr.q.assign(res.row_q.begin() + row * nq, res.row_q.begin() + (row + 1) * nq);
-      pr.position_error = double(o.eval.position_error);
-      pr.rotation_error = double(o.eval.rotation_error);
-      pr.constraint_violation = double(o.eval.violation);
-      pr.cost = double(o.eval.soft_cost);
-      pr.iterations = o.iterations;
-      pr.converged = o.converged;
-      pr.seed = best;
-      pr.total_iterations = 0;
-      for (int seed = 0; seed < S; ++seed)
-        pr.total_iterations += outcomes[std::size_t(p) * S + seed].iterations;
-    }
+    for (int p = 0; p < P; ++p)
+      picks[p] = pick_problem_seed(model.view(), S, cfg.prefer_closest, p, q0.data(), row_q.data(),
+                                   rows.data(), diff.data());
+    fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), res);
   }
 
   std::unique_ptr<ThreadPool> pool_;

@@ -1,5 +1,5 @@
 // Forward-mode dual numbers for the autodiff Jacobian mode: value + one directional derivative.
-// The kinematics templates (engine/core/kinematics_view.hpp) and the objective residuals run on
+// The kinematics templates (engine/core/row_kinematics.hpp) and the objective residuals run on
 // Dual<double>, one pass per Jacobian column. CPU only.
 #pragma once
 

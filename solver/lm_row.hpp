@@ -9,9 +9,23 @@
 // Both read the current multipliers and penalty (set_multipliers) for hard objectives.
 #pragma once
 
+#include <cfloat>
+
 #include "solver/objectives.hpp"
 
 namespace ikwb {
+
+// the largest finite value of the scalar (std::numeric_limits is not callable in device code)
+template <class T>
+IKWB_HD constexpr T largest_finite();
+template <>
+IKWB_HD constexpr float largest_finite<float>() {
+  return FLT_MAX;
+}
+template <>
+IKWB_HD constexpr double largest_finite<double>() {
+  return DBL_MAX;
+}
 
 // what one residual evaluation reports besides the rows
 template <class T>
@@ -460,7 +474,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     }
     RowEval<T> trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
     T actual = st.eval.cost - trial.cost;
-    bool finite = trial.cost == trial.cost && trial.cost < T(1e300);
+    bool finite = trial.cost == trial.cost && trial.cost <= largest_finite<T>();
     bool gain_ok = pred > T(0) && actual > T(1e-4) * pred;
     // a posture step may cost task accuracy only within the tolerances
     bool accept = finite && (gain_ok || (use_null && (actual >= -T(1e-12) * (T(1) + st.eval.cost) ||
@@ -518,8 +532,9 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       }
       if (taken > T(3) && st.lm_lambda * st.lm_lambda < gg) st.lm_lambda = sqrt(gg);
       if (st.lm_lambda > T(1e12)) {
-        // stalled at a local minimum of the current cost
-        if (!has_hard || st.mu >= cfg.mu_max) break;
+        // stalled at a local minimum of the current cost: stop, unless the iteration count is
+        // fixed
+        if ((!has_hard || st.mu >= cfg.mu_max) && !cfg.fixed_iterations) break;
         since_update = cfg.al_inner_iterations;
       }
     }

@@ -9,8 +9,8 @@
 // rows or augmented-Lagrangian rows for hard objectives.
 #pragma once
 
-#include "engine/core/kinematics_view.hpp"
 #include "engine/core/objective_kinds.hpp"
+#include "engine/core/row_kinematics.hpp"
 
 namespace ikwb {
 

@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "engine/core/kinematics_view.hpp"
+#include "engine/core/row_kinematics.hpp"
 
 namespace ikwb {
 

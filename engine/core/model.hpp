@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/kinematics_view.hpp"
 #include "engine/core/mesh.hpp"
+#include "engine/core/row_kinematics.hpp"
 
 namespace ikwb {
 

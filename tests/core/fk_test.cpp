@@ -1,5 +1,5 @@
 // Tests of eval_fk / eval_fk_batch / eval_ik and the branch helpers (engine/core/fk.hpp), and
-// of fk_row / fk_row_masked (engine/core/kinematics_view.hpp) behind them.
+// of fk_row / fk_row_masked (engine/core/row_kinematics.hpp) behind them.
 //
 // Tolerances (double precision throughout):
 //  - poses against hand-computed values or an independent Eigen implementation: a chain of

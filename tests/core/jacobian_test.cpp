@@ -1,5 +1,5 @@
 // Tests of the motion-subspace Jacobians: point_jacobian_world (fk.hpp) and visit_body_columns /
-// point_jacobian (kinematics_view.hpp), against central finite differences of FK along
+// point_jacobian (row_kinematics.hpp), against central finite differences of FK along
 // q (+) t * e_k (integrate_row), for every joint type, mimics and far floating bases.
 //
 // Tolerances: central differences with h = 1e-6 have truncation error O(h^2 |x'''|) ~ 1e-10 and

@@ -6,6 +6,7 @@
 
 #include "gpu_test_util.hpp"
 #include "kernels/objective_eval.cuh"
+#include "kernels/solve_host.hpp"
 
 namespace ikwb {
 namespace {

@@ -1,5 +1,5 @@
-// Shared helpers of the GPU tests: skipping without a device, running the CUDA solve's kernel
-// bodies on the host, and small comparisons.
+// Shared helpers of the GPU tests: skipping without a device, and small comparisons. (The CUDA
+// solve's kernel bodies run on the host in tests/solver/row_driver_test.cpp, without a GPU.)
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -16,8 +15,6 @@
 #include "core/test_models.hpp"
 #include "engine/core/fk.hpp"
 #include "kernels/cuda_backend.hpp"
-#include "kernels/row_solve.cuh"
-#include "kernels/solve_host.hpp"
 #include "solver/solver.hpp"
 #include "solver/test_robots.hpp"
 
@@ -39,41 +36,6 @@ namespace ikwb::test {
 inline bool gpu_required() {
   const char* v = std::getenv("IKWB_REQUIRE_GPU");
   return v && *v && std::string(v) != "0";
-}
-
-// The CUDA backend's solve with its kernel bodies (solve_row_attempts, pick_problem_seed) run
-// on the host over every row, with the same float conversion and SolveConfig: checks the
-// semantics of the device code against the CPU backend on machines without a GPU.
-inline SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSettings& s,
-                                               const std::vector<double>& q_init) {
-  validate_settings(s);
-  cuda::check_gpu_support(problem, s);
-  std::vector<double> q0 = expand_initial(problem, q_init);
-  cuda::FloatProblem fp(problem);
-  cuda::SolveConfig c = cuda::make_solve_config(problem, s);
-  const Model& m = problem.model();
-  const int P = problem.problem_count(), S = s.n_seeds, n = P * S, nq = m.coord_count;
-  cuda::RowScratchLayout l =
-      cuda::row_scratch_layout(nq, m.dof_count, problem.residual_count(), m.body_count);
-  std::vector<float> scratch(l.stride), row_q(std::size_t(n) * nq), diff(m.dof_count + 1);
-  std::vector<float> qf(q0.begin(), q0.end());
-  std::vector<uint8_t> dof_free(m.dof_count, 1);
-  for (int d = 0; d < m.dof_count; ++d) dof_free[d] = problem.dof_free(d) ? 1 : 0;
-  std::vector<cuda::RowResult> rows(n);
-  std::vector<cuda::ProblemPick> picks(P);
-  // each row starts from NaN-filled buffers, as uninitialised shared memory on the device
-  // could be: a read before a write shows up as a wrong result
-  for (int row = 0; row < n; ++row) {
-    std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
-    cuda::solve_row_attempts(fp.view, c, c.has_dof_mask ? dof_free.data() : nullptr, qf.data(), row,
-                             scratch.data(), l, row_q.data() + std::size_t(row) * nq, &rows[row]);
-  }
-  for (int p = 0; p < P; ++p)
-    cuda::pick_problem_seed(fp.view.model, c, p, qf.data(), row_q.data(), rows.data(), diff.data(),
-                            &picks[p]);
-  SolveResult r;
-  cuda::fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), r);
-  return r;
 }
 
 // pose of `link` at configuration q (double)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <vector>
@@ -403,6 +404,24 @@ TEST_F(Planar, StallWindowGivesUpEarly) {
   EXPECT_NEAR(st.eval.position_error, std::sqrt(25.0) - 2.3, 1e-6);
 }
 
+// fixed iterations run exactly max_iterations, also past the point where LM stalls (damping
+// over 1e12) at the best reachable point of an out-of-reach target
+TEST_F(Planar, FixedIterationsRunOnAfterAStall) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  pr.set_target_position(o, 0, {5.0, 0.0, 0.1});  // out of reach
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.max_iterations = 300;
+  ASSERT_LT(run.run(q0, cfg).iterations, 300);  // it stalls without fixed iterations
+  cfg.fixed_iterations = true;
+  RowStatus<double> st = run.run(q0, cfg);
+  EXPECT_EQ(st.iterations, 300);
+  EXPECT_FALSE(st.converged);
+  EXPECT_NEAR(st.eval.position_error, 5.0 - 2.3, 1e-6);
+  test::expect_finite(run.result);
+}
+
 // soft rows that give no task error (posture only) are still minimised
 TEST_F(Planar, PostureOnlyProblemIsSolved) {
   IkProblem pr(model);
@@ -486,6 +505,33 @@ TEST_F(Planar, NullSpacePostureIntoALimitSettles) {
   EXPECT_LT(st.iterations, 30);  // 14 here; without the check it crawls on for 50+
   test::expect_within_limits(*model, run.result);
   EXPECT_GT(run.result[1], 2.79);  // pressed against the limit
+}
+
+static_assert(largest_finite<float>() == std::numeric_limits<float>::max());
+static_assert(largest_finite<double>() == std::numeric_limits<double>::max());
+
+// A step is judged by whether its cost is finite, however large. A slider halfway to a target
+// 1e151 m away (damping 1 halves the Gauss-Newton step) still leaves a cost above 1e300.
+TEST(LmLargeCosts, FiniteCostsAreAcceptedHoweverLarge) {
+  ModelBuilder b;
+  int base = b.add_body("base");
+  int slider = b.add_body("slider", 1.0);
+  b.add_joint({"base_joint", JointType::kFixed, -1, base});
+  JointSpec x{"x", JointType::kPrismatic, base, slider, test::tf(0, 0, 0)};
+  x.axis = {1, 0, 0};
+  b.add_joint(x);
+  auto model = std::make_shared<Model>(b.finalize());
+  const double far = 1e151;
+  IkProblem pr(model);
+  int o = pr.add_position(slider);
+  pr.set_target_position(o, 0, {far, 0, 0});
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.lambda_init = 1.0;
+  cfg.max_iterations = 50;
+  RowStatus<double> st = run.run({0.0}, cfg);
+  EXPECT_LT(st.eval.position_error, 1e-9 * far);
+  EXPECT_NEAR(run.result[0], far, 1e-9 * far);
 }
 
 }  // namespace

@@ -335,11 +335,13 @@ TEST(ObjectiveKinds, TableIsInTypeOrderAndNamesAreUnique) {
     const ObjectiveKind& k = objective_kinds()[i];
     EXPECT_EQ(int(k.type), i) << k.name;
     EXPECT_EQ(&objective_kind(k.type), &k);
-    if (k.in_scenes) EXPECT_EQ(find_objective_kind(k.name), &k);
+    if (k.in_scenes) {
+      EXPECT_EQ(find_objective_kind(k.name), &k);
+      EXPECT_NE(k.dim(7), 0) << k.name;
+    }
     // a target needs a link; a second link needs a first
-    if (k.has_target()) EXPECT_TRUE(k.has(kFieldLink)) << k.name;
-    if (k.is_pair()) EXPECT_TRUE(k.has(kFieldLink)) << k.name;
-    if (k.in_scenes) EXPECT_NE(k.dim(7), 0) << k.name;
+    EXPECT_TRUE(!k.has_target() || k.has(kFieldLink)) << k.name;
+    EXPECT_TRUE(!k.is_pair() || k.has(kFieldLink)) << k.name;
   }
   EXPECT_EQ(find_objective_kind("custom"), nullptr);  // not a scene kind
   EXPECT_EQ(find_objective_kind("Pose"), nullptr);

@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -55,8 +56,7 @@ int cmd_bench(int argc, char** argv) {
   args.add_option("batches", "LIST",
                   "batch protocol sizes (default 1,10,100,1000,2000; on CUDA also 65536)");
   args.add_option("repetitions", "N", "batch protocol: calls per size (default 20)");
-  args.add_flag("floating-base", "attach the root link with a free joint");
-  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  add_robot_options(args);
   add_solver_options(args);
   std::string protocol = "all";
   int problems = 10000, repetitions = 20;
@@ -87,10 +87,7 @@ int cmd_bench(int argc, char** argv) {
     return 2;
   }
   try {
-    UrdfOptions opt;
-    opt.floating_base = args.has("floating-base");
-    opt.package_paths = args.get_all("package-path");
-    opt.load_meshes = false;
+    UrdfOptions opt = read_robot_options(args);
     LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     for (const auto& w : robot.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     int link = robot.model->find_body(args.get("link"));

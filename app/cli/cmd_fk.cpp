@@ -8,6 +8,7 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "app/cli/robot_args.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -46,8 +47,7 @@ int cmd_fk(int argc, char** argv) {
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
   args.add_required_option("q", "Q.csv", "joint configurations");
   args.add_required_option("out", "POSES.csv", "output file ('-' for standard output)");
-  args.add_flag("floating-base", "attach the root link with a free joint");
-  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  add_robot_options(args);
   try {
     args.parse(argc, argv);
   } catch (const CliError& e) {
@@ -58,10 +58,7 @@ int cmd_fk(int argc, char** argv) {
     std::printf("%s", args.usage().c_str());
     return 0;
   }
-  UrdfOptions opt;
-  opt.floating_base = args.has("floating-base");
-  opt.package_paths = args.get_all("package-path");
-  opt.load_meshes = false;
+  UrdfOptions opt = read_robot_options(args);
   std::string q_path = args.get("q"), out_path = args.get("out");
   try {
     LoadResult r = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);

@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/robot_args.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 
@@ -170,8 +171,7 @@ int cmd_info(int argc, char** argv) {
   ArgParser args("ikwb info", "Prints the kinematic tree, joints and bodies of a robot.");
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
   args.add_flag("json", "print one JSON object instead of text");
-  args.add_flag("floating-base", "attach the root link with a free joint");
-  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  add_robot_options(args);
   try {
     args.parse(argc, argv);
   } catch (const CliError& e) {
@@ -182,10 +182,7 @@ int cmd_info(int argc, char** argv) {
     std::printf("%s", args.usage().c_str());
     return 0;
   }
-  UrdfOptions opt;
-  opt.floating_base = args.has("floating-base");
-  opt.package_paths = args.get_all("package-path");
-  opt.load_meshes = false;
+  UrdfOptions opt = read_robot_options(args);
   LoadResult r;
   try {
     r = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);

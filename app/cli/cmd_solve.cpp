@@ -14,6 +14,7 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
 #include "engine/core/robot_path.hpp"
@@ -202,10 +203,7 @@ std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
 void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
                         const std::string& link_name, const Vec3<double>& offset,
                         const std::string& targets_path, const std::string& out_path, int chunk) {
-  UrdfOptions opt;
-  opt.floating_base = args.has("floating-base");
-  opt.package_paths = args.get_all("package-path");
-  opt.load_meshes = false;
+  UrdfOptions opt = read_robot_options(args);
   LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
@@ -242,11 +240,10 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
                  const std::string& targets_path, const std::string& out_path, int chunk) {
   Scene scene = load_scene(scene_path);
   print_warnings(scene.warnings);
-  UrdfOptions opt;
+  UrdfOptions opt = read_robot_options(args);  // --package-path folders after the scene's
   opt.floating_base = scene.floating_base;
-  opt.package_paths = scene.package_paths;
-  for (const std::string& p : args.get_all("package-path")) opt.package_paths.push_back(p);
-  opt.load_meshes = false;
+  opt.package_paths.insert(opt.package_paths.begin(), scene.package_paths.begin(),
+                           scene.package_paths.end());
   LoadResult robot = load_urdf_file(resolve_robot(scene.robot), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
@@ -302,8 +299,7 @@ int cmd_solve(int argc, char** argv) {
   args.add_option("targets", "T.csv", "targets");
   args.add_option("out", "OUT.csv", "results ('-' for standard output)");
   args.add_option("chunk", "N", "targets per solver call (default 4096)");
-  args.add_flag("floating-base", "attach the root link with a free joint");
-  args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
+  add_robot_options(args);
   add_solver_options(args);
   SolverSettings settings;
   std::string link_name, targets_path, out_path, scene_path;

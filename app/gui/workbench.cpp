@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "app/cli/cli_args.hpp"
+#include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/gui/app_state.hpp"
 #include "app/gui/diagnostics.hpp"
@@ -41,8 +42,7 @@ void declare_options(ArgParser& a) {
   a.add_positional("urdf", "URDF file (or a shipped robot's name) to open", false);
   a.add_option("robot", "NAME", "open a shipped robot with its preset (panda, ur5e, ...)");
   a.add_option("scene", "FILE", "open a scene file");
-  a.add_option("package-path", "DIR", "folder searched for package:// meshes", true);
-  a.add_flag("floating-base", "give the URDF's root link a free joint");
+  add_robot_options(a);
   a.add_option("script", "FILE", "replay an automation script (see README)");
   a.add_option("screenshot", "PNG", "save a screenshot of the last frame");
   a.add_option("dump-state", "JSON", "write the state of the last frame");
@@ -250,8 +250,8 @@ int run_workbench(int argc, char** argv) {
 
   // the application: state, 3D view, solver, session, the initial robot
   AppState app;
-  app.urdf_options.package_paths = args.get_all("package-path");
-  app.urdf_options.floating_base = args.has("floating-base");
+  app.urdf_options = read_robot_options(args);
+  app.urdf_options.load_meshes = true;
   gui::Viewport3D view;
   gui::SolverDriver driver;
   gui::Session session;

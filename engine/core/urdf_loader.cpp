@@ -15,6 +15,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -38,12 +39,19 @@ using tinyxml2::XMLElement;
 struct Messages {
   std::string file;
   std::vector<std::string> warnings;
+  bool strict = false;  // repairs are errors
 
   std::string where(int line) const { return line > 0 ? file + ":" + std::to_string(line) : file; }
   [[noreturn]] void fail(int line, const std::string& what) const {
     throw ModelError(where(line) + ": " + what);
   }
   void warn(int line, const std::string& what) { warnings.push_back(where(line) + ": " + what); }
+  // a common fault that other tools accept, repaired as they do: a warning naming the repair,
+  // or an error with --strict
+  void repair(int line, const std::string& fault, const std::string& repair) {
+    if (strict) fail(line, fault + " (--strict: not repaired)");
+    warn(line, fault + ": " + repair);
+  }
 };
 
 std::string in_quotes(const std::string& s) {
@@ -77,11 +85,14 @@ constexpr double kMaxLength = 1e6;
 // Reads attribute `attr` of e as exactly n finite numbers into out. Returns false when the
 // attribute is absent (out untouched); throws when it is present but malformed or when a value
 // is larger in magnitude than max_abs.
-bool read_numbers(const Messages& msg, const XMLElement* e, const char* attr, int n, double* out,
+bool read_numbers(Messages& msg, XMLElement* e, const char* attr, int n, double* out,
                   const std::string& context, double max_abs = HUGE_VAL) {
   const char* text = e->Attribute(attr);
   if (!text) return false;
-  std::istringstream ss(text);
+  std::string spaced = text;
+  const bool commas = spaced.find(',') != std::string::npos;
+  std::replace(spaced.begin(), spaced.end(), ',', ' ');
+  std::istringstream ss(spaced);
   std::vector<double> vals;
   std::string tok;
   while (ss >> tok) {
@@ -96,17 +107,30 @@ bool read_numbers(const Messages& msg, const XMLElement* e, const char* attr, in
     }
     vals.push_back(v);
   }
-  if (int(vals.size()) != n) {
+  // origins written with a fourth number (a quaternion's w, or a typo)
+  const bool extra = n == 3 && int(vals.size()) > n && e->Name() == std::string("origin");
+  if (int(vals.size()) != n && !extra) {
     msg.fail(e->GetLineNum(), context + describe(e, attr) + ": expected " + std::to_string(n) +
                                   (n == 1 ? " number" : " numbers") + ", found " +
                                   std::to_string(vals.size()));
+  }
+  if (commas || extra) {
+    const std::string fault =
+        context + describe(e, attr) + ": " + (commas ? "commas between numbers" : "") +
+        (commas && extra ? " and " : "") + (extra ? std::to_string(vals.size()) + " numbers" : "");
+    msg.repair(e->GetLineNum(), fault, extra ? "the first three used" : "read as spaces");
+    vals.resize(n);
+    std::ostringstream fixed;
+    fixed.precision(17);
+    for (int i = 0; i < n; ++i) fixed << (i ? " " : "") << vals[i];
+    e->SetAttribute(attr, fixed.str().c_str());
   }
   std::copy(vals.begin(), vals.end(), out);
   return true;
 }
 
-void check_numbers(const Messages& msg, const XMLElement* e,
-                   std::initializer_list<const char*> attrs, const std::string& context) {
+void check_numbers(Messages& msg, XMLElement* e, std::initializer_list<const char*> attrs,
+                   const std::string& context) {
   for (const char* a : attrs) {
     double v;
     read_numbers(msg, e, a, 1, &v, context);
@@ -134,6 +158,7 @@ struct XmlLink {
 struct XmlJoint {
   std::string name, type, parent, child, mimic;
   int line = 0;
+  bool unlimited = false;  // inverted limits read as "no limits"
 };
 
 struct XmlMaterial {
@@ -152,8 +177,8 @@ struct Prescan {
   std::map<std::string, std::array<float, 4>> inline_colors;  // first inline definition
 };
 
-void check_origin(const Messages& msg, const XMLElement* parent, const std::string& context) {
-  const XMLElement* o = parent->FirstChildElement("origin");
+void check_origin(Messages& msg, XMLElement* parent, const std::string& context) {
+  XMLElement* o = parent->FirstChildElement("origin");
   if (!o) return;
   double v[3];
   read_numbers(msg, o, "xyz", 3, v, context, kMaxLength);
@@ -199,8 +224,8 @@ XmlGeometry scan_geometry(Messages& msg, Prescan& ps, XMLElement* e, const std::
     msg.warn(line, context + kind + " dropped: " + why);
     g.dropped = true;
   };
-  const XMLElement* geom = e->FirstChildElement("geometry");
-  const XMLElement* shape = geom ? geom->FirstChildElement() : nullptr;
+  XMLElement* geom = e->FirstChildElement("geometry");
+  XMLElement* shape = geom ? geom->FirstChildElement() : nullptr;
   if (!geom) {
     drop(g.line, "no <geometry>");
   } else if (!shape) {
@@ -258,14 +283,14 @@ void scan_link(Messages& msg, Prescan& ps, XMLElement* e) {
                             std::to_string(ps.links[it->second].line) + ")");
   }
   std::string context = "link " + in_quotes(link.name) + ": ";
-  if (const XMLElement* in = e->FirstChildElement("inertial")) {
+  if (XMLElement* in = e->FirstChildElement("inertial")) {
     check_origin(msg, in, context);
-    const XMLElement* mass = in->FirstChildElement("mass");
+    XMLElement* mass = in->FirstChildElement("mass");
     double m = 0;
     if (!mass || !read_numbers(msg, mass, "value", 1, &m, context))
       msg.fail(in->GetLineNum(), context + "<inertial> has no <mass value=...>");
     if (m < 0) msg.fail(mass->GetLineNum(), context + "negative mass " + mass->Attribute("value"));
-    const XMLElement* inertia = in->FirstChildElement("inertia");
+    XMLElement* inertia = in->FirstChildElement("inertia");
     if (!inertia) msg.fail(in->GetLineNum(), context + "<inertial> has no <inertia>");
     for (const char* a : {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}) {
       double v;
@@ -311,7 +336,7 @@ bool scan_material(Messages& msg, Prescan& ps, XMLElement* e) {
 }
 
 // joint checks that need only the joint element (links are checked after all are known)
-void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
+void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
   XmlJoint j;
   j.line = e->GetLineNum();
   const char* name = e->Attribute("name");
@@ -326,11 +351,20 @@ void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
   const char* type = e->Attribute("type");
   if (!type) msg.fail(j.line, context + "no type attribute");
   j.type = type;
-  static const std::set<std::string> known = {"fixed",     "revolute", "continuous",
-                                              "prismatic", "floating", "planar"};
+  if (j.type == "spherical") {
+    // pybullet's extension: a ball joint; urdfdom reads it as floating, mapped back in step 3
+    msg.warn(j.line, context +
+                         "spherical joint (pybullet's URDF extension) loaded as a ball "
+                         "joint; its <limit>, if any, is ignored");
+    e->SetAttribute("type", "floating");
+  }
+  static const std::set<std::string> known = {"fixed",    "revolute", "continuous", "prismatic",
+                                              "floating", "planar",   "spherical"};
   if (!known.count(j.type)) {
-    msg.fail(j.line, context + "unknown joint type " + in_quotes(j.type) +
-                         " (expected fixed, revolute, continuous, prismatic, floating or planar)");
+    msg.fail(
+        j.line,
+        context + "unknown joint type " + in_quotes(j.type) +
+            " (expected fixed, revolute, continuous, prismatic, floating, planar or spherical)");
   }
   for (const char* role : {"parent", "child"}) {
     const XMLElement* r = e->FirstChildElement(role);
@@ -343,14 +377,14 @@ void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
   check_origin(msg, e, context);
 
   bool one_dof = j.type == "revolute" || j.type == "continuous" || j.type == "prismatic";
-  if (const XMLElement* axis = e->FirstChildElement("axis")) {
+  if (XMLElement* axis = e->FirstChildElement("axis")) {
     double a[3];
     if (read_numbers(msg, axis, "xyz", 3, a, context) && one_dof &&
         std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) < 1e-12) {
       msg.fail(axis->GetLineNum(), context + "zero axis " + describe(axis, "xyz"));
     }
   }
-  const XMLElement* limit = e->FirstChildElement("limit");
+  XMLElement* limit = e->FirstChildElement("limit");
   bool needs_limit = j.type == "revolute" || j.type == "prismatic";
   if (needs_limit && !limit) {
     msg.fail(j.line, context + j.type +
@@ -372,23 +406,26 @@ void scan_joint(const Messages& msg, Prescan& ps, const XMLElement* e) {
         const char* v = limit->Attribute(a);
         return v ? std::string(v) : std::string("0 (default)");
       };
-      msg.fail(limit->GetLineNum(),
-               context + "inverted limits: lower " + shown("lower") + " > upper " + shown("upper"));
+      msg.repair(
+          limit->GetLineNum(),
+          context + "inverted limits: lower " + shown("lower") + " > upper " + shown("upper"),
+          "the joint is unlimited (as pybullet reads it)");
+      j.unlimited = true;
     }
   }
-  if (const XMLElement* mimic = e->FirstChildElement("mimic")) {
+  if (XMLElement* mimic = e->FirstChildElement("mimic")) {
     const char* src = mimic->Attribute("joint");
     if (!src || !*src) msg.fail(mimic->GetLineNum(), context + "<mimic> has no joint attribute");
     j.mimic = src;
     if (j.mimic == j.name) msg.fail(mimic->GetLineNum(), context + "mimics itself");
     check_numbers(msg, mimic, {"multiplier", "offset"}, context);
   }
-  if (const XMLElement* d = e->FirstChildElement("dynamics"))
+  if (XMLElement* d = e->FirstChildElement("dynamics"))
     check_numbers(msg, d, {"damping", "friction"}, context);
-  if (const XMLElement* s = e->FirstChildElement("safety_controller"))
+  if (XMLElement* s = e->FirstChildElement("safety_controller"))
     check_numbers(msg, s, {"soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"},
                   context);
-  if (const XMLElement* c = e->FirstChildElement("calibration"))
+  if (XMLElement* c = e->FirstChildElement("calibration"))
     check_numbers(msg, c, {"rising", "falling", "reference_position"}, context);
   ps.joints.push_back(std::move(j));
 }
@@ -593,6 +630,88 @@ struct Loader {
   }
 };
 
+// [SECTION] text repairs
+
+int line_of(const std::string& text, std::size_t pos) {
+  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
+}
+
+// the default of <xacro:arg name="NAME" default="..."/> in the file, if any
+bool xacro_arg_default(const std::string& text, const std::string& name, std::string* out) {
+  const std::string key = "name=\"" + name + "\"";
+  for (std::size_t at = text.find("<xacro:arg"); at != std::string::npos;
+       at = text.find("<xacro:arg", at + 1)) {
+    std::size_t end = text.find('>', at);
+    if (end == std::string::npos) return false;
+    std::string tag = text.substr(at, end - at);
+    std::size_t d = tag.find("default=\"");
+    if (tag.find(key) == std::string::npos || d == std::string::npos) continue;
+    d += 9;
+    *out = tag.substr(d, tag.find('"', d) - d);
+    return true;
+  }
+  return false;
+}
+
+// What a xacro substitution left in a URDF stands for: $(optenv NAME DEFAULT...) the variable
+// or the default, $(env NAME) the variable, $(arg NAME) the default of its <xacro:arg> in the
+// file, $(find PKG) package://PKG. Anything else needs xacro.
+std::string expand_substitutions(const std::string& text, Messages& msg) {
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at = text.find("$("); at != std::string::npos; at = text.find("$(", from)) {
+    std::size_t close = text.find(')', at);
+    const int line = line_of(text, at);
+    if (close == std::string::npos) msg.fail(line, "unterminated substitution '$('");
+    const std::string expr = text.substr(at, close + 1 - at);
+    std::istringstream words(text.substr(at + 2, close - at - 2));
+    std::string verb, name, word, value;
+    words >> verb >> name;
+    std::vector<std::string> rest;
+    while (words >> word) rest.push_back(word);
+    const char* env = name.empty() ? nullptr : std::getenv(name.c_str());
+    if (verb == "optenv") {
+      if (env) {
+        value = env;
+      } else {
+        for (std::size_t i = 0; i < rest.size(); ++i) value += (i ? " " : "") + rest[i];
+      }
+    } else if (verb == "env" && env) {
+      value = env;
+    } else if (verb == "arg" && xacro_arg_default(text, name, &value)) {
+    } else if (verb == "find" && !name.empty()) {
+      value = "package://" + name;
+    } else {
+      msg.fail(line, "xacro substitution " + in_quotes(expr) +
+                         " cannot be resolved here: expand the file with xacro first");
+    }
+    msg.repair(line, "xacro substitution " + in_quotes(expr), "replaced by " + in_quotes(value));
+    out += text.substr(from, at - from) + value;
+    from = close + 1;
+  }
+  return out + text.substr(from);
+}
+
+// Text-level repairs: what follows </robot> when it is not XML (a trailing NUL, garbage), and
+// substitutions a xacro run left behind.
+std::string repair_text(const std::string& xml, Messages& msg) {
+  std::string text = xml;
+  std::size_t end = text.rfind("</robot>");
+  if (end != std::string::npos) {
+    end += 8;
+    std::size_t next = text.find_first_not_of(" \t\r\n", end);
+    if (next != std::string::npos &&
+        (text[next] != '<' || text.find('\0', next) != std::string::npos)) {
+      msg.repair(line_of(text, next),
+                 std::to_string(text.size() - end) + " bytes that are not XML after </robot>",
+                 "ignored");
+      text.resize(end);
+    }
+  }
+  if (text.find("$(") != std::string::npos) text = expand_substitutions(text, msg);
+  return text;
+}
+
 std::string read_file(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a URDF file");
@@ -604,11 +723,13 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-LoadResult load(const std::string& xml, const std::string& source_name, const std::string& base_dir,
-                const std::string& source_path, const UrdfOptions& opt) {
-  Messages msg{source_name, {}};
+LoadResult load(const std::string& xml_in, const std::string& source_name,
+                const std::string& base_dir, const std::string& source_path,
+                const UrdfOptions& opt) {
+  Messages msg{source_name, {}, opt.strict};
 
-  // 1. pre-scan
+  // 1. pre-scan: repairs of the raw text, then the XML
+  const std::string xml = repair_text(xml_in, msg);
   if (std::size_t nul = xml.find('\0'); nul != std::string::npos) {
     int line = 1 + int(std::count(xml.begin(), xml.begin() + std::ptrdiff_t(nul), '\n'));
     msg.fail(line, "malformed XML: NUL byte at offset " + std::to_string(nul) +
@@ -653,8 +774,7 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
   for (XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
     scan_link(msg, ps, e);
   if (ps.links.empty()) msg.fail(robot->GetLineNum(), "<robot> has no <link>");
-  for (const XMLElement* e = robot->FirstChildElement("joint"); e;
-       e = e->NextSiblingElement("joint"))
+  for (XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
     scan_joint(msg, ps, e);
   int root = check_tree(msg, ps);
   tinyxml2::XMLPrinter cleaned;
@@ -780,7 +900,7 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
         s.type = JointType::kPrismatic;
         break;
       case urdf::Joint::FLOATING:
-        s.type = JointType::kFree;
+        s.type = xj.type == "spherical" ? JointType::kBall : JointType::kFree;
         break;
       case urdf::Joint::PLANAR:
         // motion in the plane normal to <axis> (the URDF spec, as Drake reads it; Pinocchio
@@ -791,7 +911,7 @@ LoadResult load(const std::string& xml, const std::string& source_name, const st
         msg.fail(xj.line, context + "unsupported joint type " + in_quotes(xj.type));
     }
     if (j->limits) {
-      if (s.type == JointType::kRevolute || s.type == JointType::kPrismatic) {
+      if ((s.type == JointType::kRevolute || s.type == JointType::kPrismatic) && !xj.unlimited) {
         s.lower = j->limits->lower;
         s.upper = j->limits->upper;
       }

@@ -17,6 +17,8 @@ struct UrdfOptions {
   bool floating_base = false;
   // load mesh files through assimp; when false, mesh paths are resolved but not read
   bool load_meshes = true;
+  // refuse what would otherwise be repaired with a warning (see load_urdf_file)
+  bool strict = false;
 };
 
 struct LoadResult {
@@ -45,7 +47,15 @@ struct LoadResult {
 // (no <geometry>, unknown shape, <mesh> without filename, missing size) is dropped; an
 // undefined material leaves the default colour; colour components outside [0, 1] are clamped;
 // a mesh that cannot be found or read becomes a placeholder (Geometry::placeholder); elements
-// after the <robot> element are ignored.
+// after the <robot> element are ignored. A `spherical` joint (pybullet's extension) is a ball
+// joint, its limits ignored.
+// Common faults that pybullet and others accept are repaired as they do, each with a warning
+// naming the line (errors with options.strict): text that is not XML after </robot> (a trailing
+// NUL byte, garbage) is ignored; commas between numbers read as spaces; an <origin> xyz / rpy
+// with more than three numbers uses the first three; inverted limits (lower > upper) make the
+// joint unlimited; xacro substitutions left in the file are resolved ($(optenv NAME DEFAULT):
+// the variable or the default; $(env NAME); $(arg NAME): the default of its <xacro:arg> in the
+// file; $(find PKG): package://PKG) and any other is an error that says to run xacro.
 LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options = {});
 
 // Same from a string. source_name is used in messages; base_dir is the folder relative mesh

@@ -666,9 +666,6 @@ std::vector<BadCase> bad_cases() {
       {"RevoluteWithoutLimit", two_links(joint("revolute", "")), "revolute joint without <limit>"},
       {"PrismaticWithoutLimit", two_links(joint("prismatic", "")),
        "prismatic joint without <limit>"},
-      {"InvertedLimits",
-       two_links(joint("revolute", R"(<limit lower="1" upper="-1" effort="1" velocity="1"/>)")),
-       "inverted limits: lower 1 > upper -1"},
       {"NonNumericLimit",
        two_links(joint("revolute", R"(<limit lower="x" upper="1" effort="1" velocity="1"/>)")),
        "<limit lower=\"x\">: 'x' is not a finite number"},
@@ -751,13 +748,101 @@ TEST(UrdfLoader, ErrorsCarryLineNumbers) {
                           "\n<limit lower=\"2\" upper=\"1\" effort=\"1\" "
                           "velocity=\"1\"/>") +
                     "\n</robot>";
+  UrdfOptions strict;
+  strict.strict = true;
   try {
-    load_urdf_string(xml, "robots/arm.urdf", "");
+    load_urdf_string(xml, "robots/arm.urdf", "", strict);
     FAIL();
   } catch (const ModelError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("robots/arm.urdf:5: joint 'j': inverted limits", 0), 0u)
         << e.what();
   }
+}
+
+// faults pybullet accepts are repaired with a warning naming the line, and refused with strict
+TEST(UrdfLoader, CommonFaultsAreRepairedWithWarningsOrRefusedWhenStrict) {
+  struct Case {
+    const char* name;
+    std::string xml;
+    const char* warning;
+  };
+  const std::string lim = R"(effort="1" velocity="1")";
+  const Case cases[] = {
+      {"trailing NUL", two_links(joint("continuous", "")) + std::string(1, '\0'),
+       "t.urdf:3: 1 bytes that are not XML after </robot>: ignored"},
+      {"trailing garbage", two_links(joint("continuous", "")) + "\n%%EOF junk",
+       "t.urdf:4: 11 bytes that are not XML after </robot>: ignored"},
+      {"commas", two_links(joint("fixed", R"(<origin xyz="0,0,0.5"/>)")),
+       "<origin xyz=\"0,0,0.5\">: commas between numbers: read as spaces"},
+      {"four rpy numbers", two_links(joint("fixed", R"(<origin rpy="0 0 1.5 1"/>)")),
+       "<origin rpy=\"0 0 1.5 1\">: 4 numbers: the first three used"},
+      {"inverted limits",
+       two_links(joint("revolute", R"(<limit lower="1" upper="-1" )" + lim + "/>")),
+       "inverted limits: lower 1 > upper -1: the joint is unlimited (as pybullet reads it)"},
+      {"optenv",
+       two_links(joint("fixed", R"x(<origin xyz="$(optenv IKWB_NO_SUCH_VAR 0 0 0.5)"/>)x")),
+       "xacro substitution '$(optenv IKWB_NO_SUCH_VAR 0 0 0.5)': replaced by '0 0 0.5'"},
+      {"arg",
+       robot(R"(<xacro:arg name="len" default="0.25"/><link name="a"/><link name="b"/>)" +
+             joint("fixed", R"x(<origin xyz="0 0 $(arg len)"/>)x")),
+       "xacro substitution '$(arg len)': replaced by '0.25'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    LoadResult r = load_urdf_string(c.xml, "t.urdf", "");
+    ASSERT_TRUE(r.model);
+    bool found = false;
+    for (const std::string& w : r.warnings) found = found || w.find(c.warning) != std::string::npos;
+    EXPECT_TRUE(found) << (r.warnings.empty() ? std::string("no warnings") : r.warnings[0]);
+    UrdfOptions strict;
+    strict.strict = true;
+    try {
+      load_urdf_string(c.xml, "t.urdf", "", strict);
+      ADD_FAILURE() << "strict loading repaired it";
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find("--strict: not repaired"), std::string::npos)
+          << e.what();
+    }
+  }
+  // what the repairs produced
+  const Model m = *load_urdf_string(cases[3].xml, "t.urdf", "").model;
+  EXPECT_NEAR(m.joint_X_p[m.find_joint("j")].q.z, std::sin(0.75), 1e-12);
+  const Model u = *load_urdf_string(cases[4].xml, "t.urdf", "").model;
+  EXPECT_TRUE(std::isinf(u.dof_lower[0]) && std::isinf(u.dof_upper[0]));
+  const Model a = *load_urdf_string(cases[6].xml, "t.urdf", "").model;
+  EXPECT_EQ(a.joint_X_p[a.find_joint("j")].p.z, 0.25);
+}
+
+TEST(UrdfLoader, SubstitutionsThatNeedXacroAreErrors) {
+  try {
+    load_urdf_string(two_links(joint("fixed", R"x(<origin xyz="0 0 $(arg missing)"/>)x")), "t.urdf",
+                     "");
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("'$(arg missing)' cannot be resolved here: expand the "
+                                         "file with xacro first"),
+              std::string::npos)
+        << e.what();
+  }
+  // a NUL inside the document is still refused
+  EXPECT_THROW(load_urdf_string("<robot name=\"r\">" + std::string(1, '\0') + "</robot>", "t", ""),
+               ModelError);
+}
+
+// pybullet's spherical joint is a ball joint (4 coordinates, 3 dofs)
+TEST(UrdfLoader, SphericalJointsAreBallJoints) {
+  LoadResult r = load_urdf_string(
+      two_links(joint("spherical", R"(<limit lower="-1" upper="1" effort="1" velocity="1"/>)")),
+      "t.urdf", "");
+  const Model& m = *r.model;
+  int j = m.find_joint("j");
+  EXPECT_EQ(JointType(m.joint_type[j]), JointType::kBall);
+  EXPECT_EQ(m.coord_count, 4);
+  EXPECT_EQ(m.dof_count, 3);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(
+      r.warnings[0].find("spherical joint (pybullet's URDF extension) loaded as a ball joint"),
+      std::string::npos);
 }
 
 TEST(UrdfLoader, MalformedFileNamesThePath) {

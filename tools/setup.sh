@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config git python3
-  libeigen3-dev liburdfdom-dev liburdfdom-headers-dev libtinyxml2-dev libassimp-dev
+  libeigen3-dev liburdfdom-dev liburdfdom-headers-dev libtinyxml2-dev libassimp-dev libmujoco-dev
   nlohmann-json3-dev
   libimgui-dev libstb-dev libglfw3-dev libglm-dev libepoxy-dev
   libgtest-dev libbenchmark-dev

@@ -9,6 +9,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
+#include "engine/core/mjcf_loader.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/benchmark.hpp"
@@ -88,7 +89,7 @@ int cmd_bench(int argc, char** argv) {
   }
   try {
     UrdfOptions opt = read_robot_options(args);
-    LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+    LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     for (const auto& w : robot.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     int link = robot.model->find_body(args.get("link"));
     if (link < 0) throw CliError("unknown link '" + args.get("link") + "'");

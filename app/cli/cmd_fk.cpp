@@ -10,6 +10,7 @@
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/mjcf_loader.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 
@@ -61,7 +62,7 @@ int cmd_fk(int argc, char** argv) {
   UrdfOptions opt = read_robot_options(args);
   std::string q_path = args.get("q"), out_path = args.get("out");
   try {
-    LoadResult r = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+    LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     const Model& m = *r.model;
 

@@ -9,6 +9,7 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/robot_args.hpp"
+#include "engine/core/mjcf_loader.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 
@@ -185,7 +186,7 @@ int cmd_info(int argc, char** argv) {
   UrdfOptions opt = read_robot_options(args);
   LoadResult r;
   try {
-    r = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+    r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   } catch (const ModelError& e) {
     std::fprintf(stderr, "ikwb info: %s\n", e.what());
     return 1;

@@ -17,6 +17,7 @@
 #include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
+#include "engine/core/mjcf_loader.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -204,7 +205,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
                         const std::string& link_name, const Vec3<double>& offset,
                         const std::string& targets_path, const std::string& out_path, int chunk) {
   UrdfOptions opt = read_robot_options(args);
-  LoadResult robot = load_urdf_file(resolve_robot(args.get("ROBOT.urdf")), opt);
+  LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
   int link = m.find_body(link_name);
@@ -244,7 +245,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   opt.floating_base = scene.floating_base;
   opt.package_paths.insert(opt.package_paths.begin(), scene.package_paths.begin(),
                            scene.package_paths.end());
-  LoadResult robot = load_urdf_file(resolve_robot(scene.robot), opt);
+  LoadResult robot = load_robot_file(resolve_robot(scene.robot), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
   SceneSetup setup = resolve_scene(m, scene);

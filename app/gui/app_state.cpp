@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "engine/core/mjcf_loader.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
 
@@ -80,7 +81,7 @@ bool AppState::load_robot(const std::string& path_or_name) {
   std::string path = resolve_robot(path_or_name);
   LoadResult loaded;
   try {
-    loaded = load_urdf_file(path, urdf_options);
+    loaded = load_robot_file(path, urdf_options);
   } catch (const std::exception& e) {
     error(std::string("could not open robot: ") + e.what());
     return false;

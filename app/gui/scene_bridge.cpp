@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/gui/app_state.hpp"
+#include "engine/core/mjcf_loader.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"
@@ -22,7 +23,7 @@ bool AppState::apply_scene(const Scene& scene) {
   std::string path = resolve_robot(scene.robot);
   LoadResult loaded;
   try {
-    loaded = load_urdf_file(path, options);
+    loaded = load_robot_file(path, options);
   } catch (const std::exception& e) {
     error(std::string("could not open the scene's robot: ") + e.what());
     return false;

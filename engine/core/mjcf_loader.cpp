@@ -1,0 +1,317 @@
+// MJCF -> Model through MuJoCo's own compiler (mj_loadXML), read from the compiled mjModel:
+//   bodies in MuJoCo's tree order; a body's joints become a chain of joints (a body with k
+//   joints gets k - 1 massless intermediate bodies named BODY/JOINT), each joint's frame at its
+//   anchor (jnt_pos) so hinge and ball rotate about it as in mj_kinematics; a body without
+//   joints is fixed to its parent. Quaternions come w first from MuJoCo and are stored w last.
+//   Geoms become visuals (and collision shapes when they collide); equality couplings of two
+//   scalar joints with a linear polynomial become mimic joints.
+#include "engine/core/mjcf_loader.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#ifdef IKWB_HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+namespace ikwb {
+
+bool is_mjcf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  // the first element that is not a declaration, comment or processing instruction
+  for (std::size_t at = head.find('<'); at != std::string::npos; at = head.find('<', at + 1)) {
+    if (head.compare(at, 4, "<!--") == 0) {
+      at = head.find("-->", at);
+      if (at == std::string::npos) return false;
+      continue;
+    }
+    if (head[at + 1] == '?' || head[at + 1] == '!') continue;
+    return head.compare(at, 7, "<mujoco") == 0;
+  }
+  return false;
+}
+
+LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
+  return is_mjcf_file(path) ? load_mjcf_file(path, options) : load_urdf_file(path, options);
+}
+
+bool mjcf_supported() {
+#ifdef IKWB_HAVE_MUJOCO
+  return true;
+#else
+  return false;
+#endif
+}
+
+#ifndef IKWB_HAVE_MUJOCO
+
+LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
+  throw ModelError(path +
+                   ": MJCF files need MuJoCo (Debian's libmujoco-dev); this build has "
+                   "none (tools/setup.sh installs it)");
+}
+
+#else
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+Quat<double> quat_wxyz(const mjtNum* q) {
+  return normalize(Quat<double>{q[1], q[2], q[3], q[0]});
+}
+Vec3<double> vec3(const mjtNum* v) {
+  return {v[0], v[1], v[2]};
+}
+
+std::string name_of(const mjModel* m, int type, int id, const char* prefix) {
+  const char* n = mj_id2name(m, type, id);
+  return n && *n ? std::string(n) : std::string(prefix) + std::to_string(id);
+}
+
+// a capsule (half_length > 0) or a unit sphere as triangles, axis z
+std::shared_ptr<MeshData> round_mesh(double radius, double half_length) {
+  auto mesh = std::make_shared<MeshData>();
+  const int rings = 8, segments = 16;  // per hemisphere, around
+  for (int half = 0; half < 2; ++half) {
+    const double z0 = half == 0 ? half_length : -half_length;
+    for (int r = 0; r <= rings; ++r) {
+      double polar = (half == 0 ? 0.0 : M_PI / 2) + (M_PI / 2) * r / rings;
+      for (int s = 0; s <= segments; ++s) {
+        double az = 2 * M_PI * s / segments;
+        double nx = std::sin(polar) * std::cos(az), ny = std::sin(polar) * std::sin(az),
+               nz = std::cos(polar);
+        mesh->positions.insert(mesh->positions.end(),
+                               {float(radius * nx), float(radius * ny), float(z0 + radius * nz)});
+        mesh->normals.insert(mesh->normals.end(), {float(nx), float(ny), float(nz)});
+      }
+    }
+  }
+  const uint32_t row = segments + 1, rows = 2 * (rings + 1);
+  for (uint32_t r = 0; r + 1 < rows; ++r)
+    for (uint32_t s = 0; s < uint32_t(segments); ++s) {
+      uint32_t a = r * row + s, b = a + row;
+      mesh->indices.insert(mesh->indices.end(), {a, b, a + 1, a + 1, b, b + 1});
+    }
+  return mesh;
+}
+
+std::shared_ptr<MeshData> compiled_mesh(const mjModel* m, int id) {
+  auto mesh = std::make_shared<MeshData>();
+  const int v0 = m->mesh_vertadr[id], nv = m->mesh_vertnum[id];
+  mesh->positions.assign(m->mesh_vert + 3 * v0, m->mesh_vert + 3 * (v0 + nv));
+  mesh->normals.assign(m->mesh_normal + 3 * v0, m->mesh_normal + 3 * (v0 + nv));
+  const int f0 = m->mesh_faceadr[id], nf = m->mesh_facenum[id];
+  for (int k = 3 * f0; k < 3 * (f0 + nf); ++k) mesh->indices.push_back(uint32_t(m->mesh_face[k]));
+  return mesh;
+}
+
+// a geom as our geometry; false for what is not drawn (planes, height fields)
+bool to_geometry(const mjModel* m, int g, Geometry* out) {
+  Geometry geo;
+  geo.origin = {vec3(m->geom_pos + 3 * g), quat_wxyz(m->geom_quat + 4 * g)};
+  const mjtNum* size = m->geom_size + 3 * g;
+  const float* rgba = m->geom_rgba + 4 * g;
+  geo.rgba = {rgba[0], rgba[1], rgba[2], rgba[3]};
+  geo.has_color = true;
+  switch (m->geom_type[g]) {
+    case mjGEOM_SPHERE:
+      geo.type = GeometryType::kSphere;
+      geo.size = {size[0], 0, 0};
+      break;
+    case mjGEOM_BOX:
+      geo.type = GeometryType::kBox;
+      geo.size = {2 * size[0], 2 * size[1], 2 * size[2]};  // MuJoCo: half sizes
+      break;
+    case mjGEOM_CYLINDER:
+      geo.type = GeometryType::kCylinder;
+      geo.size = {size[0], 2 * size[1], 0};
+      break;
+    case mjGEOM_CAPSULE:
+      geo.type = GeometryType::kMesh;
+      geo.mesh = round_mesh(size[0], size[1]);
+      geo.mesh_uri = "capsule";
+      break;
+    case mjGEOM_ELLIPSOID:
+      geo.type = GeometryType::kMesh;
+      geo.mesh = round_mesh(1.0, 0.0);
+      geo.mesh_scale = {size[0], size[1], size[2]};
+      geo.mesh_uri = "ellipsoid";
+      break;
+    case mjGEOM_MESH:
+      geo.type = GeometryType::kMesh;
+      geo.mesh = compiled_mesh(m, m->geom_dataid[g]);
+      geo.mesh_uri = name_of(m, mjOBJ_MESH, m->geom_dataid[g], "mesh");
+      break;
+    default:
+      return false;
+  }
+  *out = std::move(geo);
+  return true;
+}
+
+// a scalar joint coupling q1 = c0 + c1 q2 (MuJoCo: q1 - ref1 = poly(q2 - ref2)) as a mimic
+bool linear_coupling(const mjModel* m, int e, double* mult, double* off) {
+  const mjtNum* c = m->eq_data + mjNEQDATA * e;
+  if (c[2] != 0 || c[3] != 0 || c[4] != 0) return false;
+  const double ref1 = m->qpos0[m->jnt_qposadr[m->eq_obj1id[e]]];
+  const double ref2 = m->qpos0[m->jnt_qposadr[m->eq_obj2id[e]]];
+  *mult = c[1];
+  *off = ref1 + c[0] - c[1] * ref2;
+  return true;
+}
+
+}  // namespace
+
+LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ModelError(path + ": is a directory");
+  char error[1024] = "";
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+  if (!m) {
+    std::string why = error;
+    for (char& ch : why)
+      if (ch == '\n') ch = ' ';
+    throw ModelError(path + ": MuJoCo could not load the file: " + why);
+  }
+  std::vector<std::string> warnings;
+  auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
+  if (m->ntendon > 0)
+    warn(std::to_string(m->ntendon) + " tendon(s) not carried over (kinematics only)");
+
+  ModelBuilder b;
+  b.model().name = std::filesystem::path(path).stem().string();
+  std::vector<int> body_of(m->nbody, -1);  // MuJoCo body -> our body (its last frame)
+  std::vector<int> joint_of(m->njnt, -1);  // MuJoCo joint -> our joint
+  std::vector<int> last_joint_body(m->nbody, -1);
+  try {
+    for (int i = 1; i < m->nbody; ++i) {
+      const std::string name = name_of(m, mjOBJ_BODY, i, "body_");
+      const int parent = m->body_parentid[i] == 0 ? -1 : body_of[m->body_parentid[i]];
+      Transform<double> offset = {vec3(m->body_pos + 3 * i), quat_wxyz(m->body_quat + 4 * i)};
+      const int first = m->body_jntadr[i], count = m->body_jntnum[i];
+      int prev = parent;
+      Transform<double> carry = offset;  // from prev's frame to the next joint's parent side
+      for (int k = 0; k < std::max(count, 1); ++k) {
+        const bool last = k + 1 >= count;
+        const int jid = count > 0 ? first + k : -1;
+        std::string body_name = last ? name : name + "/" + name_of(m, mjOBJ_JOINT, jid, "joint_");
+        int body;
+        if (last) {
+          const mjtNum* in = m->body_inertia + 3 * i;
+          Quat<double> iq = quat_wxyz(m->body_iquat + 4 * i);
+          // rotate the principal inertia into the body frame: R diag(I) R^T
+          std::array<double, 9> inertia{};
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+              double s = 0;
+              for (int a = 0; a < 3; ++a) {
+                Vec3<double> e{double(a == 0), double(a == 1), double(a == 2)};
+                Vec3<double> col = rotate(iq, e);
+                s += col[r] * in[a] * col[c];
+              }
+              inertia[3 * r + c] = s;
+            }
+          body = b.add_body(body_name, m->body_mass[i], vec3(m->body_ipos + 3 * i), inertia);
+        } else {
+          body = b.add_body(body_name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+        }
+        JointSpec s;
+        s.parent = prev;
+        s.child = body;
+        if (jid < 0) {
+          s.name = name + "_weld";
+          s.type = JointType::kFixed;
+          s.X_p = carry;
+        } else {
+          s.name = name_of(m, mjOBJ_JOINT, jid, "joint_");
+          const Vec3<double> anchor = vec3(m->jnt_pos + 3 * jid);
+          const Transform<double> at_anchor = {anchor, {0, 0, 0, 1}};
+          s.axis = vec3(m->jnt_axis + 3 * jid);  // unit (the compiler normalises it)
+          const double ref = m->qpos0[m->jnt_qposadr[jid]];
+          switch (m->jnt_type[jid]) {
+            case mjJNT_FREE:
+              // qpos is the body's world pose: no parent offset
+              s.type = JointType::kFree;
+              s.X_p = parent < 0 ? transform_identity<double>() : carry;
+              if (parent >= 0) warn("free joint " + s.name + " below the world: kept as free");
+              break;
+            case mjJNT_BALL:
+              s.type = JointType::kBall;
+              s.X_p = carry * at_anchor;
+              s.X_c = at_anchor;
+              break;
+            case mjJNT_SLIDE:
+              s.type = JointType::kPrismatic;
+              s.X_p = carry * at_anchor * Transform<double>{(-ref) * s.axis, {0, 0, 0, 1}};
+              s.X_c = at_anchor;
+              break;
+            default:  // hinge
+              s.type = JointType::kRevolute;
+              s.X_p = carry * at_anchor *
+                      Transform<double>{{0, 0, 0}, quat_from_axis_angle(s.axis, -ref)};
+              s.X_c = at_anchor;
+              break;
+          }
+          if (s.type == JointType::kRevolute || s.type == JointType::kPrismatic) {
+            s.lower = m->jnt_limited[jid] ? m->jnt_range[2 * jid] : -kInf;
+            s.upper = m->jnt_limited[jid] ? m->jnt_range[2 * jid + 1] : kInf;
+            if (!m->jnt_limited[jid] && s.type == JointType::kRevolute)
+              s.type = JointType::kContinuous;
+          }
+        }
+        int j = b.add_joint(s);
+        if (jid >= 0) joint_of[jid] = j;
+        // the next joint of this body starts at this one's child frame (the body's frame)
+        prev = body;
+        carry = transform_identity<double>();
+      }
+      body_of[i] = prev;
+    }
+    // geoms: drawn; those that collide are collision shapes too
+    for (int g = 0; g < m->ngeom; ++g) {
+      if (m->geom_bodyid[g] == 0) continue;  // world geoms (the floor)
+      Geometry geo;
+      if (!to_geometry(m, g, &geo)) continue;
+      int body = body_of[m->geom_bodyid[g]];
+      if (m->geom_contype[g] || m->geom_conaffinity[g]) b.collisions(body).push_back(geo);
+      if (m->geom_rgba[4 * g + 3] > 0) b.visuals(body).push_back(std::move(geo));
+    }
+    // equality constraints: linear couplings of two scalar joints become mimic joints
+    for (int e = 0; e < m->neq; ++e) {
+      double mult = 1, off = 0;
+      const bool scalar = m->eq_type[e] == mjEQ_JOINT && m->eq_obj2id[e] >= 0 &&
+                          m->jnt_type[m->eq_obj1id[e]] >= mjJNT_SLIDE &&
+                          m->jnt_type[m->eq_obj2id[e]] >= mjJNT_SLIDE;
+      if (scalar && linear_coupling(m, e, &mult, &off)) {
+        Model& mm = b.model();
+        int j = joint_of[m->eq_obj1id[e]];
+        mm.joint_mimic[j] = joint_of[m->eq_obj2id[e]];
+        mm.joint_mimic_multiplier[j] = mult;
+        mm.joint_mimic_offset[j] = off;
+      } else {
+        warn("equality constraint " + std::to_string(e) +
+             " not carried over (only linear couplings of two scalar joints are)");
+      }
+    }
+  } catch (const ModelError& e) {
+    mj_deleteModel(m);
+    throw ModelError(path + ": " + e.what());
+  }
+  mj_deleteModel(m);
+  LoadResult result;
+  Model model = b.finalize();
+  model.source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
+  result.model = std::make_shared<const Model>(std::move(model));
+  result.warnings = std::move(warnings);
+  return result;
+}
+
+#endif
+
+}  // namespace ikwb

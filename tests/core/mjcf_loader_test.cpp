@@ -1,0 +1,182 @@
+// Tests for engine/core/mjcf_loader: MJCF through MuJoCo's compiler. FK of the loaded Model is
+// checked against MuJoCo's own mj_kinematics (every body's position and orientation) at random
+// configurations; joint types, limits, reference positions, bodies with several joints, geoms,
+// couplings and MuJoCo's refusals.
+#include "engine/core/mjcf_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/temp_files.hpp"
+#include "engine/core/fk.hpp"
+
+#ifdef IKWB_HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+namespace ikwb {
+namespace {
+
+// every kind of joint: a free root, a body with two hinges about offset anchors, a hinge with
+// a reference angle, a slide, a ball, an unlimited hinge, a hinge coupled to another, and geoms
+const char* kRobot = R"(<mujoco model="zoo">
+  <compiler angle="radian" autolimits="true"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="base" pos="0.3 -0.2 1.0" quat="0.9 0.1 0.3 -0.2">
+      <freejoint name="root"/>
+      <geom type="box" size="0.1 0.2 0.05" rgba="0.2 0.4 0.8 1"/>
+      <body name="hip" pos="0 0.1 -0.1" euler="0.2 0 0.4">
+        <joint name="hip_x" type="hinge" axis="1 0 0" pos="0 0 0.05" range="-1 1"/>
+        <joint name="hip_y" type="hinge" axis="0 1 0.2" pos="0.02 0 0" range="-1.5 0.5"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.3" size="0.04"/>
+        <body name="knee" pos="0 0 -0.3">
+          <joint name="knee" type="hinge" axis="0 1 0" ref="0.3" range="-2 0"/>
+          <geom type="cylinder" size="0.03 0.1"/>
+          <body name="slider" pos="0.05 0 -0.1" quat="0.7071068 0 0.7071068 0">
+            <joint name="slide" type="slide" axis="0 0 1" range="-0.1 0.2" ref="0.05"/>
+            <geom type="sphere" size="0.03"/>
+            <body name="wrist" pos="0 0 0.1">
+              <joint name="ball" type="ball" pos="0 0.01 0"/>
+              <geom type="ellipsoid" size="0.03 0.02 0.01"/>
+              <body name="spin" pos="0 0.05 0">
+                <joint name="spin" type="hinge" axis="0 0 1" limited="false"/>
+                <geom type="box" size="0.01 0.01 0.01" rgba="1 0 0 0" contype="0" conaffinity="0"/>
+                <body name="finger" pos="0 0.02 0">
+                  <joint name="finger" type="hinge" axis="1 0 0" range="-0.5 0.5"/>
+                  <geom type="sphere" size="0.01"/>
+                </body>
+              </body>
+            </body>
+          </body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <equality>
+    <joint joint1="finger" joint2="spin" polycoef="0.1 -0.5 0 0 0"/>
+  </equality>
+</mujoco>)";
+
+#ifdef IKWB_HAVE_MUJOCO
+
+TEST(Mjcf, FkMatchesMuJoCosOwnKinematics) {
+  test::TempDir dir;
+  const std::string path = dir.write("zoo.xml", kRobot);
+  ASSERT_TRUE(is_mjcf_file(path));
+  LoadResult r = load_robot_file(path);
+  const Model& m = *r.model;
+  char error[512];
+  mjModel* mm = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+  ASSERT_TRUE(mm) << error;
+  mjData* d = mj_makeData(mm);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    // a random MuJoCo configuration, and the same as our q
+    for (int k = 0; k < mm->nq; ++k) d->qpos[k] = mm->qpos0[k] + 0.5 * u(rng);
+    std::vector<double> q(m.coord_count, 0.0);
+    for (int j = 0; j < mm->njnt; ++j) {
+      const std::string name = mj_id2name(mm, mjOBJ_JOINT, j);
+      mjtNum* qp = d->qpos + mm->jnt_qposadr[j];
+      int ours = m.find_joint(name);
+      ASSERT_GE(ours, 0) << name;
+      int at = m.joint_q_start[ours];
+      if (mm->jnt_type[j] == mjJNT_FREE || mm->jnt_type[j] == mjJNT_BALL) {
+        mjtNum* quat = mm->jnt_type[j] == mjJNT_FREE ? qp + 3 : qp;
+        mju_normalize4(quat);
+        if (mm->jnt_type[j] == mjJNT_FREE)
+          for (int k = 0; k < 3; ++k) q[at + k] = qp[k];
+        int o = mm->jnt_type[j] == mjJNT_FREE ? 3 : 0;
+        q[at + o] = quat[1], q[at + o + 1] = quat[2], q[at + o + 2] = quat[3];
+        q[at + o + 3] = quat[0];
+      } else if (m.joint_mimic[ours] < 0) {
+        q[at] = qp[0];
+      }
+    }
+    // the coupled joint follows its source, in MuJoCo as in our model
+    const int spin = mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, "spin")];
+    const int finger = mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, "finger")];
+    d->qpos[finger] = 0.1 - 0.5 * d->qpos[spin];
+    mj_kinematics(mm, d);
+    State s(m);
+    eval_fk(m, q, {}, s);
+    for (int b = 1; b < mm->nbody; ++b) {
+      const std::string name = mj_id2name(mm, mjOBJ_BODY, b);
+      int ours = m.find_body(name);
+      ASSERT_GE(ours, 0) << name;
+      const Transform<double>& x = s.body_q[ours];
+      const mjtNum* p = d->xpos + 3 * b;
+      const mjtNum* w = d->xquat + 4 * b;
+      EXPECT_LT(length(x.p - Vec3<double>{p[0], p[1], p[2]}), 1e-12) << name;
+      Quat<double> qm{w[1], w[2], w[3], w[0]};
+      double qd = x.q.x * qm.x + x.q.y * qm.y + x.q.z * qm.z + x.q.w * qm.w;
+      EXPECT_LT(std::fabs(std::fabs(qd) - 1.0), 1e-12) << name;
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteModel(mm);
+}
+
+TEST(Mjcf, JointsLimitsBodiesAndGeoms) {
+  test::TempDir dir;
+  LoadResult r = load_robot_file(dir.write("zoo.xml", kRobot));
+  const Model& m = *r.model;
+  auto type = [&](const char* n) { return JointType(m.joint_type[m.find_joint(n)]); };
+  EXPECT_EQ(type("root"), JointType::kFree);
+  EXPECT_EQ(type("hip_x"), JointType::kRevolute);
+  EXPECT_EQ(type("slide"), JointType::kPrismatic);
+  EXPECT_EQ(type("ball"), JointType::kBall);
+  EXPECT_EQ(type("spin"), JointType::kContinuous);
+  EXPECT_EQ(m.joint_mimic[m.find_joint("finger")], m.find_joint("spin"));
+  EXPECT_DOUBLE_EQ(m.joint_mimic_multiplier[m.find_joint("finger")], -0.5);
+  // the body with two joints: one massless intermediate body between them
+  EXPECT_GE(m.find_body("hip/hip_x"), 0);
+  EXPECT_EQ(m.body_mass[m.find_body("hip/hip_x")], 0.0);
+  int knee = m.find_joint("knee");
+  EXPECT_DOUBLE_EQ(m.dof_lower[m.joint_qd_start[knee]], -2.0);
+  EXPECT_DOUBLE_EQ(m.dof_upper[m.joint_qd_start[knee]], 0.0);
+  EXPECT_EQ(m.coord_count, 7 + 2 + 1 + 1 + 4 + 1);  // the finger mimics: no coordinate
+  // geoms: the floor is left out; the capsule and ellipsoid are meshes
+  int hip = m.find_body("hip");
+  ASSERT_EQ(m.body_visuals[hip].size(), 1u);
+  EXPECT_EQ(m.body_visuals[hip][0].type, GeometryType::kMesh);
+  EXPECT_TRUE(m.body_visuals[hip][0].mesh && m.body_visuals[hip][0].mesh->triangle_count() > 0);
+  EXPECT_EQ(m.body_visuals[m.find_body("base")][0].type, GeometryType::kBox);
+  EXPECT_DOUBLE_EQ(m.body_visuals[m.find_body("base")][0].size.y, 0.4);  // full extent
+  EXPECT_FALSE(m.body_collisions[m.find_body("base")].empty());
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+}
+
+TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
+  test::TempDir dir;
+  const std::string path = dir.write("bad.xml",
+                                     "<mujoco>\n<worldbody>\n<body><joint type=\"spiral\"/></body>"
+                                     "</worldbody></mujoco>");
+  try {
+    load_robot_file(path);
+    FAIL();
+  } catch (const ModelError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(path + ": MuJoCo could not load the file:", 0), 0u) << what;
+    EXPECT_NE(what.find("line 3"), std::string::npos) << what;
+  }
+  // a URDF is still a URDF
+  EXPECT_FALSE(is_mjcf_file(dir.write("a.urdf",
+                                      "<?xml version=\"1.0\"?>\n<!-- <mujoco> -->\n"
+                                      "<robot name=\"r\"><link name=\"a\"/></robot>")));
+}
+
+#else
+
+TEST(Mjcf, WithoutMuJoCoTheErrorSaysSo) {
+  test::TempDir dir;
+  EXPECT_THROW(load_robot_file(dir.write("zoo.xml", kRobot)), ModelError);
+}
+
+#endif
+
+}  // namespace
+}  // namespace ikwb

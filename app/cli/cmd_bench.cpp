@@ -9,7 +9,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
-#include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/benchmark.hpp"

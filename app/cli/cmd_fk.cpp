@@ -10,7 +10,7 @@
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
 #include "engine/core/fk.hpp"
-#include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 

@@ -17,7 +17,7 @@
 #include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
-#include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"

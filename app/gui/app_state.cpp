@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
 

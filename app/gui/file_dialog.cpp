@@ -20,7 +20,8 @@ std::string quoted(const std::string& s) {
 std::string run_zenity(const std::string& title) {
   std::string cmd =
       "zenity --file-selection --title=" + quoted(title) +
-      " --file-filter='Robots (URDF, MJCF) | *.urdf *.URDF *.xml *.mjcf' --file-filter='All files | *'"
+      " --file-filter='Robots (URDF, xacro, MJCF) | *.urdf *.URDF *.xacro *.xml *.mjcf' "
+      "--file-filter='All files | *'"
       " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return "";

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "app/gui/app_state.hpp"
-#include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"

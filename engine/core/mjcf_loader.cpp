@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 
 #ifdef IKWB_HAVE_MUJOCO
@@ -17,28 +16,6 @@
 #endif
 
 namespace ikwb {
-
-bool is_mjcf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
-  in.read(head.data(), std::streamsize(head.size()));
-  head.resize(std::size_t(in.gcount()));
-  // the first element that is not a declaration, comment or processing instruction
-  for (std::size_t at = head.find('<'); at != std::string::npos; at = head.find('<', at + 1)) {
-    if (head.compare(at, 4, "<!--") == 0) {
-      at = head.find("-->", at);
-      if (at == std::string::npos) return false;
-      continue;
-    }
-    if (head[at + 1] == '?' || head[at + 1] == '!') continue;
-    return head.compare(at, 7, "<mujoco") == 0;
-  }
-  return false;
-}
-
-LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
-  return is_mjcf_file(path) ? load_mjcf_file(path, options) : load_urdf_file(path, options);
-}
 
 bool mjcf_supported() {
 #ifdef IKWB_HAVE_MUJOCO

@@ -1,5 +1,4 @@
-// Robots from MJCF (MuJoCo's XML) through MuJoCo's own compiler, and the one entry point that
-// loads a robot file of either kind.
+// Robots from MJCF (MuJoCo's XML) through MuJoCo's own compiler.
 #pragma once
 
 #include <string>
@@ -23,11 +22,5 @@ bool mjcf_supported();
 // names the element, attribute and line) when MuJoCo refuses the file, or when this build has
 // no MuJoCo. options.floating_base is not used: an MJCF file says itself whether a body is free.
 LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options = {});
-
-// an MJCF file: its document element is <mujoco> (read from the start of the file)
-bool is_mjcf_file(const std::string& path);
-
-// load_mjcf_file for MJCF files, load_urdf_file otherwise
-LoadResult load_robot_file(const std::string& path, const UrdfOptions& options = {});
 
 }  // namespace ikwb

@@ -3,6 +3,7 @@
 // configurations; joint types, limits, reference positions, bodies with several joints, geoms,
 // couplings and MuJoCo's refusals.
 #include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -163,10 +164,6 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
     EXPECT_EQ(what.rfind(path + ": MuJoCo could not load the file:", 0), 0u) << what;
     EXPECT_NE(what.find("line 3"), std::string::npos) << what;
   }
-  // a URDF is still a URDF
-  EXPECT_FALSE(is_mjcf_file(dir.write("a.urdf",
-                                      "<?xml version=\"1.0\"?>\n<!-- <mujoco> -->\n"
-                                      "<robot name=\"r\"><link name=\"a\"/></robot>")));
 }
 
 #else

@@ -1,0 +1,103 @@
+// Opening a robot file of any kind: the format is told by the name (.xacro) or the document
+// element (<mujoco>), and the file goes to its loader.
+#include "engine/core/robot_file.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "engine/core/mjcf_loader.hpp"
+
+namespace ikwb {
+
+bool is_mjcf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  // the first element that is not a declaration, comment or processing instruction
+  for (std::size_t at = head.find('<'); at != std::string::npos; at = head.find('<', at + 1)) {
+    if (head.compare(at, 4, "<!--") == 0) {
+      at = head.find("-->", at);
+      if (at == std::string::npos) return false;
+      continue;
+    }
+    if (head[at + 1] == '?' || head[at + 1] == '!') continue;
+    return head.compare(at, 7, "<mujoco") == 0;
+  }
+  return false;
+}
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// the xacro command on PATH, or ""
+std::string find_xacro() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    std::size_t end = dirs.find(':', at);
+    if (end == std::string::npos) end = dirs.size();
+    std::filesystem::path exe = std::filesystem::path(dirs.substr(at, end - at)) / "xacro";
+    std::error_code ec;
+    if (end > at && std::filesystem::is_regular_file(exe, ec) && access(exe.c_str(), X_OK) == 0)
+      return exe.string();
+    at = end + 1;
+  }
+  return "";
+}
+
+std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// a .xacro file expanded by the xacro command, loaded as the URDF it prints
+LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw ModelError(path + ": cannot open file");
+  const std::string xacro = find_xacro();
+  if (xacro.empty())
+    throw ModelError(path +
+                     ": a xacro file, and the xacro command is not installed: install it "
+                     "(pip install xacro, or ROS's xacro package) or expand the file with "
+                     "`xacro FILE > FILE.urdf` and open that");
+  const std::string err_path =
+      (std::filesystem::temp_directory_path() / ("ikwb_xacro_" + std::to_string(getpid()) + ".err"))
+          .string();
+  FILE* p = popen(
+      (shell_quoted(xacro) + " " + shell_quoted(path) + " 2>" + shell_quoted(err_path)).c_str(),
+      "r");
+  if (!p) throw ModelError(path + ": could not run " + xacro);
+  std::string urdf;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) urdf.append(buf, n);
+  const int status = pclose(p);
+  std::ifstream err_in(err_path);
+  std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(err_path, ec);
+  if (status != 0 || urdf.empty()) {
+    while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+    throw ModelError(path + ": xacro failed" + (err.empty() ? "" : ": " + err));
+  }
+  std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  return load_urdf_string(urdf, path, abs.parent_path().string(), options);
+}
+
+}  // namespace
+
+LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
+  if (ends_with(path, ".xacro")) return load_xacro_file(path, options);
+  return is_mjcf_file(path) ? load_mjcf_file(path, options) : load_urdf_file(path, options);
+}
+
+}  // namespace ikwb

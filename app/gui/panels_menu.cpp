@@ -7,6 +7,8 @@
 #include <GLFW/glfw3.h>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/recent_files.hpp"
+#include "app/gui/session.hpp"
 #include "app/gui/session_ui.hpp"
 #include "engine/core/robot_path.hpp"
 
@@ -56,6 +58,7 @@ bool open_urdf(Ui& ui, const std::string& path) {
   std::size_t before = ui.app.messages.size();
   if (ui.app.load_robot(path)) {
     ui.open_urdf.error.clear();
+    if (ui.session) ui.session->recent.add(path);
     return true;
   }
   ui.open_urdf.error =
@@ -184,6 +187,15 @@ void draw_menu_bar(Ui& ui) {
       }
       if (ui.catalog.empty()) ImGui::TextDisabled("no robots found in the assets folder");
       ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Recent", ui.session && !ui.session->recent.files.empty())) {
+      std::string chosen;
+      for (const std::string& f : ui.session->recent.files) {
+        if (ImGui::MenuItem(std::filesystem::path(f).filename().string().c_str())) chosen = f;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
+      }
+      ImGui::EndMenu();
+      if (!chosen.empty()) open_any_file(ui, chosen);
     }
     draw_session_file_items(ui);
     ImGui::Separator();

@@ -13,10 +13,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 
 namespace ikwb::gui {
 
 namespace {
+
+// paths dropped on the window, collected by GLFW's callback until the frame loop takes them
+std::vector<std::string> g_dropped;
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
 
 void glfw_error(int code, const char* text) {
   std::fprintf(stderr, "ikwb: GLFW error %d: %s\n", code, text);
@@ -79,6 +87,7 @@ bool Platform::init(const PlatformOptions& o, std::string* error) {
     return false;
   }
   glfwSwapInterval(o.vsync ? 1 : 0);
+  glfwSetDropCallback(window_, on_drop);
   if (msaa > 0) glEnable(GL_MULTISAMPLE);
 
   // Dear ImGui and its backends
@@ -116,6 +125,10 @@ void Platform::render(const PlatformFrame& f) {
 
 void Platform::present() {
   glfwSwapBuffers(window_);
+}
+
+std::vector<std::string> Platform::take_dropped() {
+  return std::exchange(g_dropped, {});
 }
 
 void Platform::set_title(const std::string& title) {

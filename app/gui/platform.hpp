@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -43,6 +44,8 @@ class Platform {
   // shows the frame (reads of this frame's pixels come before)
   void present();
   void set_title(const std::string& title);
+  // files dropped on the window since the last call (GLFW's drop callback)
+  std::vector<std::string> take_dropped();
   void shutdown();
 
  private:

@@ -60,6 +60,7 @@ bool open_scene_file(Ui& ui, const std::string& path) {
     load_stored_from_scene(ui, scene);
     ui.session->scene_path = path;
     ui.session->saved_serial = app.edit_serial;
+    ui.session->recent.add(path);
   }
   return true;
 }

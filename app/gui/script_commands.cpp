@@ -26,6 +26,7 @@
 #include <sstream>
 
 #include "app/gui/diagnostics.hpp"
+#include "app/gui/recent_files.hpp"
 #include "app/gui/scene_files.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/script_objectives.hpp"
@@ -818,6 +819,12 @@ bool run_save_scene(Turn& t) {
   return false;
 }
 
+// a file dropped on the window (the same handler as GLFW's drop callback)
+bool run_drop(Turn& t) {
+  succeeded(t, open_any_file(t.ui(), t.input_path(t.args()[1])), "file not opened");
+  return false;
+}
+
 bool run_open_scene(Turn& t) {
   if (session(t))
     succeeded(t, open_scene_file(t.ui(), t.input_path(t.args()[1])), "scene not opened");
@@ -969,6 +976,7 @@ const ScriptCommandSpec kCommands[] = {
     // session (docs/sessions.md)
     {"save_scene", 1, 1, nullptr, run_save_scene},
     {"open_scene", 1, 1, nullptr, run_open_scene},
+    {"drop", 1, 1, nullptr, run_drop},
     {"undo", 0, 0, nullptr, run_undo},
     {"redo", 0, 0, nullptr, run_redo},
     {"store", 0, 0, nullptr, run_store},

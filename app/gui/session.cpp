@@ -19,6 +19,8 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
   Session& s = *ui.session;
   AppState& app = ui.app;
   s.autosave.path = recovery_path;
+  s.recent.path = recent_files_path(recovery_path);
+  s.recent.load();
   s.autosave.interval_s = interval_s;
   s.saved_serial = app.edit_serial;
   s.autosave.mark(autosave_serial(ui));
@@ -75,6 +77,7 @@ void add_session_dump(const Ui& ui, nlohmann::json& d) {
   d["scene_path"] = s.scene_path.empty() ? json(nullptr) : json(s.scene_path);
   d["unsaved"] = ui.app.edit_serial != s.saved_serial;
   d["recovery_file"] = s.autosave.path.empty() ? json(nullptr) : json(s.autosave.path);
+  d["recent_files"] = s.recent.files;
   json imported = json::array();
   for (const Transform<double>& t : s.imported)
     imported.push_back({t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w});

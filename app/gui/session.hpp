@@ -18,6 +18,7 @@
 #include "app/gui/file_dialog.hpp"
 #include "app/gui/history.hpp"
 #include "app/gui/panels.hpp"
+#include "app/gui/recent_files.hpp"
 #include "app/gui/stored_configs.hpp"
 
 namespace ikwb::gui {
@@ -40,6 +41,7 @@ struct Session {
   char dialog_path[1024] = {};
   std::string dialog_error;
   FileDialog picker;
+  RecentFiles recent;  // File > Recent
 };
 
 // After the initial robot or scene: autosave to recovery_path ("" off) every interval_s seconds;
@@ -55,7 +57,7 @@ void session_frame_end(Ui& ui, bool busy);
 void session_shutdown(Ui& ui);
 
 // the dump's session fields: undo_depth, redo_depth, stored_configs, scene_path, unsaved,
-// recovery_file, imported_targets
+// recovery_file, recent_files, imported_targets
 void add_session_dump(const Ui& ui, nlohmann::json& dump);
 
 }  // namespace ikwb::gui

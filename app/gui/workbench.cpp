@@ -20,6 +20,7 @@
 #include "app/gui/input.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/platform.hpp"
+#include "app/gui/recent_files.hpp"
 #include "app/gui/robot_catalog.hpp"
 #include "app/gui/scene_files.hpp"
 #include "app/gui/script.hpp"
@@ -288,6 +289,7 @@ int run_workbench(int argc, char** argv) {
 
     // events, the layout, and this frame's input from GLFW or the script
     gui::PlatformFrame f = platform.new_frame();
+    for (const std::string& dropped : platform.take_dropped()) gui::open_any_file(ui, dropped);
     app.hover = {};
     app.held_joint = -1;
     gui::compute_layout(ui.layout, float(f.window_w), float(f.window_h),

@@ -203,6 +203,32 @@ TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
   EXPECT_FALSE(fs::exists(rec));
 }
 
+// a file dropped on the window opens by its kind (robot or scene) and joins File > Recent, which
+// is kept beside the recovery file for the next start; a file that does not open changes nothing
+TEST_F(Session, DroppedFilesOpenAndAreRecentAtTheNextStart) {
+  const std::string rec = path("state/recovery.json");
+  const std::string opts = "--recovery-file \"" + rec + "\" --no-restore";
+  const std::string ur5e = std::string(IKWB_SOURCE_DIR) + "/assets/robots/ur5e/ur5e.urdf";
+  ASSERT_EQ(run("robot panda\nwait 2\nsave_scene panda.json\ndrop " + ur5e +
+                    "\nwait 2\ndump ur5e.json\ndrop panda.json\nwait 2\ndump back.json\n"
+                    "drop no_such.urdf\nwait 1\ndump after.json\n",
+                opts),
+            1)
+      << log();
+  EXPECT_EQ(dump("ur5e.json")["robot"]["name"], "ur5e");
+  json back = dump("back.json");
+  EXPECT_EQ(back["robot"]["name"], "panda");
+  EXPECT_EQ(back["scene_path"], "panda.json");
+  json after = dump("after.json");
+  EXPECT_EQ(after["robot"]["name"], "panda");  // the failed drop kept what was open
+  ASSERT_EQ(after["recent_files"].size(), 2u);
+  EXPECT_EQ(after["recent_files"][0], path("panda.json"));
+  EXPECT_EQ(after["recent_files"][1], ur5e);
+  ASSERT_TRUE(fs::exists(path("state/recent.json")));
+  ASSERT_EQ(run("wait 1\ndump next.json\n", opts), 0) << log();
+  EXPECT_EQ(dump("next.json")["recent_files"], after["recent_files"]);
+}
+
 TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
   std::string script = "robot panda\nwait 2\n";
   for (int i = 0; i < 10; ++i)

@@ -7,8 +7,14 @@
 //   scalar joints with a linear polynomial become mimic joints.
 #include "engine/core/mjcf_loader.hpp"
 
+#include <unistd.h>
+
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #ifdef IKWB_HAVE_MUJOCO
@@ -143,20 +149,104 @@ bool linear_coupling(const mjModel* m, int e, double* mult, double* off) {
   return true;
 }
 
+// An attribute MuJoCo 2.2.2 refuses that newer MuJoCo added, when it cannot change kinematics
+// or appearance: on <mesh>, `inertia` (how the mesh's inertia is computed); on the <visual>
+// section's elements, anything (how the viewer draws). Fills element, attribute and line.
+bool harmless_refusal(const std::string& error, std::string* element, std::string* attribute,
+                      int* line) {
+  const std::string a = "unrecognized attribute: '", e = "Element '", l = "line ";
+  std::size_t ai = error.find(a), ei = error.find(e), li = error.find(l, ei);
+  if (ai == std::string::npos || ei == std::string::npos || li == std::string::npos) return false;
+  *attribute = error.substr(ai + a.size(), error.find('\'', ai + a.size()) - ai - a.size());
+  *element = error.substr(ei + e.size(), error.find('\'', ei + e.size()) - ei - e.size());
+  *line = std::atoi(error.c_str() + li + l.size());
+  static const char* const visual[] = {"global", "quality", "headlight", "map", "scale", "rgba"};
+  bool ok = *element == "mesh" && *attribute == "inertia";
+  for (const char* v : visual) ok = ok || *element == v;
+  return ok && *line > 0;
+}
+
+// `text` without attribute `attr` on line `line` (1-based); false when it is not there
+bool drop_attribute(std::string& text, int line, const std::string& attr) {
+  std::size_t start = 0;
+  for (int l = 1; l < line && start != std::string::npos; ++l) {
+    start = text.find('\n', start);
+    if (start != std::string::npos) ++start;
+  }
+  if (start == std::string::npos) return false;
+  const std::size_t end = text.find('\n', start);
+  for (std::size_t at = text.find(attr, start); at != std::string::npos && at < end;
+       at = text.find(attr, at + 1)) {
+    std::size_t eq = text.find_first_not_of(" \t", at + attr.size());
+    if ((at > 0 && !std::isspace(static_cast<unsigned char>(text[at - 1]))) || eq >= end ||
+        text[eq] != '=')
+      continue;
+    std::size_t open = text.find_first_not_of(" \t", eq + 1);
+    if (open >= end || (text[open] != '"' && text[open] != '\'')) return false;
+    std::size_t close = text.find(text[open], open + 1);
+    if (close == std::string::npos) return false;
+    text.erase(at, close + 1 - at);
+    return true;
+  }
+  return false;
+}
+
+// mj_loadXML, retrying without attributes newer MuJoCo added that cannot change kinematics or
+// appearance (each dropped with a warning); the retries read a copy beside the file so that
+// relative includes and meshes still resolve. Null and *error when MuJoCo refuses the file.
+mjModel* compile(const std::string& path, std::vector<std::string>& warnings, std::string* error) {
+  namespace fs = std::filesystem;
+  char buf[1024] = "";
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, buf, sizeof buf);
+  std::string text, copy;
+  for (int attempt = 0; !m && attempt < 32; ++attempt) {
+    *error = buf;
+    std::string element, attribute;
+    int line = 0;
+    if (!harmless_refusal(*error, &element, &attribute, &line)) break;
+    if (text.empty()) {
+      std::ifstream in(path, std::ios::binary);
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    if (!drop_attribute(text, line, attribute)) break;
+    warnings.push_back(path + ":" + std::to_string(line) + ": attribute '" + attribute + "' on <" +
+                       element +
+                       "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
+                       "appearance: ignored");
+    if (copy.empty())
+      copy = (fs::path(path).parent_path() /
+              ("." + fs::path(path).filename().string() + ".ikwb-" + std::to_string(getpid())))
+                 .string();
+    std::ofstream out(copy, std::ios::binary);
+    out << text;
+    if (!out.flush()) {
+      *error += " (could not write a corrected copy beside the file)";
+      break;
+    }
+    out.close();
+    m = mj_loadXML(copy.c_str(), nullptr, buf, sizeof buf);
+  }
+  if (!copy.empty()) {
+    std::error_code ec;
+    fs::remove(copy, ec);
+  }
+  if (!m && error->empty()) *error = buf;
+  return m;
+}
+
 }  // namespace
 
 LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw ModelError(path + ": is a directory");
-  char error[1024] = "";
-  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+  std::vector<std::string> warnings;
+  std::string why;
+  mjModel* m = compile(path, warnings, &why);
   if (!m) {
-    std::string why = error;
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
     throw ModelError(path + ": MuJoCo could not load the file: " + why);
   }
-  std::vector<std::string> warnings;
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
   if (m->ntendon > 0)
     warn(std::to_string(m->ntendon) + " tendon(s) not carried over (kinematics only)");

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <iterator>
 #include <random>
 
 #include "core/temp_files.hpp"
@@ -163,6 +165,46 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
     const std::string what = e.what();
     EXPECT_EQ(what.rfind(path + ": MuJoCo could not load the file:", 0), 0u) << what;
     EXPECT_NE(what.find("line 3"), std::string::npos) << what;
+  }
+}
+
+// attributes newer MuJoCo added that cannot change kinematics or appearance are dropped with a
+// warning naming them and their line; others stay errors
+TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
+  test::TempDir dir;
+  const std::string path = dir.write("newer.xml", R"(<mujoco model="t">
+  <compiler autolimits="true"/>
+  <visual>
+    <global ellipsoidinertia="true"/>
+  </visual>
+  <asset>
+    <mesh name="m" inertia="shell" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>
+  </asset>
+  <worldbody>
+    <body name="b"><joint type="hinge"/><geom type="mesh" mesh="m"/></body>
+  </worldbody>
+</mujoco>)");
+  LoadResult r = load_mjcf_file(path);
+  EXPECT_EQ(r.model->dof_count, 1);
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_EQ(r.warnings[0], path +
+                               ":4: attribute 'ellipsoidinertia' on <global> is newer than "
+                               "MuJoCo 2.2.2 and cannot change kinematics or appearance: ignored");
+  EXPECT_NE(r.warnings[1].find(":7: attribute 'inertia' on <mesh>"), std::string::npos);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / ""),
+                          std::filesystem::directory_iterator()),
+            1);  // no copy left beside the file
+  const std::string bad =
+      dir.write("bad.xml",
+                "<mujoco>\n<worldbody>\n<body><joint type=\"hinge\" springiness=\"2\"/>"
+                "</body></worldbody></mujoco>");
+  try {
+    load_mjcf_file(bad);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("unrecognized attribute: 'springiness'"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -149,21 +149,12 @@ bool linear_coupling(const mjModel* m, int e, double* mult, double* off) {
   return true;
 }
 
-// An attribute MuJoCo 2.2.2 refuses that newer MuJoCo added, when it cannot change kinematics
-// or appearance: on <mesh>, `inertia` (how the mesh's inertia is computed); on the <visual>
-// section's elements, anything (how the viewer draws). Fills element, attribute and line.
-bool harmless_refusal(const std::string& error, std::string* element, std::string* attribute,
-                      int* line) {
-  const std::string a = "unrecognized attribute: '", e = "Element '", l = "line ";
-  std::size_t ai = error.find(a), ei = error.find(e), li = error.find(l, ei);
-  if (ai == std::string::npos || ei == std::string::npos || li == std::string::npos) return false;
-  *attribute = error.substr(ai + a.size(), error.find('\'', ai + a.size()) - ai - a.size());
-  *element = error.substr(ei + e.size(), error.find('\'', ei + e.size()) - ei - e.size());
-  *line = std::atoi(error.c_str() + li + l.size());
-  static const char* const visual[] = {"global", "quality", "headlight", "map", "scale", "rgba"};
-  bool ok = *element == "mesh" && *attribute == "inertia";
-  for (const char* v : visual) ok = ok || *element == v;
-  return ok && *line > 0;
+// the text after `key` in MuJoCo's message up to `end`, or ""
+std::string field(const std::string& error, const std::string& key, char end) {
+  std::size_t at = error.find(key);
+  if (at == std::string::npos) return "";
+  at += key.size();
+  return error.substr(at, error.find(end, at) - at);
 }
 
 // `text` without attribute `attr` on line `line` (1-based); false when it is not there
@@ -191,28 +182,86 @@ bool drop_attribute(std::string& text, int line, const std::string& attr) {
   return false;
 }
 
-// mj_loadXML, retrying without attributes newer MuJoCo added that cannot change kinematics or
-// appearance (each dropped with a warning); the retries read a copy beside the file so that
-// relative includes and meshes still resolve. Null and *error when MuJoCo refuses the file.
+// the name of the attribute on line `line` whose value is `value`, or ""
+std::string attribute_with_value(const std::string& text, int line, const std::string& value) {
+  std::size_t start = 0;
+  for (int l = 1; l < line && start != std::string::npos; ++l) {
+    start = text.find('\n', start);
+    if (start != std::string::npos) ++start;
+  }
+  if (start == std::string::npos) return "";
+  const std::string row = text.substr(start, text.find('\n', start) - start);
+  std::size_t v = row.find("\"" + value + "\"");
+  if (v == std::string::npos) v = row.find("'" + value + "'");
+  if (v == std::string::npos) return "";
+  std::size_t eq = row.find_last_of('=', v);
+  std::size_t end = row.find_last_not_of(" \t", eq - 1);
+  std::size_t begin = row.find_last_of(" \t<", end);
+  return eq == std::string::npos || end == std::string::npos ? ""
+                                                             : row.substr(begin + 1, end - begin);
+}
+
+// One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in `text` when it cannot
+// change kinematics or appearance, with a warning: attributes on <mesh> (`inertia`: how its
+// inertia is computed), <joint> (`actuatorfrcrange`, `actuatorgravcomp`: actuation), the <visual>
+// and <actuator> sections' elements (how the viewer draws, how motors act) and <option> keywords
+// (simulation settings) are dropped; a joint range without `limited` is a limit, as newer MuJoCo
+// reads it (autolimits). false when the refusal is something else.
+bool repair_for_newer(const std::string& path, const std::string& error, std::string& text,
+                      std::vector<std::string>& warnings) {
+  const std::string element = field(error, "Element '", '\'');
+  const int line = std::atoi(field(error, "line ", ' ').c_str());
+  const std::string where = path + ":" + std::to_string(line) + ": ";
+  const char* why = " is newer than MuJoCo 2.2.2 and cannot change kinematics or appearance: ";
+  if (error.find("has `range` but not `limited`") != std::string::npos) {
+    std::size_t c = text.find("<compiler");
+    if (c == std::string::npos || text.find("autolimits", c) < text.find('>', c)) {
+      std::size_t m = text.find("<mujoco");
+      if (m == std::string::npos) return false;
+      text.insert(text.find('>', m) + 1, "<compiler autolimits=\"true\"/>");
+    } else {
+      text.insert(c + 9, " autolimits=\"true\"");
+    }
+    warnings.push_back(path +
+                       ": joint ranges without `limited` are read as limits, as newer "
+                       "MuJoCo does (compiler autolimits)");
+    return true;
+  }
+  std::string attribute = field(error, "unrecognized attribute: '", '\'');
+  // elements whose settings only draw (the <visual> section) or actuate (the <actuator> section)
+  static const char* const visual[] = {
+      "global",   "quality",  "headlight",   "map",    "scale",    "rgba",   "general", "motor",
+      "position", "velocity", "intvelocity", "damper", "cylinder", "muscle", "adhesion"};
+  bool harmless =
+      (element == "mesh" && attribute == "inertia") ||
+      (element == "joint" && (attribute == "actuatorfrcrange" || attribute == "actuatorgravcomp"));
+  for (const char* v : visual) harmless = harmless || (element == v && !attribute.empty());
+  const std::string keyword = field(error, "invalid keyword: '", '\'');
+  if (element == "option" && !keyword.empty()) {
+    attribute = attribute_with_value(text, line, keyword);
+    harmless = !attribute.empty();
+  }
+  if (!harmless || line <= 0 || !drop_attribute(text, line, attribute)) return false;
+  warnings.push_back(where + "attribute '" + attribute + "' on <" + element + ">" + why +
+                     "ignored");
+  return true;
+}
+
+// mj_loadXML, retrying after repair_for_newer; the retries read a corrected copy beside the
+// file so that relative includes and meshes still resolve. Null and *error when MuJoCo refuses
+// the file.
 mjModel* compile(const std::string& path, std::vector<std::string>& warnings, std::string* error) {
   namespace fs = std::filesystem;
   char buf[1024] = "";
   mjModel* m = mj_loadXML(path.c_str(), nullptr, buf, sizeof buf);
   std::string text, copy;
+  if (!m) {
+    std::ifstream in(path, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   for (int attempt = 0; !m && attempt < 32; ++attempt) {
     *error = buf;
-    std::string element, attribute;
-    int line = 0;
-    if (!harmless_refusal(*error, &element, &attribute, &line)) break;
-    if (text.empty()) {
-      std::ifstream in(path, std::ios::binary);
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    if (!drop_attribute(text, line, attribute)) break;
-    warnings.push_back(path + ":" + std::to_string(line) + ": attribute '" + attribute + "' on <" +
-                       element +
-                       "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
-                       "appearance: ignored");
+    if (!repair_for_newer(path, *error, text, warnings)) break;
     if (copy.empty())
       copy = (fs::path(path).parent_path() /
               ("." + fs::path(path).filename().string() + ".ikwb-" + std::to_string(getpid())))

@@ -173,7 +173,7 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
 TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
   test::TempDir dir;
   const std::string path = dir.write("newer.xml", R"(<mujoco model="t">
-  <compiler autolimits="true"/>
+  <option integrator="implicitfast"/>
   <visual>
     <global ellipsoidinertia="true"/>
   </visual>
@@ -181,16 +181,26 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
     <mesh name="m" inertia="shell" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>
   </asset>
   <worldbody>
-    <body name="b"><joint type="hinge"/><geom type="mesh" mesh="m"/></body>
+    <body name="b"><joint name="j" type="hinge" range="-1 1"/><geom type="mesh" mesh="m"/></body>
   </worldbody>
+  <actuator><position joint="j" kp="10" kv="1"/></actuator>
 </mujoco>)");
   LoadResult r = load_mjcf_file(path);
-  EXPECT_EQ(r.model->dof_count, 1);
-  ASSERT_EQ(r.warnings.size(), 2u);
-  EXPECT_EQ(r.warnings[0], path +
-                               ":4: attribute 'ellipsoidinertia' on <global> is newer than "
-                               "MuJoCo 2.2.2 and cannot change kinematics or appearance: ignored");
-  EXPECT_NE(r.warnings[1].find(":7: attribute 'inertia' on <mesh>"), std::string::npos);
+  const Model& m = *r.model;
+  EXPECT_EQ(m.dof_count, 1);
+  EXPECT_NEAR(m.dof_upper[0], M_PI / 180, 1e-12);  // a range is a limit (MuJoCo: degrees)
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  EXPECT_EQ(r.warnings.size(), 5u) << all;
+  EXPECT_NE(all.find(path + ":4: attribute 'ellipsoidinertia' on <global> is newer than MuJoCo "
+                            "2.2.2 and cannot change kinematics or appearance: ignored"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find(":7: attribute 'inertia' on <mesh>"), std::string::npos) << all;
+  EXPECT_NE(all.find(":2: attribute 'integrator' on <option>"), std::string::npos) << all;
+  EXPECT_NE(all.find("attribute 'kv' on <position>"), std::string::npos) << all;
+  EXPECT_NE(all.find("joint ranges without `limited` are read as limits"), std::string::npos)
+      << all;
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / ""),
                           std::filesystem::directory_iterator()),
             1);  // no copy left beside the file

@@ -99,7 +99,9 @@ bool to_geometry(const mjModel* m, int g, Geometry* out) {
   Geometry geo;
   geo.origin = {vec3(m->geom_pos + 3 * g), quat_wxyz(m->geom_quat + 4 * g)};
   const mjtNum* size = m->geom_size + 3 * g;
-  const float* rgba = m->geom_rgba + 4 * g;
+  // a material's colour when the geom has one (MuJoCo draws it so), else the geom's own
+  const int mat = m->geom_matid[g];
+  const float* rgba = mat >= 0 ? m->mat_rgba + 4 * mat : m->geom_rgba + 4 * g;
   geo.rgba = {rgba[0], rgba[1], rgba[2], rgba[3]};
   geo.has_color = true;
   switch (m->geom_type[g]) {
@@ -301,7 +303,9 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
     warn(std::to_string(m->ntendon) + " tendon(s) not carried over (kinematics only)");
 
   ModelBuilder b;
-  b.model().name = std::filesystem::path(path).stem().string();
+  // the model's name is the first of MuJoCo's names
+  b.model().name =
+      m->names[0] ? std::string(m->names) : std::filesystem::path(path).stem().string();
   std::vector<int> body_of(m->nbody, -1);  // MuJoCo body -> our body (its last frame)
   std::vector<int> joint_of(m->njnt, -1);  // MuJoCo joint -> our joint
   std::vector<int> last_joint_body(m->nbody, -1);
@@ -389,14 +393,22 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
       }
       body_of[i] = prev;
     }
-    // geoms: drawn; those that collide are collision shapes too
+    // geoms: those that collide are the collision shapes; those that do not are drawn (robot
+    // files keep visual meshes apart from collision shapes), and a body with only colliding
+    // geoms is drawn with those
+    std::vector<std::vector<Geometry> > drawn(m->nbody), colliding(m->nbody);
     for (int g = 0; g < m->ngeom; ++g) {
-      if (m->geom_bodyid[g] == 0) continue;  // world geoms (the floor)
+      const int mb = m->geom_bodyid[g];
       Geometry geo;
-      if (!to_geometry(m, g, &geo)) continue;
-      int body = body_of[m->geom_bodyid[g]];
-      if (m->geom_contype[g] || m->geom_conaffinity[g]) b.collisions(body).push_back(geo);
-      if (m->geom_rgba[4 * g + 3] > 0) b.visuals(body).push_back(std::move(geo));
+      if (mb == 0 || !to_geometry(m, g, &geo)) continue;  // world geoms (the floor), planes
+      const bool collides = m->geom_contype[g] || m->geom_conaffinity[g];
+      (collides ? colliding : drawn)[mb].push_back(std::move(geo));
+    }
+    for (int i = 1; i < m->nbody; ++i) {
+      std::vector<Geometry>& visuals = b.visuals(body_of[i]);
+      for (const Geometry& g : drawn[i].empty() ? colliding[i] : drawn[i])
+        if (g.rgba[3] > 0) visuals.push_back(g);
+      b.collisions(body_of[i]) = std::move(colliding[i]);
     }
     // equality constraints: linear couplings of two scalar joints become mimic joints
     for (int e = 0; e < m->neq; ++e) {

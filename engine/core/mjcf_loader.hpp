@@ -15,8 +15,9 @@ bool mjcf_supported();
 // ball, free -> free, a body without joints fixed to its parent, a body with k joints as a
 // chain through k - 1 massless bodies named BODY/JOINT; joint reference positions (qpos0)
 // folded into the joint frames so q means MuJoCo's qpos; masses, centres of mass and inertias;
-// geoms as visuals (boxes, spheres, cylinders, capsules and ellipsoids as meshes, meshes as
-// compiled) and, when they collide, as collision shapes; equality couplings of two scalar joints
+// geoms that collide as collision shapes, the others as visuals (a body with only colliding
+// geoms drawn with those; capsules and ellipsoids as meshes, meshes as compiled; material
+// colours); equality couplings of two scalar joints
 // with a linear polynomial as mimic joints. Not carried over, each with a warning: tendons, other
 // equality constraints. Throws ModelError starting with the path and MuJoCo's own message (which
 // names the element, attribute and line) when MuJoCo refuses the file, or when this build has

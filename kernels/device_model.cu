@@ -32,6 +32,7 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   std::size_t o_off = pk.add(a.joint_mimic_offset.data(), J);
   std::size_t o_bjoint = pk.add(m.body_joint.data(), B);
   std::size_t o_com = pk.add(a.body_com.data(), B);
+  std::size_t o_mass = pk.add(a.body_mass.data(), B);
   std::size_t o_flags = pk.add(m.body_flags.data(), B);
   std::size_t o_lower = pk.add(lower.data(), V);
   std::size_t o_upper = pk.add(upper.data(), V);
@@ -57,6 +58,7 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   view_.joint_mimic_offset = at_offset<const float>(base, o_off);
   view_.body_joint = at_offset<const int>(base, o_bjoint);
   view_.body_com = at_offset<const Vec3<float>>(base, o_com);
+  view_.body_mass = at_offset<const float>(base, o_mass);
   view_.body_flags = at_offset<const int>(base, o_flags);
   lower_ = at_offset<const float>(base, o_lower);
   upper_ = at_offset<const float>(base, o_upper);

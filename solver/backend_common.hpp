@@ -79,6 +79,9 @@ ObjectiveParams<T> convert_params(const ObjectiveParams<double>& o) {
   p.weight = T(o.weight);
   p.position_weights = cast<T>(o.position_weights);
   p.rotation_weights = cast<T>(o.rotation_weights);
+  p.axis = cast<T>(o.axis);
+  p.direction = cast<T>(o.direction);
+  p.cone = T(o.cone);
   p.start = o.start;
   p.dim = o.dim;
   return p;

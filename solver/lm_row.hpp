@@ -151,9 +151,12 @@ IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowE
   switch (o.type) {
     case ObjectiveType::kPosition:
     case ObjectiveType::kRelativeBall:
+    case ObjectiveType::kCom:
       first_pos = 0;
       break;
     case ObjectiveType::kRotation:
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign:
       first_rot = 0;
       break;
     case ObjectiveType::kPose:

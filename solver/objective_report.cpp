@@ -30,10 +30,7 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
   for (int oi = 0; oi < problem.objective_count(); ++oi) {
     const ObjectiveParams<double>& o = pv.objectives[oi];
     ObjectiveReport& rep = out[oi];
-    if (o.link >= 0) {
-      const Transform<double>& x = body_q[o.link];
-      rep.current = {transform_point(x, o.offset), x.q};
-    }
+    rep.current = objective_point(m, o, body_q);
     if (o.type == ObjectiveType::kCustom) continue;
     raw.assign(o.dim, 0.0);
     objective_residual(pv, oi, problem_index, q.data(), body_q.data(), raw.data());
@@ -62,6 +59,24 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
                   rep.rotation_error <= tol.tol_rotation && rep.violation <= tol.tol_constraint;
   }
   return out;
+}
+
+Transform<double> objective_point(const Model& m, const ObjectiveParams<double>& p,
+                                  const std::vector<Transform<double>>& body_q) {
+  if (int(body_q.size()) != m.body_count) return transform_identity<double>();
+  if (p.type == ObjectiveType::kCom)
+    return {center_of_mass(m.view(), body_q.data()), quat_identity<double>()};
+  if (p.link < 0 || p.link >= m.body_count) return transform_identity<double>();
+  const Transform<double>& x = body_q[p.link];
+  return {transform_point(x, p.offset), x.q};
+}
+
+Transform<double> objective_met_target(const Model& m, const ObjectiveParams<double>& p,
+                                       const std::vector<Transform<double>>& body_q) {
+  Transform<double> t = objective_point(m, p, body_q);
+  if (p.type == ObjectiveType::kLookAt && p.link >= 0 && p.link < int(body_q.size()))
+    t.p = t.p + rotate(body_q[p.link].q, unit_or_zero(p.axis));
+  return t;
 }
 
 bool all_reached(const IkProblem& problem, const std::vector<ObjectiveReport>& reports) {

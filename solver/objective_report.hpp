@@ -11,7 +11,8 @@
 namespace ikwb {
 
 struct ObjectiveReport {
-  // the link point and the link's orientation (world), for kinds with a link ("link" of a pair)
+  // the link point and the link's orientation (world), for kinds with a link ("link" of a pair);
+  // the centre of mass for com (objective_point)
   Transform<double> current = transform_identity<double>();
   double position_error = 0;  // m, norm of the position rows (axes of weight 0 left out)
   double rotation_error = 0;  // rad, norm of the rotation rows (axes of weight 0 left out)
@@ -29,6 +30,16 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
                                                const std::vector<double>& q,
                                                const std::vector<Transform<double>>& body_q,
                                                const SolverSettings& tolerances);
+
+// What objective p acts on at body_q (body_count): its link point and the link's orientation,
+// the centre of mass (identity orientation) for com; identity for kinds without either.
+Transform<double> objective_point(const Model& m, const ObjectiveParams<double>& p,
+                                  const std::vector<Transform<double>>& body_q);
+// The target that objective p meets at body_q: objective_point, except for look_at: the point
+// 1 m from the link point along the link's axis (so the axis looks at it), same orientation.
+// Where a new target starts and what a scene's "current" target means.
+Transform<double> objective_met_target(const Model& m, const ObjectiveParams<double>& p,
+                                       const std::vector<Transform<double>>& body_q);
 
 // true when every enabled objective is reached
 bool all_reached(const IkProblem& problem, const std::vector<ObjectiveReport>& reports);

@@ -11,6 +11,7 @@
 
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/row_kinematics.hpp"
+#include "solver/objective_whole_body.hpp"
 
 namespace ikwb {
 
@@ -30,6 +31,9 @@ struct ObjectiveParams {
   T weight = 1;                                       // scales residual and Jacobian rows (soft)
   Vec3<T> position_weights = {1, 1, 1};               // per world axis, position rows
   Vec3<T> rotation_weights = {1, 1, 1};               // per world axis, rotation rows
+  Vec3<T> axis = {0, 0, 1};                           // look_at, axis_align: link frame, unit
+  Vec3<T> direction = {0, 0, -1};                     // axis_align: world, unit
+  T cone = 0;                                         // look_at, axis_align: rad, [0, pi]
   int start = 0;                                      // first residual row
   int dim = 0;                                        // residual rows
 };
@@ -145,6 +149,22 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
     case ObjectiveType::kMinDistance: {
       Vec3<S> d = world_point(body_q, o.link, o.offset) - world_point(body_q, o.link_b, o.offset_b);
       r[0] = S(o.distance) - length(d);
+      break;
+    }
+    case ObjectiveType::kCom: {
+      Vec3<S> e = center_of_mass(m, body_q) - cast<S>(tgt.p);
+      for (int k = 0; k < 3; ++k) r[k] = e[k];
+      break;
+    }
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign: {
+      Vec3<S> a, d, point;
+      S dist;
+      Vec3<S> e = zero3<S>();
+      if (cone_vectors(m, o.type, o.link, o.offset, o.axis, o.direction, tgt.p, body_q, &a, &d,
+                       &point, &dist))
+        e = cone_error(a, d, o.cone);
+      for (int k = 0; k < 3; ++k) r[k] = e[k];
       break;
     }
     default:
@@ -269,6 +289,24 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       visit_body_columns(m, body_q, o.link_b, acc);
       break;
     }
+    case ObjectiveType::kCom:
+      acc.lin = J;
+      center_of_mass_jacobian(m, body_q, acc);
+      break;
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign: {
+      ConeColumns<T> cc;
+      T dist;
+      if (!cone_vectors(m, o.type, o.link, o.offset, o.axis, o.direction, tgt.p, body_q, &cc.a,
+                        &cc.d, &cc.point, &dist))
+        break;
+      cc.cone = o.cone;
+      cc.inv_dist = o.type == ObjectiveType::kLookAt ? T(1) / dist : T(0);
+      cc.J = J;
+      cc.ld = ld;
+      visit_body_columns(m, body_q, o.link, cc);
+      break;
+    }
     default:
       break;
   }
@@ -280,6 +318,7 @@ IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
   switch (o.type) {
     case ObjectiveType::kPosition:
     case ObjectiveType::kRelativeBall:
+    case ObjectiveType::kCom:
       return o.weight * o.position_weights[k];
     case ObjectiveType::kRotation:
       return o.weight * o.rotation_weights[k];

@@ -46,6 +46,8 @@ std::string default_objective_name(const Model& m, const Objective& o) {
     case ObjectiveType::kPosition:
     case ObjectiveType::kRotation:
     case ObjectiveType::kPose:
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign:
       return std::string(objective_kind(p.type).name) + " " + body(p.link);
     case ObjectiveType::kJointLimits:
       return "joint limits";
@@ -102,6 +104,17 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
   if (kind.has(kFieldLinkB)) check_link(p.link_b, (w + " link_b").c_str());
   if (kind.has(kFieldDistance) && (!std::isfinite(p.distance) || p.distance < 0))
     throw std::invalid_argument(w + ": distance must be finite and >= 0");
+  // axes and directions are stored normalised; a zero one has no direction
+  auto unit = [&](Vec3<double>& v, const char* name) {
+    double l = length(v);
+    if (!finite3(v) || !(l > 1e-12))
+      throw std::invalid_argument(w + ": " + name + " must be a finite, non-zero vector");
+    v = (1.0 / l) * v;
+  };
+  if (kind.has(kFieldAxis)) unit(p.axis, "axis");
+  if (kind.has(kFieldDirection)) unit(p.direction, "direction");
+  if (kind.has(kFieldCone) && !(p.cone >= 0 && p.cone <= 3.141592653589793))
+    throw std::invalid_argument(w + ": cone must be an angle in [0, pi] rad");
   if (kind.has(kFieldRelative)) {
     if (!finite3(p.relative.p)) throw std::invalid_argument(w + ": relative has NaN");
     p.relative.q = checked_unit(p.relative.q, w + " relative");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/core/fk.hpp"
+#include "solver/objective_report.hpp"
 
 namespace ikwb {
 
@@ -71,6 +72,9 @@ bool objective_from_scene(const Model& m, const SceneObjective& so,
   if (kind->has(kFieldOffset)) p.offset = so.offset;
   if (kind->has(kFieldOffsetB)) p.offset_b = so.offset_b;
   if (kind->has(kFieldDistance)) p.distance = so.distance;
+  if (kind->has(kFieldAxis)) p.axis = so.axis;
+  if (kind->has(kFieldDirection)) p.direction = so.direction;
+  if (kind->has(kFieldCone)) p.cone = so.cone;
   if (kind->has(kFieldPositionWeights)) p.position_weights = so.position_weights;
   if (kind->has(kFieldRotationWeights)) p.rotation_weights = so.rotation_weights;
   if (kind->has(kFieldNullSpace)) p.null_space = so.null_space;
@@ -83,11 +87,8 @@ bool objective_from_scene(const Model& m, const SceneObjective& so,
   o.name = so.name.empty() ? default_objective_name(m, o) : so.name;
   out->objective = std::move(o);
   out->target = transform_identity<double>();
-  if (kind->has_target()) {
-    const Transform<double>& x = body_q[p.link];
-    out->target =
-        so.target_current ? Transform<double>{transform_point(x, p.offset), x.q} : so.target;
-  }
+  if (kind->has_target())
+    out->target = so.target_current ? objective_met_target(m, p, body_q) : so.target;
   return true;
 }
 
@@ -103,6 +104,9 @@ SceneObjective objective_to_scene(const Model& m, const PlacedObjective& placed)
   so.offset = p.offset;
   so.offset_b = p.offset_b;
   so.distance = p.distance;
+  so.axis = p.axis;
+  so.direction = p.direction;
+  so.cone = p.cone;
   so.weight = p.weight;
   so.position_weights = p.position_weights;
   so.rotation_weights = p.rotation_weights;

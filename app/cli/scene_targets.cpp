@@ -74,9 +74,9 @@ std::vector<TargetColumns> parse_header(const std::vector<std::string>& header,
     int obj = it->second[0];
     const ObjectiveKind& kind = objective_kind(objectives[obj].objective.params.type);
     bool rot = suffix >= 3;
-    if (rot && kind.rotation_row < 0)
+    if (rot && !kind.target_orientation())
       fail(c, "objective " + in_quotes(name) + " (" + kind.name + ") has no rotation target");
-    if (!rot && kind.position_row < 0)
+    if (!rot && !kind.target_position())
       fail(c, "objective " + in_quotes(name) + " (" + kind.name + ") has no position target");
     auto [pos, added] = slot.emplace(obj, out.size());
     if (added) {

@@ -30,7 +30,9 @@ bool same_objective(const Objective& a, const Objective& b) {
          x.relative.q.y == y.relative.q.y && x.relative.q.z == y.relative.q.z &&
          x.relative.q.w == y.relative.q.w && x.distance == y.distance && x.weight == y.weight &&
          same3(x.position_weights, y.position_weights) &&
-         same3(x.rotation_weights, y.rotation_weights) && a.rest_q == b.rest_q && a.name == b.name;
+         same3(x.rotation_weights, y.rotation_weights) && same3(x.axis, y.axis) &&
+         same3(x.direction, y.direction) && x.cone == y.cone && a.rest_q == b.rest_q &&
+         a.name == b.name;
 }
 
 // equal up to the rounding of IkProblem's quaternion renormalisation
@@ -274,10 +276,8 @@ void AppState::set_target(int index, const Transform<double>& target) {
 }
 
 Transform<double> AppState::link_point_pose(int index) const {
-  const ObjectiveParams<double>& p = objectives[index].spec.params;
-  if (!model || p.link < 0 || p.link >= int(fk.body_q.size())) return transform_identity<double>();
-  const Transform<double>& x = fk.body_q[p.link];
-  return {transform_point(x, p.offset), x.q};
+  if (!model || index < 0 || index >= int(objectives.size())) return transform_identity<double>();
+  return objective_met_target(*model, objectives[index].spec.params, fk.body_q);
 }
 
 void AppState::evaluate() {

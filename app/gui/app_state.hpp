@@ -41,9 +41,10 @@ struct WorkbenchObjective {
   int link() const { return spec.params.link; }
   bool enabled() const { return spec.params.enabled != 0; }
   bool has_target() const { return kind().has_target(); }
-  // the kind has position / rotation error rows (a target's gizmo moves / turns it)
-  bool has_position_rows() const { return kind().position_row >= 0; }
-  bool has_rotation_rows() const { return kind().rotation_row >= 0; }
+  // the kind reads its target's position / orientation (the gizmo moves / turns it); com and
+  // look_at read a point only, rotation an orientation only
+  bool has_target_position() const { return kind().target_position(); }
+  bool has_target_orientation() const { return kind().target_orientation(); }
   const std::string& name() const { return spec.name; }
 };
 
@@ -150,7 +151,8 @@ class AppState {
   // (so its gizmo appears); -1 clears the link selection
   void select_link(int body);
   void set_target(int index, const Transform<double>& target);
-  // world pose of objective i's link point at the last FK
+  // the target objective i meets at the last FK: its link point and the link's orientation;
+  // the centre of mass for com; 1 m along the axis for look_at (objective_met_target)
   Transform<double> link_point_pose(int index) const;
   // FK (when the configuration changed) and every objective's status from the solver's residual
   // rows, after sync(); the frame step calls it once a frame

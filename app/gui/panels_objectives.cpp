@@ -100,6 +100,25 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
       p.distance = std::max(0.0, double(d) / 1000.0);
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set distance");
   }
+  // look_at / axis_align: the link axis, the world direction (any length, the solver normalises;
+  // a zero vector is refused and undone) and the cone in degrees
+  auto vector_row = [&](const char* id, const char* tip, Vec3<double>& v) {
+    float f[3] = {float(v.x), float(v.y), float(v.z)};
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+    if (ImGui::DragFloat3(id, f, 0.01f, -1.0f, 1.0f, "%.2f")) v = {f[0], f[1], f[2]};
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit(std::string("set ") + (id + 2));
+  };
+  if (kind.has(kFieldAxis)) vector_row("##axis", "axis in the link frame (x, y, z)", p.axis);
+  if (kind.has(kFieldDirection))
+    vector_row("##direction", "world direction the axis aligns with", p.direction);
+  if (kind.has(kFieldCone)) {
+    float c = float(p.cone * 57.29577951308232);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+    if (ImGui::DragFloat("##cone", &c, 0.2f, 0.0f, 180.0f, "cone %.1f deg"))
+      p.cone = std::min(std::max(0.0, double(c)), 180.0) / 57.29577951308232;
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set cone");
+  }
   if (kind.has(kFieldPositionWeights) && axis_weights("pos axes", p.position_weights))
     app.note_edit("set axis weights");
   if (kind.has(kFieldRotationWeights) && axis_weights("rot axes", p.rotation_weights))

@@ -86,10 +86,10 @@ bool ScriptRunner::advance_drag(ScriptHost& host) {
       app.selection.objective = d.objective;
       app.selection.body = o.link();
       bool ring = is_ring_handle(d.handle);
-      if ((!o.has_rotation_rows() && ring) || (!o.has_position_rows() && !ring))
+      if ((!o.has_target_orientation() && ring) || (!o.has_target_position() && !ring))
         return abandon(std::string("a ") + o.kind().name + " objective has no such handle");
       render::GizmoMode want = ring ? render::GizmoMode::kRotate : render::GizmoMode::kTranslate;
-      if (o.has_position_rows() && o.has_rotation_rows() && view.user_mode != want) {
+      if (o.has_target_position() && o.has_target_orientation() && view.user_mode != want) {
         int k = ring ? GLFW_KEY_E : GLFW_KEY_W;
         input_.keys[k] = true;
         tapped_.push_back(k);

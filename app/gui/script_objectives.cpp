@@ -16,6 +16,9 @@ constexpr FieldWord kFieldWords[] = {
     {"offset", kFieldOffset, 3},
     {"offset_b", kFieldOffsetB, 3},
     {"distance", kFieldDistance, 1},
+    {"axis", kFieldAxis, 3},
+    {"direction", kFieldDirection, 3},
+    {"cone", kFieldCone, 1},
     {"weight", 0, 1},
     {"position_weights", kFieldPositionWeights, 3},
     {"rotation_weights", kFieldRotationWeights, 3},
@@ -74,6 +77,9 @@ bool read_fields(const std::vector<std::string>& a, std::size_t k, bool flags_al
     if (word == "offset") ok = vec3_value(a, k, true, &p.offset);
     if (word == "offset_b") ok = vec3_value(a, k, true, &p.offset_b);
     if (word == "distance") ok = length_value(a[k], &p.distance);
+    if (word == "axis") ok = vec3_value(a, k, false, &p.axis);
+    if (word == "direction") ok = vec3_value(a, k, false, &p.direction);
+    if (word == "cone") ok = angle_value(a[k], &p.cone);
     if (word == "weight") ok = plain_number(a[k], &p.weight);
     if (word == "position_weights") ok = vec3_value(a, k, false, &p.position_weights);
     if (word == "rotation_weights") ok = vec3_value(a, k, false, &p.rotation_weights);

@@ -167,7 +167,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["rotation_error"] = s.rotation_error;
     e["violation"] = s.violation;
     e["deviation"] = s.deviation;
-    if (o.link() >= 0)
+    if (o.link() >= 0 || o.has_target())  // com: the centre of mass
       e["current"] = {{"position", vec(s.current.p)}, {"orientation", quat(s.current.q)}};
     objectives.push_back(e);
   }

@@ -107,8 +107,8 @@ int Viewport3D::gizmo_objective(const AppState& app) const {
 
 render::GizmoMode Viewport3D::effective_mode(const AppState& app) const {
   int i = gizmo_objective(app);
-  if (i >= 0 && !app.objectives[i].has_rotation_rows()) return render::GizmoMode::kTranslate;
-  if (i >= 0 && !app.objectives[i].has_position_rows()) return render::GizmoMode::kRotate;
+  if (i >= 0 && !app.objectives[i].has_target_orientation()) return render::GizmoMode::kTranslate;
+  if (i >= 0 && !app.objectives[i].has_target_position()) return render::GizmoMode::kRotate;
   return user_mode;
 }
 
@@ -121,7 +121,7 @@ void Viewport3D::update_gizmo_pose(const AppState& app) {
   const WorkbenchObjective& o = app.objectives[i];
   Transform<double> t = o.target;
   // a rotation target has no position: its rings sit on the link
-  if (!o.has_position_rows()) t.p = o.status.current.p;
+  if (!o.has_target_position()) t.p = o.status.current.p;
   gizmo.mode = effective_mode(app);
   gizmo.set_transform(t);
 }
@@ -132,7 +132,7 @@ int Viewport3D::target_under(const AppState& app, glm::vec2 mouse) const {
   float best_d = kTargetPickPx;
   for (int i = 0; i < int(app.objectives.size()); ++i) {
     const WorkbenchObjective& o = app.objectives[i];
-    if (!o.has_target() || !o.has_position_rows()) continue;
+    if (!o.has_target() || !o.has_target_position()) continue;
     glm::vec3 px = camera.project(render::to_glm(o.target.p), rect);
     if (px.z <= 0) continue;
     float d = glm::length(glm::vec2(px) - mouse);
@@ -212,7 +212,7 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
           break;
         }
         Transform<double> t = held ? gizmo.update_drag(camera, rect, in.mouse) : gizmo.end_drag();
-        if (!app.objectives[i].has_position_rows()) t.p = app.objectives[i].target.p;
+        if (!app.objectives[i].has_target_position()) t.p = app.objectives[i].target.p;
         app.set_target(i, t);
         if (!held) app.note_edit("move target");
         break;
@@ -388,15 +388,15 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
       if (!o.has_target()) continue;
       glm::vec4 col = status_color(o);
       glm::vec3 cur = render::to_glm(o.status.current.p);
-      glm::vec3 tgt = !o.has_position_rows() ? cur : render::to_glm(o.target.p);
+      glm::vec3 tgt = !o.has_target_position() ? cur : render::to_glm(o.target.p);
       float wpp = camera.world_per_pixel(tgt, rect);
       if (glm::length(tgt - cur) > 2.0f * wpp) ov.line(cur, tgt, col, 2.0f, false);
       ov.point(cur, col, 7.0f, false);
-      if (o.has_rotation_rows() && i != gizmo_i) {
+      if (o.has_target_orientation() && i != gizmo_i) {
         Transform<double> frame{render::to_vec3(tgt), o.target.q};
         ov.axes(render::to_glm(frame), 30.0f * wpp, 2.0f, false, 0.9f);
       }
-      if (o.has_position_rows() && i != gizmo_i) {
+      if (o.has_target_position() && i != gizmo_i) {
         bool lit = app.hover.objective == i;
         ov.point(tgt, glm::vec4(0.1f, 0.1f, 0.12f, 0.9f), lit ? 16.0f : 13.0f, false);
         ov.point(tgt, lit ? glm::vec4(1.0f, 0.85f, 0.2f, 1.0f) : col, lit ? 12.0f : 9.0f, false);
@@ -440,7 +440,7 @@ void Viewport3D::draw_ui(AppState& app) {
   int sel = app.selection.objective;
   if (sel >= 0 && sel < int(app.objectives.size()) && app.objectives[sel].has_target()) {
     const WorkbenchObjective& o = app.objectives[sel];
-    const Vec3<double>& at = !o.has_position_rows() ? o.status.current.p : o.target.p;
+    const Vec3<double>& at = !o.has_target_position() ? o.status.current.p : o.target.p;
     glm::vec3 px = camera.project(render::to_glm(at), rect);
     if (px.z > 0 && rect.contains(glm::vec2(px))) {
       if (o.status.out_of_reach)

@@ -35,7 +35,7 @@ Transform<double> joint_frame(const Model& m, const std::vector<Transform<double
 // last body
 int label_body(const AppState& app) {
   for (const WorkbenchObjective& o : app.objectives)
-    if (o.has_target() && o.enabled()) return o.link();
+    if (o.has_target() && o.enabled() && o.link() >= 0) return o.link();
   return app.model ? app.model->body_count - 1 : -1;
 }
 
@@ -188,14 +188,14 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
       if (!o.has_target() || !o.enabled()) continue;
       glm::vec3 cur = render::to_glm(o.status.current.p);
       float wpp = cam.world_per_pixel(cur, rect);
-      if (o.has_position_rows()) {
+      if (o.has_target_position()) {
         glm::vec3 tgt = render::to_glm(o.target.p);
         float e = float(o.status.position_error);
         if (e > 3.0f * wpp)
           ov.arrow(cur, tgt, magnitude_color(e / 0.1f), 3.0f, std::min(e * 0.3f, 14.0f * wpp),
                    false);
       }
-      if (o.has_rotation_rows() && o.status.rotation_error > 1e-3) {
+      if (o.has_target_orientation() && o.status.rotation_error > 1e-3) {
         // the rotation taking the link's orientation to the target's, as an arc at the link
         Vec3<double> w = quat_log(o.target.q * conjugate(o.status.current.q));
         double angle = length(w);
@@ -211,6 +211,30 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
         }
       }
     }
+  }
+  // look_at / axis_align: the link's axis as a ray from the link point (to the target's
+  // distance for look_at) and, faint, the wanted direction; coloured by the angle beyond the cone
+  for (const WorkbenchObjective& o : app.objectives) {
+    if (!o.enabled() || !o.kind().has(kFieldAxis) || o.link() < 0 ||
+        o.link() >= int(body_q.size()))
+      continue;
+    const ObjectiveParams<double>& p = o.spec.params;
+    double len = length(p.axis);
+    if (!(len > 0)) continue;
+    glm::vec3 cur = render::to_glm(o.status.current.p);
+    float wpp = cam.world_per_pixel(cur, rect);
+    Vec3<double> a = rotate(body_q[o.link()].q, (1.0 / len) * p.axis);
+    Vec3<double> want = p.direction;
+    float reach = 80.0f * wpp;
+    if (o.type() == ObjectiveType::kLookAt) {
+      want = o.target.p - o.status.current.p;
+      reach = float(length(want));
+    }
+    glm::vec4 col = magnitude_color(float(o.status.rotation_error / 0.5));
+    ov.line(cur, cur + reach * render::to_glm(a), col, 2.5f, false);
+    if (length(want) > 0)
+      ov.line(cur, cur + reach * render::to_glm((1.0 / length(want)) * want),
+              glm::vec4(glm::vec3(col), 0.35f), 1.5f, false);
   }
 
   // limit arcs and segments; the branch edit joint's handle (drawn even with limits off)

@@ -58,6 +58,7 @@ ModelView<double> Model::view() const {
   v.joint_mimic_offset = joint_mimic_offset.data();
   v.body_joint = body_joint.data();
   v.body_com = body_com.data();
+  v.body_mass = body_mass.data();
   v.body_flags = body_flags.data();
   return v;
 }

@@ -103,7 +103,7 @@ template <class T>
 struct ModelArrays {
   std::vector<Transform<T>> joint_X_p, joint_X_c;
   std::vector<Vec3<T>> joint_axis, body_com;
-  std::vector<T> joint_mimic_multiplier, joint_mimic_offset;
+  std::vector<T> joint_mimic_multiplier, joint_mimic_offset, body_mass;
   ModelView<T> view;
 
   explicit ModelArrays(const Model& m) {
@@ -111,6 +111,7 @@ struct ModelArrays {
     for (const auto& x : m.joint_X_c) joint_X_c.push_back(cast<T>(x));
     for (const auto& a : m.joint_axis) joint_axis.push_back(cast<T>(a));
     for (const auto& c : m.body_com) body_com.push_back(cast<T>(c));
+    for (double v : m.body_mass) body_mass.push_back(T(v));
     for (double v : m.joint_mimic_multiplier) joint_mimic_multiplier.push_back(T(v));
     for (double v : m.joint_mimic_offset) joint_mimic_offset.push_back(T(v));
     ModelView<double> d = m.view();
@@ -131,6 +132,7 @@ struct ModelArrays {
     view.joint_X_c = joint_X_c.data();
     view.joint_axis = joint_axis.data();
     view.body_com = body_com.data();
+    view.body_mass = body_mass.data();
     view.joint_mimic_multiplier = joint_mimic_multiplier.data();
     view.joint_mimic_offset = joint_mimic_offset.data();
   }

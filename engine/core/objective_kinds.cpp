@@ -21,6 +21,11 @@ const ObjectiveKind kKinds[] = {
                                                                                                                                     0,  3,  6, true,  false, false, 1.0,  true},
   {ObjectiveType::kMinDistance,   "min_distance",   "Min distance",   kPair | kFieldDistance,                                     -1, -1,  1, true,  false, false, 1.0,  true},
   {ObjectiveType::kCustom,        "custom",         "Custom",         kFieldHard,                                                 -1, -1,  0, false, false, false, 1.0,  false},
+  {ObjectiveType::kCom,           "com",            "Centre of mass", kFieldTarget | kFieldTargetPoint | kFieldPositionWeights | kFieldHard,
+                                                                                                                                    0, -1,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kLookAt,        "look_at",        "Look at",        kLinkPoint | kFieldTargetPoint | kFieldAxis | kFieldCone,   -1,  0,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kAxisAlign,     "axis_align",     "Axis align",     kFieldLink | kFieldAxis | kFieldDirection | kFieldCone | kFieldHard,
+                                                                                                                                   -1,  0,  3, true,  true,  false, 1.0,  false},
 };
 // clang-format on
 

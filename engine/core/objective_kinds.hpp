@@ -24,6 +24,9 @@ enum class ObjectiveType : int8_t {
   kRelativeFixed = 6,  // link b keeps a fixed pose relative to link a (6 rows)
   kMinDistance = 7,    // inequality: distance(point a, point b) >= distance (1 row)
   kCustom = 8,         // user residual (CPU only): rows filled by the backend
+  kCom = 9,            // the model's centre of mass at a target point (3 rows)
+  kLookAt = 10,        // a link axis points at a target point, within a cone (3 rows)
+  kAxisAlign = 11,     // a link axis parallel to a world direction, within a cone (3 rows)
 };
 
 // The parameters a kind reads, named by their scene keys. Every kind also has "type", "name",
@@ -41,6 +44,12 @@ enum ObjectiveField : uint32_t {
   kFieldRotationWeights = 1u << 9,  // "rotation_weights": per world axis, rotation rows
   kFieldRest = 1u << 10,            // reads the scene's "rest" configuration
   kFieldHard = 1u << 11,            // may be a hard constraint (else soft only)
+  kFieldAxis = 1u << 12,            // "axis": direction in the link frame (normalised)
+  kFieldDirection = 1u << 13,       // "direction": world direction (normalised)
+  kFieldCone = 1u << 14,            // "cone": rad in [0, pi], a tolerance about the direction
+  // with kFieldTarget: only the target's position is read (a point; its orientation is kept
+  // but ignored), e.g. the centre of mass or the point a link looks at
+  kFieldTargetPoint = 1u << 15,
 };
 
 struct ObjectiveKind {
@@ -58,8 +67,18 @@ struct ObjectiveKind {
   bool hard;          // default mode
 
   bool has(uint32_t field) const { return (fields & field) == field; }
-  // an objective of this kind acts on a link point with a world target (drawn with a gizmo)
+  // an objective of this kind has a world target (drawn with a gizmo). It is placed where the
+  // objective is met (solver/objective_report.hpp objective_met_target): the link point and
+  // orientation for link kinds, the centre of mass for com (which has a target but no link),
+  // a point along the axis for look_at.
   bool has_target() const { return has(kFieldTarget); }
+  // the target's position / orientation is read (a gizmo moves / turns it)
+  bool target_position() const {
+    return has_target() && (position_row >= 0 || has(kFieldTargetPoint));
+  }
+  bool target_orientation() const {
+    return has_target() && !has(kFieldTargetPoint) && rotation_row >= 0;
+  }
   // relates two links (no target)
   bool is_pair() const { return has(kFieldLinkB); }
   // residual rows for a model with dof_count dofs

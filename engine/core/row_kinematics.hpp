@@ -106,6 +106,7 @@ struct ModelView {
   const T* joint_mimic_offset = nullptr;      // (joint_count)
   const int* body_joint = nullptr;            // (body_count) joint whose child it is, or -1
   const Vec3<T>* body_com = nullptr;          // (body_count) centre of mass in body frame
+  const T* body_mass = nullptr;               // (body_count) kg (the com objective)
   const int* body_flags = nullptr;            // (body_count) BodyFlag bits
 };
 

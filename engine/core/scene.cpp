@@ -119,7 +119,10 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
                                       "target",
                                       "relative",
                                       "position_weights",
-                                      "rotation_weights"};
+                                      "rotation_weights",
+                                      "axis",
+                                      "direction",
+                                      "cone"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -139,6 +142,14 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
   if (j.contains("offset_b")) o.offset_b = r.vec3(j["offset_b"], where + ".offset_b");
   if (j.contains("distance")) o.distance = r.number(j["distance"], where + ".distance");
   if (j.contains("weight")) o.weight = r.number(j["weight"], where + ".weight");
+  if (j.contains("axis")) o.axis = r.vec3(j["axis"], where + ".axis");
+  if (j.contains("direction")) o.direction = r.vec3(j["direction"], where + ".direction");
+  if (j.contains("cone")) o.cone = r.number(j["cone"], where + ".cone");
+  if (o.cone < 0 || o.cone > 3.141592653589793)
+    r.fail(where + ".cone", "must be an angle in [0, pi] rad");
+  for (auto [v, key] : {std::pair<const Vec3<double>*, const char*>{&o.axis, "axis"},
+                        {&o.direction, "direction"}})
+    if (v->x == 0 && v->y == 0 && v->z == 0) r.fail(where + "." + key, "must not be zero");
   if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
   if (o.distance < 0) r.fail(where + ".distance", "must be >= 0");
   if (j.contains("position_weights"))
@@ -182,6 +193,9 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       {kFieldOffset, "offset", !same3(o.offset, d.offset)},
       {kFieldOffsetB, "offset_b", !same3(o.offset_b, d.offset_b)},
       {kFieldDistance, "distance", o.distance != d.distance},
+      {kFieldAxis, "axis", !same3(o.axis, d.axis)},
+      {kFieldDirection, "direction", !same3(o.direction, d.direction)},
+      {kFieldCone, "cone", o.cone != d.cone},
       {kFieldPositionWeights, "position_weights", !same3(o.position_weights, d.position_weights)},
       {kFieldRotationWeights, "rotation_weights", !same3(o.rotation_weights, d.rotation_weights)},
       {kFieldNullSpace, "null_space", o.null_space != d.null_space},
@@ -305,6 +319,9 @@ json scene_objective_to_json(const SceneObjective& o) {
   if (kind->has(kFieldLinkB)) oj["link_b"] = o.link_b;
   if (kind->has(kFieldOffsetB)) oj["offset_b"] = vec_json(o.offset_b);
   if (kind->has(kFieldDistance)) oj["distance"] = o.distance;
+  if (kind->has(kFieldAxis)) oj["axis"] = vec_json(o.axis);
+  if (kind->has(kFieldDirection)) oj["direction"] = vec_json(o.direction);
+  if (kind->has(kFieldCone)) oj["cone"] = o.cone;
   oj["weight"] = o.weight;
   if (kind->has(kFieldPositionWeights)) oj["position_weights"] = vec_json(o.position_weights);
   if (kind->has(kFieldRotationWeights)) oj["rotation_weights"] = vec_json(o.rotation_weights);

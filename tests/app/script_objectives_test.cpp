@@ -37,6 +37,42 @@ TEST(ScriptObjectives, AddTakesTheFieldsOfItsKind) {
   EXPECT_TRUE(app.objectives[n + 1].spec.params.hard);  // the kind's default
 }
 
+// the whole-body kinds: com has no link and its target starts at the centre of mass (met);
+// look_at's target starts 1 m along its axis (met); axis_align has no target
+TEST(ScriptObjectives, AddsWholeBodyKindsWithTheirTargetsMet) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const std::size_t n = app.objectives.size();
+  std::string error;
+  ASSERT_TRUE(script_add_objective(
+      app, words({"add", "com", "position_weights", "1", "1", "0", "hard"}), &error))
+      << error;
+  ASSERT_TRUE(script_add_objective(
+      app, words({"add", "look_at", "panda_hand", "axis", "1", "0", "0", "cone", "5deg"}), &error))
+      << error;
+  ASSERT_TRUE(script_add_objective(
+      app, words({"add", "axis_align", "panda_link7", "direction", "0", "1", "0"}), &error))
+      << error;
+  EXPECT_FALSE(script_add_objective(app, words({"add", "com", "direction", "0", "1", "0"}), &error));
+  const WorkbenchObjective& com = app.objectives[n];
+  EXPECT_EQ(com.link(), -1);
+  EXPECT_TRUE(com.has_target() && com.has_target_position() && !com.has_target_orientation());
+  Vec3<double> c = center_of_mass(app.model->view(), app.fk.body_q.data());
+  EXPECT_LT(length(com.target.p - c), 1e-12);
+  const WorkbenchObjective& look = app.objectives[n + 1];
+  EXPECT_NEAR(look.spec.params.cone, 5 * 3.141592653589793 / 180, 1e-12);
+  EXPECT_TRUE(look.has_target_position() && !look.has_target_orientation());
+  const Transform<double>& hand = app.fk.body_q[look.link()];
+  EXPECT_LT(length(look.target.p - (hand.p + rotate(hand.q, Vec3<double>{1, 0, 0}))), 1e-12);
+  EXPECT_FALSE(app.objectives[n + 2].has_target());
+  EXPECT_EQ(app.objectives[n + 2].spec.params.direction.y, 1.0);
+  app.sync();
+  app.evaluate();
+  EXPECT_LT(length(com.status.current.p - c), 1e-12);  // the report's current: the CoM
+  EXPECT_TRUE(com.status.reached);
+  EXPECT_TRUE(look.status.reached);
+}
+
 TEST(ScriptObjectives, AddRefusesWhatTheKindDoesNotRead) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));

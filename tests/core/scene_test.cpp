@@ -320,6 +320,34 @@ TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
             "s.json: objectives[0].rotation_weights: not used by a position objective, ignored");
 }
 
+// the whole-body kinds' keys: read, written back, and warned about where unused
+TEST(Scene, AxisDirectionAndConeKeys) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "axis_align", "link": "tcp", "axis": [0, 0, 1], "direction": [1, 0, 0],
+     "cone": 0.25},
+    {"type": "com", "position_weights": [1, 1, 0], "axis": [1, 0, 0]},
+    {"type": "look_at", "link": "head", "axis": [1, 0, 0], "direction": [0, 1, 0]}]})",
+                        "s.json", "");
+  ASSERT_EQ(s.warnings.size(), 2u);
+  EXPECT_EQ(s.warnings[0], "s.json: objectives[1].axis: not used by a com objective, ignored");
+  EXPECT_EQ(s.warnings[1],
+            "s.json: objectives[2].direction: not used by a look_at objective, ignored");
+  EXPECT_EQ(s.objectives[0].cone, 0.25);
+  EXPECT_EQ(s.objectives[0].direction.x, 1.0);
+  nlohmann::json j = scene_objective_to_json(s.objectives[0]);
+  EXPECT_EQ(j["cone"], 0.25);
+  EXPECT_EQ(j["axis"], nlohmann::json({0.0, 0.0, 1.0}));
+  EXPECT_FALSE(scene_objective_to_json(s.objectives[1]).contains("link"));
+  EXPECT_FALSE(scene_objective_to_json(s.objectives[1]).contains("axis"));
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
+          {"type": "look_at", "link": "head", "cone": -0.1}]})",
+                    "s", "");
+      },
+      {"s: objectives[0].cone: must be an angle in [0, pi] rad"});
+}
+
 TEST(Scene, UnknownObjectiveTypesListTheKnownOnes) {
   expect_scene_error(
       [] {
@@ -339,9 +367,11 @@ TEST(ObjectiveKinds, TableIsInTypeOrderAndNamesAreUnique) {
       EXPECT_EQ(find_objective_kind(k.name), &k);
       EXPECT_NE(k.dim(7), 0) << k.name;
     }
-    // a target needs a link; a second link needs a first
-    EXPECT_TRUE(!k.has_target() || k.has(kFieldLink)) << k.name;
+    // a target without a link is a point (com: the centre of mass); a second link needs a
+    // first; a target's gizmo moves or turns something
+    EXPECT_TRUE(!k.has_target() || k.has(kFieldLink) || k.has(kFieldTargetPoint)) << k.name;
     EXPECT_TRUE(!k.is_pair() || k.has(kFieldLink)) << k.name;
+    EXPECT_TRUE(!k.has_target() || k.target_position() || k.target_orientation()) << k.name;
   }
   EXPECT_EQ(find_objective_kind("custom"), nullptr);  // not a scene kind
   EXPECT_EQ(find_objective_kind("Pose"), nullptr);

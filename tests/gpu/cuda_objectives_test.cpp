@@ -29,6 +29,12 @@ const char* type_name(ObjectiveType t) {
       return "relative_fixed";
     case ObjectiveType::kMinDistance:
       return "min_distance";
+    case ObjectiveType::kCom:
+      return "com";
+    case ObjectiveType::kLookAt:
+      return "look_at";
+    case ObjectiveType::kAxisAlign:
+      return "axis_align";
     default:
       return "custom";
   }
@@ -73,6 +79,24 @@ Fixture make_fixture(Model m, const char* a, const char* b, const char* c, unsig
   pr.add_min_distance(la, {0, 0, 0}, lb, {0, 0, 0}, 0.4, {1.0, true});
   int off = pr.add_position(lb, {0, 0, 0}, {1.0});
   pr.set_enabled(off, false);
+  // the whole-body kinds: com (x and y), look_at (hard), axis_align with a cone
+  Objective com;
+  com.params.type = ObjectiveType::kCom;
+  com.params.position_weights = {1, 1, 0};
+  int oc = pr.add_objective(com);
+  Objective look;
+  look.params.type = ObjectiveType::kLookAt;
+  look.params.link = la;
+  look.params.offset = {0.0, 0.02, 0.03};
+  look.params.axis = {1, 0, 0};
+  look.params.hard = 1;
+  int ol = pr.add_objective(look);
+  Objective align;
+  align.params.type = ObjectiveType::kAxisAlign;
+  align.params.link = lc;
+  align.params.direction = {0.3, 0.2, -1.0};
+  align.params.cone = 0.2;
+  pr.add_objective(align);
   std::vector<std::vector<double>> centre;
   for (int p = 0; p < P; ++p) {
     std::vector<double> qt = test::random_configuration(mm, rng);
@@ -81,6 +105,10 @@ Fixture make_fixture(Model m, const char* a, const char* b, const char* c, unsig
     pr.set_target_rotation(rot, p, test::link_pose(mm, qt, lb).q);
     pr.set_target_pose(pose, p, test::link_pose(mm, qt, lc));
     pr.set_target_position(off, p, {1, 2, 3});
+    State st(mm);
+    eval_fk(mm, qt, {}, st);
+    pr.set_target_position(oc, p, center_of_mass(mm.view(), st.body_q.data()));
+    pr.set_target_position(ol, p, st.body_q[lb].p);
   }
   for (int r = 0; r < 40 * P; ++r) {
     int p = r % P;

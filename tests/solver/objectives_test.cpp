@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/test_models.hpp"
+#include "solver/backend_common.hpp"
+#include "solver/objective_report.hpp"
 #include "solver/problem.hpp"
 #include "solver/solver_test_util.hpp"
 
@@ -31,6 +33,25 @@ constexpr double kFdStep = 1e-6;
 
 const Vec3<double> kOffA{0.1, -0.2, 0.05};
 const Vec3<double> kOffB{-0.05, 0.15, 0.1};
+
+Vec3<double> random_unit(std::mt19937& rng) {
+  std::normal_distribution<double> n(0.0, 1.0);
+  Vec3<double> v{n(rng), n(rng), n(rng)};
+  return (1.0 / length(v)) * v;
+}
+
+// a whole-body kind (com, look_at, axis_align) with its fields
+Objective whole_body(ObjectiveType type, int link, Vec3<double> axis, Vec3<double> direction,
+                     double cone) {
+  Objective o;
+  o.params.type = type;
+  o.params.link = type == ObjectiveType::kCom ? -1 : link;
+  o.params.offset = type == ObjectiveType::kLookAt ? kOffA : Vec3<double>{0, 0, 0};
+  o.params.axis = axis;
+  o.params.direction = direction;
+  o.params.cone = cone;
+  return o;
+}
 
 Transform<double> perturb(const Transform<double>& x, std::mt19937& rng, double lin, double ang) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -76,6 +97,22 @@ struct ZooFixture : ::testing::Test {
       pr.add_relative_fixed(a, b, rel);
       pr.add_min_distance(a, kOffA, b, kOffB, 0.5);
     }
+    // centre of mass: targets 0.3 m around it
+    int oc = pr.add_objective(whole_body(ObjectiveType::kCom, -1, {}, {}, 0));
+    Vec3<double> com = center_of_mass(model->view(), poses.data());
+    for (int p = 0; p < 2; ++p) pr.set_target_position(oc, p, com + 0.3 * random_unit(rng));
+    // look_at and axis_align on every link, with and without a cone (errors up to ~pi: the
+    // cone rows are active on most of them)
+    for (int b = 0; b < model->body_count; ++b)
+      for (double cone : {0.0, 0.3}) {
+        int ol = pr.add_objective(
+            whole_body(ObjectiveType::kLookAt, b, random_unit(rng), {0, 0, 1}, cone));
+        Vec3<double> eye = transform_point(poses[b], kOffA);
+        for (int p = 0; p < 2; ++p)
+          pr.set_target_position(ol, p, eye + (0.5 + 0.2 * p) * random_unit(rng));
+        pr.add_objective(
+            whole_body(ObjectiveType::kAxisAlign, b, random_unit(rng), random_unit(rng), cone));
+      }
     return pr;
   }
 
@@ -100,7 +137,8 @@ struct ZooFixture : ::testing::Test {
 const char* type_name(ObjectiveType t) {
   static const char* names[] = {"position",       "rotation",     "pose",
                                 "joint_limits",   "posture",      "relative_ball",
-                                "relative_fixed", "min_distance", "custom"};
+                                "relative_fixed", "min_distance", "custom",
+                                "com",            "look_at",      "axis_align"};
   return names[int(t)];
 }
 
@@ -119,7 +157,7 @@ TEST_F(ZooFixture, ModelHasEveryJointType) {
 
 TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
   std::mt19937 rng(5);
-  int checked[9] = {};
+  int checked[12] = {};
   for (const auto& q : configurations()) {
     IkProblem pr = make_problem(q, rng);
     ProblemView<double> pv = pr.view();
@@ -137,7 +175,95 @@ TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
       }
     }
   }
-  for (int t = 0; t < 8; ++t) EXPECT_GT(checked[t], 0) << type_name(ObjectiveType(t));
+  for (int t = 0; t < 12; ++t)
+    if (ObjectiveType(t) != ObjectiveType::kCustom)
+      EXPECT_GT(checked[t], 0) << type_name(ObjectiveType(t));
+}
+
+// the float rows (GPU and float CPU path) follow the double ones: analytic Jacobians of the
+// float problem against the double analytic (checked above against finite differences)
+TEST_F(ZooFixture, FloatJacobiansFollowDouble) {
+  std::mt19937 rng(6);
+  for (const auto& q : configurations()) {
+    IkProblem pr = make_problem(q, rng);
+    TypedProblem<float> tf(pr);
+    const int nv = model->dof_count;
+    std::vector<float> qf(q.begin(), q.end());
+    std::vector<Transform<float>> body(model->body_count);
+    fk_row(tf.view.model, qf.data(), body.data());
+    for (int oi = 0; oi < pr.objective_count(); ++oi) {
+      ObjectiveType t = pr.objective(oi).params.type;
+      if (t != ObjectiveType::kCom && t != ObjectiveType::kLookAt &&
+          t != ObjectiveType::kAxisAlign)
+        continue;
+      for (int p = 0; p < pr.problem_count(); ++p) {
+        auto Jd = test::analytic_jacobian(pr.view(), oi, p, q);
+        std::vector<float> Jf(Jd.size());
+        objective_jacobian(tf.view, oi, p, qf.data(), body.data(), Jf.data(), nv);
+        std::vector<double> Jfd(Jf.begin(), Jf.end());
+        test::expect_matrix_near(Jfd, Jd, nv, 2e-3, pr.objective(oi).name + " float vs double");
+      }
+    }
+  }
+}
+
+// the centre of mass by hand on the planar arm (base 1 kg at the origin; links of 1 kg with
+// their COMs at 0.5, 0.4, 0.25 m along x; a 0.1 kg tip; the joints 0.1 m above the base)
+TEST(Com, MatchesAHandComputationAndItsTargetIsMet) {
+  auto model = std::make_shared<Model>(test::planar_arm());
+  auto at = [&](std::vector<double> q) {
+    IkProblem pr(model);
+    Objective o;
+    o.params.type = ObjectiveType::kCom;
+    pr.add_objective(o);
+    auto poses = test::body_poses(*model, q);
+    Vec3<double> c = objective_point(*model, pr.objective(0).params, poses).p;
+    // the rows vanish at the met target
+    pr.set_target_pose(0, 0, objective_met_target(*model, pr.objective(0).params, poses));
+    for (double v : test::raw_rows(pr.view(), 0, 0, q)) EXPECT_NEAR(v, 0.0, 1e-12);
+    return c;
+  };
+  Vec3<double> c = at({0, 0, 0});
+  EXPECT_NEAR(c.x, (0.5 + 1.4 + 2.05 + 0.1 * 2.3) / 4.1, 1e-12);
+  EXPECT_NEAR(c.y, 0.0, 1e-12);
+  EXPECT_NEAR(c.z, 0.1 * 3.1 / 4.1, 1e-12);
+  // first link along y, the rest back along x
+  c = at({M_PI / 2, -M_PI / 2, 0});
+  EXPECT_NEAR(c.x, (0.4 + 1.05 + 0.1 * 1.3) / 4.1, 1e-12);
+  EXPECT_NEAR(c.y, (0.5 + 1.0 + 1.0 + 0.1 * 1.0) / 4.1, 1e-12);
+  EXPECT_NEAR(c.z, 0.1 * 3.1 / 4.1, 1e-12);
+}
+
+// look_at / axis_align rows: the angle beyond the cone about unit(d x a); zero inside it and
+// at the met target; pointing away is the largest error, not a zero
+TEST_F(ZooFixture, ConeRowsAreTheAngleBeyondTheCone) {
+  auto q = model->neutral_configuration();
+  auto poses = test::body_poses(*model, q);
+  int c = body("c");
+  Vec3<double> a = rotate(poses[c].q, Vec3<double>{1, 0, 0});
+  Vec3<double> perp = (1.0 / length(cross(a, {0.3, 0.5, 0.7}))) * cross(a, {0.3, 0.5, 0.7});
+  IkProblem pr(model);
+  for (double angle : {0.2, 1.0, 2.5, M_PI}) {
+    for (double cone : {0.0, 0.5}) {
+      // direction d = a turned by -angle about perp: a is d turned by +angle about perp
+      Vec3<double> d = rotate(quat_exp(-angle * perp), a);
+      int o = pr.add_objective(whole_body(ObjectiveType::kAxisAlign, c, {1, 0, 0}, d, cone));
+      auto r = test::raw_rows(pr.view(), o, 0, q);
+      double beyond = std::max(0.0, angle - cone);
+      Vec3<double> rv{r[0], r[1], r[2]};
+      EXPECT_NEAR(length(rv), beyond, 1e-9) << angle << " " << cone;
+      if (angle < 3 && beyond > 0)
+        EXPECT_NEAR(dot(rv, perp), beyond, 1e-9) << angle << " " << cone;
+      if (beyond > 0) {  // the Jacobian turns it (also when pointing exactly away)
+        auto J = test::analytic_jacobian(pr.view(), o, 0, q);
+        EXPECT_GT(test::norm(J), 0.1) << angle;
+      }
+    }
+  }
+  // look_at: zero at its met target
+  int ol = pr.add_objective(whole_body(ObjectiveType::kLookAt, c, {0, 1, 0}, {}, 0));
+  pr.set_target_pose(ol, 0, objective_met_target(*model, pr.objective(ol).params, poses));
+  for (double v : test::raw_rows(pr.view(), ol, 0, q)) EXPECT_NEAR(v, 0.0, 1e-12);
 }
 
 // the Jacobians are not trivially zero: every dof moves some link of the zoo

@@ -32,7 +32,13 @@ Scene every_kind_scene() {
       {"type": "relative_fixed", "link": "left_link7", "link_b": "right_link7",
        "relative": {"position": [0, -0.6, 0], "orientation": [0, 0, 0, 1]}},
       {"type": "min_distance", "link": "left_hand_tcp", "link_b": "right_hand_tcp",
-       "distance": 0.15, "offset": [0, 0, 0.01]}]})",
+       "distance": 0.15, "offset": [0, 0, 0.01]},
+      {"type": "com", "position_weights": [1, 1, 0], "hard": true,
+       "target": {"position": [0.1, 0.2, 0.0], "orientation": [0, 0, 0, 1]}},
+      {"type": "look_at", "link": "left_link7", "offset": [0, 0, 0.1], "axis": [1, 0, 0],
+       "cone": 0.1, "target": {"position": [1, 0, 1], "orientation": [0, 0, 0, 1]}},
+      {"type": "axis_align", "link": "right_hand_tcp", "axis": [0, 1, 0],
+       "direction": [0, 0.6, -0.8], "cone": 0.2, "weight": 0.5}]})",
                      "every_kind.json", "");
 }
 
@@ -84,6 +90,29 @@ TEST(SceneProblem, CurrentTargetsAndRelativePosesComeFromTheScenesConfiguration)
   EXPECT_LT(length(rel.p - want.p), 1e-15);
   // the posture's rest is the scene's rest
   EXPECT_EQ(setup.objectives[4].objective.rest_q, setup.rest_q);
+}
+
+// a "current" com target is the centre of mass; a "current" look_at target lies 1 m along the
+// link's axis; both are met there
+TEST(SceneProblem, CurrentComAndLookAtTargetsAreMet) {
+  auto m = two_pandas();
+  Scene scene = every_kind_scene();
+  scene.objectives[8].target_current = true;
+  scene.objectives[9].target_current = true;
+  SceneSetup setup = resolve_scene(*m, scene);
+  ASSERT_EQ(setup.objectives.size(), scene.objectives.size());
+  IkProblem pr = make_problem(m, setup.objectives, 1);
+  State fk(*m);
+  eval_fk(*m, setup.q, {}, fk);
+  Vec3<double> com = center_of_mass(m->view(), fk.body_q.data());
+  EXPECT_LT(length(setup.objectives[8].target.p - com), 1e-15);
+  Vec3<double> eye = transform_point(fk.body_q[m->find_body("left_link7")], {0, 0, 0.1});
+  EXPECT_NEAR(length(setup.objectives[9].target.p - eye), 1.0, 1e-12);
+  for (int oi : {8, 9}) {
+    std::vector<double> r(3);
+    objective_residual(pr.view(), oi, 0, setup.q.data(), fk.body_q.data(), r.data());
+    for (double v : r) EXPECT_NEAR(v, 0.0, 1e-12) << oi;
+  }
 }
 
 TEST(SceneProblem, UnknownLinksAndJointsAreSkippedWithWarnings) {

@@ -1,0 +1,164 @@
+// Row math of the whole-body objective kinds (issue 15): the centre of mass (com) and an axis of
+// a link pointing along a direction within a cone (look_at, axis_align). __host__ __device__,
+// included by solver/objectives.hpp; both backends run it.
+//
+// com: c(q) = sum_i m_i X_i(q) com_i / sum_i m_i over every body of the model (a model with no
+//   mass at all counts every body as 1 kg, so the rows still mean something). Residual
+//   c(q) - target (3 rows, world axes, per-axis position weights: x and y only for balance).
+//   Jacobian: the mass-weighted sum of the bodies' COM point Jacobians.
+//
+// look_at / axis_align: a = the link's axis in world (unit), d = the wanted direction (unit):
+//   look_at: from the link point towards the target position; axis_align: a world direction.
+//   theta = angle(d, a), n = unit(d x a). Residual: the rotation vector (theta - cone) n that
+//   takes the cone's nearest direction to a (zero inside the cone; 3 rows counted as rotation
+//   rows, so the error is the angle beyond the cone in rad). Unlike the plain cross product
+//   d x a (|.| = sin theta) it does not vanish when a points away from d, and its Jacobian is
+//   smooth for theta in (cone, pi); roll about the axis stays free (its column is zero).
+//   Edge cases: theta near 0 with cone 0 uses r = d x a (= theta n to O(theta^3)); a exactly
+//   opposite d (theta = pi, n undefined) picks n perpendicular to d and the one-sided
+//   derivative of theta, so a solver starting there still turns away; a look_at target at the
+//   link point (no direction) gives zero rows.
+#pragma once
+
+#include "engine/core/objective_kinds.hpp"
+#include "engine/core/row_kinematics.hpp"
+
+namespace ikwb {
+
+// mass-weighted centre of mass of the model at body_q (world)
+template <class T, class S>
+IKWB_HD Vec3<S> center_of_mass(const ModelView<T>& m, const Transform<S>* body_q) {
+  T total = T(0);
+  for (int b = 0; b < m.body_count; ++b) total += m.body_mass[b] > T(0) ? m.body_mass[b] : T(0);
+  bool massless = !(total > T(0));
+  if (massless) total = T(m.body_count);
+  Vec3<S> c = zero3<S>();
+  if (!(total > T(0))) return c;
+  for (int b = 0; b < m.body_count; ++b) {
+    T w = massless ? T(1) : (m.body_mass[b] > T(0) ? m.body_mass[b] : T(0));
+    if (w == T(0)) continue;
+    c += S(w / total) * transform_point(body_q[b], cast<S>(m.body_com[b]));
+  }
+  return c;
+}
+
+// d(centre of mass)/d(dof) added by acc (a ColumnAccumulator whose lin rows are set)
+template <class T, class Acc>
+IKWB_HD void center_of_mass_jacobian(const ModelView<T>& m, const Transform<T>* body_q, Acc& acc) {
+  T total = T(0);
+  for (int b = 0; b < m.body_count; ++b) total += m.body_mass[b] > T(0) ? m.body_mass[b] : T(0);
+  bool massless = !(total > T(0));
+  if (massless) total = T(m.body_count);
+  if (!(total > T(0))) return;
+  for (int b = 0; b < m.body_count; ++b) {
+    T w = massless ? T(1) : (m.body_mass[b] > T(0) ? m.body_mass[b] : T(0));
+    if (w == T(0)) continue;
+    acc.x = transform_point(body_q[b], m.body_com[b]);
+    acc.sign = w / total;
+    visit_body_columns(m, body_q, b, acc);
+  }
+}
+
+template <class S>
+IKWB_HD Vec3<S> unit_or_zero(const Vec3<S>& v) {
+  S l = length(v);
+  return l > S(0) ? (S(1) / l) * v : zero3<S>();
+}
+
+// a unit vector perpendicular to unit d (deterministic)
+template <class S>
+IKWB_HD Vec3<S> perpendicular(const Vec3<S>& d) {
+  Vec3<S> e = (d.x < S(0) ? -d.x : d.x) < S(0.9) ? Vec3<S>{S(1), S(0), S(0)}
+                                                 : Vec3<S>{S(0), S(1), S(0)};
+  return unit_or_zero(cross(d, e));
+}
+
+// below this sin(theta) the axis counts as along (or against) the direction
+constexpr double kConeSinEps = 1e-6;
+
+// the cone error (header comment) of unit axis a against unit direction d
+template <class S, class C>
+IKWB_HD Vec3<S> cone_error(const Vec3<S>& a, const Vec3<S>& d, C cone) {
+  Vec3<S> v = cross(d, a);
+  S c = dot(d, a);
+  S s2 = dot(v, v);
+  if (!(s2 > S(kConeSinEps * kConeSinEps)) && c > S(0))
+    return cone > C(0) ? zero3<S>() : v;
+  S s = sqrt(s2);
+  S phi = atan2(s, c) - S(cone);
+  if (!(phi > S(0))) return zero3<S>();
+  if (!(s2 > S(kConeSinEps * kConeSinEps))) return phi * perpendicular(d);
+  return (phi / s) * v;
+}
+
+// its differential for a change da of a and dd of d (linear in both)
+template <class T>
+IKWB_HD Vec3<T> cone_error_diff(const Vec3<T>& a, const Vec3<T>& d, T cone, const Vec3<T>& da,
+                                const Vec3<T>& dd) {
+  Vec3<T> v = cross(d, a);
+  T c = dot(d, a);
+  T s2 = dot(v, v);
+  Vec3<T> dv = cross(dd, a) + cross(d, da);
+  if (!(s2 > T(kConeSinEps * kConeSinEps)) && c > T(0))
+    return cone > T(0) ? zero3<T>() : dv;
+  T s = sqrt(s2);
+  T phi = atan2(s, c) - cone;
+  if (!(phi > T(0))) return zero3<T>();
+  if (!(s2 > T(kConeSinEps * kConeSinEps))) {
+    Vec3<T> n = perpendicular(d);
+    return (dot(cross(n, a), da) - dot(cross(n, d), dd)) * n;
+  }
+  Vec3<T> n = (T(1) / s) * v;
+  T ds = dot(n, dv);
+  T dc = dot(dd, a) + dot(d, da);
+  T dtheta = (c * ds - s * dc) / (s2 + c * c);
+  return dtheta * n + (phi / s) * (dv - ds * n);
+}
+
+// The axis (world, unit) and wanted direction (world, unit) of a look_at / axis_align
+// objective; false when the direction is undefined (a look_at target at the link point).
+// *point: the link point (look_at), *dist: its distance to the target.
+template <class T, class S>
+IKWB_HD bool cone_vectors(const ModelView<T>& m, ObjectiveType type, int link,
+                          const Vec3<T>& offset, const Vec3<T>& axis, const Vec3<T>& direction,
+                          const Vec3<T>& target, const Transform<S>* body_q, Vec3<S>* a,
+                          Vec3<S>* d, Vec3<S>* point, S* dist) {
+  (void)m;
+  *a = rotate(body_q[link].q, cast<S>(unit_or_zero(axis)));
+  if (type == ObjectiveType::kAxisAlign) {
+    *d = cast<S>(unit_or_zero(direction));
+    *point = body_q[link].p;
+    *dist = S(0);
+    return true;
+  }
+  *point = transform_point(body_q[link], cast<S>(offset));
+  Vec3<S> w = cast<S>(target) - *point;
+  *dist = length(w);
+  if (!(*dist > S(0))) return false;
+  *d = (S(1) / *dist) * w;
+  return true;
+}
+
+// Jacobian columns of the cone error (visit_body_columns functor): the link turns a
+// (da = omega x a) and, for look_at, moves the link point (dd = -(I - d d^T) dp / dist).
+template <class T>
+struct ConeColumns {
+  Vec3<T> a, d, point;
+  T cone = T(0);
+  T inv_dist = T(0);  // 0: d does not move with the link (axis_align)
+  T* J = nullptr;
+  int ld = 0;
+  IKWB_HD void operator()(int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
+                          T scale) {
+    Vec3<T> da = angular ? cross(axis, a) : zero3<T>();
+    Vec3<T> dd = zero3<T>();
+    if (inv_dist != T(0)) {
+      Vec3<T> dp = angular ? cross(axis, point - anchor) : axis;
+      dd = (-inv_dist) * (dp - dot(d, dp) * d);
+    }
+    Vec3<T> dr = cone_error_diff(a, d, cone, da, dd);
+    for (int r = 0; r < 3; ++r) J[r * ld + dof] += scale * dr[r];
+  }
+};
+
+}  // namespace ikwb

@@ -66,9 +66,51 @@ bool SolverDriver::idle(const AppState& app) const {
 void SolverDriver::step_frame(AppState& app) {
   app.ensure_fk();  // a joint set by hand moves the targets before the solver sees them
   app.sync();
+  const bool rested = idle(app);
   const bool ran = solve(app);
   app.evaluate();
   if (ran) update_status(app);
+  explain(app, rested && !ran);
+}
+
+void SolverDriver::explain(AppState& app, bool rested) {
+  if (!rested || !app.problem()) {
+    if (!explained_) return;
+    explained_ = false;
+    for (WorkbenchObjective& o : app.objectives) {
+      o.status.explained = false;
+      o.status.status = ReachStatus::kReached;
+      o.status.blocked_by.clear();
+      o.status.pulled_by.clear();
+    }
+    return;
+  }
+  if (explained_ && explained_serial_ == app.problem_serial() &&
+      explained_version_ == app.problem()->version() && explained_q_ == app.joint_q &&
+      same_settings(explained_settings_, app.settings))
+    return;
+  CompromiseReport r;
+  try {
+    r = explain_compromise(*app.problem(), 0, app.joint_q, app.settings);
+  } catch (const std::exception& e) {
+    app.error(std::string("explaining the solution failed: ") + e.what());
+  }
+  for (std::size_t i = 0; i < app.objectives.size() && i < r.objectives.size(); ++i) {
+    ObjectiveStatus& s = app.objectives[i].status;
+    s.explained = true;
+    s.status = r.objectives[i].status;
+    s.blocked_by = r.objectives[i].blocked_by;
+    s.pulled_by = r.objectives[i].pulled_by;
+    s.share_in_radians = r.objectives[i].share_in_radians;
+  }
+  app.solve.explain_ms = r.seconds * 1e3;
+  app.solve.explain_solves = r.solves;
+  ++app.solve.explanations;
+  explained_ = true;
+  explained_serial_ = app.problem_serial();
+  explained_version_ = app.problem()->version();
+  explained_q_ = app.joint_q;
+  explained_settings_ = app.settings;
 }
 
 bool SolverDriver::solve(AppState& app) {

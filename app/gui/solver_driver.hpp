@@ -27,6 +27,12 @@ class SolverDriver {
   // robot has been stuck for a while and another seed is much better. It updates app.joint_q,
   // app.solve, app.last_result and the solve timing, and is skipped when nothing changed since
   // a settled result.
+  //
+  // Once the robot rests (a frame that starts idle: settled, and nothing changed since), the
+  // compromise of that solution is explained once on the CPU (solver/compromise.hpp): each
+  // objective's status, blocked_by and pulled_by, and app.solve.explain_ms. Any change (a drag,
+  // an edit, a solve that moves the robot) clears the explanation until the robot rests again,
+  // so a drag never pays for it.
   void step_frame(AppState& app);
 
  private:
@@ -36,6 +42,8 @@ class SolverDriver {
   void update_status(AppState& app);
   void ensure_solver(AppState& app);
   bool idle(const AppState& app) const;
+  // explains the resting solution once (rested), or clears a stale explanation
+  void explain(AppState& app, bool rested);
 
   std::unique_ptr<IkSolver> solver_;
   Backend solver_for_ = Backend::kCpu;  // backend requested when solver_ was made
@@ -49,6 +57,12 @@ class SolverDriver {
   bool same_problem_ = false;  // this frame solved the problem the last frame solved
   int kept_seed_ = 0;
   double error_before_ = 0;  // combined task error before this frame's solve
+
+  // what the last explanation explained
+  bool explained_ = false;
+  uint64_t explained_serial_ = 0, explained_version_ = 0;
+  std::vector<double> explained_q_;
+  SolverSettings explained_settings_;
 };
 
 // whether two settings solve the same way

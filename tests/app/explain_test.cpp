@@ -1,7 +1,8 @@
 // GUI tests of the compromise explanation (solver/compromise.hpp run by SolverDriver once the
 // robot rests): the humanoid's left hand dragged 10 cm forward with the posture as a weighted
-// cost is traded off, and the state dump and `expect status` say so, with who pulls; a Panda
-// target 1.5 m away is out of reach; nothing is explained during a drag.
+// cost is traded off, and the state dump and `expect status` say so, with who pulls; with the
+// presets' null-space posture it is reached; a Panda target 1.5 m away is out of reach; nothing
+// is explained during a drag.
 #include <gtest/gtest.h>
 
 #include "gui_script_fixture.hpp"
@@ -48,6 +49,26 @@ TEST_F(Explain, HumanoidHandHeldBackByPostureIsTradedOffAndPostureIsAPuller) {
   EXPECT_GE(d["solver"]["explanations"].get<int>(), 1);
   EXPECT_GT(d["solver"]["explain_ms"].get<double>(), 0.0);
   EXPECT_GE(d["solver"]["explain_solves"].get<int>(), 1);
+}
+
+// the presets keep the posture in the task's null space, so reachable hand and body targets are
+// reached, not traded off against it
+TEST_F(Explain, HumanoidAndQuadrupedPresetsReachReachableTargets) {
+  ASSERT_EQ(run("robot humanoid\n"
+                "wait 5\n"
+                "drag 2 TranslateX 10cm 0 0 frames 30\n"
+                "wait 100\n"
+                "expect reached 2\n"
+                "expect reached 3\n"
+                "expect status 2 reached\n"
+                "robot quadruped\n"
+                "wait 5\n"
+                "drag 4 TranslateZ -5cm frames 30\n"
+                "wait 100\n"
+                "expect reached 4\n"
+                "expect status 4 reached\n"),
+            0)
+      << log();
 }
 
 TEST_F(Explain, PandaTargetFarAwayIsOutOfReach) {

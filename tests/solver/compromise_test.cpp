@@ -1,6 +1,7 @@
-// Tests for solver/compromise: each status on the Panda, two Pandas on a torso and the shipped
-// humanoid (a reachable target held back by posture, a target 2 m away, a target behind a hard
-// min_distance, one held by a joint limit), and the pull shares adding up to the error.
+// Tests for solver/compromise: each status on the Panda, two Pandas on a torso, and the shipped
+// dual arm and humanoid (a reachable target held back by posture, a target 2 m away, a target
+// behind a hard min_distance, one held by a joint limit), and the pull shares adding up to the
+// error.
 #include "solver/compromise.hpp"
 
 #include <gtest/gtest.h>
@@ -30,6 +31,26 @@ std::vector<double> settle(const IkProblem& p, const std::vector<double>& q,
   SolveResult r;
   make_cpu_solver()->solve(p, long_solve, q, r);
   return r.problems[0].q;
+}
+
+// a shipped robot's preset as a problem; *q: its start configuration
+IkProblem preset_problem(const std::string& robot, std::vector<double>* q,
+                         std::vector<PlacedObjective>* objectives = nullptr) {
+  Scene scene = load_scene(asset_dir() + "/robots/" + robot + "/preset.json");
+  UrdfOptions opt;
+  opt.floating_base = scene.floating_base;
+  opt.load_meshes = false;
+  LoadResult loaded = load_urdf_file(resolve_robot(scene.robot), opt);
+  SceneSetup setup = resolve_scene(*loaded.model, scene);
+  *q = setup.q;
+  if (objectives) *objectives = setup.objectives;
+  return make_problem(loaded.model, setup.objectives);
+}
+
+int find_objective(const IkProblem& p, const std::string& name) {
+  for (int i = 0; i < p.objective_count(); ++i)
+    if (p.objective(i).name == name) return i;
+  return -1;
 }
 
 double share_sum(const Explanation& e) {
@@ -169,28 +190,21 @@ TEST(TwoPandasCompromise, TargetBehindAHardMinDistanceIsBlockedByIt) {
 }
 
 TEST(HumanoidCompromise, HandTargetTenCentimetresForwardIsTradedOffAgainstPosture) {
-  Scene scene = load_scene(asset_dir() + "/robots/humanoid/preset.json");
-  UrdfOptions opt;
-  opt.floating_base = scene.floating_base;
-  opt.load_meshes = false;
-  LoadResult robot = load_urdf_file(resolve_robot(scene.robot), opt);
-  SceneSetup setup = resolve_scene(*robot.model, scene);
-  int left = -1, posture = -1;
-  for (int i = 0; i < int(setup.objectives.size()); ++i) {
-    if (setup.objectives[i].objective.name == "left hand") left = i;
-    if (setup.objectives[i].objective.params.type == ObjectiveType::kPosture) posture = i;
-  }
+  std::vector<double> q0;
+  IkProblem p = preset_problem("humanoid", &q0);
+  int left = find_objective(p, "left hand"), posture = find_objective(p, "posture");
   ASSERT_GE(left, 0);
   ASSERT_GE(posture, 0);
   // the posture as a weighted cost (the reproduction), whatever the preset says
-  setup.objectives[posture].objective.params.null_space = 0;
-  setup.objectives[posture].objective.params.weight = 0.05;
-  IkProblem p = make_problem(robot.model, setup.objectives);
+  Objective weighted = p.objective(posture);
+  weighted.params.null_space = 0;
+  weighted.params.weight = 0.05;
+  p.set_objective(posture, weighted);
   Transform<double> t = p.target(left, 0);
   t.p = t.p + Vec3<double>{0.1, 0, 0};
   p.set_target_pose(left, 0, t);
   SolverSettings s;
-  std::vector<double> q = settle(p, setup.q, s);
+  std::vector<double> q = settle(p, q0, s);
   CompromiseReport r = explain_compromise(p, 0, q, s);
   const Explanation& e = r.objectives[left];
   EXPECT_EQ(e.status, ReachStatus::kTradedOff);
@@ -204,6 +218,37 @@ TEST(HumanoidCompromise, HandTargetTenCentimetresForwardIsTradedOffAgainstPostur
       EXPECT_EQ(r.objectives[i].status, ReachStatus::kReached);
     }
   }
+}
+
+// the shipped dual arm: the left tool's target on the right tool, which is held (hard) where it
+// is; the hard "tools apart" keeps them 12 cm apart
+TEST(DualArmCompromise, ToolTargetOnTheOtherToolIsBlockedByToolsApart) {
+  std::vector<double> q0;
+  IkProblem p = preset_problem("dual_arm", &q0);
+  int left = find_objective(p, "left tool pose"), right = find_objective(p, "right tool pose");
+  int apart = find_objective(p, "tools apart");
+  ASSERT_GE(left, 0);
+  ASSERT_GE(right, 0);
+  ASSERT_GE(apart, 0);
+  p.set_hard(right, true);
+  Transform<double> t = p.target(left, 0);
+  t.p = p.target(right, 0).p + Vec3<double>{0, 0.05, 0};
+  p.set_target_pose(left, 0, t);
+  SolverSettings s;
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[left];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  bool by_apart = false;
+  for (const Blocker& b : e.blocked_by) by_apart |= b.objective == apart;
+  EXPECT_TRUE(by_apart);
+
+  // the right tool soft again: the left target is reachable once the right tool gives way, so
+  // it is traded off against the right tool's pose
+  p.set_hard(right, false);
+  q = settle(p, q0, s);
+  r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[left].status, ReachStatus::kTradedOff);
 }
 
 TEST(Compromise, WrongSizesAreRefused) {

@@ -214,6 +214,7 @@ struct TestSolver {
   TestSolver(const IkProblem& p, const std::vector<double>& q0, const SolverSettings& s)
       : base(p), q(q0), settings(s) {
     settings.backend = Backend::kCpu;
+    settings.use_float = false;
     settings.n_seeds = 1;
     settings.sampler = Sampler::kNone;
     settings.max_restarts = 0;

@@ -80,8 +80,8 @@ std::vector<Explanation> objective_pulls(const IkProblem& problem, int problem_i
 
 // Status, blockers and pulls of every objective of problem `problem_index` at its settled
 // configuration q. The test solves use `settings` with one seed (no sampler, no restarts, no
-// time budget) and at least 100 iterations, on the CPU. Throws std::invalid_argument on wrong
-// sizes.
+// time budget) and at least 100 iterations, on the CPU in double. Throws std::invalid_argument on
+// wrong sizes.
 CompromiseReport explain_compromise(const IkProblem& problem, int problem_index,
                                     const std::vector<double>& q, const SolverSettings& settings);
 

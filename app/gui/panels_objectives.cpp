@@ -52,7 +52,8 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     }
     ImGui::TextColored(kRed, "blocked by %s", by.empty() ? "the constraints" : by.c_str());
   } else if (s.status == ReachStatus::kTradedOff) {
-    ImGui::TextColored(kAmber, "traded off: reachable, held back by");
+    ImGui::TextColored(kAmber, s.pulled_by.empty() ? "traded off: reachable alone"
+                                                   : "traded off: reachable, held back by");
   }
   if (s.pulled_by.empty()) return;
   if (s.status != ReachStatus::kTradedOff) ImGui::TextColored(kGrey, "pulled by");

@@ -447,8 +447,8 @@ void Viewport3D::draw_ui(AppState& app) {
     if (px.z > 0 && rect.contains(glm::vec2(px))) {
       const ObjectiveStatus& st = o.status;
       if (st.out_of_reach && st.explained && st.status == ReachStatus::kTradedOff)
-        std::snprintf(buf, sizeof buf, "%s: traded off, %.2f mm short (reachable)",
-                      o.name().c_str(), 1000.0 * st.position_error);
+        std::snprintf(buf, sizeof buf, "%s: traded off, %.2f mm short", o.name().c_str(),
+                      1000.0 * st.position_error);
       else if (st.out_of_reach && st.explained && st.status == ReachStatus::kBlocked)
         std::snprintf(buf, sizeof buf, "%s: blocked, %.1f cm short", o.name().c_str(),
                       100.0 * st.position_error);

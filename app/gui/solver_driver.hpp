@@ -3,11 +3,13 @@
 // selection through make_solver (CUDA when usable) and a fallback to the CPU on errors.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/gui/app_state.hpp"
+#include "solver/compromise.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb::gui {
@@ -29,10 +31,11 @@ class SolverDriver {
   // a settled result.
   //
   // Once the robot rests (a frame that starts idle: settled, and nothing changed since), the
-  // compromise of that solution is explained once on the CPU (solver/compromise.hpp): each
-  // objective's status, blocked_by and pulled_by, and app.solve.explain_ms. Any change (a drag,
-  // an edit, a solve that moves the robot) clears the explanation until the robot rests again,
-  // so a drag never pays for it.
+  // compromise of that solution is explained once, on a worker thread (solver/compromise.hpp, a
+  // few CPU solves): when it is done and the robot still rests there, each objective gets its
+  // status, blocked_by and pulled_by, and app.solve its explain_ms. Any change (a drag, an
+  // edit, a solve that moves the robot) clears the explanation until the robot rests again; a
+  // frame never waits for one.
   void step_frame(AppState& app);
 
  private:
@@ -42,7 +45,8 @@ class SolverDriver {
   void update_status(AppState& app);
   void ensure_solver(AppState& app);
   bool idle(const AppState& app) const;
-  // explains the resting solution once (rested), or clears a stale explanation
+  // starts explaining the resting solution, takes a finished explanation of it, or clears a
+  // stale one (not rested)
   void explain(AppState& app, bool rested);
 
   std::unique_ptr<IkSolver> solver_;
@@ -58,11 +62,16 @@ class SolverDriver {
   int kept_seed_ = 0;
   double error_before_ = 0;  // combined task error before this frame's solve
 
-  // what the last explanation explained
-  bool explained_ = false;
-  uint64_t explained_serial_ = 0, explained_version_ = 0;
-  std::vector<double> explained_q_;
-  SolverSettings explained_settings_;
+  // what an explanation is of: the problem, the configuration and the settings
+  struct ExplainKey {
+    uint64_t serial = 0, version = 0;
+    std::vector<double> q;
+    SolverSettings settings;
+  };
+  bool explained_ = false;  // the objectives' explanation is of explained_key_
+  ExplainKey explained_key_;
+  std::future<CompromiseReport> pending_;  // running on a worker thread, of pending_key_
+  ExplainKey pending_key_;
 };
 
 // whether two settings solve the same way

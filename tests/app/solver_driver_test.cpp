@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "solver/settings_values.hpp"
 
@@ -124,7 +126,11 @@ TEST(SolverDriver, ExplainsTheCompromiseOnlyOnceTheRobotRests) {
     EXPECT_FALSE(app.objectives[0].status.explained) << "frame " << k;
   }
   const int before = app.solve.explanations;
-  for (int k = 0; k < 80 && !app.objectives[0].status.explained; ++k) frame(app, driver);
+  // the explanation runs on a worker thread: frames go on meanwhile (a few ms apart, as drawn)
+  for (int k = 0; k < 1000 && !app.objectives[0].status.explained; ++k) {
+    frame(app, driver);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   const ObjectiveStatus& s = app.objectives[0].status;
   ASSERT_TRUE(s.explained);
   EXPECT_EQ(s.status, ReachStatus::kOutOfReach);

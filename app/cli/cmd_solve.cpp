@@ -21,6 +21,7 @@
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/compromise.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"
 
@@ -45,7 +46,8 @@ constexpr const char* kSummary =
     "NAME.qw (NAME: the objective's name exactly as in the scene; quote it if it has a comma);\n"
     "one problem a row; objectives not named keep the scene's target. pos_err and rot_err are\n"
     "the largest over all enabled task objectives. Solver options given here override the\n"
-    "scene's, which override the defaults above.";
+    "scene's, which override the defaults above. --explain: for each solution, every objective\n"
+    "it misses on standard error: traded_off, out_of_reach or blocked, and who pulls against it.";
 
 struct TargetLine {
   int line = 0;
@@ -236,6 +238,48 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   write_results(out_path, m.coord_count, ok, results, columns == 7, elapsed);
 }
 
+// --explain: one line on standard error per enabled objective the solution does not reach
+// (solver/compromise.hpp), then one line with the cost of the explanation:
+//   WHERE: objective I "NAME": STATUS, error E m|rad[; blocked by "NAME"|joint NAME, ...]
+//       [; pulled by "NAME" S m|rad, ...]
+//   WHERE: explained in T ms (N test solves), K of M objectives not reached
+// WHERE is "scene" or T.csv:LINE.
+void explain_row(const std::string& where, const IkProblem& problem, const std::vector<double>& q,
+                 const SolverSettings& settings) {
+  const CompromiseReport r = explain_compromise(problem, 0, q, settings);
+  const Model& m = problem.model();
+  int missed = 0, enabled = 0;
+  for (int i = 0; i < problem.objective_count(); ++i) {
+    const Objective& o = problem.objective(i);
+    if (!o.params.enabled) continue;
+    ++enabled;
+    const Explanation& e = r.objectives[i];
+    if (e.status == ReachStatus::kReached) continue;
+    ++missed;
+    const char* unit = e.share_in_radians ? "rad" : "m";
+    std::string line =
+        where + ": objective " + std::to_string(i) + " \"" + o.name + "\": " + to_string(e.status);
+    char num[64];
+    std::snprintf(num, sizeof num, ", error %.4g %s", e.error, unit);
+    line += num;
+    for (std::size_t b = 0; b < e.blocked_by.size(); ++b) {
+      line += b == 0 ? "; blocked by " : ", ";
+      line += e.blocked_by[b].objective >= 0
+                  ? "\"" + problem.objective(e.blocked_by[b].objective).name + "\""
+                  : "joint " + m.joint_name[e.blocked_by[b].joint];
+    }
+    for (std::size_t p = 0; p < e.pulled_by.size(); ++p) {
+      std::snprintf(num, sizeof num, " %.4g %s", e.pulled_by[p].share, unit);
+      line += (p == 0 ? "; pulled by \"" : ", \"") +
+              problem.objective(e.pulled_by[p].objective).name + "\"" + num;
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  std::fprintf(stderr,
+               "%s: explained in %.2f ms (%d test solves), %d of %d objectives not reached\n",
+               where.c_str(), r.seconds * 1e3, r.solves, missed, enabled);
+}
+
 // `ikwb solve --scene SCENE.json [--targets T.csv]`
 void solve_scene(const ArgParser& args, const std::string& scene_path,
                  const std::string& targets_path, const std::string& out_path, int chunk) {
@@ -287,6 +331,16 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
       },
       &elapsed);
   write_results(out_path, m.coord_count, ok, results, true, elapsed);
+  if (!args.has("explain")) return;
+  for (std::size_t k = 0; k < valid.size(); ++k) {
+    IkProblem problem = make_problem(robot.model, setup.objectives, 1);
+    for (std::size_t c = 0; c < targets.columns.size(); ++c)
+      problem.set_target_pose(targets.columns[c].objective, 0, targets.rows[valid[k]].targets[c]);
+    const std::string where =
+        targets_path.empty() ? "scene"
+                             : targets_path + ":" + std::to_string(targets.rows[valid[k]].line);
+    explain_row(where, problem, results[k].q, settings);
+  }
 }
 
 }  // namespace
@@ -300,6 +354,9 @@ int cmd_solve(int argc, char** argv) {
   args.add_option("targets", "T.csv", "targets");
   args.add_option("out", "OUT.csv", "results ('-' for standard output)");
   args.add_option("chunk", "N", "targets per solver call (default 4096)");
+  args.add_flag("explain",
+                "with --scene: why each objective a solution misses is missed (reached, "
+                "traded_off, out_of_reach, blocked) and who pulls against it, on standard error");
   add_robot_options(args);
   add_solver_options(args);
   SolverSettings settings;
@@ -322,6 +379,7 @@ int cmd_solve(int argc, char** argv) {
       targets_path = args.get("targets");
     } else {
       if (!args.has("ROBOT.urdf")) throw CliError("missing ROBOT.urdf (or --scene SCENE.json)");
+      if (args.has("explain")) throw CliError("--explain goes with --scene");
       link_name = args.require("link");
       targets_path = args.require("targets");
       if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));

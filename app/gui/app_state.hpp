@@ -16,6 +16,7 @@
 #include "engine/core/fk.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/compromise.hpp"
 #include "solver/objective_report.hpp"
 #include "solver/settings.hpp"
 #include "solver/solver.hpp"
@@ -23,9 +24,15 @@
 namespace ikwb::gui {
 
 // What the last frame left for one objective: the solver's own numbers from its residual rows
-// (solver/objective_report.hpp), and whether the solver has given up on reaching it.
+// (solver/objective_report.hpp), whether the solver has given up on reaching it, and, once the
+// robot has rested on that solution, why (solver/compromise.hpp, SolverDriver::step_frame).
 struct ObjectiveStatus : ObjectiveReport {
   bool out_of_reach = false;  // enabled, not reached, and the solver has settled: best effort
+  bool explained = false;     // the fields below describe the current, settled solution
+  ReachStatus status = ReachStatus::kReached;
+  std::vector<Blocker> blocked_by;
+  std::vector<Pull> pulled_by;  // shares in m (rad when share_in_radians), largest first
+  bool share_in_radians = false;
 };
 
 // One objective in the workbench. `spec` is the same description the scene file and the
@@ -69,6 +76,9 @@ struct SolveStatus {
   double rotation_error = 0;  // rad
   double solve_ms = 0;
   int stalled_frames = 0;       // consecutive frames without progress while not converged
+  double explain_ms = 0;        // the last compromise explanation (CPU), 0 before the first
+  int explain_solves = 0;       // test solves it ran
+  int explanations = 0;         // explanations run since start
   std::string backend = "cpu";  // backend that ran
   std::string backend_note;     // why the requested backend is not in use ("" when it is)
   bool cuda_available = false;  // a CUDA device is usable (checked once at start)

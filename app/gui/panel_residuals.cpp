@@ -52,6 +52,33 @@ void plot_series(ImDrawList* dl, ImVec2 a, ImVec2 b, int n, F value, ImU32 color
   }
 }
 
+// under an objective the solver settled short of, one bar per objective pulling against it
+// (SolverDriver's explanation): its share of the pulls, in its series colour
+void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float bh) {
+  const ObjectiveStatus& st = o.status;
+  double total = 0;
+  for (const Pull& p : st.pulled_by) total += p.share;
+  if (!(total > 0)) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float indent = 24.0f, bw = w - indent;
+  for (const Pull& p : st.pulled_by) {
+    ImVec2 a = ImGui::GetCursorScreenPos();
+    a.x += indent;
+    dl->AddRectFilled(a, ImVec2(a.x + bw, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
+    dl->AddRectFilled(a, ImVec2(a.x + bw * float(p.share / total), a.y + bh),
+                      series_color(p.objective) & IM_COL32(255, 255, 255, 150), 2.0f);
+    char text[160];
+    if (st.share_in_radians)
+      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f deg", p.objective,
+                    app.objectives[p.objective].name().c_str(), p.share * 57.29577951308232);
+    else
+      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f mm", p.objective,
+                    app.objectives[p.objective].name().c_str(), p.share * 1000.0);
+    dl->AddText(ImVec2(a.x + 6, a.y), IM_COL32(235, 235, 240, 255), text);
+    ImGui::Dummy(ImVec2(w, bh + 1));
+  }
+}
+
 }  // namespace
 
 void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, ImVec2 size,
@@ -84,6 +111,7 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
                   o.enabled() ? (o.status.reached ? "  reached" : "") : "  off");
     dl->AddText(ImVec2(a.x + 8, a.y), IM_COL32(235, 235, 240, 255), text);
     ImGui::Dummy(ImVec2(w, bh + 1));
+    pull_bars(app, o, w, bh);
   }
   if (app.objectives.empty()) ImGui::TextDisabled("no objectives");
 

@@ -1,8 +1,10 @@
 // Objectives panel: add an objective (on the selected link for kinds with a link), and per
 // objective a row drawn from its kind's fields (engine/core/objective_kinds.hpp): enable, name
 // and links, weight and per-axis weights (live), soft / hard or null space, distance, delete,
-// and its status from the solver's residual rows.
+// and its status from the solver's residual rows, and once settled why it is not reached and
+// who pulls against it.
 #include <cmath>
+#include <string>
 
 #include "app/gui/panels.hpp"
 
@@ -16,7 +18,62 @@ const ImVec4 kAmber(1.0f, 0.72f, 0.3f, 1.0f);
 const ImVec4 kRed(1.0f, 0.42f, 0.38f, 1.0f);
 const ImVec4 kGrey(0.7f, 0.74f, 0.8f, 1.0f);
 
-void status_line(const WorkbenchObjective& o) {
+// "1.4 mm" or "0.8°"
+std::string share_text(double share, bool radians) {
+  char buf[32];
+  if (radians)
+    std::snprintf(buf, sizeof buf, "%.2f\xc2\xb0", share * kDeg);
+  else
+    std::snprintf(buf, sizeof buf, share < 1e-4 ? "%.3f mm" : "%.1f mm", 1000.0 * share);
+  return buf;
+}
+
+// why a settled objective is not reached (SolverDriver's explanation, solver/compromise.hpp):
+// the status word, what blocks it, and one button per objective pulling against it that
+// selects that objective
+void explanation_lines(AppState& app, const WorkbenchObjective& o) {
+  const ObjectiveStatus& s = o.status;
+  const Model& m = *app.model;
+  if (!s.explained) {
+    ImGui::TextColored(kAmber, "best effort; checking why it is not reached...");
+    return;
+  }
+  if (s.status == ReachStatus::kOutOfReach) {
+    ImGui::TextColored(kRed,
+                       o.kind().position_row >= 0 ? "out of reach by %.1f cm (best effort)"
+                                                  : "not reachable (best effort)",
+                       100.0 * s.position_error);
+  } else if (s.status == ReachStatus::kBlocked) {
+    std::string by;
+    for (const Blocker& b : s.blocked_by) {
+      if (!by.empty()) by += ", ";
+      by +=
+          b.objective >= 0 ? app.objectives[b.objective].name() : "joint " + m.joint_name[b.joint];
+    }
+    ImGui::TextColored(kRed, "blocked by %s", by.empty() ? "the constraints" : by.c_str());
+  } else if (s.status == ReachStatus::kTradedOff) {
+    ImGui::TextColored(kAmber, s.pulled_by.empty() ? "traded off: reachable alone"
+                                                   : "traded off: reachable, held back by");
+  }
+  if (s.pulled_by.empty()) return;
+  if (s.status != ReachStatus::kTradedOff) ImGui::TextColored(kGrey, "pulled by");
+  for (const Pull& p : s.pulled_by) {
+    ImGui::SameLine();
+    const std::string label = app.objectives[p.objective].name() + " " +
+                              share_text(p.share, s.share_in_radians) + "##pull" +
+                              std::to_string(p.objective);
+    if (ImGui::SmallButton(label.c_str())) {
+      app.selection.objective = p.objective;
+      const int link = app.objectives[p.objective].link();
+      if (link >= 0) app.selection.body = link;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("accounts for %s of the error; click to select it (turn its weight down)",
+                        share_text(p.share, s.share_in_radians).c_str());
+  }
+}
+
+void status_line(AppState& app, const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
   if (!o.enabled()) {
     ImGui::TextDisabled("disabled");
@@ -27,7 +84,8 @@ void status_line(const WorkbenchObjective& o) {
     ImGui::TextColored(kGrey, "distance to rest %.3f", s.deviation);
     return;
   }
-  ImVec4 col = s.reached ? kGreen : (s.out_of_reach ? kRed : kAmber);
+  const bool stuck = s.out_of_reach && (!s.explained || s.status != ReachStatus::kTradedOff);
+  ImVec4 col = s.reached ? kGreen : (stuck ? kRed : kAmber);
   char buf[160] = "";
   int n = 0;
   if (kind.position_row >= 0)
@@ -45,11 +103,7 @@ void status_line(const WorkbenchObjective& o) {
   else if (kind.type == ObjectiveType::kJointLimits)
     std::snprintf(buf + n, sizeof buf - n, "all joints within limits");
   ImGui::TextColored(col, "%s", buf);
-  if (s.out_of_reach && kind.has_target())
-    ImGui::TextColored(kRed,
-                       kind.position_row >= 0 ? "out of reach by %.1f cm (best effort)"
-                                              : "not reachable (best effort)",
-                       100.0 * s.position_error);
+  if (s.out_of_reach) explanation_lines(app, o);
 }
 
 // per-axis weights of the position or rotation rows: three small drags (0 leaves an axis free)
@@ -194,7 +248,7 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
 
     ImGui::Indent(28);
     field_rows(app, o);
-    status_line(o);
+    status_line(app, o);
     ImGui::Unindent(28);
     ImGui::Separator();
     ImGui::PopID();

@@ -752,6 +752,11 @@ std::string check_expect(const Args& a) {
     return need(a.size() == 3 && index_value(a[2], &i), "expected a count");
   if (what == "reached" || what == "out_of_reach")
     return need(a.size() == 3 && index_value(a[2], &i), "expected an objective index");
+  if (what == "status") {
+    ReachStatus st;
+    return need(a.size() == 4 && index_value(a[2], &i) && parse(a[3], &st),
+                "expected: expect status INDEX reached|traded_off|out_of_reach|blocked");
+  }
   if (what == "position_error" || what == "rotation_error")
     return need(a.size() == 5 && index_value(a[2], &i) && a[3] == "<" &&
                     (what == "position_error" ? length_value(a[4], &v) : angle_value(a[4], &v)),
@@ -786,6 +791,13 @@ bool run_expect(Turn& t) {
     std::snprintf(actual, sizeof actual, "position error %.4g m, rotation error %.4g rad",
                   s.position_error, s.rotation_error);
     if (what == "reached") check(s.reached, actual);
+    if (what == "status") {
+      // an objective is explained once the robot rests (SolverDriver::step_frame)
+      const std::string word = s.explained ? to_string(s.status)
+                               : s.reached ? "reached"
+                                           : "not explained yet";
+      check(word == a[3], "status " + word + ", " + actual);
+    }
     if (what == "out_of_reach") check(s.out_of_reach, actual);
     if (what == "position_error") {
       length_value(a[4], &v);

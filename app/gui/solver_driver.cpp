@@ -3,6 +3,7 @@
 #include "app/gui/solver_driver.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace ikwb::gui {
@@ -66,9 +67,63 @@ bool SolverDriver::idle(const AppState& app) const {
 void SolverDriver::step_frame(AppState& app) {
   app.ensure_fk();  // a joint set by hand moves the targets before the solver sees them
   app.sync();
+  const bool rested = idle(app);
   const bool ran = solve(app);
   app.evaluate();
   if (ran) update_status(app);
+  explain(app, rested && !ran);
+}
+
+void SolverDriver::explain(AppState& app, bool rested) {
+  rested = rested && app.problem();
+  ExplainKey now;
+  if (rested) now = {app.problem_serial(), app.problem()->version(), app.joint_q, app.settings};
+  auto same = [](const ExplainKey& a, const ExplainKey& b) {
+    return a.serial == b.serial && a.version == b.version && a.q == b.q &&
+           same_settings(a.settings, b.settings);
+  };
+  // a finished explanation counts only while the robot still rests on what it explained
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    CompromiseReport r;
+    try {
+      r = pending_.get();
+    } catch (const std::exception& e) {
+      app.error(std::string("explaining the solution failed: ") + e.what());
+    }
+    if (rested && same(pending_key_, now)) {
+      for (std::size_t i = 0; i < app.objectives.size() && i < r.objectives.size(); ++i) {
+        ObjectiveStatus& s = app.objectives[i].status;
+        s.explained = true;
+        s.status = r.objectives[i].status;
+        s.blocked_by = r.objectives[i].blocked_by;
+        s.pulled_by = r.objectives[i].pulled_by;
+        s.share_in_radians = r.objectives[i].share_in_radians;
+      }
+      app.solve.explain_ms = r.seconds * 1e3;
+      app.solve.explain_solves = r.solves;
+      ++app.solve.explanations;
+      explained_ = true;
+      explained_key_ = pending_key_;
+    }
+  }
+  if (!rested) {
+    if (!explained_) return;
+    explained_ = false;
+    for (WorkbenchObjective& o : app.objectives) {
+      o.status.explained = false;
+      o.status.status = ReachStatus::kReached;
+      o.status.blocked_by.clear();
+      o.status.pulled_by.clear();
+    }
+    return;
+  }
+  // one at a time: an outdated one still running is left to finish (a future is not cancelled)
+  if ((explained_ && same(explained_key_, now)) || pending_.valid()) return;
+  pending_key_ = now;
+  pending_ = std::async(std::launch::async,
+                        [problem = *app.problem(), q = app.joint_q, settings = app.settings]() {
+                          return explain_compromise(problem, 0, q, settings);
+                        });
 }
 
 bool SolverDriver::solve(AppState& app) {

@@ -3,11 +3,13 @@
 // selection through make_solver (CUDA when usable) and a fallback to the CPU on errors.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/gui/app_state.hpp"
+#include "solver/compromise.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb::gui {
@@ -27,6 +29,13 @@ class SolverDriver {
   // robot has been stuck for a while and another seed is much better. It updates app.joint_q,
   // app.solve, app.last_result and the solve timing, and is skipped when nothing changed since
   // a settled result.
+  //
+  // Once the robot rests (a frame that starts idle: settled, and nothing changed since), the
+  // compromise of that solution is explained once, on a worker thread (solver/compromise.hpp, a
+  // few CPU solves): when it is done and the robot still rests there, each objective gets its
+  // status, blocked_by and pulled_by, and app.solve its explain_ms. Any change (a drag, an
+  // edit, a solve that moves the robot) clears the explanation until the robot rests again; a
+  // frame never waits for one.
   void step_frame(AppState& app);
 
  private:
@@ -36,6 +45,9 @@ class SolverDriver {
   void update_status(AppState& app);
   void ensure_solver(AppState& app);
   bool idle(const AppState& app) const;
+  // starts explaining the resting solution, takes a finished explanation of it, or clears a
+  // stale one (not rested)
+  void explain(AppState& app, bool rested);
 
   std::unique_ptr<IkSolver> solver_;
   Backend solver_for_ = Backend::kCpu;  // backend requested when solver_ was made
@@ -49,6 +61,17 @@ class SolverDriver {
   bool same_problem_ = false;  // this frame solved the problem the last frame solved
   int kept_seed_ = 0;
   double error_before_ = 0;  // combined task error before this frame's solve
+
+  // what an explanation is of: the problem, the configuration and the settings
+  struct ExplainKey {
+    uint64_t serial = 0, version = 0;
+    std::vector<double> q;
+    SolverSettings settings;
+  };
+  bool explained_ = false;  // the objectives' explanation is of explained_key_
+  ExplainKey explained_key_;
+  std::future<CompromiseReport> pending_;  // running on a worker thread, of pending_key_
+  ExplainKey pending_key_;
 };
 
 // whether two settings solve the same way

@@ -167,6 +167,21 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["rotation_error"] = s.rotation_error;
     e["violation"] = s.violation;
     e["deviation"] = s.deviation;
+    // the compromise (solver/compromise.hpp), once the robot has rested on this solution; a
+    // reached objective needs no explanation
+    if (o.enabled() && (s.explained || s.reached))
+      e["status"] = s.explained ? to_string(s.status) : "reached";
+    else
+      e["status"] = nullptr;
+    json blocked = json::array(), pulled = json::array();
+    for (const Blocker& b : s.blocked_by)
+      blocked.push_back(b.objective >= 0 ? json{{"objective", b.objective}}
+                                         : json{{"joint", app.model->joint_name[b.joint]}});
+    for (const Pull& p : s.pulled_by)
+      pulled.push_back({{"objective", p.objective}, {"share", p.share}});
+    e["blocked_by"] = blocked;
+    e["pulled_by"] = pulled;
+    e["share_unit"] = s.share_in_radians ? "rad" : "m";
     if (o.link() >= 0 || o.has_target())  // com: the centre of mass
       e["current"] = {{"position", vec(s.current.p)}, {"orientation", quat(s.current.q)}};
     objectives.push_back(e);
@@ -195,6 +210,9 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   solver["position_error"] = st.position_error;
   solver["rotation_error"] = st.rotation_error;
   solver["solve_ms"] = st.solve_ms;
+  solver["explain_ms"] = st.explain_ms;
+  solver["explain_solves"] = st.explain_solves;
+  solver["explanations"] = st.explanations;
   d["solver"] = solver;
 
   d["timing"] = {{"frame_ms", percentiles(app.stats.frame())},

@@ -29,7 +29,9 @@ const glm::vec4 kOutOfReach{0.95f, 0.3f, 0.28f, 1.0f};
 glm::vec4 status_color(const WorkbenchObjective& o) {
   if (!o.enabled()) return {0.6f, 0.6f, 0.6f, 0.7f};
   if (o.status.reached) return kReached;
-  return o.status.out_of_reach ? kOutOfReach : kSolving;
+  // a target traded off against other objectives is reachable: amber, not red
+  const bool traded = o.status.explained && o.status.status == ReachStatus::kTradedOff;
+  return o.status.out_of_reach && !traded ? kOutOfReach : kSolving;
 }
 
 ImU32 im_color(const glm::vec4& c) {
@@ -443,9 +445,19 @@ void Viewport3D::draw_ui(AppState& app) {
     const Vec3<double>& at = !o.has_target_position() ? o.status.current.p : o.target.p;
     glm::vec3 px = camera.project(render::to_glm(at), rect);
     if (px.z > 0 && rect.contains(glm::vec2(px))) {
-      if (o.status.out_of_reach)
+      const ObjectiveStatus& st = o.status;
+      if (st.out_of_reach && st.explained && st.status == ReachStatus::kTradedOff)
+        std::snprintf(buf, sizeof buf, "%s: traded off, %.2f mm short", o.name().c_str(),
+                      1000.0 * st.position_error);
+      else if (st.out_of_reach && st.explained && st.status == ReachStatus::kBlocked)
+        std::snprintf(buf, sizeof buf, "%s: blocked, %.1f cm short", o.name().c_str(),
+                      100.0 * st.position_error);
+      else if (st.out_of_reach && st.explained)
         std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f cm", o.name().c_str(),
-                      100.0 * o.status.position_error);
+                      100.0 * st.position_error);
+      else if (st.out_of_reach)
+        std::snprintf(buf, sizeof buf, "%s: best effort, %.1f mm short", o.name().c_str(),
+                      1000.0 * st.position_error);
       else if (o.status.reached)
         std::snprintf(buf, sizeof buf, "%s", o.name().c_str());
       else

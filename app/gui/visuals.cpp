@@ -39,6 +39,25 @@ int label_body(const AppState& app) {
   return app.model ? app.model->body_count - 1 : -1;
 }
 
+// At a link the solver settled short of its target, one arrow per objective pulling against it
+// (SolverDriver's explanation): pointing away from the target, 60 px for the whole error, side
+// by side.
+void pull_arrows(render::Overlay& ov, const WorkbenchObjective& o, glm::vec3 cur, glm::vec3 tgt,
+                 float wpp) {
+  const float e = glm::length(cur - tgt);
+  if (o.status.pulled_by.empty() || !(e > 0)) return;
+  const glm::vec3 back = (cur - tgt) / e;
+  const glm::vec3 side = render::any_perpendicular(back);
+  const glm::vec4 col(0.75f, 0.45f, 1.0f, 0.95f);
+  float offset = 0;
+  for (const Pull& p : o.status.pulled_by) {
+    const float len = 60.0f * wpp * float(std::min(1.0, p.share / o.status.position_error));
+    const glm::vec3 from = cur + offset * side;
+    ov.arrow(from, from + len * back, col, 2.5f, std::min(len * 0.4f, 10.0f * wpp), false);
+    offset += 8.0f * wpp;
+  }
+}
+
 }  // namespace
 
 double limit_fraction(const Model& m, const std::vector<double>& q, int joint) {
@@ -194,6 +213,7 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
         if (e > 3.0f * wpp)
           ov.arrow(cur, tgt, magnitude_color(e / 0.1f), 3.0f, std::min(e * 0.3f, 14.0f * wpp),
                    false);
+        if (!o.status.share_in_radians) pull_arrows(ov, o, cur, tgt, wpp);
       }
       if (o.has_target_orientation() && o.status.rotation_error > 1e-3) {
         // the rotation taking the link's orientation to the target's, as an arc at the link

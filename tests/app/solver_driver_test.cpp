@@ -1,12 +1,14 @@
 // Tests for app/gui/solver_driver: per-frame solves follow a moving target, an unreachable
 // target settles at a best effort and is reported, nothing is re-solved while nothing changes
-// (a change of any setting counts), and the warm start is kept so the arm does not flip. No
-// window needed.
+// (a change of any setting counts), the warm start is kept so the arm does not flip, and the
+// compromise is explained only once the robot rests. No window needed.
 #include "app/gui/solver_driver.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "solver/settings_values.hpp"
 
@@ -106,6 +108,40 @@ TEST(SolverDriver, SettledSolveRerunsWhenASettingChanges) {
   app.settings.polish_iterations = 3;
   frame(app, driver);
   EXPECT_TRUE(app.solve.ran);
+}
+
+// the compromise is explained once the robot rests, never while the target moves, once per
+// rest, and cleared by the next change
+TEST(SolverDriver, ExplainsTheCompromiseOnlyOnceTheRobotRests) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> t = app.objectives[0].target;
+  for (int k = 1; k <= 20; ++k) {
+    Transform<double> moved = t;
+    moved.p.x += 1.5 * k / 20.0;
+    app.set_target(0, moved);
+    frame(app, driver);
+    EXPECT_FALSE(app.objectives[0].status.explained) << "frame " << k;
+  }
+  const int before = app.solve.explanations;
+  // the explanation runs on a worker thread: frames go on meanwhile (a few ms apart, as drawn)
+  for (int k = 0; k < 1000 && !app.objectives[0].status.explained; ++k) {
+    frame(app, driver);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const ObjectiveStatus& s = app.objectives[0].status;
+  ASSERT_TRUE(s.explained);
+  EXPECT_EQ(s.status, ReachStatus::kOutOfReach);
+  EXPECT_EQ(app.solve.explanations, before + 1);
+  EXPECT_GE(app.solve.explain_solves, 1);
+  EXPECT_GT(app.solve.explain_ms, 0.0);
+  for (int k = 0; k < 5; ++k) frame(app, driver);
+  EXPECT_EQ(app.solve.explanations, before + 1);  // once per rest
+  app.set_target(0, t);
+  frame(app, driver);
+  EXPECT_FALSE(app.objectives[0].status.explained);
 }
 
 TEST(SolverDriver, SameSettingsSeesEverySetting) {

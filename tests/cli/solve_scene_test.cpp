@@ -346,5 +346,42 @@ TEST(CliSolveLink, TargetsFileStillWorks) {
   EXPECT_LT(rows[2].pos_err, 1e-4);
 }
 
+// --explain: a reachable target held back by a weighted posture is traded off against it, one
+// 2 m away is out of reach; the report is on standard error and OUT.csv keeps its columns
+TEST(CliSolveScene, ExplainSaysWhyEachMissedObjectiveIsMissed) {
+  TempDir dir;
+  auto model = shipped("panda");
+  Transform<double> near = pose_of(*model, "panda_hand_tcp", kPandaQ);
+  auto scene_with = [&](const Vec3<double>& p) {
+    return R"({"version": 1, "robot": "panda",
+  "joint_q": {"panda_joint2": -0.785398, "panda_joint4": -2.356194, "panda_joint6": 1.570796,
+              "panda_joint7": 0.785398},
+  "objectives": [
+    {"type": "position", "name": "tcp", "link": "panda_hand_tcp",
+     "target": {"position": [)" +
+           num(p.x) + "," + num(p.y) + "," + num(p.z) + R"(], "orientation": [0, 0, 0, 1]}},
+    {"type": "posture", "name": "rest", "weight": 0.1}]})";
+  };
+  std::string out = dir / "out.csv";
+  CmdResult r =
+      run_solve({"--scene", dir.write("near.json", scene_with(near.p)), "--out", out, "--explain"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("scene: objective 0 \"tcp\": traded_off, error "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("; pulled by \"rest\" "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 of 2 objectives not reached"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(out).substr(0, 36), "converged,pos_err,rot_err,iterations");
+
+  r = run_solve(
+      {"--scene", dir.write("far.json", scene_with({2.0, 0.0, 0.5})), "--out", out, "--explain"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("objective 0 \"tcp\": out_of_reach"), std::string::npos) << r.err;
+
+  r = run_solve({"panda", "--link", "panda_hand_tcp", "--targets",
+                 dir.write("t.csv", "0.3,0,0.5\n"), "--out", out, "--explain"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--explain goes with --scene"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace ikwb

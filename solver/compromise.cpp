@@ -1,0 +1,366 @@
+#include "solver/compromise.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/core/fk.hpp"
+#include "solver/objective_report.hpp"
+
+namespace ikwb {
+
+namespace {
+
+constexpr const char* kStatusNames[] = {"reached", "traded_off", "out_of_reach", "blocked"};
+
+// An objective's raw rows at one configuration, with the weight each row counts with in the
+// balance (0: inactive inequality row, axis of weight 0).
+struct ObjectiveRows {
+  bool present = false;  // enabled, not custom, not posture in the null space
+  Eigen::VectorXd c;     // raw rows (dim)
+  Eigen::MatrixXd J;     // raw Jacobian (dim x dof_count)
+  Eigen::VectorXd w;     // row weights (soft); 1 for active rows of a hard objective
+  Eigen::VectorXd g;     // its force in dof space: J^T W^2 c (hard: J^T W c, a direction)
+};
+
+std::vector<Transform<double>> body_poses(const Model& m, const std::vector<double>& q) {
+  State s(m);
+  eval_fk(m, q, {}, s);
+  return s.body_q;
+}
+
+std::vector<ObjectiveRows> objective_rows(const IkProblem& problem, int pi,
+                                          const std::vector<double>& q,
+                                          const std::vector<Transform<double>>& body_q,
+                                          const SolverSettings& settings) {
+  const ProblemView<double> pv = problem.view();
+  const int nv = problem.model().dof_count;
+  std::vector<ObjectiveRows> rows(problem.objective_count());
+  for (int oi = 0; oi < problem.objective_count(); ++oi) {
+    const ObjectiveParams<double>& o = pv.objectives[oi];
+    ObjectiveRows& r = rows[oi];
+    if (!o.enabled || o.type == ObjectiveType::kCustom || o.null_space) continue;
+    r.present = true;
+    r.c = Eigen::VectorXd::Zero(o.dim);
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> J(o.dim, nv);
+    objective_residual(pv, oi, pi, q.data(), body_q.data(), r.c.data());
+    objective_jacobian(pv, oi, pi, q.data(), body_q.data(), J.data(), nv);
+    r.J = J;
+    r.w = Eigen::VectorXd::Zero(o.dim);
+    const bool ineq = objective_is_inequality(o.type);
+    for (int k = 0; k < o.dim; ++k) {
+      if (o.hard) {
+        r.w[k] = !ineq || r.c[k] > -settings.tol_constraint ? 1.0 : 0.0;
+      } else {
+        if (ineq && !(r.c[k] > 0)) r.c[k] = 0;
+        r.w[k] = objective_row_weight(o, k);
+      }
+    }
+    // a hard objective's force is unknown (its multipliers): the pulls project it out
+    const Eigen::VectorXd wc = o.hard ? Eigen::VectorXd(r.w.cwiseProduct(r.c))
+                                      : Eigen::VectorXd(r.w.cwiseProduct(r.w).cwiseProduct(r.c));
+    r.g = r.J.transpose() * wc;
+  }
+  return rows;
+}
+
+// a 1-dof joint's coordinate is at (within tol of) its lower (-1) or upper (+1) limit, else 0
+int at_limit(const Model& m, const std::vector<double>& q, int dof, double tol) {
+  if (!m.has_limits(dof)) return 0;
+  int j = m.dof_joint[dof];
+  if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) return 0;
+  double v = q[m.joint_q_start[j]];
+  if (v <= m.dof_lower[dof] + tol) return -1;
+  if (v >= m.dof_upper[dof] - tol) return 1;
+  return 0;
+}
+
+// dofs that move freely at q: in the dof mask, and not held at a limit
+std::vector<int> free_dofs(const IkProblem& problem, const std::vector<double>& q,
+                           const SolverSettings& settings) {
+  const Model& m = problem.model();
+  std::vector<int> f;
+  for (int d = 0; d < m.dof_count; ++d)
+    if (problem.dof_free(d) && !(settings.hard_joint_limits && at_limit(m, q, d, 1e-9) != 0))
+      f.push_back(d);
+  return f;
+}
+
+Eigen::VectorXd entries(const Eigen::VectorXd& v, const std::vector<int>& idx) {
+  Eigen::VectorXd out(Eigen::Index(idx.size()));
+  for (int i = 0; i < int(idx.size()); ++i) out[i] = v[idx[i]];
+  return out;
+}
+
+// A basis of the motions of the free dofs that keep every active hard row but objective
+// `except`'s (free.size() x r; the identity when there is none)
+Eigen::MatrixXd hard_null_space(const std::vector<ObjectiveRows>& rows, const IkProblem& problem,
+                                const std::vector<int>& free, int except) {
+  std::vector<Eigen::VectorXd> hard;
+  for (int oi = 0; oi < int(rows.size()); ++oi) {
+    if (!rows[oi].present || oi == except || !problem.objective(oi).params.hard) continue;
+    for (int k = 0; k < rows[oi].c.size(); ++k)
+      if (rows[oi].w[k] > 0) hard.push_back(entries(rows[oi].J.row(k).transpose(), free));
+  }
+  const Eigen::Index f = Eigen::Index(free.size());
+  if (hard.empty()) return Eigen::MatrixXd::Identity(f, f);
+  Eigen::MatrixXd H(Eigen::Index(hard.size()), f);
+  for (int h = 0; h < int(hard.size()); ++h) H.row(h) = hard[h].transpose();
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(H, Eigen::ComputeFullV);
+  const Eigen::VectorXd& sv = svd.singularValues();
+  const double tol = 1e-9 * std::max(1.0, sv.size() ? sv[0] : 0.0);
+  Eigen::Index rank = 0;
+  while (rank < sv.size() && sv[rank] > tol) ++rank;
+  return svd.matrixV().rightCols(f - rank);
+}
+
+// the rows of objective k whose error the shares split: position rows, else rotation rows, else
+// all of its rows; *radians tells the unit
+std::vector<int> explained_rows(const ObjectiveParams<double>& o, const ObjectiveRows& r,
+                                const ObjectiveReport& rep, const SolverSettings& settings,
+                                bool* radians) {
+  const ObjectiveKind& kind = objective_kind(o.type);
+  int first = 0, count = int(r.c.size());
+  *radians = o.type == ObjectiveType::kJointLimits;
+  if (kind.position_row >= 0 &&
+      (rep.position_error > settings.tol_position || kind.rotation_row < 0)) {
+    first = kind.position_row;
+    count = 3;
+    *radians = false;
+  } else if (kind.rotation_row >= 0) {
+    first = kind.rotation_row;
+    count = 3;
+    *radians = true;
+  }
+  std::vector<int> out;
+  for (int k = first; k < first + count; ++k)
+    if (r.w[k] > 0) out.push_back(k);
+  return out;
+}
+
+void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>& rows,
+               const std::vector<int>& free, const ObjectiveReport& rep,
+               const SolverSettings& settings, Explanation& ex) {
+  const ObjectiveParams<double>& o = problem.objective(k).params;
+  const ObjectiveRows& rk = rows[k];
+  std::vector<int> weighted;
+  for (int i = 0; i < rk.c.size(); ++i)
+    if (rk.w[i] > 0) weighted.push_back(i);
+  std::vector<int> sub = explained_rows(o, rk, rep, settings, &ex.share_in_radians);
+  Eigen::VectorXd e(Eigen::Index(sub.size()));
+  for (int i = 0; i < int(sub.size()); ++i) e[i] = rk.c[sub[i]];
+  ex.error = e.norm();
+  if (weighted.empty() || free.empty() || !(ex.error > 0)) return;
+  const Eigen::MatrixXd N = hard_null_space(rows, problem, free, k);
+  if (N.cols() == 0) return;
+  Eigen::MatrixXd A(Eigen::Index(weighted.size()), Eigen::Index(free.size()));
+  for (int i = 0; i < int(weighted.size()); ++i)
+    A.row(i) = entries(rk.J.row(weighted[i]).transpose(), free).transpose();
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> At((A * N).transpose());
+  const Eigen::VectorXd dir = e / ex.error;
+  std::vector<Pull> pulls;
+  double total = 0;
+  for (int j = 0; j < int(rows.size()); ++j) {
+    if (j == k || !rows[j].present || problem.objective(j).params.hard) continue;
+    Eigen::VectorXd p = -At.solve(N.transpose() * entries(rows[j].g, free));  // weighted rows
+    double share = 0;
+    for (int i = 0; i < int(sub.size()); ++i) {
+      int at = int(std::find(weighted.begin(), weighted.end(), sub[i]) - weighted.begin());
+      double w = o.hard ? 1.0 : rk.w[sub[i]];
+      share += p[at] / (w * w) * dir[i];
+    }
+    total += share;
+    pulls.push_back({j, share});
+  }
+  if (o.hard && std::abs(total) > 0)
+    for (Pull& p : pulls) p.share *= ex.error / total;
+  for (const Pull& p : pulls)
+    if (p.share > 0.01 * ex.error) ex.pulled_by.push_back(p);
+  std::sort(ex.pulled_by.begin(), ex.pulled_by.end(),
+            [](const Pull& a, const Pull& b) { return a.share > b.share; });
+}
+
+void check_sizes(const IkProblem& problem, int pi, const std::vector<double>& q, const char* what) {
+  if (int(q.size()) != problem.model().coord_count)
+    throw std::invalid_argument(
+        std::string(what) + ": q has " + std::to_string(q.size()) +
+        " values, expected joint_coord_count = " + std::to_string(problem.model().coord_count));
+  if (pi < 0 || pi >= problem.problem_count())
+    throw std::invalid_argument(std::string(what) + ": problem index " + std::to_string(pi) +
+                                " out of range");
+}
+
+// one problem of `problem` (its targets, its dof mask) as a problem set of its own
+IkProblem single_problem(const IkProblem& problem, int pi) {
+  IkProblem out(problem.model_ptr(), 1);
+  for (int oi = 0; oi < problem.objective_count(); ++oi) {
+    out.add_objective(problem.objective(oi));
+    out.set_target_pose(oi, 0, problem.target(oi, pi));
+  }
+  out.set_dof_mask(problem.dof_mask());
+  return out;
+}
+
+struct TestSolver {
+  const IkProblem& base;
+  const std::vector<double>& q;
+  SolverSettings settings;
+  std::unique_ptr<IkSolver> solver = make_cpu_solver();
+  SolveResult result;
+  int solves = 0;
+
+  TestSolver(const IkProblem& p, const std::vector<double>& q0, const SolverSettings& s)
+      : base(p), q(q0), settings(s) {
+    settings.backend = Backend::kCpu;
+    settings.use_float = false;
+    settings.n_seeds = 1;
+    settings.sampler = Sampler::kNone;
+    settings.max_restarts = 0;
+    settings.stall_window = 0;
+    settings.time_budget_s = 0;
+    settings.fixed_iterations = false;
+    settings.solve_all_seeds = false;
+    settings.threads = 1;
+    settings.max_iterations = std::max(settings.max_iterations, 100);
+  }
+
+  // `base` with only the objectives in `keep` enabled
+  IkProblem only(const std::vector<uint8_t>& keep) const {
+    IkProblem p = base;
+    for (int oi = 0; oi < p.objective_count(); ++oi)
+      if (!keep[oi] && p.objective(oi).params.enabled) p.set_enabled(oi, false);
+    return p;
+  }
+
+  // solves `base` with only the objectives in `keep` enabled (and hard joint limits as
+  // `limits`); returns the configuration reached
+  std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits) {
+    SolverSettings s = settings;
+    s.hard_joint_limits = limits && settings.hard_joint_limits;
+    solver->solve(only(keep), s, q, result);
+    ++solves;
+    return result.problems[0].q;
+  }
+
+  bool reaches(int k, const std::vector<double>& qs) {
+    return report_objectives(base, 0, qs, body_poses(base.model(), qs), settings)[k].reached;
+  }
+};
+
+// joints at a limit at qs that objective k's descent would push past it
+void limit_blockers(int k, const IkProblem& p, const std::vector<double>& qs,
+                    const SolverSettings& settings, std::vector<Blocker>& out) {
+  const Model& m = p.model();
+  std::vector<ObjectiveRows> rows = objective_rows(p, 0, qs, body_poses(m, qs), settings);
+  const Eigen::VectorXd g = rows[k].present ? rows[k].g : Eigen::VectorXd::Zero(m.dof_count);
+  for (int d = 0; d < m.dof_count; ++d) {
+    int side = at_limit(m, qs, d, std::max(1e-9, settings.tol_constraint));
+    // descent -g pushes past the upper limit (side 1) when g < 0, past the lower when g > 0
+    if (side != 0 && side * g[d] < 0) out.push_back({-1, m.dof_joint[d]});
+  }
+}
+
+// the hard objectives with an active row that moves a dof objective k's rows move, at qs
+void coupled_hard(int k, const IkProblem& p, const std::vector<double>& qs,
+                  const SolverSettings& settings, std::vector<Blocker>& out) {
+  std::vector<ObjectiveRows> rows = objective_rows(p, 0, qs, body_poses(p.model(), qs), settings);
+  if (!rows[k].present) return;
+  const Eigen::VectorXd moved = rows[k].J.cwiseAbs().colwise().sum().transpose();
+  for (int h = 0; h < int(rows.size()); ++h) {
+    if (h == k || !rows[h].present || !p.objective(h).params.hard) continue;
+    const Eigen::VectorXd touched =
+        (rows[h].w.asDiagonal() * rows[h].J.cwiseAbs()).colwise().sum().transpose();
+    if (moved.cwiseProduct(touched).sum() > 0) out.push_back({h, -1});
+  }
+}
+
+}  // namespace
+
+const char* to_string(ReachStatus s) {
+  return kStatusNames[int(s)];
+}
+
+bool parse(const std::string& s, ReachStatus* out) {
+  for (int i = 0; i < 4; ++i)
+    if (s == kStatusNames[i]) {
+      *out = ReachStatus(i);
+      return true;
+    }
+  return false;
+}
+
+std::vector<Explanation> objective_pulls(const IkProblem& problem, int pi,
+                                         const std::vector<double>& q,
+                                         const SolverSettings& settings) {
+  check_sizes(problem, pi, q, "objective_pulls");
+  const std::vector<Transform<double>> body_q = body_poses(problem.model(), q);
+  std::vector<ObjectiveReport> reps = report_objectives(problem, pi, q, body_q, settings);
+  std::vector<ObjectiveRows> rows = objective_rows(problem, pi, q, body_q, settings);
+  const std::vector<int> free = free_dofs(problem, q, settings);
+  std::vector<Explanation> out(problem.objective_count());
+  for (int k = 0; k < problem.objective_count(); ++k)
+    if (rows[k].present && !reps[k].reached)
+      add_pulls(k, problem, rows, free, reps[k], settings, out[k]);
+  return out;
+}
+
+CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std::vector<double>& q,
+                                    const SolverSettings& settings) {
+  auto t0 = std::chrono::steady_clock::now();
+  check_sizes(problem, pi, q, "explain_compromise");
+  CompromiseReport out;
+  out.objectives = objective_pulls(problem, pi, q, settings);
+  const IkProblem one = single_problem(problem, pi);
+  std::vector<ObjectiveReport> reps =
+      report_objectives(one, 0, q, body_poses(one.model(), q), settings);
+  TestSolver ts(one, q, settings);
+  const int n = one.objective_count();
+  for (int k = 0; k < n; ++k) {
+    const Objective& ok = one.objective(k);
+    Explanation& ex = out.objectives[k];
+    if (!ok.params.enabled || ok.custom || reps[k].reached) continue;
+    // 1. the other soft objectives off, the hard ones kept
+    std::vector<uint8_t> keep(n, 0);
+    for (int j = 0; j < n; ++j) keep[j] = j == k || one.objective(j).params.hard;
+    std::vector<double> kept = ts.solve(keep, true);
+    if (ts.reaches(k, kept)) {
+      ex.status = ReachStatus::kTradedOff;
+      continue;
+    }
+    // 2. the objective alone, no joint limits
+    std::vector<uint8_t> alone(n, 0);
+    alone[k] = 1;
+    if (!ts.reaches(k, ts.solve(alone, false))) {
+      ex.status = ReachStatus::kOutOfReach;
+      continue;
+    }
+    // 3. blocked: by which hard objective, or by the joint limits
+    ex.status = ReachStatus::kBlocked;
+    std::vector<int> hard;
+    for (int j = 0; j < n; ++j)
+      if (j != k && one.objective(j).params.enabled && one.objective(j).params.hard)
+        hard.push_back(j);
+    for (int h : hard) {
+      std::vector<uint8_t> pair = alone;
+      pair[h] = 1;
+      if (!ts.reaches(k, ts.solve(pair, false))) ex.blocked_by.push_back({h, -1});
+    }
+    if (settings.hard_joint_limits) {
+      std::vector<double> limited = ts.solve(alone, true);
+      if (!ts.reaches(k, limited)) limit_blockers(k, one, limited, settings, ex.blocked_by);
+    }
+    if (ex.blocked_by.empty()) {
+      // only their combination stops it: the hard objectives active where the first test
+      // solve settled that move a dof it moves, and the joints at a limit there
+      coupled_hard(k, one, kept, settings, ex.blocked_by);
+      limit_blockers(k, one, kept, settings, ex.blocked_by);
+    }
+  }
+  out.solves = ts.solves;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace ikwb

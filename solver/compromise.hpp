@@ -1,0 +1,88 @@
+// Explaining the compromise of a settled solution: for every enabled objective, whether it is
+// reached, traded off against other soft objectives, out of the robot's reach, or blocked by a
+// hard objective or a joint limit; and for one that is not reached, which other objectives pull
+// against it and by how much.
+//
+// Status, from the settled configuration q (each test solve starts there, on the CPU, one seed):
+//   reached       the objective's own rows are within the solver's tolerances
+//                 (solver/objective_report.hpp)
+//   traded_off    not reached, but reached by a solve in which every other soft objective is
+//                 switched off and the hard objectives (and hard joint limits) are kept
+//   blocked       not reached even then, but reached by a solve of the objective alone (no hard
+//                 objectives, no joint limits); blocked_by names the hard objectives that, kept
+//                 alone with it, still stop it, and the joints at a limit (that its descent
+//                 pushes against) when the limits alone stop it; when only their combination
+//                 does, the hard objectives coupled to it (an active row moving a dof it moves)
+//                 and the joints at a limit where the first test solve settled
+//   out_of_reach  not reached by the objective alone either
+//
+// Pulls: at a settled solution the soft objectives' forces g_j = J_j^T W_j^2 c_j (raw rows c_j,
+// their Jacobian J_j, row weights W_j; inactive inequality rows and posture in the null space
+// take no part) balance on the motions the hard objectives allow: with F the free dofs (dof
+// mask, and not at a joint limit when limits are hard) and N a basis of the null space of the
+// other hard objectives' active rows on F, sum_j N^T g_j = 0. For an objective k that is not
+// reached, with A = J_k N (its rows of nonzero weight, on F), its error rows are
+//   c_k = W_k^-2 (A A^T)^+ A N^T g_k = sum_{j != k} p_j,   p_j = -W_k^-2 (A A^T)^+ A N^T g_j,
+// exactly when A has full row rank (else the p_j explain the part of the error the allowed
+// motions can change). p_j is the part of k's error that objective j accounts for; its share is
+// p_j's component along k's error, in k's units: metres of its position rows, or radians of its
+// rotation rows when only the rotation is missed (rotation-only kinds, and joint limits), metres
+// for min_distance. The shares sum to the error; a negative share helps k. pulled_by lists the
+// positive shares above 1% of the error, largest first. Hard objectives are walls, not pullers
+// (blocked_by). For a hard k (W_k = 1) the p_j are scaled so that the shares sum to its error.
+// Custom objectives take no part (no analytic Jacobian).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/solver.hpp"
+
+namespace ikwb {
+
+enum class ReachStatus { kReached, kTradedOff, kOutOfReach, kBlocked };
+// "reached", "traded_off", "out_of_reach", "blocked"
+const char* to_string(ReachStatus s);
+// false when the word is not one of the above
+bool parse(const std::string& s, ReachStatus* out);
+
+// what stops an objective: a hard objective, or a joint at one of its limits
+struct Blocker {
+  int objective = -1;
+  int joint = -1;
+};
+
+// objective `objective` accounts for `share` of the explained objective's error
+struct Pull {
+  int objective = -1;
+  double share = 0;  // m, or rad when Explanation::share_in_radians
+};
+
+struct Explanation {
+  ReachStatus status = ReachStatus::kReached;
+  std::vector<Blocker> blocked_by;
+  std::vector<Pull> pulled_by;  // positive shares, largest first; empty when reached
+  bool share_in_radians = false;
+  double error = 0;  // the error the shares split (m, or rad), 0 when reached
+};
+
+struct CompromiseReport {
+  std::vector<Explanation> objectives;  // (objective_count); disabled ones: reached, empty
+  int solves = 0;                       // test solves run
+  double seconds = 0;                   // wall time of the whole explanation
+};
+
+// The pulls alone (no solves): every enabled objective not within the tolerances gets its
+// pulled_by, share_in_radians and error; status is left kReached. q: coord_count values.
+std::vector<Explanation> objective_pulls(const IkProblem& problem, int problem_index,
+                                         const std::vector<double>& q,
+                                         const SolverSettings& settings);
+
+// Status, blockers and pulls of every objective of problem `problem_index` at its settled
+// configuration q. The test solves use `settings` with one seed (no sampler, no restarts, no
+// time budget) and at least 100 iterations, on the CPU in double. Throws std::invalid_argument on
+// wrong sizes.
+CompromiseReport explain_compromise(const IkProblem& problem, int problem_index,
+                                    const std::vector<double>& q, const SolverSettings& settings);
+
+}  // namespace ikwb

@@ -1,0 +1,101 @@
+// GUI tests of the compromise explanation (solver/compromise.hpp run by SolverDriver once the
+// robot rests): the humanoid's left hand dragged 10 cm forward with the posture as a weighted
+// cost is traded off, and the state dump and `expect status` say so, with who pulls; with the
+// presets' null-space posture it is reached; a Panda target 1.5 m away is out of reach; nothing
+// is explained during a drag.
+#include <gtest/gtest.h>
+
+#include "gui_script_fixture.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+
+class Explain : public ikwb::test::GuiScript {};
+
+TEST_F(Explain, HumanoidHandHeldBackByPostureIsTradedOffAndPostureIsAPuller) {
+  ASSERT_EQ(run("robot humanoid\n"
+                "set 4 null_space off\n"
+                "weight 4 0.05\n"
+                "wait 5\n"
+                "drag 2 TranslateX 10cm 0 0 frames 30\n" +
+                dump_cmd("drag_end.json") +
+                "wait 150\n"
+                "expect status 2 traded_off\n"
+                "expect status 0 reached\n" +
+                dump_cmd("rest.json")),
+            0)
+      << log();
+  const json end = dump("drag_end.json");
+  EXPECT_TRUE(end["objectives"][2]["status"].is_null()) << end["objectives"][2].dump();
+
+  const json d = dump("rest.json");
+  const json& hand = d["objectives"][2];
+  EXPECT_EQ(hand["status"], "traded_off");
+  EXPECT_FALSE(hand["reached"].get<bool>());
+  EXPECT_EQ(hand["share_unit"], "m");
+  ASSERT_FALSE(hand["pulled_by"].empty()) << hand.dump();
+  double sum = 0;
+  bool posture = false;
+  for (const json& p : hand["pulled_by"]) {
+    sum += p["share"].get<double>();
+    posture |= p["objective"] == 4;
+  }
+  EXPECT_TRUE(posture) << hand.dump();
+  EXPECT_NEAR(sum, hand["position_error"].get<double>(),
+              0.1 * hand["position_error"].get<double>());
+  EXPECT_TRUE(hand["blocked_by"].empty());
+  for (int i : {0, 1, 4, 5}) EXPECT_EQ(d["objectives"][i]["status"], "reached") << i;
+  EXPECT_GE(d["solver"]["explanations"].get<int>(), 1);
+  EXPECT_GT(d["solver"]["explain_ms"].get<double>(), 0.0);
+  EXPECT_GE(d["solver"]["explain_solves"].get<int>(), 1);
+}
+
+// the presets keep the posture in the task's null space, so reachable hand and body targets are
+// reached, not traded off against it
+TEST_F(Explain, HumanoidAndQuadrupedPresetsReachReachableTargets) {
+  ASSERT_EQ(run("robot humanoid\n"
+                "wait 5\n"
+                "drag 2 TranslateX 10cm 0 0 frames 30\n"
+                "wait 100\n"
+                "expect reached 2\n"
+                "expect reached 3\n"
+                "expect status 2 reached\n"
+                "robot quadruped\n"
+                "wait 5\n"
+                "drag 4 TranslateZ -5cm frames 30\n"
+                "wait 100\n"
+                "expect reached 4\n"
+                "expect status 4 reached\n"),
+            0)
+      << log();
+}
+
+TEST_F(Explain, PandaTargetFarAwayIsOutOfReach) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "drag 0 TranslateX 1.5 0 0 frames 40\n"
+                "wait 80\n"
+                "expect status 0 out_of_reach\n" +
+                dump_cmd("far.json")),
+            0)
+      << log();
+  const json d = dump("far.json");
+  EXPECT_EQ(d["objectives"][0]["status"], "out_of_reach");
+  EXPECT_TRUE(d["objectives"][0]["blocked_by"].empty());
+}
+
+TEST_F(Explain, ExpectStatusFailsOnTheWrongWordAndRefusesUnknownWords) {
+  EXPECT_EQ(run("robot panda\n"
+                "wait 40\n"
+                "expect status 0 traded_off\n"),
+            1)
+      << log();
+  EXPECT_NE(log().find("status reached"), std::string::npos) << log();
+  EXPECT_EQ(run("robot panda\n"
+                "expect status 0 far\n"),
+            2)
+      << log();
+}
+
+}  // namespace

@@ -1,0 +1,264 @@
+// Tests for solver/compromise: each status on the Panda, two Pandas on a torso, and the shipped
+// dual arm and humanoid (a reachable target held back by posture, a target 2 m away, a target
+// behind a hard min_distance, one held by a joint limit), and the pull shares adding up to the
+// error.
+#include "solver/compromise.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/scene.hpp"
+#include "engine/core/urdf_loader.hpp"
+#include "solver/objective_report.hpp"
+#include "solver/scene_problem.hpp"
+#include "solver/test_robots.hpp"
+
+namespace ikwb {
+namespace {
+
+Transform<double> body_pose(const Model& m, const std::vector<double>& q, int body) {
+  State s(m);
+  eval_fk(m, q, {}, s);
+  return s.body_q[body];
+}
+
+// the settled configuration: a long solve from q
+std::vector<double> settle(const IkProblem& p, const std::vector<double>& q,
+                           const SolverSettings& s) {
+  SolverSettings long_solve = s;
+  long_solve.max_iterations = 2000;
+  SolveResult r;
+  make_cpu_solver()->solve(p, long_solve, q, r);
+  return r.problems[0].q;
+}
+
+// a shipped robot's preset as a problem; *q: its start configuration
+IkProblem preset_problem(const std::string& robot, std::vector<double>* q,
+                         std::vector<PlacedObjective>* objectives = nullptr) {
+  Scene scene = load_scene(asset_dir() + "/robots/" + robot + "/preset.json");
+  UrdfOptions opt;
+  opt.floating_base = scene.floating_base;
+  opt.load_meshes = false;
+  LoadResult loaded = load_urdf_file(resolve_robot(scene.robot), opt);
+  SceneSetup setup = resolve_scene(*loaded.model, scene);
+  *q = setup.q;
+  if (objectives) *objectives = setup.objectives;
+  return make_problem(loaded.model, setup.objectives);
+}
+
+int find_objective(const IkProblem& p, const std::string& name) {
+  for (int i = 0; i < p.objective_count(); ++i)
+    if (p.objective(i).name == name) return i;
+  return -1;
+}
+
+double share_sum(const Explanation& e) {
+  double s = 0;
+  for (const Pull& p : e.pulled_by) s += p.share;
+  return s;
+}
+
+struct PandaCompromise : ::testing::Test {
+  std::shared_ptr<const Model> m = std::make_shared<const Model>(test::panda());
+  int tcp = m->find_body("panda_hand_tcp");
+  std::vector<double> q0 = {0.2, -0.3, 0.1, -2.0, 0.1, 1.8, 0.5};
+  SolverSettings s;
+};
+
+TEST_F(PandaCompromise, StatusWords) {
+  for (ReachStatus st : {ReachStatus::kReached, ReachStatus::kTradedOff, ReachStatus::kOutOfReach,
+                         ReachStatus::kBlocked}) {
+    ReachStatus back = ReachStatus::kReached;
+    ASSERT_TRUE(parse(to_string(st), &back));
+    EXPECT_EQ(back, st);
+  }
+  ReachStatus out;
+  EXPECT_FALSE(parse("out of reach", &out));
+}
+
+TEST_F(PandaCompromise, ReachableTargetHeldBackByPostureIsTradedOffAndPostureTakesTheWholeShare) {
+  IkProblem p(m);
+  int pose = p.add_pose(tcp);
+  int posture = p.add_posture(q0, {0.1});
+  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
+  p.set_target_pose(pose, 0, body_pose(*m, qt, tcp));
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  ASSERT_EQ(r.objectives.size(), 2u);
+  const Explanation& e = r.objectives[pose];
+  EXPECT_EQ(e.status, ReachStatus::kTradedOff);
+  EXPECT_FALSE(e.share_in_radians);
+  EXPECT_GT(e.error, s.tol_position);
+  ASSERT_EQ(e.pulled_by.size(), 1u);
+  EXPECT_EQ(e.pulled_by[0].objective, posture);
+  EXPECT_NEAR(e.pulled_by[0].share, e.error, 0.02 * e.error);
+  EXPECT_EQ(r.objectives[posture].status, ReachStatus::kReached);
+  EXPECT_TRUE(r.objectives[posture].pulled_by.empty());
+  EXPECT_GE(r.solves, 1);
+
+  // the same posture in the task's null space: the target is reached, nothing to explain
+  Objective ns = p.objective(posture);
+  ns.params.null_space = 1;
+  p.set_objective(posture, ns);
+  q = settle(p, q0, s);
+  r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[pose].status, ReachStatus::kReached);
+  EXPECT_EQ(r.solves, 0);
+}
+
+TEST_F(PandaCompromise, TwoPullersShareTheErrorByTheirWeights) {
+  IkProblem p(m);
+  int pos = p.add_position(tcp);
+  int a = p.add_posture(q0, {0.1});
+  int b = p.add_posture(q0, {0.2});
+  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
+  p.set_target_position(pos, 0, body_pose(*m, qt, tcp).p);
+  std::vector<double> q = settle(p, q0, s);
+  std::vector<Explanation> e = objective_pulls(p, 0, q, s);
+  ASSERT_EQ(e[pos].pulled_by.size(), 2u);
+  EXPECT_NEAR(share_sum(e[pos]), e[pos].error, 0.02 * e[pos].error);
+  // identical rests: the forces scale with weight^2, so b pulls four times as hard as a
+  EXPECT_EQ(e[pos].pulled_by[0].objective, b);
+  EXPECT_EQ(e[pos].pulled_by[1].objective, a);
+  EXPECT_NEAR(e[pos].pulled_by[0].share / e[pos].pulled_by[1].share, 4.0, 0.05);
+}
+
+TEST_F(PandaCompromise, TargetTwoMetresAwayIsOutOfReach) {
+  IkProblem p(m);
+  int pos = p.add_position(tcp);
+  int posture = p.add_posture(m->neutral_configuration(), {0.1});
+  p.set_target_position(pos, 0, {2.0, 0.3, 0.5});
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[pos].status, ReachStatus::kOutOfReach);
+  EXPECT_TRUE(r.objectives[pos].blocked_by.empty());
+  EXPECT_EQ(r.objectives[posture].status, ReachStatus::kReached);
+}
+
+TEST_F(PandaCompromise, TargetPastAJointLimitIsBlockedByThatJoint) {
+  // the tool turned about its own axis past joint 7's upper limit (2.8973), with the other
+  // joints frozen by the dof mask (the wrist edited alone)
+  IkProblem p(m);
+  int pose = p.add_pose(tcp);
+  std::vector<uint8_t> mask(m->dof_count, 0);
+  mask[6] = 1;
+  p.set_dof_mask(mask);
+  std::vector<double> qt = q0;
+  qt[6] = 2.8;
+  std::vector<double> past = qt;
+  past[6] = 3.4;
+  p.set_target_pose(pose, 0, body_pose(*m, past, tcp));
+  std::vector<double> q = settle(p, qt, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[pose];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  bool joint7 = false;
+  for (const Blocker& b : e.blocked_by) joint7 |= b.joint == m->find_joint("panda_joint7");
+  EXPECT_TRUE(joint7);
+}
+
+TEST(TwoPandasCompromise, TargetBehindAHardMinDistanceIsBlockedByIt) {
+  auto m = std::make_shared<const Model>(test::two_pandas());
+  int lt = m->find_body("left_hand_tcp"), rt = m->find_body("right_hand_tcp");
+  std::vector<double> q(m->coord_count, 0.0);
+  for (int side = 0; side < 2; ++side) {
+    q[7 * side + 1] = -0.3;
+    q[7 * side + 3] = -2.0;
+    q[7 * side + 5] = 1.8;
+  }
+  IkProblem p(m);
+  int left = p.add_position(lt);
+  int right = p.add_pose(rt, {0, 0, 0}, hard_constraint());
+  int apart = p.add_min_distance(lt, {0, 0, 0}, rt, {0, 0, 0}, 0.3);
+  int posture = p.add_posture(q, {0.01});
+  Transform<double> rx = body_pose(*m, q, rt);
+  p.set_target_pose(right, 0, rx);
+  // the left tool's target 10 cm from the right tool, which has to stay where it is
+  p.set_target_position(left, 0, rx.p + Vec3<double>{0, 0.1, 0});
+  SolverSettings s;
+  std::vector<double> qs = settle(p, q, s);
+  CompromiseReport r = explain_compromise(p, 0, qs, s);
+  const Explanation& e = r.objectives[left];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  bool by_apart = false;
+  for (const Blocker& b : e.blocked_by) by_apart |= b.objective == apart;
+  EXPECT_TRUE(by_apart);
+  EXPECT_EQ(r.objectives[right].status, ReachStatus::kReached);
+  EXPECT_EQ(r.objectives[apart].status, ReachStatus::kReached);
+  EXPECT_EQ(r.objectives[posture].status, ReachStatus::kReached);
+}
+
+TEST(HumanoidCompromise, HandTargetTenCentimetresForwardIsTradedOffAgainstPosture) {
+  std::vector<double> q0;
+  IkProblem p = preset_problem("humanoid", &q0);
+  int left = find_objective(p, "left hand"), posture = find_objective(p, "posture");
+  ASSERT_GE(left, 0);
+  ASSERT_GE(posture, 0);
+  // the posture as a weighted cost (the reproduction), whatever the preset says
+  Objective weighted = p.objective(posture);
+  weighted.params.null_space = 0;
+  weighted.params.weight = 0.05;
+  p.set_objective(posture, weighted);
+  Transform<double> t = p.target(left, 0);
+  t.p = t.p + Vec3<double>{0.1, 0, 0};
+  p.set_target_pose(left, 0, t);
+  SolverSettings s;
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[left];
+  EXPECT_EQ(e.status, ReachStatus::kTradedOff);
+  ASSERT_FALSE(e.pulled_by.empty());
+  bool by_posture = false;
+  for (const Pull& pull : e.pulled_by) by_posture |= pull.objective == posture;
+  EXPECT_TRUE(by_posture);
+  EXPECT_NEAR(share_sum(e), e.error, 0.1 * e.error);
+  for (int i = 0; i < p.objective_count(); ++i) {
+    if (p.objective(i).params.hard) {
+      EXPECT_EQ(r.objectives[i].status, ReachStatus::kReached);
+    }
+  }
+}
+
+// the shipped dual arm: the left tool's target on the right tool, which is held (hard) where it
+// is; the hard "tools apart" keeps them 12 cm apart
+TEST(DualArmCompromise, ToolTargetOnTheOtherToolIsBlockedByToolsApart) {
+  std::vector<double> q0;
+  IkProblem p = preset_problem("dual_arm", &q0);
+  int left = find_objective(p, "left tool pose"), right = find_objective(p, "right tool pose");
+  int apart = find_objective(p, "tools apart");
+  ASSERT_GE(left, 0);
+  ASSERT_GE(right, 0);
+  ASSERT_GE(apart, 0);
+  p.set_hard(right, true);
+  Transform<double> t = p.target(left, 0);
+  t.p = p.target(right, 0).p + Vec3<double>{0, 0.05, 0};
+  p.set_target_pose(left, 0, t);
+  SolverSettings s;
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[left];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  bool by_apart = false;
+  for (const Blocker& b : e.blocked_by) by_apart |= b.objective == apart;
+  EXPECT_TRUE(by_apart);
+
+  // the right tool soft again: the left target is reachable once the right tool gives way, so
+  // it is traded off against the right tool's pose
+  p.set_hard(right, false);
+  q = settle(p, q0, s);
+  r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[left].status, ReachStatus::kTradedOff);
+}
+
+TEST(Compromise, WrongSizesAreRefused) {
+  auto m = std::make_shared<const Model>(test::panda());
+  IkProblem p(m);
+  p.add_position(m->find_body("panda_hand_tcp"));
+  SolverSettings s;
+  EXPECT_THROW(explain_compromise(p, 0, {0.0}, s), std::invalid_argument);
+  EXPECT_THROW(objective_pulls(p, 1, m->neutral_configuration(), s), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ikwb

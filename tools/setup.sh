@@ -2,7 +2,7 @@
 # Installs every Debian package the project needs. Idempotent; run as root or through sudo.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config git python3
+  build-essential cmake pkg-config git python3 ccache
   libeigen3-dev liburdfdom-dev liburdfdom-headers-dev libtinyxml2-dev libassimp-dev libmujoco-dev
   nlohmann-json3-dev
   libimgui-dev libstb-dev libglfw3-dev libglm-dev libepoxy-dev

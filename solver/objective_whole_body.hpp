@@ -68,8 +68,8 @@ IKWB_HD Vec3<S> unit_or_zero(const Vec3<S>& v) {
 // a unit vector perpendicular to unit d (deterministic)
 template <class S>
 IKWB_HD Vec3<S> perpendicular(const Vec3<S>& d) {
-  Vec3<S> e = (d.x < S(0) ? -d.x : d.x) < S(0.9) ? Vec3<S>{S(1), S(0), S(0)}
-                                                 : Vec3<S>{S(0), S(1), S(0)};
+  Vec3<S> e =
+      (d.x < S(0) ? -d.x : d.x) < S(0.9) ? Vec3<S>{S(1), S(0), S(0)} : Vec3<S>{S(0), S(1), S(0)};
   return unit_or_zero(cross(d, e));
 }
 
@@ -82,8 +82,7 @@ IKWB_HD Vec3<S> cone_error(const Vec3<S>& a, const Vec3<S>& d, C cone) {
   Vec3<S> v = cross(d, a);
   S c = dot(d, a);
   S s2 = dot(v, v);
-  if (!(s2 > S(kConeSinEps * kConeSinEps)) && c > S(0))
-    return cone > C(0) ? zero3<S>() : v;
+  if (!(s2 > S(kConeSinEps * kConeSinEps)) && c > S(0)) return cone > C(0) ? zero3<S>() : v;
   S s = sqrt(s2);
   S phi = atan2(s, c) - S(cone);
   if (!(phi > S(0))) return zero3<S>();
@@ -99,8 +98,7 @@ IKWB_HD Vec3<T> cone_error_diff(const Vec3<T>& a, const Vec3<T>& d, T cone, cons
   T c = dot(d, a);
   T s2 = dot(v, v);
   Vec3<T> dv = cross(dd, a) + cross(d, da);
-  if (!(s2 > T(kConeSinEps * kConeSinEps)) && c > T(0))
-    return cone > T(0) ? zero3<T>() : dv;
+  if (!(s2 > T(kConeSinEps * kConeSinEps)) && c > T(0)) return cone > T(0) ? zero3<T>() : dv;
   T s = sqrt(s2);
   T phi = atan2(s, c) - cone;
   if (!(phi > T(0))) return zero3<T>();
@@ -121,8 +119,8 @@ IKWB_HD Vec3<T> cone_error_diff(const Vec3<T>& a, const Vec3<T>& d, T cone, cons
 template <class T, class S>
 IKWB_HD bool cone_vectors(const ModelView<T>& m, ObjectiveType type, int link,
                           const Vec3<T>& offset, const Vec3<T>& axis, const Vec3<T>& direction,
-                          const Vec3<T>& target, const Transform<S>* body_q, Vec3<S>* a,
-                          Vec3<S>* d, Vec3<S>* point, S* dist) {
+                          const Vec3<T>& target, const Transform<S>* body_q, Vec3<S>* a, Vec3<S>* d,
+                          Vec3<S>* point, S* dist) {
   (void)m;
   *a = rotate(body_q[link].q, cast<S>(unit_or_zero(axis)));
   if (type == ObjectiveType::kAxisAlign) {

@@ -235,8 +235,7 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
   // look_at / axis_align: the link's axis as a ray from the link point (to the target's
   // distance for look_at) and, faint, the wanted direction; coloured by the angle beyond the cone
   for (const WorkbenchObjective& o : app.objectives) {
-    if (!o.enabled() || !o.kind().has(kFieldAxis) || o.link() < 0 ||
-        o.link() >= int(body_q.size()))
+    if (!o.enabled() || !o.kind().has(kFieldAxis) || o.link() < 0 || o.link() >= int(body_q.size()))
       continue;
     const ObjectiveParams<double>& p = o.spec.params;
     double len = length(p.axis);

@@ -147,8 +147,8 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
   if (j.contains("cone")) o.cone = r.number(j["cone"], where + ".cone");
   if (o.cone < 0 || o.cone > 3.141592653589793)
     r.fail(where + ".cone", "must be an angle in [0, pi] rad");
-  for (auto [v, key] : {std::pair<const Vec3<double>*, const char*>{&o.axis, "axis"},
-                        {&o.direction, "direction"}})
+  for (auto [v, key] :
+       {std::pair<const Vec3<double>*, const char*>{&o.axis, "axis"}, {&o.direction, "direction"}})
     if (v->x == 0 && v->y == 0 && v->z == 0) r.fail(where + "." + key, "must not be zero");
   if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
   if (o.distance < 0) r.fail(where + ".distance", "must be >= 0");

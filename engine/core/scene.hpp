@@ -30,7 +30,7 @@ struct SceneObjective {
   std::string name;
   std::string link, link_b;  // link names ("" when not used)
   Vec3<double> offset{0, 0, 0}, offset_b{0, 0, 0};
-  double distance = 0;  // min_distance
+  double distance = 0;               // min_distance
   Vec3<double> axis{0, 0, 1};        // look_at, axis_align: in the link frame
   Vec3<double> direction{0, 0, -1};  // axis_align: world
   double cone = 0;                   // look_at, axis_align: rad

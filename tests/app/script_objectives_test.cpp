@@ -53,7 +53,8 @@ TEST(ScriptObjectives, AddsWholeBodyKindsWithTheirTargetsMet) {
   ASSERT_TRUE(script_add_objective(
       app, words({"add", "axis_align", "panda_link7", "direction", "0", "1", "0"}), &error))
       << error;
-  EXPECT_FALSE(script_add_objective(app, words({"add", "com", "direction", "0", "1", "0"}), &error));
+  EXPECT_FALSE(
+      script_add_objective(app, words({"add", "com", "direction", "0", "1", "0"}), &error));
   const WorkbenchObjective& com = app.objectives[n];
   EXPECT_EQ(com.link(), -1);
   EXPECT_TRUE(com.has_target() && com.has_target_position() && !com.has_target_orientation());

@@ -135,10 +135,9 @@ struct ZooFixture : ::testing::Test {
 };
 
 const char* type_name(ObjectiveType t) {
-  static const char* names[] = {"position",       "rotation",     "pose",
-                                "joint_limits",   "posture",      "relative_ball",
-                                "relative_fixed", "min_distance", "custom",
-                                "com",            "look_at",      "axis_align"};
+  static const char* names[] = {"position", "rotation",      "pose",           "joint_limits",
+                                "posture",  "relative_ball", "relative_fixed", "min_distance",
+                                "custom",   "com",           "look_at",        "axis_align"};
   return names[int(t)];
 }
 
@@ -193,8 +192,7 @@ TEST_F(ZooFixture, FloatJacobiansFollowDouble) {
     fk_row(tf.view.model, qf.data(), body.data());
     for (int oi = 0; oi < pr.objective_count(); ++oi) {
       ObjectiveType t = pr.objective(oi).params.type;
-      if (t != ObjectiveType::kCom && t != ObjectiveType::kLookAt &&
-          t != ObjectiveType::kAxisAlign)
+      if (t != ObjectiveType::kCom && t != ObjectiveType::kLookAt && t != ObjectiveType::kAxisAlign)
         continue;
       for (int p = 0; p < pr.problem_count(); ++p) {
         auto Jd = test::analytic_jacobian(pr.view(), oi, p, q);
@@ -252,8 +250,7 @@ TEST_F(ZooFixture, ConeRowsAreTheAngleBeyondTheCone) {
       double beyond = std::max(0.0, angle - cone);
       Vec3<double> rv{r[0], r[1], r[2]};
       EXPECT_NEAR(length(rv), beyond, 1e-9) << angle << " " << cone;
-      if (angle < 3 && beyond > 0)
-        EXPECT_NEAR(dot(rv, perp), beyond, 1e-9) << angle << " " << cone;
+      if (angle < 3 && beyond > 0) EXPECT_NEAR(dot(rv, perp), beyond, 1e-9) << angle << " " << cone;
       if (beyond > 0) {  // the Jacobian turns it (also when pointing exactly away)
         auto J = test::analytic_jacobian(pr.view(), o, 0, q);
         EXPECT_GT(test::norm(J), 0.1) << angle;

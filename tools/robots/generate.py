@@ -1320,7 +1320,7 @@ def make_humanoid():
                     obj_pose("right foot", "right_foot", hard=True),
                     obj_pose("left hand", "left_hand", palm, weight=1.0),
                     obj_pose("right hand", "right_hand", palm, weight=1.0),
-                    obj_posture(0.05), obj_limits()]
+                    obj_posture(1.0, True), obj_limits()]
     return r
 
 
@@ -1367,7 +1367,7 @@ def make_quadruped():
     r.end_effectors = ["fl_foot", "fr_foot", "rl_foot", "rr_foot"]
     r.objectives = [obj_pose("%s foot" % leg.upper(), leg + "_foot", hard=True, kind="position")
                     for leg in ("fl", "fr", "rl", "rr")]
-    r.objectives += [obj_pose("body pose", "body", weight=1.0), obj_posture(0.01), obj_limits()]
+    r.objectives += [obj_pose("body pose", "body", weight=1.0), obj_posture(1.0, True), obj_limits()]
     return r
 
 

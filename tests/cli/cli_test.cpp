@@ -10,6 +10,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "cli/run_command.hpp"
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -51,29 +52,11 @@ const char* kRobot = R"(<robot name="cli_bot">
 </robot>
 )";
 
-// runs a subcommand with captured stdout and stderr
-struct CmdResult {
-  int code = 0;
-  std::string out, err;
-};
+using test::CmdResult;
+using test::number;
 
 CmdResult run(int (*cmd)(int, char**), std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  CmdResult r;
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  r.code = cmd(int(args.size()), argv.data());
-  r.out = testing::internal::GetCapturedStdout();
-  r.err = testing::internal::GetCapturedStderr();
-  return r;
-}
-
-double number(const std::string& s) {
-  double v = NAN;
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
+  return test::run_command(cmd, std::move(args));
 }
 
 TEST(CliInfo, JsonHasCountsJointsAndBodies) {

@@ -11,6 +11,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "cli/run_command.hpp"
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_path.hpp"
@@ -21,29 +22,12 @@ namespace {
 
 using test::TempDir;
 
-struct CmdResult {
-  int code = 0;
-  std::string out, err;
-};
+using test::CmdResult;
+using test::number;
 
 CmdResult run_solve(std::vector<std::string> args) {
   args.insert(args.begin(), "solve");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  CmdResult r;
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  r.code = cmd_solve(int(args.size()), argv.data());
-  r.out = testing::internal::GetCapturedStdout();
-  r.err = testing::internal::GetCapturedStderr();
-  return r;
-}
-
-double number(const std::string& s) {
-  double v = NAN;
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
+  return test::run_command(cmd_solve, std::move(args));
 }
 
 struct OutRow {

@@ -43,7 +43,10 @@ int objective_kind_count() {
 
 const ObjectiveKind& objective_kind(ObjectiveType type) {
   int i = int(type);
-  return i >= 0 && i < kKindCount ? kKinds[i] : kKinds[int(ObjectiveType::kCustom)];
+  if (i >= 0 && i < kKindCount && kKinds[i].type == type) return kKinds[i];
+  for (const ObjectiveKind& k : kKinds)
+    if (k.type == type) return k;
+  return kKinds[int(ObjectiveType::kCustom)];
 }
 
 const ObjectiveKind* find_objective_kind(const std::string& name) {

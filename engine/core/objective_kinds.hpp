@@ -85,7 +85,7 @@ struct ObjectiveKind {
   int dim(int dof_count) const { return rows < 0 ? dof_count : rows; }
 };
 
-// every kind, in ObjectiveType order (the index is int(type))
+// every kind; rows are kept in ObjectiveType order, so the index is usually int(type)
 const ObjectiveKind* objective_kinds();
 int objective_kind_count();
 const ObjectiveKind& objective_kind(ObjectiveType type);

@@ -12,9 +12,7 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   model_.reset();
   const Model& m = *model;
   ModelArrays<float> a(m);
-  std::vector<float> lower = float_limits(m.dof_lower, false),
-                     upper = float_limits(m.dof_upper, true);
-  const std::size_t J = m.joint_count, B = m.body_count, V = m.dof_count;
+  const std::size_t J = m.joint_count, B = m.body_count;
 
   // pack every array the device view points at
   BytePacker pk;
@@ -34,8 +32,6 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   std::size_t o_com = pk.add(a.body_com.data(), B);
   std::size_t o_mass = pk.add(a.body_mass.data(), B);
   std::size_t o_flags = pk.add(m.body_flags.data(), B);
-  std::size_t o_lower = pk.add(lower.data(), V);
-  std::size_t o_upper = pk.add(upper.data(), V);
 
   data_.reserve(pk.bytes().size());
   CUDA_CHECK(cudaMemcpyAsync(data_.get(), pk.bytes().data(), pk.bytes().size(),
@@ -60,8 +56,6 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   view_.body_com = at_offset<const Vec3<float>>(base, o_com);
   view_.body_mass = at_offset<const float>(base, o_mass);
   view_.body_flags = at_offset<const int>(base, o_flags);
-  lower_ = at_offset<const float>(base, o_lower);
-  upper_ = at_offset<const float>(base, o_upper);
   model_ = model;
   return true;
 }

@@ -46,16 +46,12 @@ class DeviceModel {
   // pointers changed). Holding the shared_ptr keeps the address from being reused.
   bool upload(const std::shared_ptr<const Model>& model, cudaStream_t stream);
   const ModelView<float>& view() const { return view_; }
-  const float* dof_lower() const { return lower_; }
-  const float* dof_upper() const { return upper_; }
   const Model* model() const { return model_.get(); }
 
  private:
   std::shared_ptr<const Model> model_;
   DeviceBuffer<unsigned char> data_;
   ModelView<float> view_;
-  const float* lower_ = nullptr;
-  const float* upper_ = nullptr;
 };
 
 }  // namespace ikwb::cuda

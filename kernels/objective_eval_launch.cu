@@ -70,6 +70,9 @@ void eval_objective_rows_cuda(const IkProblem& problem, const std::vector<float>
   std::size_t o_params = pk.add(fp.params.data(), fp.params.size());
   std::size_t o_targets = pk.add(fp.targets.data(), fp.targets.size());
   std::size_t o_rest = pk.add(fp.rest.data(), fp.rest.size());
+  std::size_t o_points = pk.add(fp.points.data(), fp.points.size());
+  std::size_t o_lower = pk.add(fp.lower.data(), fp.lower.size());
+  std::size_t o_upper = pk.add(fp.upper.data(), fp.upper.size());
   std::vector<float> zeros(std::size_t(nr) + 1, 0.0f);
   std::size_t o_zeros = pk.add(zeros.data(), zeros.size());
   cuda::DeviceBuffer<unsigned char> data;
@@ -77,11 +80,12 @@ void eval_objective_rows_cuda(const IkProblem& problem, const std::vector<float>
 
   ProblemView<float> pv = fp.view;
   pv.model = model.view();
-  pv.dof_lower = model.dof_lower();
-  pv.dof_upper = model.dof_upper();
+  pv.dof_lower = cuda::at_offset<const float>(data.get(), o_lower);
+  pv.dof_upper = cuda::at_offset<const float>(data.get(), o_upper);
   pv.objectives = cuda::at_offset<const ObjectiveParams<float>>(data.get(), o_params);
   pv.targets = cuda::at_offset<const Transform<float>>(data.get(), o_targets);
   pv.rest_q = cuda::at_offset<const float>(data.get(), o_rest);
+  pv.points = cuda::at_offset<const LinkPoint<float>>(data.get(), o_points);
 
   cuda::DeviceBuffer<float> d_q, d_raw, d_r, d_J;
   cuda::DeviceBuffer<int> d_index;

@@ -71,12 +71,12 @@ __global__ void pick_seeds_kernel(ModelView<float> m, const SolveConfig* cfg, in
 struct Shape {
   const Model* model = nullptr;
   uint64_t structure_version = 0;
-  int problems = 0, seeds = 0, objectives = 0, residuals = 0;
+  int problems = 0, seeds = 0, objectives = 0, residuals = 0, points = 0;
   int nq = 0, nv = 0, nb = 0;
   bool operator==(const Shape& o) const {
     return model == o.model && structure_version == o.structure_version && problems == o.problems &&
            seeds == o.seeds && objectives == o.objectives && residuals == o.residuals &&
-           nq == o.nq && nv == o.nv && nb == o.nb;
+           points == o.points && nq == o.nq && nv == o.nv && nb == o.nb;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   int rows() const { return problems * seeds; }
@@ -84,7 +84,8 @@ struct Shape {
 
 // Offsets of the per-solve upload inside one byte block (16-byte aligned sections).
 struct FrameLayout {
-  std::size_t config = 0, params = 0, targets = 0, rest = 0, dof_free = 0, q_init = 0;
+  std::size_t config = 0, params = 0, targets = 0, rest = 0, points = 0, lower = 0, upper = 0;
+  std::size_t dof_free = 0, q_init = 0;
   std::size_t bytes = 0;
 };
 
@@ -100,6 +101,9 @@ FrameLayout frame_layout(const Shape& s) {
   f.params = take(sizeof(ObjectiveParams<float>) * s.objectives);
   f.targets = take(sizeof(Transform<float>) * s.objectives * s.problems);
   f.rest = take(sizeof(float) * s.objectives * s.nq);
+  f.points = take(sizeof(LinkPoint<float>) * s.points);
+  f.lower = take(sizeof(float) * s.nv);
+  f.upper = take(sizeof(float) * s.nv);
   f.dof_free = take(s.nv);
   f.q_init = take(sizeof(float) * s.problems * s.nq);
   f.bytes = std::max<std::size_t>(at, 16);
@@ -220,14 +224,15 @@ struct CudaSolver::Impl {
     ProblemView<float> pv;
     void* base = frame_dev.get();
     pv.model = model.view();
-    pv.dof_lower = model.dof_lower();
-    pv.dof_upper = model.dof_upper();
+    pv.dof_lower = cuda::at_offset<const float>(base, frame.lower);
+    pv.dof_upper = cuda::at_offset<const float>(base, frame.upper);
     pv.objectives = cuda::at_offset<const ObjectiveParams<float>>(base, frame.params);
     pv.objective_count = shape.objectives;
     pv.problem_count = shape.problems;
     pv.residual_count = shape.residuals;
     pv.targets = cuda::at_offset<const Transform<float>>(base, frame.targets);
     pv.rest_q = cuda::at_offset<const float>(base, frame.rest);
+    pv.points = cuda::at_offset<const LinkPoint<float>>(base, frame.points);
     return pv;
   }
 
@@ -292,6 +297,14 @@ struct CudaSolver::Impl {
     float* rest = cuda::at_offset<float>(base, frame.rest);
     const auto& ra = problem.rest_array();
     for (std::size_t i = 0; i < ra.size(); ++i) rest[i] = float(ra[i]);
+    auto* points = cuda::at_offset<LinkPoint<float>>(base, frame.points);
+    const auto& pts = problem.point_array();
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      points[i] = {pts[i].link, cast<float>(pts[i].offset)};
+    const std::vector<float> lower = float_limits(problem.dof_lower(), false),
+                             upper = float_limits(problem.dof_upper(), true);
+    std::memcpy(base + frame.lower, lower.data(), lower.size() * sizeof(float));
+    std::memcpy(base + frame.upper, upper.data(), upper.size() * sizeof(float));
     uint8_t* dof_free = cuda::at_offset<uint8_t>(base, frame.dof_free);
     const auto& mask = problem.dof_mask();
     for (int d = 0; d < shape.nv; ++d) dof_free[d] = mask.empty() ? 1 : (mask[d] ? 1 : 0);
@@ -318,6 +331,7 @@ struct CudaSolver::Impl {
       sh.seeds = s.n_seeds;
       sh.objectives = problem.objective_count();
       sh.residuals = problem.residual_count();
+      sh.points = int(problem.point_array().size());
       sh.nq = m.coord_count;
       sh.nv = m.dof_count;
       sh.nb = m.body_count;

@@ -82,6 +82,12 @@ ObjectiveParams<T> convert_params(const ObjectiveParams<double>& o) {
   p.axis = cast<T>(o.axis);
   p.direction = cast<T>(o.direction);
   p.cone = T(o.cone);
+  p.box_lower = cast<T>(o.box_lower);
+  p.box_upper = cast<T>(o.box_upper);
+  p.margin = T(o.margin);
+  p.min_measure = T(o.min_measure);
+  p.point_start = o.point_start;
+  p.point_count = o.point_count;
   p.start = o.start;
   p.dim = o.dim;
   return p;
@@ -109,6 +115,7 @@ struct TypedProblem {
   std::vector<ObjectiveParams<T>> params;
   std::vector<Transform<T>> targets;
   std::vector<T> rest, lower, upper;
+  std::vector<LinkPoint<T>> points;
   ProblemView<T> view;
 
   TypedProblem(const TypedProblem&) = delete;
@@ -122,9 +129,10 @@ struct TypedProblem {
       for (const auto& o : p.param_array()) params.push_back(convert_params<T>(o));
       for (const auto& t : p.target_array()) targets.push_back(cast<T>(t));
       for (double v : p.rest_array()) rest.push_back(T(v));
+      for (const auto& lp : p.point_array()) points.push_back({lp.link, cast<T>(lp.offset)});
       if constexpr (std::is_same_v<T, float>) {
-        lower = float_limits(m.dof_lower, false);
-        upper = float_limits(m.dof_upper, true);
+        lower = float_limits(p.dof_lower(), false);
+        upper = float_limits(p.dof_upper(), true);
       }
       view.model = arrays->view;
       view.dof_lower = lower.data();
@@ -135,6 +143,7 @@ struct TypedProblem {
       view.residual_count = p.residual_count();
       view.targets = targets.data();
       view.rest_q = rest.data();
+      view.points = points.data();
     }
   }
 };

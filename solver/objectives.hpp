@@ -11,6 +11,9 @@
 
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/row_kinematics.hpp"
+#include "solver/objective_bounds.hpp"
+#include "solver/objective_manipulability.hpp"
+#include "solver/objective_support.hpp"
 #include "solver/objective_whole_body.hpp"
 
 namespace ikwb {
@@ -33,13 +36,21 @@ struct ObjectiveParams {
   Vec3<T> rotation_weights = {1, 1, 1};               // per world axis, rotation rows
   Vec3<T> axis = {0, 0, 1};                           // look_at, axis_align: link frame, unit
   Vec3<T> direction = {0, 0, -1};                     // axis_align: world, unit
-  T cone = 0;                                         // look_at, axis_align: rad, [0, pi]
-  int start = 0;                                      // first residual row
-  int dim = 0;                                        // residual rows
+  T cone = 0;                                         // look_at, axis_align, orientation_cone: rad
+  Vec3<T> box_lower = {-0.05, -0.05, -0.05};          // position_box: bounds in the target frame, m
+  Vec3<T> box_upper = {0.05, 0.05, 0.05};             // (-inf / +inf: open sides)
+  T margin = 0;                                       // support_polygon: m inside the polygon, >= 0
+  T min_measure = 0;    // manipulability: the least Yoshikawa measure, >= 0
+  int point_start = 0;  // support_polygon: its contact points in ProblemView::points
+  int point_count = 0;
+  int start = 0;  // first residual row
+  int dim = 0;    // residual rows
 };
 
 IKWB_HD bool objective_is_inequality(ObjectiveType t) {
-  return t == ObjectiveType::kJointLimits || t == ObjectiveType::kMinDistance;
+  return t == ObjectiveType::kJointLimits || t == ObjectiveType::kMinDistance ||
+         t == ObjectiveType::kSupportPolygon || t == ObjectiveType::kPositionBox ||
+         t == ObjectiveType::kOrientationCone || t == ObjectiveType::kManipulability;
 }
 
 // The data one batch row's objectives read, in host or device memory.
@@ -54,6 +65,7 @@ struct ProblemView {
   int residual_count = 0;
   const Transform<T>* targets = nullptr;  // (objective_count x problem_count) world targets
   const T* rest_q = nullptr;              // (objective_count x coord_count) posture rests
+  const LinkPoint<T>* points = nullptr;   // contact points of all objectives (point_start)
 };
 
 // Accumulates motion-subspace columns into Jacobian rows (see visit_body_columns):
@@ -167,6 +179,21 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
       for (int k = 0; k < 3; ++k) r[k] = e[k];
       break;
     }
+    case ObjectiveType::kSupportPolygon:
+      support_residual(pv.points + o.point_start, o.point_count, o.margin, body_q,
+                       center_of_mass(m, body_q), r);
+      break;
+    case ObjectiveType::kPositionBox:
+      box_residual(tgt, o.box_lower, o.box_upper, world_point(body_q, o.link, o.offset), r);
+      break;
+    case ObjectiveType::kOrientationCone:
+      r[0] = length(rotation_error(body_q[o.link].q, cast<S>(tgt.q))) - S(o.cone);
+      break;
+    case ObjectiveType::kManipulability:
+      r[0] = S(o.min_measure) -
+             manipulability_measure(m, body_q, o.link, world_point(body_q, o.link, o.offset));
+      r[1] = r[2] = r[3] = S(-1);
+      break;
     default:
       break;
   }
@@ -307,6 +334,35 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       visit_body_columns(m, body_q, o.link, cc);
       break;
     }
+    case ObjectiveType::kSupportPolygon:
+      support_jacobian(m, pv.points + o.point_start, o.point_count, body_q,
+                       center_of_mass(m, body_q), J, acc);
+      break;
+    case ObjectiveType::kPositionBox: {
+      Vec3<T> x = world_point(body_q, o.link, o.offset);
+      acc.x = x;
+      for (int k = 0; k < 3; ++k) {
+        T side = box_side(tgt, o.box_lower, o.box_upper, x, k);
+        if (side == T(0)) continue;
+        Vec3<T> e = zero3<T>();
+        e[k] = side;
+        acc.proj = J + k * ld;
+        acc.dir = rotate(tgt.q, e);
+        visit_body_columns(m, body_q, o.link, acc);
+      }
+      break;
+    }
+    case ObjectiveType::kOrientationCone: {
+      Vec3<T> e = rotation_error(body_q[o.link].q, tgt.q);
+      T theta = length(e);
+      if (!(theta > T(0))) break;
+      AngularProjection<T> ap{(T(1) / theta) * e, J};
+      visit_body_columns(m, body_q, o.link, ap);
+      break;
+    }
+    case ObjectiveType::kManipulability:
+      manipulability_jacobian(m, body_q, o.link, world_point(body_q, o.link, o.offset), J, acc);
+      break;
     default:
       break;
   }

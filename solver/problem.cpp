@@ -48,6 +48,9 @@ std::string default_objective_name(const Model& m, const Objective& o) {
     case ObjectiveType::kPose:
     case ObjectiveType::kLookAt:
     case ObjectiveType::kAxisAlign:
+    case ObjectiveType::kPositionBox:
+    case ObjectiveType::kOrientationCone:
+    case ObjectiveType::kManipulability:
       return std::string(objective_kind(p.type).name) + " " + body(p.link);
     case ObjectiveType::kJointLimits:
       return "joint limits";
@@ -68,6 +71,8 @@ IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
   if (problem_count < 1)
     throw std::invalid_argument("IkProblem: problem_count must be >= 1, got " +
                                 std::to_string(problem_count));
+  dof_lower_ = model_->dof_lower;
+  dof_upper_ = model_->dof_upper;
 }
 
 void IkProblem::check_objective(int i, const char* what) const {
@@ -136,7 +141,31 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
     if (!o.custom || o.custom->dim <= 0) throw std::invalid_argument(w + ": dim must be > 0");
     if (!o.custom->residual) throw std::invalid_argument(w + ": residual function is empty");
   }
-  p.dim = p.type == ObjectiveType::kCustom ? o.custom->dim : kind.dim(model_->dof_count);
+  if (kind.has(kFieldContacts)) {
+    if (o.points.empty() || int(o.points.size()) > kMaxContactPoints)
+      throw std::invalid_argument(w + ": needs 1 to " + std::to_string(kMaxContactPoints) +
+                                  " contact points, got " + std::to_string(o.points.size()));
+    for (const LinkPoint<double>& lp : o.points) {
+      check_link(lp.link, (w + " contact link").c_str());
+      if (!finite3(lp.offset))
+        throw std::invalid_argument(w + ": a contact point has NaN or infinite values");
+    }
+  } else {
+    o.points.clear();
+  }
+  if (kind.has(kFieldMargin) && !(std::isfinite(p.margin) && p.margin >= 0))
+    throw std::invalid_argument(w + ": margin must be finite and >= 0");
+  if (kind.has(kFieldMinMeasure) && !(std::isfinite(p.min_measure) && p.min_measure >= 0))
+    throw std::invalid_argument(w + ": min_measure must be finite and >= 0");
+  if (kind.has(kFieldBox))
+    for (int k = 0; k < 3; ++k)
+      if (std::isnan(p.box_lower[k]) || std::isnan(p.box_upper[k]) ||
+          p.box_lower[k] > p.box_upper[k] || p.box_lower[k] == HUGE_VAL ||
+          p.box_upper[k] == -HUGE_VAL)
+        throw std::invalid_argument(w + ": box axis " + std::to_string(k) +
+                                    " needs lower <= upper (lower may be -inf, upper +inf)");
+  p.dim = p.type == ObjectiveType::kCustom ? o.custom->dim
+                                           : kind.dim(model_->dof_count, int(o.points.size()));
   if (o.name.empty()) o.name = default_objective_name(*model_, o);
 }
 
@@ -155,8 +184,11 @@ int IkProblem::add_checked(Objective o, const char* what) {
 void IkProblem::set_objective(int index, Objective o) {
   check_objective(index, "set_objective");
   check_objective_spec(o, "set_objective");
-  const bool same_layout = o.params.dim == objectives_[index].params.dim;
+  const bool same_layout = o.params.dim == objectives_[index].params.dim &&
+                           o.points.size() == objectives_[index].points.size();
   o.params.start = objectives_[index].params.start;
+  o.params.point_start = objectives_[index].params.point_start;
+  o.params.point_count = int(o.points.size());
   objectives_[index] = std::move(o);
   if (!same_layout) {
     relayout();
@@ -164,6 +196,7 @@ void IkProblem::set_objective(int index, Objective o) {
   }
   const Objective& cur = objectives_[index];
   params_[index] = cur.params;
+  std::copy(cur.points.begin(), cur.points.end(), points_.begin() + cur.params.point_start);
   if (!cur.rest_q.empty())
     std::copy(cur.rest_q.begin(), cur.rest_q.end(),
               rest_.begin() + std::size_t(index) * model_->coord_count);
@@ -178,10 +211,14 @@ void IkProblem::relayout() {
   rest_.assign(std::size_t(objectives_.size()) * nq, 0.0);
   targets_.assign(objectives_.size() * std::size_t(problem_count_), transform_identity<double>());
   residual_count_ = 0;
+  points_.clear();
   for (std::size_t i = 0; i < objectives_.size(); ++i) {
     Objective& o = objectives_[i];
     o.params.start = residual_count_;
     residual_count_ += o.params.dim;
+    o.params.point_start = int(points_.size());
+    o.params.point_count = int(o.points.size());
+    points_.insert(points_.end(), o.points.begin(), o.points.end());
     params_.push_back(o.params);
     if (!o.rest_q.empty()) std::copy(o.rest_q.begin(), o.rest_q.end(), rest_.begin() + i * nq);
   }
@@ -389,17 +426,35 @@ void IkProblem::set_dof_mask(const std::vector<uint8_t>& mask) {
   ++version_;
 }
 
+void IkProblem::set_dof_limits(const std::vector<double>& lower, const std::vector<double>& upper) {
+  const int nv = model_->dof_count;
+  if (int(lower.size()) != nv || int(upper.size()) != nv)
+    throw std::invalid_argument(
+        "set_dof_limits: lower and upper need joint_dof_count = " + std::to_string(nv) +
+        " values, got " + std::to_string(lower.size()) + " and " + std::to_string(upper.size()));
+  for (int d = 0; d < nv; ++d)
+    if (std::isnan(lower[d]) || std::isnan(upper[d]) || lower[d] > upper[d])
+      throw std::invalid_argument("set_dof_limits: dof " + std::to_string(d) + " has lower " +
+                                  std::to_string(lower[d]) + " > upper " +
+                                  std::to_string(upper[d]) + " (or NaN)");
+  if (lower == dof_lower_ && upper == dof_upper_) return;
+  dof_lower_ = lower;
+  dof_upper_ = upper;
+  ++version_;
+}
+
 ProblemView<double> IkProblem::view() const {
   ProblemView<double> v;
   v.model = model_->view();
-  v.dof_lower = model_->dof_lower.data();
-  v.dof_upper = model_->dof_upper.data();
+  v.dof_lower = dof_lower_.data();
+  v.dof_upper = dof_upper_.data();
   v.objectives = params_.data();
   v.objective_count = objective_count();
   v.problem_count = problem_count_;
   v.residual_count = residual_count_;
   v.targets = targets_.data();
   v.rest_q = rest_.data();
+  v.points = points_.data();
   return v;
 }
 

@@ -51,6 +51,7 @@ struct Objective {
   std::string name;                         // "" = a default from the kind and its links
   std::vector<double> rest_q;               // kPosture: rest configuration (coord_count; empty:
                                             // the model's neutral configuration)
+  std::vector<LinkPoint<double>> points;    // kSupportPolygon: contact points (link frame)
   std::shared_ptr<CustomObjective> custom;  // kCustom
 };
 
@@ -144,11 +145,20 @@ class IkProblem {
   const std::vector<uint8_t>& dof_mask() const { return dof_mask_; }
   bool dof_free(int dof) const { return dof_mask_.empty() || dof_mask_[dof]; }
 
+  // The joint limits the solver keeps (dof_count each; -inf / +inf when unlimited). They start
+  // as the model's and may be narrowed or widened (live limits, a scene's "joint_limits").
+  // Throws std::invalid_argument on wrong sizes, NaN or lower > upper (naming the dof).
+  void set_dof_limits(const std::vector<double>& lower, const std::vector<double>& upper);
+  const std::vector<double>& dof_lower() const { return dof_lower_; }
+  const std::vector<double>& dof_upper() const { return dof_upper_; }
+
   // Flat arrays for backends: targets (objective_count x problem_count), rests
   // (objective_count x coord_count), params (objective_count).
   const std::vector<Transform<double>>& target_array() const { return targets_; }
   const std::vector<double>& rest_array() const { return rest_; }
   const std::vector<ObjectiveParams<double>>& param_array() const { return params_; }
+  // every objective's contact points (params.point_start, point_count)
+  const std::vector<LinkPoint<double>>& point_array() const { return points_; }
   // a view of the above in double precision (host pointers; valid until the next edit)
   ProblemView<double> view() const;
   bool has_custom() const;
@@ -168,6 +178,8 @@ class IkProblem {
   std::vector<Transform<double>> targets_;
   std::vector<double> rest_;
   std::vector<uint8_t> dof_mask_;
+  std::vector<double> dof_lower_, dof_upper_;
+  std::vector<LinkPoint<double>> points_;
   int residual_count_ = 0;
   uint64_t structure_version_ = 1;
   uint64_t version_ = 1;

@@ -35,12 +35,100 @@ JointMap joint_map(const Model& m, const std::vector<double>& q) {
 }
 
 void clamp_to_limits(const Model& m, std::vector<double>& q) {
+  clamp_to_limits(m, m.dof_lower, m.dof_upper, q);
+}
+
+void clamp_to_limits(const Model& m, const std::vector<double>& lower,
+                     const std::vector<double>& upper, std::vector<double>& q) {
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
     int d = m.joint_qd_start[j];
     double& v = q[m.joint_q_start[j]];
-    v = std::min(std::max(v, m.dof_lower[d]), m.dof_upper[d]);
+    v = std::min(std::max(v, lower[d]), upper[d]);
   }
+}
+
+namespace {
+
+// the shape's points that may touch the floor, in its own frame: a box's or a bounding box's
+// eight corners, a sphere's centre (the radius is handled by the caller)
+std::vector<Vec3<double>> shape_corners(const Geometry& g) {
+  Vec3<double> lo{0, 0, 0}, hi{0, 0, 0};
+  switch (g.type) {
+    case GeometryType::kBox:
+      hi = 0.5 * g.size;
+      lo = -hi;
+      break;
+    case GeometryType::kCylinder:
+      hi = {g.size.x, g.size.x, 0.5 * g.size.y};
+      lo = -hi;
+      break;
+    case GeometryType::kSphere:
+      return {{0, 0, 0}};
+    case GeometryType::kMesh: {
+      if (!g.mesh || g.mesh->vertex_count() == 0) return {};
+      const auto& p = g.mesh->positions;
+      lo = hi = {p[0] * g.mesh_scale.x, p[1] * g.mesh_scale.y, p[2] * g.mesh_scale.z};
+      for (std::size_t i = 0; i < g.mesh->vertex_count(); ++i)
+        for (int k = 0; k < 3; ++k) {
+          double v = p[3 * i + k] * g.mesh_scale[k];
+          lo[k] = std::min(lo[k], v);
+          hi[k] = std::max(hi[k], v);
+        }
+      break;
+    }
+  }
+  std::vector<Vec3<double>> out;
+  for (int c = 0; c < 8; ++c)
+    out.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Vec3<double>> lowest_face_points(const Model& m, int link,
+                                             const std::vector<Transform<double>>& body_q) {
+  if (link < 0 || link >= m.body_count) return {};
+  const std::vector<Geometry>& shapes =
+      !m.body_collisions[link].empty() ? m.body_collisions[link] : m.body_visuals[link];
+  const Transform<double>& x = body_q[link];
+  std::vector<Vec3<double>> best;
+  double best_z = HUGE_VAL;
+  for (const Geometry& g : shapes) {
+    std::vector<Vec3<double>> corners = shape_corners(g);
+    if (corners.empty()) continue;
+    Transform<double> in_link = g.origin;
+    if (g.type == GeometryType::kSphere) {
+      // the lowest point of the sphere, in the link frame
+      Vec3<double> down = rotate(conjugate(x.q), Vec3<double>{0, 0, -g.size.x});
+      Vec3<double> p = transform_point(in_link, corners[0]) + down;
+      double z = transform_point(x, p).z;
+      if (z < best_z) best_z = z, best = {p};
+      continue;
+    }
+    // the face of the box whose outward normal points most downwards in the world
+    Transform<double> world = x * in_link;
+    int axis = 0, side = 0;
+    double most_down = HUGE_VAL;
+    for (int k = 0; k < 3; ++k) {
+      Vec3<double> e{0, 0, 0};
+      e[k] = 1;
+      double nz = rotate(world.q, e).z;
+      if (nz < most_down) most_down = nz, axis = k, side = 1;
+      if (-nz < most_down) most_down = -nz, axis = k, side = 0;
+    }
+    std::vector<Vec3<double>> face;
+    double z = 0;
+    for (const Vec3<double>& c : corners) {
+      bool on_side = side ? c[axis] >= corners[7][axis] : c[axis] <= corners[0][axis];
+      if (!on_side) continue;
+      Vec3<double> p = transform_point(in_link, c);
+      face.push_back(p);
+      z += transform_point(x, p).z / 4.0;
+    }
+    if (z < best_z) best_z = z, best = face;
+  }
+  return best;
 }
 
 bool objective_from_scene(const Model& m, const SceneObjective& so,
@@ -78,6 +166,30 @@ bool objective_from_scene(const Model& m, const SceneObjective& so,
   if (kind->has(kFieldPositionWeights)) p.position_weights = so.position_weights;
   if (kind->has(kFieldRotationWeights)) p.rotation_weights = so.rotation_weights;
   if (kind->has(kFieldNullSpace)) p.null_space = so.null_space;
+  if (kind->has(kFieldMargin)) p.margin = so.margin;
+  if (kind->has(kFieldMinMeasure)) p.min_measure = so.min_measure;
+  if (kind->has(kFieldBox)) p.box_lower = so.lower, p.box_upper = so.upper;
+  if (kind->has(kFieldContacts)) {
+    for (const SceneContact& c : so.contacts) {
+      int link = m.find_body(c.link);
+      if (link < 0) {
+        *error = "unknown contact link '" + c.link + "'";
+        return false;
+      }
+      std::vector<Vec3<double>> pts =
+          c.points.empty() ? lowest_face_points(m, link, body_q) : c.points;
+      if (pts.empty()) {
+        *error = "contact link '" + c.link + "' has no points and no collision or visual shape";
+        return false;
+      }
+      for (const Vec3<double>& pt : pts) o.points.push_back({link, pt});
+    }
+    if (int(o.points.size()) > kMaxContactPoints) {
+      *error = std::to_string(o.points.size()) + " contact points, at most " +
+               std::to_string(kMaxContactPoints);
+      return false;
+    }
+  }
   if (kind->has(kFieldHard)) p.hard = so.hard;
   if (kind->has(kFieldRest)) o.rest_q = rest_q;
   if (kind->has(kFieldRelative))
@@ -107,6 +219,15 @@ SceneObjective objective_to_scene(const Model& m, const PlacedObjective& placed)
   so.axis = p.axis;
   so.direction = p.direction;
   so.cone = p.cone;
+  so.margin = p.margin;
+  so.min_measure = p.min_measure;
+  so.lower = p.box_lower;
+  so.upper = p.box_upper;
+  for (const LinkPoint<double>& lp : o.points) {
+    const std::string& name = m.body_name[lp.link];
+    if (so.contacts.empty() || so.contacts.back().link != name) so.contacts.push_back({name, {}});
+    so.contacts.back().points.push_back(lp.offset);
+  }
   so.weight = p.weight;
   so.position_weights = p.position_weights;
   so.rotation_weights = p.rotation_weights;
@@ -126,7 +247,31 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene) {
   apply_joint_map(m, scene.rest, "rest", s.rest_q, s.warnings);
   s.q = s.rest_q;
   apply_joint_map(m, scene.joint_q, "joint_q", s.q, s.warnings);
-  clamp_to_limits(m, s.q);
+  s.dof_lower = m.dof_lower;
+  s.dof_upper = m.dof_upper;
+  for (const auto& [name, b] : scene.joint_limits) {
+    int j = m.find_joint(name);
+    if (j < 0 || m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) {
+      s.warnings.push_back("joint_limits: '" + name +
+                           "' is not a moving 1-dof joint of the robot, ignored");
+      continue;
+    }
+    int d = m.joint_qd_start[j];
+    s.dof_lower[d] = b[0];
+    s.dof_upper[d] = b[1];
+    if (limits_edited(m, d, b[0], b[1]) && (b[0] < m.dof_lower[d] || b[1] > m.dof_upper[d]))
+      s.warnings.push_back("joint_limits: '" + name + "' reaches beyond the robot file's limits");
+  }
+  for (const std::string& name : scene.joint_locks) {
+    int j = m.find_joint(name);
+    if (j < 0 || m.joint_mimic[j] >= 0 || m.joint_qd_start[j + 1] == m.joint_qd_start[j]) {
+      s.warnings.push_back("joint_locks: '" + name +
+                           "' is not a moving joint of the robot, ignored");
+      continue;
+    }
+    s.locked_joints.push_back(j);
+  }
+  clamp_to_limits(m, s.dof_lower, s.dof_upper, s.q);
   State fk(m);
   eval_fk(m, s.q, {}, fk);
   for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
@@ -150,6 +295,37 @@ IkProblem make_problem(std::shared_ptr<const Model> model,
       problem.set_target_poses(i, std::vector<Transform<double>>(problem_count, placed.target));
   }
   return problem;
+}
+
+std::vector<uint8_t> lock_mask(const Model& m, const std::vector<int>& locked) {
+  if (locked.empty()) return {};
+  std::vector<uint8_t> mask(m.dof_count, 1);
+  for (int j : locked)
+    for (int d = m.joint_qd_start[j]; d < m.joint_qd_start[j + 1]; ++d) mask[d] = 0;
+  return mask;
+}
+
+void apply_joint_settings(const SceneSetup& setup, IkProblem& problem) {
+  if (!setup.dof_lower.empty()) problem.set_dof_limits(setup.dof_lower, setup.dof_upper);
+  problem.set_dof_mask(lock_mask(problem.model(), setup.locked_joints));
+}
+
+bool limits_edited(const Model& m, int dof, double lower, double upper) {
+  return lower != m.dof_lower[dof] || upper != m.dof_upper[dof];
+}
+
+void joint_settings_to_scene(const Model& m, const std::vector<double>& lower,
+                             const std::vector<double>& upper, const std::vector<int>& locked,
+                             Scene& scene) {
+  scene.joint_locks.clear();
+  for (int j : locked) scene.joint_locks.push_back(m.joint_name[j]);
+  scene.joint_limits.clear();
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+    int d = m.joint_qd_start[j];
+    if (d < int(lower.size()) && limits_edited(m, d, lower[d], upper[d]))
+      scene.joint_limits[m.joint_name[j]] = {lower[d], upper[d]};
+  }
 }
 
 }  // namespace ikwb

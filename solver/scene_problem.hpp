@@ -23,8 +23,19 @@ void apply_joint_map(const Model& model, const JointMap& values, const std::stri
 // every joint with coordinates, by name
 JointMap joint_map(const Model& model, const std::vector<double>& q);
 
-// clamps the 1-dof joints' coordinates into their limits (mimic joints are left alone)
+// clamps the 1-dof joints' coordinates into their limits (mimic joints are left alone): the
+// model's, or lower / upper (dof_count each)
 void clamp_to_limits(const Model& model, std::vector<double>& q);
+void clamp_to_limits(const Model& model, const std::vector<double>& lower,
+                     const std::vector<double>& upper, std::vector<double>& q);
+
+// Contact points of a support polygon on `link` (link frame) where the scene gives none: the
+// corners of the lowest face of the link's collision shapes (its visuals when it has none),
+// "lowest" at the poses body_q. A box gives its face's four corners, a cylinder or a mesh the
+// face of its bounding box (in the shape's frame), a sphere its lowest point. Empty when the link
+// has no shapes.
+std::vector<Vec3<double>> lowest_face_points(const Model& model, int link,
+                                             const std::vector<Transform<double>>& body_q);
 
 struct PlacedObjective {
   Objective objective;
@@ -46,6 +57,9 @@ struct SceneSetup {
   std::vector<double> rest_q;  // (coord_count) neutral, then the scene's "rest"
   std::vector<double> q;       // (coord_count) rest, then the scene's "joint_q", clamped into
                                // the limits
+  // (dof_count) the model's limits with the scene's "joint_limits"
+  std::vector<double> dof_lower, dof_upper;
+  std::vector<int> locked_joints;  // the scene's "joint_locks", as joint indices
   std::vector<PlacedObjective> objectives;
   std::vector<std::string> warnings;  // unknown joints or links (those objectives skipped)
 };
@@ -57,5 +71,16 @@ SceneSetup resolve_scene(const Model& model, const Scene& scene);
 // their targets.
 IkProblem make_problem(std::shared_ptr<const Model> model,
                        const std::vector<PlacedObjective>& objectives, int problem_count = 1);
+// the setup's joint limits and locks (locked joints' dofs frozen) on problem
+void apply_joint_settings(const SceneSetup& setup, IkProblem& problem);
+// the dof mask (dof_count, 1 = free) that freezes the joints in `locked`; empty when none
+std::vector<uint8_t> lock_mask(const Model& model, const std::vector<int>& locked);
+// a joint's limits differ from the model's (live or scene limits: flagged in the workbench)
+bool limits_edited(const Model& model, int dof, double lower, double upper);
+// the scene's "joint_locks" and "joint_limits" for these limits and locks (only limits that
+// differ from the model's are written)
+void joint_settings_to_scene(const Model& model, const std::vector<double>& lower,
+                             const std::vector<double>& upper, const std::vector<int>& locked,
+                             Scene& scene);
 
 }  // namespace ikwb

@@ -322,6 +322,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
       *solver, settings, setup.q, valid.size(), chunk,
       [&](std::size_t begin, int n) {
         IkProblem problem = make_problem(robot.model, setup.objectives, n);
+        apply_joint_settings(setup, problem);
         for (std::size_t c = 0; c < targets.columns.size(); ++c) {
           std::vector<Transform<double>> x(n);
           for (int i = 0; i < n; ++i) x[i] = targets.rows[valid[begin + i]].targets[c];
@@ -334,6 +335,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   if (!args.has("explain")) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1);
+    apply_joint_settings(setup, problem);
     for (std::size_t c = 0; c < targets.columns.size(); ++c)
       problem.set_target_pose(targets.columns[c].objective, 0, targets.rows[valid[k]].targets[c]);
     const std::string where =

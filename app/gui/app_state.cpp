@@ -18,6 +18,15 @@ namespace {
 constexpr std::size_t kMaxMessages = 1000;
 constexpr int kMaxWarningsShown = 8;
 // the fields an edit can change (the solver fills start, dim and a default name)
+bool same_points(const std::vector<LinkPoint<double>>& a, const std::vector<LinkPoint<double>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].link != b[i].link || a[i].offset.x != b[i].offset.x ||
+        a[i].offset.y != b[i].offset.y || a[i].offset.z != b[i].offset.z)
+      return false;
+  return true;
+}
+
 bool same_objective(const Objective& a, const Objective& b) {
   const ObjectiveParams<double>&x = a.params, &y = b.params;
   auto same3 = [](const Vec3<double>& u, const Vec3<double>& v) {
@@ -31,8 +40,10 @@ bool same_objective(const Objective& a, const Objective& b) {
          x.relative.q.w == y.relative.q.w && x.distance == y.distance && x.weight == y.weight &&
          same3(x.position_weights, y.position_weights) &&
          same3(x.rotation_weights, y.rotation_weights) && same3(x.axis, y.axis) &&
-         same3(x.direction, y.direction) && x.cone == y.cone && a.rest_q == b.rest_q &&
-         a.name == b.name;
+         same3(x.direction, y.direction) && x.cone == y.cone && x.margin == y.margin &&
+         x.min_measure == y.min_measure && same3(x.box_lower, y.box_lower) &&
+         same3(x.box_upper, y.box_upper) && a.rest_q == b.rest_q && a.name == b.name &&
+         same_points(a.points, b.points);
 }
 
 // equal up to the rounding of IkProblem's quaternion renormalisation
@@ -120,6 +131,9 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
     warn(std::to_string(load_warnings.size() - kMaxWarningsShown) + " more load warnings");
   rest_q = model->neutral_configuration();
   joint_q = rest_q;
+  dof_lower = model->dof_lower;
+  dof_upper = model->dof_upper;
+  locked_joints.clear();
   fk = State(*model);
   objectives.clear();
   selection = {};
@@ -176,8 +190,7 @@ void AppState::set_joint_coordinate(int joint, int k, double value) {
   if (!(scalar && k == 0) && !(type == JointType::kPlanar && k >= 0 && k < 3)) return;
   if (!std::isfinite(value)) return;
   int d = model->joint_qd_start[joint] + k;
-  joint_q[model->joint_q_start[joint] + k] =
-      std::min(std::max(value, model->dof_lower[d]), model->dof_upper[d]);
+  joint_q[model->joint_q_start[joint] + k] = std::min(std::max(value, dof_lower[d]), dof_upper[d]);
   held_joint = joint;
   fk_dirty_ = true;
   follow_pending_ = follow_pending_ || targets_follow_joints;
@@ -186,7 +199,7 @@ void AppState::set_joint_coordinate(int joint, int k, double value) {
 void AppState::set_configuration(const std::vector<double>& q) {
   if (!model || int(q.size()) != model->coord_count) return;
   joint_q = q;
-  clamp_to_limits(*model, joint_q);
+  clamp_to_limits(*model, dof_lower, dof_upper, joint_q);
   fk_dirty_ = true;
 }
 
@@ -201,6 +214,13 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
   if (kind.has(kFieldLink)) o.params.link = link;
   if (kind.has(kFieldOffset)) o.params.offset = offset;
   if (kind.has(kFieldRest)) o.rest_q = rest_q;
+  // a tolerance cone of 10 degrees; a manipulability floor at half the link's measure now
+  if (type == ObjectiveType::kOrientationCone) o.params.cone = 10.0 / 57.29577951308232;
+  if (type == ObjectiveType::kManipulability && model && link >= 0 && link < model->body_count &&
+      int(fk.body_q.size()) == model->body_count) {
+    Vec3<double> p = transform_point(fk.body_q[link], offset);
+    o.params.min_measure = 0.5 * manipulability_measure(model->view(), fk.body_q.data(), link, p);
+  }
   return o;
 }
 
@@ -337,14 +357,52 @@ void AppState::sync() {
     if (o.has_target() && !same_transform(p.target(i, 0), o.target))
       p.set_target_pose(i, 0, o.target);
   }
-  // a joint held by hand stays exactly where the slider puts it; the solver moves the others
-  std::vector<uint8_t> mask;
-  if (held_joint >= 0) {
-    mask.assign(model->dof_count, 1);
-    for (int d = model->joint_qd_start[held_joint]; d < model->joint_qd_start[held_joint + 1]; ++d)
-      mask[d] = 0;
-  }
+  p.set_dof_limits(dof_lower, dof_upper);
+  // locked joints, and a joint held by hand, stay exactly where they are; the solver moves the
+  // others
+  std::vector<int> frozen = locked_joints;
+  if (held_joint >= 0) frozen.push_back(held_joint);
+  std::vector<uint8_t> mask = lock_mask(*model, frozen);
   if (mask != p.dof_mask()) p.set_dof_mask(mask);
+}
+
+// ---- live limits and locks ----------------------------------------------------------------------
+
+bool AppState::set_joint_limits(int joint, double lower, double upper) {
+  if (!model || joint < 0 || joint >= model->joint_count || model->joint_mimic[joint] >= 0 ||
+      joint_type_dof_count(JointType(model->joint_type[joint])) != 1) {
+    error("joint limits: joint " + std::to_string(joint) + " is not a moving 1-dof joint");
+    return false;
+  }
+  const std::string& name = model->joint_name[joint];
+  if (std::isnan(lower) || std::isnan(upper) || lower > upper) {
+    error("joint limits of " + name + ": lower must not be above upper");
+    return false;
+  }
+  int d = model->joint_qd_start[joint];
+  dof_lower[d] = lower;
+  dof_upper[d] = upper;
+  double& v = joint_q[model->joint_q_start[joint]];
+  v = std::min(std::max(v, lower), upper);
+  fk_dirty_ = true;
+  return true;
+}
+
+void AppState::reset_joint_limits(int joint) {
+  if (!model || joint < 0 || joint >= model->joint_count) return;
+  for (int d = model->joint_qd_start[joint]; d < model->joint_qd_start[joint + 1]; ++d)
+    set_joint_limits(joint, model->dof_lower[d], model->dof_upper[d]);
+}
+
+void AppState::set_joint_locked(int joint, bool locked) {
+  if (!model || joint < 0 || joint >= model->joint_count) return;
+  auto it = std::find(locked_joints.begin(), locked_joints.end(), joint);
+  if (locked && it == locked_joints.end()) locked_joints.push_back(joint);
+  if (!locked && it != locked_joints.end()) locked_joints.erase(it);
+}
+
+bool AppState::joint_locked(int joint) const {
+  return std::find(locked_joints.begin(), locked_joints.end(), joint) != locked_joints.end();
 }
 
 }  // namespace ikwb::gui

@@ -131,6 +131,18 @@ class AppState {
   // robot stays where it was put); otherwise the solver keeps the targets and moves the rest
   bool targets_follow_joints = true;
   int held_joint = -1;  // joint being edited by hand this frame (frozen for the solver)
+  // live joint limits (dof_count each): the robot file's until edited; the solver, the sliders
+  // and the limit colours use these
+  std::vector<double> dof_lower, dof_upper;
+  std::vector<int> locked_joints;  // joints the solver leaves where they are
+
+  // a 1-dof joint's live limits (lower <= upper; +-inf: unlimited); the coordinate is clamped
+  // into them. Returns false (with a message) for a joint without one coordinate or bad values.
+  bool set_joint_limits(int joint, double lower, double upper);
+  // back to the robot file's limits
+  void reset_joint_limits(int joint);
+  void set_joint_locked(int joint, bool locked);
+  bool joint_locked(int joint) const;
 
   // sets a 1-dof joint's coordinate (clamped into its limits), as the joint slider does
   void set_joint(int joint, double value);

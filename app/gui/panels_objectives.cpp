@@ -102,6 +102,16 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     std::snprintf(buf + n, sizeof buf - n, "violation %.3f", s.violation);
   else if (kind.type == ObjectiveType::kJointLimits)
     std::snprintf(buf + n, sizeof buf - n, "all joints within limits");
+  else if (kind.type == ObjectiveType::kOrientationCone)
+    std::snprintf(buf + n, sizeof buf - n,
+                  s.violation > 0 ? "%.2f\xc2\xb0 beyond the cone" : "within the cone",
+                  s.violation * kDeg);
+  else if (kind.type == ObjectiveType::kManipulability)
+    std::snprintf(buf + n, sizeof buf - n,
+                  s.violation > 0 ? "%.4f below the floor" : "above the floor", s.violation);
+  else if (objective_is_inequality(kind.type))
+    std::snprintf(buf + n, sizeof buf - n, s.violation > 0 ? "%.1f mm outside" : "inside",
+                  1000.0 * s.violation);
   ImGui::TextColored(col, "%s", buf);
   if (s.out_of_reach) explanation_lines(app, o);
 }
@@ -172,6 +182,45 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     if (ImGui::DragFloat("##cone", &c, 0.2f, 0.0f, 180.0f, "cone %.1f deg"))
       p.cone = std::min(std::max(0.0, double(c)), 180.0) / 57.29577951308232;
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set cone");
+  }
+  if (kind.has(kFieldMargin)) {
+    float mm = float(p.margin * 1000.0);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+    if (ImGui::DragFloat("##margin", &mm, 0.5f, 0.0f, 500.0f, "margin %.1f mm"))
+      p.margin = std::max(0.0, double(mm) / 1000.0);
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set margin");
+  }
+  if (kind.has(kFieldMinMeasure)) {
+    float v = float(p.min_measure);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+    if (ImGui::DragFloat("##min_measure", &v, 0.001f, 0.0f, 10.0f, "least measure %.4f"))
+      p.min_measure = std::max(0.0, double(v));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Yoshikawa measure sqrt(det(J J^T)) of the link point's position "
+          "Jacobian; now %.4f",
+          p.min_measure - o.status.violation);
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set least measure");
+  }
+  if (kind.has(kFieldBox)) {
+    // the box in millimetres in the target frame; a side past 10 m counts as open
+    for (int side = 0; side < 2; ++side) {
+      Vec3<double>& b = side ? p.box_upper : p.box_lower;
+      float f[3];
+      for (int k = 0; k < 3; ++k)
+        f[k] = std::isfinite(b[k]) ? float(b[k] * 1000.0) : (side ? 1e4f : -1e4f);
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+      if (ImGui::DragFloat3(side ? "upper" : "lower", f, 1.0f, -1e4f, 1e4f, "%.0f mm")) {
+        for (int k = 0; k < 3; ++k)
+          b[k] = std::fabs(f[k]) >= 1e4f ? (side ? HUGE_VAL : -HUGE_VAL) : double(f[k]) / 1000.0;
+        for (int k = 0; k < 3; ++k)
+          if (p.box_lower[k] > p.box_upper[k]) (side ? p.box_lower : p.box_upper)[k] = b[k];
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("box %s bounds in the target frame (x, y, z); +-10000 mm: open",
+                          side ? "upper" : "lower");
+      if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set box");
+    }
   }
   if (kind.has(kFieldPositionWeights) && axis_weights("pos axes", p.position_weights))
     app.note_edit("set axis weights");

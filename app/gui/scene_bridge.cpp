@@ -66,6 +66,9 @@ void AppState::apply_scene_content(const Scene& scene) {
   SceneSetup setup = resolve_scene(*model, scene);
   for (const std::string& w : setup.warnings) warn(w);
   rest_q = setup.rest_q;
+  dof_lower = setup.dof_lower;
+  dof_upper = setup.dof_upper;
+  locked_joints = setup.locked_joints;
   set_configuration(setup.q);
 
   std::vector<std::string> solver_warnings;
@@ -93,6 +96,7 @@ Scene AppState::make_scene() const {
   for (const WorkbenchObjective& o : objectives)
     s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
   s.solver = solver_settings_json(settings);
+  joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   return s;
 }
 

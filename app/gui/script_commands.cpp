@@ -274,6 +274,62 @@ bool run_joint(Turn& t) {
   return false;
 }
 
+// lock NAME on|off
+bool run_lock(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int j = app.model ? app.model->find_joint(a[1]) : -1;
+  bool on = false;
+  on_off(a[2], &on);
+  if (j < 0) {
+    t.fail("unknown joint '" + a[1] + "'");
+  } else {
+    app.set_joint_locked(j, on);
+    app.note_edit(on ? "lock joint" : "unlock joint");
+  }
+  return false;
+}
+
+// limits NAME LOWER UPPER (as joint values: deg / mm suffixes; "inf" / "-inf" open a side) or
+// limits NAME reset
+std::string check_limits(const Args& a) {
+  double v;
+  if (a.size() == 3 && a[2] == "reset") return "";
+  auto bound = [&](const std::string& s) {
+    return s == "inf" || s == "-inf" || joint_value(s, &v);
+  };
+  return need(a.size() == 4 && bound(a[2]) && bound(a[3]),
+              "expected: limits NAME LOWER UPPER (values as for joint, or inf / -inf) | limits "
+              "NAME reset");
+}
+
+bool run_limits(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int j = app.model ? app.model->find_joint(a[1]) : -1;
+  if (j < 0) {
+    t.fail("unknown joint '" + a[1] + "'");
+    return false;
+  }
+  if (a[2] == "reset") {
+    app.reset_joint_limits(j);
+    app.note_edit("reset joint limits");
+    return false;
+  }
+  auto bound = [](const std::string& s) {
+    double v = 0;
+    if (s == "inf") return HUGE_VAL;
+    if (s == "-inf") return -HUGE_VAL;
+    joint_value(s, &v);
+    return v;
+  };
+  if (app.set_joint_limits(j, bound(a[2]), bound(a[3])))
+    app.note_edit("set joint limits");
+  else
+    t.fail("limits: " + a[1] + ": lower must be at most upper");
+  return false;
+}
+
 // targets_follow and live
 bool run_toggle(Turn& t) {
   AppState& app = t.app();
@@ -953,6 +1009,8 @@ const ScriptCommandSpec kCommands[] = {
     {"target", 4, 8, check_target, run_target},
     // configuration and solver
     {"joint", 2, 2, check_joint, run_joint},
+    {"lock", 2, 2, check_last_on_off, run_lock},
+    {"limits", 2, 3, check_limits, run_limits},
     {"targets_follow", 1, 1, check_on_off, run_toggle},
     {"live", 1, 1, check_on_off, run_toggle},
     {"solver", 2, 2, nullptr, run_solver},

@@ -1,5 +1,7 @@
 #include "app/gui/script_objectives.hpp"
 
+#include <algorithm>
+
 #include "app/gui/script_args.hpp"
 
 namespace ikwb::gui {
@@ -24,8 +26,25 @@ constexpr FieldWord kFieldWords[] = {
     {"rotation_weights", kFieldRotationWeights, 3},
     {"hard", kFieldHard, 1},
     {"null_space", kFieldNullSpace, 1},
+    {"contact", kFieldContacts, 4},  // contact LINK X Y Z (repeatable: one point each)
+    {"margin", kFieldMargin, 1},
+    {"lower", kFieldBox, 3},  // lengths, or inf / -inf
+    {"upper", kFieldBox, 3},
+    {"min_measure", kFieldMinMeasure, 1},
     {"name", 0, 1},
 };
+
+// three lengths where inf / -inf open a side
+bool bounds_value(const std::vector<std::string>& a, std::size_t k, Vec3<double>* v) {
+  for (int i = 0; i < 3; ++i) {
+    const std::string& w = a[k + i];
+    if (w == "inf" || w == "-inf")
+      (*v)[i] = w == "inf" ? HUGE_VAL : -HUGE_VAL;
+    else if (!length_value(w, &(*v)[i]))
+      return false;
+  }
+  return true;
+}
 
 std::string allowed_words(const ObjectiveKind& kind) {
   std::string out;
@@ -44,8 +63,8 @@ bool vec3_value(const std::vector<std::string>& a, std::size_t k, bool lengths, 
 
 // Reads FIELD VALUE... words from args[k] on into o. `flags_alone`: hard and null_space may
 // stand without on|off (add).
-bool read_fields(const std::vector<std::string>& a, std::size_t k, bool flags_alone, Objective& o,
-                 std::string* error) {
+bool read_fields(const Model& model, const std::vector<std::string>& a, std::size_t k,
+                 bool flags_alone, Objective& o, std::string* error) {
   const ObjectiveKind& kind = objective_kind(o.params.type);
   ObjectiveParams<double>& p = o.params;
   while (k < a.size()) {
@@ -84,6 +103,20 @@ bool read_fields(const std::vector<std::string>& a, std::size_t k, bool flags_al
     if (word == "position_weights") ok = vec3_value(a, k, false, &p.position_weights);
     if (word == "rotation_weights") ok = vec3_value(a, k, false, &p.rotation_weights);
     if (word == "name") o.name = a[k];
+    if (word == "margin") ok = length_value(a[k], &p.margin);
+    if (word == "min_measure") ok = plain_number(a[k], &p.min_measure);
+    if (word == "lower") ok = bounds_value(a, k, &p.box_lower);
+    if (word == "upper") ok = bounds_value(a, k, &p.box_upper);
+    if (word == "contact") {
+      LinkPoint<double> lp;
+      lp.link = model.find_body(a[k]);
+      if (lp.link < 0) {
+        *error = "contact: unknown link '" + a[k] + "'";
+        return false;
+      }
+      ok = vec3_value(a, k + 1, true, &lp.offset);
+      o.points.push_back(lp);
+    }
     if (!ok) {
       *error = word + ": bad value in '" + a[k] + "...'";
       return false;
@@ -116,7 +149,7 @@ bool script_add_objective(AppState& app, const std::vector<std::string>& a, std:
   }
   Objective o = app.new_objective(kind->type, links[0]);
   o.params.link_b = links[1];
-  if (!read_fields(a, k, true, o, error)) return false;
+  if (!read_fields(*app.model, a, k, true, o, error)) return false;
   if (app.add_objective(std::move(o)) < 0) {
     *error = "objective not added (see the messages)";
     return false;
@@ -131,7 +164,9 @@ bool script_set_objective(AppState& app, const std::vector<std::string>& a, std:
     return false;
   }
   Objective edited = app.objectives[i].spec;
-  if (!read_fields(a, 2, false, edited, error)) return false;
+  // contact points given anew replace the old ones
+  if (std::find(a.begin(), a.end(), "contact") != a.end()) edited.points.clear();
+  if (!read_fields(*app.model, a, 2, false, edited, error)) return false;
   app.objectives[i].spec = std::move(edited);
   app.note_edit("set " + a[2]);
   return true;

@@ -75,11 +75,13 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
                    : json(std::vector<double>(app.joint_q.begin() + a, app.joint_q.begin() + b));
       if (b - a == 1) {
         int dof = m.joint_qd_start[j];
-        e["lower"] = limit(m.dof_lower[dof]);
-        e["upper"] = limit(m.dof_upper[dof]);
-        double t = limit_fraction(m, app.joint_q, j);
+        e["lower"] = limit(app.dof_lower[dof]);
+        e["upper"] = limit(app.dof_upper[dof]);
+        e["limits_edited"] = limits_edited(m, dof, app.dof_lower[dof], app.dof_upper[dof]);
+        e["locked"] = app.joint_locked(j);
+        double t = limit_fraction(app, j);
         e["limit_fraction"] = limit(t);
-        e["at_limit"] = at_limit(m, app.joint_q, j);
+        e["at_limit"] = at_limit(app, j);
       }
       joints[m.joint_name[j]] = e;
     }
@@ -167,6 +169,21 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["rotation_error"] = s.rotation_error;
     e["violation"] = s.violation;
     e["deviation"] = s.deviation;
+    // one number, as the residual panel plots it (visuals.hpp residual_norm)
+    e["error"] = residual_norm(o);
+    if (o.type() == ObjectiveType::kSupportPolygon &&
+        int(app.fk.body_q.size()) == app.model->body_count) {
+      // the hull's vertices (counter-clockwise, world) and the centre of mass
+      const auto& pts = o.spec.points;
+      std::vector<Vec3<double>> world(kMaxContactPoints);
+      std::vector<int> hull(kMaxContactPoints);
+      int n = std::min(int(pts.size()), kMaxContactPoints);
+      int h = support_hull(pts.data(), n, app.fk.body_q.data(), world.data(), hull.data());
+      json vertices = json::array();
+      for (int k = 0; k < h; ++k) vertices.push_back(vec(world[hull[k]]));
+      e["vertices"] = vertices;
+      e["com"] = vec(center_of_mass(app.model->view(), app.fk.body_q.data()));
+    }
     // the compromise (solver/compromise.hpp), once the robot has rested on this solution; a
     // reached objective needs no explanation
     if (o.enabled() && (s.explained || s.reached))

@@ -60,23 +60,24 @@ void pull_arrows(render::Overlay& ov, const WorkbenchObjective& o, glm::vec3 cur
 
 }  // namespace
 
-double limit_fraction(const Model& m, const std::vector<double>& q, int joint) {
+double limit_fraction(const AppState& app, int joint) {
+  const Model& m = *app.model;
   if (joint < 0 || joint >= m.joint_count ||
       joint_type_coord_count(JointType(m.joint_type[joint])) != 1 || m.joint_mimic[joint] >= 0)
     return std::nan("");
   int d = m.joint_qd_start[joint];
-  double lo = m.dof_lower[d], hi = m.dof_upper[d];
+  double lo = app.dof_lower[d], hi = app.dof_upper[d];
   if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return std::nan("");
-  return (q[m.joint_q_start[joint]] - lo) / (hi - lo);
+  return (app.joint_q[m.joint_q_start[joint]] - lo) / (hi - lo);
 }
 
-bool at_limit(const Model& m, const std::vector<double>& q, int joint) {
-  double t = limit_fraction(m, q, joint);
+bool at_limit(const AppState& app, int joint) {
+  double t = limit_fraction(app, joint);
   return std::isfinite(t) && (t <= 1e-6 || t >= 1.0 - 1e-6);
 }
 
-float limit_closeness(const Model& m, const std::vector<double>& q, int joint) {
-  double t = limit_fraction(m, q, joint);
+float limit_closeness(const AppState& app, int joint) {
+  double t = limit_fraction(app, joint);
   return std::isfinite(t) ? float(std::clamp(std::abs(2.0 * t - 1.0), 0.0, 1.0)) : 0.0f;
 }
 
@@ -167,8 +168,8 @@ void Visuals::style_robot(const AppState& app, render::DrawStyle& style) const {
   if (options.limits) {
     style.body_tint.assign(m.body_count, glm::vec4(0.0f));
     for (int j = 0; j < m.joint_count; ++j) {
-      if (!std::isfinite(limit_fraction(m, app.joint_q, j))) continue;
-      float c = limit_closeness(m, app.joint_q, j);
+      if (!std::isfinite(limit_fraction(app, j))) continue;
+      float c = limit_closeness(app, j);
       glm::vec4 col = magnitude_color(std::max(0.0f, (c - 0.5f) * 2.0f), 0.65f);
       style.body_tint[m.joint_child[j]] = col;
     }
@@ -255,25 +256,26 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
       ov.line(cur, cur + reach * render::to_glm((1.0 / length(want)) * want),
               glm::vec4(glm::vec3(col), 0.35f), 1.5f, false);
   }
+  draw_whole_body_overlays(ov, cam, rect, app);
 
   // limit arcs and segments; the branch edit joint's handle (drawn even with limits off)
   const int branch_joint = app.branch.active ? app.branch.joint : -1;
   for (int j = 0; j < m.joint_count; ++j) {
-    const bool limited = std::isfinite(limit_fraction(m, app.joint_q, j));
+    const bool limited = std::isfinite(limit_fraction(app, j));
     const bool handle = j == branch_joint && branch_editable(m, j);
     if (!(options.limits && limited) && !handle) continue;
     const JointType type = JointType(m.joint_type[j]);
     const int d = m.joint_qd_start[j];
     const double q = app.joint_q[m.joint_q_start[j]];
     const bool prismatic = type == JointType::kPrismatic;
-    const double lo = limited ? m.dof_lower[d] : prismatic ? -0.5 : -M_PI;
-    const double hi = limited ? m.dof_upper[d] : prismatic ? 0.5 : M_PI;
+    const double lo = limited ? app.dof_lower[d] : prismatic ? -0.5 : -M_PI;
+    const double hi = limited ? app.dof_upper[d] : prismatic ? 0.5 : M_PI;
     const Transform<double> f = joint_frame(m, body_q, j);
     const glm::vec3 c = render::to_glm(f.p);
     const glm::vec3 axis = glm::normalize(render::to_glm(rotate(f.q, m.joint_axis[j])));
-    const float closeness = limit_closeness(m, app.joint_q, j);
+    const float closeness = limit_closeness(app, j);
     glm::vec4 col = magnitude_color(std::max(0.0f, (closeness - 0.5f) * 2.0f));
-    if (at_limit(m, app.joint_q, j)) col = glm::vec4(1.0f, 0.15f, 0.15f, 1.0f);
+    if (at_limit(app, j)) col = glm::vec4(1.0f, 0.15f, 0.15f, 1.0f);
     const glm::vec4 range_col(0.6f, 0.75f, 1.0f, handle ? 0.95f : 0.7f);
     if (type == JointType::kRevolute || type == JointType::kContinuous) {
       const float radius = (handle ? kBranchHandlePx : 34.0f) * cam.world_per_pixel(c, rect);

@@ -34,13 +34,17 @@ struct ResidualSample {
   int iterations = 0;  // over all seeds
 };
 
-// Position of a 1-coordinate joint within its limits: 0 at the lower, 1 at the upper; NaN when
-// the joint has no finite limits or not one coordinate.
-double limit_fraction(const Model& m, const std::vector<double>& q, int joint);
+// Position of a 1-coordinate joint within its live limits (AppState::dof_lower / dof_upper): 0
+// at the lower, 1 at the upper; NaN when the joint has no finite limits or not one coordinate.
+double limit_fraction(const AppState& app, int joint);
 // within 1e-6 of the range (or exactly) at a limit
-bool at_limit(const Model& m, const std::vector<double>& q, int joint);
+bool at_limit(const AppState& app, int joint);
 // 0 in the middle of the range, 1 at a limit (0 without limits)
-float limit_closeness(const Model& m, const std::vector<double>& q, int joint);
+float limit_closeness(const AppState& app, int joint);
+// support polygons, position boxes, orientation cones and velocity ellipsoids of the enabled
+// objectives of those kinds (visuals_whole_body.cpp)
+void draw_whole_body_overlays(render::Overlay& ov, const render::Camera& cam,
+                              const render::Viewport& rect, const AppState& app);
 // an objective's residual: position error (m) + rotation error (rad), or its error
 double residual_norm(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)

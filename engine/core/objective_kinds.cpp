@@ -26,6 +26,11 @@ const ObjectiveKind kKinds[] = {
   {ObjectiveType::kLookAt,        "look_at",        "Look at",        kLinkPoint | kFieldTargetPoint | kFieldAxis | kFieldCone,   -1,  0,  3, true,  true,  false, 1.0,  false},
   {ObjectiveType::kAxisAlign,     "axis_align",     "Axis align",     kFieldLink | kFieldAxis | kFieldDirection | kFieldCone | kFieldHard,
                                                                                                                                    -1,  0,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kSupportPolygon, "support_polygon", "Support polygon", kFieldContacts | kFieldMargin | kFieldHard,               -1, -1, -2, true,  false, false, 1.0,  true},
+  {ObjectiveType::kPositionBox,   "position_box",   "Position box",   kLinkPoint | kFieldTargetFrame | kFieldBox,                 -1, -1,  3, true,  true,  false, 1.0,  true},
+  {ObjectiveType::kOrientationCone, "orientation_cone", "Orientation cone", kFieldLink | kFieldTarget | kFieldTargetOrientation | kFieldCone | kFieldHard,
+                                                                                                                                   -1, -1,  1, true,  true,  false, 1.0,  true},
+  {ObjectiveType::kManipulability, "manipulability", "Manipulability", kFieldLink | kFieldOffset | kFieldMinMeasure | kFieldHard,           -1, -1,  4, true,  true,  false, 1.0,  false},
 };
 // clang-format on
 

@@ -27,6 +27,11 @@ enum class ObjectiveType : int8_t {
   kCom = 9,            // the model's centre of mass at a target point (3 rows)
   kLookAt = 10,        // a link axis points at a target point, within a cone (3 rows)
   kAxisAlign = 11,     // a link axis parallel to a world direction, within a cone (3 rows)
+  // 12, 13: collision kinds (issue 14)
+  kSupportPolygon = 14,   // inequality: the CoM over the contacts' convex hull (a row per point)
+  kPositionBox = 15,      // inequality: a link point inside a box in a target frame (3 rows)
+  kOrientationCone = 16,  // inequality: angle(link orientation, target) <= cone (1 row)
+  kManipulability = 17,   // inequality: Yoshikawa measure >= min_measure (1 row + 3 inactive)
 };
 
 // The parameters a kind reads, named by their scene keys. Every kind also has "type", "name",
@@ -50,6 +55,15 @@ enum ObjectiveField : uint32_t {
   // with kFieldTarget: only the target's position is read (a point; its orientation is kept
   // but ignored), e.g. the centre of mass or the point a link looks at
   kFieldTargetPoint = 1u << 15,
+  // with kFieldTarget: the target is a frame whose position and orientation are both read,
+  // though the kind has no position or rotation error rows (position_box)
+  kFieldTargetFrame = 1u << 16,
+  // with kFieldTarget: only the target's orientation is read (orientation_cone)
+  kFieldTargetOrientation = 1u << 17,
+  kFieldContacts = 1u << 18,    // "contacts": [{"link", "points": [[x, y, z], ...]}]
+  kFieldMargin = 1u << 19,      // "margin": m, >= 0
+  kFieldBox = 1u << 20,         // "lower", "upper": per target axis, m (null: open)
+  kFieldMinMeasure = 1u << 21,  // "min_measure": >= 0
 };
 
 struct ObjectiveKind {
@@ -59,7 +73,7 @@ struct ObjectiveKind {
   uint32_t fields;    // ObjectiveField bits
   int position_row;   // first raw row of the position error, -1 when none
   int rotation_row;   // first raw row of the rotation error, -1 when none
-  int rows;           // residual rows; -1: one per dof
+  int rows;           // residual rows; -1: one per dof, -2: one per contact point
   bool in_scenes;     // written to and read from scene files
   bool addable;       // added from the Objectives panel or a script without a scene
   bool unique;        // at most one per problem
@@ -74,15 +88,18 @@ struct ObjectiveKind {
   bool has_target() const { return has(kFieldTarget); }
   // the target's position / orientation is read (a gizmo moves / turns it)
   bool target_position() const {
-    return has_target() && (position_row >= 0 || has(kFieldTargetPoint));
+    return has_target() && (position_row >= 0 || has(kFieldTargetPoint) || has(kFieldTargetFrame));
   }
   bool target_orientation() const {
-    return has_target() && !has(kFieldTargetPoint) && rotation_row >= 0;
+    return has_target() && !has(kFieldTargetPoint) &&
+           (rotation_row >= 0 || has(kFieldTargetFrame) || has(kFieldTargetOrientation));
   }
   // relates two links (no target)
   bool is_pair() const { return has(kFieldLinkB); }
-  // residual rows for a model with dof_count dofs
-  int dim(int dof_count) const { return rows < 0 ? dof_count : rows; }
+  // residual rows for a model with dof_count dofs (and point_count contact points)
+  int dim(int dof_count, int point_count = 0) const {
+    return rows == -1 ? dof_count : (rows == -2 ? point_count : rows);
+  }
 };
 
 // every kind; rows are kept in ObjectiveType order, so the index is usually int(type)

@@ -196,14 +196,18 @@ IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
   }
 }
 
-// Visits the motion-subspace columns that move body `body`: for each dof of each ancestor
-// joint, f(dof, angular, world_axis, world_anchor, scale). An angular column moves a world
-// point x by scale * axis x (x - anchor); a linear one by scale * axis. Mimic joints report
-// their source's dof with the mimic multiplier as scale, so callers must accumulate (+=).
+// Visits the motion-subspace columns that move body `body`, from the body's own joint towards
+// the root: for each dof of each moving ancestor joint, f(step, dof, angular, world_axis,
+// world_anchor, scale), where step counts the joints visited (0 = the body's; a larger step is
+// nearer the root). An angular column moves a world point x by scale * axis x (x - anchor); a
+// linear one by scale * axis. Mimic joints report their source's dof with the mimic multiplier
+// as scale, so callers must accumulate (+=). Ball, free and planar axes are fixed in the
+// joint's parent frame (integrate_joint's left-multiplied convention).
 template <class T, class S, class F>
-IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_q, int body, F& f) {
+IKWB_HD void visit_chain_columns(const ModelView<T>& m, const Transform<S>* body_q, int body,
+                                 F& f) {
   int j = body >= 0 ? m.body_joint[body] : -1;
-  for (; j >= 0; j = m.joint_ancestor[j]) {
+  for (int step = 0; j >= 0; j = m.joint_ancestor[j], ++step) {
     JointType type = JointType(m.joint_type[j]);
     if (type == JointType::kFixed) continue;
     Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
@@ -215,16 +219,16 @@ IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_
     switch (type) {
       case JointType::kRevolute:
       case JointType::kContinuous:
-        f(dof, true, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
+        f(step, dof, true, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
         break;
       case JointType::kPrismatic:
-        f(dof, false, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
+        f(step, dof, false, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
         break;
       case JointType::kBall:
         for (int k = 0; k < 3; ++k) {
           Vec3<S> e = zero3<S>();
           e[k] = S(1);
-          f(dof + k, true, rotate(x_wpj.q, e), anchor, S(1));
+          f(step, dof + k, true, rotate(x_wpj.q, e), anchor, S(1));
         }
         break;
       case JointType::kFree:
@@ -232,22 +236,38 @@ IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_
           Vec3<S> e = zero3<S>();
           e[k] = S(1);
           Vec3<S> w = rotate(x_wpj.q, e);
-          f(dof + k, false, w, anchor, S(1));
-          f(dof + 3 + k, true, w, anchor, S(1));
+          f(step, dof + k, false, w, anchor, S(1));
+          f(step, dof + 3 + k, true, w, anchor, S(1));
         }
         break;
       case JointType::kPlanar: {
         Vec3<S> n = cast<S>(m.joint_axis[j]), e1, e2;
         planar_axes(n, e1, e2);
-        f(dof, false, rotate(x_wpj.q, e1), anchor, S(1));
-        f(dof + 1, false, rotate(x_wpj.q, e2), anchor, S(1));
-        f(dof + 2, true, rotate(x_wpj.q, n), anchor, S(1));
+        f(step, dof, false, rotate(x_wpj.q, e1), anchor, S(1));
+        f(step, dof + 1, false, rotate(x_wpj.q, e2), anchor, S(1));
+        f(step, dof + 2, true, rotate(x_wpj.q, n), anchor, S(1));
         break;
       }
       default:
         break;
     }
   }
+}
+
+// visit_chain_columns without the step: f(dof, angular, world_axis, world_anchor, scale)
+template <class F>
+struct DropStep {
+  F& f;
+  template <class S>
+  IKWB_HD void operator()(int, int dof, bool angular, const Vec3<S>& axis, const Vec3<S>& anchor,
+                          S scale) {
+    f(dof, angular, axis, anchor, scale);
+  }
+};
+template <class T, class S, class F>
+IKWB_HD void visit_body_columns(const ModelView<T>& m, const Transform<S>* body_q, int body, F& f) {
+  DropStep<F> g{f};
+  visit_chain_columns(m, body_q, body, g);
 }
 
 // Writes the world Jacobian of point x (world coordinates, rigidly attached to `body`) with

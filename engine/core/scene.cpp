@@ -101,6 +101,45 @@ json joint_map_json(const std::map<std::string, std::vector<double>>& m) {
   for (const auto& [name, v] : m) j[name] = v.size() == 1 ? json(v[0]) : json(v);
   return j;
 }
+// a bound, or null when open (JSON has no infinity)
+json bound_json(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
+json bounds_json(const Vec3<double>& v) {
+  return json::array({bound_json(v.x), bound_json(v.y), bound_json(v.z)});
+}
+
+// [x, y, z] of numbers or nulls (null: `open`, an infinity)
+Vec3<double> read_bounds(const Reader& r, const json& j, const std::string& where, double open) {
+  if (!j.is_array() || j.size() != 3) r.fail(where, "expected [x, y, z] (numbers or null)");
+  Vec3<double> v;
+  for (int k = 0; k < 3; ++k)
+    v[k] = j[k].is_null() ? open : r.number(j[k], where + "[" + std::to_string(k) + "]");
+  return v;
+}
+
+std::vector<SceneContact> read_contacts(const Reader& r, const json& j, const std::string& where) {
+  if (!j.is_array() || j.empty())
+    r.fail(where, "expected a non-empty array of {\"link\", \"points\"}");
+  std::vector<SceneContact> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = where + "[" + std::to_string(i) + "]";
+    const json& c = j[i];
+    if (!c.is_object() || !c.contains("link"))
+      r.fail(w, "expected {\"link\": NAME, \"points\": [...]}");
+    SceneContact sc;
+    sc.link = r.string(c["link"], w + ".link");
+    if (c.contains("points")) {
+      const json& ps = c["points"];
+      if (!ps.is_array() || ps.empty())
+        r.fail(w + ".points", "expected a non-empty array of [x, y, z]");
+      for (std::size_t k = 0; k < ps.size(); ++k)
+        sc.points.push_back(r.vec3(ps[k], w + ".points[" + std::to_string(k) + "]"));
+    }
+    out.push_back(std::move(sc));
+  }
+  return out;
+}
 
 SceneObjective read_objective(const Reader& r, const json& j, const std::string& where) {
   if (!j.is_object()) r.fail(where, "expected an object");
@@ -122,7 +161,12 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
                                       "rotation_weights",
                                       "axis",
                                       "direction",
-                                      "cone"};
+                                      "cone",
+                                      "contacts",
+                                      "margin",
+                                      "lower",
+                                      "upper",
+                                      "min_measure"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -151,6 +195,16 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
        {std::pair<const Vec3<double>*, const char*>{&o.axis, "axis"}, {&o.direction, "direction"}})
     if (v->x == 0 && v->y == 0 && v->z == 0) r.fail(where + "." + key, "must not be zero");
   if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
+  if (j.contains("contacts")) o.contacts = read_contacts(r, j["contacts"], where + ".contacts");
+  if (j.contains("margin")) o.margin = r.number(j["margin"], where + ".margin");
+  if (o.margin < 0) r.fail(where + ".margin", "must be >= 0");
+  if (j.contains("min_measure")) o.min_measure = r.number(j["min_measure"], where + ".min_measure");
+  if (o.min_measure < 0) r.fail(where + ".min_measure", "must be >= 0");
+  if (j.contains("lower")) o.lower = read_bounds(r, j["lower"], where + ".lower", -HUGE_VAL);
+  if (j.contains("upper")) o.upper = read_bounds(r, j["upper"], where + ".upper", HUGE_VAL);
+  for (int k = 0; k < 3; ++k)
+    if (o.lower[k] > o.upper[k])
+      r.fail(where + ".lower", "must not be above upper (axis " + std::to_string(k) + ")");
   if (o.distance < 0) r.fail(where + ".distance", "must be >= 0");
   if (j.contains("position_weights"))
     o.position_weights = r.vec3(j["position_weights"], where + ".position_weights");
@@ -202,6 +256,10 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       {kFieldHard, "hard", o.hard != d.hard},
       {kFieldTarget, "target", o.target_current != d.target_current},
       {kFieldRelative, "relative", o.relative_current != d.relative_current},
+      {kFieldContacts, "contacts", !o.contacts.empty()},
+      {kFieldMargin, "margin", o.margin != d.margin},
+      {kFieldBox, "lower", !same3(o.lower, d.lower) || !same3(o.upper, d.upper)},
+      {kFieldMinMeasure, "min_measure", o.min_measure != d.min_measure},
   };
   for (const auto& u : unused)
     if (u.set && !kind->has(u.field))
@@ -211,6 +269,8 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
     r.fail(where, "objective '" + o.type + "' needs a \"link\"");
   if (kind->has(kFieldLinkB) && o.link_b.empty())
     r.fail(where, "objective '" + o.type + "' needs a \"link_b\"");
+  if (kind->has(kFieldContacts) && o.contacts.empty())
+    r.fail(where, "objective '" + o.type + "' needs \"contacts\"");
   return o;
 }
 
@@ -248,9 +308,9 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
-  static const char* const known[] = {"format",        "version", "robot", "floating_base",
-                                      "package_paths", "joint_q", "rest",  "objectives",
-                                      "solver",        "camera",  "extra"};
+  static const char* const known[] = {
+      "format",     "version", "robot",  "floating_base", "package_paths", "joint_q",     "rest",
+      "objectives", "solver",  "camera", "extra",         "joint_locks",   "joint_limits"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -272,6 +332,26 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   }
   if (j.contains("joint_q")) s.joint_q = r.joint_map(j["joint_q"], "joint_q");
   if (j.contains("rest")) s.rest = r.joint_map(j["rest"], "rest");
+  if (j.contains("joint_locks")) {
+    const json& l = j["joint_locks"];
+    if (!l.is_array()) r.fail("joint_locks", "expected an array of joint names");
+    for (std::size_t i = 0; i < l.size(); ++i)
+      s.joint_locks.push_back(r.string(l[i], "joint_locks[" + std::to_string(i) + "]"));
+  }
+  if (j.contains("joint_limits")) {
+    const json& l = j["joint_limits"];
+    if (!l.is_object())
+      r.fail("joint_limits", "expected an object of joint name -> [lower, upper]");
+    for (auto it = l.begin(); it != l.end(); ++it) {
+      const std::string w = "joint_limits." + it.key();
+      const json& v = it.value();
+      if (!v.is_array() || v.size() != 2) r.fail(w, "expected [lower, upper] (numbers or null)");
+      std::array<double, 2> b{v[0].is_null() ? -HUGE_VAL : r.number(v[0], w + "[0]"),
+                              v[1].is_null() ? HUGE_VAL : r.number(v[1], w + "[1]")};
+      if (b[0] > b[1]) r.fail(w, "lower is above upper");
+      s.joint_limits[it.key()] = b;
+    }
+  }
   if (j.contains("objectives")) {
     const json& o = j["objectives"];
     if (!o.is_array()) r.fail("objectives", "expected an array");
@@ -322,6 +402,25 @@ json scene_objective_to_json(const SceneObjective& o) {
   if (kind->has(kFieldAxis)) oj["axis"] = vec_json(o.axis);
   if (kind->has(kFieldDirection)) oj["direction"] = vec_json(o.direction);
   if (kind->has(kFieldCone)) oj["cone"] = o.cone;
+  if (kind->has(kFieldContacts)) {
+    json cs = json::array();
+    for (const SceneContact& c : o.contacts) {
+      json cj;
+      cj["link"] = c.link;
+      if (!c.points.empty()) {
+        cj["points"] = json::array();
+        for (const Vec3<double>& p : c.points) cj["points"].push_back(vec_json(p));
+      }
+      cs.push_back(cj);
+    }
+    oj["contacts"] = cs;
+  }
+  if (kind->has(kFieldMargin)) oj["margin"] = o.margin;
+  if (kind->has(kFieldBox)) {
+    oj["lower"] = bounds_json(o.lower);
+    oj["upper"] = bounds_json(o.upper);
+  }
+  if (kind->has(kFieldMinMeasure)) oj["min_measure"] = o.min_measure;
   oj["weight"] = o.weight;
   if (kind->has(kFieldPositionWeights)) oj["position_weights"] = vec_json(o.position_weights);
   if (kind->has(kFieldRotationWeights)) oj["rotation_weights"] = vec_json(o.rotation_weights);
@@ -344,6 +443,12 @@ json scene_to_json(const Scene& s) {
   if (!s.package_paths.empty()) j["package_paths"] = s.package_paths;
   j["joint_q"] = joint_map_json(s.joint_q);
   if (!s.rest.empty()) j["rest"] = joint_map_json(s.rest);
+  if (!s.joint_locks.empty()) j["joint_locks"] = s.joint_locks;
+  if (!s.joint_limits.empty()) {
+    json l = json::object();
+    for (const auto& [name, b] : s.joint_limits) l[name] = {bound_json(b[0]), bound_json(b[1])};
+    j["joint_limits"] = l;
+  }
   json objs = json::array();
   for (const auto& o : s.objectives) objs.push_back(scene_objective_to_json(o));
   j["objectives"] = objs;

@@ -6,6 +6,7 @@
 // SolverSettings. Writing is atomic: temporary file, flush + fsync, rename.
 #pragma once
 
+#include <array>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -25,15 +26,26 @@ class SceneError : public std::runtime_error {
 
 constexpr int kSceneVersion = 1;
 
+// support_polygon contact points on one link (link frame); no points: the lowest face of the
+// link's collision geometry (solver/scene_problem.hpp)
+struct SceneContact {
+  std::string link;
+  std::vector<Vec3<double>> points;
+};
+
 struct SceneObjective {
   std::string type = "pose";  // a kind's scene name (engine/core/objective_kinds.hpp)
   std::string name;
   std::string link, link_b;  // link names ("" when not used)
   Vec3<double> offset{0, 0, 0}, offset_b{0, 0, 0};
-  double distance = 0;               // min_distance
-  Vec3<double> axis{0, 0, 1};        // look_at, axis_align: in the link frame
-  Vec3<double> direction{0, 0, -1};  // axis_align: world
-  double cone = 0;                   // look_at, axis_align: rad
+  double distance = 0;                 // min_distance
+  Vec3<double> axis{0, 0, 1};          // look_at, axis_align: in the link frame
+  Vec3<double> direction{0, 0, -1};    // axis_align: world
+  double cone = 0;                     // look_at, axis_align, orientation_cone: rad
+  std::vector<SceneContact> contacts;  // support_polygon
+  double margin = 0.02;                // support_polygon: m
+  Vec3<double> lower{-0.05, -0.05, -0.05}, upper{0.05, 0.05, 0.05};  // position_box (+-inf: open)
+  double min_measure = 0;                                            // manipulability
   double weight = 1;
   Vec3<double> position_weights{1, 1, 1}, rotation_weights{1, 1, 1};
   bool hard = false;
@@ -59,6 +71,9 @@ struct Scene {
   nlohmann::json solver = nlohmann::json::object();  // settings by name, see the README
   nlohmann::json camera = nlohmann::json::object();  // target, distance, yaw, pitch
   nlohmann::json extra = nlohmann::json::object();   // other app state (view toggles, ...)
+  std::vector<std::string> joint_locks;              // joints the solver leaves where they are
+  // joint limits that replace the robot file's (1-dof joints; lower <= upper, +-inf allowed)
+  std::map<std::string, std::array<double, 2>> joint_limits;
   // what loading could not restore (unknown keys, fields of newer versions, ...)
   std::vector<std::string> warnings;
 };

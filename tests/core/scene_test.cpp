@@ -348,6 +348,58 @@ TEST(Scene, AxisDirectionAndConeKeys) {
       {"s: objectives[0].cone: must be an angle in [0, pi] rad"});
 }
 
+// support_polygon, position_box (null: an open side), manipulability; joint locks and limits
+TEST(Scene, BalanceToleranceKeysAndJointSettingsRoundTrip) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda",
+    "joint_locks": ["j2"], "joint_limits": {"j1": [-0.5, null], "j3": [0.1, 0.2]},
+    "objectives": [
+    {"type": "support_polygon", "contacts": [{"link": "foot_l", "points": [[0.1, 0.05, 0],
+     [-0.1, 0.05, 0]]}, {"link": "foot_r"}], "margin": 0.03, "hard": true},
+    {"type": "position_box", "link": "tcp", "lower": [-0.1, null, 0], "upper": [0.1, 0.2, null],
+     "target": {"position": [0.5, 0, 0.3]}},
+    {"type": "manipulability", "link": "tcp", "min_measure": 0.01},
+    {"type": "orientation_cone", "link": "tcp", "cone": 0.3, "margin": 0.1}]})",
+                        "s.json", "");
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_EQ(s.warnings[0],
+            "s.json: objectives[3].margin: not used by a orientation_cone objective, ignored");
+  ASSERT_EQ(s.objectives[0].contacts.size(), 2u);
+  EXPECT_EQ(s.objectives[0].contacts[0].points.size(), 2u);
+  EXPECT_TRUE(s.objectives[0].contacts[1].points.empty());  // from the link's geometry
+  EXPECT_EQ(s.objectives[0].margin, 0.03);
+  EXPECT_EQ(s.objectives[1].lower.y, -HUGE_VAL);
+  EXPECT_EQ(s.objectives[1].upper.z, HUGE_VAL);
+  EXPECT_EQ(s.objectives[2].min_measure, 0.01);
+  EXPECT_EQ(s.joint_locks, std::vector<std::string>{"j2"});
+  EXPECT_EQ(s.joint_limits.at("j1")[1], HUGE_VAL);
+  Scene back = parse_scene(scene_to_json(s).dump(), "back.json", "");
+  EXPECT_TRUE(back.warnings.empty());
+  nlohmann::json box = scene_to_json(back)["objectives"][1];
+  EXPECT_EQ(box["lower"], nlohmann::json({-0.1, nullptr, 0.0}));
+  EXPECT_EQ(box["upper"], nlohmann::json({0.1, 0.2, nullptr}));
+  EXPECT_EQ(scene_to_json(back)["joint_limits"]["j1"], nlohmann::json({-0.5, nullptr}));
+  EXPECT_EQ(back.objectives[0].contacts[0].points[1].x, -0.1);
+  EXPECT_EQ(back.joint_locks, s.joint_locks);
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "p", "objectives": [{"type": "support_polygon"}]})",
+                    "s", "");
+      },
+      {"s: objectives[0]: objective 'support_polygon' needs \"contacts\""});
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "p", "joint_limits": {"a": [1, 0]}})", "s", "");
+      },
+      {"s: joint_limits.a: lower is above upper"});
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "p", "objectives": [{"type": "position_box",
+          "link": "t", "lower": [0, 0, 1], "upper": [0, 0, 0]}]})",
+                    "s", "");
+      },
+      {"s: objectives[0].lower: must not be above upper (axis 2)"});
+}
+
 TEST(Scene, UnknownObjectiveTypesListTheKnownOnes) {
   expect_scene_error(
       [] {
@@ -364,7 +416,7 @@ TEST(ObjectiveKinds, TypesAndNamesAreUnique) {
     EXPECT_EQ(&objective_kind(k.type), &k) << k.name;
     if (k.in_scenes) {
       EXPECT_EQ(find_objective_kind(k.name), &k);
-      EXPECT_NE(k.dim(7), 0) << k.name;
+      EXPECT_NE(k.dim(7, 4), 0) << k.name;
     }
     // a target without a link is a point (com: the centre of mass); a second link needs a
     // first; a target's gizmo moves or turns something

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -113,7 +114,49 @@ struct ZooFixture : ::testing::Test {
         pr.add_objective(
             whole_body(ObjectiveType::kAxisAlign, b, random_unit(rng), random_unit(rng), cone));
       }
+    add_bounds(pr, poses, rng);
     return pr;
+  }
+
+  // position_box, orientation_cone and manipulability on every link, and a support polygon on
+  // points of links across the tree; most rows active (the Jacobian rows are checked whether
+  // or not they are)
+  void add_bounds(IkProblem& pr, const std::vector<Transform<double>>& poses, std::mt19937& rng) {
+    for (int b = 0; b < model->body_count; ++b) {
+      Objective box;
+      box.params.type = ObjectiveType::kPositionBox;
+      box.params.link = b;
+      box.params.offset = kOffB;
+      box.params.box_lower = {-0.1, -HUGE_VAL, -0.05};
+      box.params.box_upper = {0.1, 0.2, HUGE_VAL};
+      int ob = pr.add_objective(box);
+      Objective cone;
+      cone.params.type = ObjectiveType::kOrientationCone;
+      cone.params.link = b;
+      cone.params.cone = 0.2;
+      int oc = pr.add_objective(cone);
+      for (int p = 0; p < 2; ++p) {
+        pr.set_target_pose(ob, p, perturb(poses[b], rng, 0.4, 1.0));
+        pr.set_target_pose(oc, p, perturb(poses[b], rng, 0, 1.2));
+      }
+      Objective manip;
+      manip.params.type = ObjectiveType::kManipulability;
+      manip.params.link = b;
+      manip.params.offset = kOffA;
+      manip.params.min_measure = 100.0;
+      pr.add_objective(manip);
+    }
+    Objective support;
+    support.params.type = ObjectiveType::kSupportPolygon;
+    support.params.margin = 0.02;
+    for (const char* name : {"g", "f", "c", "e", "root"})
+      for (Vec3<double> off : {kOffA, kOffB, Vec3<double>{0.3, 0.1, -0.2}})
+        support.points.push_back({body(name), off});
+    pr.add_objective(support);
+    // two points only: the distance to the segment between them
+    Objective edge = support;
+    edge.points = {{body("g"), kOffA}, {body("e"), kOffB}};
+    pr.add_objective(edge);
   }
 
   std::vector<std::vector<double>> configurations() const {
@@ -135,10 +178,7 @@ struct ZooFixture : ::testing::Test {
 };
 
 const char* type_name(ObjectiveType t) {
-  static const char* names[] = {"position", "rotation",      "pose",           "joint_limits",
-                                "posture",  "relative_ball", "relative_fixed", "min_distance",
-                                "custom",   "com",           "look_at",        "axis_align"};
-  return names[int(t)];
+  return objective_kind(t).name;
 }
 
 TEST_F(ZooFixture, ModelHasEveryJointType) {
@@ -156,7 +196,7 @@ TEST_F(ZooFixture, ModelHasEveryJointType) {
 
 TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
   std::mt19937 rng(5);
-  int checked[12] = {};
+  std::map<int, int> checked;
   for (const auto& q : configurations()) {
     IkProblem pr = make_problem(q, rng);
     ProblemView<double> pv = pr.view();
@@ -174,9 +214,10 @@ TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
       }
     }
   }
-  for (int t = 0; t < 12; ++t)
-    if (ObjectiveType(t) != ObjectiveType::kCustom)
-      EXPECT_GT(checked[t], 0) << type_name(ObjectiveType(t));
+  for (int k = 0; k < objective_kind_count(); ++k) {
+    const ObjectiveKind& kind = objective_kinds()[k];
+    if (kind.type != ObjectiveType::kCustom) EXPECT_GT(checked[int(kind.type)], 0) << kind.name;
+  }
 }
 
 // the float rows (GPU and float CPU path) follow the double ones: analytic Jacobians of the
@@ -192,7 +233,10 @@ TEST_F(ZooFixture, FloatJacobiansFollowDouble) {
     fk_row(tf.view.model, qf.data(), body.data());
     for (int oi = 0; oi < pr.objective_count(); ++oi) {
       ObjectiveType t = pr.objective(oi).params.type;
-      if (t != ObjectiveType::kCom && t != ObjectiveType::kLookAt && t != ObjectiveType::kAxisAlign)
+      if (t != ObjectiveType::kCom && t != ObjectiveType::kLookAt &&
+          t != ObjectiveType::kAxisAlign && t != ObjectiveType::kSupportPolygon &&
+          t != ObjectiveType::kPositionBox && t != ObjectiveType::kOrientationCone &&
+          t != ObjectiveType::kManipulability)
         continue;
       for (int p = 0; p < pr.problem_count(); ++p) {
         auto Jd = test::analytic_jacobian(pr.view(), oi, p, q);

@@ -1,0 +1,166 @@
+// Row math of support_polygon (issue 15), __host__ __device__, included by solver/objectives.hpp.
+//
+// The support polygon is the convex hull, in the world xy plane, of the objective's contact
+// points (points on links, so it moves with the feet). The centre of mass projected along world
+// z must stay inside it, `margin` from every edge. One inequality row per contact point: the row
+// of point i belongs to the hull edge that starts at point i (counter-clockwise), so a row keeps
+// its edge (and a hard constraint its multiplier) while the hull's shape holds:
+//   g_i = n . (c - a) + margin   (n: the edge's outward unit normal, a: point i, c: the CoM)
+// Rows of points that are not hull vertices read -1 (inactive). With fewer than three hull
+// vertices (the points are collinear: one foot edge, or a single point) row h0 holds the
+// distance from c to that segment or point (the margin cannot apply to a polygon without area).
+//
+// Jacobian of an edge row (edge a -> b, length L, unit t = (b - a) / L, n = (t_y, -t_x),
+// w = c - a, u = (-w_y, w_x), u' = (u - (t . u) t) / L):
+//   dg = n . dc + (-n - u') . da + u' . db
+// (dn . w = dt . u and dt = (I - t t^T)(db - da) / L). Each term is the projection of a point's
+// Jacobian on a horizontal direction.
+#pragma once
+
+#include "engine/core/row_kinematics.hpp"
+#include "solver/objective_whole_body.hpp"
+
+namespace ikwb {
+
+// A point on a link (link frame), e.g. a support_polygon contact point.
+template <class T>
+struct LinkPoint {
+  int link = -1;
+  Vec3<T> offset = {0, 0, 0};
+};
+
+// the most contact points one support_polygon objective may have (a bound for the row math's
+// stack arrays)
+constexpr int kMaxContactPoints = 32;
+
+template <class S>
+IKWB_HD S cross2(const Vec3<S>& o, const Vec3<S>& a, const Vec3<S>& b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+// Counter-clockwise convex hull (gift wrapping) of the xy of points xy[0..n); collinear points
+// on an edge are skipped. Writes vertex indices to hull; returns the vertex count.
+template <class S>
+IKWB_HD int convex_hull_xy(const Vec3<S>* xy, int n, int* hull) {
+  if (n <= 0) return 0;
+  int start = 0;
+  for (int i = 1; i < n; ++i)
+    if (xy[i].x < xy[start].x || (xy[i].x == xy[start].x && xy[i].y < xy[start].y)) start = i;
+  int h = 0, cur = start;
+  do {
+    hull[h++] = cur;
+    int next = cur == 0 ? (n > 1 ? 1 : 0) : 0;
+    for (int i = 0; i < n; ++i) {
+      if (i == cur) continue;
+      S turn = cross2(xy[cur], xy[next], xy[i]);
+      Vec3<S> dn = xy[next] - xy[cur], di = xy[i] - xy[cur];
+      // i is clockwise of next, or on the same ray and farther: it wraps tighter
+      if (next == cur || turn < S(0) ||
+          (turn == S(0) && di.x * di.x + di.y * di.y > dn.x * dn.x + dn.y * dn.y))
+        next = i;
+    }
+    cur = next;
+  } while (cur != start && h < n);
+  // drop a zero-length hull (every point at one place) down to one vertex
+  if (h == 2 && xy[hull[0]].x == xy[hull[1]].x && xy[hull[0]].y == xy[hull[1]].y) h = 1;
+  return h;
+}
+
+// The contact points in world coordinates (z kept) and their hull; returns the hull size.
+template <class T, class S>
+IKWB_HD int support_hull(const LinkPoint<T>* pts, int n, const Transform<S>* body_q, Vec3<S>* world,
+                         int* hull) {
+  if (n > kMaxContactPoints) n = kMaxContactPoints;
+  for (int i = 0; i < n; ++i)
+    world[i] = transform_point(body_q[pts[i].link], cast<S>(pts[i].offset));
+  return convex_hull_xy(world, n, hull);
+}
+
+// closest point parameter of c on segment a-b (xy), clamped to [0, 1]
+template <class S>
+IKWB_HD S segment_param_xy(const Vec3<S>& a, const Vec3<S>& b, const Vec3<S>& c) {
+  S dx = b.x - a.x, dy = b.y - a.y;
+  S len2 = dx * dx + dy * dy;
+  if (!(len2 > S(0))) return S(0);
+  S tau = ((c.x - a.x) * dx + (c.y - a.y) * dy) / len2;
+  return tau < S(0) ? S(0) : (tau > S(1) ? S(1) : tau);
+}
+
+// The rows (n of them, see the header comment) for CoM c. margin in m.
+template <class T, class S>
+IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Transform<S>* body_q,
+                              const Vec3<S>& c, S* r) {
+  Vec3<S> world[kMaxContactPoints];
+  int hull[kMaxContactPoints];
+  for (int i = 0; i < n; ++i) r[i] = S(-1);
+  int h = support_hull(pts, n, body_q, world, hull);
+  if (h == 0) return;
+  if (h < 3) {
+    const Vec3<S>& a = world[hull[0]];
+    const Vec3<S>& b = world[hull[h - 1]];
+    S tau = segment_param_xy(a, b, c);
+    S dx = c.x - (a.x + tau * (b.x - a.x)), dy = c.y - (a.y + tau * (b.y - a.y));
+    r[hull[0]] = sqrt(dx * dx + dy * dy);
+    return;
+  }
+  for (int e = 0; e < h; ++e) {
+    const Vec3<S>& a = world[hull[e]];
+    const Vec3<S>& b = world[hull[(e + 1) % h]];
+    S dx = b.x - a.x, dy = b.y - a.y;
+    S len = sqrt(dx * dx + dy * dy);
+    if (!(len > S(0))) continue;
+    r[hull[e]] = (dy * (c.x - a.x) - dx * (c.y - a.y)) / len + S(margin);
+  }
+}
+
+// Jacobian rows (n x dof_count, leading dimension ld, zeroed by the caller) of support_residual.
+// acc: a ColumnAccumulator (solver/objectives.hpp) with ld set; its proj row is used.
+template <class T, class Acc>
+IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, int n,
+                              const Transform<T>* body_q, const Vec3<T>& c, T* J, Acc& acc) {
+  Vec3<T> world[kMaxContactPoints];
+  int hull[kMaxContactPoints];
+  int h = support_hull(pts, n, body_q, world, hull);
+  if (h == 0) return;
+  acc.lin = nullptr;
+  acc.ang = nullptr;
+  // one row: dg = n_c . dc + da_dir . da + db_dir . db
+  auto add_row = [&](int row, const Vec3<T>& n_c, int ia, const Vec3<T>& da_dir, int ib,
+                     const Vec3<T>& db_dir) {
+    acc.proj = J + row * acc.ld;
+    acc.dir = n_c;
+    center_of_mass_jacobian(m, body_q, acc);
+    acc.sign = T(1);
+    acc.x = world[ia];
+    acc.dir = da_dir;
+    visit_body_columns(m, body_q, pts[ia].link, acc);
+    acc.x = world[ib];
+    acc.dir = db_dir;
+    visit_body_columns(m, body_q, pts[ib].link, acc);
+  };
+  if (h < 3) {
+    const Vec3<T>& a = world[hull[0]];
+    const Vec3<T>& b = world[hull[h - 1]];
+    T tau = segment_param_xy(a, b, c);
+    Vec3<T> d{c.x - (a.x + tau * (b.x - a.x)), c.y - (a.y + tau * (b.y - a.y)), T(0)};
+    T len = length(d);
+    if (!(len > T(0))) return;
+    Vec3<T> nd = (T(1) / len) * d;
+    add_row(hull[0], nd, hull[0], -(T(1) - tau) * nd, hull[h - 1], -tau * nd);
+    return;
+  }
+  for (int e = 0; e < h; ++e) {
+    const Vec3<T>& a = world[hull[e]];
+    const Vec3<T>& b = world[hull[(e + 1) % h]];
+    T dx = b.x - a.x, dy = b.y - a.y;
+    T len = sqrt(dx * dx + dy * dy);
+    if (!(len > T(0))) continue;
+    Vec3<T> t{dx / len, dy / len, T(0)};
+    Vec3<T> nn{t.y, -t.x, T(0)};
+    Vec3<T> u{-(c.y - a.y), c.x - a.x, T(0)};
+    Vec3<T> up = (T(1) / len) * (u - dot(t, u) * t);
+    add_row(hull[e], nn, hull[e], -(nn + up), hull[(e + 1) % h], up);
+  }
+}
+
+}  // namespace ikwb

@@ -1,0 +1,120 @@
+// Joint locks and live limits in the workbench, and the tolerance and balance kinds added by
+// script: the solver honours them, and they survive the scene
+// round trip that undo and save use. No window (the dump is checked in whole_body_gui_test).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/gui/script_objectives.hpp"
+#include "app/gui/solver_driver.hpp"
+#include "solver/scene_problem.hpp"
+
+namespace ikwb::gui {
+namespace {
+
+std::vector<std::string> words(std::initializer_list<const char*> w) {
+  return std::vector<std::string>(w.begin(), w.end());
+}
+
+void frames(AppState& app, SolverDriver& driver, int n) {
+  for (int i = 0; i < n; ++i) {
+    ++app.frame;
+    driver.step_frame(app);
+  }
+}
+
+TEST(JointSettings, ALockedJointStaysAndLiveLimitsBindTheSolver) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  SolverDriver driver;
+  driver.init(app);
+  const Model& m = *app.model;
+  const int j1 = m.find_joint("panda_joint1"), j4 = m.find_joint("panda_joint4");
+  const int q1 = m.joint_q_start[j1], q4 = m.joint_q_start[j4], d4 = m.joint_qd_start[j4];
+  const double held = app.joint_q[q1];
+  app.set_joint_locked(j1, true);
+  // joint 4 limited to a narrow band around where it is
+  const double mid = app.joint_q[q4];
+  ASSERT_TRUE(app.set_joint_limits(j4, mid - 0.05, mid + 0.05));
+  EXPECT_FALSE(app.set_joint_limits(j4, 0.2, 0.1));
+  Transform<double> t = app.objectives[0].target;
+  t.p.y += 0.25;
+  app.set_target(0, t);
+  frames(app, driver, 30);
+  EXPECT_EQ(app.joint_q[q1], held);
+  EXPECT_GE(app.joint_q[q4], mid - 0.05 - 1e-12);
+  EXPECT_LE(app.joint_q[q4], mid + 0.05 + 1e-12);
+
+  // the scene (what undo and save keep) carries both, and only the edited limits
+  Scene s = app.make_scene();
+  EXPECT_EQ(s.joint_locks, std::vector<std::string>{"panda_joint1"});
+  ASSERT_EQ(s.joint_limits.size(), 1u);
+  EXPECT_EQ(s.joint_limits.at("panda_joint4")[0], mid - 0.05);
+  app.set_joint_locked(j1, false);
+  app.reset_joint_limits(j4);
+  EXPECT_EQ(app.dof_upper[d4], m.dof_upper[d4]);
+  ASSERT_TRUE(app.restore_scene(s, "undo"));
+  EXPECT_TRUE(app.joint_locked(j1));
+  EXPECT_EQ(app.dof_upper[d4], mid + 0.05);
+  // limits beyond the robot file's are allowed
+  ASSERT_TRUE(app.set_joint_limits(j4, m.dof_lower[d4] - 0.3, m.dof_upper[d4]));
+  EXPECT_TRUE(limits_edited(m, d4, app.dof_lower[d4], app.dof_upper[d4]));
+}
+
+TEST(JointSettings, ToleranceKindsAddedByScriptAreMetAndDumped) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  SolverDriver driver;
+  driver.init(app);
+  std::string error;
+  ASSERT_TRUE(script_add_objective(app,
+                                   words({"add", "position_box", "panda_link4", "lower", "-4cm",
+                                          "-inf", "-4cm", "upper", "4cm", "inf", "4cm"}),
+                                   &error))
+      << error;
+  ASSERT_TRUE(script_add_objective(
+      app, words({"add", "orientation_cone", "panda_hand", "cone", "20deg"}), &error))
+      << error;
+  ASSERT_TRUE(script_add_objective(app, words({"add", "manipulability", "panda_hand_tcp"}), &error))
+      << error;
+  EXPECT_GT(app.objectives.back().spec.params.min_measure, 0.0);  // half the measure now
+  EXPECT_FALSE(script_add_objective(
+      app, words({"add", "position_box", "panda_link4", "lower", "1", "2"}), &error));
+  Transform<double> t = app.objectives[0].target;
+  t.p.x += 0.03;
+  app.set_target(0, t);
+  frames(app, driver, 60);
+  for (const WorkbenchObjective& o : app.objectives)
+    EXPECT_TRUE(o.status.reached) << o.name() << " pos " << o.status.position_error << " rot "
+                                  << o.status.rotation_error << " viol " << o.status.violation;
+}
+
+TEST(JointSettings, SupportPolygonByScriptReportsItsVerticesAndCom) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  std::string error;
+  // a square on the Panda's base, around its centre of mass
+  Vec3<double> c = center_of_mass(app.model->view(), app.fk.body_q.data());
+  auto num = [](double v) { return std::to_string(v); };
+  std::vector<std::string> a = words({"add", "support_polygon", "margin", "1cm"});
+  for (double sx : {-0.3, 0.3})
+    for (double sy : {-0.3, 0.3})
+      for (std::string w : {std::string("contact"), std::string("panda_link0"), num(c.x + sx),
+                            num(c.y + sy), std::string("0")})
+        a.push_back(w);
+  ASSERT_TRUE(script_add_objective(app, a, &error)) << error;
+  app.sync();
+  app.evaluate();
+  const WorkbenchObjective& sp = app.objectives.back();
+  EXPECT_TRUE(sp.status.reached);
+  EXPECT_EQ(sp.spec.points.size(), 4u);
+  EXPECT_EQ(sp.spec.params.margin, 0.01);
+  // the scene record names the points per link
+  SceneObjective so = objective_to_scene(*app.model, {sp.spec, sp.target});
+  ASSERT_EQ(so.contacts.size(), 1u);
+  EXPECT_EQ(so.contacts[0].link, "panda_link0");
+  EXPECT_EQ(so.contacts[0].points.size(), 4u);
+}
+
+}  // namespace
+}  // namespace ikwb::gui

@@ -2,6 +2,7 @@
 // target per base problem; IKSolver maps them onto an IkProblem (solver/problem.hpp) and solves
 // [n_problems, joint_coord_count] arrays with the CPU backend, the GIL released.
 #include <cmath>
+#include <mutex>
 
 #include "engine/core/objective_kinds.hpp"
 #include "python/bindings.hpp"
@@ -50,6 +51,49 @@ struct MinDistanceObjective : PyObjective {};
 struct ComObjective : PyObjective {};
 struct LookAtObjective : PyObjective {};
 struct AxisAlignObjective : PyObjective {};
+struct CustomObjectivePy : PyObjective {
+  py::object residual_fn;
+  int custom_dim = 0;
+};
+
+// The first exception a Python residual raised during a solve (the solver's threads cannot
+// raise it): the rows it should have written are zeros, and step() raises it afterwards.
+struct CallbackError {
+  std::mutex mutex;
+  std::exception_ptr error;
+};
+
+// A CustomObjective whose residual calls `fn(q, body_q)` under the GIL (FD Jacobian).
+std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim,
+                                                 std::shared_ptr<CallbackError> err) {
+  // the callable is released under the GIL, wherever the last copy goes
+  std::shared_ptr<py::object> f(new py::object(std::move(fn)), [](py::object* o) {
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+  auto c = std::make_shared<CustomObjective>();
+  c->dim = dim;
+  c->residual = [f, dim, err](const Model& m, const double* q, const Transform<double>* x,
+                              double* r) {
+    std::fill(r, r + dim, 0.0);
+    py::gil_scoped_acquire gil;
+    {
+      std::lock_guard<std::mutex> lock(err->mutex);
+      if (err->error) return;
+    }
+    try {
+      py::array qa(py::dtype::of<double>(), {py::ssize_t(m.coord_count)}, q);  // copies
+      py::array xa(py::dtype::of<double>(), {py::ssize_t(m.body_count), py::ssize_t(7)},
+                   reinterpret_cast<const double*>(x));
+      auto out = as_doubles((*f)(qa, xa), "IKObjectiveCustom residual", {dim});
+      std::copy(out.data(), out.data() + dim, r);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(err->mutex);
+      if (!err->error) err->error = std::current_exception();
+    }
+  };
+  return c;
+}
 
 Vec3<double> vec3_of(py::handle v, const std::string& what) {
   auto a = as_doubles(v, what, {3});
@@ -170,6 +214,7 @@ struct PySolver {
   std::string backend_note;
   SolveResult result;
   bool solved = false;
+  std::shared_ptr<CallbackError> callback_error = std::make_shared<CallbackError>();
 
   // targets, weights and enabled flags edited since the last step reach the problem in place
   void sync() {
@@ -238,8 +283,11 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
       throw py::value_error("IKSolver: objective " + std::to_string(i) + " (" + o.class_name +
                             ") has " + std::to_string(o.targets.size()) +
                             " targets, n_problems is " + std::to_string(n_problems));
+    Objective spec = o.spec;
+    if (auto* c = dynamic_cast<CustomObjectivePy*>(&o))
+      spec.custom = python_residual(c->residual_fn, c->custom_dim, s->callback_error);
     try {
-      s->problem->add_objective(o.spec);
+      s->problem->add_objective(spec);
     } catch (const std::invalid_argument& e) {
       throw py::value_error("IKSolver: objective " + std::to_string(i) + " (" + o.class_name +
                             "): " + e.what());
@@ -265,6 +313,11 @@ void step_py(PySolver& s, py::handle joint_q_in, py::handle joint_q_out, py::obj
   {
     py::gil_scoped_release release;
     s.solver->solve(*s.problem, s.settings, q0, s.result);
+  }
+  if (s.callback_error->error) {
+    std::exception_ptr e = s.callback_error->error;
+    s.callback_error->error = nullptr;
+    std::rethrow_exception(e);
   }
   s.solved = true;
   double* out = qout.mutable_data();
@@ -299,6 +352,7 @@ void bind_ik(py::module_& ik) {
   py::class_<PyObjective, std::shared_ptr<PyObjective>>(ik, "IKObjective", "Base of the objectives")
       .def("residual_dim",
            [](const PyObjective& o) {
+             if (o.spec.custom) return o.spec.custom->dim;
              int dim = o.kind().dim(o.dof_count);
              if (dim < 0)
                throw py::value_error(o.class_name +
@@ -544,6 +598,29 @@ void bind_ik(py::module_& ik) {
            py::arg("link_index"), py::arg("axis") = std::vector<double>{0, 0, 1},
            py::arg("direction") = std::vector<double>{0, 0, -1}, py::arg("cone") = 0.0,
            py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false);
+
+  objective_class<CustomObjectivePy>(
+      ik, "IKObjectiveCustom",
+      "A residual written in Python: residual(q, body_q) -> dim values, with q "
+      "(joint_coord_count) and body_q (body_count x 7, FK of q) as copies. Its Jacobian is "
+      "finite differences (supports_analytic() is False); it runs under the GIL, so it "
+      "serialises the solver's threads. An exception it raises is raised by step().")
+      .def(py::init([](int dim, py::object residual, double weight, bool hard) {
+             if (dim <= 0) throw py::value_error("IKObjectiveCustom: dim must be > 0");
+             if (!PyCallable_Check(residual.ptr()))
+               throw py::value_error("IKObjectiveCustom: residual must be callable");
+             auto o =
+                 make<CustomObjectivePy>("IKObjectiveCustom", ObjectiveType::kCustom, weight, hard);
+             o->residual_fn = residual;
+             o->custom_dim = dim;
+             // a placeholder so that residual_dim() and the problem's checks see the size; each
+             // solver binds its own callback (python_residual)
+             o->spec.custom = std::make_shared<CustomObjective>();
+             o->spec.custom->dim = dim;
+             return o;
+           }),
+           py::arg("dim"), py::arg("residual"), py::arg("weight") = 1.0, py::kw_only(),
+           py::arg("hard") = false);
 
   py::class_<PySolver>(ik, "IKSolver",
                        "Batched IK over n_problems base problems (x n_seeds seeds) sharing a "

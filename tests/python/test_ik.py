@@ -302,3 +302,35 @@ def test_step_releases_the_gil(panda):
         done.set()
         t.join()
     assert [x for x in ticks if t0 + 0.5 * (t1 - t0) < x < t1]
+
+
+def test_custom_objective_in_python(panda):
+    """A residual written in Python: the tool point at height 0.3 and x = 0.4 (2 rows)."""
+    tcp = panda.body_index("panda_hand_tcp")
+    calls = []
+
+    def residual(q, body_q):
+        calls.append(q.shape)
+        return [body_q[tcp, 2] - 0.3, body_q[tcp, 0] - 0.4]
+
+    custom = ik.IKObjectiveCustom(2, residual)
+    assert custom.residual_dim() == 2 and not custom.supports_analytic()
+    s = ik.IKSolver(panda, 2, [custom], threads=2)
+    q = np.tile(panda.middle_configuration(), (2, 1))
+    s.step(q, q)
+    x = fk(panda, q)[:, tcp]
+    np.testing.assert_allclose(x[:, 2], 0.3, atol=1e-5)
+    np.testing.assert_allclose(x[:, 0], 0.4, atol=1e-5)
+    assert calls and calls[0] == (panda.joint_coord_count,)
+
+    def broken(q, body_q):
+        raise KeyError("from the residual")
+
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveCustom(1, broken)])
+    with pytest.raises(KeyError, match="from the residual"):
+        s.step(q[:1], q[:1])
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveCustom(3, lambda q, b: [0.0])])
+    with pytest.raises(ValueError, match=r"IKObjectiveCustom residual: expected shape \(3,\)"):
+        s.step(q[:1], q[:1])
+    with pytest.raises(ValueError, match="dim must be > 0"):
+        ik.IKObjectiveCustom(0, residual)

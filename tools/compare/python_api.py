@@ -121,11 +121,18 @@ def main():
 
     cli_rates = {}
     with tempfile.TemporaryDirectory() as d:
+        qpath = os.path.join(d, "q.csv")
+        np.savetxt(qpath, qs, delimiter=",", fmt="%.17g")
+        t0 = time.perf_counter()
+        subprocess.run([args.cli, "fk", PANDA, "--q", qpath, "--out", os.path.join(d, "p.csv")],
+                       check=True, capture_output=True)
+        rows.insert(2, (f"CLI `ikwb fk`, {n} configurations (load, CSV in and out)",
+                        (time.perf_counter() - t0) / n, "per configuration"))
         tpath = os.path.join(d, "t.csv")
         np.savetxt(tpath, goals, delimiter=",", fmt="%.17g")
         spath = os.path.join(d, "s.csv")
         with open(spath, "w", newline="") as f:
-            w = csv.writer(f)
+            w = csv.writer(f, lineterminator="\n")
             w.writerow(["tcp pose." + c for c in ("x", "y", "z", "qx", "qy", "qz", "qw")])
             w.writerows(goals.tolist())
         threads = ["--threads", str(args.threads)] if args.threads else []

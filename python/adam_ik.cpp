@@ -5,6 +5,7 @@
 // constraints solve, the base of a fixed-base robot stays where it is put, and an initial guess
 // given with set_initial_guess is the one the next solve starts from.
 #include <cmath>
+#include <mutex>
 
 #include "engine/core/fk.hpp"
 #include "python/bindings.hpp"
@@ -253,11 +254,14 @@ class AdamIK {
     if (settings_.hard_joint_limits)
       for (std::size_t i = 0; i < dof_.size(); ++i)
         q0[coord_[i]] = std::min(std::max(q0[coord_[i]], lower_[i]), upper_[i]);
+    SolveResult result;
     {
       py::gil_scoped_release release;
-      solver_->solve(problem, settings_, q0, result_);
+      std::lock_guard<std::mutex> lock(busy_);  // the solver object, one solve at a time
+      solver_->solve(problem, settings_, q0, result);
     }
-    q_ = result_.problems[0].q;  // the next solve starts here unless set_initial_guess says
+    result_ = std::move(result);  // under the GIL, like every read of result_
+    q_ = result_.problems[0].q;   // the next solve starts here unless set_initial_guess says
     solved_ = true;
   }
 
@@ -337,6 +341,7 @@ class AdamIK {
   std::vector<double> q_;  // the next solve's start: initial guess, or the last solution
   std::unique_ptr<IkSolver> solver_;
   SolveResult result_;
+  std::mutex busy_;
   bool solved_ = false;
 };
 

@@ -212,7 +212,9 @@ struct PySolver {
   SolverSettings settings;
   std::unique_ptr<IkSolver> solver;
   std::string backend_note;
-  SolveResult result;
+  SolveResult result;  // of the last step; read and swapped only under the GIL
+  SolveResult work;    // the running step's (under `busy`, without the GIL)
+  std::mutex busy;     // one step at a time: a second thread's step waits
   bool solved = false;
   std::shared_ptr<CallbackError> callback_error = std::make_shared<CallbackError>();
 
@@ -303,6 +305,11 @@ void step_py(PySolver& s, py::handle joint_q_in, py::handle joint_q_out, py::obj
   const Model& m = *s.solve_model;
   auto qin = as_doubles(joint_q_in, "IKSolver.step joint_q_in", {s.n_problems, m.coord_count});
   auto qout = as_output(joint_q_out, "IKSolver.step joint_q_out", {s.n_problems, m.coord_count});
+  std::unique_lock<std::mutex> lock(s.busy, std::defer_lock);
+  {
+    py::gil_scoped_release release;  // another thread's step may hold it while it solves
+    lock.lock();
+  }
   if (!iterations.is_none()) {
     py::dict d;
     d["iterations"] = iterations;
@@ -312,13 +319,14 @@ void step_py(PySolver& s, py::handle joint_q_in, py::handle joint_q_out, py::obj
   std::vector<double> q0(qin.data(), qin.data() + qin.size());
   {
     py::gil_scoped_release release;
-    s.solver->solve(*s.problem, s.settings, q0, s.result);
+    s.solver->solve(*s.problem, s.settings, q0, s.work);
   }
   if (s.callback_error->error) {
     std::exception_ptr e = s.callback_error->error;
     s.callback_error->error = nullptr;
     std::rethrow_exception(e);
   }
+  std::swap(s.result, s.work);
   s.solved = true;
   double* out = qout.mutable_data();
   for (int i = 0; i < s.n_problems; ++i)

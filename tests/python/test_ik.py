@@ -334,3 +334,21 @@ def test_custom_objective_in_python(panda):
         s.step(q[:1], q[:1])
     with pytest.raises(ValueError, match="dim must be > 0"):
         ik.IKObjectiveCustom(0, residual)
+
+
+def test_steps_from_two_threads(panda):
+    """Two Python threads stepping one solver take turns; each gets its own complete result."""
+    import threading
+    tcp = panda.body_index("panda_hand_tcp")
+    goal = fk(panda, random_configurations(panda, 50, seed=18))[:, tcp]
+    s = ik.IKSolver(panda, 50, [ik.IKObjectivePose(tcp, [0, 0, 0], goal)], n_seeds=2,
+                    sampler="roberts")
+    outs = [np.tile(panda.middle_configuration(), (50, 1)) for _ in range(4)]
+    threads = [threading.Thread(target=s.step, args=(o, o)) for o in outs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for o in outs[1:]:
+        np.testing.assert_array_equal(o, outs[0])
+    assert s.converged.shape == (50,)

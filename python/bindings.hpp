@@ -1,6 +1,6 @@
 // Shared pieces of the `ikwb` Python module: the Model handle, numpy conversions that name the
 // argument in their ValueError, solver settings from keyword arguments, and the bind_* functions
-// of each area (model_fk.cpp, ik.cpp, adam_ik.cpp, scene.cpp).
+// of each area (model_fk.cpp, ik_objectives.cpp, ik_solver.cpp, adam_ik.cpp, scene.cpp).
 #pragma once
 
 #include <pybind11/numpy.h>

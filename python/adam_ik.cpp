@@ -69,9 +69,12 @@ class AdamIK {
     settings_.max_restarts = 20;
     settings_.stall_window = 10;
     settings_.hard_joint_limits = joint_limits_active;
-    if (!solver_settings.is_none())
+    if (!solver_settings.is_none()) {
+      if (!py::isinstance<py::dict>(solver_settings))
+        throw py::value_error("InverseKinematics solver_settings: expected a dict");
       apply_settings(solver_settings.cast<py::dict>(), settings_,
                      "InverseKinematics solver_settings");
+    }
     q_ = m.neutral_configuration();
     solver_ = make_solver(settings_.backend, &backend_note_);
   }

@@ -105,6 +105,8 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
   py::ssize_t n = 1;
   std::vector<TargetArray> arrays;
   if (!targets.is_none()) {
+    if (!py::isinstance<py::dict>(targets))
+      throw py::value_error("Scene.solve targets: expected a dict of objective name -> array");
     arrays = read_targets(s, targets.cast<py::dict>(), &n);
     if (n < 0) n = 1;
   }

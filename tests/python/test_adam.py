@@ -126,6 +126,8 @@ def test_constructor_errors():
         ikwb.InverseKinematics(PANDA, ["panda_joint1", "panda_joint1"])
     with pytest.raises(ValueError, match="unknown solver setting 'ipopt.print_level'"):
         ikwb.InverseKinematics(PANDA, ARM, solver_settings={"ipopt.print_level": 0})
+    with pytest.raises(ValueError, match="solver_settings: expected a dict"):
+        ikwb.InverseKinematics(PANDA, ARM, solver_settings=[("tol_position", 1e-7)])
     ik = ikwb.InverseKinematics(PANDA, ARM, solver_settings={"tol_position": 1e-7})
     ik.add_target_position(TCP, as_soft_constraint=False)
     ik.update_target_position(TCP, reachable_pose(ikwb.Model.from_urdf(PANDA), 24)[:3])

@@ -64,6 +64,8 @@ def test_solve_errors(scene):
         scene.solve({"tcp pose": np.zeros((2, 7))})
     with pytest.raises(ValueError, match="unknown solver setting 'bogus'"):
         scene.solve(bogus=3)
+    with pytest.raises(ValueError, match="expected a dict"):
+        scene.solve([np.zeros((2, 3))])
     with pytest.raises(ValueError, match=r"joint_q: expected shape \(8,\)"):
         scene.solve(joint_q=np.zeros(3))
 

@@ -8,6 +8,8 @@ packages=(
   libimgui-dev libstb-dev libglfw3-dev libglm-dev libepoxy-dev
   libgtest-dev libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri zenity
+  # the ikwb Python module and its pytest suite (python/, tests/python), for /usr/bin/python3
+  python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -162,6 +162,7 @@ SceneTargets parse_scene_targets(std::istream& in, const std::string& source_nam
   bool have_header = false;
   while (std::getline(in, text)) {
     ++line;
+    if (!text.empty() && text.back() == '\r') text.pop_back();  // \r\n line ends
     if (skipped(text)) continue;
     std::vector<std::string> f = fields_of(text);
     if (!have_header) {

@@ -176,6 +176,19 @@ TEST(CliSolveScene, PerRowTargetsForTwoObjectivesOfThePreset) {
   }
 }
 
+TEST(CliSolveScene, TargetsWithWindowsLineEnds) {
+  // \r\n line ends (Python's csv module, spreadsheets): the \r is not part of the last name
+  TempDir dir;
+  std::string targets =
+      dir.write("t.csv", "tcp pose.x,tcp pose.y,tcp pose.z\r\n0.4,0.1,0.4\r\n0.45,0,0.35\r\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", preset("panda"), "--targets", targets, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<OutRow> rows = read_out(out, shipped("panda")->coord_count);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const OutRow& row : rows) EXPECT_TRUE(row.converged);
+}
+
 TEST(CliSolveScene, HeaderErrorsNameTheColumn) {
   TempDir dir;
   const std::string L = "left tool pose";

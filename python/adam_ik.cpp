@@ -1,0 +1,439 @@
+// ikwb.InverseKinematics: adam's casadi InverseKinematics in shape (targets per frame, soft or
+// hard, frame-to-frame and minimum-distance constraints, joint limits, warm start), solved by our
+// IkProblem with the augmented Lagrangian for hard objectives. Where adam misbehaves we do not
+// (docs/python.md): a soft FIXED constraint keeps the position too, problems with only hard
+// constraints solve, the base of a fixed-base robot stays where it is put, and an initial guess
+// given with set_initial_guess is the one the next solve starts from.
+#include <cmath>
+#include <mutex>
+
+#include "engine/core/fk.hpp"
+#include "python/bindings.hpp"
+#include "solver/problem.hpp"
+
+namespace ikwb::python {
+
+namespace {
+
+enum class TargetType { kPosition, kRotation, kPose };
+enum class FramesConstraint { kBall, kFixed };
+
+struct AdamTarget {
+  std::string frame;
+  TargetType type;
+  int body;
+  bool hard;
+  double weight;
+  bool position_set = false, rotation_set = false;
+  Transform<double> target = transform_identity<double>();
+};
+
+const char* type_name(TargetType t) {
+  return t == TargetType::kPosition ? "POSITION"
+                                    : (t == TargetType::kRotation ? "ROTATION" : "POSE");
+}
+
+class AdamIK {
+ public:
+  AdamIK(const std::string& urdf_path, const std::vector<std::string>& joints_list,
+         bool joint_limits_active, const py::object& solver_settings, bool floating_base,
+         const std::vector<std::string>& package_paths)
+      : joints_list_(joints_list), floating_(floating_base) {
+    pymodel_ = load_model(urdf_path, true, package_paths, false);
+    model_ = pymodel_->model;
+    const Model& m = *model_;
+    if (m.joint_count == 0 || JointType(m.joint_type[0]) != JointType::kFree ||
+        m.joint_parent[0] != -1)
+      throw py::value_error("InverseKinematics: " + urdf_path +
+                            " did not load with a free root joint (a URDF with one root link)");
+    for (const std::string& name : joints_list) {
+      int j = m.find_joint(name);
+      if (j < 0) throw py::value_error("InverseKinematics: unknown joint '" + name + "'");
+      JointType t = JointType(m.joint_type[j]);
+      if ((t != JointType::kRevolute && t != JointType::kContinuous &&
+           t != JointType::kPrismatic) ||
+          m.joint_mimic[j] >= 0)
+        throw py::value_error("InverseKinematics: joint '" + name + "' is " + joint_type_name(t) +
+                              (m.joint_mimic[j] >= 0 ? " (a mimic)" : "") +
+                              "; joints_list takes revolute, continuous and prismatic joints");
+      for (int d : dof_)
+        if (d == m.joint_qd_start[j])
+          throw py::value_error("InverseKinematics: joint '" + name + "' is listed twice");
+      dof_.push_back(m.joint_qd_start[j]);
+      coord_.push_back(m.joint_q_start[j]);
+      lower_.push_back(m.dof_lower[m.joint_qd_start[j]]);
+      upper_.push_back(m.dof_upper[m.joint_qd_start[j]]);
+    }
+    // a local solve from the start, re-seeded within the limits only when it does not converge
+    // (or stalls): the initial guess decides whenever it leads to a solution
+    settings_.max_restarts = 20;
+    settings_.stall_window = 10;
+    settings_.hard_joint_limits = joint_limits_active;
+    if (!solver_settings.is_none()) {
+      if (!py::isinstance<py::dict>(solver_settings))
+        throw py::value_error("InverseKinematics solver_settings: expected a dict");
+      apply_settings(solver_settings.cast<py::dict>(), settings_,
+                     "InverseKinematics solver_settings");
+    }
+    q_ = m.neutral_configuration();
+    solver_ = make_solver(settings_.backend, &backend_note_);
+  }
+
+  void add_target(const std::string& frame, TargetType type, bool soft, double weight) {
+    int body = model_->find_body(frame);
+    if (body < 0) throw py::value_error("add_target: unknown frame '" + frame + "'");
+    for (const AdamTarget& t : targets_)
+      if (t.frame == frame)
+        throw py::value_error("add_target: target '" + frame + "' already exists");
+    if (!(weight >= 0) || !std::isfinite(weight))
+      throw py::value_error("add_target: weight must be finite and >= 0");
+    targets_.push_back(AdamTarget{frame, type, body, !soft, weight});
+  }
+
+  void update_position(const std::string& frame, py::handle position) {
+    AdamTarget& t = find(frame, "update_target_position");
+    if (t.type == TargetType::kRotation)
+      throw py::value_error("update_target_position: target '" + frame + "' is a ROTATION target");
+    auto p = as_doubles(position, "update_target_position position", {3});
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(p.data()[k]))
+        throw py::value_error("update_target_position: NaN or inf values");
+    t.target.p = {p.data()[0], p.data()[1], p.data()[2]};
+    t.position_set = true;
+  }
+
+  void update_orientation(const std::string& frame, py::handle rotation) {
+    AdamTarget& t = find(frame, "update_target_orientation");
+    if (t.type == TargetType::kPosition)
+      throw py::value_error("update_target_orientation: target '" + frame +
+                            "' is a POSITION target");
+    t.target.q = rotation_of(rotation, "update_target_orientation rotation");
+    t.rotation_set = true;
+  }
+
+  void update_pose(const std::string& frame, py::handle position, py::handle rotation) {
+    AdamTarget& t = find(frame, "update_target_pose");
+    if (t.type != TargetType::kPose)
+      throw py::value_error("update_target_pose: target '" + frame + "' is a " + type_name(t.type) +
+                            " target, not a POSE target");
+    update_position(frame, position);
+    update_orientation(frame, rotation);
+  }
+
+  void update(const std::string& frame, py::handle target) {
+    if (py::isinstance<py::tuple>(target) || py::isinstance<py::list>(target)) {
+      py::sequence s = py::reinterpret_borrow<py::sequence>(target);
+      if (s.size() == 2 && !py::isinstance<py::float_>(s[0]) && !py::isinstance<py::int_>(s[0])) {
+        AdamTarget& t = find(frame, "update_target");
+        if (t.type != TargetType::kPose)
+          throw py::value_error(
+              "update_target: a (position, rotation) pair needs a POSE "
+              "target; '" +
+              frame + "' is a " + type_name(t.type) + " target");
+        update_pose(frame, s[0], s[1]);
+        return;
+      }
+    }
+    py::array raw = py::array::ensure(target);
+    if (!raw)
+      throw py::value_error("update_target: expected an array or a (position, rotation) pair");
+    auto a = as_doubles(raw, "update_target target", std::vector<py::ssize_t>(raw.ndim(), -1));
+    if (a.ndim() == 1 && a.shape(0) == 3)
+      update_position(frame, a);
+    else if ((a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3) ||
+             (a.ndim() == 1 && a.shape(0) == 4))
+      update_orientation(frame, a);
+    else
+      throw py::value_error(
+          "update_target: expected a position (3,), a rotation (3, 3) or "
+          "quaternion (4,), or a (position, rotation) pair; got shape " +
+          shape_text(a));
+  }
+
+  void add_frames_constraint(const std::string& parent, const std::string& child,
+                             FramesConstraint type, bool soft, double weight) {
+    Objective o;
+    o.params.type = type == FramesConstraint::kBall ? ObjectiveType::kRelativeBall
+                                                    : ObjectiveType::kRelativeFixed;
+    o.params.link = frame_body(parent, "add_frames_constraint");
+    o.params.link_b = frame_body(child, "add_frames_constraint");
+    o.params.hard = soft ? 0 : 1;
+    o.params.weight = weight;  // FIXED: the frames coincide, position and orientation
+    check_objective(o, "add_frames_constraint");
+    constraints_.push_back(o);
+  }
+
+  void add_min_distance(const std::vector<std::string>& frames, double distance) {
+    if (frames.size() < 2)
+      throw py::value_error("add_min_distance_constraint: needs at least two frames");
+    if (!(distance >= 0) || !std::isfinite(distance))
+      throw py::value_error("add_min_distance_constraint: distance must be finite and >= 0");
+    std::vector<Objective> added;
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+      Objective o;
+      o.params.type = ObjectiveType::kMinDistance;
+      o.params.link = frame_body(frames[i], "add_min_distance_constraint");
+      o.params.link_b = frame_body(frames[i + 1], "add_min_distance_constraint");
+      o.params.distance = distance;
+      o.params.hard = 1;
+      check_objective(o, "add_min_distance_constraint");
+      added.push_back(o);
+    }
+    constraints_.insert(constraints_.end(), added.begin(), added.end());
+  }
+
+  void set_joint_limits(py::handle lower, py::handle upper) {
+    const py::ssize_t n = py::ssize_t(dof_.size());
+    auto lo = as_doubles(lower, "set_joint_limits lower_bounds", {n});
+    auto hi = as_doubles(upper, "set_joint_limits upper_bounds", {n});
+    for (py::ssize_t i = 0; i < n; ++i) check_limit(joints_list_[i], lo.data()[i], hi.data()[i]);
+    lower_.assign(lo.data(), lo.data() + n);
+    upper_.assign(hi.data(), hi.data() + n);
+    solve_model_.reset();
+  }
+
+  void set_joint_limit(const std::string& name, double lo, double hi) {
+    int i = listed(name, "set_joint_limit");
+    check_limit(name, lo, hi);
+    lower_[i] = lo, upper_[i] = hi;
+    solve_model_.reset();
+  }
+
+  void set_initial_guess(py::handle base_transform, py::handle joint_values) {
+    auto h = as_doubles(base_transform, "set_initial_guess base_transform", {4, 4});
+    auto v = as_doubles(joint_values, "set_initial_guess joint_values", {py::ssize_t(dof_.size())});
+    const double* d = h.data();
+    if (d[12] != 0 || d[13] != 0 || d[14] != 0 || d[15] != 1)
+      throw py::value_error("set_initial_guess base_transform: the last row must be 0, 0, 0, 1");
+    double r[9] = {d[0], d[1], d[2], d[4], d[5], d[6], d[8], d[9], d[10]};
+    Transform<double> base{{d[3], d[7], d[11]},
+                           quat_from_matrix(r, "set_initial_guess base_transform")};
+    for (py::ssize_t i = 0; i < 16; ++i)
+      if (!std::isfinite(d[i]))
+        throw py::value_error("set_initial_guess base_transform: NaN or inf");
+    for (py::ssize_t i = 0; i < v.size(); ++i)
+      if (!std::isfinite(v.data()[i]))
+        throw py::value_error("set_initial_guess joint_values: NaN or inf");
+    // the free root joint's coordinates that put the root body at `base`
+    const Model& m = *model_;
+    Transform<double> x = inverse(m.joint_X_p[0]) * base * m.joint_X_c[0];
+    int qs = m.joint_q_start[0];
+    q_[qs] = x.p.x, q_[qs + 1] = x.p.y, q_[qs + 2] = x.p.z;
+    q_[qs + 3] = x.q.x, q_[qs + 4] = x.q.y, q_[qs + 5] = x.q.z, q_[qs + 6] = x.q.w;
+    for (std::size_t i = 0; i < coord_.size(); ++i) q_[coord_[i]] = v.data()[i];
+  }
+
+  void solve() {
+    if (!solve_model_) {
+      auto copy = std::make_shared<Model>(*model_);
+      for (std::size_t i = 0; i < dof_.size(); ++i)
+        copy->dof_lower[dof_[i]] = lower_[i], copy->dof_upper[dof_[i]] = upper_[i];
+      solve_model_ = copy;
+    }
+    IkProblem problem(solve_model_, 1);
+    for (const AdamTarget& t : targets_) {
+      const bool pos = t.type != TargetType::kRotation, rot = t.type != TargetType::kPosition;
+      if ((pos && !t.position_set) || (rot && !t.rotation_set))
+        throw std::runtime_error("solve: the target of frame '" + t.frame + "' has no " +
+                                 (pos && !t.position_set ? "position" : "orientation") +
+                                 " yet (update_target_*)");
+      ObjectiveOptions o;
+      o.weight = t.weight;
+      o.hard = t.hard;
+      int i = t.type == TargetType::kPosition   ? problem.add_position(t.body, {0, 0, 0}, o)
+              : t.type == TargetType::kRotation ? problem.add_rotation(t.body, o)
+                                                : problem.add_pose(t.body, {0, 0, 0}, o);
+      problem.set_target_pose(i, 0, t.target);
+    }
+    for (const Objective& c : constraints_) problem.add_objective(c);
+    const Model& m = *model_;
+    std::vector<uint8_t> free(m.dof_count, 0);
+    for (int d : dof_) free[d] = 1;
+    if (floating_)
+      for (int d = m.joint_qd_start[0]; d < m.joint_qd_start[1]; ++d) free[d] = 1;
+    problem.set_dof_mask(free);
+    // listed joints start inside their limits when the limits are enforced
+    std::vector<double> q0 = q_;
+    if (settings_.hard_joint_limits)
+      for (std::size_t i = 0; i < dof_.size(); ++i)
+        q0[coord_[i]] = std::min(std::max(q0[coord_[i]], lower_[i]), upper_[i]);
+    SolveResult result;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(busy_);  // the solver object, one solve at a time
+      solver_->solve(problem, settings_, q0, result);
+    }
+    result_ = std::move(result);  // under the GIL, like every read of result_
+    q_ = result_.problems[0].q;   // the next solve starts here unless set_initial_guess says
+    solved_ = true;
+  }
+
+  py::tuple get_solution() const {
+    check_solved("get_solution");
+    State s(*model_);
+    eval_fk(*model_, q_, {}, s);
+    py::array_t<double> v(py::ssize_t(coord_.size()));
+    for (std::size_t i = 0; i < coord_.size(); ++i) v.mutable_data()[i] = q_[coord_[i]];
+    return py::make_tuple(matrix_of(s.body_q[model_->joint_child[0]]), v);
+  }
+
+  const ProblemResult& result(const char* what) const {
+    check_solved(what);
+    return result_.problems[0];
+  }
+
+  py::dict targets() const {
+    py::dict d;
+    for (const AdamTarget& t : targets_) d[py::str(t.frame)] = t.type;
+    return d;
+  }
+
+  std::shared_ptr<PyModel> pymodel_;
+  std::vector<std::string> joints_list_;
+  std::string backend_note_;
+
+ private:
+  AdamTarget& find(const std::string& frame, const char* what) {
+    for (AdamTarget& t : targets_)
+      if (t.frame == frame) return t;
+    throw py::value_error(std::string(what) + ": no target for frame '" + frame + "'");
+  }
+  int frame_body(const std::string& frame, const char* what) const {
+    int b = model_->find_body(frame);
+    if (b < 0) throw py::value_error(std::string(what) + ": unknown frame '" + frame + "'");
+    return b;
+  }
+  int listed(const std::string& name, const char* what) const {
+    for (std::size_t i = 0; i < joints_list_.size(); ++i)
+      if (joints_list_[i] == name) return int(i);
+    throw py::value_error(std::string(what) + ": joint '" + name + "' is not in joints_list");
+  }
+  static void check_limit(const std::string& name, double lo, double hi) {
+    if (std::isnan(lo) || std::isnan(hi) || lo > hi)
+      throw py::value_error("joint '" + name + "': lower limit above the upper one (or NaN)");
+  }
+  void check_objective(const Objective& o, const char* what) const {
+    IkProblem probe(model_, 1);
+    try {
+      probe.add_objective(o);
+    } catch (const std::invalid_argument& e) {
+      throw py::value_error(std::string(what) + ": " + e.what());
+    }
+  }
+  void check_solved(const char* what) const {
+    if (!solved_) throw std::runtime_error(std::string(what) + ": solve() has not run yet");
+  }
+  static Quat<double> rotation_of(py::handle r, const std::string& what) {
+    py::array a = py::array::ensure(r);
+    if (a && a.ndim() == 1) {
+      auto q = as_doubles(r, what, {4});
+      return unit_quat(q.data(), what);
+    }
+    auto m = as_doubles(r, what, {3, 3});
+    return quat_from_matrix(m.data(), what);
+  }
+
+  std::shared_ptr<const Model> model_;        // loaded with a free root joint
+  std::shared_ptr<const Model> solve_model_;  // the same with the listed joints' limits
+  bool floating_;
+  std::vector<int> dof_, coord_;  // of each listed joint
+  std::vector<double> lower_, upper_;
+  std::vector<AdamTarget> targets_;
+  std::vector<Objective> constraints_;
+  SolverSettings settings_;
+  std::vector<double> q_;  // the next solve's start: initial guess, or the last solution
+  std::unique_ptr<IkSolver> solver_;
+  SolveResult result_;
+  std::mutex busy_;
+  bool solved_ = false;
+};
+
+}  // namespace
+
+void bind_adam(py::module_& m) {
+  py::enum_<TargetType>(m, "TargetType", "Type of IK target (adam's TargetType)")
+      .value("POSITION", TargetType::kPosition)
+      .value("ROTATION", TargetType::kRotation)
+      .value("POSE", TargetType::kPose);
+  py::enum_<FramesConstraint>(m, "FramesConstraint", "Constraint between two frames")
+      .value("BALL", FramesConstraint::kBall)
+      .value("FIXED", FramesConstraint::kFixed);
+
+  auto add = [](TargetType t) {
+    return [t](AdamIK& ik, const std::string& frame, bool soft, double weight) {
+      ik.add_target(frame, t, soft, weight);
+    };
+  };
+  auto frames = [](FramesConstraint t) {
+    return [t](AdamIK& ik, const std::string& p, const std::string& c, bool soft, double w) {
+      ik.add_frames_constraint(p, c, t, soft, w);
+    };
+  };
+  py::class_<AdamIK>(m, "InverseKinematics",
+                     "IK in adam's InverseKinematics shape: targets per frame (soft or hard), "
+                     "frame constraints, minimum distances, joint limits, warm start. The robot "
+                     "is loaded with a free root joint; its base moves only with "
+                     "floating_base=True.")
+      .def(py::init<const std::string&, const std::vector<std::string>&, bool, const py::object&,
+                    bool, const std::vector<std::string>&>(),
+           py::arg("urdf_path"), py::arg("joints_list"), py::arg("joint_limits_active") = true,
+           py::arg("solver_settings") = py::none(), py::kw_only(), py::arg("floating_base") = false,
+           py::arg("package_paths") = std::vector<std::string>())
+      .def_property_readonly("ndof", [](const AdamIK& ik) { return int(ik.joints_list_.size()); })
+      .def_property_readonly("joints_list", [](const AdamIK& ik) { return ik.joints_list_; })
+      .def_property_readonly("model", [](const AdamIK& ik) { return ik.pymodel_; })
+      .def_property_readonly("targets", &AdamIK::targets, "frame -> TargetType")
+      .def(
+          "add_target",
+          [](AdamIK& ik, const std::string& frame, TargetType t, bool soft, double w) {
+            ik.add_target(frame, t, soft, w);
+          },
+          py::arg("frame"), py::arg("target_type"), py::kw_only(),
+          py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+      .def("add_target_position", add(TargetType::kPosition), py::arg("frame"), py::kw_only(),
+           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+      .def("add_target_orientation", add(TargetType::kRotation), py::arg("frame"), py::kw_only(),
+           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+      .def("add_target_pose", add(TargetType::kPose), py::arg("frame"), py::kw_only(),
+           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+      .def("add_frames_constraint", &AdamIK::add_frames_constraint, py::arg("parent_frame"),
+           py::arg("child_frame"), py::arg("constraint_type"), py::arg("as_soft_constraint") = true,
+           py::arg("weight") = 1e5)
+      .def("add_ball_constraint", frames(FramesConstraint::kBall), py::arg("parent_frame"),
+           py::arg("child_frame"), py::arg("as_soft_constraint") = true, py::arg("weight") = 1e5)
+      .def("add_fixed_constraint", frames(FramesConstraint::kFixed), py::arg("parent_frame"),
+           py::arg("child_frame"), py::arg("as_soft_constraint") = true, py::arg("weight") = 1e5)
+      .def("add_min_distance_constraint", &AdamIK::add_min_distance, py::arg("frames_list"),
+           py::arg("distance"))
+      .def("set_joint_limits", &AdamIK::set_joint_limits, py::arg("lower_bounds"),
+           py::arg("upper_bounds"))
+      .def("set_joint_limit", &AdamIK::set_joint_limit, py::arg("joint_name"),
+           py::arg("lower_limit"), py::arg("upper_limit"))
+      .def("update_target_position", &AdamIK::update_position, py::arg("frame"),
+           py::arg("position"))
+      .def("update_target_orientation", &AdamIK::update_orientation, py::arg("frame"),
+           py::arg("rotation"))
+      .def("update_target_pose", &AdamIK::update_pose, py::arg("frame"), py::arg("position"),
+           py::arg("rotation"))
+      .def("update_target", &AdamIK::update, py::arg("frame"), py::arg("target"))
+      .def("set_initial_guess", &AdamIK::set_initial_guess, py::arg("base_transform"),
+           py::arg("joint_values"))
+      .def("solve", &AdamIK::solve)
+      .def("get_solution", &AdamIK::get_solution,
+           "(4x4 base transform, joint values in joints_list order); RuntimeError before solve()")
+      .def_property_readonly("converged",
+                             [](const AdamIK& ik) { return ik.result("converged").converged; })
+      .def_property_readonly(
+          "position_error",
+          [](const AdamIK& ik) { return ik.result("position_error").position_error; })
+      .def_property_readonly(
+          "rotation_error",
+          [](const AdamIK& ik) { return ik.result("rotation_error").rotation_error; })
+      .def_property_readonly(
+          "constraint_violation",
+          [](const AdamIK& ik) { return ik.result("constraint_violation").constraint_violation; })
+      .def_property_readonly("iterations",
+                             [](const AdamIK& ik) { return ik.result("iterations").iterations; });
+}
+
+}  // namespace ikwb::python

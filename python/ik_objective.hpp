@@ -1,0 +1,65 @@
+// ikwb.ik's objectives as the Python classes hold them (python/ik_objectives.cpp) and as
+// IKSolver maps them onto an IkProblem (python/ik_solver.cpp).
+#pragma once
+
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/core/objective_kinds.hpp"
+#include "python/bindings.hpp"
+#include "solver/problem.hpp"
+
+namespace ikwb::python {
+
+// One objective: its kind's parameters (the IkProblem's Objective) and its targets; each Python
+// class (IKObjectivePosition, ...) is a type derived from it.
+struct PyObjective {
+  virtual ~PyObjective() = default;
+  std::string class_name;
+  Objective spec;
+  // one per base problem, world frame (kinds with a target); what the user set
+  std::vector<Transform<double>> targets;
+  // IKObjectiveRotation: the link frame turned by this is what meets the target
+  Quat<double> rotation_offset = quat_identity<double>();
+  // IKObjectiveJointLimit: limits replacing the model's (dof_count each), or empty
+  std::vector<double> limit_lower, limit_upper;
+  int dof_count = -1;  // known once a solver holds it (or from the limits)
+
+  const ObjectiveKind& kind() const { return objective_kind(spec.params.type); }
+  // the target the IkProblem gets for problem i
+  Transform<double> problem_target(int i) const {
+    Transform<double> t = targets[i];
+    t.q = normalize(t.q * conjugate(rotation_offset));
+    return t;
+  }
+  void check_problem(int i, const char* what) const {
+    if (i < 0 || i >= int(targets.size()))
+      throw py::value_error(class_name + "." + what + ": problem_idx " + std::to_string(i) +
+                            " out of range [0, " + std::to_string(targets.size()) + ")");
+  }
+};
+
+struct CustomObjectivePy : PyObjective {
+  py::object residual_fn;
+  int custom_dim = 0;
+};
+
+// The first exception a Python residual raised during a solve (the solver's threads cannot
+// raise it): the rows it should have written are zeros, and step() raises it afterwards.
+struct CallbackError {
+  std::mutex mutex;
+  std::exception_ptr error;
+};
+
+// A CustomObjective whose residual calls `fn(q, body_q)` under the GIL (FD Jacobian); the first
+// exception goes to `err`.
+std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim,
+                                                 std::shared_ptr<CallbackError> err);
+
+// the objective classes (IKObjective and its kinds)
+void bind_ik_objectives(py::module_& ik);
+
+}  // namespace ikwb::python

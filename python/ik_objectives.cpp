@@ -1,0 +1,446 @@
+// ikwb.ik's objective classes: each kind's parameters and one target per base problem, in
+// newton.ik's shape (IKObjectivePosition's constructor and target setters).
+#include <cmath>
+
+#include "python/ik_objective.hpp"
+
+namespace ikwb::python {
+
+std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim,
+                                                 std::shared_ptr<CallbackError> err) {
+  // the callable is released under the GIL, wherever the last copy goes
+  std::shared_ptr<py::object> f(new py::object(std::move(fn)), [](py::object* o) {
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+  auto c = std::make_shared<CustomObjective>();
+  c->dim = dim;
+  c->residual = [f, dim, err](const Model& m, const double* q, const Transform<double>* x,
+                              double* r) {
+    std::fill(r, r + dim, 0.0);
+    py::gil_scoped_acquire gil;
+    {
+      std::lock_guard<std::mutex> lock(err->mutex);
+      if (err->error) return;
+    }
+    try {
+      py::array qa(py::dtype::of<double>(), {py::ssize_t(m.coord_count)}, q);  // copies
+      py::array xa(py::dtype::of<double>(), {py::ssize_t(m.body_count), py::ssize_t(7)},
+                   reinterpret_cast<const double*>(x));
+      auto out = as_doubles((*f)(qa, xa), "IKObjectiveCustom residual", {dim});
+      std::copy(out.data(), out.data() + dim, r);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(err->mutex);
+      if (!err->error) err->error = std::current_exception();
+    }
+  };
+  return c;
+}
+
+namespace {
+
+// C++ types for each Python class (pybind11 needs one per class)
+struct PositionObjective : PyObjective {};
+struct RotationObjective : PyObjective {};
+struct PoseObjective : PyObjective {};
+struct JointLimitObjective : PyObjective {};
+struct PostureObjective : PyObjective {};
+struct RelativeBallObjective : PyObjective {};
+struct RelativeFixedObjective : PyObjective {};
+struct MinDistanceObjective : PyObjective {};
+struct ComObjective : PyObjective {};
+struct LookAtObjective : PyObjective {};
+struct AxisAlignObjective : PyObjective {};
+
+Vec3<double> vec3_of(py::handle v, const std::string& what) {
+  auto a = as_doubles(v, what, {3});
+  const double* d = a.data();
+  return {d[0], d[1], d[2]};
+}
+
+template <class T>
+std::shared_ptr<T> make(const char* name, ObjectiveType type, double weight, bool hard) {
+  auto o = std::make_shared<T>();
+  o->class_name = name;
+  o->spec.params.type = type;
+  o->spec.params.weight = weight;
+  o->spec.params.hard = hard ? 1 : 0;
+  return o;
+}
+
+void set_positions(PyObjective& o, py::handle p, const std::string& what, bool resize) {
+  auto a =
+      as_doubles(p, o.class_name + "." + what, {resize ? -1 : py::ssize_t(o.targets.size()), 3});
+  if (resize) o.targets.assign(a.shape(0), transform_identity<double>());
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) {
+    const double* d = a.data() + 3 * i;
+    if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
+      throw py::value_error(o.class_name + "." + what + ": target " + std::to_string(i) +
+                            " has NaN or inf values");
+    o.targets[i].p = {d[0], d[1], d[2]};
+  }
+}
+
+void set_rotations(PyObjective& o, py::handle q, const std::string& what, bool resize) {
+  auto a =
+      as_doubles(q, o.class_name + "." + what, {resize ? -1 : py::ssize_t(o.targets.size()), 4});
+  if (resize) o.targets.assign(a.shape(0), transform_identity<double>());
+  for (py::ssize_t i = 0; i < a.shape(0); ++i)
+    o.targets[i].q =
+        unit_quat(a.data() + 4 * i, o.class_name + "." + what + " row " + std::to_string(i));
+}
+
+void set_poses(PyObjective& o, py::handle x, const std::string& what, bool resize) {
+  auto a =
+      as_doubles(x, o.class_name + "." + what, {resize ? -1 : py::ssize_t(o.targets.size()), 7});
+  if (resize) o.targets.assign(a.shape(0), transform_identity<double>());
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) {
+    const double* d = a.data() + 7 * i;
+    if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
+      throw py::value_error(o.class_name + "." + what + ": target " + std::to_string(i) +
+                            " has NaN or inf values");
+    o.targets[i].p = {d[0], d[1], d[2]};
+    o.targets[i].q = unit_quat(d + 3, o.class_name + "." + what + " row " + std::to_string(i));
+  }
+}
+
+py::array positions_of(const PyObjective& o) {
+  py::array_t<double> a({py::ssize_t(o.targets.size()), py::ssize_t(3)});
+  for (std::size_t i = 0; i < o.targets.size(); ++i)
+    for (int k = 0; k < 3; ++k) a.mutable_data()[3 * i + k] = o.targets[i].p[k];
+  return a;
+}
+
+py::array rotations_of(const PyObjective& o) {
+  py::array_t<double> a({py::ssize_t(o.targets.size()), py::ssize_t(4)});
+  for (std::size_t i = 0; i < o.targets.size(); ++i) {
+    const Quat<double>& q = o.targets[i].q;
+    double* d = a.mutable_data() + 4 * i;
+    d[0] = q.x, d[1] = q.y, d[2] = q.z, d[3] = q.w;
+  }
+  return a;
+}
+
+// the setters of a kind whose target has a position
+template <class C>
+void position_setters(C& c) {
+  c.def(
+       "set_target_position",
+       [](PyObjective& o, int i, py::handle p) {
+         o.check_problem(i, "set_target_position");
+         Vec3<double> v = vec3_of(p, o.class_name + ".set_target_position new_position");
+         if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+           throw py::value_error(o.class_name + ".set_target_position: NaN or inf values");
+         o.targets[i].p = v;
+       },
+       py::arg("problem_idx"), py::arg("new_position"),
+       "Target position [m], world frame, of one base problem")
+      .def(
+          "set_target_positions",
+          [](PyObjective& o, py::handle p) { set_positions(o, p, "set_target_positions", false); },
+          py::arg("new_positions"), "Target positions of every base problem, [problem_count, 3]")
+      .def_property_readonly("target_positions", &positions_of, "A copy, [problem_count, 3]");
+}
+
+template <class C>
+void rotation_setters(C& c) {
+  c.def(
+       "set_target_rotation",
+       [](PyObjective& o, int i, py::handle q) {
+         o.check_problem(i, "set_target_rotation");
+         auto a = as_doubles(q, o.class_name + ".set_target_rotation new_rotation", {4});
+         o.targets[i].q = unit_quat(a.data(), o.class_name + ".set_target_rotation");
+       },
+       py::arg("problem_idx"), py::arg("new_rotation"),
+       "Target orientation (quaternion x, y, z, w; unit within 1e-3) of one base problem")
+      .def(
+          "set_target_rotations",
+          [](PyObjective& o, py::handle q) { set_rotations(o, q, "set_target_rotations", false); },
+          py::arg("new_rotations"), "Target orientations of every base problem, [problem_count, 4]")
+      .def_property_readonly("target_rotations", &rotations_of, "A copy, [problem_count, 4]");
+}
+
+template <class T>
+py::class_<T, PyObjective, std::shared_ptr<T>> objective_class(py::module_& ik, const char* name,
+                                                               const char* doc) {
+  return py::class_<T, PyObjective, std::shared_ptr<T>>(ik, name, doc);
+}
+
+}  // namespace
+
+void bind_ik_objectives(py::module_& ik) {
+  py::class_<PyObjective, std::shared_ptr<PyObjective>>(ik, "IKObjective", "Base of the objectives")
+      .def("residual_dim",
+           [](const PyObjective& o) {
+             if (o.spec.custom) return o.spec.custom->dim;
+             int dim = o.kind().dim(o.dof_count);
+             if (dim < 0)
+               throw py::value_error(o.class_name +
+                                     ".residual_dim: one row per dof; known once an IKSolver "
+                                     "holds the objective (or from its limit arrays)");
+             return dim;
+           })
+      .def("supports_analytic",
+           [](const PyObjective& o) { return o.spec.params.type != ObjectiveType::kCustom; })
+      .def_property(
+          "weight", [](const PyObjective& o) { return o.spec.params.weight; },
+          [](PyObjective& o, double w) {
+            if (!(w >= 0) || !std::isfinite(w))
+              throw py::value_error(o.class_name + ".weight must be finite and >= 0");
+            o.spec.params.weight = w;
+          },
+          "Scales residual and Jacobian rows; editable, applied at the next step()")
+      .def_property(
+          "enabled", [](const PyObjective& o) { return bool(o.spec.params.enabled); },
+          [](PyObjective& o, bool e) { o.spec.params.enabled = e ? 1 : 0; },
+          "A disabled objective writes zero rows; editable, applied at the next step()")
+      .def_property_readonly("hard", [](const PyObjective& o) { return bool(o.spec.params.hard); })
+      .def_property_readonly("kind", [](const PyObjective& o) { return o.kind().name; })
+      .def_property_readonly("problem_count",
+                             [](const PyObjective& o) { return int(o.targets.size()); })
+      .def("__repr__", [](const PyObjective& o) {
+        return "<ikwb.ik." + o.class_name + " weight " + std::to_string(o.spec.params.weight) +
+               (o.spec.params.hard ? ", hard>" : ">");
+      });
+
+  auto pos = objective_class<PositionObjective>(
+      ik, "IKObjectivePosition", "Match the world position of a point on a link (3 rows)");
+  pos.def(py::init([](int link, py::handle offset, py::handle targets, double weight, bool hard,
+                      py::handle position_weights) {
+            auto o = make<PositionObjective>("IKObjectivePosition", ObjectiveType::kPosition,
+                                             weight, hard);
+            o->spec.params.link = link;
+            o->spec.params.offset = vec3_of(offset, "IKObjectivePosition link_offset");
+            o->spec.params.position_weights =
+                vec3_of(position_weights, "IKObjectivePosition position_weights");
+            set_positions(*o, targets, "target_positions", true);
+            return o;
+          }),
+          py::arg("link_index"), py::arg("link_offset"), py::arg("target_positions"),
+          py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false,
+          py::arg("position_weights") = std::vector<double>{1, 1, 1});
+  position_setters(pos);
+
+  auto rot = objective_class<RotationObjective>(
+      ik, "IKObjectiveRotation",
+      "Match the world orientation of a link frame turned by link_offset_rotation (3 rows, "
+      "log-map error with its exact Jacobian)");
+  rot.def(py::init([](int link, py::handle offset_rotation, py::handle targets, double weight,
+                      bool hard, py::handle rotation_weights) {
+            auto o = make<RotationObjective>("IKObjectiveRotation", ObjectiveType::kRotation,
+                                             weight, hard);
+            o->spec.params.link = link;
+            auto r = as_doubles(offset_rotation, "IKObjectiveRotation link_offset_rotation", {4});
+            o->rotation_offset = unit_quat(r.data(), "IKObjectiveRotation link_offset_rotation");
+            o->spec.params.rotation_weights =
+                vec3_of(rotation_weights, "IKObjectiveRotation rotation_weights");
+            set_rotations(*o, targets, "target_rotations", true);
+            return o;
+          }),
+          py::arg("link_index"), py::arg("link_offset_rotation"), py::arg("target_rotations"),
+          py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false,
+          py::arg("rotation_weights") = std::vector<double>{1, 1, 1});
+  rotation_setters(rot);
+
+  auto pose = objective_class<PoseObjective>(
+      ik, "IKObjectivePose", "Position and orientation of a point on a link (6 rows)");
+  pose.def(py::init([](int link, py::handle offset, py::handle targets, double weight, bool hard,
+                       py::handle pw, py::handle rw) {
+             auto o = make<PoseObjective>("IKObjectivePose", ObjectiveType::kPose, weight, hard);
+             o->spec.params.link = link;
+             o->spec.params.offset = vec3_of(offset, "IKObjectivePose link_offset");
+             o->spec.params.position_weights = vec3_of(pw, "IKObjectivePose position_weights");
+             o->spec.params.rotation_weights = vec3_of(rw, "IKObjectivePose rotation_weights");
+             set_poses(*o, targets, "target_poses", true);
+             return o;
+           }),
+           py::arg("link_index"), py::arg("link_offset"), py::arg("target_poses"),
+           py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false,
+           py::arg("position_weights") = std::vector<double>{1, 1, 1},
+           py::arg("rotation_weights") = std::vector<double>{1, 1, 1});
+  position_setters(pose);
+  rotation_setters(pose);
+  pose.def(
+          "set_target_pose",
+          [](PyObjective& o, int i, py::handle x) {
+            o.check_problem(i, "set_target_pose");
+            auto a = as_doubles(x, o.class_name + ".set_target_pose new_pose", {7});
+            const double* d = a.data();
+            if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
+              throw py::value_error(o.class_name + ".set_target_pose: NaN or inf values");
+            o.targets[i].p = {d[0], d[1], d[2]};
+            o.targets[i].q = unit_quat(d + 3, o.class_name + ".set_target_pose");
+          },
+          py::arg("problem_idx"), py::arg("new_pose"), "x, y, z, qx, qy, qz, qw")
+      .def(
+          "set_target_poses",
+          [](PyObjective& o, py::handle x) { set_poses(o, x, "set_target_poses", false); },
+          py::arg("new_poses"), "[problem_count, 7]");
+
+  objective_class<JointLimitObjective>(
+      ik, "IKObjectiveJointLimit",
+      "Soft (or hard) joint limits, one row per dof. Limits default to the model's; given "
+      "arrays (joint_dof_count) replace them for the solver holding this objective, including "
+      "the projection onto the limits (setting hard_joint_limits).")
+      .def(py::init([](py::object lower, py::object upper, double weight, bool hard) {
+             auto o = make<JointLimitObjective>("IKObjectiveJointLimit",
+                                                ObjectiveType::kJointLimits, weight, hard);
+             if (lower.is_none() != upper.is_none())
+               throw py::value_error("IKObjectiveJointLimit: give both limit arrays or neither");
+             if (!lower.is_none()) {
+               auto lo = as_doubles(lower, "IKObjectiveJointLimit joint_limit_lower", {-1});
+               auto hi = as_doubles(upper, "IKObjectiveJointLimit joint_limit_upper", {lo.size()});
+               o->limit_lower.assign(lo.data(), lo.data() + lo.size());
+               o->limit_upper.assign(hi.data(), hi.data() + hi.size());
+               for (py::ssize_t i = 0; i < lo.size(); ++i)
+                 if (std::isnan(lo.data()[i]) || std::isnan(hi.data()[i]) ||
+                     lo.data()[i] > hi.data()[i])
+                   throw py::value_error("IKObjectiveJointLimit: dof " + std::to_string(i) +
+                                         " has lower > upper (or NaN)");
+               o->dof_count = int(lo.size());
+             }
+             return o;
+           }),
+           py::arg("joint_limit_lower") = py::none(), py::arg("joint_limit_upper") = py::none(),
+           py::arg("weight") = 0.1, py::kw_only(), py::arg("hard") = false);
+
+  objective_class<PostureObjective>(
+      ik, "IKObjectivePosture",
+      "Pull toward a rest configuration (one row per dof), optionally as a step in the task's "
+      "null space instead of rows (LM)")
+      .def(py::init([](py::object rest_q, double weight, bool null_space) {
+             auto o = make<PostureObjective>("IKObjectivePosture", ObjectiveType::kPosture, weight,
+                                             false);
+             o->spec.params.null_space = null_space ? 1 : 0;
+             if (!rest_q.is_none()) {
+               auto r = as_doubles(rest_q, "IKObjectivePosture rest_q", {-1});
+               o->spec.rest_q.assign(r.data(), r.data() + r.size());
+             }
+             return o;
+           }),
+           py::arg("rest_q") = py::none(), py::arg("weight") = 0.1, py::kw_only(),
+           py::arg("null_space") = false);
+
+  objective_class<RelativeBallObjective>(
+      ik, "IKObjectiveRelativeBall",
+      "A point on link_a coincides with a point on link_b (3 rows; hard by default)")
+      .def(py::init([](int a, py::handle oa, int b, py::handle ob, double weight, bool hard) {
+             auto o = make<RelativeBallObjective>("IKObjectiveRelativeBall",
+                                                  ObjectiveType::kRelativeBall, weight, hard);
+             o->spec.params.link = a, o->spec.params.link_b = b;
+             o->spec.params.offset = vec3_of(oa, "IKObjectiveRelativeBall offset_a");
+             o->spec.params.offset_b = vec3_of(ob, "IKObjectiveRelativeBall offset_b");
+             return o;
+           }),
+           py::arg("link_a"), py::arg("offset_a"), py::arg("link_b"), py::arg("offset_b"),
+           py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = true);
+
+  objective_class<RelativeFixedObjective>(
+      ik, "IKObjectiveRelativeFixed",
+      "link_b keeps the pose `relative` (x, y, z, qx, qy, qz, qw: link_b's frame in link_a's) "
+      "(6 rows; hard by default)")
+      .def(py::init([](int a, int b, py::handle relative, double weight, bool hard) {
+             auto o = make<RelativeFixedObjective>("IKObjectiveRelativeFixed",
+                                                   ObjectiveType::kRelativeFixed, weight, hard);
+             o->spec.params.link = a, o->spec.params.link_b = b;
+             auto r = as_doubles(relative, "IKObjectiveRelativeFixed relative", {7});
+             o->spec.params.relative.p = {r.data()[0], r.data()[1], r.data()[2]};
+             o->spec.params.relative.q =
+                 unit_quat(r.data() + 3, "IKObjectiveRelativeFixed relative");
+             return o;
+           }),
+           py::arg("link_a"), py::arg("link_b"),
+           py::arg("relative") = std::vector<double>{0, 0, 0, 0, 0, 0, 1}, py::arg("weight") = 1.0,
+           py::kw_only(), py::arg("hard") = true);
+
+  objective_class<MinDistanceObjective>(
+      ik, "IKObjectiveMinDistance",
+      "Inequality: the points on link_a and link_b stay at least `distance` apart (1 row; hard "
+      "by default)")
+      .def(py::init([](int a, py::handle oa, int b, py::handle ob, double distance, double weight,
+                       bool hard) {
+             auto o = make<MinDistanceObjective>("IKObjectiveMinDistance",
+                                                 ObjectiveType::kMinDistance, weight, hard);
+             o->spec.params.link = a, o->spec.params.link_b = b;
+             o->spec.params.offset = vec3_of(oa, "IKObjectiveMinDistance offset_a");
+             o->spec.params.offset_b = vec3_of(ob, "IKObjectiveMinDistance offset_b");
+             o->spec.params.distance = distance;
+             return o;
+           }),
+           py::arg("link_a"), py::arg("offset_a"), py::arg("link_b"), py::arg("offset_b"),
+           py::arg("distance"), py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = true);
+
+  auto com = objective_class<ComObjective>(ik, "IKObjectiveCom",
+                                           "The model's centre of mass at a target point (3 rows)");
+  com.def(py::init([](py::handle targets, double weight, bool hard, py::handle pw) {
+            auto o = make<ComObjective>("IKObjectiveCom", ObjectiveType::kCom, weight, hard);
+            o->spec.params.position_weights = vec3_of(pw, "IKObjectiveCom position_weights");
+            set_positions(*o, targets, "target_positions", true);
+            return o;
+          }),
+          py::arg("target_positions"), py::arg("weight") = 1.0, py::kw_only(),
+          py::arg("hard") = false, py::arg("position_weights") = std::vector<double>{1, 1, 1});
+  position_setters(com);
+
+  auto look = objective_class<LookAtObjective>(
+      ik, "IKObjectiveLookAt",
+      "The link's axis (link frame) from the link point points at a target point, within "
+      "`cone` rad (3 rows; roll free)");
+  look.def(
+      py::init([](int link, py::handle offset, py::handle axis, py::handle targets, double cone,
+                  double weight, bool hard) {
+        auto o = make<LookAtObjective>("IKObjectiveLookAt", ObjectiveType::kLookAt, weight, hard);
+        o->spec.params.link = link;
+        o->spec.params.offset = vec3_of(offset, "IKObjectiveLookAt link_offset");
+        o->spec.params.axis = vec3_of(axis, "IKObjectiveLookAt axis");
+        o->spec.params.cone = cone;
+        set_positions(*o, targets, "target_positions", true);
+        return o;
+      }),
+      py::arg("link_index"), py::arg("link_offset"), py::arg("axis"), py::arg("target_positions"),
+      py::arg("cone") = 0.0, py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false);
+  position_setters(look);
+
+  objective_class<AxisAlignObjective>(
+      ik, "IKObjectiveAxisAlign",
+      "The link's axis (link frame) parallel to a world direction, within `cone` rad (3 rows; "
+      "roll free; no target)")
+      .def(py::init([](int link, py::handle axis, py::handle direction, double cone, double weight,
+                       bool hard) {
+             auto o = make<AxisAlignObjective>("IKObjectiveAxisAlign", ObjectiveType::kAxisAlign,
+                                               weight, hard);
+             o->spec.params.link = link;
+             o->spec.params.axis = vec3_of(axis, "IKObjectiveAxisAlign axis");
+             o->spec.params.direction = vec3_of(direction, "IKObjectiveAxisAlign direction");
+             o->spec.params.cone = cone;
+             return o;
+           }),
+           py::arg("link_index"), py::arg("axis") = std::vector<double>{0, 0, 1},
+           py::arg("direction") = std::vector<double>{0, 0, -1}, py::arg("cone") = 0.0,
+           py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false);
+
+  objective_class<CustomObjectivePy>(
+      ik, "IKObjectiveCustom",
+      "A residual written in Python: residual(q, body_q) -> dim values, with q "
+      "(joint_coord_count) and body_q (body_count x 7, FK of q) as copies. Its Jacobian is "
+      "finite differences (supports_analytic() is False); it runs under the GIL, so it "
+      "serialises the solver's threads. An exception it raises is raised by step().")
+      .def(py::init([](int dim, py::object residual, double weight, bool hard) {
+             if (dim <= 0) throw py::value_error("IKObjectiveCustom: dim must be > 0");
+             if (!PyCallable_Check(residual.ptr()))
+               throw py::value_error("IKObjectiveCustom: residual must be callable");
+             auto o =
+                 make<CustomObjectivePy>("IKObjectiveCustom", ObjectiveType::kCustom, weight, hard);
+             o->residual_fn = residual;
+             o->custom_dim = dim;
+             // a placeholder so that residual_dim() and the problem's checks see the size; each
+             // solver binds its own callback (python_residual)
+             o->spec.custom = std::make_shared<CustomObjective>();
+             o->spec.custom->dim = dim;
+             return o;
+           }),
+           py::arg("dim"), py::arg("residual"), py::arg("weight") = 1.0, py::kw_only(),
+           py::arg("hard") = false);
+}
+
+}  // namespace ikwb::python

@@ -1,0 +1,236 @@
+// The `ikwb` Python module: exceptions, numpy and settings conversions shared by the areas, and
+// the module itself (model and FK, ikwb.ik, the adam-shaped InverseKinematics, scenes).
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/core/robot_file.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/scene.hpp"
+#include "python/bindings.hpp"
+#include "solver/settings.hpp"
+
+namespace ikwb::python {
+
+std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
+                                    const std::vector<std::string>& package_paths, bool strict) {
+  UrdfOptions options;
+  options.floating_base = floating_base;
+  options.package_paths = package_paths;
+  options.strict = strict;
+  options.load_meshes = false;  // kinematics only: mesh files are resolved, not read
+  LoadResult r = load_robot_file(resolve_robot(path), options);
+  return std::make_shared<PyModel>(PyModel{r.model, r.warnings});
+}
+
+std::string shape_text(const py::array& a) {
+  std::string s = "(";
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
+  return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+namespace {
+
+std::string wanted_shape(const std::vector<py::ssize_t>& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + (shape[i] < 0 ? std::string("n") : std::to_string(shape[i]));
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+py::array numpy_array(py::handle obj, const std::string& what) {
+  py::array a = py::reinterpret_steal<py::array>(
+      py::detail::npy_api::get().PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, 0, nullptr));
+  if (!a) {
+    PyErr_Clear();
+    throw py::value_error(what + ": expected an array, got " +
+                          std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+  }
+  return a;
+}
+
+void check_shape(const py::array& a, const std::string& what,
+                 const std::vector<py::ssize_t>& shape) {
+  bool ok = a.ndim() == py::ssize_t(shape.size());
+  for (std::size_t i = 0; ok && i < shape.size(); ++i) ok = shape[i] < 0 || a.shape(i) == shape[i];
+  if (!ok)
+    throw py::value_error(what + ": expected shape " + wanted_shape(shape) + ", got " +
+                          shape_text(a));
+}
+
+}  // namespace
+
+py::array_t<double, py::array::c_style> as_doubles(py::handle obj, const std::string& what,
+                                                   const std::vector<py::ssize_t>& shape) {
+  py::array a = numpy_array(obj, what);
+  char kind = a.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u')
+    throw py::value_error(what + ": expected numbers (float64), got dtype " +
+                          std::string(py::str(a.dtype())));
+  check_shape(a, what, shape);
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+py::array_t<double, py::array::c_style> as_output(py::handle obj, const std::string& what,
+                                                  const std::vector<py::ssize_t>& shape) {
+  if (!py::isinstance<py::array>(obj))
+    throw py::value_error(what + ": expected a writable float64 numpy array, got " +
+                          std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+  py::array a = py::reinterpret_borrow<py::array>(obj);
+  if (!a.dtype().is(py::dtype::of<double>()))
+    throw py::value_error(what + ": expected dtype float64, got " +
+                          std::string(py::str(a.dtype())));
+  check_shape(a, what, shape);
+  if (!(a.flags() & py::array::c_style))
+    throw py::value_error(what + ": expected a C-contiguous array (it is written in place)");
+  if (!a.writeable()) throw py::value_error(what + ": the array is read-only");
+  return py::reinterpret_borrow<py::array_t<double, py::array::c_style>>(a);
+}
+
+std::vector<uint8_t> as_bools(py::handle obj, const std::string& what) {
+  py::array a = numpy_array(obj, what);
+  if (a.dtype().kind() != 'b')
+    throw py::value_error(what + ": expected dtype bool, got " + std::string(py::str(a.dtype())));
+  if (a.ndim() != 1)
+    throw py::value_error(what + ": expected a 1-D array, got shape " + shape_text(a));
+  auto b = py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(a);
+  std::vector<uint8_t> out(b.size());
+  for (py::ssize_t i = 0; i < b.size(); ++i) out[i] = b.data()[i] ? 1 : 0;
+  return out;
+}
+
+std::vector<int> as_ints(py::handle obj, const std::string& what) {
+  py::array a = numpy_array(obj, what);
+  char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::value_error(what + ": expected integers, got dtype " +
+                          std::string(py::str(a.dtype())));
+  if (a.ndim() != 1)
+    throw py::value_error(what + ": expected a 1-D array, got shape " + shape_text(a));
+  auto b = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(a);
+  std::vector<int> out(b.size());
+  for (py::ssize_t i = 0; i < b.size(); ++i) {
+    long long v = b.data()[i];
+    if (v < INT32_MIN || v > INT32_MAX)
+      throw py::value_error(what + ": " + std::to_string(v) + " is out of range");
+    out[i] = int(v);
+  }
+  return out;
+}
+
+void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what) {
+  for (auto item : values) {
+    const std::string key = py::str(item.first);
+    const SettingInfo* info = find_setting(key);
+    if (!info) {
+      std::string keys;
+      for (const SettingInfo& i : solver_settings_table())
+        keys += (keys.empty() ? "" : ", ") + std::string(i.key);
+      throw py::value_error(what + ": unknown solver setting '" + key + "'; settings are: " + keys);
+    }
+    py::handle v = item.second;
+    nlohmann::json j;
+    if (py::isinstance<py::bool_>(v))
+      j = v.cast<bool>();
+    else if (py::isinstance<py::int_>(v))
+      j = v.cast<long long>();
+    else if (py::isinstance<py::float_>(v))
+      j = v.cast<double>();
+    else if (py::isinstance<py::str>(v))
+      j = v.cast<std::string>();
+    else if (py::hasattr(v, "name") && py::hasattr(v, "value"))  // one of the module's enums
+      j = py::str(v.attr("name")).cast<std::string>();
+    else
+      throw py::value_error(what + ": solver setting '" + key + "' expects " + info->expects());
+    std::string error;
+    SolverSettings s = settings;
+    if (j.is_string() && !set_setting_json(*info, j, s, nullptr)) {
+      // enum names as the Python enums spell them (GAUSS, LM): the table's lower-case names
+      std::string lower = j.get<std::string>();
+      for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "gauss") lower = "gaussian";
+      j = lower;
+    }
+    if (!set_setting_json(*info, j, s, &error))
+      throw py::value_error(what + ": solver setting '" + key + "': " + error);
+    settings = s;
+  }
+}
+
+py::dict settings_dict(const SolverSettings& settings) {
+  py::module_ json = py::module_::import("json");
+  return json.attr("loads")(solver_settings_json(settings).dump());
+}
+
+Quat<double> unit_quat(const double* v, const std::string& what) {
+  Quat<double> q{v[0], v[1], v[2], v[3]};
+  double n = quat_norm(q);
+  if (!std::isfinite(n) || std::fabs(n - 1.0) > 1e-3)
+    throw py::value_error(what + ": quaternion (x, y, z, w) is not unit (norm " +
+                          std::to_string(n) + ")");
+  return normalize(q);
+}
+
+Quat<double> quat_from_matrix(const double* r, const std::string& what) {
+  // r row-major; check R^T R = I and det R = 1
+  double worst = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double d = 0;
+      for (int k = 0; k < 3; ++k) d += r[k * 3 + i] * r[k * 3 + j];
+      worst = std::max(worst, std::fabs(d - (i == j ? 1.0 : 0.0)));
+    }
+  double det = r[0] * (r[4] * r[8] - r[5] * r[7]) - r[1] * (r[3] * r[8] - r[5] * r[6]) +
+               r[2] * (r[3] * r[7] - r[4] * r[6]);
+  if (!(worst <= 1e-6) || !(det > 0))
+    throw py::value_error(what + ": not a rotation matrix (orthonormal within 1e-6, det +1)");
+  Quat<double> q;
+  double tr = r[0] + r[4] + r[8];
+  if (tr > 0) {
+    double s = 2 * std::sqrt(tr + 1);
+    q = {(r[7] - r[5]) / s, (r[2] - r[6]) / s, (r[3] - r[1]) / s, s / 4};
+  } else if (r[0] > r[4] && r[0] > r[8]) {
+    double s = 2 * std::sqrt(1 + r[0] - r[4] - r[8]);
+    q = {s / 4, (r[1] + r[3]) / s, (r[2] + r[6]) / s, (r[7] - r[5]) / s};
+  } else if (r[4] > r[8]) {
+    double s = 2 * std::sqrt(1 + r[4] - r[0] - r[8]);
+    q = {(r[1] + r[3]) / s, s / 4, (r[5] + r[7]) / s, (r[2] - r[6]) / s};
+  } else {
+    double s = 2 * std::sqrt(1 + r[8] - r[0] - r[4]);
+    q = {(r[2] + r[6]) / s, (r[5] + r[7]) / s, s / 4, (r[3] - r[1]) / s};
+  }
+  return normalize(q);
+}
+
+py::array matrix_of(const Transform<double>& x) {
+  py::array_t<double> h({4, 4});
+  double* d = h.mutable_data();
+  double r[9];
+  quat_to_matrix(x.q, r);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) d[i * 4 + j] = r[i * 3 + j];
+    d[i * 4 + 3] = i == 0 ? x.p.x : (i == 1 ? x.p.y : x.p.z);
+  }
+  d[12] = d[13] = d[14] = 0;
+  d[15] = 1;
+  return h;
+}
+
+}  // namespace ikwb::python
+
+PYBIND11_MODULE(ikwb, m) {
+  namespace py = pybind11;
+  using namespace ikwb::python;
+  m.doc() =
+      "IK Workbench: forward kinematics and batched inverse kinematics (C++ core). "
+      "Newton-shaped: Model, State, eval_fk, eval_ik, ikwb.ik; adam-shaped: InverseKinematics; "
+      "scenes: load_scene. See docs/python.md.";
+  py::register_exception<ikwb::ModelError>(m, "ModelError", PyExc_ValueError);
+  py::register_exception<ikwb::SceneError>(m, "SceneError", PyExc_ValueError);
+  bind_model_fk(m);
+  py::module_ ik = m.def_submodule("ik", "Batched IK: objectives and IKSolver (newton.ik's shape)");
+  bind_ik(ik);
+  py::module_::import("sys").attr("modules")["ikwb.ik"] = ik;
+  bind_adam(m);
+  bind_scene(m);
+}

@@ -1,0 +1,242 @@
+// ikwb.load_scene and Scene.solve: a workbench scene (robot, objectives, targets, solver
+// settings) solved for arrays of targets, as `ikwb solve --scene SCENE --targets T.csv` does.
+#include <cmath>
+
+#include "engine/core/objective_kinds.hpp"
+#include "engine/core/scene.hpp"
+#include "python/bindings.hpp"
+#include "solver/scene_problem.hpp"
+#include "solver/settings.hpp"
+
+namespace ikwb::python {
+
+namespace {
+
+struct PyScene {
+  std::string path;
+  Scene scene;
+  std::shared_ptr<PyModel> model;
+  SceneSetup setup;
+  SolverSettings settings;  // the batch defaults of `ikwb solve`, then the scene's
+  std::vector<std::string> warnings;
+};
+
+PyScene load_scene_py(const std::string& path, const std::vector<std::string>& package_paths) {
+  PyScene s;
+  s.path = path;
+  s.scene = load_scene(path);
+  std::vector<std::string> paths = s.scene.package_paths;
+  paths.insert(paths.end(), package_paths.begin(), package_paths.end());
+  s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false);
+  s.setup = resolve_scene(*s.model->model, s.scene);
+  // README "Command line": up to 50 uniform restarts, 60 iterations, stall window 10
+  s.settings.max_restarts = 50;
+  s.settings.max_iterations = 60;
+  s.settings.stall_window = 10;
+  s.warnings = s.scene.warnings;
+  s.warnings.insert(s.warnings.end(), s.model->warnings.begin(), s.model->warnings.end());
+  s.warnings.insert(s.warnings.end(), s.setup.warnings.begin(), s.setup.warnings.end());
+  apply_solver_json(s.scene.solver, s.settings, s.warnings);
+  return s;
+}
+
+// which coordinates of a target a column group sets
+struct TargetArray {
+  std::vector<int> objectives;  // every objective of that name
+  py::array_t<double, py::array::c_style> values;
+  bool position = false, rotation = false;
+};
+
+std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets, py::ssize_t* n) {
+  std::vector<TargetArray> out;
+  *n = -1;
+  std::string names;
+  for (const PlacedObjective& p : s.setup.objectives)
+    if (objective_kind(p.objective.params.type).has_target())
+      names += (names.empty() ? "'" : ", '") + p.objective.name + "'";
+  for (auto item : targets) {
+    const std::string name = py::str(item.first);
+    const std::string what = "Scene.solve targets['" + name + "']";
+    TargetArray t;
+    bool known = false;
+    for (int i = 0; i < int(s.setup.objectives.size()); ++i) {
+      const Objective& o = s.setup.objectives[i].objective;
+      if (o.name != name) continue;
+      known = true;
+      if (!objective_kind(o.params.type).has_target())
+        throw py::value_error(what + ": objective " + std::to_string(i) + " (" +
+                              objective_kind(o.params.type).name + ") has no target");
+      t.objectives.push_back(i);
+    }
+    if (!known)
+      throw py::value_error(what +
+                            ": no objective of that name; objectives with a target: " + names);
+    t.values = as_doubles(item.second, what, {-1, -1});
+    const py::ssize_t cols = t.values.shape(1);
+    if (cols != 3 && cols != 4 && cols != 7)
+      throw py::value_error(what +
+                            ": expected shape (n, 3) positions, (n, 4) quaternions "
+                            "x, y, z, w or (n, 7) poses, got " +
+                            shape_text(t.values));
+    t.position = cols != 4, t.rotation = cols != 3;
+    for (int i : t.objectives) {
+      const ObjectiveKind& k = objective_kind(s.setup.objectives[i].objective.params.type);
+      if (t.rotation && !k.target_orientation())
+        throw py::value_error(what + ": a " + k.name +
+                              " objective's target is a point (3 columns)");
+      if (t.position && !k.target_position())
+        throw py::value_error(what + ": a " + k.name +
+                              " objective's target is an orientation "
+                              "(4 columns)");
+    }
+    if (*n >= 0 && t.values.shape(0) != *n)
+      throw py::value_error(what + ": " + std::to_string(t.values.shape(0)) +
+                            " rows, other targets have " + std::to_string(*n));
+    *n = t.values.shape(0);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::kwargs kwargs) {
+  const Model& m = *s.model->model;
+  SolverSettings settings = s.settings;
+  apply_settings(kwargs, settings, "Scene.solve");
+  py::ssize_t n = 1;
+  std::vector<TargetArray> arrays;
+  if (!targets.is_none()) {
+    if (!py::isinstance<py::dict>(targets))
+      throw py::value_error("Scene.solve targets: expected a dict of objective name -> array");
+    arrays = read_targets(s, targets.cast<py::dict>(), &n);
+    if (n < 0) n = 1;
+  }
+  // per-problem targets: the scene's, with the arrays' columns over them
+  const int count = int(s.setup.objectives.size());
+  std::vector<Transform<double>> x(std::size_t(n) * count);
+  for (py::ssize_t r = 0; r < n; ++r)
+    for (int i = 0; i < count; ++i) x[r * count + i] = s.setup.objectives[i].target;
+  for (const TargetArray& t : arrays) {
+    const py::ssize_t cols = t.values.shape(1);
+    for (py::ssize_t r = 0; r < n; ++r) {
+      const double* d = t.values.data() + r * cols;
+      const std::string row = "Scene.solve targets row " + std::to_string(r);
+      for (int i : t.objectives) {
+        Transform<double>& dst = x[r * count + i];
+        if (t.position) {
+          if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
+            throw py::value_error(row + ": NaN or inf values");
+          dst.p = {d[0], d[1], d[2]};
+        }
+        if (t.rotation) dst.q = unit_quat(t.position ? d + 3 : d, row);
+      }
+    }
+  }
+  std::vector<double> q0 = s.setup.q;
+  if (!joint_q.is_none()) {
+    auto q = as_doubles(joint_q, "Scene.solve joint_q", {m.coord_count});
+    q0.assign(q.data(), q.data() + q.size());
+  }
+  std::string note;
+  auto solver = make_solver(settings.backend, &note);
+  py::array_t<double> q_out({n, py::ssize_t(m.coord_count)});
+  py::array_t<bool> converged(n);
+  py::array_t<double> pos_err(n), rot_err(n);
+  py::array_t<int> iterations(n);
+  double* qo = q_out.mutable_data();
+  bool* co = converged.mutable_data();
+  double *pe = pos_err.mutable_data(), *re = rot_err.mutable_data();
+  int* it = iterations.mutable_data();
+  double seconds = 0;
+  {
+    py::gil_scoped_release release;
+    constexpr py::ssize_t kChunk = 4096;  // as `ikwb solve`
+    SolveResult res;
+    std::shared_ptr<const Model> model = s.model->model;
+    for (py::ssize_t begin = 0; begin < n; begin += kChunk) {
+      const int k = int(std::min(kChunk, n - begin));
+      IkProblem problem = make_problem(model, s.setup.objectives, k);
+      for (int i = 0; i < count; ++i) {
+        if (!objective_kind(s.setup.objectives[i].objective.params.type).has_target()) continue;
+        std::vector<Transform<double>> ti(k);
+        for (int r = 0; r < k; ++r) ti[r] = x[(begin + r) * count + i];
+        problem.set_target_poses(i, ti);
+      }
+      solver->solve(problem, settings, q0, res);
+      seconds += res.solve_seconds;
+      for (int r = 0; r < k; ++r) {
+        const ProblemResult& p = res.problems[r];
+        std::copy(p.q.begin(), p.q.end(), qo + (begin + r) * m.coord_count);
+        co[begin + r] = p.converged;
+        pe[begin + r] = p.position_error;
+        re[begin + r] = p.rotation_error;
+        it[begin + r] = p.iterations;
+      }
+    }
+  }
+  py::dict out;
+  out["q"] = q_out;
+  out["converged"] = converged;
+  out["position_error"] = pos_err;
+  out["rotation_error"] = rot_err;
+  out["iterations"] = iterations;
+  out["solve_seconds"] = seconds;
+  return out;
+}
+
+py::object json_to_python(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+}  // namespace
+
+void bind_scene(py::module_& m) {
+  py::class_<PyScene>(m, "Scene",
+                      "A workbench scene on its loaded robot: objectives (with names and "
+                      "targets), configuration and solver settings")
+      .def_property_readonly("path", [](const PyScene& s) { return s.path; })
+      .def_property_readonly("robot", [](const PyScene& s) { return s.scene.robot; })
+      .def_property_readonly("model", [](const PyScene& s) { return s.model; })
+      .def_property_readonly("warnings", [](const PyScene& s) { return s.warnings; })
+      .def_property_readonly(
+          "joint_q",
+          [](const PyScene& s) {
+            py::array_t<double> a(py::ssize_t(s.setup.q.size()));
+            std::copy(s.setup.q.begin(), s.setup.q.end(), a.mutable_data());
+            return a;
+          },
+          "The scene's configuration (where every problem starts), a copy")
+      .def_property_readonly("objective_names",
+                             [](const PyScene& s) {
+                               std::vector<std::string> names;
+                               for (const auto& p : s.setup.objectives)
+                                 names.push_back(p.objective.name);
+                               return names;
+                             })
+      .def_property_readonly(
+          "objectives",
+          [](const PyScene& s) {
+            py::list l;
+            for (const auto& p : s.setup.objectives)
+              l.append(
+                  json_to_python(scene_objective_to_json(objective_to_scene(*s.model->model, p))));
+            return l;
+          },
+          "Each objective as its scene record (a dict; targets written out)")
+      .def_property_readonly(
+          "settings", [](const PyScene& s) { return settings_dict(s.settings); },
+          "The solver settings a solve uses: ikwb solve's batch defaults, "
+          "then the scene's")
+      .def("solve", &solve_py, py::arg("targets") = py::none(), py::arg("joint_q") = py::none(),
+           "Solves the scene once per row of the target arrays: targets maps an objective's name "
+           "to (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses; objectives not "
+           "named keep the scene's target. Every problem starts at joint_q (default: the "
+           "scene's). Keyword arguments override solver settings by scene key. Returns a dict: "
+           "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
+           "the enabled task objectives), iterations, solve_seconds. The GIL is released.");
+  m.def("load_scene", &load_scene_py, py::arg("path"),
+        py::arg("package_paths") = std::vector<std::string>(),
+        "Reads a scene file and loads its robot; ikwb.SceneError / ikwb.ModelError (ValueErrors) "
+        "name the file and the problem");
+}
+
+}  // namespace ikwb::python

@@ -1,0 +1,271 @@
+"""ikwb.InverseKinematics: adam's InverseKinematics API (seed 003), and the adam defects it does
+not have: soft FIXED constraints keep the position, all-hard problems solve, a fixed base stays,
+set_initial_guess is where the next solve starts."""
+import numpy as np
+import pytest
+
+import ikwb
+from conftest import PANDA, random_configurations
+
+ARM = [f"panda_joint{i}" for i in range(1, 8)]
+TCP = "panda_hand_tcp"
+
+# two planar 3-link arms side by side; their tips can meet with the same heading
+TWO_ARMS = """<robot name="two_arms"><link name="base"/>
+""" + "".join(f"""  <link name="{s}1"/><link name="{s}2"/><link name="{s}3"/><link name="{s}_tip"/>
+  <joint name="{s}_j1" type="revolute"><parent link="base"/><child link="{s}1"/>
+    <origin xyz="0 {y} 0"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="{s}_j2" type="revolute"><parent link="{s}1"/><child link="{s}2"/>
+    <origin xyz="0.5 0 0"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="{s}_j3" type="revolute"><parent link="{s}2"/><child link="{s}3"/>
+    <origin xyz="0.5 0 0"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="{s}_tip_j" type="fixed"><parent link="{s}3"/><child link="{s}_tip"/>
+    <origin xyz="0.3 0 0"/></joint>
+""" for s, y in [("a", 0.5), ("b", -0.5)]) + "</robot>\n"
+
+
+def rotation_matrix(q):
+    x, y, z, w = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def world_pose(ik, H, joint_values, frame):
+    """FK of the solution with the module's own eval_fk (base from H)."""
+    m = ik.model
+    q = m.joint_q
+    q[:3] = H[:3, 3]
+    R = H[:3, :3]
+    w = np.sqrt(max(0.0, 1 + np.trace(R))) / 2
+    q[3:7] = [(R[2, 1] - R[1, 2]) / (4 * w), (R[0, 2] - R[2, 0]) / (4 * w),
+              (R[1, 0] - R[0, 1]) / (4 * w), w]
+    for name, v in zip(ik.joints_list, joint_values):
+        q[m.joint_q_start[m.joint_index(name)]] = v
+    s = m.state()
+    ikwb.eval_fk(m, q, None, s)
+    return s.body_q[m.body_index(frame)]
+
+
+@pytest.fixture
+def two_arms(tmp_path):
+    p = tmp_path / "two_arms.urdf"
+    p.write_text(TWO_ARMS)
+    return str(p)
+
+
+def reachable_pose(panda, seed):
+    q = random_configurations(panda, 1, seed=seed)[0]
+    s = panda.state()
+    ikwb.eval_fk(panda, q, None, s)
+    return s.body_q[panda.body_index(TCP)]
+
+
+def test_pose_target_update_solve_get_solution(panda):
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    assert ik.ndof == 7 and ik.joints_list == ARM
+    ik.add_target_pose(TCP)
+    assert ik.targets == {TCP: ikwb.TargetType.POSE}
+    with pytest.raises(RuntimeError, match="solve\\(\\) has not run"):
+        ik.get_solution()
+    with pytest.raises(RuntimeError, match="'panda_hand_tcp' has no position yet"):
+        ik.solve()
+    for seed in (21, 22, 23):
+        x = reachable_pose(panda, seed)
+        ik.update_target_pose(TCP, x[:3], rotation_matrix(x[3:]))
+        ik.solve()
+        H, q = ik.get_solution()
+        assert H.shape == (4, 4) and q.shape == (7,)
+        np.testing.assert_array_equal(H, np.eye(4))  # the fixed base does not drift
+        got = world_pose(ik, H, q, TCP)
+        if ik.converged:
+            np.testing.assert_allclose(got[:3], x[:3], atol=1e-4)
+            np.testing.assert_allclose(rotation_matrix(got[3:]), rotation_matrix(x[3:]), atol=2e-3)
+    assert ik.iterations > 0
+
+
+def test_update_target_dispatch_and_type_checks(panda):
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik.add_target_position("panda_link4")
+    ik.add_target_orientation("panda_hand")
+    ik.add_target(TCP, ikwb.TargetType.POSE, as_soft_constraint=True, weight=2.0)
+    ik.update_target("panda_link4", np.array([0.1, 0.0, 0.5]))
+    ik.update_target("panda_hand", np.eye(3))
+    ik.update_target("panda_hand", np.array([0, 0, 0, 1.0]))  # a quaternion x, y, z, w
+    ik.update_target(TCP, (np.array([0.4, 0.0, 0.4]), np.diag([1.0, -1.0, -1.0])))
+    with pytest.raises(ValueError, match="is a POSITION target"):
+        ik.update_target_orientation("panda_link4", np.eye(3))
+    with pytest.raises(ValueError, match="is a ROTATION target"):
+        ik.update_target_position("panda_hand", [0, 0, 0])
+    with pytest.raises(ValueError, match="not a POSE target"):
+        ik.update_target_pose("panda_link4", [0, 0, 0], np.eye(3))
+    with pytest.raises(ValueError, match="pair needs a POSE target"):
+        ik.update_target("panda_link4", (np.zeros(3), np.eye(3)))
+    with pytest.raises(ValueError, match="expected a position"):
+        ik.update_target(TCP, np.zeros(5))
+    with pytest.raises(ValueError, match="not a rotation matrix"):
+        ik.update_target_orientation(TCP, np.diag([1.0, 1.0, 2.0]))
+    with pytest.raises(ValueError, match="not unit"):
+        ik.update_target_orientation(TCP, [0, 0, 0, 3.0])
+    with pytest.raises(ValueError, match="no target for frame 'panda_link2'"):
+        ik.update_target_position("panda_link2", [0, 0, 0])
+    with pytest.raises(ValueError, match="target 'panda_link4' already exists"):
+        ik.add_target_position("panda_link4")
+    with pytest.raises(ValueError, match="unknown frame 'nope'"):
+        ik.add_target_pose("nope")
+    ik.solve()
+    assert ik.position_error >= 0
+
+
+def test_constructor_errors():
+    with pytest.raises(ValueError, match="unknown joint 'nope'"):
+        ikwb.InverseKinematics(PANDA, ARM + ["nope"])
+    with pytest.raises(ValueError, match="'panda_joint8' is fixed"):
+        ikwb.InverseKinematics(PANDA, ["panda_joint8"])
+    with pytest.raises(ValueError, match="listed twice"):
+        ikwb.InverseKinematics(PANDA, ["panda_joint1", "panda_joint1"])
+    with pytest.raises(ValueError, match="unknown solver setting 'ipopt.print_level'"):
+        ikwb.InverseKinematics(PANDA, ARM, solver_settings={"ipopt.print_level": 0})
+    with pytest.raises(ValueError, match="solver_settings: expected a dict"):
+        ikwb.InverseKinematics(PANDA, ARM, solver_settings=[("tol_position", 1e-7)])
+    ik = ikwb.InverseKinematics(PANDA, ARM, solver_settings={"tol_position": 1e-7})
+    ik.add_target_position(TCP, as_soft_constraint=False)
+    ik.update_target_position(TCP, reachable_pose(ikwb.Model.from_urdf(PANDA), 24)[:3])
+    ik.solve()
+    assert ik.converged and ik.position_error < 1e-7
+
+
+def test_all_hard_problem_solves(panda):
+    """adam fails with only hard constraints (no cost); here the augmented Lagrangian solves it."""
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik.add_target_pose(TCP, as_soft_constraint=False)
+    x = reachable_pose(panda, 25)
+    ik.update_target_pose(TCP, x[:3], x[3:])
+    ik.solve()
+    assert ik.converged and ik.constraint_violation < 1e-4
+    H, q = ik.get_solution()
+    np.testing.assert_allclose(world_pose(ik, H, q, TCP)[:3], x[:3], atol=1e-4)
+
+
+@pytest.mark.parametrize("soft", [True, False])
+def test_fixed_constraint_keeps_position_and_orientation(two_arms, soft):
+    """adam's soft FIXED constraint ignores the position; ours keeps both."""
+    joints = [f"{s}_j{i}" for s in "ab" for i in (1, 2, 3)]
+    ik = ikwb.InverseKinematics(two_arms, joints)
+    ik.add_fixed_constraint("a_tip", "b_tip", as_soft_constraint=soft)
+    ik.set_initial_guess(np.eye(4), [0.3, -0.6, -0.4, -0.3, 0.6, 0.4])
+    ik.solve()
+    H, q = ik.get_solution()
+    a, b = world_pose(ik, H, q, "a_tip"), world_pose(ik, H, q, "b_tip")
+    np.testing.assert_allclose(a[:3], b[:3], atol=1e-4)
+    assert abs(abs(np.dot(a[3:], b[3:])) - 1) < 1e-6
+
+
+def test_ball_constraint_and_frames_constraint_enum(two_arms):
+    joints = [f"{s}_j{i}" for s in "ab" for i in (1, 2, 3)]
+    ik = ikwb.InverseKinematics(two_arms, joints)
+    ik.add_frames_constraint("a_tip", "b_tip", ikwb.FramesConstraint.BALL)
+    ik.add_target_position("a3")
+    ik.update_target_position("a3", [0.6, 0.3, 0.0])
+    ik.solve()
+    H, q = ik.get_solution()
+    np.testing.assert_allclose(world_pose(ik, H, q, "a_tip")[:3], world_pose(ik, H, q, "b_tip")[:3],
+                               atol=1e-4)
+    with pytest.raises(ValueError, match="unknown frame 'x'"):
+        ik.add_ball_constraint("a_tip", "x")
+
+
+def test_fixed_base_stays_floating_base_moves(panda):
+    far = np.array([2.0, 0.5, 0.3])
+    fixed = ikwb.InverseKinematics(PANDA, ARM)
+    base = np.eye(4)
+    base[:3, 3] = [0.1, -0.2, 0.0]
+    fixed.set_initial_guess(base, panda.middle_configuration()[:7])
+    fixed.add_target_position(TCP)
+    fixed.update_target_position(TCP, far)
+    fixed.solve()
+    H, q = fixed.get_solution()
+    np.testing.assert_array_equal(H, base)
+    assert np.linalg.norm(world_pose(fixed, H, q, TCP)[:3] - far) > 0.5
+    floating = ikwb.InverseKinematics(PANDA, ARM, floating_base=True)
+    floating.add_target_position(TCP)
+    floating.update_target_position(TCP, far)
+    floating.solve()
+    H, q = floating.get_solution()
+    assert floating.converged
+    np.testing.assert_allclose(world_pose(floating, H, q, TCP)[:3], far, atol=1e-4)
+    assert np.linalg.norm(H[:3, 3]) > 0.5
+
+
+def test_initial_guess_is_used_and_warm_start_otherwise(tiny_path):
+    """Two elbow branches reach the target; the guess picks the branch (adam overrode it)."""
+    ik = ikwb.InverseKinematics(tiny_path, ["shoulder", "elbow"])
+    ik.add_target_position("tip")
+    ik.update_target_position("tip", [0.6, 0.3, 0.1])
+    branches = []
+    for guess in ([0.0, 1.0], [1.0, -1.0], [0.0, 1.0]):
+        ik.set_initial_guess(np.eye(4), guess)
+        ik.solve()
+        assert ik.converged
+        branches.append(np.sign(ik.get_solution()[1][1]))
+    assert branches == [1, -1, 1]
+    # without a new guess the last solution is the start: the same branch again
+    ik.update_target_position("tip", [0.55, 0.35, 0.1])
+    ik.solve()
+    assert np.sign(ik.get_solution()[1][1]) == 1
+
+
+def test_joint_limits(tiny_path):
+    close = [0.148, 0.0, 0.1]  # needs the elbow near 2.9 rad, past its 2.5 limit
+    active = ikwb.InverseKinematics(tiny_path, ["shoulder", "elbow"])
+    active.add_target_position("tip")
+    active.update_target_position("tip", close)
+    active.set_initial_guess(np.eye(4), [0.0, 2.0])
+    active.solve()
+    assert abs(active.get_solution()[1][1]) <= 2.5 + 1e-12 and not active.position_error < 1e-3
+    inactive = ikwb.InverseKinematics(tiny_path, ["shoulder", "elbow"], joint_limits_active=False)
+    inactive.add_target_position("tip")
+    inactive.update_target_position("tip", close)
+    inactive.set_initial_guess(np.eye(4), [0.0, 2.0])
+    inactive.solve()
+    assert inactive.position_error < 1e-4 and abs(inactive.get_solution()[1][1]) > 2.5
+    # custom limits
+    active.set_joint_limit("shoulder", 0.5, 0.6)
+    active.update_target_position("tip", [0.6, 0.3, 0.1])
+    active.solve()
+    assert 0.5 <= active.get_solution()[1][0] <= 0.6
+    active.set_joint_limits(np.array([-1.0, -1.0]), np.array([1.0, 1.0]))
+    active.solve()
+    assert (np.abs(active.get_solution()[1]) <= 1.0).all()
+    with pytest.raises(ValueError, match=r"lower_bounds: expected shape \(2,\)"):
+        active.set_joint_limits(np.zeros(3), np.ones(3))
+    with pytest.raises(ValueError, match="'wrist' is not in joints_list"):
+        active.set_joint_limit("wrist", 0, 1)
+    with pytest.raises(ValueError, match="lower limit above the upper"):
+        active.set_joint_limit("elbow", 1, 0)
+
+
+def test_min_distance_constraint(panda):
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik.add_target_position(TCP)
+    ik.update_target_position(TCP, [0.25, 0.0, 0.3])
+    ik.add_min_distance_constraint([TCP, "panda_link0"], 0.5)
+    ik.solve()
+    H, q = ik.get_solution()
+    assert np.linalg.norm(world_pose(ik, H, q, TCP)[:3]) > 0.5 - 1e-3
+    with pytest.raises(ValueError, match="at least two frames"):
+        ik.add_min_distance_constraint([TCP], 0.1)
+    with pytest.raises(ValueError, match="distance must be finite and >= 0"):
+        ik.add_min_distance_constraint([TCP, "panda_link0"], -1)
+
+
+def test_set_initial_guess_errors():
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    with pytest.raises(ValueError, match=r"joint_values: expected shape \(7,\)"):
+        ik.set_initial_guess(np.eye(4), np.zeros(6))
+    bad = np.eye(4)
+    bad[3, 0] = 1
+    with pytest.raises(ValueError, match="last row must be 0, 0, 0, 1"):
+        ik.set_initial_guess(bad, np.zeros(7))
+    with pytest.raises(ValueError, match="not a rotation matrix"):
+        ik.set_initial_guess(np.diag([1.0, 1.0, -1.0, 1.0]), np.zeros(7))

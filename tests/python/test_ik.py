@@ -1,0 +1,354 @@
+"""ikwb.ik: newton.ik-shaped objectives and IKSolver (targets per problem, in-place updates,
+per-problem results), every objective kind, and the ValueError cases."""
+import numpy as np
+import pytest
+
+import ikwb
+from ikwb import ik
+from conftest import random_configurations
+
+
+def fk(model, qs):
+    return ikwb.eval_fk_batch(model, np.atleast_2d(qs))[0]
+
+
+def quat_mul(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
+
+
+def quat_angle(a, b):
+    return 2 * np.arccos(min(1.0, abs(float(np.dot(a, b)))))
+
+
+def rotate(q, v):
+    x, y, z, w = q
+    u = np.array([x, y, z])
+    return v + 2 * np.cross(u, np.cross(u, v) + w * v)
+
+
+def batch_settings():
+    return dict(n_seeds=4, sampler=ik.IKSampler.ROBERTS, restarts=20, stall=10, threads=2)
+
+
+def test_position_objective_api():
+    targets = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
+    o = ik.IKObjectivePosition(3, [0, 0, 0.1], targets, weight=2.0)
+    assert o.residual_dim() == 3 and o.supports_analytic()
+    assert o.weight == 2.0 and not o.hard and o.problem_count == 2 and o.kind == "position"
+    np.testing.assert_array_equal(o.target_positions, targets)
+    o.set_target_position(1, np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(o.target_positions[1], [1, 2, 3])
+    o.set_target_positions(targets * 2)
+    np.testing.assert_array_equal(o.target_positions, targets * 2)
+    with pytest.raises(ValueError, match=r"set_target_positions: expected shape \(2, 3\)"):
+        o.set_target_positions(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="problem_idx 2 out of range"):
+        o.set_target_position(2, [0, 0, 0])
+    with pytest.raises(ValueError, match="NaN or inf"):
+        o.set_target_position(0, [np.nan, 0, 0])
+    with pytest.raises(ValueError, match="weight must be finite and >= 0"):
+        o.weight = -1.0
+    with pytest.raises(ValueError, match=r"link_offset: expected shape \(3,\)"):
+        ik.IKObjectivePosition(3, [0, 0], targets)
+
+
+def test_solver_reaches_fk_targets_and_reports_per_problem(panda):
+    n = 24
+    tcp = panda.body_index("panda_hand_tcp")
+    goal_q = random_configurations(panda, n, seed=11)
+    poses = fk(panda, goal_q)[:, tcp]
+    obj = ik.IKObjectivePose(tcp, [0, 0, 0], poses)
+    solver = ik.IKSolver(panda, n, [obj], **batch_settings())
+    with pytest.raises(RuntimeError, match="no results before the first step"):
+        solver.converged
+    q = np.tile(panda.middle_configuration(), (n, 1))
+    solver.step(q, q, iterations=60)
+    conv = solver.converged
+    assert conv.dtype == bool and conv.shape == (n,)
+    assert conv.sum() >= n - 1
+    assert solver.iterations.dtype == np.int32 and (solver.iterations > 0).all()
+    got = fk(panda, q)[:, tcp]
+    for i in np.flatnonzero(conv):
+        assert np.linalg.norm(got[i, :3] - poses[i, :3]) < 1e-4
+        assert quat_angle(got[i, 3:], poses[i, 3:]) < 1e-3
+        assert solver.position_errors[i] < 1e-4 and solver.rotation_errors[i] < 1e-3
+    assert solver.total_residual_count == 6 and solver.n_problems == n
+    assert solver.settings["n_seeds"] == 4 and solver.settings["sampler"] == "roberts"
+
+    # targets update in place: the next step solves the new ones
+    new_q = random_configurations(panda, n, seed=12)
+    obj.set_target_poses(fk(panda, new_q)[:, tcp])
+    obj.set_target_pose(0, fk(panda, new_q[5])[0, tcp])
+    out = np.zeros_like(q)
+    solver.step(q, out)
+    got = fk(panda, out)[:, tcp]
+    ok = solver.converged
+    assert ok.sum() >= n - 1
+    want = fk(panda, new_q)[:, tcp]
+    want[0] = want[5]
+    for i in np.flatnonzero(ok):
+        assert np.linalg.norm(got[i, :3] - want[i, :3]) < 1e-4
+
+
+def test_position_objective_solves_in_newton_shape(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    goal = fk(panda, random_configurations(panda, 8, seed=13))[:, tcp, :3]
+    obj = ik.IKObjectivePosition(tcp, np.zeros(3), goal)
+    limits = ik.IKObjectiveJointLimit(panda.joint_limit_lower, panda.joint_limit_upper, weight=0.1)
+    solver = ik.IKSolver(panda, 8, [obj, limits], optimizer=ik.IKOptimizer.LM,
+                         jacobian_mode=ik.IKJacobianType.ANALYTIC, sampler=ik.IKSampler.ROBERTS,
+                         n_seeds=8)
+    assert limits.residual_dim() == panda.joint_dof_count
+    q_in = np.tile(panda.middle_configuration(), (8, 1))
+    q_out = np.empty_like(q_in)
+    solver.step(q_in, q_out, iterations=100)
+    assert solver.converged.all()
+    np.testing.assert_allclose(fk(panda, q_out)[:, tcp, :3], goal, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", ["AUTODIFF", "FINITE_DIFFERENCE", "MIXED"])
+def test_jacobian_modes_agree_with_analytic(panda, mode):
+    tcp = panda.body_index("panda_hand_tcp")
+    goal = fk(panda, random_configurations(panda, 4, seed=14))[:, tcp]
+    results = []
+    for m in ["ANALYTIC", mode]:
+        s = ik.IKSolver(panda, 4, [ik.IKObjectivePose(tcp, [0, 0, 0], goal)],
+                        jacobian_mode=getattr(ik.IKJacobianType, m), threads=1)
+        q = np.tile(panda.middle_configuration(), (4, 1))
+        s.step(q, q, iterations=30)
+        results.append((q, s.converged))
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    np.testing.assert_allclose(results[0][0], results[1][0], atol=1e-4)
+
+
+def test_lbfgs_optimizer(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    q_goal = panda.middle_configuration() + 0.2
+    goal = fk(panda, q_goal)[:, tcp, :3]
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal)], optimizer="lbfgs")
+    q = panda.middle_configuration()[None, :].copy()
+    s.step(q, q, iterations=300)
+    assert s.settings["optimizer"] == "lbfgs"
+    assert np.linalg.norm(fk(panda, q)[0, tcp, :3] - goal[0]) < 1e-3
+
+
+def test_rotation_objective_with_link_offset_rotation(panda):
+    hand = panda.body_index("panda_hand")
+    qs = random_configurations(panda, 4, seed=15)
+    link_rot = fk(panda, qs)[:, hand, 3:]
+    offset = np.array([0, 0, np.sin(0.4), np.cos(0.4)])
+    targets = np.array([quat_mul(r, offset) for r in link_rot])
+    obj = ik.IKObjectiveRotation(hand, offset, targets)
+    assert obj.residual_dim() == 3
+    np.testing.assert_allclose(obj.target_rotations, targets)
+    s = ik.IKSolver(panda, 4, [obj], n_seeds=4, sampler="roberts")
+    q = np.tile(panda.middle_configuration(), (4, 1))
+    s.step(q, q)
+    assert s.converged.all()
+    got = fk(panda, q)[:, hand, 3:]
+    for i in range(4):
+        assert quat_angle(quat_mul(got[i], offset), targets[i]) < 1e-3
+    with pytest.raises(ValueError, match="not unit"):
+        obj.set_target_rotation(0, [0, 0, 0, 2])
+
+
+def test_joint_limit_objective_limits_replace_the_models(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    lo, hi = panda.joint_limit_lower.copy(), panda.joint_limit_upper.copy()
+    j1 = panda.joint_qd_start[panda.joint_index("panda_joint1")]
+    lo[j1], hi[j1] = 0.2, 0.4
+    goal = fk(panda, random_configurations(panda, 6, seed=16))[:, tcp, :3]
+    s = ik.IKSolver(panda, 6, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal),
+                               ik.IKObjectiveJointLimit(lo, hi)], n_seeds=4, sampler="uniform")
+    q = np.tile(panda.middle_configuration(), (6, 1))
+    s.step(q, q)
+    assert ((q[:, j1] >= 0.2 - 1e-12) & (q[:, j1] <= 0.4 + 1e-12)).all()
+    with pytest.raises(ValueError, match="lower > upper"):
+        ik.IKObjectiveJointLimit(hi, lo)
+    with pytest.raises(ValueError, match="limits have 3 values, joint_dof_count is 8"):
+        ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(np.zeros(3), np.ones(3))])
+    with pytest.raises(ValueError, match="one row per dof"):
+        ik.IKObjectiveJointLimit().residual_dim()
+
+
+def test_weight_and_enabled_edits_apply_at_next_step(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    q0 = panda.middle_configuration()
+    a = fk(panda, q0 + 0.3)[:, tcp, :3]
+    b = fk(panda, q0 - 0.3)[:, tcp, :3]
+    oa, ob = ik.IKObjectivePosition(tcp, [0, 0, 0], a), ik.IKObjectivePosition(tcp, [0, 0, 0], b)
+    s = ik.IKSolver(panda, 1, [oa, ob])
+    ob.enabled = False
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert np.linalg.norm(fk(panda, q)[0, tcp, :3] - a[0]) < 1e-4
+    ob.enabled, oa.weight = True, 0.0
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert np.linalg.norm(fk(panda, q)[0, tcp, :3] - b[0]) < 1e-4
+
+
+def test_whole_body_and_pair_kinds(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    link0 = panda.body_index("panda_link0")
+    q0 = panda.middle_configuration()
+    # com: the mass-weighted centre of the bodies' COMs at a reachable configuration
+    qg = q0 + 0.25
+    bq = fk(panda, qg)[0]
+    com = sum(m * (p[:3] + rotate(p[3:], c)) for m, p, c in
+              zip(panda.body_mass, bq, panda.body_com)) / panda.body_mass.sum()
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveCom(com[None, :])])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert s.converged[0] and s.position_errors[0] < 1e-4
+    # axis_align: the tool's z axis straight down
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveAxisAlign(tcp, [0, 0, 1], [0, 0, -1])])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    z = rotate(fk(panda, q)[0, tcp, 3:], np.array([0, 0, 1.0]))
+    np.testing.assert_allclose(z, [0, 0, -1], atol=1e-3)
+    # look_at: the tool's z axis points at a point
+    point = np.array([[0.5, 0.3, 0.1]])
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveLookAt(tcp, [0, 0, 0], [0, 0, 1], point)])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    x = fk(panda, q)[0, tcp]
+    d = point[0] - x[:3]
+    assert np.dot(rotate(x[3:], np.array([0, 0, 1.0])), d / np.linalg.norm(d)) > 1 - 1e-6
+    # min_distance (hard) against a target too close to the base
+    near = np.array([[0.25, 0.0, 0.3]])
+    objs = [ik.IKObjectivePosition(tcp, [0, 0, 0], near),
+            ik.IKObjectiveMinDistance(tcp, [0, 0, 0], link0, [0, 0, 0], 0.5)]
+    s = ik.IKSolver(panda, 1, objs)
+    q = q0[None, :].copy()
+    s.step(q, q, iterations=200)
+    assert np.linalg.norm(fk(panda, q)[0, tcp, :3]) > 0.5 - 1e-3
+    assert s.constraint_violations[0] < 1e-3
+    # relative_ball: the tool point reaches a point fixed on link 0
+    objs = [ik.IKObjectiveRelativeBall(link0, [0.4, 0.2, 0.4], tcp, [0, 0, 0])]
+    s = ik.IKSolver(panda, 1, objs)
+    q = q0[None, :].copy()
+    s.step(q, q)
+    np.testing.assert_allclose(fk(panda, q)[0, tcp, :3], [0.4, 0.2, 0.4], atol=1e-4)
+    # relative_fixed: the hand keeps a pose relative to link 0
+    hand = panda.body_index("panda_hand")
+    rel = fk(panda, qg)[0, hand]  # link0 sits at the origin
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveRelativeFixed(link0, hand, rel)])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    got = fk(panda, q)[0, hand]
+    np.testing.assert_allclose(got[:3], rel[:3], atol=1e-4)
+    assert quat_angle(got[3:], rel[3:]) < 1e-3
+    # posture alone: the rest configuration
+    rest = np.clip(q0 + 0.1, panda.joint_limit_lower, panda.joint_limit_upper)
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosture(rest, weight=1.0)])
+    q = q0[None, :].copy()
+    s.step(q, q, iterations=50)
+    np.testing.assert_allclose(q[0], rest, atol=1e-5)
+
+
+def test_solver_value_errors(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    obj = ik.IKObjectivePosition(tcp, [0, 0, 0], np.zeros((2, 3)))
+    with pytest.raises(ValueError, match=r"objective 0 \(IKObjectivePosition\) has 2 targets, "
+                                         r"n_problems is 3"):
+        ik.IKSolver(panda, 3, [obj])
+    with pytest.raises(ValueError, match="unknown solver setting 'bogus'; settings are: "):
+        ik.IKSolver(panda, 2, [obj], bogus=1)
+    with pytest.raises(ValueError, match="solver setting 'n_seeds'"):
+        ik.IKSolver(panda, 2, [obj], n_seeds=0)
+    with pytest.raises(ValueError, match="n_problems must be >= 1"):
+        ik.IKSolver(panda, 0, [obj])
+    with pytest.raises(ValueError, match=r"objective 0 \(IKObjectivePosition\): .*link"):
+        ik.IKSolver(panda, 2, [ik.IKObjectivePosition(99, [0, 0, 0], np.zeros((2, 3)))])
+    s = ik.IKSolver(panda, 2, [obj])
+    q = np.zeros((2, panda.joint_coord_count))
+    with pytest.raises(ValueError, match=r"joint_q_in: expected shape \(2, 8\), got \(2, 7\)"):
+        s.step(q[:, :7], q)
+    with pytest.raises(ValueError, match="joint_q_out: expected dtype float64"):
+        s.step(q, q.astype(np.float32))
+    with pytest.raises(ValueError, match="joint_q_out: expected a writable float64 numpy array"):
+        s.step(q, q.tolist())
+    with pytest.raises(ValueError, match="joint_q_in: expected numbers"):
+        s.step(np.full((2, 8), "x"), q)
+    assert "tol_position" in ik.solver_setting_keys()
+
+
+def test_step_releases_the_gil(panda):
+    import threading
+    import time
+    tcp = panda.body_index("panda_hand_tcp")
+    n = 2000
+    goal = fk(panda, random_configurations(panda, n, seed=17))[:, tcp]
+    s = ik.IKSolver(panda, n, [ik.IKObjectivePose(tcp, [0, 0, 0], goal)], threads=1)
+    ticks, done = [], threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.0005)
+
+    t = threading.Thread(target=count)
+    t.start()
+    q = np.tile(panda.middle_configuration(), (n, 1))
+    try:
+        t0 = time.perf_counter()
+        s.step(q, q, iterations=40)
+        t1 = time.perf_counter()
+    finally:
+        done.set()
+        t.join()
+    assert [x for x in ticks if t0 + 0.5 * (t1 - t0) < x < t1]
+
+
+def test_custom_objective_in_python(panda):
+    """A residual written in Python: the tool point at height 0.3 and x = 0.4 (2 rows)."""
+    tcp = panda.body_index("panda_hand_tcp")
+    calls = []
+
+    def residual(q, body_q):
+        calls.append(q.shape)
+        return [body_q[tcp, 2] - 0.3, body_q[tcp, 0] - 0.4]
+
+    custom = ik.IKObjectiveCustom(2, residual)
+    assert custom.residual_dim() == 2 and not custom.supports_analytic()
+    s = ik.IKSolver(panda, 2, [custom], threads=2)
+    q = np.tile(panda.middle_configuration(), (2, 1))
+    s.step(q, q)
+    x = fk(panda, q)[:, tcp]
+    np.testing.assert_allclose(x[:, 2], 0.3, atol=1e-5)
+    np.testing.assert_allclose(x[:, 0], 0.4, atol=1e-5)
+    assert calls and calls[0] == (panda.joint_coord_count,)
+
+    def broken(q, body_q):
+        raise KeyError("from the residual")
+
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveCustom(1, broken)])
+    with pytest.raises(KeyError, match="from the residual"):
+        s.step(q[:1], q[:1])
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveCustom(3, lambda q, b: [0.0])])
+    with pytest.raises(ValueError, match=r"IKObjectiveCustom residual: expected shape \(3,\)"):
+        s.step(q[:1], q[:1])
+    with pytest.raises(ValueError, match="dim must be > 0"):
+        ik.IKObjectiveCustom(0, residual)
+
+
+def test_steps_from_two_threads(panda):
+    """Two Python threads stepping one solver take turns; each gets its own complete result."""
+    import threading
+    tcp = panda.body_index("panda_hand_tcp")
+    goal = fk(panda, random_configurations(panda, 50, seed=18))[:, tcp]
+    s = ik.IKSolver(panda, 50, [ik.IKObjectivePose(tcp, [0, 0, 0], goal)], n_seeds=2,
+                    sampler="roberts")
+    outs = [np.tile(panda.middle_configuration(), (50, 1)) for _ in range(4)]
+    threads = [threading.Thread(target=s.step, args=(o, o)) for o in outs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for o in outs[1:]:
+        np.testing.assert_array_equal(o, outs[0])
+    assert s.converged.shape == (50,)

@@ -1,0 +1,292 @@
+"""ikwb.Model, State, eval_fk / eval_ik (newton.eval_fk's semantics and ValueError cases) and the
+batched forms; FK compared bit for bit with the C++ command line tool."""
+import csv
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ikwb
+from conftest import PANDA, random_configurations
+
+
+def test_model_attributes(panda):
+    assert panda.body_count == 13
+    assert panda.joint_count == 13  # the root joint and 12 URDF joints
+    assert panda.joint_coord_count == 8 and panda.joint_dof_count == 8  # finger 2 mimics 1
+    assert panda.articulation_count == 1
+    assert panda.joint_q_start.shape == (panda.joint_count + 1,)
+    assert panda.joint_q_start[-1] == panda.joint_coord_count
+    assert panda.joint_qd_start[-1] == panda.joint_dof_count
+    assert panda.joint_ancestor[0] == -1
+    assert all(panda.joint_ancestor[j] < j for j in range(panda.joint_count))
+    assert panda.body_key[0] == "panda_link0"
+    assert "panda_joint4" in panda.joint_key
+    j4 = panda.joint_index("panda_joint4")
+    d4 = panda.joint_qd_start[j4]
+    assert panda.joint_limit_lower[d4] == pytest.approx(-3.0718)
+    assert panda.joint_limit_upper[d4] == pytest.approx(-0.0698)
+    assert panda.joint_type[j4] == int(ikwb.JointType.REVOLUTE)
+    assert panda.joint_child[j4] == panda.body_index("panda_link4")
+    # views of the C++ model: read-only
+    with pytest.raises(ValueError):
+        panda.joint_limit_lower[0] = 0.0
+    with pytest.raises(ValueError, match="unknown body 'nope'"):
+        panda.body_index("nope")
+
+
+def test_floating_base_and_errors(tmp_path):
+    m = ikwb.Model.from_urdf(PANDA, floating_base=True)
+    assert m.joint_type[0] == int(ikwb.JointType.FREE)
+    assert m.joint_coord_count == 15 and m.joint_dof_count == 14
+    with pytest.raises(ikwb.ModelError, match="nope.urdf"):
+        ikwb.Model.from_urdf(str(tmp_path / "nope.urdf"))
+    bad = tmp_path / "bad.urdf"
+    bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>"
+                   "<parent link='a'/><child link='missing'/></joint></robot>")
+    with pytest.raises(ValueError, match="bad.urdf"):
+        ikwb.Model.from_urdf(str(bad))
+    assert issubclass(ikwb.ModelError, ValueError)
+
+
+def test_state_shapes_and_views(panda):
+    s = panda.state()
+    assert s.body_q.shape == (13, 7) and s.body_q.dtype == np.float64
+    assert s.body_qd.shape == (13, 6)
+    np.testing.assert_array_equal(s.body_q[:, 6], 1.0)
+    s.body_q[3, 0] = 5.0  # a view: writes reach the state
+    assert s.body_q[3, 0] == 5.0
+    c = s.copy()
+    c.body_q[3, 0] = 1.0
+    assert s.body_q[3, 0] == 5.0
+    with pytest.raises(ValueError, match=r"State.body_q: expected shape \(13, 7\)"):
+        s.body_q = np.zeros((12, 7))
+
+
+def test_tiny_fk_by_hand(tiny):
+    s = tiny.state()
+    q = np.array([np.pi / 2, -np.pi / 2])
+    ikwb.eval_fk(tiny, q, np.array([1.0, 0.0]), s)
+    tip = tiny.body_index("tip")
+    # shoulder turns +90 deg about z: the elbow sits at (0, 0.5, 0.1); elbow -90: tip along +x
+    np.testing.assert_allclose(s.body_q[tip, :3], [0.4, 0.5, 0.1], atol=1e-15)
+    np.testing.assert_allclose(s.body_q[tip, 3:], [0, 0, 0, 1], atol=1e-15)
+    # body_qd = (v_com_world, omega_world): upper turns at 1 rad/s, its COM 0.25 m out along y
+    upper = tiny.body_index("upper")
+    np.testing.assert_allclose(s.body_qd[upper], [-0.25, 0, 0, 0, 0, 1], atol=1e-15)
+
+
+def read_cli_poses(path, n, bodies):
+    poses = np.zeros((n, bodies, 7))
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["config", "body", "x", "y", "z", "qx", "qy", "qz", "qw"]
+    assert len(rows) == 1 + n * bodies
+    for k, row in enumerate(rows[1:]):
+        poses[int(row[0]), k % bodies] = [float(v) for v in row[2:]]
+    return poses
+
+
+def test_fk_equals_cli_bit_for_bit(panda, cli, tmp_path):
+    qs = random_configurations(panda, 20, seed=3)
+    np.savetxt(tmp_path / "q.csv", qs, delimiter=",", fmt="%.17g")
+    subprocess.run([cli, "fk", PANDA, "--q", str(tmp_path / "q.csv"), "--out",
+                    str(tmp_path / "poses.csv")], check=True, capture_output=True)
+    expected = read_cli_poses(tmp_path / "poses.csv", len(qs), panda.body_count)
+    s = panda.state()
+    for i, q in enumerate(qs):
+        ikwb.eval_fk(panda, q, None, s)
+        assert np.array_equal(s.body_q, expected[i]), f"configuration {i}"
+    body_q, body_qd = ikwb.eval_fk_batch(panda, qs)
+    assert body_qd is None
+    assert np.array_equal(body_q, expected)
+
+
+def test_fk_accepts_float32_and_lists(tiny):
+    s1, s2 = tiny.state(), tiny.state()
+    ikwb.eval_fk(tiny, [0.5, 0.25], None, s1)
+    ikwb.eval_fk(tiny, np.array([0.5, 0.25], dtype=np.float32), None, s2)
+    np.testing.assert_array_equal(s1.body_q, s2.body_q)  # 0.5 and 0.25 are exact in float32
+
+
+def test_joint_mask_preserves_unselected_bit_for_bit(panda):
+    rng = np.random.default_rng(1)
+    q = random_configurations(panda, 1, seed=4)[0]
+    qd = rng.normal(size=panda.joint_dof_count)
+    s = panda.state()
+    ikwb.eval_fk(panda, q, qd, s)
+    # simulated drift: poses and twists that no joint configuration reproduces exactly
+    s.body_q[:, :3] += rng.normal(scale=1e-3, size=(13, 3))
+    s.body_qd[:] += rng.normal(scale=1e-3, size=(13, 6))
+    before_q, before_qd = s.body_q.copy(), s.body_qd.copy()
+    j4 = panda.joint_index("panda_joint4")
+    q2, qd2 = q.copy(), qd.copy()
+    q2[panda.joint_q_start[j4]] += 0.3
+    # only joint 4: its child moves, its descendants keep pose and velocity exactly
+    mask = np.zeros(panda.joint_count, dtype=bool)
+    mask[j4] = True
+    ikwb.eval_fk(panda, q2, qd2, s, joint_mask=mask)
+    child = panda.joint_child[j4]
+    changed = [b for b in range(13) if not np.array_equal(s.body_q[b], before_q[b])]
+    assert changed == [child]
+    for b in range(13):
+        if b != child:
+            assert np.array_equal(s.body_qd[b], before_qd[b])
+    # the branch (joint 4 and descendants) follows; bodies above keep their values
+    s2 = panda.state()
+    s2.body_q, s2.body_qd = before_q, before_qd
+    branch = panda.branch_joint_mask(j4, True)
+    assert branch.dtype == bool and branch.sum() == 1 + len(panda.joint_descendants(j4))
+    ikwb.eval_fk(panda, q2, qd2, s2, joint_mask=branch)
+    below = {panda.joint_child[j] for j in [j4] + panda.joint_descendants(j4)}
+    for b in range(13):
+        if b in below:
+            assert not np.array_equal(s2.body_q[b], before_q[b])
+        else:
+            assert np.array_equal(s2.body_q[b], before_q[b])
+            assert np.array_equal(s2.body_qd[b], before_qd[b])
+    # a selected joint uses its parent's current (preserved, drifted) pose
+    ref = panda.state()
+    ref.body_q, ref.body_qd = before_q, before_qd
+    ikwb.eval_fk(panda, q2, qd2, ref)
+    assert not np.array_equal(ref.body_q[child], s2.body_q[child])
+
+
+def test_articulation_and_flag_filters(panda):
+    q = random_configurations(panda, 1, seed=5)[0]
+    full = panda.state()
+    ikwb.eval_fk(panda, q, None, full)
+    for kwargs in [dict(mask=np.array([False])), dict(indices=np.array([], dtype=np.int64)),
+                   dict(body_flag_filter=ikwb.BodyFlags.KINEMATIC)]:
+        s = panda.state()
+        s.body_q[:, 0] = 7.0
+        ikwb.eval_fk(panda, q, None, s, **kwargs)
+        np.testing.assert_array_equal(s.body_q[1:, 0], 7.0)  # not zeroed: kept
+    for kwargs in [dict(mask=[True]), dict(indices=[0]),
+                   dict(body_flag_filter=ikwb.BodyFlags.DYNAMIC), dict(body_flag_filter=3)]:
+        s = panda.state()
+        ikwb.eval_fk(panda, q, None, s, **kwargs)
+        assert np.array_equal(s.body_q, full.body_q)
+
+
+def test_eval_fk_value_errors(panda, tiny):
+    s = panda.state()
+    q = np.zeros(panda.joint_coord_count)
+    with pytest.raises(ValueError, match="either mask or indices, not both"):
+        ikwb.eval_fk(panda, q, None, s, mask=[True], indices=[0])
+    with pytest.raises(ValueError, match="joint_mask: expected dtype bool, got int64"):
+        ikwb.eval_fk(panda, q, None, s, joint_mask=np.ones(panda.joint_count, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"joint_mask \(joint_count\): expected 13 values, got 12"):
+        ikwb.eval_fk(panda, q, None, s, joint_mask=np.ones(12, dtype=bool))
+    with pytest.raises(ValueError, match="joint_mask: expected a 1-D array"):
+        ikwb.eval_fk(panda, q, None, s, joint_mask=np.ones((13, 1), dtype=bool))
+    with pytest.raises(ValueError, match=r"mask \(articulation_count\): expected 1 values, got 2"):
+        ikwb.eval_fk(panda, q, None, s, mask=[True, False])
+    with pytest.raises(ValueError, match="indices: articulation 1 out of range"):
+        ikwb.eval_fk(panda, q, None, s, indices=[1])
+    with pytest.raises(ValueError, match=r"joint_q \(joint_coord_count\): expected 8 values, got 7"):
+        ikwb.eval_fk(panda, q[:7], None, s)
+    with pytest.raises(ValueError, match=r"joint_qd \(joint_dof_count\): expected 8 values, got 3"):
+        ikwb.eval_fk(panda, q, np.zeros(3), s)
+    with pytest.raises(ValueError, match="joint_q: expected numbers"):
+        ikwb.eval_fk(panda, np.array(["a"] * 8), None, s)
+    with pytest.raises(ValueError, match="joint_q: expected shape"):
+        ikwb.eval_fk(panda, q.reshape(1, 8), None, s)
+    with pytest.raises(ValueError, match="made for a model with 4 bodies"):
+        ikwb.eval_fk(panda, q, None, tiny.state())
+
+
+def test_eval_ik_round_trip(panda):
+    q = random_configurations(panda, 1, seed=6)[0]
+    qd = np.random.default_rng(2).normal(size=panda.joint_dof_count)
+    s = panda.state()
+    ikwb.eval_fk(panda, q, qd, s)
+    q_out = np.full(panda.joint_coord_count, np.nan)
+    qd_out = np.zeros(panda.joint_dof_count)
+    ikwb.eval_ik(panda, s, q_out, qd_out)
+    np.testing.assert_allclose(q_out, q, atol=1e-12)
+    np.testing.assert_allclose(qd_out, qd, atol=1e-12)
+    with pytest.raises(ValueError, match=r"eval_ik joint_q: expected shape \(8,\)"):
+        ikwb.eval_ik(panda, s, np.zeros(7))
+    with pytest.raises(ValueError, match="eval_ik joint_q: expected dtype float64"):
+        ikwb.eval_ik(panda, s, np.zeros(8, dtype=np.float32))
+    with pytest.raises(ValueError, match="read-only"):
+        ikwb.eval_ik(panda, s, panda.joint_limit_lower)
+
+
+def test_floating_base_eval_ik_and_velocity(panda):
+    m = ikwb.Model.from_urdf(PANDA, floating_base=True)
+    rng = np.random.default_rng(7)
+    q = m.joint_q
+    quat = rng.normal(size=4)
+    q[:3], q[3:7] = [0.3, -0.2, 0.5], quat / np.linalg.norm(quat)
+    q[7:] = random_configurations(panda, 1, seed=8)[0]
+    s = m.state()
+    ikwb.eval_fk(m, q, rng.normal(size=m.joint_dof_count), s)
+    out = np.zeros(m.joint_coord_count)
+    ikwb.eval_ik(m, s, out)
+    sign = np.sign(out[6]) * np.sign(q[6])
+    np.testing.assert_allclose(out[:3], q[:3], atol=1e-12)
+    np.testing.assert_allclose(out[3:7] * sign, q[3:7], atol=1e-12)
+    np.testing.assert_allclose(out[7:], q[7:], atol=1e-12)
+
+
+def test_batch_equals_single_and_writes_in_place(panda):
+    qs = random_configurations(panda, 16, seed=9)
+    qds = np.random.default_rng(3).normal(size=(16, panda.joint_dof_count))
+    body_q = np.zeros((16, 13, 7))
+    body_qd = np.zeros((16, 13, 6))
+    bq, bqd = ikwb.eval_fk_batch(panda, qs, qds, body_q, body_qd)
+    assert bq is body_q and bqd is body_qd
+    s = panda.state()
+    for i in range(16):
+        ikwb.eval_fk(panda, qs[i], qds[i], s)
+        assert np.array_equal(body_q[i], s.body_q) and np.array_equal(body_qd[i], s.body_qd)
+    # masked batch keeps unselected bodies of the given arrays
+    j6 = panda.joint_index("panda_joint6")
+    keep = body_q.copy()
+    ikwb.eval_fk_batch(panda, qs + 0.1, None, body_q, joint_mask=panda.branch_joint_mask(j6, False))
+    child = panda.joint_child[j6]
+    others = [b for b in range(13) if b != child]
+    assert np.array_equal(body_q[:, others], keep[:, others])
+    assert not np.array_equal(body_q[:, child], keep[:, child])
+    # eval_ik_batch inverts it
+    q_back = np.full_like(qs, np.nan)  # no previous angles: unwrapped near the limits' middle
+    bq, _ = ikwb.eval_fk_batch(panda, qs)
+    ikwb.eval_ik_batch(panda, bq, q_back)
+    np.testing.assert_allclose(q_back, qs, atol=1e-12)
+    with pytest.raises(ValueError, match=r"eval_fk_batch joint_q: expected shape \(n, 8\)"):
+        ikwb.eval_fk_batch(panda, qs[:, :7])
+    with pytest.raises(ValueError, match=r"body_q: expected shape \(16, 13, 7\)"):
+        ikwb.eval_fk_batch(panda, qs, None, np.zeros((16, 13, 6)))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        ikwb.eval_fk_batch(panda, qs, None, np.zeros((13, 16, 7)).transpose(1, 0, 2))
+    with pytest.raises(ValueError, match="not both"):
+        ikwb.eval_fk_batch(panda, qs, mask=[True], indices=[0])
+
+
+def test_batch_releases_the_gil(panda):
+    """Another Python thread runs during the second half of a large batch (it could not while
+    the batch held the GIL: a switch can only happen before the call starts)."""
+    qs = np.repeat(random_configurations(panda, 1, seed=10), 200000, axis=0)
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.0005)
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        t0 = time.perf_counter()
+        ikwb.eval_fk_batch(panda, qs)
+        t1 = time.perf_counter()
+    finally:
+        done.set()
+        t.join()
+    late = [x for x in ticks if t0 + 0.5 * (t1 - t0) < x < t1]
+    assert len(late) > 0, f"no other thread ran in {t1 - t0:.3f} s"

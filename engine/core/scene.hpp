@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/spatial.hpp"
+#include "engine/core/timeline.hpp"
 
 namespace ikwb {
 
@@ -59,6 +60,7 @@ struct Scene {
   nlohmann::json solver = nlohmann::json::object();  // settings by name, see the README
   nlohmann::json camera = nlohmann::json::object();  // target, distance, yaw, pitch
   nlohmann::json extra = nlohmann::json::object();   // other app state (view toggles, ...)
+  SceneTimeline timeline;  // keyframes (engine/core/timeline.hpp); written when it has keys
   // what loading could not restore (unknown keys, fields of newer versions, ...)
   std::vector<std::string> warnings;
 };

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/gui/app_state.hpp"
+#include "app/gui/timeline_edit.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
@@ -77,6 +78,7 @@ void AppState::apply_scene_content(const Scene& scene) {
   for (int i = 0; i < int(objectives.size()) && selection.objective < 0; ++i)
     if (objectives[i].has_target()) selection.objective = i;
   structure_dirty_ = true;
+  timeline_from_scene(*this, scene, setup);
 }
 
 Scene AppState::make_scene() const {
@@ -93,6 +95,7 @@ Scene AppState::make_scene() const {
   for (const WorkbenchObjective& o : objectives)
     s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
   s.solver = solver_settings_json(settings);
+  s.timeline = timeline_for_scene(*this);
   return s;
 }
 

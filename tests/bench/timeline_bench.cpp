@@ -28,9 +28,7 @@ Setup make_setup(const std::string& robot, Interpolation mode) {
   opt.floating_base = scene.floating_base;
   opt.load_meshes = false;
   Setup s;
-  s.model = load_urdf_file(
-                resolve_robot(IKWB_SOURCE_DIR "/assets/robots/" + robot + "/" + scene.robot), opt)
-                .model;
+  s.model = load_urdf_file(resolve_robot(scene.robot), opt).model;
   s.scene = resolve_scene(*s.model, scene);
   int tool = -1;
   for (int i = 0; i < int(s.scene.objectives.size()) && tool < 0; ++i)

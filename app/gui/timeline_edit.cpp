@@ -16,7 +16,26 @@ std::vector<PlacedObjective> placed_objectives(const AppState& app) {
   return out;
 }
 
+// the timeline of the loaded robot: keys and motions of a robot replaced since (opened without a
+// scene) are dropped
+TimelineState& timeline_of(AppState& app) {
+  TimelineState& t = app.timeline;
+  if (t.model_version == app.model_version) return t;
+  if (!t.timeline.keys.empty() || !t.motion_path.empty())
+    app.info("timeline cleared: another robot was opened");
+  TimelineState fresh;
+  fresh.show_panel = t.show_panel;
+  fresh.show_ghosts = t.show_ghosts;
+  fresh.export_rate = t.export_rate;
+  fresh.serial = t.serial + 1;
+  fresh.seen_edit = app.edit_serial;
+  fresh.model_version = app.model_version;
+  t = std::move(fresh);
+  return t;
+}
+
 bool key_index_ok(AppState& app, int index) {
+  timeline_of(app);
   if (index >= 0 && index < int(app.timeline.timeline.keys.size())) return true;
   app.error("no timeline key " + std::to_string(index) + " (" +
             std::to_string(app.timeline.timeline.keys.size()) + " keys)");
@@ -67,7 +86,7 @@ int add_key(AppState& app, double time) {
     app.error("add key: the time must be a number >= 0 (seconds)");
     return -1;
   }
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   fit_key_targets(app);
   Keyframe key;
   key.time = time;
@@ -87,7 +106,7 @@ int add_key(AppState& app, double time) {
 
 bool delete_key(AppState& app, int index) {
   if (!key_index_ok(app, index)) return false;
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   t.timeline.keys.erase(t.timeline.keys.begin() + index);
   if (t.selected == index) t.selected = -1;
   if (t.selected > index) --t.selected;
@@ -96,7 +115,7 @@ bool delete_key(AppState& app, int index) {
 }
 
 bool select_key(AppState& app, int index) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (index < 0) {
     t.selected = -1;
     return true;
@@ -117,7 +136,7 @@ bool select_key(AppState& app, int index) {
 
 bool retime_key(AppState& app, int index, double time) {
   if (!key_index_ok(app, index)) return false;
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (!(time >= 0) || !std::isfinite(time)) {
     app.error("retime key: the time must be a number >= 0 (seconds)");
     return false;
@@ -133,7 +152,7 @@ bool retime_key(AppState& app, int index, double time) {
 }
 
 bool set_interpolation(AppState& app, int index, Interpolation mode) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (index >= 0 && !key_index_ok(app, index)) return false;
   for (int i = 0; i < int(t.timeline.keys.size()); ++i)
     if (index < 0 || i == index) t.timeline.keys[i].interpolation = mode;
@@ -156,7 +175,7 @@ double play_end(const AppState& app) {
 }
 
 bool play(AppState& app, bool on) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (on && !playing_trajectory(app)) {
     app.error("play: " + t.render_error);
     return false;
@@ -171,7 +190,7 @@ bool play(AppState& app, bool on) {
 }
 
 bool scrub(AppState& app, double time) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (!std::isfinite(time)) {
     app.error("scrub: the time must be a number (seconds)");
     return false;
@@ -188,7 +207,7 @@ bool scrub(AppState& app, double time) {
 }
 
 void timeline_frame(AppState& app, double dt, bool user_moving) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (!app.model) return;
   // a gizmo drag or a joint edit takes the robot back from the playhead
   if (user_moving) {
@@ -232,7 +251,7 @@ void timeline_frame(AppState& app, double dt, bool user_moving) {
 // ---- rendering and files ------------------------------------------------------------------------
 
 const Trajectory* timeline_trajectory(AppState& app) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (t.rendered_serial == t.serial) return t.render_error.empty() ? &t.trajectory : nullptr;
   t.rendered_serial = t.serial;
   t.render_error.clear();
@@ -263,7 +282,7 @@ const Trajectory* timeline_trajectory(AppState& app) {
 }
 
 bool export_trajectory(AppState& app, const std::string& path, double rate) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   if (!(rate > 0) || rate > 1e6) {
     app.error("export trajectory: the rate must be a number of samples per second in (0, 1e6]");
     return false;
@@ -303,7 +322,7 @@ bool import_motion(AppState& app, const std::string& path) {
     app.error(std::string("motion not imported: ") + e.what());
     return false;
   }
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   t.motion = Trajectory{};
   t.motion.coord_count = app.model->coord_count;
   t.motion.times = motion.times;
@@ -320,7 +339,7 @@ bool import_motion(AppState& app, const std::string& path) {
 }
 
 void clear_motion(AppState& app) {
-  TimelineState& t = app.timeline;
+  TimelineState& t = timeline_of(app);
   t.motion_path.clear();
   t.motion = Trajectory{};
   t.playing = false;
@@ -330,7 +349,8 @@ void clear_motion(AppState& app) {
 // ---- scenes and the state dump ------------------------------------------------------------------
 
 SceneTimeline timeline_for_scene(const AppState& app) {
-  if (!app.model) return {};
+  // keys of a robot replaced since are not this robot's
+  if (!app.model || app.timeline.model_version != app.model_version) return {};
   return timeline_to_scene(*app.model, app.timeline.timeline, placed_objectives(app));
 }
 
@@ -338,6 +358,7 @@ void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& se
   TimelineState& t = app.timeline;
   std::vector<std::string> warnings;
   t.timeline = timeline_on_model(*app.model, scene, setup, warnings);
+  t.model_version = app.model_version;
   for (const std::string& w : warnings) app.warn(w);
   t.selected = -1;
   t.playing = false;

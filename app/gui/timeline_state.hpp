@@ -31,6 +31,7 @@ struct TimelineState {
   Trajectory motion;
   std::string motion_path;
 
+  uint64_t model_version = 0;  // AppState::model_version of the robot the keys are for
   uint64_t seen_edit = 0;      // AppState::edit_serial last seen
   bool key_pending = false;    // an edit happened while a key was selected: update the key
   bool apply_pending = false;  // put the robot at the playhead this frame

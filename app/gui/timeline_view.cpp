@@ -37,7 +37,7 @@ void TimelineView::update(const AppState& app) {
   path_ok_.clear();
   const int tool = tool_objective(app);
   const bool rendered = t.rendered_serial == t.serial && t.render_error.empty();
-  if (tool < 0 || !rendered) return;
+  if (tool < 0 || !rendered || t.trajectory.coord_count != m.coord_count) return;
   const ObjectiveParams<double>& p = app.objectives[tool].spec.params;
   const Trajectory& tr = t.trajectory;
   for (std::size_t i = 0; i < tr.sample_count(); ++i) {

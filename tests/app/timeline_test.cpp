@@ -121,7 +121,9 @@ TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {
   std::ofstream(path("bad.csv")) << "time,panda_joint1,nope\n0,0,0\n";
   const std::string script =
       "robot panda\nwait 2\nplay\nscrub 1\nimport_motion " + path("bad.csv") +
-      "\nkey_delete 3\nkey_add 1\nkey_add 2\nkey_time 0 2\n" + dump_cmd("after.json");
+      "\nkey_delete 3\nkey_add 1\nkey_add 2\nkey_time 0 2\n" + dump_cmd("after.json") + "load " +
+      IKWB_SOURCE_DIR + "/assets/robots/ur5e/ur5e.urdf\nkey_select 0\nwait 2\nsave_scene " +
+      path("ur5e.json") + "\n" + dump_cmd("other.json");
   EXPECT_EQ(run(script), 1) << log();
   const std::string text = log();
   EXPECT_NE(text.find("the timeline has no keys"), std::string::npos) << text;
@@ -129,6 +131,13 @@ TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {
   EXPECT_NE(text.find("no timeline key 3"), std::string::npos) << text;
   EXPECT_NE(text.find("retime key: another key is at 2"), std::string::npos) << text;
   EXPECT_EQ(dump("after.json")["timeline"]["keys"].size(), 2u);
+  // another robot: the Panda's keys are dropped, not applied to it
+  EXPECT_NE(
+      dump("other.json")["messages"].dump().find("timeline cleared: another robot was opened"),
+      std::string::npos);
+  EXPECT_NE(text.find("no timeline key 0 (0 keys)"), std::string::npos) << text;
+  EXPECT_EQ(dump("other.json")["timeline"]["keys"].size(), 0u);
+  EXPECT_FALSE(nlohmann::json::parse(test::read_text(path("ur5e.json"))).contains("timeline"));
 }
 
 }  // namespace

@@ -117,6 +117,32 @@ TEST_F(Timeline, DemosPlayTheirScenes) {
   }
 }
 
+// The Timeline window with the mouse, where it opens in a 1280x720 window: its time axis runs
+// from x 304 to 916 at y 431 over 3.15 s (the keys' 3 s and 5%). A click on a key selects it, a
+// click beside the keys scrubs, a drag of a key retimes it (one undo step).
+TEST_F(Timeline, TheWindowSelectsScrubsAndRetimesWithTheMouse) {
+  const std::string scene = std::string(IKWB_SOURCE_DIR) + "/assets/demos/panda_pick_place.json";
+  const std::string script = "scene " + scene + "\ntimeline on\nwait 3\nclick 595 431\nwait 3\n" +
+                             dump_cmd("select.json") + "click 450 431\nwait 3\n" +
+                             dump_cmd("scrub.json") +
+                             "mouse_move 595 431\nmouse_down\nmouse_move 620 431\n"
+                             "mouse_move 640 431\nmouse_up\nwait 2\n" +
+                             dump_cmd("retimed.json") + "undo\nwait 2\n" + dump_cmd("undone.json");
+  ASSERT_EQ(run(script), 0) << log();
+  nlohmann::json select = dump("select.json");
+  EXPECT_EQ(select["timeline"]["selected"], 1);
+  EXPECT_LT(distance(select["joint_q"], select["timeline"]["keys"][1]["q"]), 1e-9);
+  nlohmann::json scrub = dump("scrub.json")["timeline"];
+  EXPECT_NEAR(scrub["playhead"].get<double>(), 0.75, 0.1);
+  EXPECT_TRUE(scrub["holding"]);
+  EXPECT_EQ(scrub["selected"], -1);
+  nlohmann::json retimed = dump("retimed.json")["timeline"]["keys"];
+  EXPECT_NEAR(retimed[1]["time"].get<double>(), 1.75, 0.1);
+  EXPECT_EQ(retimed[0]["time"], 0.0);
+  EXPECT_EQ(retimed[2]["time"], 3.0);
+  EXPECT_EQ(dump("undone.json")["timeline"]["keys"][1]["time"], 1.5);
+}
+
 TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {
   std::ofstream(path("bad.csv")) << "time,panda_joint1,nope\n0,0,0\n";
   const std::string script =

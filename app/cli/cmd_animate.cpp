@@ -28,7 +28,7 @@ constexpr const char* kSummary =
     "reports. Joint-space segments follow a cubic with zero velocity at the keys; task-space\n"
     "segments move the targets on straight lines / slerp and solve IK at every sample (CPU,\n"
     "warm start). A segment whose IK fails or that would exceed a joint's velocity limit is\n"
-    "reported on standard error; --strict then makes the exit status 3.";
+    "reported on standard error; --fail-on-flagged then makes the exit status 3.";
 
 void print_warnings(const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -64,7 +64,7 @@ int cmd_animate(int argc, char** argv) {
   args.add_positional("SCENE.json", "scene with a timeline");
   args.add_required_option("out", "TRAJ.csv", "output (.csv, .json, or '-' for CSV on stdout)");
   args.add_option("rate", "HZ", "samples per second (default 100)");
-  args.add_flag("strict", "exit status 3 when a segment is flagged");
+  args.add_flag("fail-on-flagged", "exit status 3 when a segment is flagged");
   add_robot_options(args);
   add_solver_options(args);
   double rate = 100;
@@ -117,7 +117,7 @@ int cmd_animate(int argc, char** argv) {
     std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %.3f s%s\n", tr.sample_count(),
                  timeline.end() - timeline.start(), timeline.keys.size(), tr.seconds,
                  flagged ? "; flagged segments above" : "");
-    if (flagged && args.has("strict")) return 3;
+    if (flagged && args.has("fail-on-flagged")) return 3;
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb animate: %s\n", e.what());
     return 2;

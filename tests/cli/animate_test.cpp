@@ -80,7 +80,7 @@ TEST(Animate, RendersTheTimelineToCsvWithTheKeysRows) {
 TEST(Animate, TaskSpaceSegmentsAndJsonOutput) {
   TempDir dir;
   const std::string scene = dir.write("s.json", panda_scene("task"));
-  CmdResult r = run_animate({scene, "--out", dir / "t.json", "--rate", "50", "--strict"});
+  CmdResult r = run_animate({scene, "--out", dir / "t.json", "--rate", "50", "--fail-on-flagged"});
   ASSERT_EQ(r.code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(read_text(dir / "t.json"));
   EXPECT_EQ(j["format"], "ikwb-trajectory");
@@ -94,12 +94,12 @@ TEST(Animate, TaskSpaceSegmentsAndJsonOutput) {
   EXPECT_EQ(j["columns"][0], "panda_joint1");
 }
 
-TEST(Animate, FlagsTooFastSegmentsAndStrictFails) {
+TEST(Animate, FlagsTooFastSegmentsAndFailOnFlaggedFails) {
   TempDir dir;
   std::string text = panda_scene("joint");
   text.replace(text.find("\"time\": 0.8"), 11, "\"time\": 0.1");
   const std::string scene = dir.write("s.json", text);
-  CmdResult r = run_animate({scene, "--out", dir / "t.csv", "--strict"});
+  CmdResult r = run_animate({scene, "--out", dir / "t.csv", "--fail-on-flagged"});
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("segment 0 (joint): joint 'panda_joint"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("velocity limit"), std::string::npos) << r.err;

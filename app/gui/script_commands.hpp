@@ -41,8 +41,9 @@ struct ScriptRunner::Turn {
   void fail(const std::string& what) const { runner.fail(command, what, host.ui.app); }
   // the objective at index argument `s` (*index set), or nullptr and a failure naming it
   WorkbenchObjective* objective(const std::string& s, int* index) const;
-  // an input file: relative to the script's folder when it exists there
-  std::string input_path(const std::string& p) const { return runner.input_path(p); }
+  // an input file: relative to the folder of the command's own script (a demo's, for the
+  // commands `demo` runs) or the script's when it exists there
+  std::string input_path(const std::string& p) const;
 
   // the held input: mouse position, buttons, keys
   InputState& input() const { return runner.input_; }

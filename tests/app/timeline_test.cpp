@@ -100,14 +100,12 @@ TEST_F(Timeline, EditsOfTheSelectedKeyUpdateItAndUndoRestoresIt) {
   EXPECT_LT(distance(undone["q"], k0["q"]), 1e-9) << "undo restores the key";
 }
 
-// the two shipped demos run to their end (their own expects: the tool within 1 mm of the line
-// at the checked times) and leave their timelines as shipped
+// the two shipped demos, run by the `demo` command (their scenes found beside them), get to their
+// end (their own expects: the tool within 1 mm of the line at the checked times) and leave their
+// timelines as shipped
 TEST_F(Timeline, DemosPlayTheirScenes) {
   for (const std::string name : {"panda_pick_place", "humanoid_stance"}) {
-    ASSERT_EQ(run_gui(std::string("--script ") + IKWB_SOURCE_DIR + "/assets/demos/" + name +
-                      ".txt --dump-state " + path(name + ".json")),
-              0)
-        << log();
+    ASSERT_EQ(run("demo " + name + "\n" + dump_cmd(name + ".json")), 0) << log();
     nlohmann::json t = dump(name + ".json")["timeline"];
     EXPECT_EQ(t["keys"].size(), 3u) << name;
     EXPECT_EQ(t["keys"][0]["interpolation"], "task") << name;

@@ -69,6 +69,7 @@ void apply_playhead(AppState& app) {
   trajectory_at(*app.model, *tr, t.playhead, q);
   app.set_configuration(q);
   if (!t.motion_path.empty()) return;
+  fit_key_targets(app);
   for (int i = 0; i < int(app.objectives.size()); ++i)
     if (app.objectives[i].has_target()) app.set_target(i, sample_target(t.timeline, i, t.playhead));
 }
@@ -225,8 +226,11 @@ void timeline_frame(AppState& app, double dt, bool user_moving) {
     t.key_pending = false;
     ++t.serial;
   }
+  // any other edit (objectives, weights, settings) may change a task-space segment: render again
+  // when the trajectory is next needed
   if (app.edit_serial != t.seen_edit) {
     t.seen_edit = app.edit_serial;
+    ++t.serial;
     if (t.selected >= 0) t.key_pending = true;
     t.hold = t.hold && t.playing;
   }

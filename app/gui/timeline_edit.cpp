@@ -60,6 +60,18 @@ const Trajectory* playing_trajectory(AppState& app) {
   return timeline_trajectory(app);
 }
 
+// Edits made since the last look (objectives, weights, settings: they may change a task-space
+// segment): the trajectory is rendered again when next needed, and a selected key takes the
+// pose. True when there were some.
+bool take_edits(AppState& app) {
+  TimelineState& t = app.timeline;
+  if (app.edit_serial == t.seen_edit) return false;
+  t.seen_edit = app.edit_serial;
+  ++t.serial;
+  if (t.selected >= 0) t.key_pending = true;
+  return true;
+}
+
 // the robot (and, on the timeline, the targets) at the playhead
 void apply_playhead(AppState& app) {
   TimelineState& t = app.timeline;
@@ -177,6 +189,7 @@ double play_end(const AppState& app) {
 
 bool play(AppState& app, bool on) {
   TimelineState& t = timeline_of(app);
+  take_edits(app);
   if (on && !playing_trajectory(app)) {
     app.error("play: " + t.render_error);
     return false;
@@ -196,6 +209,7 @@ bool scrub(AppState& app, double time) {
     app.error("scrub: the time must be a number (seconds)");
     return false;
   }
+  take_edits(app);
   if (!playing_trajectory(app)) {
     app.error("scrub: " + t.render_error);
     return false;
@@ -226,14 +240,8 @@ void timeline_frame(AppState& app, double dt, bool user_moving) {
     t.key_pending = false;
     ++t.serial;
   }
-  // any other edit (objectives, weights, settings) may change a task-space segment: render again
-  // when the trajectory is next needed
-  if (app.edit_serial != t.seen_edit) {
-    t.seen_edit = app.edit_serial;
-    ++t.serial;
-    if (t.selected >= 0) t.key_pending = true;
-    t.hold = t.hold && t.playing;
-  }
+  // an edit since the playhead last took the robot gives it back
+  if (take_edits(app)) t.hold = t.hold && t.playing;
   if (t.playing) {
     // a stalled frame does not jump the playhead
     t.playhead += std::min(dt, 0.1) * t.speed;

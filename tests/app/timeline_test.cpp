@@ -141,6 +141,25 @@ TEST_F(Timeline, TheWindowSelectsScrubsAndRetimesWithTheMouse) {
   EXPECT_EQ(dump("undone.json")["timeline"]["keys"][1]["time"], 1.5);
 }
 
+// keys hold one target per objective: one added after them gets, at every key, the target it
+// meets there (reached at the key), and playback goes on; a removal in the same frame as a scrub
+// still leaves the robot at the playhead
+TEST_F(Timeline, AnObjectiveAddedAfterTheKeys) {
+  const std::string script =
+      "robot panda\nwait 3\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 60\nkey_add 1\n"
+      "add position panda_link4\nwait 2\nscrub 1\nwait 3\n" +
+      dump_cmd("scrub.json") + "remove 1\nscrub 0\nwait 3\n" + dump_cmd("removed.json");
+  ASSERT_EQ(run(script), 0) << log();
+  nlohmann::json scrub = dump("scrub.json");
+  ASSERT_EQ(scrub["objectives"].size(), 4u);
+  EXPECT_TRUE(scrub["timeline"]["rendered"]);
+  EXPECT_LT(scrub["objectives"][3]["position_error"].get<double>(), 1e-3);
+  nlohmann::json removed = dump("removed.json");
+  EXPECT_EQ(removed["objectives"].size(), 3u);
+  EXPECT_EQ(removed["timeline"]["playhead"], 0.0);
+  EXPECT_LT(distance(removed["joint_q"], removed["timeline"]["keys"][0]["q"]), 1e-9);
+}
+
 TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {
   std::ofstream(path("bad.csv")) << "time,panda_joint1,nope\n0,0,0\n";
   const std::string script =

@@ -250,8 +250,7 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   }
   static const char* const known[] = {"format",        "version", "robot", "floating_base",
                                       "package_paths", "joint_q", "rest",  "objectives",
-                                      "solver",        "camera",  "extra",
-                                      "timeline"};
+                                      "solver",        "camera",  "extra", "timeline"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;

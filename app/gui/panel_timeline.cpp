@@ -155,8 +155,8 @@ void draw_timeline_panel(Ui& ui) {
   TimelineState& t = app.timeline;
   if (!t.show_panel || !app.model) return;
   const render::Viewport& v = ui.layout.view;
-  ImGui::SetNextWindowPos(ImVec2(v.x + 8, v.y + v.height - 158), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::max(420.0f, v.width - 16), 150), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(v.x + 8, v.y + v.height - 184), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::max(420.0f, v.width - 16), 176), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Timeline", &t.show_panel)) {
     ImGui::End();
     return;

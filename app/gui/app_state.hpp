@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/gui/branch_edit.hpp"
+#include "app/gui/timeline_state.hpp"
 #include "app/gui/timing.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/scene.hpp"
@@ -197,6 +198,9 @@ class AppState {
   // "paused", "idle" (no objectives), "converged", "settled" (stopped within the display tolerances
   // without meeting the solver's: a soft trade-off), "best effort" (stopped short) or "solving"
   const char* solve_state() const;
+
+  // ---- timeline ---------------------------------------------------------------------------
+  TimelineState timeline;  // keyframes and playback (timeline_edit.hpp)
 
   // ---- edits --------------------------------------------------------------------------------
   // Marks a finished user edit (a drag released, an objective added or removed, a slider let

@@ -221,6 +221,7 @@ void draw_menu_bar(Ui& ui) {
     ImGui::MenuItem("Residuals panel", nullptr, &vo.residual_panel);
     ImGui::MenuItem("Joint limits", nullptr, &vo.limits);
     ImGui::MenuItem("Seed ghosts", nullptr, &vo.ghosts);
+    ImGui::MenuItem("Timeline", nullptr, &app.timeline.show_panel);
     ImGui::MenuItem("Velocities (branch edit)", nullptr, &vo.velocities);
     bool branch = app.branch.active;
     if (ImGui::MenuItem("Branch edit (masked FK)", nullptr, &branch, app.model != nullptr)) {
@@ -307,6 +308,7 @@ void draw_panels(Ui& ui) {
   draw_branch_panel(ui, ImVec2(v.x + 10, v.y + v.height - 34));
   draw_open_urdf_dialog(ui);
   draw_session_windows(ui);
+  draw_timeline_panel(ui);
 }
 
 }  // namespace ikwb::gui

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/gui/app_state.hpp"
+#include "app/gui/timeline_edit.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
@@ -80,6 +81,7 @@ void AppState::apply_scene_content(const Scene& scene) {
   for (int i = 0; i < int(objectives.size()) && selection.objective < 0; ++i)
     if (objectives[i].has_target()) selection.objective = i;
   structure_dirty_ = true;
+  timeline_from_scene(*this, scene, setup);
 }
 
 Scene AppState::make_scene() const {
@@ -97,6 +99,7 @@ Scene AppState::make_scene() const {
     s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
   s.solver = solver_settings_json(settings);
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
+  s.timeline = timeline_for_scene(*this);
   return s;
 }
 

@@ -41,7 +41,7 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
                         " arguments, got " + std::to_string(count));
     std::string error = spec->check ? spec->check(a) : "";
     if (!error.empty()) throw ScriptError(where() + a[0] + ": " + error);
-    out.push_back({n, a});
+    out.push_back({n, a, std::filesystem::path(source).parent_path().string()});
   }
   return out;
 }
@@ -131,6 +131,15 @@ WorkbenchObjective* ScriptRunner::Turn::objective(const std::string& s, int* ind
   if (*index < int(app.objectives.size())) return &app.objectives[*index];
   fail("no objective " + s + " (there are " + std::to_string(app.objectives.size()) + ")");
   return nullptr;
+}
+
+std::string ScriptRunner::Turn::input_path(const std::string& p) const {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::path(p).is_relative() && !command.folder.empty() &&
+      fs::exists(fs::path(command.folder) / p, ec))
+    return (fs::path(command.folder) / p).string();
+  return runner.input_path(p);
 }
 
 void ScriptRunner::Turn::tap(int key) const {

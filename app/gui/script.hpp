@@ -26,6 +26,7 @@ class ScriptError : public std::runtime_error {
 struct ScriptCommand {
   int line = 0;                   // 1-based line in the file
   std::vector<std::string> args;  // args[0] is the command name
+  std::string folder;             // the file's folder: its relative input files are there
 };
 
 // Parses a script (source names it in errors): checks every command's name, argument count and

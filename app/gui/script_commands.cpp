@@ -1064,7 +1064,7 @@ const ScriptCommandSpec kCommands[] = {
 const ScriptCommandSpec* find_script_command(const std::string& name) {
   for (const ScriptCommandSpec& c : kCommands)
     if (name == c.name) return &c;
-  return nullptr;
+  return find_timeline_script_command(name);
 }
 
 }  // namespace ikwb::gui

@@ -22,6 +22,8 @@ struct ScriptCommandSpec {
 
 // the command named `name`; nullptr when there is none
 const ScriptCommandSpec* find_script_command(const std::string& name);
+// the timeline's commands (script_timeline.cpp), which find_script_command also finds
+const ScriptCommandSpec* find_timeline_script_command(const std::string& name);
 
 // What a command's run function gets: this frame's host, the command, and the runner's input,
 // drags and place in the script.
@@ -39,8 +41,9 @@ struct ScriptRunner::Turn {
   void fail(const std::string& what) const { runner.fail(command, what, host.ui.app); }
   // the objective at index argument `s` (*index set), or nullptr and a failure naming it
   WorkbenchObjective* objective(const std::string& s, int* index) const;
-  // an input file: relative to the script's folder when it exists there
-  std::string input_path(const std::string& p) const { return runner.input_path(p); }
+  // an input file: relative to the folder of the command's own script (a demo's, for the
+  // commands `demo` runs) or the script's when it exists there
+  std::string input_path(const std::string& p) const;
 
   // the held input: mouse position, buttons, keys
   InputState& input() const { return runner.input_; }

@@ -10,6 +10,7 @@
 #include "app/gui/scene_files.hpp"
 #include "app/gui/session.hpp"
 #include "app/gui/stored_configs.hpp"
+#include "app/gui/timeline_edit.hpp"
 
 namespace ikwb::gui {
 
@@ -214,7 +215,13 @@ void session_shortcuts(Ui& ui) {
     else
       save(ui);
   }
-  if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K)) store_configuration(ui);
+  // K: a key at the playhead while the Timeline is shown, else a stored configuration
+  if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K)) {
+    if (app.timeline.show_panel)
+      add_key(app, app.timeline.playhead);
+    else
+      store_configuration(ui);
+  }
 }
 
 void draw_session_file_items(Ui& ui) {

@@ -130,7 +130,7 @@ bool SolverDriver::solve(AppState& app) {
   SolveStatus& st = app.solve;
   st.ran = false;
   if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve ||
-      app.branch.active) {
+      app.branch.active || app.timeline.hold) {
     st.settled = true;
     return false;
   }

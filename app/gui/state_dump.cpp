@@ -7,6 +7,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "app/gui/timeline_edit.hpp"
 #include "app/gui/visuals.hpp"
 #include "engine/render/gl_util.hpp"
 #include "engine/render/glm_convert.hpp"
@@ -254,6 +255,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   for (const Message& m : app.messages)
     messages.push_back({{"level", level_name(m.level)}, {"text", m.text}, {"frame", m.frame}});
   d["messages"] = messages;
+  d["timeline"] = timeline_dump(app);
   return d;
 }
 

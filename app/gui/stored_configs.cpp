@@ -66,16 +66,6 @@ void set_link_targets_to_links(AppState& app) {
 
 }  // namespace
 
-std::vector<std::string> coord_names(const Model& m) {
-  std::vector<std::string> names;
-  for (int j = 0; j < m.joint_count; ++j) {
-    int a = m.joint_q_start[j], b = m.joint_q_start[j + 1];
-    for (int k = a; k < b; ++k)
-      names.push_back(b - a == 1 ? m.joint_name[j] : m.joint_name[j] + "_" + std::to_string(k - a));
-  }
-  return names;
-}
-
 // ---- stored configurations --------------------------------------------------------------------
 
 void store_configuration(Ui& ui) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/trajectory_io.hpp"  // coord_names
 #include "app/gui/panels.hpp"
 #include "engine/core/scene.hpp"
 
@@ -16,10 +17,6 @@ struct StoredConfig {
   std::string name;
   std::vector<double> q;  // coord_count values, q_start order
 };
-
-// column names of a configuration in q_start order (the joint's name, NAME_k for joints with
-// several coordinates)
-std::vector<std::string> coord_names(const Model& model);
 
 void store_configuration(Ui& ui);
 bool restore_stored(Ui& ui, int index);

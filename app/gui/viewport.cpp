@@ -358,6 +358,7 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     visuals.style_robot(app, style);
     renderer_.draw_robot(app.fk.body_q, style);
     visuals.draw_ghosts(renderer_, app);
+    timeline_view.draw_ghosts(renderer_, app);
   }
   if (options.grid) {
     // a floor around the robot that fades out well before the horizon (a third of the pixels
@@ -407,6 +408,7 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     if (gizmo_i >= 0) gizmo.draw(ov, camera, rect);
   }
   visuals.draw_overlays(ov, camera, rect, app);
+  timeline_view.draw_path(ov, app);
   renderer_.draw_overlay();
   renderer_.end_frame();
 }

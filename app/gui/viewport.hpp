@@ -8,6 +8,7 @@
 
 #include "app/gui/app_state.hpp"
 #include "app/gui/input.hpp"
+#include "app/gui/timeline_view.hpp"
 #include "app/gui/visuals.hpp"
 #include "engine/render/camera.hpp"
 #include "engine/render/gizmo.hpp"
@@ -30,7 +31,8 @@ class Viewport3D {
   render::Gizmo gizmo;
   render::Viewport rect;  // the view in window pixels (top-left origin)
   ViewOptions options;
-  Visuals visuals;  // residuals, limits, seed ghosts, branch edit highlights
+  Visuals visuals;             // residuals, limits, seed ghosts, branch edit highlights
+  TimelineView timeline_view;  // key ghosts and the tool's path
 
   // GL set-up (the context must be current); false and *error on failure
   bool init(std::string* error);

@@ -28,6 +28,7 @@
 #include "app/gui/solver_driver.hpp"
 #include "app/gui/state_dump.hpp"
 #include "app/gui/theme.hpp"
+#include "app/gui/timeline_edit.hpp"
 #include "app/gui/viewport.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/render/screenshot.hpp"
@@ -304,6 +305,7 @@ int run_workbench(int argc, char** argv) {
     view.sync_model(app);
     const ImGuiIO& io = ImGui::GetIO();
     view.handle_input(app, source.input, io.WantCaptureMouse, io.WantCaptureKeyboard);
+    gui::timeline_frame(app, io.DeltaTime, view.gizmo.dragging() || app.held_joint >= 0);
     driver.step_frame(app);
     gui::session_frame_end(ui,
                            view.gizmo.dragging() || ImGui::IsAnyItemActive() || soak.dragging());

@@ -310,7 +310,8 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   }
   static const char* const known[] = {
       "format",     "version", "robot",  "floating_base", "package_paths", "joint_q",     "rest",
-      "objectives", "solver",  "camera", "extra",         "joint_locks",   "joint_limits"};
+      "objectives", "solver",  "camera", "extra",         "joint_locks",   "joint_limits",
+      "timeline"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -372,6 +373,7 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     else
       s.warnings.push_back(source_name + ": extra: expected an object; ignored");
   }
+  if (j.contains("timeline")) s.timeline = timeline_from_json(j["timeline"], source_name);
   return s;
 }
 
@@ -455,6 +457,7 @@ json scene_to_json(const Scene& s) {
   j["solver"] = s.solver;
   j["camera"] = s.camera;
   if (!s.extra.empty()) j["extra"] = s.extra;
+  if (!s.timeline.keys.empty()) j["timeline"] = timeline_to_json(s.timeline);
   return j;
 }
 

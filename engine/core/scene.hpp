@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/spatial.hpp"
+#include "engine/core/timeline.hpp"
 
 namespace ikwb {
 
@@ -74,6 +75,7 @@ struct Scene {
   std::vector<std::string> joint_locks;              // joints the solver leaves where they are
   // joint limits that replace the robot file's (1-dof joints; lower <= upper, +-inf allowed)
   std::map<std::string, std::array<double, 2>> joint_limits;
+  SceneTimeline timeline;  // keyframes (engine/core/timeline.hpp); written when it has keys
   // what loading could not restore (unknown keys, fields of newer versions, ...)
   std::vector<std::string> warnings;
 };

@@ -1,0 +1,85 @@
+#include "app/cli/trajectory_io.hpp"
+
+#include "app/cli/csv.hpp"
+#include "engine/core/scene.hpp"
+
+namespace ikwb {
+
+std::vector<std::string> coord_names(const Model& m) {
+  std::vector<std::string> names;
+  for (int j = 0; j < m.joint_count; ++j) {
+    int a = m.joint_q_start[j], b = m.joint_q_start[j + 1];
+    for (int k = a; k < b; ++k)
+      names.push_back(b - a == 1 ? m.joint_name[j] : m.joint_name[j] + "_" + std::to_string(k - a));
+  }
+  return names;
+}
+
+void write_trajectory_csv(const std::string& path, const Model& m, const Trajectory& tr) {
+  CsvWriter out(path);
+  std::vector<std::string> header{"time"};
+  for (const std::string& name : coord_names(m)) header.push_back(name);
+  out.row(header);
+  for (std::size_t i = 0; i < tr.sample_count(); ++i) {
+    out.field(tr.times[i]);
+    for (int c = 0; c < tr.coord_count; ++c) out.field(tr.row(i)[c]);
+    out.end_row();
+  }
+  out.close();
+}
+
+void write_trajectory_json(const std::string& path, const Model& m, const std::string& robot,
+                           double rate, const Trajectory& tr) {
+  using nlohmann::json;
+  json samples = json::array();
+  for (std::size_t i = 0; i < tr.sample_count(); ++i)
+    samples.push_back(
+        {{"time", tr.times[i]}, {"q", std::vector<double>(tr.row(i), tr.row(i) + tr.coord_count)}});
+  json segments = json::array();
+  for (const SegmentReport& s : tr.segments)
+    segments.push_back({{"key", s.key},
+                        {"interpolation", to_string(s.interpolation)},
+                        {"ik_failures", s.ik_failures},
+                        {"first_failure", s.first_failure},
+                        {"max_position_error", s.max_position_error},
+                        {"max_rotation_error", s.max_rotation_error},
+                        {"max_velocity_ratio", s.max_velocity_ratio},
+                        {"fastest_joint", s.fastest_joint}});
+  json j = {
+      {"format", "ikwb-trajectory"}, {"version", 1},       {"robot", robot},      {"rate", rate},
+      {"columns", coord_names(m)},   {"samples", samples}, {"segments", segments}};
+  write_file_atomic(path, j.dump(1) + "\n");
+}
+
+Motion read_trajectory_csv(const std::string& path, const Model& m) {
+  const std::vector<std::string> names = coord_names(m);
+  CsvReadOptions opt;
+  opt.expected_columns = 1 + int(names.size());
+  opt.columns_name = "time and " + std::to_string(names.size()) + " joint coordinates";
+  NumericTable table = read_numeric_csv(path, opt);
+  const std::string expected = "expected the header `time` then the robot's coordinates (" +
+                               std::to_string(names.size()) + " columns, q_start order)";
+  if (table.header.empty()) throw CsvError(path + ":1: no header; " + expected);
+  if (table.header.size() != names.size() + 1)
+    throw CsvError(path + ":1: " + std::to_string(table.header.size()) + " columns; " + expected);
+  if (table.header[0] != "time")
+    throw CsvError(path + ":1: column 1 is '" + table.header[0] + "'; " + expected);
+  for (std::size_t c = 0; c < names.size(); ++c)
+    if (table.header[c + 1] != names[c])
+      throw CsvError(path + ":1: column " + std::to_string(c + 2) + " is '" + table.header[c + 1] +
+                     "', expected '" + names[c] + "'");
+  if (table.rows.empty()) throw CsvError(path + ": no samples after the header");
+  Motion motion;
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const std::vector<double>& row = table.rows[r];
+    if (!motion.times.empty() && !(row[0] > motion.times.back()))
+      throw CsvError(path + ":" + std::to_string(table.lines[r]) + ": time " +
+                     format_double(row[0]) + " is not after the previous row's " +
+                     format_double(motion.times.back()));
+    motion.times.push_back(row[0]);
+    motion.q.insert(motion.q.end(), row.begin() + 1, row.end());
+  }
+  return motion;
+}
+
+}  // namespace ikwb

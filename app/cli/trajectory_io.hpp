@@ -1,0 +1,37 @@
+// Trajectory files: the timeline's samples as CSV (header `time` then the coordinate names in
+// q_start order, as the stored-configuration CSV) or JSON, and reading such a CSV back as a
+// motion to look at (a rendered timeline, a controller log). docs/timeline.md has the formats.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/core/model.hpp"
+#include "solver/timeline_render.hpp"
+
+namespace ikwb {
+
+// column names of a configuration in q_start order: the joint's name, NAME_k (k from 0) for the
+// coordinates of joints with several
+std::vector<std::string> coord_names(const Model& model);
+
+// One row per sample: time, then q. Atomic (app/cli/csv.hpp's CsvWriter); throws CsvError.
+void write_trajectory_csv(const std::string& path, const Model& model, const Trajectory& tr);
+// {"format": "ikwb-trajectory", "version", "robot", "rate", "columns", "samples": [{"time", "q"}],
+//  "segments": [{"key", "start", "end", "interpolation", "ik_failures", "first_failure",
+//  "max_position_error", "max_rotation_error", "max_velocity_ratio", "fastest_joint"}]}
+// Atomic; throws SceneError when the file cannot be written.
+void write_trajectory_json(const std::string& path, const Model& model, const std::string& robot,
+                           double rate, const Trajectory& tr);
+
+// A motion read from a CSV file: times and configurations.
+struct Motion {
+  std::vector<double> times;  // (sample_count) increasing
+  std::vector<double> q;      // (sample_count x coord_count)
+};
+// Reads a trajectory CSV for `model`. Throws CsvError naming the file and the line or column:
+// no header, a first column that is not `time`, a column count or name that does not match the
+// robot's coordinates, times that do not increase, non-numeric or non-finite values.
+Motion read_trajectory_csv(const std::string& path, const Model& model);
+
+}  // namespace ikwb

@@ -1,0 +1,413 @@
+// Keyframes, playback and trajectory files in the workbench (see timeline_edit.hpp).
+#include "app/gui/timeline_edit.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/cli/trajectory_io.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+std::vector<PlacedObjective> placed_objectives(const AppState& app) {
+  std::vector<PlacedObjective> out;
+  for (const WorkbenchObjective& o : app.objectives) out.push_back({o.spec, o.target});
+  return out;
+}
+
+// the timeline of the loaded robot: keys and motions of a robot replaced since (opened without a
+// scene) are dropped
+TimelineState& timeline_of(AppState& app) {
+  TimelineState& t = app.timeline;
+  if (t.model_version == app.model_version) return t;
+  if (!t.timeline.keys.empty() || !t.motion_path.empty())
+    app.info("timeline cleared: another robot was opened");
+  TimelineState fresh;
+  fresh.show_panel = t.show_panel;
+  fresh.show_ghosts = t.show_ghosts;
+  fresh.export_rate = t.export_rate;
+  fresh.serial = t.serial + 1;
+  fresh.seen_edit = app.edit_serial;
+  fresh.model_version = app.model_version;
+  t = std::move(fresh);
+  return t;
+}
+
+bool key_index_ok(AppState& app, int index) {
+  timeline_of(app);
+  if (index >= 0 && index < int(app.timeline.timeline.keys.size())) return true;
+  app.error("no timeline key " + std::to_string(index) + " (" +
+            std::to_string(app.timeline.timeline.keys.size()) + " keys)");
+  return false;
+}
+
+void changed(AppState& app, const std::string& what) {
+  ++app.timeline.serial;
+  app.note_edit(what);
+  app.timeline.seen_edit = app.edit_serial;  // not an edit of the selected key's pose
+}
+
+// keys made before objectives were added or removed: targets where they are met at each key
+void fit_key_targets(AppState& app) {
+  const std::vector<PlacedObjective> placed = placed_objectives(app);
+  for (Keyframe& k : app.timeline.timeline.keys)
+    if (k.targets.size() != placed.size()) targets_at_key(*app.model, placed, k);
+}
+
+const Trajectory* playing_trajectory(AppState& app) {
+  if (!app.timeline.motion_path.empty()) return &app.timeline.motion;
+  return timeline_trajectory(app);
+}
+
+// Edits made since the last look (objectives, weights, settings: they may change a task-space
+// segment): the trajectory is rendered again when next needed, and a selected key takes the
+// pose. True when there were some.
+bool take_edits(AppState& app) {
+  TimelineState& t = app.timeline;
+  if (app.edit_serial == t.seen_edit) return false;
+  t.seen_edit = app.edit_serial;
+  ++t.serial;
+  if (t.selected >= 0) t.key_pending = true;
+  return true;
+}
+
+// the robot (and, on the timeline, the targets) at the playhead
+void apply_playhead(AppState& app) {
+  TimelineState& t = app.timeline;
+  const Trajectory* tr = playing_trajectory(app);
+  if (!tr || tr->sample_count() == 0) return;
+  std::vector<double> q;
+  trajectory_at(*app.model, *tr, t.playhead, q);
+  app.set_configuration(q);
+  if (!t.motion_path.empty()) return;
+  fit_key_targets(app);
+  for (int i = 0; i < int(app.objectives.size()); ++i)
+    if (app.objectives[i].has_target()) app.set_target(i, sample_target(t.timeline, i, t.playhead));
+}
+
+}  // namespace
+
+// ---- keys ---------------------------------------------------------------------------------------
+
+int add_key(AppState& app, double time) {
+  if (!app.model) {
+    app.error("add key: open a robot first");
+    return -1;
+  }
+  if (!(time >= 0) || !std::isfinite(time)) {
+    app.error("add key: the time must be a number >= 0 (seconds)");
+    return -1;
+  }
+  TimelineState& t = timeline_of(app);
+  fit_key_targets(app);
+  Keyframe key;
+  key.time = time;
+  key.q = app.joint_q;
+  for (const WorkbenchObjective& o : app.objectives) key.targets.push_back(o.target);
+  const int seg = t.timeline.segment_at(time);
+  if (seg >= 0) key.interpolation = t.timeline.keys[seg].interpolation;
+  const int index = t.timeline.insert(std::move(key));
+  if (t.selected >= index) t.selected = -1;  // replaced or shifted: edits no longer go there
+  t.playhead = time;
+  t.hold = false;
+  changed(app, "add key");
+  app.info("key " + std::to_string(index) + " at " + std::to_string(time) + " s (" +
+           std::to_string(t.timeline.keys.size()) + " keys)");
+  return index;
+}
+
+bool delete_key(AppState& app, int index) {
+  if (!key_index_ok(app, index)) return false;
+  TimelineState& t = timeline_of(app);
+  t.timeline.keys.erase(t.timeline.keys.begin() + index);
+  if (t.selected == index) t.selected = -1;
+  if (t.selected > index) --t.selected;
+  changed(app, "delete key");
+  return true;
+}
+
+bool select_key(AppState& app, int index) {
+  TimelineState& t = timeline_of(app);
+  if (index < 0) {
+    t.selected = -1;
+    return true;
+  }
+  if (!key_index_ok(app, index)) return false;
+  fit_key_targets(app);
+  const Keyframe& k = t.timeline.keys[index];
+  t.selected = index;
+  t.playing = false;
+  t.hold = false;
+  t.key_pending = false;
+  t.playhead = k.time;
+  t.seen_edit = app.edit_serial;
+  app.set_configuration(k.q);
+  for (int i = 0; i < int(app.objectives.size()); ++i) app.set_target(i, k.targets[i]);
+  return true;
+}
+
+bool retime_key(AppState& app, int index, double time) {
+  if (!key_index_ok(app, index)) return false;
+  TimelineState& t = timeline_of(app);
+  if (!(time >= 0) || !std::isfinite(time)) {
+    app.error("retime key: the time must be a number >= 0 (seconds)");
+    return false;
+  }
+  const int moved = t.timeline.retime(index, time);
+  if (moved < 0) {
+    app.error("retime key: another key is at " + std::to_string(time) + " s");
+    return false;
+  }
+  if (t.selected == index) t.selected = moved;
+  changed(app, "retime key");
+  return true;
+}
+
+bool set_interpolation(AppState& app, int index, Interpolation mode) {
+  TimelineState& t = timeline_of(app);
+  if (index >= 0 && !key_index_ok(app, index)) return false;
+  for (int i = 0; i < int(t.timeline.keys.size()); ++i)
+    if (index < 0 || i == index) t.timeline.keys[i].interpolation = mode;
+  changed(app, std::string("interpolation ") + to_string(mode));
+  return true;
+}
+
+// ---- playback -----------------------------------------------------------------------------------
+
+double play_start(const AppState& app) {
+  const TimelineState& t = app.timeline;
+  if (!t.motion_path.empty()) return t.motion.times.front();
+  return t.timeline.start();
+}
+
+double play_end(const AppState& app) {
+  const TimelineState& t = app.timeline;
+  if (!t.motion_path.empty()) return t.motion.times.back();
+  return t.timeline.end();
+}
+
+bool play(AppState& app, bool on) {
+  TimelineState& t = timeline_of(app);
+  take_edits(app);
+  if (on && !playing_trajectory(app)) {
+    app.error("play: " + t.render_error);
+    return false;
+  }
+  t.playing = on;
+  if (!on) return true;
+  if (t.playhead >= play_end(app) || t.playhead < play_start(app)) t.playhead = play_start(app);
+  t.selected = -1;
+  t.hold = true;
+  t.apply_pending = true;
+  return true;
+}
+
+bool scrub(AppState& app, double time) {
+  TimelineState& t = timeline_of(app);
+  if (!std::isfinite(time)) {
+    app.error("scrub: the time must be a number (seconds)");
+    return false;
+  }
+  take_edits(app);
+  if (!playing_trajectory(app)) {
+    app.error("scrub: " + t.render_error);
+    return false;
+  }
+  t.playhead = std::min(std::max(time, play_start(app)), play_end(app));
+  t.selected = -1;
+  t.hold = true;
+  t.apply_pending = true;
+  return true;
+}
+
+void timeline_frame(AppState& app, double dt, bool user_moving) {
+  TimelineState& t = timeline_of(app);
+  if (!app.model) return;
+  // a gizmo drag or a joint edit takes the robot back from the playhead
+  if (user_moving) {
+    t.playing = false;
+    t.hold = false;
+  }
+  // an edit with a key selected: the key takes the pose once the robot has settled (checked
+  // from the frame after the edit on, when the solver has seen it)
+  if (t.key_pending && t.selected >= 0 && t.selected < int(t.timeline.keys.size()) &&
+      !user_moving && (app.solve.settled || !app.live_solve)) {
+    Keyframe& k = t.timeline.keys[t.selected];
+    k.q = app.joint_q;
+    k.targets.clear();
+    for (const WorkbenchObjective& o : app.objectives) k.targets.push_back(o.target);
+    t.key_pending = false;
+    ++t.serial;
+  }
+  // an edit since the playhead last took the robot gives it back
+  if (take_edits(app)) t.hold = t.hold && t.playing;
+  if (t.playing) {
+    // a stalled frame does not jump the playhead
+    t.playhead += std::min(dt, 0.1) * t.speed;
+    const double a = play_start(app), b = play_end(app);
+    if (t.playhead >= b) {
+      if (t.loop && b > a) {
+        t.playhead = a + std::fmod(t.playhead - a, b - a);
+      } else {
+        t.playhead = b;
+        t.playing = false;
+      }
+    }
+    t.apply_pending = true;
+  }
+  if (t.apply_pending && t.hold) apply_playhead(app);
+  t.apply_pending = false;
+}
+
+// ---- rendering and files ------------------------------------------------------------------------
+
+const Trajectory* timeline_trajectory(AppState& app) {
+  TimelineState& t = timeline_of(app);
+  if (t.rendered_serial == t.serial) return t.render_error.empty() ? &t.trajectory : nullptr;
+  t.rendered_serial = t.serial;
+  t.render_error.clear();
+  if (!app.model || t.timeline.keys.empty()) {
+    t.render_error = "the timeline has no keys (Timeline > Add key, or K with the panel open)";
+    return nullptr;
+  }
+  fit_key_targets(app);
+  try {
+    auto solver = make_cpu_solver();
+    t.trajectory = render_timeline(app.model, placed_objectives(app), t.timeline, t.export_rate,
+                                   app.settings, *solver);
+  } catch (const std::exception& e) {
+    t.render_error = e.what();
+    return nullptr;
+  }
+  for (const SegmentReport& s : t.trajectory.segments) {
+    if (s.ik_failed())
+      app.warn("timeline segment " + std::to_string(s.key) + ": IK did not converge at " +
+               std::to_string(s.ik_failures) + " of " + std::to_string(s.samples) +
+               " samples (first at " + std::to_string(s.first_failure) + " s)");
+    if (s.too_fast())
+      app.warn("timeline segment " + std::to_string(s.key) + ": joint '" + s.fastest_joint +
+               "' would exceed its velocity limit (" + std::to_string(s.max_velocity_ratio) +
+               "x); give the segment more time");
+  }
+  return &t.trajectory;
+}
+
+bool export_trajectory(AppState& app, const std::string& path, double rate) {
+  TimelineState& t = timeline_of(app);
+  if (!(rate > 0) || rate > 1e6) {
+    app.error("export trajectory: the rate must be a number of samples per second in (0, 1e6]");
+    return false;
+  }
+  if (rate != t.export_rate) {
+    t.export_rate = rate;
+    ++t.serial;
+  }
+  const Trajectory* tr = timeline_trajectory(app);
+  if (!tr) {
+    app.error("trajectory not exported: " + t.render_error);
+    return false;
+  }
+  try {
+    if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0)
+      write_trajectory_csv(path, *app.model, *tr);
+    else
+      write_trajectory_json(path, *app.model, app.robot_path, rate, *tr);
+  } catch (const std::exception& e) {
+    app.error(std::string("trajectory not exported: ") + e.what());
+    return false;
+  }
+  app.info("exported " + std::to_string(tr->sample_count()) + " samples at " +
+           std::to_string(rate) + " Hz to " + path);
+  return true;
+}
+
+bool import_motion(AppState& app, const std::string& path) {
+  if (!app.model) {
+    app.error("import motion: open a robot first");
+    return false;
+  }
+  Motion motion;
+  try {
+    motion = read_trajectory_csv(path, *app.model);
+  } catch (const std::exception& e) {
+    app.error(std::string("motion not imported: ") + e.what());
+    return false;
+  }
+  TimelineState& t = timeline_of(app);
+  t.motion = Trajectory{};
+  t.motion.coord_count = app.model->coord_count;
+  t.motion.times = motion.times;
+  t.motion.q = motion.q;
+  t.motion.converged.assign(motion.times.size(), 1);
+  t.motion_path = path;
+  t.playing = false;
+  t.selected = -1;
+  t.playhead = motion.times.front();
+  t.show_panel = true;
+  app.info("imported a motion of " + std::to_string(motion.times.size()) + " samples (" +
+           std::to_string(motion.times.back() - motion.times.front()) + " s) from " + path);
+  return true;
+}
+
+void clear_motion(AppState& app) {
+  TimelineState& t = timeline_of(app);
+  t.motion_path.clear();
+  t.motion = Trajectory{};
+  t.playing = false;
+  t.hold = false;
+}
+
+// ---- scenes and the state dump ------------------------------------------------------------------
+
+SceneTimeline timeline_for_scene(const AppState& app) {
+  // keys of a robot replaced since are not this robot's
+  if (!app.model || app.timeline.model_version != app.model_version) return {};
+  return timeline_to_scene(*app.model, app.timeline.timeline, placed_objectives(app));
+}
+
+void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& setup) {
+  TimelineState& t = app.timeline;
+  std::vector<std::string> warnings;
+  t.timeline = timeline_on_model(*app.model, scene, setup, warnings);
+  t.model_version = app.model_version;
+  for (const std::string& w : warnings) app.warn(w);
+  t.selected = -1;
+  t.playing = false;
+  t.hold = false;
+  t.key_pending = false;
+  t.motion_path.clear();
+  t.playhead = std::min(std::max(t.playhead, t.timeline.start()), t.timeline.end());
+  if (!t.timeline.keys.empty()) t.show_panel = true;
+  ++t.serial;
+}
+
+nlohmann::json timeline_dump(const AppState& app) {
+  using nlohmann::json;
+  const TimelineState& t = app.timeline;
+  json keys = json::array();
+  for (const Keyframe& k : t.timeline.keys)
+    keys.push_back({{"time", k.time}, {"q", k.q}, {"interpolation", to_string(k.interpolation)}});
+  json flagged = json::array();
+  const bool rendered = t.rendered_serial == t.serial && t.render_error.empty();
+  if (rendered)
+    for (const SegmentReport& s : t.trajectory.segments)
+      if (s.flagged())
+        flagged.push_back({{"key", s.key},
+                           {"ik_failures", s.ik_failures},
+                           {"max_velocity_ratio", s.max_velocity_ratio},
+                           {"fastest_joint", s.fastest_joint}});
+  return {{"keys", keys},
+          {"playhead", t.playhead},
+          {"playing", t.playing},
+          {"loop", t.loop},
+          {"speed", t.speed},
+          {"selected", t.selected},
+          {"holding", t.hold},
+          {"rendered", rendered},
+          {"samples", rendered ? json(t.trajectory.sample_count()) : json(nullptr)},
+          {"flagged_segments", flagged},
+          {"motion", t.motion_path.empty() ? json(nullptr) : json(t.motion_path)}};
+}
+
+}  // namespace ikwb::gui

@@ -1,0 +1,63 @@
+// Keyframes, playback and trajectory files in the workbench (docs/timeline.md). Key edits are
+// finished edits (AppState::note_edit: one undo step each); errors go to the messages and leave
+// the timeline as it was.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/gui/app_state.hpp"
+#include "engine/core/scene.hpp"
+
+namespace ikwb::gui {
+
+// ---- keys ---------------------------------------------------------------------------------
+// A key at `time` (>= 0) with the current configuration and targets; the segment it starts takes
+// the interpolation of the segment it splits (joint for the first). It is not selected: the next
+// pose is the next key's. Returns its index (-1 and an error without a robot or for a bad time).
+int add_key(AppState& app, double time);
+bool delete_key(AppState& app, int index);
+// Selects key `index` (-1: none): the robot jumps to it (configuration and targets), the
+// playhead to its time; later edits update the key until another is selected or playback starts.
+bool select_key(AppState& app, int index);
+// moves key `index` to `time`; refused (an error) onto another key's time
+bool retime_key(AppState& app, int index, double time);
+// the interpolation of the segment starting at key `index` (-1: every key)
+bool set_interpolation(AppState& app, int index, Interpolation mode);
+
+// ---- playback -----------------------------------------------------------------------------
+// starts or pauses playback (from the start when the playhead is at the end)
+bool play(AppState& app, bool on);
+// the playhead to `time` (clamped to the keys or the motion): the robot follows it
+bool scrub(AppState& app, double time);
+// the first and last time of what plays (the timeline, or the imported motion)
+double play_start(const AppState& app);
+double play_end(const AppState& app);
+// Per frame, before the solver step: an edit with a key selected updates the key (once the robot
+// has settled); playback advances by dt * speed (looping or stopping at the end); the robot goes
+// to the playhead. user_moving: a gizmo drag or a joint edit is in progress (playback stops and
+// the timeline lets go of the robot).
+void timeline_frame(AppState& app, double dt, bool user_moving);
+
+// ---- rendering and files ------------------------------------------------------------------
+// The timeline's trajectory at its export rate (rendered again when the keys changed); nullptr
+// with render_error set when there is nothing to render.
+const Trajectory* timeline_trajectory(AppState& app);
+// the timeline at `rate` Hz as CSV (a path ending in .csv) or JSON; flagged segments are warnings
+bool export_trajectory(AppState& app, const std::string& path, double rate);
+// a trajectory CSV (time then the coordinate names) as a motion to play; clear_motion goes back
+// to the timeline
+bool import_motion(AppState& app, const std::string& path);
+void clear_motion(AppState& app);
+
+// ---- scenes and the state dump ------------------------------------------------------------
+// the keys in the scene form (AppState::make_scene)
+SceneTimeline timeline_for_scene(const AppState& app);
+// the scene's keys on the loaded model (AppState::apply_scene); playback stops
+void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& setup);
+// the dump's "timeline": keys (time, q, interpolation), playhead, playing, loop, speed,
+// selected, flagged segments, motion
+nlohmann::json timeline_dump(const AppState& app);
+
+}  // namespace ikwb::gui

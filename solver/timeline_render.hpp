@@ -1,0 +1,80 @@
+// Rendering a keyframe timeline (engine/core/timeline.hpp) into a trajectory: one configuration
+// per sample at a chosen rate, the keys' times included. Joint-space segments are sampled
+// directly; task-space segments move every objective's target on the line / slerp between the
+// keys' targets and solve IK at each sample, warm-started from the previous one, with the
+// posture pulled toward the joint-space curve so the solution arrives at the next key.
+// Used by `ikwb animate` and by the workbench's timeline (docs/timeline.md).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/timeline.hpp"
+#include "solver/scene_problem.hpp"
+#include "solver/solver.hpp"
+
+namespace ikwb {
+
+// ---- scene <-> model ------------------------------------------------------------------------
+
+// The scene's timeline on the model of `setup` (resolve_scene). Joints missing from a key keep
+// setup.q's values, unknown joints are warnings; coordinates are clamped into the limits. The
+// keys' targets follow setup.objectives; where a key has none for an objective (or the scene's
+// objectives could not all be placed, so the order is not known), the target is the one the
+// objective meets at the key's configuration.
+Timeline timeline_on_model(const Model& model, const Scene& scene, const SceneSetup& setup,
+                           std::vector<std::string>& warnings);
+// the timeline in the scene form, objectives in the order of `objectives`
+SceneTimeline timeline_to_scene(const Model& model, const Timeline& timeline,
+                                const std::vector<PlacedObjective>& objectives);
+// key.targets for `objectives`: the targets they meet at key.q (kinds without a target: identity)
+void targets_at_key(const Model& model, const std::vector<PlacedObjective>& objectives,
+                    Keyframe& key);
+
+// ---- rendering ------------------------------------------------------------------------------
+
+// What happened on one segment (key -> key + 1).
+struct SegmentReport {
+  int key = 0;  // the key the segment starts at
+  Interpolation interpolation = Interpolation::kJoint;
+  int samples = 0;                // samples strictly inside the segment
+  int ik_failures = 0;            // task: inner samples whose IK did not converge
+  double first_failure = -1;      // s, time of the first of them (-1: none)
+  double max_position_error = 0;  // m, task: over the inner samples
+  double max_rotation_error = 0;  // rad
+  double max_velocity_ratio = 0;  // largest |dq/dt| / velocity limit over the limited 1-dof
+                                  // joints (joint: the cubic's peak; task: between samples)
+  std::string fastest_joint;      // the joint of max_velocity_ratio ("" when none is limited)
+  bool ik_failed() const { return ik_failures > 0; }
+  bool too_fast() const { return max_velocity_ratio > 1; }
+  bool flagged() const { return ik_failed() || too_fast(); }
+};
+
+struct Trajectory {
+  int coord_count = 0;
+  std::vector<double> times;            // (sample_count) s, increasing; every key's time in it
+  std::vector<double> q;                // (sample_count x coord_count) q_start order
+  std::vector<uint8_t> converged;       // (sample_count) 1 unless a task sample's IK failed
+  std::vector<SegmentReport> segments;  // (key_count - 1)
+  double seconds = 0;                   // wall time of the render
+
+  std::size_t sample_count() const { return times.size(); }
+  const double* row(std::size_t i) const { return q.data() + i * coord_count; }
+  int flagged_segments() const;
+};
+
+// Renders the timeline at `rate` Hz. objectives: the scene's, whose targets the keys hold (the
+// keys' targets sized to them). settings: the solver's tolerances and iterations (one seed, the
+// warm start, is used; at least 50 iterations). Throws std::invalid_argument for no keys, keys
+// that do not fit the model or the objectives, or a bad rate.
+Trajectory render_timeline(std::shared_ptr<const Model> model,
+                           const std::vector<PlacedObjective>& objectives, const Timeline& timeline,
+                           double rate, const SolverSettings& settings, IkSolver& solver);
+
+// the configuration at time t (clamped to the trajectory), blended between the samples around it
+void trajectory_at(const Model& model, const Trajectory& trajectory, double t,
+                   std::vector<double>& q);
+
+}  // namespace ikwb

@@ -1,0 +1,187 @@
+// The timeline in the real workbench: keys added by script and by K, interpolation, scrubbing
+// (the robot and targets at the playhead, the solver waiting), selecting a key (the robot jumps
+// to it), playback, export and import of trajectories, undo of key edits, and the keys saved in
+// a scene and opened again. Checked through the state dump and the written files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gui_script_fixture.hpp"
+
+namespace ikwb {
+namespace {
+
+using Timeline = test::GuiScript;
+
+double distance(const nlohmann::json& a, const nlohmann::json& b) {
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    s += (a[i].get<double>() - b[i].get<double>()) * (a[i].get<double>() - b[i].get<double>());
+  return std::sqrt(s);
+}
+
+TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
+  const std::string script =
+      "robot panda\nwait 5\ntimeline on\nkey_add 0\n"
+      "target 0 0.45 0.2 0.3\nwait 60\nkey_add 1.5\n"
+      "target 0 0.45 -0.2 0.3\nwait 60\nkey K\nwait 1\n"
+      "interpolation all task\n" +
+      dump_cmd("keys.json") + "scrub 0.75\nwait 3\n" + dump_cmd("scrub.json") +
+      "key_select 0\nwait 3\n" + dump_cmd("select.json") + "export_trajectory " + path("t.csv") +
+      " 20\nsave_scene " + path("s.json") + "\nkey_delete 1\nwait 1\nundo\nwait 2\n" +
+      dump_cmd("undo.json") + "play\nwait 20\n" + dump_cmd("play.json") + "import_motion " +
+      path("t.csv") + "\nscrub 100\nwait 2\n" + dump_cmd("motion.json") +
+      "clear_motion\nopen_scene " + path("s.json") + "\nwait 2\n" + dump_cmd("reopened.json");
+  ASSERT_EQ(run(script), 0) << log();
+
+  nlohmann::json keys = dump("keys.json")["timeline"];
+  ASSERT_EQ(keys["keys"].size(), 2u) << "K adds a key at the playhead (1.5, replacing it)";
+  EXPECT_EQ(keys["keys"][0]["time"], 0.0);
+  EXPECT_EQ(keys["keys"][1]["time"], 1.5);
+  EXPECT_EQ(keys["keys"][0]["interpolation"], "task");
+  const nlohmann::json q0 = keys["keys"][0]["q"], q1 = keys["keys"][1]["q"];
+  EXPECT_GT(distance(q0, q1), 0.1);
+
+  // the playhead drives the robot: half way (s(0.5) = 0.5) between the keys' targets (y 0 at the
+  // preset's pose, -0.2 after K replaced the key at 1.5 s)
+  nlohmann::json scrub = dump("scrub.json");
+  EXPECT_EQ(scrub["timeline"]["playhead"], 0.75);
+  EXPECT_TRUE(scrub["timeline"]["holding"]);
+  EXPECT_TRUE(scrub["timeline"]["rendered"]);
+  EXPECT_GT(distance(scrub["joint_q"], q0), 0.02);
+  EXPECT_GT(distance(scrub["joint_q"], q1), 0.02);
+  const nlohmann::json& tcp = scrub["objectives"][0];
+  EXPECT_NEAR(tcp["target"]["position"][1].get<double>(), -0.1, 1e-9);
+  EXPECT_LT(tcp["position_error"].get<double>(), 1e-3);
+
+  // selecting a key puts the robot at it
+  nlohmann::json select = dump("select.json");
+  EXPECT_EQ(select["timeline"]["selected"], 0);
+  EXPECT_FALSE(select["timeline"]["holding"]);
+  EXPECT_LT(distance(select["joint_q"], q0), 1e-6);
+
+  // the export: header, 0..1.5 s at 20 Hz
+  std::string csv = test::read_text(path("t.csv"));
+  EXPECT_EQ(csv.rfind("time,panda_joint1,", 0), 0u) << csv.substr(0, 80);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 31);
+
+  EXPECT_EQ(dump("undo.json")["timeline"]["keys"].size(), 2u) << "undo brings the key back";
+  nlohmann::json play = dump("play.json")["timeline"];
+  EXPECT_GT(play["playhead"].get<double>(), 0.0);
+
+  nlohmann::json motion = dump("motion.json");
+  EXPECT_EQ(motion["timeline"]["motion"], path("t.csv"));
+  EXPECT_EQ(motion["timeline"]["playhead"], 1.5);
+  EXPECT_LT(distance(motion["joint_q"], q1), 1e-9);
+
+  nlohmann::json reopened = dump("reopened.json")["timeline"];
+  ASSERT_EQ(reopened["keys"].size(), 2u);
+  EXPECT_EQ(reopened["keys"][1]["time"], 1.5);
+  EXPECT_EQ(reopened["keys"][0]["interpolation"], "task");
+  EXPECT_LT(distance(reopened["keys"][1]["q"], q1), 1e-12);
+  EXPECT_TRUE(nlohmann::json::parse(test::read_text(path("s.json"))).contains("timeline"));
+}
+
+TEST_F(Timeline, EditsOfTheSelectedKeyUpdateItAndUndoRestoresIt) {
+  const std::string script =
+      "robot panda\nwait 5\ntimeline on\nkey_add 0\n"
+      "target 0 0.45 0.2 0.3\nwait 60\nkey_add 1\nkey_select 0\nwait 2\n" +
+      dump_cmd("before.json") + "target 0 0.4 -0.1 0.45\nwait 80\n" + dump_cmd("edited.json") +
+      "undo\nwait 3\n" + dump_cmd("undone.json");
+  ASSERT_EQ(run(script), 0) << log();
+  nlohmann::json before = dump("before.json"), edited = dump("edited.json");
+  const nlohmann::json& k0 = before["timeline"]["keys"][0];
+  const nlohmann::json& e0 = edited["timeline"]["keys"][0];
+  EXPECT_LT(distance(before["joint_q"], k0["q"]), 1e-9) << "selecting puts the robot at the key";
+  EXPECT_GT(distance(e0["q"], k0["q"]), 0.05) << "the edit moved the key";
+  EXPECT_LT(distance(e0["q"], edited["joint_q"]), 1e-12) << "the key is the robot's new pose";
+  EXPECT_EQ(edited["timeline"]["keys"][1], before["timeline"]["keys"][1]);
+  nlohmann::json undone = dump("undone.json")["timeline"]["keys"][0];
+  EXPECT_LT(distance(undone["q"], k0["q"]), 1e-9) << "undo restores the key";
+}
+
+// the two shipped demos, run by the `demo` command (their scenes found beside them), get to their
+// end (their own expects: the tool within 1 mm of the line at the checked times) and leave their
+// timelines as shipped
+TEST_F(Timeline, DemosPlayTheirScenes) {
+  for (const std::string name : {"panda_pick_place", "humanoid_stance"}) {
+    ASSERT_EQ(run("demo " + name + "\n" + dump_cmd(name + ".json")), 0) << log();
+    nlohmann::json t = dump(name + ".json")["timeline"];
+    EXPECT_EQ(t["keys"].size(), 3u) << name;
+    EXPECT_EQ(t["keys"][0]["interpolation"], "task") << name;
+    EXPECT_TRUE(t["rendered"]) << name;
+    EXPECT_TRUE(t["flagged_segments"].empty()) << name;
+    EXPECT_FALSE(t["playing"]) << name;
+  }
+}
+
+// The Timeline window with the mouse, where it opens in a 1280x720 window: its time axis runs
+// from x 304 to 916 at y 405 over 3.15 s (the keys' 3 s and 5%). A click on a key selects it, a
+// click beside the keys scrubs, a drag of a key retimes it (one undo step).
+TEST_F(Timeline, TheWindowSelectsScrubsAndRetimesWithTheMouse) {
+  const std::string scene = std::string(IKWB_SOURCE_DIR) + "/assets/demos/panda_pick_place.json";
+  const std::string script = "scene " + scene + "\ntimeline on\nwait 3\nclick 595 405\nwait 3\n" +
+                             dump_cmd("select.json") + "click 450 405\nwait 3\n" +
+                             dump_cmd("scrub.json") +
+                             "mouse_move 595 405\nmouse_down\nmouse_move 620 405\n"
+                             "mouse_move 640 405\nmouse_up\nwait 2\n" +
+                             dump_cmd("retimed.json") + "undo\nwait 2\n" + dump_cmd("undone.json");
+  ASSERT_EQ(run(script), 0) << log();
+  nlohmann::json select = dump("select.json");
+  EXPECT_EQ(select["timeline"]["selected"], 1);
+  EXPECT_LT(distance(select["joint_q"], select["timeline"]["keys"][1]["q"]), 1e-9);
+  nlohmann::json scrub = dump("scrub.json")["timeline"];
+  EXPECT_NEAR(scrub["playhead"].get<double>(), 0.75, 0.1);
+  EXPECT_TRUE(scrub["holding"]);
+  EXPECT_EQ(scrub["selected"], -1);
+  nlohmann::json retimed = dump("retimed.json")["timeline"]["keys"];
+  EXPECT_NEAR(retimed[1]["time"].get<double>(), 1.75, 0.1);
+  EXPECT_EQ(retimed[0]["time"], 0.0);
+  EXPECT_EQ(retimed[2]["time"], 3.0);
+  EXPECT_EQ(dump("undone.json")["timeline"]["keys"][1]["time"], 1.5);
+}
+
+// keys hold one target per objective: one added after them gets, at every key, the target it
+// meets there (reached at the key), and playback goes on; a removal in the same frame as a scrub
+// still leaves the robot at the playhead
+TEST_F(Timeline, AnObjectiveAddedAfterTheKeys) {
+  const std::string script =
+      "robot panda\nwait 3\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 60\nkey_add 1\n"
+      "add position panda_link4\nwait 2\nscrub 1\nwait 3\n" +
+      dump_cmd("scrub.json") + "remove 1\nscrub 0\nwait 3\n" + dump_cmd("removed.json");
+  ASSERT_EQ(run(script), 0) << log();
+  nlohmann::json scrub = dump("scrub.json");
+  ASSERT_EQ(scrub["objectives"].size(), 4u);
+  EXPECT_TRUE(scrub["timeline"]["rendered"]);
+  EXPECT_LT(scrub["objectives"][3]["position_error"].get<double>(), 1e-3);
+  nlohmann::json removed = dump("removed.json");
+  EXPECT_EQ(removed["objectives"].size(), 3u);
+  EXPECT_EQ(removed["timeline"]["playhead"], 0.0);
+  EXPECT_LT(distance(removed["joint_q"], removed["timeline"]["keys"][0]["q"]), 1e-9);
+}
+
+TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {
+  std::ofstream(path("bad.csv")) << "time,panda_joint1,nope\n0,0,0\n";
+  const std::string script =
+      "robot panda\nwait 2\nplay\nscrub 1\nimport_motion " + path("bad.csv") +
+      "\nkey_delete 3\nkey_add 1\nkey_add 2\nkey_time 0 2\n" + dump_cmd("after.json") + "load " +
+      IKWB_SOURCE_DIR + "/assets/robots/ur5e/ur5e.urdf\nkey_select 0\nwait 2\nsave_scene " +
+      path("ur5e.json") + "\n" + dump_cmd("other.json");
+  EXPECT_EQ(run(script), 1) << log();
+  const std::string text = log();
+  EXPECT_NE(text.find("the timeline has no keys"), std::string::npos) << text;
+  EXPECT_NE(text.find("bad.csv:1: header has 3 columns"), std::string::npos) << text;
+  EXPECT_NE(text.find("no timeline key 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("retime key: another key is at 2"), std::string::npos) << text;
+  EXPECT_EQ(dump("after.json")["timeline"]["keys"].size(), 2u);
+  // another robot: the Panda's keys are dropped, not applied to it
+  EXPECT_NE(
+      dump("other.json")["messages"].dump().find("timeline cleared: another robot was opened"),
+      std::string::npos);
+  EXPECT_NE(text.find("no timeline key 0 (0 keys)"), std::string::npos) << text;
+  EXPECT_EQ(dump("other.json")["timeline"]["keys"].size(), 0u);
+  EXPECT_FALSE(nlohmann::json::parse(test::read_text(path("ur5e.json"))).contains("timeline"));
+}
+
+}  // namespace
+}  // namespace ikwb

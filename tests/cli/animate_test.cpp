@@ -1,0 +1,159 @@
+// `ikwb animate` and the trajectory files (app/cli/trajectory_io): a scene's timeline on the
+// shipped Panda rendered to CSV and JSON (header, the keys' rows, the rate), task-space segments
+// from keys that give joints only, errors for scenes without keys and bad options, and reading
+// the CSV back with errors that name the column or line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
+#include "app/cli/trajectory_io.hpp"
+#include "cli/run_command.hpp"
+#include "core/temp_files.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::CmdResult;
+using test::TempDir;
+
+CmdResult run_animate(std::vector<std::string> args) {
+  args.insert(args.begin(), "animate");
+  return test::run_command(cmd_animate, std::move(args));
+}
+
+std::shared_ptr<const Model> panda() {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  return load_urdf_file(resolve_robot("panda"), opt).model;
+}
+
+// the Panda preset's objectives and three keys (joints only: targets where the TCP is at each)
+std::string panda_scene(const std::string& mode) {
+  return R"({"version": 1, "robot": "panda",
+    "objectives": [{"type": "pose", "name": "tcp", "link": "panda_hand_tcp", "target": "current"},
+                   {"type": "posture", "weight": 1, "null_space": true}],
+    "joint_q": {"panda_joint2": -0.785, "panda_joint4": -2.356, "panda_joint6": 1.571,
+                "panda_joint7": 0.785},
+    "timeline": {"keys": [
+      {"time": 0, "interpolation": ")" +
+         mode + R"(", "joint_q": {"panda_joint1": 0.0, "panda_joint2": -0.785}},
+      {"time": 0.8, "interpolation": ")" +
+         mode + R"(", "joint_q": {"panda_joint1": 0.6, "panda_joint2": -0.3}},
+      {"time": 2, "joint_q": {"panda_joint1": -0.5, "panda_joint2": -0.5}}]}})";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Animate, RendersTheTimelineToCsvWithTheKeysRows) {
+  TempDir dir;
+  const std::string scene = dir.write("s.json", panda_scene("joint"));
+  CmdResult r = run_animate({scene, "--out", dir / "t.csv", "--rate", "7"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("3 keys"), std::string::npos) << r.err;
+  auto model = panda();
+  Motion motion = read_trajectory_csv(dir / "t.csv", *model);
+  // 0, 1/7, ..., 14/7 = 2 (15 rows) and the key at 0.8 between grid points
+  ASSERT_EQ(motion.times.size(), 16u);
+  EXPECT_EQ(motion.times.back(), 2.0);
+  const int n = model->coord_count;
+  const int j1 = model->joint_q_start[model->find_joint("panda_joint1")];
+  for (std::size_t i = 0; i < motion.times.size(); ++i)
+    if (motion.times[i] == 0.8) EXPECT_DOUBLE_EQ(motion.q[i * n + j1], 0.6);
+  EXPECT_EQ(std::count(motion.times.begin(), motion.times.end(), 0.8), 1);
+  EXPECT_DOUBLE_EQ(motion.q[15 * n + j1], -0.5);
+  const std::string header = read_text(dir / "t.csv").substr(0, 40);
+  EXPECT_EQ(header.rfind("time,panda_joint1,panda_joint2,", 0), 0u) << header;
+}
+
+TEST(Animate, TaskSpaceSegmentsAndJsonOutput) {
+  TempDir dir;
+  const std::string scene = dir.write("s.json", panda_scene("task"));
+  CmdResult r = run_animate({scene, "--out", dir / "t.json", "--rate", "50", "--fail-on-flagged"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(read_text(dir / "t.json"));
+  EXPECT_EQ(j["format"], "ikwb-trajectory");
+  EXPECT_EQ(j["samples"].size(), 101u);
+  ASSERT_EQ(j["segments"].size(), 2u);
+  for (const auto& s : j["segments"]) {
+    EXPECT_EQ(s["interpolation"], "task");
+    EXPECT_EQ(s["ik_failures"], 0);
+    EXPECT_LE(s["max_position_error"].get<double>(), 1e-4);
+  }
+  EXPECT_EQ(j["columns"][0], "panda_joint1");
+}
+
+TEST(Animate, FlagsTooFastSegmentsAndFailOnFlaggedFails) {
+  TempDir dir;
+  std::string text = panda_scene("joint");
+  text.replace(text.find("\"time\": 0.8"), 11, "\"time\": 0.1");
+  const std::string scene = dir.write("s.json", text);
+  CmdResult r = run_animate({scene, "--out", dir / "t.csv", "--fail-on-flagged"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("segment 0 (joint): joint 'panda_joint"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("velocity limit"), std::string::npos) << r.err;
+}
+
+TEST(Animate, ClearErrors) {
+  TempDir dir;
+  const std::string plain =
+      dir.write("plain.json", R"({"version": 1, "robot": "panda", "objectives": []})");
+  CmdResult r = run_animate({plain, "--out", dir / "t.csv"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("plain.json: the scene has no timeline keys"), std::string::npos) << r.err;
+  r = run_animate({plain, "--out", dir / "t.csv", "--rate", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--rate"), std::string::npos);
+  r = run_animate({dir / "missing.json", "--out", dir / "t.csv"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos);
+  r = run_animate({plain});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+}
+
+TEST(TrajectoryCsv, ReadErrorsNameTheColumnOrLine) {
+  TempDir dir;
+  auto model = panda();
+  auto error = [&](const std::string& text) {
+    const std::string path = dir.write("m.csv", text);
+    try {
+      read_trajectory_csv(path, *model);
+    } catch (const CsvError& e) {
+      return std::string(e.what()).substr(path.size());
+    }
+    return std::string("no error");
+  };
+  std::string names;
+  for (const std::string& n : coord_names(*model)) names += "," + n;
+  std::string zeros;
+  for (std::size_t i = 0; i < coord_names(*model).size(); ++i) zeros += ",0";
+  EXPECT_EQ(error("time" + names + "\n0" + zeros + "\n0.5" + zeros + "\n"), "no error");
+  std::string swapped = names;
+  swapped.replace(swapped.find("panda_joint2"), 12, "panda_joint9");
+  EXPECT_EQ(error("time" + swapped + "\n0" + zeros + "\n"),
+            ":1: column 3 is 'panda_joint9', expected 'panda_joint2'");
+  EXPECT_EQ(error("t" + names + "\n0" + zeros + "\n").rfind(":1: column 1 is 't'", 0), 0u);
+  EXPECT_EQ(error("0" + zeros + "\n").rfind(":1: no header", 0), 0u);
+  EXPECT_EQ(error("time,panda_joint1\n0,0\n").rfind(":1: header has 2 columns", 0), 0u);
+  EXPECT_EQ(error("time" + names + "\n0.5" + zeros + "\n0.5" + zeros + "\n"),
+            ":3: time 0.5 is not after the previous row's 0.5");
+  EXPECT_EQ(
+      error("time" + names + "\n0" + zeros + "\n1,abc" + zeros.substr(2) + "\n").rfind(":3:", 0),
+      0u);
+  EXPECT_EQ(error("time" + names + "\n"), ": no samples after the header");
+}
+
+}  // namespace
+}  // namespace ikwb

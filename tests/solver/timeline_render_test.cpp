@@ -1,0 +1,223 @@
+// Tests for solver/timeline_render on the shipped Panda and humanoid presets: task-space segments
+// within the IK tolerances at every sample (checked with our own FK), continuity of position and
+// velocity at the keys, limits respected, velocity and IK failures flagged, and the scene form's
+// round trip on a model.
+#include "solver/timeline_render.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/scene.hpp"
+#include "engine/core/urdf_loader.hpp"
+#include "solver/objective_report.hpp"
+
+namespace ikwb {
+namespace {
+
+struct Preset {
+  std::shared_ptr<const Model> model;
+  SceneSetup setup;
+  SolverSettings settings;
+  int tcp = -1;  // the first objective with a target
+};
+
+Preset load_preset(const std::string& robot) {
+  Scene scene = load_scene(asset_dir() + "/robots/" + robot + "/preset.json");
+  UrdfOptions opt;
+  opt.floating_base = scene.floating_base;
+  opt.load_meshes = false;
+  Preset p;
+  p.model = load_urdf_file(resolve_robot(scene.robot), opt).model;
+  p.setup = resolve_scene(*p.model, scene);
+  for (std::size_t i = 0; i < p.setup.objectives.size() && p.tcp < 0; ++i)
+    if (objective_kind(p.setup.objectives[i].objective.params.type).has_target()) p.tcp = int(i);
+  return p;
+}
+
+// a key at time t whose first target is moved by `shift` from the start, solved by IK
+Keyframe solved_key(const Preset& p, double t, Vec3<double> shift, Interpolation mode) {
+  IkProblem problem = make_problem(p.model, p.setup.objectives);
+  Transform<double> target = p.setup.objectives[p.tcp].target;
+  target.p = target.p + shift;
+  problem.set_target_pose(p.tcp, 0, target);
+  SolverSettings s = p.settings;
+  s.max_iterations = 500;
+  SolveResult r;
+  make_cpu_solver()->solve(problem, s, p.setup.q, r);
+  EXPECT_TRUE(r.problems[0].converged);
+  Keyframe k;
+  k.time = t;
+  k.q = r.problems[0].q;
+  k.interpolation = mode;
+  targets_at_key(*p.model, p.setup.objectives, k);
+  k.targets[p.tcp] = target;
+  return k;
+}
+
+Timeline pick_and_place(const Preset& p, Interpolation mode) {
+  Timeline tl;
+  tl.keys.push_back(solved_key(p, 0.0, {0, 0, 0}, mode));
+  tl.keys.push_back(solved_key(p, 1.0, {0.15, 0.2, -0.25}, mode));
+  tl.keys.push_back(solved_key(p, 2.5, {0.1, -0.25, -0.2}, mode));
+  return tl;
+}
+
+void expect_within_limits(const Model& m, const Trajectory& tr) {
+  for (std::size_t i = 0; i < tr.sample_count(); ++i)
+    for (int j = 0; j < m.joint_count; ++j) {
+      if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1)
+        continue;
+      const int d = m.joint_qd_start[j];
+      const double v = tr.row(i)[m.joint_q_start[j]];
+      EXPECT_GE(v, m.dof_lower[d] - 1e-9) << m.joint_name[j] << " at t = " << tr.times[i];
+      EXPECT_LE(v, m.dof_upper[d] + 1e-9) << m.joint_name[j] << " at t = " << tr.times[i];
+    }
+}
+
+// largest coordinate speed between samples i and i + 1
+double speed(const Trajectory& tr, std::size_t i) {
+  double v = 0;
+  for (int c = 0; c < tr.coord_count; ++c)
+    v = std::max(v, std::fabs(tr.row(i + 1)[c] - tr.row(i)[c]) / (tr.times[i + 1] - tr.times[i]));
+  return v;
+}
+
+void expect_continuous_at_keys(const Timeline& tl, const Trajectory& tr) {
+  double peak = 0;
+  for (std::size_t i = 0; i + 1 < tr.sample_count(); ++i) peak = std::max(peak, speed(tr, i));
+  ASSERT_GT(peak, 0.3);  // the robot does move between the keys
+  for (const Keyframe& k : tl.keys) {
+    const std::size_t i = std::find(tr.times.begin(), tr.times.end(), k.time) - tr.times.begin();
+    ASSERT_LT(i, tr.sample_count());
+    for (int c = 0; c < tr.coord_count; ++c) EXPECT_EQ(tr.row(i)[c], k.q[c]);
+    // the speed next to a key (one sample, 10 ms, away) is small against the peak: the velocity
+    // is continuous and zero at the key
+    if (i > 0) EXPECT_LT(speed(tr, i - 1), 0.05 * peak) << "before t = " << k.time;
+    if (i + 1 < tr.sample_count()) EXPECT_LT(speed(tr, i), 0.05 * peak) << "after t = " << k.time;
+  }
+}
+
+TEST(TimelineRender, PandaTaskSpaceFollowsTheLineWithinTolerance) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  Trajectory tr =
+      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  ASSERT_EQ(tr.sample_count(), 251u);
+  ASSERT_EQ(tr.segments.size(), 2u);
+  const Model& m = *p.model;
+  State fk(m);
+  const ObjectiveParams<double>& tcp = p.setup.objectives[p.tcp].objective.params;
+  for (std::size_t i = 0; i < tr.sample_count(); ++i) {
+    EXPECT_TRUE(tr.converged[i]) << tr.times[i];
+    // our own check: the TCP on the straight line / slerp at every sample
+    eval_fk(m, std::vector<double>(tr.row(i), tr.row(i) + m.coord_count), {}, fk);
+    const Transform<double> at = objective_point(m, tcp, fk.body_q);
+    const Transform<double> want = sample_target(tl, p.tcp, tr.times[i]);
+    EXPECT_LE(length(at.p - want.p), p.settings.tol_position * 1.001) << tr.times[i];
+    EXPECT_LE(length(quat_log(conjugate(want.q) * at.q)), p.settings.tol_rotation * 1.001)
+        << tr.times[i];
+  }
+  for (const SegmentReport& s : tr.segments) {
+    EXPECT_FALSE(s.flagged()) << s.key;
+    EXPECT_LE(s.max_position_error, p.settings.tol_position);
+  }
+  expect_within_limits(m, tr);
+  expect_continuous_at_keys(tl, tr);
+}
+
+TEST(TimelineRender, PandaJointSpaceIsTheCubicWithinLimits) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kJoint);
+  Trajectory tr =
+      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  std::vector<double> q;
+  for (std::size_t i = 0; i < tr.sample_count(); ++i) {
+    sample_joint_space(*p.model, tl, tr.times[i], q);
+    for (int c = 0; c < tr.coord_count; ++c) EXPECT_DOUBLE_EQ(tr.row(i)[c], q[c]);
+  }
+  expect_within_limits(*p.model, tr);
+  expect_continuous_at_keys(tl, tr);
+  EXPECT_EQ(tr.flagged_segments(), 0);
+  EXPECT_GT(tr.segments[0].max_velocity_ratio, 0);
+  EXPECT_FALSE(tr.segments[0].fastest_joint.empty());
+}
+
+TEST(TimelineRender, HumanoidTaskSpaceStanceChange) {
+  Preset p = load_preset("humanoid");
+  ASSERT_GE(p.tcp, 0);
+  Timeline tl;
+  tl.keys.push_back(solved_key(p, 0.0, {0, 0, 0}, Interpolation::kTask));
+  tl.keys.push_back(solved_key(p, 1.5, {0.0, 0.12, 0.0}, Interpolation::kTask));
+  Trajectory tr =
+      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  EXPECT_EQ(tr.segments[0].ik_failures, 0);
+  EXPECT_LE(tr.segments[0].max_position_error, p.settings.tol_position);
+  expect_within_limits(*p.model, tr);
+}
+
+TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kJoint);
+  tl.keys[1].time = 0.05;  // the same motion in 50 ms
+  Trajectory tr =
+      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  EXPECT_TRUE(tr.segments[0].too_fast());
+  EXPECT_FALSE(tr.segments[1].too_fast());
+  EXPECT_EQ(tr.flagged_segments(), 1);
+  // a target 2 m away in the middle of a task segment: IK fails there, the key after it is kept
+  tl = pick_and_place(p, Interpolation::kTask);
+  tl.keys[1].targets[p.tcp].p = tl.keys[1].targets[p.tcp].p + Vec3<double>{2, 0, 0};
+  tr = render_timeline(p.model, p.setup.objectives, tl, 50, p.settings, *make_cpu_solver());
+  EXPECT_TRUE(tr.segments[0].ik_failed());
+  EXPECT_GT(tr.segments[0].first_failure, 0);
+  EXPECT_LT(tr.segments[0].first_failure, 1);
+  EXPECT_GT(tr.segments[0].max_position_error, 0.1);
+}
+
+TEST(TimelineRender, RejectsKeysThatDoNotFit) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kJoint);
+  auto solver = make_cpu_solver();
+  EXPECT_THROW(render_timeline(p.model, p.setup.objectives, Timeline{}, 100, p.settings, *solver),
+               std::invalid_argument);
+  Timeline short_q = tl;
+  short_q.keys[1].q.pop_back();
+  EXPECT_THROW(render_timeline(p.model, p.setup.objectives, short_q, 100, p.settings, *solver),
+               std::invalid_argument);
+  EXPECT_THROW(render_timeline(p.model, p.setup.objectives, tl, -1, p.settings, *solver),
+               std::invalid_argument);
+}
+
+TEST(TimelineRender, SceneFormRoundTripsOnTheModel) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  Scene scene;
+  scene.robot = "panda";
+  for (const PlacedObjective& o : p.setup.objectives)
+    scene.objectives.push_back(objective_to_scene(*p.model, o));
+  scene.timeline = timeline_to_scene(*p.model, tl, p.setup.objectives);
+  Scene read = parse_scene(scene_to_json(scene).dump(), "s.json", "");
+  std::vector<std::string> warnings;
+  Timeline back = timeline_on_model(*p.model, read, p.setup, warnings);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(back.keys.size(), tl.keys.size());
+  for (std::size_t k = 0; k < tl.keys.size(); ++k) {
+    EXPECT_EQ(back.keys[k].time, tl.keys[k].time);
+    EXPECT_EQ(back.keys[k].interpolation, tl.keys[k].interpolation);
+    for (int c = 0; c < p.model->coord_count; ++c)
+      EXPECT_NEAR(back.keys[k].q[c], tl.keys[k].q[c], 1e-12);
+    EXPECT_NEAR(length(back.keys[k].targets[p.tcp].p - tl.keys[k].targets[p.tcp].p), 0, 1e-12);
+  }
+  // an unknown joint in a key is a warning; the others still apply
+  read.timeline.keys[0].joint_q["no_such_joint"] = {1.0};
+  warnings.clear();
+  timeline_on_model(*p.model, read, p.setup, warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("no_such_joint"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -1320,7 +1320,13 @@ def make_humanoid():
                     obj_pose("right foot", "right_foot", hard=True),
                     obj_pose("left hand", "left_hand", palm, weight=1.0),
                     obj_pose("right hand", "right_hand", palm, weight=1.0),
-                    obj_posture(1.0, True), obj_limits()]
+                    obj_posture(1.0, True), obj_limits(),
+                    # balance: the centre of mass over the feet (their soles' corners, from the
+                    # collision boxes), 2 cm inside
+                    {"type": "support_polygon", "name": "balance",
+                     "contacts": [{"link": "left_ankle_roll_link"},
+                                  {"link": "right_ankle_roll_link"}],
+                     "margin": 0.02, "weight": 1.0, "hard": True}]
     return r
 
 
@@ -1367,7 +1373,12 @@ def make_quadruped():
     r.end_effectors = ["fl_foot", "fr_foot", "rl_foot", "rr_foot"]
     r.objectives = [obj_pose("%s foot" % leg.upper(), leg + "_foot", hard=True, kind="position")
                     for leg in ("fl", "fr", "rl", "rr")]
-    r.objectives += [obj_pose("body pose", "body", weight=1.0), obj_posture(1.0, True), obj_limits()]
+    # the body placed by its centre of mass (drag it over the feet), its orientation kept
+    r.objectives += [{"type": "com", "name": "body CoM", "weight": 1.0, "hard": False,
+                      "target": "current"},
+                     {"type": "rotation", "name": "body orientation", "link": "body",
+                      "weight": 1.0, "hard": False, "target": "current"},
+                     obj_posture(1.0, True), obj_limits()]
     return r
 
 

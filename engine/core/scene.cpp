@@ -308,10 +308,10 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
-  static const char* const known[] = {
-      "format",     "version", "robot",  "floating_base", "package_paths", "joint_q",     "rest",
-      "objectives", "solver",  "camera", "extra",         "joint_locks",   "joint_limits",
-      "timeline"};
+  static const char* const known[] = {"format",        "version", "robot", "floating_base",
+                                      "package_paths", "joint_q", "rest",  "objectives",
+                                      "solver",        "camera",  "extra", "joint_locks",
+                                      "joint_limits",  "timeline"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;

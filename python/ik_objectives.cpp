@@ -51,6 +51,10 @@ struct MinDistanceObjective : PyObjective {};
 struct ComObjective : PyObjective {};
 struct LookAtObjective : PyObjective {};
 struct AxisAlignObjective : PyObjective {};
+struct PositionBoxObjective : PyObjective {};
+struct OrientationConeObjective : PyObjective {};
+struct SupportPolygonObjective : PyObjective {};
+struct ManipulabilityObjective : PyObjective {};
 
 Vec3<double> vec3_of(py::handle v, const std::string& what) {
   auto a = as_doubles(v, what, {3});
@@ -173,7 +177,7 @@ void bind_ik_objectives(py::module_& ik) {
       .def("residual_dim",
            [](const PyObjective& o) {
              if (o.spec.custom) return o.spec.custom->dim;
-             int dim = o.kind().dim(o.dof_count);
+             int dim = o.kind().dim(o.dof_count, int(o.spec.points.size()));
              if (dim < 0)
                throw py::value_error(o.class_name +
                                      ".residual_dim: one row per dof; known once an IKSolver "
@@ -418,6 +422,78 @@ void bind_ik_objectives(py::module_& ik) {
            py::arg("link_index"), py::arg("axis") = std::vector<double>{0, 0, 1},
            py::arg("direction") = std::vector<double>{0, 0, -1}, py::arg("cone") = 0.0,
            py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false);
+
+  auto box = objective_class<PositionBoxObjective>(
+      ik, "IKObjectivePositionBox",
+      "A point on a link inside a box given in a target frame (3 inequality rows); lower / upper "
+      "per target axis, m, -inf / inf leave a side open");
+  box.def(py::init([](int link, py::handle offset, py::handle targets, py::handle lower,
+                      py::handle upper, double weight, bool hard) {
+            auto o = make<PositionBoxObjective>("IKObjectivePositionBox",
+                                                ObjectiveType::kPositionBox, weight, hard);
+            o->spec.params.link = link;
+            o->spec.params.offset = vec3_of(offset, "IKObjectivePositionBox link_offset");
+            o->spec.params.box_lower = vec3_of(lower, "IKObjectivePositionBox lower");
+            o->spec.params.box_upper = vec3_of(upper, "IKObjectivePositionBox upper");
+            set_poses(*o, targets, "target_poses", true);
+            return o;
+          }),
+          py::arg("link_index"), py::arg("link_offset"), py::arg("target_poses"), py::arg("lower"),
+          py::arg("upper"), py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = true);
+  position_setters(box);
+  rotation_setters(box);
+
+  auto cone = objective_class<OrientationConeObjective>(
+      ik, "IKObjectiveOrientationCone",
+      "The angle between a link's orientation and a target orientation at most `cone` rad (1 "
+      "inequality row)");
+  cone.def(py::init([](int link, py::handle targets, double cone_angle, double weight, bool hard) {
+             auto o = make<OrientationConeObjective>("IKObjectiveOrientationCone",
+                                                     ObjectiveType::kOrientationCone, weight, hard);
+             o->spec.params.link = link;
+             o->spec.params.cone = cone_angle;
+             set_rotations(*o, targets, "target_rotations", true);
+             return o;
+           }),
+           py::arg("link_index"), py::arg("target_rotations"), py::arg("cone"),
+           py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = true);
+  rotation_setters(cone);
+
+  objective_class<SupportPolygonObjective>(
+      ik, "IKObjectiveSupportPolygon",
+      "The centre of mass projected along world z inside the convex hull of contact points "
+      "(link_indices[i], points[i] in that link's frame), `margin` m inside (one inequality row "
+      "per point; no target)")
+      .def(py::init([](py::handle links, py::handle points, double margin, double weight,
+                       bool hard) {
+             auto l = as_doubles(links, "IKObjectiveSupportPolygon link_indices", {-1});
+             auto p = as_doubles(points, "IKObjectiveSupportPolygon points", {l.shape(0), 3});
+             auto o = make<SupportPolygonObjective>("IKObjectiveSupportPolygon",
+                                                    ObjectiveType::kSupportPolygon, weight, hard);
+             o->spec.params.margin = margin;
+             for (py::ssize_t i = 0; i < l.shape(0); ++i)
+               o->spec.points.push_back(
+                   {int(l.data()[i]), {p.data()[3 * i], p.data()[3 * i + 1], p.data()[3 * i + 2]}});
+             return o;
+           }),
+           py::arg("link_indices"), py::arg("points"), py::arg("margin") = 0.02,
+           py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = true);
+
+  objective_class<ManipulabilityObjective>(
+      ik, "IKObjectiveManipulability",
+      "Yoshikawa's measure sqrt(det(J J^T)) of a link point's position Jacobian at least "
+      "`min_measure` (1 inequality row, and 3 rows that never act)")
+      .def(py::init([](int link, py::handle offset, double min_measure, double weight, bool hard) {
+             auto o = make<ManipulabilityObjective>("IKObjectiveManipulability",
+                                                    ObjectiveType::kManipulability, weight, hard);
+             o->spec.params.link = link;
+             o->spec.params.offset = vec3_of(offset, "IKObjectiveManipulability link_offset");
+             o->spec.params.min_measure = min_measure;
+             return o;
+           }),
+           py::arg("link_index"), py::arg("link_offset") = std::vector<double>{0, 0, 0},
+           py::arg("min_measure") = 0.0, py::arg("weight") = 1.0, py::kw_only(),
+           py::arg("hard") = false);
 
   objective_class<CustomObjectivePy>(
       ik, "IKObjectiveCustom",

@@ -250,6 +250,54 @@ def test_whole_body_and_pair_kinds(panda):
     np.testing.assert_allclose(q[0], rest, atol=1e-5)
 
 
+def test_tolerance_and_balance_kinds(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    link0 = panda.body_index("panda_link0")
+    q0 = panda.middle_configuration()
+    x0 = fk(panda, q0)[0, tcp]
+    # position_box: the tool within 2 cm of a point 10 cm away, along x in the target frame only
+    goal = x0.copy()
+    goal[:3] += [0.1, 0.0, 0.0]
+    box = ik.IKObjectivePositionBox(tcp, [0, 0, 0], goal[None, :], [-0.02, -np.inf, -0.02],
+                                    [0.02, np.inf, 0.02])
+    assert box.residual_dim() == 3 and box.hard and box.kind == "position_box"
+    s = ik.IKSolver(panda, 1, [box])
+    q = q0[None, :].copy()
+    s.step(q, q, iterations=100)
+    local = rotate(np.array([-goal[3], -goal[4], -goal[5], goal[6]]), fk(panda, q)[0, tcp, :3] - goal[:3])
+    assert abs(local[0]) <= 0.02 + 1e-4 and abs(local[2]) <= 0.02 + 1e-4
+    # orientation_cone: within 0.1 rad of an orientation 0.5 rad away
+    turned = quat_mul(np.array([np.sin(0.25), 0, 0, np.cos(0.25)]), x0[3:])
+    cone = ik.IKObjectiveOrientationCone(tcp, turned[None, :], 0.1)
+    assert cone.residual_dim() == 1
+    s = ik.IKSolver(panda, 1, [cone])
+    q = q0[None, :].copy()
+    s.step(q, q, iterations=100)
+    assert quat_angle(fk(panda, q)[0, tcp, 3:], turned) <= 0.1 + 1e-3
+    # manipulability: a floor above the measure now is met
+    manip = ik.IKObjectiveManipulability(tcp, min_measure=0.05, hard=True)
+    assert manip.residual_dim() == 4
+    s = ik.IKSolver(panda, 1, [manip])
+    q = q0[None, :].copy()
+    s.step(q, q, iterations=100)
+    assert s.constraint_violations[0] < 1e-3
+    # support_polygon: a square on the base; rows per point; bad links are ValueErrors
+    pts = np.array([[-0.3, -0.3, 0], [0.3, -0.3, 0], [0.3, 0.3, 0], [-0.3, 0.3, 0]])
+    sp = ik.IKObjectiveSupportPolygon([link0] * 4, pts)
+    assert sp.residual_dim() == 4
+    s = ik.IKSolver(panda, 1, [sp])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert s.converged[0]
+    with pytest.raises(ValueError):
+        ik.IKSolver(panda, 1, [ik.IKObjectiveSupportPolygon([99], [[0, 0, 0]])])
+    with pytest.raises(ValueError):
+        ik.IKObjectiveSupportPolygon([link0, link0], [[0, 0, 0]])
+    with pytest.raises(ValueError):
+        ik.IKSolver(panda, 1, [ik.IKObjectivePositionBox(tcp, [0, 0, 0], goal[None, :],
+                                                         [0.1, 0, 0], [0, 0, 0])])
+
+
 def test_solver_value_errors(panda):
     tcp = panda.body_index("panda_hand_tcp")
     obj = ik.IKObjectivePosition(tcp, [0, 0, 0], np.zeros((2, 3)))

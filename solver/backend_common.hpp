@@ -82,6 +82,7 @@ ObjectiveParams<T> convert_params(const ObjectiveParams<double>& o) {
   p.axis = cast<T>(o.axis);
   p.direction = cast<T>(o.direction);
   p.cone = T(o.cone);
+  p.margin = T(o.margin);
   p.start = o.start;
   p.dim = o.dim;
   return p;
@@ -109,6 +110,8 @@ struct TypedProblem {
   std::vector<ObjectiveParams<T>> params;
   std::vector<Transform<T>> targets;
   std::vector<T> rest, lower, upper;
+  std::vector<LinkCapsule<T>> capsules;
+  std::vector<CollisionShape<T>> obstacles;
   ProblemView<T> view;
 
   TypedProblem(const TypedProblem&) = delete;
@@ -135,6 +138,12 @@ struct TypedProblem {
       view.residual_count = p.residual_count();
       view.targets = targets.data();
       view.rest_q = rest.data();
+      const CollisionWorld& w = p.collision_world();
+      for (const LinkCapsule<double>& c : w.capsules)
+        capsules.push_back({c.body, cast<T>(c.p0), cast<T>(c.p1), T(c.radius)});
+      for (const CollisionShape<double>& o : w.obstacles)
+        obstacles.push_back({o.type, cast<T>(o.pose), cast<T>(o.size)});
+      view.collision = collision_view(w, capsules.data(), obstacles.data());
     }
   }
 };

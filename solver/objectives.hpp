@@ -11,6 +11,7 @@
 
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/row_kinematics.hpp"
+#include "solver/objective_collision.hpp"
 #include "solver/objective_whole_body.hpp"
 
 namespace ikwb {
@@ -34,12 +35,14 @@ struct ObjectiveParams {
   Vec3<T> axis = {0, 0, 1};                           // look_at, axis_align: link frame, unit
   Vec3<T> direction = {0, 0, -1};                     // axis_align: world, unit
   T cone = 0;                                         // look_at, axis_align: rad, [0, pi]
-  int start = 0;                                      // first residual row
-  int dim = 0;                                        // residual rows
+  T margin = T(0.01);  // self_collision, world_collision: clearance kept, m
+  int start = 0;       // first residual row
+  int dim = 0;         // residual rows
 };
 
 IKWB_HD bool objective_is_inequality(ObjectiveType t) {
-  return t == ObjectiveType::kJointLimits || t == ObjectiveType::kMinDistance;
+  return t == ObjectiveType::kJointLimits || t == ObjectiveType::kMinDistance ||
+         t == ObjectiveType::kSelfCollision || t == ObjectiveType::kWorldCollision;
 }
 
 // The data one batch row's objectives read, in host or device memory.
@@ -54,6 +57,7 @@ struct ProblemView {
   int residual_count = 0;
   const Transform<T>* targets = nullptr;  // (objective_count x problem_count) world targets
   const T* rest_q = nullptr;              // (objective_count x coord_count) posture rests
+  CollisionView<T> collision;             // capsules, pairs and obstacles (collision kinds)
 };
 
 // Accumulates motion-subspace columns into Jacobian rows (see visit_body_columns):
@@ -167,6 +171,11 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
       for (int k = 0; k < 3; ++k) r[k] = e[k];
       break;
     }
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+      collision_residual(pv.collision, o.type == ObjectiveType::kSelfCollision, o.margin, body_q,
+                         r);
+      break;
     default:
       break;
   }
@@ -307,6 +316,10 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       visit_body_columns(m, body_q, o.link, cc);
       break;
     }
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+      collision_jacobian(m, pv.collision, o.type == ObjectiveType::kSelfCollision, body_q, J, ld);
+      break;
     default:
       break;
   }

@@ -68,6 +68,7 @@ IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
   if (problem_count < 1)
     throw std::invalid_argument("IkProblem: problem_count must be >= 1, got " +
                                 std::to_string(problem_count));
+  collision_ = make_collision_world(*model_, {}, {});
 }
 
 void IkProblem::check_objective(int i, const char* what) const {
@@ -104,6 +105,8 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
   if (kind.has(kFieldLinkB)) check_link(p.link_b, (w + " link_b").c_str());
   if (kind.has(kFieldDistance) && (!std::isfinite(p.distance) || p.distance < 0))
     throw std::invalid_argument(w + ": distance must be finite and >= 0");
+  if (kind.has(kFieldMargin) && !(std::isfinite(p.margin) && p.margin >= 0 && p.margin <= 1e3))
+    throw std::invalid_argument(w + ": margin must be finite, >= 0 and <= 1e3 m");
   // axes and directions are stored normalised; a zero one has no direction
   auto unit = [&](Vec3<double>& v, const char* name) {
     double l = length(v);
@@ -400,7 +403,23 @@ ProblemView<double> IkProblem::view() const {
   v.residual_count = residual_count_;
   v.targets = targets_.data();
   v.rest_q = rest_.data();
+  v.collision = collision_view(collision_);
   return v;
+}
+
+void IkProblem::set_collision_world(CollisionWorld world) {
+  for (const LinkCapsule<double>& c : world.capsules) check_link(c.body, "set_collision_world");
+  int nc = int(world.capsules.size());
+  for (int i : world.self_pairs)
+    if (i < 0 || i >= nc)
+      throw std::invalid_argument("set_collision_world: self pair capsule index out of range");
+  for (int i : world.world_capsules)
+    if (i < 0 || i >= nc)
+      throw std::invalid_argument("set_collision_world: world capsule index out of range");
+  if (world.self_pairs.size() % 2)
+    throw std::invalid_argument("set_collision_world: self_pairs must hold index pairs");
+  collision_ = std::move(world);
+  ++version_;
 }
 
 bool IkProblem::has_custom() const {

@@ -15,6 +15,7 @@ void print_usage() {
       "       ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv\n"
       "       ikwb solve ROBOT.urdf --link NAME --targets T.csv --out OUT.csv [options]\n"
       "       ikwb bench ROBOT.urdf --link NAME [options]\n"
+      "       ikwb check ROBOT.urdf --q Q.csv [--scene S.json] [--srdf FILE]\n"
       "Run a subcommand with --help for its options.\n");
 }
 }  // namespace
@@ -31,6 +32,7 @@ int run_cli(int argc, char** argv) {
     if (cmd == "fk") return cmd_fk(argc - 1, argv + 1);
     if (cmd == "solve") return cmd_solve(argc - 1, argv + 1);
     if (cmd == "bench") return cmd_bench(argc - 1, argv + 1);
+    if (cmd == "check") return cmd_check(argc - 1, argv + 1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ikwb %s: %s\n", cmd.c_str(), e.what());
     return 1;

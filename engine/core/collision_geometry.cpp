@@ -92,7 +92,7 @@ void capsule_along(const std::vector<Vec3<double>>& pts, const Vec3<double>& c,
 
 double element_sdf(const Geometry& g, const std::vector<Vec3<double>>& samples,
                    const Vec3<double>& x) {
-  Shape<double> s;
+  CollisionShape<double> s;
   Vec3<double> n;
   switch (g.type) {
     case GeometryType::kBox:
@@ -426,8 +426,8 @@ void check_obstacle(const Obstacle& o) {
     throw std::invalid_argument(w + ": pose.orientation must be a unit quaternion (x, y, z, w)");
 }
 
-Shape<double> obstacle_shape(const Obstacle& o) {
-  Shape<double> s;
+CollisionShape<double> obstacle_shape(const Obstacle& o) {
+  CollisionShape<double> s;
   s.type = o.type;
   s.pose = {o.pose.p, normalize(o.pose.q)};
   switch (o.type) {

@@ -106,15 +106,15 @@ bool parse_shape_type(const std::string& name, ShapeType* type);
 // naming the obstacle and the field.
 void check_obstacle(const Obstacle& obstacle);
 // the solver's shape (half extents, half lengths; half-space as a pose)
-Shape<double> obstacle_shape(const Obstacle& obstacle);
+CollisionShape<double> obstacle_shape(const Obstacle& obstacle);
 
 // Everything the collision objectives read, for one model and one scene, in the flat form the
 // row math takes (solver/objective_collision.hpp).
 struct CollisionWorld {
-  std::vector<LinkCapsule<double>> capsules;  // (capsule_count) the model's
-  std::vector<int> self_pairs;                // (self_pair_count x 2) capsule indices
-  std::vector<int> world_capsules;            // capsules on bodies that some dof moves
-  std::vector<Shape<double>> obstacles;       // world
+  std::vector<LinkCapsule<double>> capsules;      // (capsule_count) the model's
+  std::vector<int> self_pairs;                    // (self_pair_count x 2) capsule indices
+  std::vector<int> world_capsules;                // capsules on bodies that some dof moves
+  std::vector<CollisionShape<double>> obstacles;  // world
   std::vector<std::string> obstacle_names;
   int self_pair_count() const { return int(self_pairs.size() / 2); }
 };

@@ -3,7 +3,8 @@
 // row math, the workbench overlays and `ikwb check`.
 //
 // Robot links are covered by swept spheres: a segment p0-p1 with a radius (a capsule; a sphere
-// when p0 == p1). Obstacles are spheres, capsules, boxes, cylinders and half-spaces (Shape).
+// when p0 == p1). Obstacles are spheres, capsules, boxes, cylinders and half-spaces
+// (CollisionShape).
 //
 // Signed distance of a capsule A to a shape B: min over the segment points x of sdf_B(x) - r_A,
 // where sdf_B is B's signed distance field (negative inside). When A and B are apart this is
@@ -35,7 +36,7 @@ enum class ShapeType : int8_t {
 };
 
 template <class S>
-struct Shape {
+struct CollisionShape {
   ShapeType type = ShapeType::kSphere;
   Transform<S> pose = {{S(0), S(0), S(0)}, {S(0), S(0), S(0), S(1)}};  // shape frame in world
   Vec3<S> size = {S(0), S(0), S(0)};
@@ -144,7 +145,7 @@ IKWB_HD Contact<S> capsule_capsule(const Vec3<S>& a0, const Vec3<S>& a1, S ra, c
 
 // the shape's frame-local segment (capsule, sphere): ends in world
 template <class S>
-IKWB_HD void shape_segment(const Shape<S>& b, Vec3<S>* b0, Vec3<S>* b1) {
+IKWB_HD void shape_segment(const CollisionShape<S>& b, Vec3<S>* b0, Vec3<S>* b1) {
   S h = b.type == ShapeType::kCapsule ? b.size.y : S(0);
   *b0 = transform_point(b.pose, Vec3<S>{S(0), S(0), -h});
   *b1 = transform_point(b.pose, Vec3<S>{S(0), S(0), h});
@@ -154,7 +155,7 @@ IKWB_HD void shape_segment(const Shape<S>& b, Vec3<S>* b0, Vec3<S>* b1) {
 // unit gradient *n (world). Inside a box the nearest face wins; on a cylinder's axis the
 // radial direction is the frame's x.
 template <class S>
-IKWB_HD S point_sdf(const Shape<S>& b, const Vec3<S>& x, Vec3<S>* n) {
+IKWB_HD S point_sdf(const CollisionShape<S>& b, const Vec3<S>& x, Vec3<S>* n) {
   Vec3<S> p = rotate_inv(b.pose.q, x - b.pose.p);
   Vec3<S> g;
   S d;
@@ -214,7 +215,8 @@ IKWB_HD S point_sdf(const Shape<S>& b, const Vec3<S>& x, Vec3<S>* n) {
 
 // capsule (a0-a1, ra) against any shape b
 template <class S>
-IKWB_HD Contact<S> capsule_shape(const Vec3<S>& a0, const Vec3<S>& a1, S ra, const Shape<S>& b) {
+IKWB_HD Contact<S> capsule_shape(const Vec3<S>& a0, const Vec3<S>& a1, S ra,
+                                 const CollisionShape<S>& b) {
   if (b.type == ShapeType::kSphere || b.type == ShapeType::kCapsule) {
     Vec3<S> b0, b1;
     shape_segment(b, &b0, &b1);

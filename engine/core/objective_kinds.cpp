@@ -26,6 +26,8 @@ const ObjectiveKind kKinds[] = {
   {ObjectiveType::kLookAt,        "look_at",        "Look at",        kLinkPoint | kFieldTargetPoint | kFieldAxis | kFieldCone,   -1,  0,  3, true,  true,  false, 1.0,  false},
   {ObjectiveType::kAxisAlign,     "axis_align",     "Axis align",     kFieldLink | kFieldAxis | kFieldDirection | kFieldCone | kFieldHard,
                                                                                                                                    -1,  0,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kSelfCollision, "self_collision", "Self collision", kFieldMargin | kFieldHard,                               -1, -1, kCollisionRows, true,  true,  true,  1.0,  true},
+  {ObjectiveType::kWorldCollision, "world_collision", "World collision", kFieldMargin | kFieldHard,                            -1, -1, kCollisionRows, true,  true,  true,  1.0,  true},
 };
 // clang-format on
 

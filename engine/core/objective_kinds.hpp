@@ -27,7 +27,14 @@ enum class ObjectiveType : int8_t {
   kCom = 9,            // the model's centre of mass at a target point (3 rows)
   kLookAt = 10,        // a link axis points at a target point, within a cone (3 rows)
   kAxisAlign = 11,     // a link axis parallel to a world direction, within a cone (3 rows)
+  // inequality, the closest capsule pairs of the robot: margin - distance <= 0 (8 rows)
+  kSelfCollision = 12,
+  // inequality, the closest robot capsule / obstacle pairs: margin - distance <= 0 (8 rows)
+  kWorldCollision = 13,
 };
+
+// residual rows of a collision objective: one per pair among the closest ones
+constexpr int kCollisionRows = 8;
 
 // The parameters a kind reads, named by their scene keys. Every kind also has "type", "name",
 // "weight", "hard" and "enabled".
@@ -50,6 +57,7 @@ enum ObjectiveField : uint32_t {
   // with kFieldTarget: only the target's position is read (a point; its orientation is kept
   // but ignored), e.g. the centre of mass or the point a link looks at
   kFieldTargetPoint = 1u << 15,
+  kFieldMargin = 1u << 24,  // "margin": m, >= 0, the clearance collision objectives keep
 };
 
 struct ObjectiveKind {

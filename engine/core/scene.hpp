@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/collision_geometry.hpp"
 #include "engine/core/spatial.hpp"
 
 namespace ikwb {
@@ -34,6 +35,7 @@ struct SceneObjective {
   Vec3<double> axis{0, 0, 1};        // look_at, axis_align: in the link frame
   Vec3<double> direction{0, 0, -1};  // axis_align: world
   double cone = 0;                   // look_at, axis_align: rad
+  double margin = 0.01;              // self_collision, world_collision: m
   double weight = 1;
   Vec3<double> position_weights{1, 1, 1}, rotation_weights{1, 1, 1};
   bool hard = false;
@@ -56,6 +58,10 @@ struct Scene {
   std::map<std::string, std::vector<double>> joint_q;
   std::map<std::string, std::vector<double>> rest;  // posture rest, same form
   std::vector<SceneObjective> objectives;
+  // obstacles for world_collision ("obstacles"), and an SRDF whose <disable_collisions> pairs
+  // self_collision skips ("srdf": a path, relative to the scene file; "" = none)
+  std::vector<Obstacle> obstacles;
+  std::string srdf;
   nlohmann::json solver = nlohmann::json::object();  // settings by name, see the README
   nlohmann::json camera = nlohmann::json::object();  // target, distance, yaw, pitch
   nlohmann::json extra = nlohmann::json::object();   // other app state (view toggles, ...)

@@ -206,7 +206,7 @@ TEST(CollisionGeometry, ObstaclesAreCheckedAndConverted) {
   o.type = ShapeType::kBox;
   o.size = {1, 0.8, 0.04};
   o.pose.p = {0.5, 0, 0.2};
-  Shape<double> s = obstacle_shape(o);
+  CollisionShape<double> s = obstacle_shape(o);
   EXPECT_NEAR(s.size.x, 0.5, 1e-15);
   EXPECT_NEAR(s.size.z, 0.02, 1e-15);
   o.size.y = -1;
@@ -221,7 +221,7 @@ TEST(CollisionGeometry, ObstaclesAreCheckedAndConverted) {
   floor.type = ShapeType::kHalfSpace;
   floor.normal = {0, 0, -1};
   floor.offset = 0.5;  // the solid n . x <= 0.5 is z >= -0.5; z = -1 is 0.5 outside
-  Shape<double> f = obstacle_shape(floor);
+  CollisionShape<double> f = obstacle_shape(floor);
   Vec3<double> n;
   EXPECT_NEAR(point_sdf(f, Vec3<double>{0, 0, -1.0}, &n), 0.5, 1e-12);
   EXPECT_NEAR(n.z, -1.0, 1e-12);

@@ -34,8 +34,8 @@ struct CapsuleA {
   double r;
 };
 
-Shape<double> make_shape(ShapeType type, V p, Quat<double> q, V size) {
-  Shape<double> s;
+CollisionShape<double> make_shape(ShapeType type, V p, Quat<double> q, V size) {
+  CollisionShape<double> s;
   s.type = type;
   s.pose = {p, normalize(q)};
   s.size = size;
@@ -43,7 +43,7 @@ Shape<double> make_shape(ShapeType type, V p, Quat<double> q, V size) {
 }
 
 // points on the shape's surface on a grid of spacing about h (frame-local, then world)
-std::vector<V> surface_samples(const Shape<double>& b, double h) {
+std::vector<V> surface_samples(const CollisionShape<double>& b, double h) {
   std::vector<V> out;
   auto add = [&](V p) { out.push_back(transform_point(b.pose, p)); };
   const double pi = 3.141592653589793;
@@ -84,7 +84,7 @@ std::vector<V> surface_samples(const Shape<double>& b, double h) {
   return out;
 }
 
-bool inside(const Shape<double>& b, const V& x) {
+bool inside(const CollisionShape<double>& b, const V& x) {
   V p = rotate_inv(b.pose.q, x - b.pose.p);
   if (b.type == ShapeType::kBox)
     return std::abs(p.x) < b.size.x && std::abs(p.y) < b.size.y && std::abs(p.z) < b.size.z;
@@ -92,7 +92,7 @@ bool inside(const Shape<double>& b, const V& x) {
 }
 
 // brute force: min over segment samples of the sampled sdf, minus the radius
-double brute_distance(const CapsuleA& a, const Shape<double>& b, double h) {
+double brute_distance(const CapsuleA& a, const CollisionShape<double>& b, double h) {
   double best = 1e300;
   if (b.type == ShapeType::kHalfSpace) {
     for (int i = 0; i <= kSeg; ++i) {
@@ -141,7 +141,7 @@ CapsuleA moved(const CapsuleA& a, const V& v, const V& w, double eps) {
 }
 
 // d(distance)/d(eps) by central differences against n . (v + w x point_a)
-void expect_gradient(const CapsuleA& a, const Shape<double>& b, const char* what) {
+void expect_gradient(const CapsuleA& a, const CollisionShape<double>& b, const char* what) {
   std::mt19937 rng(7);
   Contact<double> c = capsule_shape(a.a0, a.a1, a.r, b);
   for (int k = 0; k < 6; ++k) {
@@ -156,7 +156,7 @@ void expect_gradient(const CapsuleA& a, const Shape<double>& b, const char* what
   }
 }
 
-void expect_consistent(const Contact<double>& c, const CapsuleA& a, const Shape<double>& b,
+void expect_consistent(const Contact<double>& c, const CapsuleA& a, const CollisionShape<double>& b,
                        const char* what) {
   EXPECT_NEAR(length(c.normal), 1.0, kExact) << what;
   // the witness points are distance apart along the normal
@@ -171,8 +171,8 @@ void expect_consistent(const Contact<double>& c, const CapsuleA& a, const Shape<
   EXPECT_NEAR(length(c.point_a - (a.a0 + s * (a.a1 - a.a0))), a.r, kExact) << what;
 }
 
-void expect_float_matches(const CapsuleA& a, const Shape<double>& b, const char* what) {
-  Shape<float> bf;
+void expect_float_matches(const CapsuleA& a, const CollisionShape<double>& b, const char* what) {
+  CollisionShape<float> bf;
   bf.type = b.type;
   bf.pose = cast<float>(b.pose);
   bf.size = cast<float>(b.size);
@@ -184,7 +184,7 @@ void expect_float_matches(const CapsuleA& a, const Shape<double>& b, const char*
 const ShapeType kAllTypes[] = {ShapeType::kSphere, ShapeType::kCapsule, ShapeType::kBox,
                                ShapeType::kCylinder, ShapeType::kHalfSpace};
 
-Shape<double> random_shape(ShapeType t, std::mt19937& rng) {
+CollisionShape<double> random_shape(ShapeType t, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(0.1, 0.5);
   return make_shape(t, V{0.1, -0.05, 0.02}, random_quat(rng), V{u(rng), u(rng), u(rng)});
 }
@@ -195,7 +195,7 @@ TEST(Distance, RandomCapsulesAgainstEveryShapeMatchBruteForce) {
   const double h = 0.01;
   for (ShapeType t : kAllTypes) {
     for (int i = 0; i < 12; ++i) {
-      Shape<double> b = random_shape(t, rng);
+      CollisionShape<double> b = random_shape(t, rng);
       V c{u(rng), u(rng), u(rng)};
       V dir = random_unit(rng);
       double half = i % 4 == 0 ? 0.0 : ul(rng);  // every fourth a sphere
@@ -215,7 +215,7 @@ TEST(Distance, RandomCapsulesAgainstEveryShapeMatchBruteForce) {
 
 TEST(Distance, ParallelCapsulesAreExactAndTranslationGradientHolds) {
   // two parallel capsules side by side along z, overlapping in z over [0.2, 0.5]
-  Shape<double> b =
+  CollisionShape<double> b =
       make_shape(ShapeType::kCapsule, V{0, 0, 0.3}, quat_identity<double>(), V{0.05, 0.2, 0});
   CapsuleA a{V{0.3, 0, 0.2}, V{0.3, 0, 0.8}, 0.04};
   Contact<double> c = capsule_shape(a.a0, a.a1, a.r, b);
@@ -234,13 +234,13 @@ TEST(Distance, ParallelCapsulesAreExactAndTranslationGradientHolds) {
     EXPECT_NEAR(fd, dot(c.normal, v), kFd);
   }
   // parallel above a box face and a half-space: the middle of the segment
-  Shape<double> box =
+  CollisionShape<double> box =
       make_shape(ShapeType::kBox, V{0, 0, 0}, quat_identity<double>(), V{1, 1, 0.1});
   CapsuleA flat{V{-0.2, 0, 0.3}, V{0.4, 0, 0.3}, 0.05};
   Contact<double> cb = capsule_shape(flat.a0, flat.a1, flat.r, box);
   EXPECT_NEAR(cb.distance, 0.15, kExact);
   EXPECT_NEAR(cb.normal.z, 1.0, kExact);
-  Shape<double> floor =
+  CollisionShape<double> floor =
       make_shape(ShapeType::kHalfSpace, V{0, 0, 0}, quat_identity<double>(), V{0, 0, 0});
   Contact<double> cf = capsule_shape(flat.a0, flat.a1, flat.r, floor);
   EXPECT_NEAR(cf.distance, 0.25, kExact);
@@ -249,15 +249,15 @@ TEST(Distance, ParallelCapsulesAreExactAndTranslationGradientHolds) {
 
 TEST(Distance, TouchingShapesHaveZeroDistance) {
   CapsuleA sphere{V{0, 0, 0.3}, V{0, 0, 0.3}, 0.1};
-  Shape<double> box =
+  CollisionShape<double> box =
       make_shape(ShapeType::kBox, V{0, 0, 0}, quat_identity<double>(), V{0.5, 0.5, 0.2});
-  Shape<double> cyl =
+  CollisionShape<double> cyl =
       make_shape(ShapeType::kCylinder, V{0, 0, 0}, quat_identity<double>(), V{0.5, 0.2, 0});
-  Shape<double> ball =
+  CollisionShape<double> ball =
       make_shape(ShapeType::kSphere, V{0, 0, 0.1}, quat_identity<double>(), V{0.1, 0, 0});
-  Shape<double> floor =
+  CollisionShape<double> floor =
       make_shape(ShapeType::kHalfSpace, V{0, 0, 0.2}, quat_identity<double>(), V{0, 0, 0});
-  for (const Shape<double>& b : {box, cyl, ball, floor}) {
+  for (const CollisionShape<double>& b : {box, cyl, ball, floor}) {
     Contact<double> c = capsule_shape(sphere.a0, sphere.a1, sphere.r, b);
     EXPECT_NEAR(c.distance, 0.0, kExact) << int(b.type);
     EXPECT_NEAR(c.normal.z, 1.0, kExact) << int(b.type);
@@ -273,7 +273,7 @@ TEST(Distance, TouchingShapesHaveZeroDistance) {
 }
 
 TEST(Distance, DeepPenetrationIsNegativeWithAnOutwardNormal) {
-  Shape<double> box =
+  CollisionShape<double> box =
       make_shape(ShapeType::kBox, V{0, 0, 0}, quat_identity<double>(), V{0.5, 0.3, 0.2});
   // a sphere centre 0.05 below the top face: depth 0.05 + r
   CapsuleA a{V{0.1, 0, 0.15}, V{0.1, 0, 0.15}, 0.05};
@@ -284,14 +284,14 @@ TEST(Distance, DeepPenetrationIsNegativeWithAnOutwardNormal) {
   expect_consistent(c, a, box, "deep box");
   expect_gradient(a, box, "deep box");
   // a capsule straight through a cylinder along its axis: the deepest point is the centre
-  Shape<double> cyl =
+  CollisionShape<double> cyl =
       make_shape(ShapeType::kCylinder, V{0, 0, 0}, quat_identity<double>(), V{0.2, 0.5, 0});
   CapsuleA through{V{0.05, 0, -1}, V{0.05, 0, 1}, 0.02};
   Contact<double> cc = capsule_shape(through.a0, through.a1, through.r, cyl);
   EXPECT_NEAR(cc.distance, -0.15 - 0.02, 1e-6);
   EXPECT_NEAR(cc.normal.x, 1.0, kExact);
   // two capsules whose axes cross: depth ra + rb, the normal perpendicular to both axes
-  Shape<double> cap =
+  CollisionShape<double> cap =
       make_shape(ShapeType::kCapsule, V{0, 0, 0}, quat_identity<double>(), V{0.05, 0.3, 0});
   CapsuleA cross_a{V{-0.3, 0, 0}, V{0.3, 0, 0}, 0.04};
   Contact<double> cx = capsule_shape(cross_a.a0, cross_a.a1, cross_a.r, cap);
@@ -303,7 +303,7 @@ TEST(Distance, DeepPenetrationIsNegativeWithAnOutwardNormal) {
   EXPECT_NEAR((capsule_shape(pushed.a0, pushed.a1, pushed.r, cap).distance - cx.distance) / h, 1.0,
               kFd);
   // concentric spheres
-  Shape<double> ball =
+  CollisionShape<double> ball =
       make_shape(ShapeType::kSphere, V{0, 0, 0}, quat_identity<double>(), V{0.1, 0, 0});
   CapsuleA centre{V{0, 0, 0}, V{0, 0, 0}, 0.05};
   Contact<double> cs = capsule_shape(centre.a0, centre.a1, centre.r, ball);

@@ -24,7 +24,8 @@ namespace {
 constexpr const char* kSummary =
     "Collision check of each configuration in Q.csv (the format of `ikwb fk`) against the robot\n"
     "itself and the obstacles of --scene (links are the capsules fitted to their <collision>\n"
-    "elements; pairs joined by a joint, and those of --srdf or the scene's \"srdf\", are skipped).\n"
+    "elements; pairs joined by a joint, and those of --srdf or the scene's \"srdf\", are "
+    "skipped).\n"
     "Writes CSV: config,in_collision,link_a,other,distance,colliding_pairs (other: a link, or\n"
     "obstacle:NAME; distance in m, negative in penetration). Exit status 3 when any\n"
     "configuration collides.\n"
@@ -121,10 +122,10 @@ int cmd_check(int argc, char** argv) {
       out.end_row();
     }
     out.close();
-    std::fprintf(stderr, "check: %d of %zu configurations in collision (%d capsule pairs checked)\n",
-                 colliding_configs, q.row_count(),
-                 world.self_pair_count() +
-                     int(world.world_capsules.size() * world.obstacles.size()));
+    std::fprintf(
+        stderr, "check: %d of %zu configurations in collision (%d capsule pairs checked)\n",
+        colliding_configs, q.row_count(),
+        world.self_pair_count() + int(world.world_capsules.size() * world.obstacles.size()));
     return colliding_configs > 0 ? kCollides : 0;
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb check: %s\n", e.what());

@@ -220,7 +220,7 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
 
 Obstacle read_obstacle(const Reader& r, const json& j, const std::string& where) {
   if (!j.is_object()) r.fail(where, "expected an object");
-  static const char* const known[] = {"name",   "type",   "size", "radius",
+  static const char* const known[] = {"name",   "type",   "size",   "radius",
                                       "length", "normal", "offset", "pose"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
@@ -229,7 +229,8 @@ Obstacle read_obstacle(const Reader& r, const json& j, const std::string& where)
       r.warnings->push_back(r.source + ": " + where + "." + it.key() + ": unknown key ignored");
   }
   Obstacle o;
-  if (!j.contains("type")) r.fail(where, "missing \"type\" (sphere, capsule, box, cylinder, half_space)");
+  if (!j.contains("type"))
+    r.fail(where, "missing \"type\" (sphere, capsule, box, cylinder, half_space)");
   std::string type = r.string(j["type"], where + ".type");
   if (!parse_shape_type(type, &o.type))
     r.fail(where + ".type",
@@ -360,10 +361,9 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
-  static const char* const known[] = {"format",        "version", "robot", "floating_base",
-                                      "package_paths", "joint_q", "rest",  "objectives",
-                                      "solver",        "camera",  "extra",
-                                      "obstacles",     "srdf"};
+  static const char* const known[] = {
+      "format",     "version", "robot",  "floating_base", "package_paths", "joint_q", "rest",
+      "objectives", "solver",  "camera", "extra",         "obstacles",     "srdf"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;

@@ -89,6 +89,34 @@ IKWB_HD Contact<S> collision_pair_contact(const CollisionView<T>& c, bool self, 
   return capsule_shape(a0, a1, S(a.radius), s);
 }
 
+// A lower bound of world pair k's distance from bounding spheres (the capsule's, and the
+// obstacle's: none for a half-space, which gives -inf)
+template <class T, class S>
+IKWB_HD S world_pair_lower_bound(const CollisionView<T>& c, int k, const Transform<S>* body_q) {
+  const LinkCapsule<T>& a = c.capsules[c.world_capsules[k / c.obstacle_count]];
+  const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
+  T bound;
+  switch (o.type) {
+    case ShapeType::kSphere:
+      bound = o.size.x;
+      break;
+    case ShapeType::kCapsule:
+      bound = o.size.x + o.size.y;
+      break;
+    case ShapeType::kBox:
+      bound = length(o.size);
+      break;
+    case ShapeType::kCylinder:
+      bound = sqrt(o.size.x * o.size.x + o.size.y * o.size.y);
+      break;
+    default:
+      return S(-1e30);
+  }
+  Vec3<S> mid = transform_point(body_q[a.body], cast<S>(T(0.5) * (a.p0 + a.p1)));
+  T reach = T(0.5) * length(a.p1 - a.p0) + a.radius;
+  return length(mid - cast<S>(o.pose.p)) - S(reach + bound);
+}
+
 // The kCollisionRows closest pairs: pair[i] (-1 when fewer pairs), dist[i], ascending.
 template <class T, class S>
 IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
@@ -96,6 +124,10 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
   for (int i = 0; i < kCollisionRows; ++i) pair[i] = -1;
   int n = collision_pair_count(c, self), filled = 0;
   for (int k = 0; k < n; ++k) {
+    // a full list: skip world pairs whose bounding spheres are farther apart than its last
+    if (!self && filled == kCollisionRows &&
+        !(world_pair_lower_bound(c, k, body_q) < dist[kCollisionRows - 1]))
+      continue;
     int ba, bb;
     S d = collision_pair_contact(c, self, k, body_q, &ba, &bb).distance;
     if (filled == kCollisionRows && !(d < dist[kCollisionRows - 1])) continue;

@@ -151,14 +151,11 @@ IKWB_HD void shape_segment(const CollisionShape<S>& b, Vec3<S>* b0, Vec3<S>* b1)
   *b1 = transform_point(b.pose, Vec3<S>{S(0), S(0), h});
 }
 
-// Signed distance from world point x to shape b's surface (negative inside) and the outward
-// unit gradient *n (world). Inside a box the nearest face wins; on a cylinder's axis the
-// radial direction is the frame's x.
+// Signed distance from point p, in shape b's frame, to b's surface (negative inside) and, when
+// g is not null, the outward unit gradient (b's frame). Inside a box the nearest face wins; on a
+// cylinder's axis the radial direction is the frame's x.
 template <class S>
-IKWB_HD S point_sdf(const CollisionShape<S>& b, const Vec3<S>& x, Vec3<S>* n) {
-  Vec3<S> p = rotate_inv(b.pose.q, x - b.pose.p);
-  Vec3<S> g;
-  S d;
+IKWB_HD S local_sdf(const CollisionShape<S>& b, const Vec3<S>& p, Vec3<S>* g) {
   switch (b.type) {
     case ShapeType::kSphere:
     case ShapeType::kCapsule: {
@@ -166,49 +163,54 @@ IKWB_HD S point_sdf(const CollisionShape<S>& b, const Vec3<S>& x, Vec3<S>* n) {
       S z = p.z < -h ? -h : (p.z > h ? h : p.z);
       Vec3<S> v{p.x, p.y, p.z - z};
       S l = length(v);
-      g = l > S(1e-12) ? (S(1) / l) * v : Vec3<S>{S(1), S(0), S(0)};
-      d = l - b.size.x;
-      break;
+      if (g) *g = l > S(1e-12) ? (S(1) / l) * v : Vec3<S>{S(1), S(0), S(0)};
+      return l - b.size.x;
     }
     case ShapeType::kBox: {
       Vec3<S> q{abs_val(p.x) - b.size.x, abs_val(p.y) - b.size.y, abs_val(p.z) - b.size.z};
       Vec3<S> o{q.x > S(0) ? q.x : S(0), q.y > S(0) ? q.y : S(0), q.z > S(0) ? q.z : S(0)};
-      S lo = length(o);
+      S lo = length(o), d;
+      Vec3<S> n;
       if (lo > S(0)) {
         d = lo;
-        g = (S(1) / lo) * o;
+        n = (S(1) / lo) * o;
       } else {
         int k = q.x >= q.y && q.x >= q.z ? 0 : (q.y >= q.z ? 1 : 2);
         d = q[k];
-        g = zero3<S>();
-        g[k] = S(1);
+        n = zero3<S>();
+        n[k] = S(1);
       }
-      g = Vec3<S>{p.x < S(0) ? -g.x : g.x, p.y < S(0) ? -g.y : g.y, p.z < S(0) ? -g.z : g.z};
-      break;
+      if (g)
+        *g = Vec3<S>{p.x < S(0) ? -n.x : n.x, p.y < S(0) ? -n.y : n.y, p.z < S(0) ? -n.z : n.z};
+      return d;
     }
     case ShapeType::kCylinder: {
       S rho = sqrt(p.x * p.x + p.y * p.y);
-      Vec3<S> radial =
-          rho > S(1e-12) ? Vec3<S>{p.x / rho, p.y / rho, S(0)} : Vec3<S>{S(1), S(0), S(0)};
-      Vec3<S> axial{S(0), S(0), p.z < S(0) ? S(-1) : S(1)};
       S dr = rho - b.size.x, dz = abs_val(p.z) - b.size.y;
-      if (dr > S(0) && dz > S(0)) {
-        d = sqrt(dr * dr + dz * dz);
-        g = (dr / d) * radial + (dz / d) * axial;
-      } else if (dr > dz) {
-        d = dr;
-        g = radial;
-      } else {
-        d = dz;
-        g = axial;
+      S d = dr > S(0) && dz > S(0) ? sqrt(dr * dr + dz * dz) : (dr > dz ? dr : dz);
+      if (g) {
+        Vec3<S> radial =
+            rho > S(1e-12) ? Vec3<S>{p.x / rho, p.y / rho, S(0)} : Vec3<S>{S(1), S(0), S(0)};
+        Vec3<S> axial{S(0), S(0), p.z < S(0) ? S(-1) : S(1)};
+        if (dr > S(0) && dz > S(0))
+          *g = (dr / d) * radial + (dz / d) * axial;
+        else
+          *g = dr > dz ? radial : axial;
       }
-      break;
+      return d;
     }
     default:  // half-space
-      d = p.z;
-      g = Vec3<S>{S(0), S(0), S(1)};
-      break;
+      if (g) *g = Vec3<S>{S(0), S(0), S(1)};
+      return p.z;
   }
+}
+
+// Signed distance from world point x to shape b's surface and the outward unit gradient *n
+// (world); see local_sdf.
+template <class S>
+IKWB_HD S point_sdf(const CollisionShape<S>& b, const Vec3<S>& x, Vec3<S>* n) {
+  Vec3<S> g;
+  S d = local_sdf(b, rotate_inv(b.pose.q, x - b.pose.p), &g);
   *n = rotate(b.pose.q, g);
   return d;
 }
@@ -230,31 +232,33 @@ IKWB_HD Contact<S> capsule_shape(const Vec3<S>& a0, const Vec3<S>& a1, S ra,
     S tol = S(1e-9) * (S(1) + abs_val(d0) + abs_val(d1));
     t = d0 < d1 - tol ? S(0) : (d1 < d0 - tol ? S(1) : S(0.5));
   } else {
-    // sdf along the segment is convex: golden-section search on [0, 1]
+    // sdf along the segment is convex: golden-section search on [0, 1], in b's frame
+    Vec3<S> l0 = rotate_inv(b.pose.q, a0 - b.pose.p), l1 = rotate_inv(b.pose.q, a1 - b.pose.p);
+    Vec3<S> dl = l1 - l0;
     const S ratio = S(0.6180339887498949);
     S lo = S(0), hi = S(1);
     S x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
-    S f1 = point_sdf(b, a0 + x1 * (a1 - a0), &n0);
-    S f2 = point_sdf(b, a0 + x2 * (a1 - a0), &n1);
+    S f1 = local_sdf(b, l0 + x1 * dl, (Vec3<S>*)nullptr);
+    S f2 = local_sdf(b, l0 + x2 * dl, (Vec3<S>*)nullptr);
     for (int i = 0; i < kGoldenIterations; ++i) {
       if (f1 <= f2) {
         hi = x2;
         x2 = x1;
         f2 = f1;
         x1 = hi - ratio * (hi - lo);
-        f1 = point_sdf(b, a0 + x1 * (a1 - a0), &n0);
+        f1 = local_sdf(b, l0 + x1 * dl, (Vec3<S>*)nullptr);
       } else {
         lo = x1;
         x1 = x2;
         f1 = f2;
         x2 = lo + ratio * (hi - lo);
-        f2 = point_sdf(b, a0 + x2 * (a1 - a0), &n1);
+        f2 = local_sdf(b, l0 + x2 * dl, (Vec3<S>*)nullptr);
       }
     }
     t = S(0.5) * (lo + hi);
     // the ends, where the minimum of a monotone sdf lies
-    S fe0 = point_sdf(b, a0, &n0), fe1 = point_sdf(b, a1, &n1);
-    S fm = point_sdf(b, a0 + t * (a1 - a0), &n0);
+    S fe0 = local_sdf(b, l0, (Vec3<S>*)nullptr), fe1 = local_sdf(b, l1, (Vec3<S>*)nullptr);
+    S fm = local_sdf(b, l0 + t * dl, (Vec3<S>*)nullptr);
     if (fe0 < fm) t = S(0), fm = fe0;
     if (fe1 < fm) t = S(1);
   }

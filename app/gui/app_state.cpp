@@ -122,6 +122,9 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   joint_q = rest_q;
   fk = State(*model);
   objectives.clear();
+  obstacles.clear();
+  srdf.clear();
+  collision_world_ = make_collision_world(*model, {}, {});
   selection = {};
   hover = {};
   held_joint = -1;
@@ -316,6 +319,7 @@ void AppState::sync() {
   }
   if (structure_dirty_ || !problem_ || synced_model_version_ != model_version) {
     problem_ = std::make_unique<IkProblem>(model);
+    problem_->set_collision_world(collision_world_);
     for (WorkbenchObjective& o : objectives)
       o.spec = problem_->objective(problem_->add_objective(o.spec));
     ++problem_serial_;

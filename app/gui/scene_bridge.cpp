@@ -67,6 +67,9 @@ void AppState::apply_scene_content(const Scene& scene) {
   for (const std::string& w : setup.warnings) warn(w);
   rest_q = setup.rest_q;
   set_configuration(setup.q);
+  obstacles = scene.obstacles;
+  srdf = scene.srdf;
+  collision_world_ = std::move(setup.collision);
 
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
@@ -92,6 +95,8 @@ Scene AppState::make_scene() const {
   s.rest = joint_map(m, rest_q);
   for (const WorkbenchObjective& o : objectives)
     s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
+  s.obstacles = obstacles;
+  s.srdf = srdf;
   s.solver = solver_settings_json(settings);
   return s;
 }

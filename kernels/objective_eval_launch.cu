@@ -73,6 +73,11 @@ void eval_objective_rows_cuda(const IkProblem& problem, const std::vector<float>
   std::size_t o_points = pk.add(fp.points.data(), fp.points.size());
   std::size_t o_lower = pk.add(fp.lower.data(), fp.lower.size());
   std::size_t o_upper = pk.add(fp.upper.data(), fp.upper.size());
+  const CollisionWorld& cw = problem.collision_world();
+  std::size_t o_capsules = pk.add(fp.capsules.data(), fp.capsules.size());
+  std::size_t o_pairs = pk.add(cw.self_pairs.data(), cw.self_pairs.size());
+  std::size_t o_world = pk.add(cw.world_capsules.data(), cw.world_capsules.size());
+  std::size_t o_obstacles = pk.add(fp.obstacles.data(), fp.obstacles.size());
   std::vector<float> zeros(std::size_t(nr) + 1, 0.0f);
   std::size_t o_zeros = pk.add(zeros.data(), zeros.size());
   cuda::DeviceBuffer<unsigned char> data;
@@ -86,6 +91,10 @@ void eval_objective_rows_cuda(const IkProblem& problem, const std::vector<float>
   pv.targets = cuda::at_offset<const Transform<float>>(data.get(), o_targets);
   pv.rest_q = cuda::at_offset<const float>(data.get(), o_rest);
   pv.points = cuda::at_offset<const LinkPoint<float>>(data.get(), o_points);
+  pv.collision.capsules = cuda::at_offset<const LinkCapsule<float>>(data.get(), o_capsules);
+  pv.collision.self_pairs = cuda::at_offset<const int>(data.get(), o_pairs);
+  pv.collision.world_capsules = cuda::at_offset<const int>(data.get(), o_world);
+  pv.collision.obstacles = cuda::at_offset<const CollisionShape<float>>(data.get(), o_obstacles);
 
   cuda::DeviceBuffer<float> d_q, d_raw, d_r, d_J;
   cuda::DeviceBuffer<int> d_index;

@@ -73,10 +73,14 @@ struct Shape {
   uint64_t structure_version = 0;
   int problems = 0, seeds = 0, objectives = 0, residuals = 0, points = 0;
   int nq = 0, nv = 0, nb = 0;
+  // collision world: capsules, self pair indices (2 per pair), world capsules, obstacles
+  int capsules = 0, pair_indices = 0, world_capsules = 0, obstacles = 0;
   bool operator==(const Shape& o) const {
     return model == o.model && structure_version == o.structure_version && problems == o.problems &&
            seeds == o.seeds && objectives == o.objectives && residuals == o.residuals &&
-           points == o.points && nq == o.nq && nv == o.nv && nb == o.nb;
+           points == o.points && nq == o.nq && nv == o.nv && nb == o.nb &&
+           capsules == o.capsules && pair_indices == o.pair_indices &&
+           world_capsules == o.world_capsules && obstacles == o.obstacles;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   int rows() const { return problems * seeds; }
@@ -86,6 +90,7 @@ struct Shape {
 struct FrameLayout {
   std::size_t config = 0, params = 0, targets = 0, rest = 0, points = 0, lower = 0, upper = 0;
   std::size_t dof_free = 0, q_init = 0;
+  std::size_t capsules = 0, pairs = 0, world_capsules = 0, obstacles = 0;
   std::size_t bytes = 0;
 };
 
@@ -106,6 +111,10 @@ FrameLayout frame_layout(const Shape& s) {
   f.upper = take(sizeof(float) * s.nv);
   f.dof_free = take(s.nv);
   f.q_init = take(sizeof(float) * s.problems * s.nq);
+  f.capsules = take(sizeof(LinkCapsule<float>) * s.capsules);
+  f.pairs = take(sizeof(int) * s.pair_indices);
+  f.world_capsules = take(sizeof(int) * s.world_capsules);
+  f.obstacles = take(sizeof(CollisionShape<float>) * s.obstacles);
   f.bytes = std::max<std::size_t>(at, 16);
   return f;
 }
@@ -233,6 +242,15 @@ struct CudaSolver::Impl {
     pv.targets = cuda::at_offset<const Transform<float>>(base, frame.targets);
     pv.rest_q = cuda::at_offset<const float>(base, frame.rest);
     pv.points = cuda::at_offset<const LinkPoint<float>>(base, frame.points);
+    CollisionView<float>& c = pv.collision;
+    c.capsules = cuda::at_offset<const LinkCapsule<float>>(base, frame.capsules);
+    c.capsule_count = shape.capsules;
+    c.self_pairs = cuda::at_offset<const int>(base, frame.pairs);
+    c.self_pair_count = shape.pair_indices / 2;
+    c.world_capsules = cuda::at_offset<const int>(base, frame.world_capsules);
+    c.world_capsule_count = shape.world_capsules;
+    c.obstacles = cuda::at_offset<const CollisionShape<float>>(base, frame.obstacles);
+    c.obstacle_count = shape.obstacles;
     return pv;
   }
 
@@ -310,6 +328,22 @@ struct CudaSolver::Impl {
     for (int d = 0; d < shape.nv; ++d) dof_free[d] = mask.empty() ? 1 : (mask[d] ? 1 : 0);
     float* q_init = cuda::at_offset<float>(base, frame.q_init);
     for (std::size_t i = 0; i < q0.size(); ++i) q_init[i] = float(q0[i]);
+    const CollisionWorld& w = problem.collision_world();
+    auto* capsules = cuda::at_offset<LinkCapsule<float>>(base, frame.capsules);
+    for (std::size_t i = 0; i < w.capsules.size(); ++i) {
+      const LinkCapsule<double>& c = w.capsules[i];
+      capsules[i] = {c.body, cast<float>(c.p0), cast<float>(c.p1), float(c.radius)};
+    }
+    if (!w.self_pairs.empty())
+      std::memcpy(base + frame.pairs, w.self_pairs.data(), sizeof(int) * w.self_pairs.size());
+    if (!w.world_capsules.empty())
+      std::memcpy(base + frame.world_capsules, w.world_capsules.data(),
+                  sizeof(int) * w.world_capsules.size());
+    auto* obstacles = cuda::at_offset<CollisionShape<float>>(base, frame.obstacles);
+    for (std::size_t i = 0; i < w.obstacles.size(); ++i) {
+      const CollisionShape<double>& o = w.obstacles[i];
+      obstacles[i] = {o.type, cast<float>(o.pose), cast<float>(o.size)};
+    }
   }
 
   void solve(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q_in,
@@ -335,6 +369,11 @@ struct CudaSolver::Impl {
       sh.nq = m.coord_count;
       sh.nv = m.dof_count;
       sh.nb = m.body_count;
+      const CollisionWorld& cw = problem.collision_world();
+      sh.capsules = int(cw.capsules.size());
+      sh.pair_indices = int(cw.self_pairs.size());
+      sh.world_capsules = int(cw.world_capsules.size());
+      sh.obstacles = int(cw.obstacles.size());
       if (!configured || sh != shape) configure(sh);
       stage(problem, s, q0);
 

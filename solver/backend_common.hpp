@@ -116,6 +116,8 @@ struct TypedProblem {
   std::vector<Transform<T>> targets;
   std::vector<T> rest, lower, upper;
   std::vector<LinkPoint<T>> points;
+  std::vector<LinkCapsule<T>> capsules;
+  std::vector<CollisionShape<T>> obstacles;
   ProblemView<T> view;
 
   TypedProblem(const TypedProblem&) = delete;
@@ -144,6 +146,12 @@ struct TypedProblem {
       view.targets = targets.data();
       view.rest_q = rest.data();
       view.points = points.data();
+      const CollisionWorld& w = p.collision_world();
+      for (const LinkCapsule<double>& c : w.capsules)
+        capsules.push_back({c.body, cast<T>(c.p0), cast<T>(c.p1), T(c.radius)});
+      for (const CollisionShape<double>& o : w.obstacles)
+        obstacles.push_back({o.type, cast<T>(o.pose), cast<T>(o.size)});
+      view.collision = collision_view(w, capsules.data(), obstacles.data());
     }
   }
 };

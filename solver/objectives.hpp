@@ -12,6 +12,7 @@
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/row_kinematics.hpp"
 #include "solver/objective_bounds.hpp"
+#include "solver/objective_collision.hpp"
 #include "solver/objective_manipulability.hpp"
 #include "solver/objective_support.hpp"
 #include "solver/objective_whole_body.hpp"
@@ -39,7 +40,9 @@ struct ObjectiveParams {
   T cone = 0;                                         // look_at, axis_align, orientation_cone: rad
   Vec3<T> box_lower = {-0.05, -0.05, -0.05};          // position_box: bounds in the target frame, m
   Vec3<T> box_upper = {0.05, 0.05, 0.05};             // (-inf / +inf: open sides)
-  T margin = 0;                                       // support_polygon: m inside the polygon, >= 0
+  // m, >= 0: support_polygon keeps the CoM this far inside the polygon, the collision kinds keep
+  // this clearance; objectives made by make_objective / the workbench take default_margin(type)
+  T margin = 0;
   T min_measure = 0;    // manipulability: the least Yoshikawa measure, >= 0
   int point_start = 0;  // support_polygon: its contact points in ProblemView::points
   int point_count = 0;
@@ -50,7 +53,8 @@ struct ObjectiveParams {
 IKWB_HD bool objective_is_inequality(ObjectiveType t) {
   return t == ObjectiveType::kJointLimits || t == ObjectiveType::kMinDistance ||
          t == ObjectiveType::kSupportPolygon || t == ObjectiveType::kPositionBox ||
-         t == ObjectiveType::kOrientationCone || t == ObjectiveType::kManipulability;
+         t == ObjectiveType::kOrientationCone || t == ObjectiveType::kManipulability ||
+         t == ObjectiveType::kSelfCollision || t == ObjectiveType::kWorldCollision;
 }
 
 // The data one batch row's objectives read, in host or device memory.
@@ -66,6 +70,7 @@ struct ProblemView {
   const Transform<T>* targets = nullptr;  // (objective_count x problem_count) world targets
   const T* rest_q = nullptr;              // (objective_count x coord_count) posture rests
   const LinkPoint<T>* points = nullptr;   // contact points of all objectives (point_start)
+  CollisionView<T> collision;             // capsules, pairs and obstacles (collision kinds)
 };
 
 // Accumulates motion-subspace columns into Jacobian rows (see visit_body_columns):
@@ -193,6 +198,11 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
       r[0] = S(o.min_measure) -
              manipulability_measure(m, body_q, o.link, world_point(body_q, o.link, o.offset));
       r[1] = r[2] = r[3] = S(-1);
+      break;
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+      collision_residual(pv.collision, o.type == ObjectiveType::kSelfCollision, o.margin, body_q,
+                         r);
       break;
     default:
       break;
@@ -362,6 +372,10 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
     }
     case ObjectiveType::kManipulability:
       manipulability_jacobian(m, body_q, o.link, world_point(body_q, o.link, o.offset), J, acc);
+      break;
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+      collision_jacobian(m, pv.collision, o.type == ObjectiveType::kSelfCollision, body_q, J, ld);
       break;
     default:
       break;

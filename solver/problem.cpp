@@ -32,6 +32,7 @@ Objective make_objective(ObjectiveType type, int link, Vec3<double> offset,
   o.params.offset = offset;
   o.params.weight = options.weight;
   o.params.hard = options.hard;
+  o.params.margin = default_margin(type);
   if (kind.has(kFieldPositionWeights)) o.params.position_weights = options.position_weights;
   if (kind.has(kFieldRotationWeights)) o.params.rotation_weights = options.rotation_weights;
   return o;
@@ -73,6 +74,7 @@ IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
                                 std::to_string(problem_count));
   dof_lower_ = model_->dof_lower;
   dof_upper_ = model_->dof_upper;
+  collision_ = make_collision_world(*model_, {}, {});
 }
 
 void IkProblem::check_objective(int i, const char* what) const {
@@ -109,6 +111,8 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
   if (kind.has(kFieldLinkB)) check_link(p.link_b, (w + " link_b").c_str());
   if (kind.has(kFieldDistance) && (!std::isfinite(p.distance) || p.distance < 0))
     throw std::invalid_argument(w + ": distance must be finite and >= 0");
+  if (kind.has(kFieldMargin) && !(std::isfinite(p.margin) && p.margin >= 0 && p.margin <= 1e3))
+    throw std::invalid_argument(w + ": margin must be finite, >= 0 and <= 1e3 m");
   // axes and directions are stored normalised; a zero one has no direction
   auto unit = [&](Vec3<double>& v, const char* name) {
     double l = length(v);
@@ -153,8 +157,6 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
   } else {
     o.points.clear();
   }
-  if (kind.has(kFieldMargin) && !(std::isfinite(p.margin) && p.margin >= 0))
-    throw std::invalid_argument(w + ": margin must be finite and >= 0");
   if (kind.has(kFieldMinMeasure) && !(std::isfinite(p.min_measure) && p.min_measure >= 0))
     throw std::invalid_argument(w + ": min_measure must be finite and >= 0");
   if (kind.has(kFieldBox))
@@ -455,7 +457,23 @@ ProblemView<double> IkProblem::view() const {
   v.targets = targets_.data();
   v.rest_q = rest_.data();
   v.points = points_.data();
+  v.collision = collision_view(collision_);
   return v;
+}
+
+void IkProblem::set_collision_world(CollisionWorld world) {
+  for (const LinkCapsule<double>& c : world.capsules) check_link(c.body, "set_collision_world");
+  int nc = int(world.capsules.size());
+  for (int i : world.self_pairs)
+    if (i < 0 || i >= nc)
+      throw std::invalid_argument("set_collision_world: self pair capsule index out of range");
+  for (int i : world.world_capsules)
+    if (i < 0 || i >= nc)
+      throw std::invalid_argument("set_collision_world: world capsule index out of range");
+  if (world.self_pairs.size() % 2)
+    throw std::invalid_argument("set_collision_world: self_pairs must hold index pairs");
+  collision_ = std::move(world);
+  ++version_;
 }
 
 bool IkProblem::has_custom() const {

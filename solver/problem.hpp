@@ -140,6 +140,12 @@ class IkProblem {
   void set_name(int objective, const std::string& name);
   const Objective& objective(int index) const;
 
+  // Capsules, self-collision pairs and obstacles read by the collision objectives (default: the
+  // model's capsules and pairs, no obstacles; engine/core/collision_geometry.hpp). Keeps the
+  // layout; throws std::invalid_argument for indices out of range.
+  void set_collision_world(CollisionWorld world);
+  const CollisionWorld& collision_world() const { return collision_; }
+
   // dofs that may move (dof_count, nonzero = free); empty = all
   void set_dof_mask(const std::vector<uint8_t>& mask);
   const std::vector<uint8_t>& dof_mask() const { return dof_mask_; }
@@ -180,6 +186,7 @@ class IkProblem {
   std::vector<uint8_t> dof_mask_;
   std::vector<double> dof_lower_, dof_upper_;
   std::vector<LinkPoint<double>> points_;
+  CollisionWorld collision_;
   int residual_count_ = 0;
   uint64_t structure_version_ = 1;
   uint64_t version_ = 1;

@@ -163,10 +163,10 @@ bool objective_from_scene(const Model& m, const SceneObjective& so,
   if (kind->has(kFieldAxis)) p.axis = so.axis;
   if (kind->has(kFieldDirection)) p.direction = so.direction;
   if (kind->has(kFieldCone)) p.cone = so.cone;
+  if (kind->has(kFieldMargin)) p.margin = so.margin;
   if (kind->has(kFieldPositionWeights)) p.position_weights = so.position_weights;
   if (kind->has(kFieldRotationWeights)) p.rotation_weights = so.rotation_weights;
   if (kind->has(kFieldNullSpace)) p.null_space = so.null_space;
-  if (kind->has(kFieldMargin)) p.margin = so.margin;
   if (kind->has(kFieldMinMeasure)) p.min_measure = so.min_measure;
   if (kind->has(kFieldBox)) p.box_lower = so.lower, p.box_upper = so.upper;
   if (kind->has(kFieldContacts)) {
@@ -283,12 +283,35 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene) {
       s.warnings.push_back("objective " + std::to_string(i) + " (" + scene.objectives[i].type +
                            "): " + error + ", skipped");
   }
+  s.collision = scene_collision_world(m, scene, s.warnings);
+  bool collides = false;
+  for (const PlacedObjective& o : s.objectives) {
+    ObjectiveType t = o.objective.params.type;
+    collides |= t == ObjectiveType::kSelfCollision || t == ObjectiveType::kWorldCollision;
+  }
+  if (collides)
+    s.warnings.insert(s.warnings.end(), m.collision.warnings.begin(), m.collision.warnings.end());
   return s;
 }
 
+CollisionWorld scene_collision_world(const Model& m, const Scene& scene,
+                                     std::vector<std::string>& warnings) {
+  std::vector<std::pair<int, int>> disabled;
+  if (!scene.srdf.empty()) {
+    try {
+      disabled = disabled_body_pairs(m, load_srdf(scene.srdf));
+    } catch (const std::runtime_error& e) {
+      warnings.push_back(std::string("srdf: ") + e.what() + "; no pairs disabled");
+    }
+  }
+  return make_collision_world(m, disabled, scene.obstacles);
+}
+
 IkProblem make_problem(std::shared_ptr<const Model> model,
-                       const std::vector<PlacedObjective>& objectives, int problem_count) {
+                       const std::vector<PlacedObjective>& objectives, int problem_count,
+                       const CollisionWorld* collision) {
   IkProblem problem(std::move(model), problem_count);
+  if (collision) problem.set_collision_world(*collision);
   for (const PlacedObjective& placed : objectives) {
     int i = problem.add_objective(placed.objective);
     if (objective_kind(placed.objective.params.type).has_target())

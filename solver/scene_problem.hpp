@@ -61,16 +61,26 @@ struct SceneSetup {
   std::vector<double> dof_lower, dof_upper;
   std::vector<int> locked_joints;  // the scene's "joint_locks", as joint indices
   std::vector<PlacedObjective> objectives;
-  std::vector<std::string> warnings;  // unknown joints or links (those objectives skipped)
+  // the model's capsules, the self-collision pairs less the scene's SRDF pairs, the obstacles
+  CollisionWorld collision;
+  std::vector<std::string> warnings;  // unknown joints or links (those objectives skipped), an
+                                      // SRDF that cannot be used, collision geometry fallbacks
 };
-// The scene's configuration and objectives on `model` (FK at the scene's configuration for
-// "current" targets). The scene's own load warnings are not repeated.
+// The scene's configuration, objectives and collision world on `model` (FK at the scene's
+// configuration for "current" targets). The scene's own load warnings are not repeated. An SRDF
+// that cannot be read or names unknown links is a warning (no pairs are disabled); the model's
+// collision geometry warnings (visual fallbacks) are added when a collision objective is present.
 SceneSetup resolve_scene(const Model& model, const Scene& scene);
+// The collision world of a scene: the model's capsules, its self pairs less the SRDF's, the
+// scene's obstacles (checked when the scene was read). SRDF problems are added to warnings.
+CollisionWorld scene_collision_world(const Model& model, const Scene& scene,
+                                     std::vector<std::string>& warnings);
 
 // An IkProblem of problem_count problems holding the objectives, every problem starting at
-// their targets.
+// their targets, with the collision world when given.
 IkProblem make_problem(std::shared_ptr<const Model> model,
-                       const std::vector<PlacedObjective>& objectives, int problem_count = 1);
+                       const std::vector<PlacedObjective>& objectives, int problem_count = 1,
+                       const CollisionWorld* collision = nullptr);
 // the setup's joint limits and locks (locked joints' dofs frozen) on problem
 void apply_joint_settings(const SceneSetup& setup, IkProblem& problem);
 // the dof mask (dof_count, 1 = free) that freezes the joints in `locked`; empty when none

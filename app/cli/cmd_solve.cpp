@@ -292,6 +292,11 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   LoadResult robot = load_robot_file(resolve_robot(scene.robot), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
+  if (args.has("srdf")) {
+    // the command line's SRDF replaces the scene's; it must be usable
+    scene.srdf = args.get("srdf");
+    disabled_body_pairs(m, load_srdf(scene.srdf));
+  }
   SceneSetup setup = resolve_scene(m, scene);
   print_warnings(setup.warnings);
 
@@ -321,7 +326,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   std::vector<ProblemResult> results = solve_in_chunks(
       *solver, settings, setup.q, valid.size(), chunk,
       [&](std::size_t begin, int n) {
-        IkProblem problem = make_problem(robot.model, setup.objectives, n);
+        IkProblem problem = make_problem(robot.model, setup.objectives, n, &setup.collision);
         apply_joint_settings(setup, problem);
         for (std::size_t c = 0; c < targets.columns.size(); ++c) {
           std::vector<Transform<double>> x(n);
@@ -334,7 +339,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   write_results(out_path, m.coord_count, ok, results, true, elapsed);
   if (!args.has("explain")) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
-    IkProblem problem = make_problem(robot.model, setup.objectives, 1);
+    IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);
     apply_joint_settings(setup, problem);
     for (std::size_t c = 0; c < targets.columns.size(); ++c)
       problem.set_target_pose(targets.columns[c].objective, 0, targets.rows[valid[k]].targets[c]);
@@ -356,6 +361,9 @@ int cmd_solve(int argc, char** argv) {
   args.add_option("targets", "T.csv", "targets");
   args.add_option("out", "OUT.csv", "results ('-' for standard output)");
   args.add_option("chunk", "N", "targets per solver call (default 4096)");
+  args.add_option("srdf", "FILE",
+                  "with --scene: an SRDF whose <disable_collisions> pairs self_collision skips "
+                  "(instead of the scene's \"srdf\")");
   args.add_flag("explain",
                 "with --scene: why each objective a solution misses is missed (reached, "
                 "traded_off, out_of_reach, blocked) and who pulls against it, on standard error");
@@ -382,6 +390,7 @@ int cmd_solve(int argc, char** argv) {
     } else {
       if (!args.has("ROBOT.urdf")) throw CliError("missing ROBOT.urdf (or --scene SCENE.json)");
       if (args.has("explain")) throw CliError("--explain goes with --scene");
+      if (args.has("srdf")) throw CliError("--srdf goes with --scene");
       link_name = args.require("link");
       targets_path = args.require("targets");
       if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));

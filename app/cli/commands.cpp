@@ -16,6 +16,7 @@ void print_usage() {
       "       ikwb solve ROBOT.urdf --link NAME --targets T.csv --out OUT.csv [options]\n"
       "       ikwb bench ROBOT.urdf --link NAME [options]\n"
       "       ikwb animate SCENE.json --out TRAJ.csv [--rate HZ]\n"
+      "       ikwb check ROBOT.urdf --q Q.csv [--scene S.json] [--srdf FILE]\n"
       "Run a subcommand with --help for its options.\n");
 }
 }  // namespace
@@ -33,6 +34,7 @@ int run_cli(int argc, char** argv) {
     if (cmd == "solve") return cmd_solve(argc - 1, argv + 1);
     if (cmd == "bench") return cmd_bench(argc - 1, argv + 1);
     if (cmd == "animate") return cmd_animate(argc - 1, argv + 1);
+    if (cmd == "check") return cmd_check(argc - 1, argv + 1);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ikwb %s: %s\n", cmd.c_str(), e.what());
     return 1;

@@ -12,5 +12,6 @@ int cmd_fk(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_animate(int argc, char** argv);
+int cmd_check(int argc, char** argv);
 
 }  // namespace ikwb

@@ -136,6 +136,9 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   locked_joints.clear();
   fk = State(*model);
   objectives.clear();
+  obstacles.clear();
+  srdf.clear();
+  collision_world_ = make_collision_world(*model, {}, {});
   selection = {};
   hover = {};
   held_joint = -1;
@@ -211,6 +214,7 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
   o.params.type = type;
   o.params.weight = kind.weight;
   o.params.hard = kind.hard;
+  o.params.margin = default_margin(type);
   if (kind.has(kFieldLink)) o.params.link = link;
   if (kind.has(kFieldOffset)) o.params.offset = offset;
   if (kind.has(kFieldRest)) o.rest_q = rest_q;
@@ -336,6 +340,7 @@ void AppState::sync() {
   }
   if (structure_dirty_ || !problem_ || synced_model_version_ != model_version) {
     problem_ = std::make_unique<IkProblem>(model);
+    problem_->set_collision_world(collision_world_);
     for (WorkbenchObjective& o : objectives)
       o.spec = problem_->objective(problem_->add_objective(o.spec));
     ++problem_serial_;

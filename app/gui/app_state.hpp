@@ -161,6 +161,9 @@ class AppState {
 
   // ---- objectives --------------------------------------------------------------------------
   std::vector<WorkbenchObjective> objectives;
+  // the scene's obstacles and SRDF (kept and saved; the collision objectives read them)
+  std::vector<Obstacle> obstacles;
+  std::string srdf;
 
   // a new objective of `type` with its kind's defaults (weight, mode, the rest posture) on a link
   // point (kinds with a link); add it with add_objective
@@ -234,6 +237,7 @@ class AppState {
   void apply_scene_content(const Scene& scene);
 
   std::unique_ptr<IkProblem> problem_;
+  CollisionWorld collision_world_;  // of obstacles and srdf on the installed model
   bool structure_dirty_ = true;
   uint64_t problem_serial_ = 0;
   uint64_t synced_model_version_ = 0;

@@ -71,6 +71,9 @@ void AppState::apply_scene_content(const Scene& scene) {
   dof_upper = setup.dof_upper;
   locked_joints = setup.locked_joints;
   set_configuration(setup.q);
+  obstacles = scene.obstacles;
+  srdf = scene.srdf;
+  collision_world_ = std::move(setup.collision);
 
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
@@ -97,6 +100,8 @@ Scene AppState::make_scene() const {
   s.rest = joint_map(m, rest_q);
   for (const WorkbenchObjective& o : objectives)
     s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
+  s.obstacles = obstacles;
+  s.srdf = srdf;
   s.solver = solver_settings_json(settings);
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   s.timeline = timeline_for_scene(*this);

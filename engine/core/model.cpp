@@ -256,6 +256,7 @@ Model ModelBuilder::finalize() {
   for (int a = 0; a < m.articulation_count; ++a)
     if (m.articulation_start[a] > m.articulation_start[a + 1])
       fail("articulation ranges are not increasing");
+  m.collision = fit_collision_geometry(m);
   return std::move(m_);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/collision_geometry.hpp"
 #include "engine/core/mesh.hpp"
 #include "engine/core/row_kinematics.hpp"
 
@@ -82,6 +83,8 @@ class Model {
   std::vector<std::array<double, 9>> body_inertia;  // (body_count) about the COM, body frame
   std::vector<std::vector<Geometry>> body_visuals;  // (body_count)
   std::vector<std::vector<Geometry>> body_collisions;  // (body_count)
+  // capsules fitted to body_collisions (body_visuals where a body has none), by finalize()
+  CollisionGeometry collision;
 
   std::string name;         // robot name
   std::string source_path;  // URDF it came from, empty when built in code

@@ -26,6 +26,8 @@ const ObjectiveKind kKinds[] = {
   {ObjectiveType::kLookAt,        "look_at",        "Look at",        kLinkPoint | kFieldTargetPoint | kFieldAxis | kFieldCone,   -1,  0,  3, true,  true,  false, 1.0,  false},
   {ObjectiveType::kAxisAlign,     "axis_align",     "Axis align",     kFieldLink | kFieldAxis | kFieldDirection | kFieldCone | kFieldHard,
                                                                                                                                    -1,  0,  3, true,  true,  false, 1.0,  false},
+  {ObjectiveType::kSelfCollision, "self_collision", "Self collision", kFieldMargin | kFieldHard,                               -1, -1, kCollisionRows, true,  true,  true,  1.0,  true},
+  {ObjectiveType::kWorldCollision, "world_collision", "World collision", kFieldMargin | kFieldHard,                            -1, -1, kCollisionRows, true,  true,  true,  1.0,  true},
   {ObjectiveType::kSupportPolygon, "support_polygon", "Support polygon", kFieldContacts | kFieldMargin | kFieldHard,               -1, -1, -2, true,  false, false, 1.0,  true},
   {ObjectiveType::kPositionBox,   "position_box",   "Position box",   kLinkPoint | kFieldTargetFrame | kFieldBox,                 -1, -1,  3, true,  true,  false, 1.0,  true},
   {ObjectiveType::kOrientationCone, "orientation_cone", "Orientation cone", kFieldLink | kFieldTarget | kFieldTargetOrientation | kFieldCone | kFieldHard,
@@ -68,6 +70,18 @@ std::string objective_kind_names() {
     out += k.name;
   }
   return out;
+}
+
+double default_margin(ObjectiveType type) {
+  switch (type) {
+    case ObjectiveType::kSupportPolygon:
+      return 0.02;
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+      return 0.01;
+    default:
+      return 0;
+  }
 }
 
 }  // namespace ikwb

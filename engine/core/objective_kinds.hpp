@@ -27,12 +27,18 @@ enum class ObjectiveType : int8_t {
   kCom = 9,            // the model's centre of mass at a target point (3 rows)
   kLookAt = 10,        // a link axis points at a target point, within a cone (3 rows)
   kAxisAlign = 11,     // a link axis parallel to a world direction, within a cone (3 rows)
-  // 12, 13: collision kinds (issue 14)
+  // inequality, the closest capsule pairs of the robot: margin - distance <= 0 (8 rows)
+  kSelfCollision = 12,
+  // inequality, the closest robot capsule / obstacle pairs: margin - distance <= 0 (8 rows)
+  kWorldCollision = 13,
   kSupportPolygon = 14,   // inequality: the CoM over the contacts' convex hull (a row per point)
   kPositionBox = 15,      // inequality: a link point inside a box in a target frame (3 rows)
   kOrientationCone = 16,  // inequality: angle(link orientation, target) <= cone (1 row)
   kManipulability = 17,   // inequality: Yoshikawa measure >= min_measure (1 row + 3 inactive)
 };
+
+// residual rows of a collision objective: one per pair among the closest ones
+constexpr int kCollisionRows = 8;
 
 // The parameters a kind reads, named by their scene keys. Every kind also has "type", "name",
 // "weight", "hard" and "enabled".
@@ -61,7 +67,7 @@ enum ObjectiveField : uint32_t {
   // with kFieldTarget: only the target's orientation is read (orientation_cone)
   kFieldTargetOrientation = 1u << 17,
   kFieldContacts = 1u << 18,    // "contacts": [{"link", "points": [[x, y, z], ...]}]
-  kFieldMargin = 1u << 19,      // "margin": m, >= 0
+  kFieldMargin = 1u << 19,      // "margin": m, >= 0 (default per kind: default_margin)
   kFieldBox = 1u << 20,         // "lower", "upper": per target axis, m (null: open)
   kFieldMinMeasure = 1u << 21,  // "min_measure": >= 0
 };
@@ -110,5 +116,8 @@ const ObjectiveKind& objective_kind(ObjectiveType type);
 const ObjectiveKind* find_objective_kind(const std::string& name);
 // "position, rotation, ..." (the scene names), for error messages
 std::string objective_kind_names();
+// the margin (m) an objective of this kind gets when none is given: 2 cm inside a support
+// polygon, 1 cm clearance for the collision kinds; 0 for kinds without a margin
+double default_margin(ObjectiveType type);
 
 }  // namespace ikwb

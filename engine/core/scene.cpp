@@ -189,6 +189,9 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
   if (j.contains("axis")) o.axis = r.vec3(j["axis"], where + ".axis");
   if (j.contains("direction")) o.direction = r.vec3(j["direction"], where + ".direction");
   if (j.contains("cone")) o.cone = r.number(j["cone"], where + ".cone");
+  o.margin = default_margin(kind->type);
+  if (j.contains("margin")) o.margin = r.number(j["margin"], where + ".margin");
+  if (!(o.margin >= 0 && o.margin <= 1e3)) r.fail(where + ".margin", "must be in [0, 1e3] m");
   if (o.cone < 0 || o.cone > 3.141592653589793)
     r.fail(where + ".cone", "must be an angle in [0, pi] rad");
   for (auto [v, key] :
@@ -196,8 +199,6 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
     if (v->x == 0 && v->y == 0 && v->z == 0) r.fail(where + "." + key, "must not be zero");
   if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
   if (j.contains("contacts")) o.contacts = read_contacts(r, j["contacts"], where + ".contacts");
-  if (j.contains("margin")) o.margin = r.number(j["margin"], where + ".margin");
-  if (o.margin < 0) r.fail(where + ".margin", "must be >= 0");
   if (j.contains("min_measure")) o.min_measure = r.number(j["min_measure"], where + ".min_measure");
   if (o.min_measure < 0) r.fail(where + ".min_measure", "must be >= 0");
   if (j.contains("lower")) o.lower = read_bounds(r, j["lower"], where + ".lower", -HUGE_VAL);
@@ -257,7 +258,7 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       {kFieldTarget, "target", o.target_current != d.target_current},
       {kFieldRelative, "relative", o.relative_current != d.relative_current},
       {kFieldContacts, "contacts", !o.contacts.empty()},
-      {kFieldMargin, "margin", o.margin != d.margin},
+      {kFieldMargin, "margin", o.margin != default_margin(kind->type)},
       {kFieldBox, "lower", !same3(o.lower, d.lower) || !same3(o.upper, d.upper)},
       {kFieldMinMeasure, "min_measure", o.min_measure != d.min_measure},
   };
@@ -272,6 +273,115 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
   if (kind->has(kFieldContacts) && o.contacts.empty())
     r.fail(where, "objective '" + o.type + "' needs \"contacts\"");
   return o;
+}
+
+Obstacle read_obstacle(const Reader& r, const json& j, const std::string& where) {
+  if (!j.is_object()) r.fail(where, "expected an object");
+  static const char* const known[] = {"name",   "type",   "size",   "radius",
+                                      "length", "normal", "offset", "pose"};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool ok = false;
+    for (const char* k : known) ok = ok || it.key() == k;
+    if (!ok)
+      r.warnings->push_back(r.source + ": " + where + "." + it.key() + ": unknown key ignored");
+  }
+  Obstacle o;
+  if (!j.contains("type"))
+    r.fail(where, "missing \"type\" (sphere, capsule, box, cylinder, half_space)");
+  std::string type = r.string(j["type"], where + ".type");
+  if (!parse_shape_type(type, &o.type))
+    r.fail(where + ".type",
+           "unknown obstacle type '" + type + "' (sphere, capsule, box, cylinder, half_space)");
+  if (j.contains("name")) o.name = r.string(j["name"], where + ".name");
+  // the keys each type needs; the others would be lost on saving
+  std::vector<const char*> needs;
+  switch (o.type) {
+    case ShapeType::kBox:
+      needs = {"size", "pose"};
+      break;
+    case ShapeType::kSphere:
+      needs = {"radius", "pose"};
+      break;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      needs = {"radius", "length", "pose"};
+      break;
+    case ShapeType::kHalfSpace:
+      needs = {"normal", "offset"};
+      break;
+  }
+  for (const char* k : {"size", "radius", "length", "normal", "offset", "pose"}) {
+    bool needed = false;
+    for (const char* n : needs) needed = needed || std::strcmp(n, k) == 0;
+    if (needed && !j.contains(k) && std::strcmp(k, "offset") != 0 && std::strcmp(k, "pose") != 0)
+      r.fail(where, "a " + type + " obstacle needs \"" + k + "\"");
+    if (!needed && j.contains(k))
+      r.warnings->push_back(r.source + ": " + where + "." + k + ": not used by a " + type +
+                            " obstacle, ignored");
+  }
+  if (j.contains("size")) o.size = r.vec3(j["size"], where + ".size");
+  if (j.contains("radius")) o.radius = r.number(j["radius"], where + ".radius");
+  if (j.contains("length")) o.length = r.number(j["length"], where + ".length");
+  if (j.contains("normal")) o.normal = r.vec3(j["normal"], where + ".normal");
+  if (j.contains("offset")) o.offset = r.number(j["offset"], where + ".offset");
+  if (j.contains("pose")) o.pose = r.pose(j["pose"], where + ".pose");
+  if (o.type == ShapeType::kHalfSpace && length(o.normal) > 0)
+    o.normal = (1 / length(o.normal)) * o.normal;
+  try {
+    check_obstacle(o);
+  } catch (const std::invalid_argument& e) {
+    r.fail(where, e.what());
+  }
+  return o;
+}
+
+json obstacle_json(const Obstacle& o) {
+  json j;
+  j["name"] = o.name;
+  j["type"] = shape_type_name(o.type);
+  switch (o.type) {
+    case ShapeType::kBox:
+      j["size"] = vec_json(o.size);
+      break;
+    case ShapeType::kSphere:
+      j["radius"] = o.radius;
+      break;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      j["radius"] = o.radius;
+      j["length"] = o.length;
+      break;
+    case ShapeType::kHalfSpace:
+      j["normal"] = vec_json(o.normal);
+      j["offset"] = o.offset;
+      return j;
+  }
+  j["pose"] = pose_json(o.pose);
+  return j;
+}
+
+// "obstacles" and "srdf" of a scene
+void read_collision_keys(const Reader& r, const json& j, const std::string& base_dir, Scene& s) {
+  if (j.contains("obstacles")) {
+    const json& o = j["obstacles"];
+    if (!o.is_array()) r.fail("obstacles", "expected an array");
+    for (std::size_t i = 0; i < o.size(); ++i)
+      s.obstacles.push_back(read_obstacle(r, o[i], "obstacles[" + std::to_string(i) + "]"));
+  }
+  if (j.contains("srdf")) {
+    s.srdf = r.string(j["srdf"], "srdf");
+    if (!s.srdf.empty() && !base_dir.empty() && fs::path(s.srdf).is_relative())
+      s.srdf = (fs::path(base_dir) / s.srdf).lexically_normal().string();
+  }
+}
+
+void write_collision_keys(const Scene& s, json& j) {
+  if (!s.obstacles.empty()) {
+    json a = json::array();
+    for (const Obstacle& o : s.obstacles) a.push_back(obstacle_json(o));
+    j["obstacles"] = a;
+  }
+  if (!s.srdf.empty()) j["srdf"] = s.srdf;
 }
 
 }  // namespace
@@ -308,10 +418,10 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
-  static const char* const known[] = {"format",        "version", "robot", "floating_base",
-                                      "package_paths", "joint_q", "rest",  "objectives",
-                                      "solver",        "camera",  "extra", "joint_locks",
-                                      "joint_limits",  "timeline"};
+  static const char* const known[] = {"format",        "version",  "robot",     "floating_base",
+                                      "package_paths", "joint_q",  "rest",      "objectives",
+                                      "solver",        "camera",   "extra",     "joint_locks",
+                                      "joint_limits",  "timeline", "obstacles", "srdf"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -359,6 +469,7 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     for (std::size_t i = 0; i < o.size(); ++i)
       s.objectives.push_back(read_objective(r, o[i], "objectives[" + std::to_string(i) + "]"));
   }
+  read_collision_keys(r, j, base_dir, s);
   if (j.contains("solver")) {
     if (!j["solver"].is_object()) r.fail("solver", "expected an object");
     s.solver = j["solver"];
@@ -454,6 +565,7 @@ json scene_to_json(const Scene& s) {
   json objs = json::array();
   for (const auto& o : s.objectives) objs.push_back(scene_objective_to_json(o));
   j["objectives"] = objs;
+  write_collision_keys(s, j);
   j["solver"] = s.solver;
   j["camera"] = s.camera;
   if (!s.extra.empty()) j["extra"] = s.extra;

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/collision_geometry.hpp"
 #include "engine/core/spatial.hpp"
 #include "engine/core/timeline.hpp"
 
@@ -44,7 +45,7 @@ struct SceneObjective {
   Vec3<double> direction{0, 0, -1};    // axis_align: world
   double cone = 0;                     // look_at, axis_align, orientation_cone: rad
   std::vector<SceneContact> contacts;  // support_polygon
-  double margin = 0.02;                // support_polygon: m
+  double margin = 0;  // support_polygon, collision kinds: m (read: default_margin when absent)
   Vec3<double> lower{-0.05, -0.05, -0.05}, upper{0.05, 0.05, 0.05};  // position_box (+-inf: open)
   double min_measure = 0;                                            // manipulability
   double weight = 1;
@@ -69,6 +70,10 @@ struct Scene {
   std::map<std::string, std::vector<double>> joint_q;
   std::map<std::string, std::vector<double>> rest;  // posture rest, same form
   std::vector<SceneObjective> objectives;
+  // obstacles for world_collision ("obstacles"), and an SRDF whose <disable_collisions> pairs
+  // self_collision skips ("srdf": a path, relative to the scene file; "" = none)
+  std::vector<Obstacle> obstacles;
+  std::string srdf;
   nlohmann::json solver = nlohmann::json::object();  // settings by name, see the README
   nlohmann::json camera = nlohmann::json::object();  // target, distance, yaw, pitch
   nlohmann::json extra = nlohmann::json::object();   // other app state (view toggles, ...)

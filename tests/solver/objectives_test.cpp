@@ -214,9 +214,13 @@ TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
       }
     }
   }
+  // the collision kinds need collision geometry, which this model has none of: they are checked
+  // the same way on the Panda against every obstacle type (collision_objective_test.cpp)
   for (int k = 0; k < objective_kind_count(); ++k) {
     const ObjectiveKind& kind = objective_kinds()[k];
-    if (kind.type != ObjectiveType::kCustom) EXPECT_GT(checked[int(kind.type)], 0) << kind.name;
+    if (kind.type != ObjectiveType::kCustom && kind.type != ObjectiveType::kSelfCollision &&
+        kind.type != ObjectiveType::kWorldCollision)
+      EXPECT_GT(checked[int(kind.type)], 0) << kind.name;
   }
 }
 

@@ -1,0 +1,529 @@
+#include "engine/core/collision_geometry.hpp"
+
+#include <tinyxml2.h>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "engine/core/model.hpp"
+
+namespace ikwb {
+
+namespace {
+
+constexpr double kPi = 3.141592653589793;
+
+// surface samples of a geometry element, in the element's own frame (origin not applied)
+std::vector<Vec3<double>> element_samples(const Geometry& g) {
+  std::vector<Vec3<double>> pts;
+  switch (g.type) {
+    case GeometryType::kBox: {
+      Vec3<double> e = 0.5 * g.size;
+      const int n = 4;
+      for (int axis = 0; axis < 3; ++axis) {
+        int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        for (int side = -1; side <= 1; side += 2)
+          for (int i = 0; i <= n; ++i)
+            for (int j = 0; j <= n; ++j) {
+              Vec3<double> p = zero3<double>();
+              p[axis] = side * e[axis];
+              p[u] = e[u] * (2.0 * i / n - 1);
+              p[v] = e[v] * (2.0 * j / n - 1);
+              pts.push_back(p);
+            }
+      }
+      break;
+    }
+    case GeometryType::kCylinder: {
+      double r = g.size.x, h = 0.5 * g.size.y;
+      const int n = 24;
+      for (int i = 0; i < n; ++i) {
+        double a = 2 * kPi * i / n;
+        for (double z : {-h, h}) pts.push_back({r * std::cos(a), r * std::sin(a), z});
+      }
+      pts.push_back({0, 0, -h});
+      pts.push_back({0, 0, h});
+      break;
+    }
+    case GeometryType::kSphere:
+      pts.push_back({0, 0, 0});
+      break;
+    case GeometryType::kMesh: {
+      if (!g.mesh || g.placeholder) break;
+      const std::vector<float>& p = g.mesh->positions;
+      for (std::size_t i = 0; i + 2 < p.size(); i += 3)
+        pts.push_back(
+            {p[i] * g.mesh_scale.x, p[i + 1] * g.mesh_scale.y, p[i + 2] * g.mesh_scale.z});
+      break;
+    }
+  }
+  return pts;
+}
+
+// the smallest capsule along unit axis `a` through `c` containing every point (radius r0 added)
+void capsule_along(const std::vector<Vec3<double>>& pts, const Vec3<double>& c,
+                   const Vec3<double>& a, double r0, Vec3<double>* p0, Vec3<double>* p1,
+                   double* radius) {
+  double rho = 0;
+  for (const auto& p : pts) {
+    Vec3<double> d = p - c;
+    rho = std::max(rho, length(d - dot(d, a) * a));
+  }
+  double lo = 1e300, hi = -1e300;
+  for (const auto& p : pts) {
+    Vec3<double> d = p - c;
+    double t = dot(d, a), rr = length(d - t * a);
+    double reach = std::sqrt(std::max(0.0, rho * rho - rr * rr));
+    hi = std::max(hi, t - reach);
+    lo = std::min(lo, t + reach);
+  }
+  // every point's allowed interval of segment ends: the segment must span [lo, hi]
+  if (lo > hi) lo = hi = 0.5 * (lo + hi);
+  *p0 = c + lo * a;
+  *p1 = c + hi * a;
+  *radius = rho + r0;
+}
+
+double element_sdf(const Geometry& g, const std::vector<Vec3<double>>& samples,
+                   const Vec3<double>& x) {
+  CollisionShape<double> s;
+  Vec3<double> n;
+  switch (g.type) {
+    case GeometryType::kBox:
+      s.type = ShapeType::kBox;
+      s.size = 0.5 * g.size;
+      return point_sdf(s, x, &n);
+    case GeometryType::kCylinder:
+      s.type = ShapeType::kCylinder;
+      s.size = {g.size.x, 0.5 * g.size.y, 0};
+      return point_sdf(s, x, &n);
+    case GeometryType::kSphere:
+      s.type = ShapeType::kSphere;
+      s.size = {g.size.x, 0, 0};
+      return point_sdf(s, x, &n);
+    default: {
+      double best = 1e300;
+      for (const auto& p : samples) best = std::min(best, length_sq(x - p));
+      return std::sqrt(best);
+    }
+  }
+}
+
+// largest distance from the capsule's surface to the element (see the header)
+double capsule_overshoot(const Geometry& g, const std::vector<Vec3<double>>& samples,
+                         const Vec3<double>& p0, const Vec3<double>& p1, double r) {
+  double worst = 0;
+  Vec3<double> axis = p1 - p0;
+  Vec3<double> u = length(axis) > 0 ? any_perpendicular(axis) : Vec3<double>{1, 0, 0};
+  Vec3<double> v = length(axis) > 0 ? cross((1 / length(axis)) * axis, u) : Vec3<double>{0, 1, 0};
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        Vec3<double> d{double(dx), double(dy), double(dz)};
+        if (length(d) == 0) continue;
+        d = (1 / length(d)) * d;
+        // each end's hemisphere facing away from the other end
+        if (dot(d, axis) <= 0) worst = std::max(worst, element_sdf(g, samples, p0 + r * d));
+        if (dot(d, axis) >= 0) worst = std::max(worst, element_sdf(g, samples, p1 + r * d));
+      }
+  for (int i = 0; i < 8; ++i) {
+    double a = 2 * kPi * i / 8;
+    Vec3<double> m = 0.5 * (p0 + p1) + r * (std::cos(a) * u + std::sin(a) * v);
+    worst = std::max(worst, element_sdf(g, samples, m));
+  }
+  return worst;
+}
+
+}  // namespace
+
+bool fit_capsule(const Geometry& g, LinkCapsule<double>* capsule, double* fit_error) {
+  std::vector<Vec3<double>> pts = element_samples(g);
+  if (pts.empty()) return false;
+  Vec3<double> p0 = zero3<double>(), p1 = zero3<double>();
+  double radius = 0, err = 0;
+  if (g.type == GeometryType::kSphere) {
+    p0 = p1 = zero3<double>();
+    radius = g.size.x;
+    err = 0;
+  } else {
+    Vec3<double> c = zero3<double>();
+    for (const auto& p : pts) c += p;
+    c = (1.0 / pts.size()) * c;
+    Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
+    for (const auto& p : pts) {
+      Eigen::Vector3d d(p.x - c.x, p.y - c.y, p.z - c.z);
+      cov += d * d.transpose();
+    }
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(cov);
+    double best = 1e300;
+    for (int k = 0; k < 3; ++k) {
+      Eigen::Vector3d e = eig.eigenvectors().col(k);
+      Vec3<double> a{e.x(), e.y(), e.z()}, q0, q1;
+      double r;
+      capsule_along(pts, c, a, 0, &q0, &q1, &r);
+      double volume = kPi * r * r * (length(q1 - q0) + 4.0 / 3.0 * r);
+      if (volume < best) best = volume, p0 = q0, p1 = q1, radius = r;
+    }
+    err = capsule_overshoot(g, pts, p0, p1, radius);
+  }
+  capsule->p0 = transform_point(g.origin, p0);
+  capsule->p1 = transform_point(g.origin, p1);
+  capsule->radius = radius;
+  *fit_error = err;
+  return true;
+}
+
+CollisionGeometry fit_collision_geometry(const Model& model) {
+  CollisionGeometry out;
+  out.body_first.assign(model.body_count + 1, 0);
+  for (int b = 0; b < model.body_count; ++b) {
+    out.body_first[b] = out.capsule_count();
+    bool from_visual = model.body_collisions[b].empty();
+    const std::vector<Geometry>& elements =
+        from_visual ? model.body_visuals[b] : model.body_collisions[b];
+    if (from_visual && !elements.empty())
+      out.warnings.push_back("link '" + model.body_name[b] +
+                             "' has no <collision>: its <visual> is used for collisions");
+    for (std::size_t k = 0; k < elements.size(); ++k) {
+      LinkCapsule<double> c;
+      double err;
+      if (!fit_capsule(elements[k], &c, &err)) {
+        out.warnings.push_back(
+            "link '" + model.body_name[b] + "': " + (from_visual ? "visual " : "collision ") +
+            std::to_string(k) + " has no loaded mesh; it is not used for collisions");
+        continue;
+      }
+      c.body = b;
+      out.capsules.push_back(c);
+      out.fit_error.push_back(err);
+    }
+  }
+  out.body_first[model.body_count] = out.capsule_count();
+  return out;
+}
+
+std::vector<int> rigid_groups(const Model& model) {
+  std::vector<int> group(model.body_count);
+  for (int b = 0; b < model.body_count; ++b) group[b] = b;
+  // joints are in topological order: a child joined by a fixed joint takes its parent's group
+  for (int j = 0; j < model.joint_count; ++j) {
+    int p = model.joint_parent[j], c = model.joint_child[j];
+    if (p >= 0 && JointType(model.joint_type[j]) == JointType::kFixed) group[c] = group[p];
+  }
+  return group;
+}
+
+std::vector<std::pair<int, int>> self_collision_pairs(
+    const Model& model, const std::vector<std::pair<int, int>>& disabled) {
+  const CollisionGeometry& cg = model.collision;
+  std::vector<int> group = rigid_groups(model);
+  std::set<std::pair<int, int>> adjacent, skip;
+  for (int j = 0; j < model.joint_count; ++j) {
+    int p = model.joint_parent[j], c = model.joint_child[j];
+    if (p < 0) continue;
+    int gp = group[p], gc = group[c];
+    adjacent.insert({std::min(gp, gc), std::max(gp, gc)});
+  }
+  for (auto [a, b] : disabled) skip.insert({std::min(a, b), std::max(a, b)});
+  std::vector<std::pair<int, int>> out;
+  for (int a = 0; a < model.body_count; ++a) {
+    if (cg.body_first[a] == cg.body_first[a + 1]) continue;
+    for (int b = a + 1; b < model.body_count; ++b) {
+      if (cg.body_first[b] == cg.body_first[b + 1]) continue;
+      int ga = group[a], gb = group[b];
+      if (ga == gb || adjacent.count({std::min(ga, gb), std::max(ga, gb)}) || skip.count({a, b}))
+        continue;
+      out.push_back({a, b});
+    }
+  }
+  return out;
+}
+
+std::vector<DisabledPair> parse_srdf(const std::string& xml, const std::string& source_name) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
+    throw std::runtime_error(source_name + ": not valid XML (" + std::string(doc.ErrorStr()) + ")");
+  const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  if (!robot) throw std::runtime_error(source_name + ": no <robot> element");
+  std::vector<DisabledPair> out;
+  for (const tinyxml2::XMLElement* e = robot->FirstChildElement("disable_collisions"); e;
+       e = e->NextSiblingElement("disable_collisions")) {
+    const char* l1 = e->Attribute("link1");
+    const char* l2 = e->Attribute("link2");
+    const char* reason = e->Attribute("reason");
+    if (!l1 || !l2)
+      throw std::runtime_error(source_name + ":" + std::to_string(e->GetLineNum()) +
+                               ": <disable_collisions> needs link1 and link2");
+    out.push_back({l1, l2, reason ? reason : ""});
+  }
+  return out;
+}
+
+std::vector<DisabledPair> load_srdf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_srdf(ss.str(), path);
+}
+
+std::vector<std::pair<int, int>> disabled_body_pairs(const Model& model,
+                                                     const std::vector<DisabledPair>& pairs) {
+  std::vector<std::pair<int, int>> out;
+  for (const DisabledPair& d : pairs) {
+    int a = model.find_body(d.link1), b = model.find_body(d.link2);
+    if (a < 0 || b < 0)
+      throw std::runtime_error("disable_collisions: robot '" + model.name + "' has no link '" +
+                               (a < 0 ? d.link1 : d.link2) + "'");
+    out.push_back({a, b});
+  }
+  return out;
+}
+
+std::string srdf_text(const Model& model, const std::vector<DisabledPair>& pairs) {
+  std::string s = "<?xml version=\"1.0\"?>\n<robot name=\"" + model.name + "\">\n";
+  for (const DisabledPair& d : pairs)
+    s += "  <disable_collisions link1=\"" + d.link1 + "\" link2=\"" + d.link2 + "\" reason=\"" +
+         d.reason + "\"/>\n";
+  return s + "</robot>\n";
+}
+
+namespace {
+
+// the smallest capsule distance between two bodies at body_q
+double body_pair_distance(const Model& model, const Transform<double>* body_q, int a, int b) {
+  const CollisionGeometry& cg = model.collision;
+  double best = 1e300;
+  for (int i = cg.body_first[a]; i < cg.body_first[a + 1]; ++i)
+    for (int k = cg.body_first[b]; k < cg.body_first[b + 1]; ++k) {
+      const LinkCapsule<double>& x = cg.capsules[i];
+      const LinkCapsule<double>& y = cg.capsules[k];
+      Contact<double> c = capsule_capsule(
+          transform_point(body_q[a], x.p0), transform_point(body_q[a], x.p1), x.radius,
+          transform_point(body_q[b], y.p0), transform_point(body_q[b], y.p1), y.radius);
+      best = std::min(best, c.distance);
+    }
+  return best;
+}
+
+}  // namespace
+
+std::vector<double> sample_collision_rates(const Model& model,
+                                           const std::vector<std::pair<int, int>>& pairs,
+                                           int samples, unsigned seed) {
+  std::vector<double> hits(pairs.size(), 0.0);
+  if (samples <= 0) return hits;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  ModelView<double> mv = model.view();
+  std::vector<Transform<double>> body_q(model.body_count);
+  for (int s = 0; s < samples; ++s) {
+    std::vector<double> q = model.neutral_configuration();
+    for (int d = 0; d < model.dof_count; ++d) {
+      int j = model.dof_joint[d];
+      JointType t = JointType(model.joint_type[j]);
+      if (model.joint_mimic[j] >= 0 || joint_type_dof_count(t) != 1) continue;
+      double lo = model.has_limits(d) ? model.dof_lower[d] : -kPi;
+      double hi = model.has_limits(d) ? model.dof_upper[d] : kPi;
+      q[model.joint_q_start[j]] = lo + (hi - lo) * u(rng);
+    }
+    fk_row(mv, q.data(), body_q.data());
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      if (body_pair_distance(model, body_q.data(), pairs[k].first, pairs[k].second) < 0)
+        hits[k] += 1;
+  }
+  for (double& h : hits) h /= samples;
+  return hits;
+}
+
+std::vector<DisabledPair> sampled_disabled_pairs(const Model& model, int samples, unsigned seed,
+                                                 double always) {
+  std::vector<std::pair<int, int>> pairs = self_collision_pairs(model);
+  std::vector<double> rate = sample_collision_rates(model, pairs, samples, seed);
+  ModelView<double> mv = model.view();
+  std::vector<double> q0 = model.neutral_configuration();
+  std::vector<Transform<double>> body_q(model.body_count);
+  fk_row(mv, q0.data(), body_q.data());
+  std::vector<DisabledPair> out;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    auto [a, b] = pairs[k];
+    const char* reason = nullptr;
+    if (body_pair_distance(model, body_q.data(), a, b) < 0)
+      reason = "Default";
+    else if (rate[k] >= always)
+      reason = "Always";
+    else if (rate[k] == 0)
+      reason = "Never";
+    if (reason) out.push_back({model.body_name[a], model.body_name[b], reason});
+  }
+  return out;
+}
+
+const char* shape_type_name(ShapeType type) {
+  switch (type) {
+    case ShapeType::kSphere:
+      return "sphere";
+    case ShapeType::kCapsule:
+      return "capsule";
+    case ShapeType::kBox:
+      return "box";
+    case ShapeType::kCylinder:
+      return "cylinder";
+    case ShapeType::kHalfSpace:
+      return "half_space";
+  }
+  return nullptr;
+}
+
+bool parse_shape_type(const std::string& name, ShapeType* type) {
+  for (ShapeType t : {ShapeType::kSphere, ShapeType::kCapsule, ShapeType::kBox,
+                      ShapeType::kCylinder, ShapeType::kHalfSpace})
+    if (name == shape_type_name(t)) {
+      *type = t;
+      return true;
+    }
+  return false;
+}
+
+void check_obstacle(const Obstacle& o) {
+  std::string w = "obstacle '" + o.name + "'";
+  auto positive = [&](double v, const char* field) {
+    if (!(std::isfinite(v) && v > 0 && v <= 1e6))
+      throw std::invalid_argument(w + ": " + field + " must be in (0, 1e6] m");
+  };
+  switch (o.type) {
+    case ShapeType::kBox:
+      positive(o.size.x, "size[0]");
+      positive(o.size.y, "size[1]");
+      positive(o.size.z, "size[2]");
+      break;
+    case ShapeType::kSphere:
+      positive(o.radius, "radius");
+      break;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      positive(o.radius, "radius");
+      positive(o.length, "length");
+      break;
+    case ShapeType::kHalfSpace:
+      if (!(std::abs(length(o.normal) - 1) < 1e-3))
+        throw std::invalid_argument(w + ": normal must be a unit vector");
+      if (!std::isfinite(o.offset) || std::abs(o.offset) > 1e6)
+        throw std::invalid_argument(w + ": offset must be finite, within 1e6 m");
+      return;
+  }
+  const Transform<double>& x = o.pose;
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(x.p[k]) || std::abs(x.p[k]) > 1e6)
+      throw std::invalid_argument(w + ": pose.position must be finite, within 1e6 m");
+  if (!(std::abs(quat_norm(x.q) - 1) < 1e-3))
+    throw std::invalid_argument(w + ": pose.orientation must be a unit quaternion (x, y, z, w)");
+}
+
+CollisionShape<double> obstacle_shape(const Obstacle& o) {
+  CollisionShape<double> s;
+  s.type = o.type;
+  s.pose = {o.pose.p, normalize(o.pose.q)};
+  switch (o.type) {
+    case ShapeType::kBox:
+      s.size = 0.5 * o.size;
+      break;
+    case ShapeType::kSphere:
+      s.size = {o.radius, 0, 0};
+      break;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      s.size = {o.radius, 0.5 * o.length, 0};
+      break;
+    case ShapeType::kHalfSpace: {
+      Vec3<double> n = (1 / length(o.normal)) * o.normal;
+      // the shortest rotation taking +z to n (a half turn about x for -z)
+      Quat<double> q = n.z > -1 + 1e-9 ? normalize(Quat<double>{-n.y, n.x, 0, 1 + n.z})
+                                       : Quat<double>{1, 0, 0, 0};
+      s.pose = {o.offset * n, q};
+      break;
+    }
+  }
+  return s;
+}
+
+CollisionWorld make_collision_world(const Model& model,
+                                    const std::vector<std::pair<int, int>>& disabled,
+                                    const std::vector<Obstacle>& obstacles) {
+  const CollisionGeometry& cg = model.collision;
+  CollisionWorld w;
+  w.capsules = cg.capsules;
+  for (auto [a, b] : self_collision_pairs(model, disabled))
+    for (int i = cg.body_first[a]; i < cg.body_first[a + 1]; ++i)
+      for (int k = cg.body_first[b]; k < cg.body_first[b + 1]; ++k) {
+        w.self_pairs.push_back(i);
+        w.self_pairs.push_back(k);
+      }
+  // bodies some dof moves: a non-fixed joint on the path to the world
+  std::vector<char> moves(model.body_count, 0);
+  for (int j = 0; j < model.joint_count; ++j) {
+    int p = model.joint_parent[j], c = model.joint_child[j];
+    moves[c] = (p >= 0 && moves[p]) || JointType(model.joint_type[j]) != JointType::kFixed;
+  }
+  for (int i = 0; i < cg.capsule_count(); ++i)
+    if (moves[cg.capsules[i].body]) w.world_capsules.push_back(i);
+  for (const Obstacle& o : obstacles) {
+    check_obstacle(o);
+    w.obstacles.push_back(obstacle_shape(o));
+    w.obstacle_names.push_back(o.name);
+  }
+  return w;
+}
+
+std::vector<BodyDistance> closest_distances(const CollisionWorld& world,
+                                            const Transform<double>* body_q, int max_count) {
+  std::vector<BodyDistance> out;
+  auto world_capsule = [&](int i, Vec3<double>* p0, Vec3<double>* p1) {
+    const LinkCapsule<double>& c = world.capsules[i];
+    *p0 = transform_point(body_q[c.body], c.p0);
+    *p1 = transform_point(body_q[c.body], c.p1);
+  };
+  // keep the closest capsule pair of each body pair / body-obstacle pair
+  auto keep = [&](BodyDistance d) {
+    for (BodyDistance& e : out)
+      if (e.body_a == d.body_a && e.body_b == d.body_b && e.obstacle == d.obstacle) {
+        if (d.contact.distance < e.contact.distance) e = d;
+        return;
+      }
+    out.push_back(d);
+  };
+  for (int k = 0; k < world.self_pair_count(); ++k) {
+    int i = world.self_pairs[2 * k], j = world.self_pairs[2 * k + 1];
+    Vec3<double> a0, a1, b0, b1;
+    world_capsule(i, &a0, &a1);
+    world_capsule(j, &b0, &b1);
+    BodyDistance d;
+    d.body_a = world.capsules[i].body;
+    d.body_b = world.capsules[j].body;
+    d.contact = capsule_capsule(a0, a1, world.capsules[i].radius, b0, b1, world.capsules[j].radius);
+    keep(d);
+  }
+  for (int i : world.world_capsules)
+    for (std::size_t o = 0; o < world.obstacles.size(); ++o) {
+      Vec3<double> a0, a1;
+      world_capsule(i, &a0, &a1);
+      BodyDistance d;
+      d.body_a = world.capsules[i].body;
+      d.obstacle = int(o);
+      d.contact = capsule_shape(a0, a1, world.capsules[i].radius, world.obstacles[o]);
+      keep(d);
+    }
+  std::stable_sort(out.begin(), out.end(), [](const BodyDistance& x, const BodyDistance& y) {
+    return x.contact.distance < y.contact.distance;
+  });
+  if (max_count > 0 && int(out.size()) > max_count) out.resize(max_count);
+  return out;
+}
+
+}  // namespace ikwb

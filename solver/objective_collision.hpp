@@ -1,0 +1,193 @@
+// Row math of the collision objective kinds (issue 14): self_collision (the robot's capsules
+// against each other) and world_collision (the robot's capsules against the scene's obstacles).
+// __host__ __device__, included by solver/objectives.hpp; both backends run it.
+//
+// Each objective owns kCollisionRows inequality rows, one per capsule pair among the
+// kCollisionRows closest ones (self: the enabled capsule pairs of CollisionView::self_pairs;
+// world: every capsule of a moving body against every obstacle), sorted by distance:
+//   g_k = margin - distance_k <= 0
+// with distance_k the signed distance of engine/core/distance.hpp (negative in penetration).
+// Rows with no pair (fewer pairs than rows) read -1 and are inactive. Jacobian (analytic, from
+// the closest points and the contact normal n, which points from b to a):
+//   dg_k = -n . (J_a(point_a) - J_b(point_b))       (J_b = 0 for an obstacle)
+// where J_x(p) is the Jacobian of the world point p fixed to body x. A pair that enters or
+// leaves the closest set changes which row it uses; the rows' values stay continuous (the k-th
+// smallest distance is continuous), so the soft penalty and the constraint are continuous too.
+// Only the closest pairs get rows so the row count (and the LM system) stays small whatever the
+// number of pairs; with margin > 0 a pair is inactive until it comes within the margin.
+#pragma once
+
+#include "engine/core/collision_geometry.hpp"
+#include "engine/core/distance.hpp"
+#include "engine/core/objective_kinds.hpp"
+#include "engine/core/row_kinematics.hpp"
+
+namespace ikwb {
+
+// The collision data the objectives read (host or device memory).
+template <class T>
+struct CollisionView {
+  const LinkCapsule<T>* capsules = nullptr;  // (capsule_count) body frame
+  int capsule_count = 0;
+  const int* self_pairs = nullptr;  // (self_pair_count x 2) capsule indices
+  int self_pair_count = 0;
+  const int* world_capsules = nullptr;  // (world_capsule_count) capsules on moving bodies
+  int world_capsule_count = 0;
+  const CollisionShape<T>* obstacles = nullptr;  // (obstacle_count) world
+  int obstacle_count = 0;
+};
+
+// A view of a host CollisionWorld (valid while it lives) whose capsules and obstacles are given
+// in scalar T (the world's own arrays for double, converted copies otherwise).
+template <class T>
+CollisionView<T> collision_view(const CollisionWorld& w, const LinkCapsule<T>* capsules,
+                                const CollisionShape<T>* obstacles) {
+  CollisionView<T> v;
+  v.capsules = capsules;
+  v.capsule_count = int(w.capsules.size());
+  v.self_pairs = w.self_pairs.data();
+  v.self_pair_count = w.self_pair_count();
+  v.world_capsules = w.world_capsules.data();
+  v.world_capsule_count = int(w.world_capsules.size());
+  v.obstacles = obstacles;
+  v.obstacle_count = int(w.obstacles.size());
+  return v;
+}
+
+inline CollisionView<double> collision_view(const CollisionWorld& w) {
+  return collision_view(w, w.capsules.data(), w.obstacles.data());
+}
+
+// pair count of a collision objective: self pairs, or capsules x obstacles
+template <class T>
+IKWB_HD int collision_pair_count(const CollisionView<T>& c, bool self) {
+  return self ? c.self_pair_count : c.world_capsule_count * c.obstacle_count;
+}
+
+// contact of pair k (self: capsule pair; world: capsule k / obstacle_count against obstacle
+// k % obstacle_count) at body poses body_q; *body_a, *body_b: the bodies (-1: an obstacle)
+template <class T, class S>
+IKWB_HD Contact<S> collision_pair_contact(const CollisionView<T>& c, bool self, int k,
+                                          const Transform<S>* body_q, int* body_a, int* body_b) {
+  int ia = self ? c.self_pairs[2 * k] : c.world_capsules[k / c.obstacle_count];
+  const LinkCapsule<T>& a = c.capsules[ia];
+  *body_a = a.body;
+  Vec3<S> a0 = transform_point(body_q[a.body], cast<S>(a.p0));
+  Vec3<S> a1 = transform_point(body_q[a.body], cast<S>(a.p1));
+  if (self) {
+    const LinkCapsule<T>& b = c.capsules[c.self_pairs[2 * k + 1]];
+    *body_b = b.body;
+    return capsule_capsule(a0, a1, S(a.radius), transform_point(body_q[b.body], cast<S>(b.p0)),
+                           transform_point(body_q[b.body], cast<S>(b.p1)), S(b.radius));
+  }
+  *body_b = -1;
+  const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
+  CollisionShape<S> s;
+  s.type = o.type;
+  s.pose = cast<S>(o.pose);
+  s.size = cast<S>(o.size);
+  return capsule_shape(a0, a1, S(a.radius), s);
+}
+
+// A lower bound of world pair k's distance from bounding spheres (the capsule's, and the
+// obstacle's: none for a half-space, which gives -inf)
+template <class T, class S>
+IKWB_HD S world_pair_lower_bound(const CollisionView<T>& c, int k, const Transform<S>* body_q) {
+  const LinkCapsule<T>& a = c.capsules[c.world_capsules[k / c.obstacle_count]];
+  const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
+  T bound;
+  switch (o.type) {
+    case ShapeType::kSphere:
+      bound = o.size.x;
+      break;
+    case ShapeType::kCapsule:
+      bound = o.size.x + o.size.y;
+      break;
+    case ShapeType::kBox:
+      bound = length(o.size);
+      break;
+    case ShapeType::kCylinder:
+      bound = sqrt(o.size.x * o.size.x + o.size.y * o.size.y);
+      break;
+    default:
+      return S(-1e30);
+  }
+  Vec3<S> mid = transform_point(body_q[a.body], cast<S>(T(0.5) * (a.p0 + a.p1)));
+  T reach = T(0.5) * length(a.p1 - a.p0) + a.radius;
+  return length(mid - cast<S>(o.pose.p)) - S(reach + bound);
+}
+
+// The kCollisionRows closest pairs: pair[i] (-1 when fewer pairs), dist[i], ascending.
+template <class T, class S>
+IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
+                                     const Transform<S>* body_q, int* pair, S* dist) {
+  for (int i = 0; i < kCollisionRows; ++i) pair[i] = -1;
+  int n = collision_pair_count(c, self), filled = 0;
+  for (int k = 0; k < n; ++k) {
+    // a full list: skip world pairs whose bounding spheres are farther apart than its last
+    if (!self && filled == kCollisionRows &&
+        !(world_pair_lower_bound(c, k, body_q) < dist[kCollisionRows - 1]))
+      continue;
+    int ba, bb;
+    S d = collision_pair_contact(c, self, k, body_q, &ba, &bb).distance;
+    if (filled == kCollisionRows && !(d < dist[kCollisionRows - 1])) continue;
+    // insertion into the sorted list
+    int i = filled < kCollisionRows ? filled++ : kCollisionRows - 1;
+    while (i > 0 && d < dist[i - 1]) {
+      dist[i] = dist[i - 1];
+      pair[i] = pair[i - 1];
+      --i;
+    }
+    dist[i] = d;
+    pair[i] = k;
+  }
+}
+
+template <class T, class S>
+IKWB_HD void collision_residual(const CollisionView<T>& c, bool self, T margin,
+                                const Transform<S>* body_q, S* r) {
+  int pairs[kCollisionRows];
+  S dist[kCollisionRows];
+  closest_collision_pairs(c, self, body_q, pairs, dist);
+  for (int i = 0; i < kCollisionRows; ++i) r[i] = pairs[i] >= 0 ? S(margin) - dist[i] : S(-1);
+}
+
+// adds sign * dot(dir, d(x)/d(dof)) to row[dof] (a visit_body_columns functor)
+template <class T>
+struct NormalColumns {
+  Vec3<T> x, dir;
+  T sign = T(1);
+  T* row = nullptr;
+  IKWB_HD void operator()(int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
+                          T scale) {
+    Vec3<T> dx = angular ? cross(axis, x - anchor) : axis;
+    row[dof] += sign * scale * dot(dir, dx);
+  }
+};
+
+// Jacobian rows (kCollisionRows x dof_count, leading dimension ld), already zero
+template <class T>
+IKWB_HD void collision_jacobian(const ModelView<T>& m, const CollisionView<T>& c, bool self,
+                                const Transform<T>* body_q, T* J, int ld) {
+  int pairs[kCollisionRows];
+  T dist[kCollisionRows];
+  closest_collision_pairs(c, self, body_q, pairs, dist);
+  for (int i = 0; i < kCollisionRows; ++i) {
+    if (pairs[i] < 0) continue;
+    int ba, bb;
+    Contact<T> k = collision_pair_contact(c, self, pairs[i], body_q, &ba, &bb);
+    NormalColumns<T> cols;
+    cols.row = J + i * ld;
+    cols.dir = k.normal;
+    cols.sign = T(-1);
+    cols.x = k.point_a;
+    visit_body_columns(m, body_q, ba, cols);
+    if (bb >= 0) {
+      cols.sign = T(1);
+      cols.x = k.point_b;
+      visit_body_columns(m, body_q, bb, cols);
+    }
+  }
+}
+
+}  // namespace ikwb

@@ -1,0 +1,146 @@
+// `ikwb check` (closest pairs per configuration, exit status 3 on a collision, SRDF sampling)
+// and `ikwb solve --scene` with obstacles and collision objectives.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
+#include "cli/run_command.hpp"
+#include "core/temp_files.hpp"
+#include "engine/core/collision_geometry.hpp"
+#include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::CmdResult;
+using test::TempDir;
+
+// a 0.4 m high wall in front of the Panda and a table under it
+const char* kScene = R"({"version": 1, "robot": "panda",
+  "objectives": [
+    {"type": "position", "name": "reach", "link": "panda_hand_tcp",
+     "target": {"position": [0.66, -0.1, 0.19]}},
+    {"type": "world_collision", "margin": 0.01, "hard": true},
+    {"type": "self_collision", "hard": true}],
+  "obstacles": [
+    {"name": "table", "type": "box", "size": [1.2, 1.2, 0.04],
+     "pose": {"position": [0.5, 0, -0.03]}},
+    {"name": "wall", "type": "box", "size": [0.1, 0.6, 0.4],
+     "pose": {"position": [0.45, 0, 0.2]}}]})";
+
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream ls(line);
+    std::string x;
+    while (std::getline(ls, x, ',')) f.push_back(x);
+    rows.push_back(f);
+  }
+  return rows;
+}
+
+// the configuration columns of `ikwb solve` output rows
+std::string q_columns(const std::string& out_csv) {
+  auto rows = csv_rows(out_csv);
+  std::string text;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    for (std::size_t k = 4; k < rows[i].size(); ++k) text += (k > 4 ? "," : "") + rows[i][k];
+    text += "\n";
+  }
+  return text;
+}
+
+TEST(CliCheck, SceneSolveStaysClearAndCheckSaysSo) {
+  TempDir dir;
+  std::string scene = dir.write("s.json", kScene);
+  std::string out = dir / "out.csv";
+  CmdResult r = test::run_command(cmd_solve, {"solve", "--scene", scene, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 1/1"), std::string::npos) << r.out;
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string q = dir.write("q.csv", q_columns(ss.str()));
+  CmdResult c = test::run_command(cmd_check, {"check", "panda", "--q", q, "--scene", scene});
+  ASSERT_EQ(c.code, 0) << c.err;
+  auto rows = csv_rows(c.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][0], "config");
+  EXPECT_EQ(rows[1][1], "no");
+  // the closest pair keeps the 1 cm margin (the constraint tolerance is far below 1 mm)
+  EXPECT_GT(test::number(rows[1][4]), 0.009);
+  EXPECT_NE(c.err.find("0 of 1 configurations in collision"), std::string::npos) << c.err;
+}
+
+TEST(CliCheck, ConfigurationThroughTheWallCollides) {
+  TempDir dir;
+  std::string scene = dir.write("s.json", kScene);
+  // the neutral Panda with joint 2 bent forward puts the forearm into the wall
+  std::string q = dir.write("q.csv", "0,0,0,-0.1,0,1.6,0.8,0.02\n0,1.2,0,-0.5,0,1.6,0.8,0.02\n");
+  CmdResult c = test::run_command(cmd_check, {"check", "panda", "--q", q, "--scene", scene});
+  EXPECT_EQ(c.code, 3) << c.err;
+  auto rows = csv_rows(c.out);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][1], "no");
+  EXPECT_EQ(rows[2][1], "yes");
+  EXPECT_LT(test::number(rows[2][4]), 0.0);
+  EXPECT_EQ(rows[2][3].rfind("obstacle:", 0), 0u) << rows[2][3];
+}
+
+TEST(CliCheck, SamplePairsWritesAnSrdfThatCheckReads) {
+  TempDir dir;
+  std::string srdf = dir / "panda.srdf";
+  CmdResult s = test::run_command(
+      cmd_check, {"check", "panda", "--sample-pairs", "300", "--seed", "4", "--out", srdf});
+  ASSERT_EQ(s.code, 0) << s.err;
+  std::vector<DisabledPair> pairs = load_srdf(srdf);
+  EXPECT_FALSE(pairs.empty());
+  for (const DisabledPair& p : pairs)
+    EXPECT_TRUE(p.reason == "Never" || p.reason == "Always" || p.reason == "Default");
+  // checking with the SRDF looks at fewer pairs
+  std::string q = dir.write("q.csv", "0,0,0,-0.1,0,1.6,0.8,0.02\n");
+  CmdResult all = test::run_command(cmd_check, {"check", "panda", "--q", q});
+  CmdResult fewer = test::run_command(cmd_check, {"check", "panda", "--q", q, "--srdf", srdf});
+  ASSERT_EQ(fewer.code, all.code) << fewer.err;
+  auto count = [](const std::string& err) {
+    std::size_t at = err.find(" capsule pairs checked");
+    std::size_t open = err.rfind('(', at);
+    return std::stoi(err.substr(open + 1, at - open - 1));
+  };
+  EXPECT_LT(count(fewer.err), count(all.err));
+}
+
+TEST(CliCheck, ErrorsNameTheProblem) {
+  TempDir dir;
+  std::string q = dir.write("q.csv", "0,0,0,-0.1,0,1.6,0.8,0.02\n");
+  CmdResult both = test::run_command(cmd_check, {"check", "panda"});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--q Q.csv or --sample-pairs"), std::string::npos);
+  std::string bad =
+      dir.write("bad.srdf", "<robot><disable_collisions link1=\"x\" link2=\"y\"/></robot>");
+  CmdResult b = test::run_command(cmd_check, {"check", "panda", "--q", q, "--srdf", bad});
+  EXPECT_EQ(b.code, 1);
+  EXPECT_NE(b.err.find("no link 'x'"), std::string::npos) << b.err;
+  std::string scene = dir.write(
+      "s.json", R"({"version": 1, "robot": "panda", "obstacles": [{"name": "b", "type": "box",
+        "size": [0.1, -1, 0.1], "pose": {}}]})");
+  CmdResult s = test::run_command(cmd_check, {"check", "panda", "--q", q, "--scene", scene});
+  EXPECT_EQ(s.code, 1);
+  EXPECT_NE(s.err.find("obstacles[0]: obstacle 'b': size[1]"), std::string::npos) << s.err;
+  std::string short_q = dir.write("short.csv", "0,0,0\n");
+  CmdResult sq = test::run_command(cmd_check, {"check", "panda", "--q", short_q});
+  EXPECT_EQ(sq.code, 1);
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -1,0 +1,299 @@
+// Tests of engine/core/collision_geometry: capsule fits (they contain the geometry; the stated
+// fit error), the pairs checked for self collision, SRDF files, sampled pair disabling,
+// obstacles and the closest distances.
+//
+// Tolerances: fits are built from exact sample coordinates, so containment holds to rounding
+// (1e-12 on sizes of order 1); fit errors are compared with closed forms to 1e-9.
+#include "engine/core/collision_geometry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/test_models.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::tf;
+
+Geometry geometry(GeometryType type, Vec3<double> size,
+                  Transform<double> origin = transform_identity<double>()) {
+  Geometry g;
+  g.type = type;
+  g.size = size;
+  g.origin = origin;
+  return g;
+}
+
+double capsule_sdf(const LinkCapsule<double>& c, const Vec3<double>& x) {
+  Contact<double> k = capsule_capsule(c.p0, c.p1, c.radius, x, x, 0.0);
+  return k.distance;
+}
+
+TEST(CollisionFit, SphereIsExact) {
+  LinkCapsule<double> c;
+  double err = -1;
+  ASSERT_TRUE(
+      fit_capsule(geometry(GeometryType::kSphere, {0.07, 0, 0}, tf(0.1, 0.2, 0.3)), &c, &err));
+  EXPECT_NEAR(c.radius, 0.07, 1e-12);
+  EXPECT_NEAR(length(c.p0 - Vec3<double>{0.1, 0.2, 0.3}), 0.0, 1e-12);
+  EXPECT_NEAR(length(c.p1 - c.p0), 0.0, 1e-12);
+  EXPECT_EQ(err, 0.0);
+}
+
+TEST(CollisionFit, LongCylinderIsItsAxisWithItsRadius) {
+  // radius 0.05, length 0.4 along the origin's z, turned to lie along x
+  Transform<double> origin = tf(0, 0, 0.1, 0, 1.5707963267948966, 0);
+  LinkCapsule<double> c;
+  double err;
+  ASSERT_TRUE(fit_capsule(geometry(GeometryType::kCylinder, {0.05, 0.4, 0}, origin), &c, &err));
+  EXPECT_NEAR(c.radius, 0.05, 1e-9);
+  EXPECT_NEAR(length(c.p1 - c.p0), 0.4, 1e-9);
+  EXPECT_NEAR(std::abs(c.p1.x - c.p0.x), 0.4, 1e-9);
+  EXPECT_NEAR(0.5 * (c.p0.z + c.p1.z), 0.1, 1e-9);
+  // the caps reach their radius past the flat ends
+  EXPECT_NEAR(err, 0.05, 1e-9);
+}
+
+TEST(CollisionFit, BoxIsContainedAndErrorIsMeasured) {
+  Geometry box = geometry(GeometryType::kBox, {0.4, 0.1, 0.06}, tf(0.02, 0, 0, 0.3, 0, 0));
+  LinkCapsule<double> c;
+  double err;
+  ASSERT_TRUE(fit_capsule(box, &c, &err));
+  // every corner inside the capsule
+  for (int i = 0; i < 8; ++i) {
+    Vec3<double> corner{(i & 1 ? 0.2 : -0.2), (i & 2 ? 0.05 : -0.05), (i & 4 ? 0.03 : -0.03)};
+    EXPECT_LE(capsule_sdf(c, transform_point(box.origin, corner)), 1e-12) << i;
+  }
+  // along the box's long axis, radius the half diagonal of the cross-section
+  EXPECT_NEAR(c.radius, std::hypot(0.05, 0.03), 1e-9);
+  EXPECT_GT(err, 0.0);
+  EXPECT_LT(err, 0.1);
+}
+
+TEST(CollisionFit, MeshUsesVerticesAndMissingMeshIsSkipped) {
+  auto mesh = std::make_shared<MeshData>();
+  mesh->positions = {0, 0, 0, 1, 0, 0, 0, 0.1, 0, 1, 0.1, 0};
+  Geometry g = geometry(GeometryType::kMesh, {0, 0, 0});
+  g.mesh = mesh;
+  g.mesh_scale = {0.5, 1, 1};
+  LinkCapsule<double> c;
+  double err;
+  ASSERT_TRUE(fit_capsule(g, &c, &err));
+  for (int i = 0; i < 4; ++i) {
+    Vec3<double> v{0.5 * mesh->positions[3 * i], mesh->positions[3 * i + 1], 0};
+    EXPECT_LE(capsule_sdf(c, v), 1e-12);
+  }
+  g.mesh = nullptr;
+  EXPECT_FALSE(fit_capsule(g, &c, &err));
+}
+
+const char* kArm = R"(<robot name="arm">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="l1"><collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></collision></link>
+  <link name="l2"><visual><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual></link>
+  <link name="flange"><collision><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <link name="tool"><collision><origin xyz="0 0 0.05"/><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="0 0 0.4"/><axis xyz="0 1 0"/><limit lower="-2.5" upper="2.5" effort="1" velocity="1"/></joint>
+  <joint name="f" type="fixed"><parent link="l2"/><child link="flange"/><origin xyz="0 0 0.4"/></joint>
+  <joint name="t" type="fixed"><parent link="flange"/><child link="tool"/></joint>
+</robot>)";
+
+std::shared_ptr<const Model> arm() {
+  return load_urdf_string(kArm, "arm.urdf", "").model;
+}
+
+TEST(CollisionGeometry, VisualFallbackWarnsAndEveryBodyIsCovered) {
+  auto m = arm();
+  const CollisionGeometry& cg = m->collision;
+  EXPECT_EQ(cg.capsule_count(), 5);
+  ASSERT_EQ(cg.warnings.size(), 1u);
+  EXPECT_NE(cg.warnings[0].find("'l2' has no <collision>"), std::string::npos);
+  for (int b = 0; b < m->body_count; ++b) EXPECT_EQ(cg.body_first[b + 1] - cg.body_first[b], 1);
+}
+
+TEST(CollisionGeometry, PairsSkipAdjacentAndFixedJoinedLinks) {
+  auto m = arm();
+  int base = m->find_body("base"), l1 = m->find_body("l1"), l2 = m->find_body("l2");
+  int flange = m->find_body("flange"), tool = m->find_body("tool");
+  std::vector<std::pair<int, int>> pairs = self_collision_pairs(*m);
+  auto has = [&](int a, int b) {
+    for (auto p : pairs)
+      if (p == std::make_pair(std::min(a, b), std::max(a, b))) return true;
+    return false;
+  };
+  EXPECT_FALSE(has(base, l1));    // parent, child
+  EXPECT_FALSE(has(l2, flange));  // fixed joint
+  EXPECT_FALSE(has(flange, tool));
+  EXPECT_FALSE(has(l1, tool));  // tool is welded to l2, l1's child
+  EXPECT_TRUE(has(base, l2));
+  EXPECT_TRUE(has(base, tool));
+  EXPECT_EQ(pairs.size(), 3u);  // base-l2, base-flange, base-tool
+  std::vector<std::pair<int, int>> fewer = self_collision_pairs(*m, {{tool, base}});
+  EXPECT_EQ(fewer.size(), 2u);
+}
+
+TEST(CollisionGeometry, SrdfIsReadAndBadFilesNameTheProblem) {
+  auto m = arm();
+  std::vector<DisabledPair> d = parse_srdf(R"(<robot name="arm">
+    <disable_collisions link1="base" link2="tool" reason="Never"/>
+    <group name="x"/>
+  </robot>)",
+                                           "arm.srdf");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].reason, "Never");
+  auto bp = disabled_body_pairs(*m, d);
+  EXPECT_EQ(bp[0], std::make_pair(m->find_body("base"), m->find_body("tool")));
+  // the text we write reads back the same
+  EXPECT_EQ(parse_srdf(srdf_text(*m, d), "again")[0].link2, "tool");
+  auto message = [&](const std::string& xml) {
+    try {
+      disabled_body_pairs(*m, parse_srdf(xml, "bad.srdf"));
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message("<robot><disable_collisions link1=\"base\"/></robot>").find("link2"),
+            std::string::npos);
+  EXPECT_NE(message("<robt/>").find("no <robot>"), std::string::npos);
+  EXPECT_NE(message("<robot").find("bad.srdf: not valid XML"), std::string::npos);
+  EXPECT_NE(message("<robot><disable_collisions link1=\"base\" link2=\"nope\"/></robot>")
+                .find("no link 'nope'"),
+            std::string::npos);
+  EXPECT_THROW(load_srdf("/nonexistent/x.srdf"), std::runtime_error);
+}
+
+TEST(CollisionGeometry, SamplingFindsPairsThatNeverCollide) {
+  auto m = arm();
+  // base-l2 can touch (l2 folds down over the base), base-tool and base-flange can too
+  std::vector<std::pair<int, int>> pairs = self_collision_pairs(*m);
+  std::vector<double> rate = sample_collision_rates(*m, pairs, 2000, 1);
+  double total = 0;
+  for (double r : rate) {
+    EXPECT_GE(r, 0.0);
+    EXPECT_LT(r, 1.0);
+    total += r;
+  }
+  EXPECT_GT(total, 0.0);
+  // a robot whose two arms cannot reach each other: the pair is never in collision
+  ModelBuilder b;
+  int base = b.add_body("base"), a = b.add_body("a"), c = b.add_body("c");
+  b.add_joint({"root", JointType::kFixed, -1, base});
+  JointSpec ja{"ja", JointType::kRevolute, base, a, tf(-1, 0, 0)};
+  ja.axis = {0, 0, 1}, ja.lower = -1, ja.upper = 1;
+  JointSpec jc{"jc", JointType::kRevolute, base, c, tf(1, 0, 0)};
+  jc.axis = {0, 0, 1}, jc.lower = -1, jc.upper = 1;
+  b.add_joint(ja);
+  b.add_joint(jc);
+  b.collisions(a).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}, tf(0.3, 0, 0)));
+  b.collisions(c).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}, tf(0.3, 0, 0)));
+  Model two = b.finalize();
+  std::vector<DisabledPair> d = sampled_disabled_pairs(two, 500, 2);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].reason, "Never");
+}
+
+TEST(CollisionGeometry, ObstaclesAreCheckedAndConverted) {
+  Obstacle o;
+  o.name = "table";
+  o.type = ShapeType::kBox;
+  o.size = {1, 0.8, 0.04};
+  o.pose.p = {0.5, 0, 0.2};
+  CollisionShape<double> s = obstacle_shape(o);
+  EXPECT_NEAR(s.size.x, 0.5, 1e-15);
+  EXPECT_NEAR(s.size.z, 0.02, 1e-15);
+  o.size.y = -1;
+  try {
+    check_obstacle(o);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("obstacle 'table': size[1]"), std::string::npos);
+  }
+  Obstacle floor;
+  floor.name = "floor";
+  floor.type = ShapeType::kHalfSpace;
+  floor.normal = {0, 0, -1};
+  floor.offset = 0.5;  // the solid n . x <= 0.5 is z >= -0.5; z = -1 is 0.5 outside
+  CollisionShape<double> f = obstacle_shape(floor);
+  Vec3<double> n;
+  EXPECT_NEAR(point_sdf(f, Vec3<double>{0, 0, -1.0}, &n), 0.5, 1e-12);
+  EXPECT_NEAR(n.z, -1.0, 1e-12);
+  floor.normal = {0, 0, 2};
+  EXPECT_THROW(check_obstacle(floor), std::invalid_argument);
+  for (const char* name : {"sphere", "capsule", "box", "cylinder", "half_space"}) {
+    ShapeType t;
+    ASSERT_TRUE(parse_shape_type(name, &t));
+    EXPECT_STREQ(shape_type_name(t), name);
+  }
+  ShapeType t;
+  EXPECT_FALSE(parse_shape_type("cone", &t));
+}
+
+TEST(CollisionGeometry, ClosestDistancesPerBodyPairAndObstacle) {
+  auto m = arm();
+  Obstacle ball;
+  ball.name = "ball";
+  ball.type = ShapeType::kSphere;
+  ball.radius = 0.1;
+  ball.pose.p = {0.3, 0, 0.45};
+  CollisionWorld w = make_collision_world(*m, {}, {ball});
+  // the base never moves: it is not checked against obstacles
+  EXPECT_EQ(w.world_capsules.size(), 4u);
+  EXPECT_EQ(w.self_pair_count(), 3);
+  std::vector<double> q = m->neutral_configuration();
+  std::vector<Transform<double>> body_q(m->body_count);
+  fk_row(m->view(), q.data(), body_q.data());
+  std::vector<BodyDistance> d = closest_distances(w, body_q.data());
+  ASSERT_EQ(d.size(), 3u + 4u);
+  for (std::size_t i = 1; i < d.size(); ++i)
+    EXPECT_LE(d[i - 1].contact.distance, d[i].contact.distance);
+  // l1's capsule axis is x = 0, z in [0.05, 0.45]: 0.3 - 0.04 - 0.1 from the ball
+  bool found = false;
+  for (const BodyDistance& e : d)
+    if (e.obstacle == 0 && e.body_a == m->find_body("l1")) {
+      EXPECT_NEAR(e.contact.distance, 0.16, 1e-9);
+      found = true;
+    }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(closest_distances(w, body_q.data(), 2).size(), 2u);
+}
+
+TEST(CollisionGeometry, SixtyLinkRobotWithMeshesFitsQuickly) {
+  // a chain of 60 links, each with a 2000-vertex mesh collision: fitting is part of finalize
+  auto mesh = std::make_shared<MeshData>();
+  for (int i = 0; i < 2000; ++i) {
+    double a = 0.01 * i;
+    mesh->positions.insert(
+        mesh->positions.end(),
+        {float(0.03 * std::cos(a)), float(0.03 * std::sin(a)), float(0.2 * i / 2000.0)});
+  }
+  ModelBuilder b;
+  int prev = b.add_body("l0");
+  b.add_joint({"root", JointType::kFixed, -1, prev});
+  for (int i = 1; i < 60; ++i) {
+    int body = b.add_body("l" + std::to_string(i));
+    JointSpec j{"j" + std::to_string(i), JointType::kRevolute, prev, body, tf(0, 0, 0.2)};
+    j.axis = {0, 1, 0}, j.lower = -1, j.upper = 1;
+    b.add_joint(j);
+    Geometry g = geometry(GeometryType::kMesh, {0, 0, 0});
+    g.mesh = mesh;
+    b.collisions(body).push_back(g);
+    prev = body;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  Model m = b.finalize();
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(m.collision.capsule_count(), 59);
+  RecordProperty("finalize_seconds", std::to_string(s));
+  for (double e : m.collision.fit_error) EXPECT_LT(e, 0.05);
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -1,0 +1,90 @@
+// Scene files with obstacles, an SRDF and collision objectives: read, written, read back the
+// same; errors name the field.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/core/scene.hpp"
+
+namespace ikwb {
+namespace {
+
+const char* kScene = R"({"version": 1, "robot": "panda", "srdf": "panda.srdf",
+  "objectives": [{"type": "world_collision", "margin": 0.03, "hard": false, "weight": 5},
+                 {"type": "self_collision"}],
+  "obstacles": [
+    {"name": "table", "type": "box", "size": [1, 0.8, 0.04],
+     "pose": {"position": [0.5, 0, -0.02], "orientation": [0, 0, 0, 1]}},
+    {"name": "ball", "type": "sphere", "radius": 0.1, "pose": {"position": [0.3, 0.2, 0.5]}},
+    {"name": "pipe", "type": "capsule", "radius": 0.03, "length": 0.6, "pose": {}},
+    {"name": "drum", "type": "cylinder", "radius": 0.2, "length": 0.3, "pose": {}},
+    {"name": "floor", "type": "half_space", "normal": [0, 0, 2], "offset": -0.1}]})";
+
+std::string message(const std::string& text) {
+  try {
+    parse_scene(text, "s.json", "/scenes");
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SceneCollision, ObstaclesSrdfAndMarginsRoundTrip) {
+  Scene s = parse_scene(kScene, "s.json", "/scenes");
+  EXPECT_TRUE(s.warnings.empty());
+  EXPECT_EQ(s.srdf, "/scenes/panda.srdf");
+  ASSERT_EQ(s.obstacles.size(), 5u);
+  EXPECT_EQ(s.obstacles[0].type, ShapeType::kBox);
+  EXPECT_EQ(s.obstacles[0].size.y, 0.8);
+  EXPECT_EQ(s.obstacles[1].radius, 0.1);
+  EXPECT_EQ(s.obstacles[3].length, 0.3);
+  EXPECT_EQ(s.obstacles[4].normal.z, 1.0);  // normalised
+  EXPECT_EQ(s.obstacles[4].offset, -0.1);
+  EXPECT_EQ(s.objectives[0].margin, 0.03);
+  EXPECT_EQ(s.objectives[1].margin, 0.01);  // the default
+  Scene again = parse_scene(scene_to_json(s).dump(), "again.json", "");
+  EXPECT_TRUE(again.warnings.empty());
+  ASSERT_EQ(again.obstacles.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(again.obstacles[i].name, s.obstacles[i].name);
+    EXPECT_EQ(again.obstacles[i].type, s.obstacles[i].type);
+    EXPECT_EQ(again.obstacles[i].pose.p.x, s.obstacles[i].pose.p.x);
+  }
+  EXPECT_EQ(again.srdf, s.srdf);
+  EXPECT_EQ(again.objectives[0].margin, 0.03);
+}
+
+TEST(SceneCollision, ErrorsNameTheField) {
+  auto with = [](const std::string& obstacle) {
+    return R"({"version": 1, "robot": "panda", "obstacles": [)" + obstacle + "]}";
+  };
+  EXPECT_NE(message(with(R"({"name": "x", "type": "cone"})")).find("obstacles[0].type: unknown"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"name": "x", "type": "box", "pose": {}})")).find("needs \"size\""),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"name": "x", "type": "sphere", "radius": 0, "pose": {}})"))
+                .find("obstacles[0]: obstacle 'x': radius"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"name": "x", "type": "half_space", "normal": [0, 0, 0]})"))
+                .find("normal must be a unit vector"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"name": "x", "type": "box", "size": [1, 1], "pose": {}})"))
+                .find("obstacles[0].size: expected 3 numbers"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"version": 1, "robot": "panda", "obstacles": {}})")
+                .find("obstacles: expected an array"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"version": 1, "robot": "panda",
+                        "objectives": [{"type": "self_collision", "margin": -1}]})")
+                .find("objectives[0].margin"),
+            std::string::npos);
+  // keys a type does not read are warnings
+  Scene s = parse_scene(with(R"({"name": "x", "type": "sphere", "radius": 0.1, "size": [1, 1, 1],
+                                 "pose": {}})"),
+                        "s.json", "");
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("obstacles[0].size: not used by a sphere"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -1,0 +1,224 @@
+// The self_collision and world_collision objectives (solver/objective_collision.hpp) on the
+// shipped Panda: raw rows, analytic Jacobians against finite differences and dual numbers,
+// float against double, and IK that keeps the arm out of a box.
+//
+// Tolerances: as in objectives_test.cpp (vs central differences with h = 1e-6 at 1e-6 relative
+// to 1 + |J|). Against a box or a cylinder the closest point on a link's segment comes from a
+// golden-section search that brackets it to ~4e-9 of the segment; the Jacobian is the gradient at
+// that point, so it differs from the derivative of the searched distance by up to ~1e-8
+// (kDualTol). Inside a box or a cylinder the signed distance has kinks (where two faces are equally
+// near), so rows of pairs that penetrate those obstacles are not compared.
+// Float rows follow double ones to 2e-3 (as the other float Jacobians: float FK of a 1 m arm).
+#include "solver/objective_collision.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "engine/core/robot_path.hpp"
+#include "engine/core/urdf_loader.hpp"
+#include "solver/backend_common.hpp"
+#include "solver/problem.hpp"
+#include "solver/solver.hpp"
+#include "solver/solver_test_util.hpp"
+
+namespace ikwb {
+namespace {
+
+constexpr double kDualTol = 1e-8;
+constexpr double kFdTol = 1e-6;
+
+std::shared_ptr<const Model> panda() {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  return load_urdf_file(resolve_robot("panda"), opt).model;
+}
+
+Obstacle obstacle(const char* name, ShapeType type, Vec3<double> p, Quat<double> q = {0, 0, 0, 1}) {
+  Obstacle o;
+  o.name = name;
+  o.type = type;
+  o.size = {0.3, 0.2, 0.25};
+  o.radius = 0.08;
+  o.length = 0.3;
+  o.pose = {p, normalize(q)};
+  return o;
+}
+
+// one obstacle of each type around the arm's workspace
+std::vector<Obstacle> obstacles() {
+  std::vector<Obstacle> out = {
+      obstacle("box", ShapeType::kBox, {0.45, 0.1, 0.35}, {0.1, 0.2, 0, 1}),
+      obstacle("ball", ShapeType::kSphere, {0.3, -0.3, 0.6}),
+      obstacle("pipe", ShapeType::kCapsule, {-0.3, 0.3, 0.5}, {0.7, 0, 0, 0.7}),
+      obstacle("drum", ShapeType::kCylinder, {0.1, 0.45, 0.3}, {0, 0.3, 0, 1}),
+  };
+  Obstacle floor;
+  floor.name = "floor";
+  floor.type = ShapeType::kHalfSpace;
+  floor.normal = {0, 0, 1};
+  floor.offset = 0.05;
+  out.push_back(floor);
+  return out;
+}
+
+Objective collision_objective(ObjectiveType type, double margin) {
+  Objective o;
+  o.params.type = type;
+  o.params.margin = margin;
+  o.params.hard = objective_kind(type).hard;
+  return o;
+}
+
+TEST(CollisionObjective, RowsAreTheClosestPairsSorted) {
+  auto m = panda();
+  IkProblem pr(m);
+  pr.set_collision_world(make_collision_world(*m, {}, obstacles()));
+  int os = pr.add_objective(collision_objective(ObjectiveType::kSelfCollision, 0.02));
+  int ow = pr.add_objective(collision_objective(ObjectiveType::kWorldCollision, 0.05));
+  EXPECT_EQ(pr.objective(os).params.dim, kCollisionRows);
+  EXPECT_TRUE(pr.objective(ow).params.hard);  // the kinds' default
+  std::vector<double> q = m->neutral_configuration();
+  std::vector<double> rs = test::raw_rows(pr.view(), os, 0, q);
+  std::vector<double> rw = test::raw_rows(pr.view(), ow, 0, q);
+  // rows: margin - distance, closest first
+  for (int k = 1; k < kCollisionRows; ++k) {
+    EXPECT_GE(rs[k - 1], rs[k]);
+    EXPECT_GE(rw[k - 1], rw[k]);
+  }
+  // the first world row is the closest pair of closest_distances (over world pairs)
+  auto poses = test::body_poses(*m, q);
+  double closest = 1e300;
+  for (const BodyDistance& d : closest_distances(pr.collision_world(), poses.data()))
+    if (d.obstacle >= 0) closest = std::min(closest, d.contact.distance);
+  EXPECT_NEAR(rw[0], 0.05 - closest, 1e-12);
+  // no obstacles: every world row is inactive
+  IkProblem empty(m);
+  int oe = empty.add_objective(collision_objective(ObjectiveType::kWorldCollision, 0.05));
+  for (double r : test::raw_rows(empty.view(), oe, 0, q)) EXPECT_EQ(r, -1.0);
+  // margins are checked
+  EXPECT_THROW(pr.add_objective(collision_objective(ObjectiveType::kSelfCollision, -0.1)),
+               std::invalid_argument);
+}
+
+TEST(CollisionObjective, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
+  auto m = panda();
+  IkProblem pr(m);
+  pr.set_collision_world(make_collision_world(*m, {}, obstacles()));
+  // margins large enough that every row is a pair (all rows carry a Jacobian)
+  pr.add_objective(collision_objective(ObjectiveType::kSelfCollision, 0.5));
+  pr.add_objective(collision_objective(ObjectiveType::kWorldCollision, 0.5));
+  std::mt19937 rng(3);
+  const int nv = m->dof_count;
+  int nonzero = 0;
+  for (int i = 0; i < 12; ++i) {
+    std::vector<double> q = m->middle_configuration();
+    q = test::integrate(*m, q, test::random_dofs(*m, rng, 1.5));
+    for (int oi = 0; oi < 2; ++oi) {
+      std::string what = std::string(oi ? "world" : "self") + " config " + std::to_string(i);
+      auto Ja = test::analytic_jacobian(pr.view(), oi, 0, q);
+      auto Jf = test::fd_jacobian(pr.view(), oi, 0, q, 1e-6);
+      auto Jd = test::dual_jacobian(pr.view(), oi, 0, q);
+      // world rows in penetration (raw row > margin): zeroed in all three
+      std::vector<double> raw = test::raw_rows(pr.view(), oi, 0, q);
+      for (int k = 0; k < kCollisionRows; ++k)
+        if (oi == 1 && raw[k] > 0.5)
+          for (int c = 0; c < nv; ++c) Ja[k * nv + c] = Jf[k * nv + c] = Jd[k * nv + c] = 0;
+      test::expect_matrix_near(Ja, Jd, nv, kDualTol, what + " analytic vs dual");
+      test::expect_matrix_near(Ja, Jf, nv, kFdTol, what + " analytic vs fd");
+      for (double v : Ja) nonzero += v != 0;
+    }
+    // float rows follow double
+    TypedProblem<float> tf(pr);
+    std::vector<float> qf(q.begin(), q.end());
+    std::vector<Transform<float>> body(m->body_count);
+    fk_row(tf.view.model, qf.data(), body.data());
+    for (int oi = 0; oi < 2; ++oi) {
+      auto Jd = test::analytic_jacobian(pr.view(), oi, 0, q);
+      std::vector<float> Jf(Jd.size());
+      objective_jacobian(tf.view, oi, 0, qf.data(), body.data(), Jf.data(), nv);
+      std::vector<double> Jfd(Jf.begin(), Jf.end());
+      std::vector<double> raw = test::raw_rows(pr.view(), oi, 0, q);
+      for (int k = 0; k < kCollisionRows; ++k)
+        if (oi == 1 && raw[k] > 0.5)
+          for (int c = 0; c < nv; ++c) Jfd[k * nv + c] = Jd[k * nv + c] = 0;
+      test::expect_matrix_near(Jfd, Jd, nv, 2e-3, "float vs double");
+    }
+  }
+  EXPECT_GT(nonzero, 100);
+}
+
+// the Panda reaching for targets on the far side of a box: with world_collision the answers
+// keep the margin; without it most go through the box
+struct BoxReach : ::testing::Test {
+  std::shared_ptr<const Model> m = panda();
+  int tcp = m->find_body("panda_hand_tcp");
+  Obstacle box = obstacle("box", ShapeType::kBox, {0.45, 0, 0.25});
+
+  IkProblem problem(bool collision, const std::vector<Vec3<double>>& targets) {
+    IkProblem pr(m, int(targets.size()));
+    pr.set_collision_world(make_collision_world(*m, {}, {box}));
+    int op = pr.add_position(tcp);
+    for (std::size_t p = 0; p < targets.size(); ++p) pr.set_target_position(op, int(p), targets[p]);
+    if (collision) {
+      pr.add_objective(collision_objective(ObjectiveType::kWorldCollision, 0.01));
+      pr.add_objective(collision_objective(ObjectiveType::kSelfCollision, 0.01));
+    }
+    return pr;
+  }
+
+  double world_distance(const IkProblem& pr, const std::vector<double>& q) {
+    auto poses = test::body_poses(*m, q);
+    auto d = closest_distances(pr.collision_world(), poses.data(), 1);
+    return d.empty() ? 1e300 : d[0].contact.distance;
+  }
+};
+
+TEST_F(BoxReach, CollisionObjectivesKeepTheArmOutOfTheBox) {
+  // a 0.3 m high wall across the front of the arm, targets just behind it
+  box.size = {0.1, 0.6, 0.4};
+  box.pose.p = {0.45, 0, 0.2};
+  std::vector<Vec3<double>> targets;
+  for (int i = 1; i <= 6; ++i) targets.push_back({0.66, -0.2 + 0.08 * i, 0.15 + 0.02 * i});
+  SolverSettings s;
+  s.n_seeds = 16;
+  s.max_iterations = 300;
+  auto solver = make_cpu_solver();
+  IkProblem with = problem(true, targets), plain = problem(false, targets);
+  SolveResult rw, rp;
+  std::vector<double> q0 = m->middle_configuration();
+  solver->solve(with, s, q0, rw);
+  solver->solve(plain, s, q0, rp);
+  int plain_hits = 0;
+  for (std::size_t p = 0; p < targets.size(); ++p) {
+    // every answer with the objective keeps the 1 cm margin (to the constraint tolerance)
+    EXPECT_GT(world_distance(with, rw.problems[p].q), 0.01 - 1e-3) << p;
+    EXPECT_LT(rw.problems[p].position_error, 5e-3) << p;
+    plain_hits += world_distance(plain, rp.problems[p].q) < 0;
+  }
+  // the plain solve does go through the box (otherwise the test shows nothing)
+  EXPECT_GT(plain_hits, 0);
+}
+
+TEST_F(BoxReach, TargetInsideTheBoxIsOutOfReachAtTheNearestFreePose) {
+  std::vector<Vec3<double>> targets = {{0.45, 0.0, 0.30}};  // 0.075 m inside the box's top
+  SolverSettings s;
+  s.n_seeds = 8;
+  s.max_iterations = 300;
+  auto solver = make_cpu_solver();
+  IkProblem pr = problem(true, targets);
+  SolveResult r;
+  solver->solve(pr, s, m->middle_configuration(), r);
+  const std::vector<double>& q = r.problems[0].q;
+  // not reached, not in collision, and the hand rests on the box: the nearest free pose
+  EXPECT_FALSE(r.problems[0].converged);
+  EXPECT_GT(world_distance(pr, q), 0.01 - 1e-3);
+  EXPECT_LT(r.problems[0].position_error, 0.15);
+  // the tool tip cannot go below the top face (0.075 m above the target) and keeps the margin
+  EXPECT_GT(r.problems[0].position_error, 0.075);
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -84,7 +84,6 @@ Setup make_setup(const std::string& robot, int count) {
   s.problem = make_problem(model, s.scene.objectives, count);
   apply_joint_settings(s.scene, s.problem);
   std::mt19937 rng(15);
-  std::vector<std::vector<Transform<double>>> targets(hands.size());
   for (int made = 0; made < count;) {
     std::vector<double> q = s.scene.q;
     for (int d = 0; d < m.dof_count; ++d) {
@@ -102,7 +101,7 @@ Setup make_setup(const std::string& robot, int count) {
       s.problem.set_target_pose(hands[h], made, t);
     }
     if (!all_reached(s.problem, report_objectives(s.problem, made, q, body_q, s.settings))) {
-      ++s.rejected;  // the centre of mass is off the feet: draw again
+      ++s.rejected;  // an objective missed there (the CoM off the feet): draw again
       continue;
     }
     ++made;

@@ -1,5 +1,5 @@
-// `ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv`: world pose of every body for each
-// configuration of a file.
+// `ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv [--com COM.csv]`: world pose of every body for
+// each configuration of a file, and the model's centre of mass.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -13,6 +13,7 @@
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/objective_whole_body.hpp"
 
 namespace ikwb {
 
@@ -24,7 +25,9 @@ constexpr const char* kSummary =
     "order (see `ikwb info`; quaternions x,y,z,w); blank lines and lines starting with # are\n"
     "skipped, and a first line without numbers is a header (a robot without coordinates takes\n"
     "an empty file: its one configuration).\n"
-    "POSES.csv: config,body,x,y,z,qx,qy,qz,qw, one row per configuration (0-based) and body.";
+    "POSES.csv: config,body,x,y,z,qx,qy,qz,qw, one row per configuration (0-based) and body.\n"
+    "COM.csv: config,x,y,z,mass: the centre of mass (world, the com objective's\n"
+    "sum_i m_i X_i com_i / sum_i m_i) and the total mass (kg), one row per configuration.";
 
 // free and ball joints need a quaternion that can be normalised
 void check_quaternions(const Model& m, const std::vector<double>& q, const std::string& where) {
@@ -48,6 +51,7 @@ int cmd_fk(int argc, char** argv) {
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
   args.add_required_option("q", "Q.csv", "joint configurations");
   args.add_required_option("out", "POSES.csv", "output file ('-' for standard output)");
+  args.add_option("com", "COM.csv", "also write the centre of mass of each configuration");
   add_robot_options(args);
   try {
     args.parse(argc, argv);
@@ -61,6 +65,7 @@ int cmd_fk(int argc, char** argv) {
   }
   UrdfOptions opt = read_robot_options(args);
   std::string q_path = args.get("q"), out_path = args.get("out");
+  std::string com_path = args.has("com") ? args.get("com") : "";
   try {
     LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -93,6 +98,20 @@ int cmd_fk(int argc, char** argv) {
       }
     }
     out.close();
+    if (!com_path.empty()) {
+      ModelView<double> view = m.view();
+      double mass = 0;
+      for (double w : m.body_mass) mass += w > 0 ? w : 0;
+      CsvWriter com(com_path);
+      com.row({"config", "x", "y", "z", "mass"});
+      for (std::size_t i = 0; i < q.row_count(); ++i) {
+        eval_fk(m, q.rows[i], {}, state);
+        Vec3<double> c = center_of_mass(view, state.body_q.data());
+        com.field(static_cast<long long>(i)).field(c.x).field(c.y).field(c.z).field(mass);
+        com.end_row();
+      }
+      com.close();
+    }
     if (out_path != "-") {
       std::printf("fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
                   q.row_count() == 1 ? "" : "s", m.body_count, out_path.c_str());

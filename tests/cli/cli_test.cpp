@@ -14,6 +14,7 @@
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/objective_whole_body.hpp"
 
 namespace ikwb {
 namespace {
@@ -224,6 +225,38 @@ TEST(CliFk, PosesMatchEvalFk) {
   Quat<double> rel =
       conjugate(s.body_q[m.find_body("slider")].q) * s.body_q[m.find_body("finger")].q;
   EXPECT_NEAR(2 * std::atan2(rel.z, rel.w), 0.725, 1e-12);
+}
+
+// --com: one row per configuration, the com objective's centre of mass and the total mass
+TEST(CliFk, CenterOfMassOfEachConfiguration) {
+  TempDir dir;
+  std::string q = dir.write("q.csv", "0,0,0\n0.3,-1.1,2.4\n");
+  std::string com = dir / "com.csv";
+  CmdResult r = run(cmd_fk, {"fk", "planar3", "--q", q, "--out", dir / "poses.csv", "--com", com});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream in(test::read_text(com));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "config,x,y,z,mass");
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult model = load_urdf_file(IKWB_SOURCE_DIR "/assets/robots/planar3/planar3.urdf", opt);
+  const Model& m = *model.model;
+  State s(m);
+  std::vector<std::vector<double>> configs = {{0, 0, 0}, {0.3, -1.1, 2.4}};
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    ASSERT_TRUE(std::getline(in, line));
+    std::vector<std::string> f = split_csv_line(line);
+    ASSERT_EQ(f.size(), 5u) << line;
+    EXPECT_EQ(f[0], std::to_string(i));
+    eval_fk(m, configs[i], {}, s);
+    Vec3<double> c = center_of_mass(m.view(), s.body_q.data());
+    EXPECT_EQ(number(f[1]), c.x) << line;
+    EXPECT_EQ(number(f[2]), c.y) << line;
+    EXPECT_EQ(number(f[3]), c.z) << line;
+    EXPECT_NEAR(number(f[4]), 9.5, 1e-12) << line;
+  }
+  EXPECT_FALSE(std::getline(in, line));
 }
 
 TEST(CliFk, FloatingBaseToStdout) {

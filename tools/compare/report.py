@@ -741,9 +741,20 @@ class Report:
         out = body[:cut] + tail + body[cut:]
         os.makedirs(self.docs, exist_ok=True)
         path = os.path.join(self.docs, "benchmarks.md")
+        # sections measured by other scripts (com_check.py, whole_body_talos.py, the Google
+        # Benchmarks) follow KEEP_MARK; they are carried over as they are
+        kept = ""
+        if os.path.exists(path):
+            with open(path) as f:
+                old = f.read()
+            if KEEP_MARK in old:
+                kept = "\n" + old[old.index(KEEP_MARK):]
         with open(path, "w") as f:
-            f.write("\n".join(out).rstrip() + "\n")
+            f.write("\n".join(out).rstrip() + "\n" + kept)
         print(f"[compare] wrote {path} ({len(self.wins)} peer wins, {len(self.failures)} failures)")
+
+
+KEEP_MARK = "<!-- kept by report.py: measured by other scripts -->"
 
 
 def main():

@@ -89,57 +89,75 @@ IKWB_HD Contact<S> collision_pair_contact(const CollisionView<T>& c, bool self, 
   return capsule_shape(a0, a1, S(a.radius), s);
 }
 
-// A lower bound of world pair k's distance from bounding spheres (the capsule's, and the
-// obstacle's: none for a half-space, which gives -inf)
+// the centre of a capsule's bounding sphere, in world, and its radius
 template <class T, class S>
-IKWB_HD S world_pair_lower_bound(const CollisionView<T>& c, int k, const Transform<S>* body_q) {
-  const LinkCapsule<T>& a = c.capsules[c.world_capsules[k / c.obstacle_count]];
-  const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
-  T bound;
-  switch (o.type) {
-    case ShapeType::kSphere:
-      bound = o.size.x;
-      break;
-    case ShapeType::kCapsule:
-      bound = o.size.x + o.size.y;
-      break;
-    case ShapeType::kBox:
-      bound = length(o.size);
-      break;
-    case ShapeType::kCylinder:
-      bound = sqrt(o.size.x * o.size.x + o.size.y * o.size.y);
-      break;
-    default:
-      return S(-1e30);
-  }
-  Vec3<S> mid = transform_point(body_q[a.body], cast<S>(T(0.5) * (a.p0 + a.p1)));
-  T reach = T(0.5) * length(a.p1 - a.p0) + a.radius;
-  return length(mid - cast<S>(o.pose.p)) - S(reach + bound);
+IKWB_HD Vec3<S> capsule_centre(const LinkCapsule<T>& a, const Transform<S>* body_q, S* reach) {
+  *reach = S(T(0.5) * length(a.p1 - a.p0) + a.radius);
+  return transform_point(body_q[a.body], cast<S>(T(0.5) * (a.p0 + a.p1)));
 }
 
-// The kCollisionRows closest pairs: pair[i] (-1 when fewer pairs), dist[i], ascending.
+// A lower bound of pair k's distance: for two capsules, from their bounding spheres; for a
+// capsule and an obstacle, the obstacle's signed distance at the capsule's centre less the
+// capsule's reach (a signed distance changes by at most the distance moved: it is 1-Lipschitz)
+template <class T, class S>
+IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k,
+                           const Transform<S>* body_q) {
+  S reach_a, reach_b;
+  if (self) {
+    Vec3<S> ma = capsule_centre(c.capsules[c.self_pairs[2 * k]], body_q, &reach_a);
+    Vec3<S> mb = capsule_centre(c.capsules[c.self_pairs[2 * k + 1]], body_q, &reach_b);
+    return length(ma - mb) - reach_a - reach_b;
+  }
+  const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
+  CollisionShape<S> b;
+  b.type = o.type;
+  b.pose = cast<S>(o.pose);
+  b.size = cast<S>(o.size);
+  Vec3<S> ma = capsule_centre(c.capsules[c.world_capsules[k / c.obstacle_count]], body_q, &reach_a);
+  return local_sdf(b, rotate_inv(b.pose.q, ma - b.pose.p), (Vec3<S>*)nullptr) - reach_a;
+}
+
+// inserts pair k at distance d into the ascending list (pair, dist) of *filled entries (at most
+// kCollisionRows; the farthest drops out of a full list)
+template <class S>
+IKWB_HD void insert_closest(int k, S d, int* pair, S* dist, int* filled) {
+  if (*filled == kCollisionRows && !(d < dist[kCollisionRows - 1])) return;
+  int i = *filled < kCollisionRows ? (*filled)++ : kCollisionRows - 1;
+  while (i > 0 && d < dist[i - 1]) {
+    dist[i] = dist[i - 1];
+    pair[i] = pair[i - 1];
+    --i;
+  }
+  dist[i] = d;
+  pair[i] = k;
+}
+
+// The kCollisionRows closest pairs: pair[i] (-1 when fewer pairs), dist[i], ascending. Exact
+// distances are computed only where a pair's bounding-sphere lower bound could enter the list:
+// the pairs of smallest bound first (a tight list early), then every other pair whose bound is
+// below the list's farthest distance. Same pairs and distances as computing every pair.
 template <class T, class S>
 IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
                                      const Transform<S>* body_q, int* pair, S* dist) {
   for (int i = 0; i < kCollisionRows; ++i) pair[i] = -1;
-  int n = collision_pair_count(c, self), filled = 0;
+  const int n = collision_pair_count(c, self);
+  int first[kCollisionRows];
+  S bound[kCollisionRows];
+  int nfirst = 0;
+  for (int k = 0; k < n; ++k)
+    insert_closest(k, pair_lower_bound(c, self, k, body_q), first, bound, &nfirst);
+  int filled = 0, ba, bb;
+  for (int i = 0; i < nfirst; ++i)
+    insert_closest(first[i], collision_pair_contact(c, self, first[i], body_q, &ba, &bb).distance,
+                   pair, dist, &filled);
   for (int k = 0; k < n; ++k) {
-    // a full list: skip world pairs whose bounding spheres are farther apart than its last
-    if (!self && filled == kCollisionRows &&
-        !(world_pair_lower_bound(c, k, body_q) < dist[kCollisionRows - 1]))
+    bool done = false;
+    for (int i = 0; i < nfirst; ++i) done = done || first[i] == k;
+    if (done || (filled == kCollisionRows &&
+                 !(pair_lower_bound(c, self, k, body_q) < dist[kCollisionRows - 1])))
       continue;
-    int ba, bb;
-    S d = collision_pair_contact(c, self, k, body_q, &ba, &bb).distance;
-    if (filled == kCollisionRows && !(d < dist[kCollisionRows - 1])) continue;
-    // insertion into the sorted list
-    int i = filled < kCollisionRows ? filled++ : kCollisionRows - 1;
-    while (i > 0 && d < dist[i - 1]) {
-      dist[i] = dist[i - 1];
-      pair[i] = pair[i - 1];
-      --i;
-    }
-    dist[i] = d;
-    pair[i] = k;
+    insert_closest(k, collision_pair_contact(c, self, k, body_q, &ba, &bb).distance, pair, dist,
+                   &filled);
   }
 }
 

@@ -96,3 +96,30 @@ def test_equals_the_command_line(scene, cli, tmp_path):
     np.testing.assert_array_equal(r["converged"], expected[:, 0] == 1)
     np.testing.assert_allclose(r["q"], expected[:, 4:], atol=1e-6)
     np.testing.assert_allclose(r["position_error"], expected[:, 1], atol=1e-7)
+
+
+def test_scene_locks_limits_and_obstacles_apply(cli, tmp_path):
+    # a scene's joint_locks, joint_limits and obstacles reach Scene.solve as they reach the CLI
+    path = tmp_path / "wall.json"
+    path.write_text("""{
+      "format": "ikwb-scene", "version": 1, "robot": "panda",
+      "joint_q": {"panda_joint1": 0.3},
+      "joint_locks": ["panda_joint1"],
+      "joint_limits": {"panda_joint4": [-2.5, -1.2]},
+      "objectives": [
+        {"type": "position", "name": "reach", "link": "panda_hand_tcp",
+         "target": {"position": [0.6, 0.15, 0.3]}},
+        {"type": "world_collision", "name": "world", "hard": true}],
+      "obstacles": [{"name": "ball", "type": "sphere", "radius": 0.1,
+                     "pose": {"position": [0.45, 0.1, 0.45], "orientation": [0, 0, 0, 1]}}]
+    }""")
+    s = ikwb.load_scene(str(path))
+    r = s.solve({"reach": np.array([[0.6, 0.15, 0.3, 0, 0, 0, 1]])})
+    q = r["q"][0]
+    assert q[0] == pytest.approx(0.3, abs=1e-12)
+    assert -2.5 - 1e-9 <= q[3] <= -1.2 + 1e-9
+    (tmp_path / "t.csv").write_text("reach.x,reach.y,reach.z\n0.6,0.15,0.3\n")
+    subprocess.run([cli, "solve", "--scene", str(path), "--targets", str(tmp_path / "t.csv"),
+                    "--out", str(tmp_path / "out.csv")], check=True, capture_output=True)
+    expected = [float(v) for v in list(csv.reader(open(tmp_path / "out.csv")))[1]]
+    np.testing.assert_allclose(q, expected[4:], atol=1e-6)

@@ -362,13 +362,42 @@ void AppState::sync() {
     if (o.has_target() && !same_transform(p.target(i, 0), o.target))
       p.set_target_pose(i, 0, o.target);
   }
-  p.set_dof_limits(dof_lower, dof_upper);
+  std::vector<double> lower, upper;
+  solve_limits(&lower, &upper);
+  p.set_dof_limits(lower, upper);
   // locked joints, and a joint held by hand, stay exactly where they are; the solver moves the
   // others
   std::vector<int> frozen = locked_joints;
   if (held_joint >= 0) frozen.push_back(held_joint);
   std::vector<uint8_t> mask = lock_mask(*model, frozen);
   if (mask != p.dof_mask()) p.set_dof_mask(mask);
+}
+
+void AppState::solve_limits(std::vector<double>* lower, std::vector<double>* upper) const {
+  *lower = dof_lower;
+  *upper = dof_upper;
+  if (!(frame_step > 0) || !model) return;
+  for (int j = 0; j < model->joint_count; ++j) {
+    if (model->joint_mimic[j] >= 0 || joint_type_dof_count(JointType(model->joint_type[j])) != 1)
+      continue;
+    const int d = model->joint_qd_start[j];
+    const double q = joint_q[model->joint_q_start[j]];
+    // a configuration outside its limits (set by hand) gets the step from the nearer limit
+    (*lower)[d] = std::min(std::max(dof_lower[d], q - frame_step), dof_upper[d]);
+    (*upper)[d] = std::max(std::min(dof_upper[d], q + frame_step), (*lower)[d]);
+  }
+}
+
+std::vector<int> AppState::step_bound_joints(const std::vector<double>& q_before) const {
+  std::vector<int> out;
+  if (!(frame_step > 0) || !model || q_before.size() != joint_q.size()) return out;
+  for (int j = 0; j < model->joint_count; ++j) {
+    if (model->joint_mimic[j] >= 0 || joint_type_dof_count(JointType(model->joint_type[j])) != 1)
+      continue;
+    const int i = model->joint_q_start[j];
+    if (std::abs(joint_q[i] - q_before[i]) >= frame_step * (1 - 1e-9)) out.push_back(j);
+  }
+  return out;
 }
 
 // ---- live limits and locks ----------------------------------------------------------------------

@@ -84,6 +84,7 @@ struct SolveStatus {
   std::string backend_note;     // why the requested backend is not in use ("" when it is)
   bool cuda_available = false;  // a CUDA device is usable (checked once at start)
   std::string cuda_reason;      // why not
+  std::vector<int> step_bound;  // joints the frame step bound held back in the last solve
 };
 
 struct Selection {
@@ -132,6 +133,10 @@ class AppState {
   // robot stays where it was put); otherwise the solver keeps the targets and moves the rest
   bool targets_follow_joints = true;
   int held_joint = -1;  // joint being edited by hand this frame (frozen for the solver)
+  // the most a 1-dof joint may move in one solved frame (rad or m; 0: unbounded): each frame's
+  // solve searches only within this step of where the robot is, so a drag walks the robot
+  // along its branch instead of letting it jump to another. Saved in scenes ("extra").
+  double frame_step = 0;
   // live joint limits (dof_count each): the robot file's until edited; the solver, the sliders
   // and the limit colours use these
   std::vector<double> dof_lower, dof_upper;
@@ -187,6 +192,11 @@ class AppState {
   // The sync point: applies the objectives and the held joint to the IkProblem (rebuilt when
   // objectives were added or removed, or the robot changed; edited in place otherwise).
   void sync();
+  // the limits this frame's solve uses: the live limits, within frame_step of joint_q for
+  // 1-dof joints when the frame step bound is on
+  void solve_limits(std::vector<double>* lower, std::vector<double>* upper) const;
+  // the 1-dof joints whose move from q_before to joint_q reached the frame step bound
+  std::vector<int> step_bound_joints(const std::vector<double>& q_before) const;
   const IkProblem* problem() const { return problem_.get(); }
   // changes whenever sync() rebuilds the problem (with problem()->version(): any edit)
   uint64_t problem_serial() const { return problem_serial_; }

@@ -93,6 +93,26 @@ void tolerance_widgets(SolverSettings& s) {
   slider("##tolr", setting_for(&SolverSettings::tol_rotation), 57.29577951308232, "%.3f\xc2\xb0");
 }
 
+// the workbench's frame step bound (AppState::frame_step), and the joints it held back
+void frame_step_widget(AppState& app) {
+  row_label("Frame step");
+  double v = app.frame_step;
+  const double lo = 0, hi = 0.5;
+  if (ImGui::SliderScalar("##frame_step", ImGuiDataType_Double, &v, &lo, &hi,
+                          v > 0 ? "%.3f rad | m" : "off"))
+    app.frame_step = std::max(0.0, v);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the most a joint may move in one frame (0: off); a drag then walks the robot along its\n"
+        "branch instead of letting it jump to another");
+  if (app.solve.step_bound.empty() || !app.model) return;
+  std::string names;
+  for (int j : app.solve.step_bound) names += (names.empty() ? "" : ", ") + app.model->joint_name[j];
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.3f, 1.0f), "step bound holds %s", names.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
@@ -152,6 +172,7 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
   widget(&SolverSettings::polish_iterations);
   widget(&SolverSettings::lambda_init);
   tolerance_widgets(s);
+  frame_step_widget(app);
   widget(&SolverSettings::prefer_closest);
   ImGui::SameLine(0, 16);
   widget(&SolverSettings::hard_joint_limits);

@@ -1,6 +1,7 @@
 // Scenes and presets <-> AppState: robot, configuration, objectives (with "current" targets) and
 // solver settings (engine/core/scene.hpp holds the file format; this maps it onto the workbench).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "app/gui/app_state.hpp"
@@ -55,9 +56,11 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   held_joint = -1;
   rest_q = model->neutral_configuration();
   structure_dirty_ = true;
-  SolverSettings kept = settings;  // solver settings are not undo steps
+  SolverSettings kept = settings;  // solver settings and the frame step are not undo steps
+  const double kept_step = frame_step;
   apply_scene_content(scene);
   settings = kept;
+  frame_step = kept_step;
   note_edit(what);
   return true;
 }
@@ -78,6 +81,11 @@ void AppState::apply_scene_content(const Scene& scene) {
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
   for (const std::string& w : solver_warnings) warn(w);
+  const nlohmann::json& step = scene.extra.value("frame_step", nlohmann::json(0.0));
+  if (step.is_number() && step.get<double>() >= 0 && std::isfinite(step.get<double>()))
+    frame_step = step.get<double>();
+  else
+    warn("extra.frame_step: expected a number >= 0 (rad or m per frame); the bound stays off");
 
   for (PlacedObjective& placed : setup.objectives)
     objectives.push_back({std::move(placed.objective), placed.target, {}});
@@ -103,6 +111,7 @@ Scene AppState::make_scene() const {
   s.obstacles = obstacles;
   s.srdf = srdf;
   s.solver = solver_settings_json(settings);
+  if (frame_step > 0) s.extra["frame_step"] = frame_step;
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   s.timeline = timeline_for_scene(*this);
   return s;

@@ -290,6 +290,20 @@ bool run_lock(Turn& t) {
   return false;
 }
 
+// frame_step VALUE|off: the frame step bound (a joint value: rad, or with deg / mm suffixes)
+std::string check_frame_step(const Args& a) {
+  double v;
+  return need(a[1] == "off" || (joint_value(a[1], &v) && v >= 0),
+              "expected: frame_step VALUE (>= 0, as for joint: rad, m, deg or mm) | off");
+}
+
+bool run_frame_step(Turn& t) {
+  double v = 0;
+  if (t.args()[1] != "off") joint_value(t.args()[1], &v);
+  t.app().frame_step = v;
+  return false;
+}
+
 // limits NAME LOWER UPPER (as joint values: deg / mm suffixes; "inf" / "-inf" open a side) or
 // limits NAME reset
 std::string check_limits(const Args& a) {
@@ -1011,6 +1025,7 @@ const ScriptCommandSpec kCommands[] = {
     {"joint", 2, 2, check_joint, run_joint},
     {"lock", 2, 2, check_last_on_off, run_lock},
     {"limits", 2, 3, check_limits, run_limits},
+    {"frame_step", 1, 1, check_frame_step, run_frame_step},
     {"targets_follow", 1, 1, check_on_off, run_toggle},
     {"live", 1, 1, check_on_off, run_toggle},
     {"solver", 2, 2, nullptr, run_solver},

@@ -170,8 +170,10 @@ bool SolverDriver::solve(AppState& app) {
     if (st.stalled_frames >= kEscapeFrames && r.row_cost[best.seed] < kEscapeGain * r.row_cost[0])
       kept_seed_ = best.seed;
   }
+  const std::vector<double> q_before = app.joint_q;
   app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
                                             r.row_q.begin() + std::ptrdiff_t(kept_seed_ + 1) * nq));
+  st.step_bound = app.step_bound_joints(q_before);
   return true;
 }
 

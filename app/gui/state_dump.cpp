@@ -228,6 +228,10 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   solver["position_error"] = st.position_error;
   solver["rotation_error"] = st.rotation_error;
   solver["solve_ms"] = st.solve_ms;
+  solver["frame_step"] = app.frame_step;
+  json held = json::array();
+  for (int j : st.step_bound) held.push_back(app.model ? app.model->joint_name[j] : "?");
+  solver["step_bound"] = held;
   solver["explain_ms"] = st.explain_ms;
   solver["explain_solves"] = st.explain_solves;
   solver["explanations"] = st.explanations;

@@ -116,5 +116,43 @@ TEST(JointSettings, SupportPolygonByScriptReportsItsVerticesAndCom) {
   EXPECT_EQ(so.contacts[0].points.size(), 4u);
 }
 
+// the frame step bound: no 1-dof joint moves more than the step in a frame, the joints it held
+// back are reported, the robot still gets there over frames, and scenes keep the bound
+TEST(JointSettings, FrameStepBoundWalksTheRobotThere) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  SolverDriver driver;
+  driver.init(app);
+  const Model& m = *app.model;
+  app.frame_step = 0.02;
+  Transform<double> t = app.objectives[0].target;
+  t.p.y += 0.3;
+  t.p.z -= 0.2;
+  app.set_target(0, t);
+  bool held_back = false;
+  for (int f = 0; f < 300 && !(app.solve.converged && f > 0); ++f) {
+    const std::vector<double> before = app.joint_q;
+    frames(app, driver, 1);
+    for (int j = 0; j < m.joint_count; ++j) {
+      if (joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+      const int i = m.joint_q_start[j];
+      EXPECT_LE(std::abs(app.joint_q[i] - before[i]), 0.02 + 1e-12) << m.joint_name[j];
+    }
+    held_back = held_back || !app.solve.step_bound.empty();
+  }
+  EXPECT_TRUE(held_back);
+  EXPECT_TRUE(app.solve.converged);
+  EXPECT_TRUE(app.solve.step_bound.empty());
+  Scene s = app.make_scene();
+  EXPECT_EQ(s.extra.value("frame_step", 0.0), 0.02);
+  app.frame_step = 0;
+  ASSERT_TRUE(app.apply_scene(s));
+  EXPECT_EQ(app.frame_step, 0.02);
+  // undo keeps the bound the user set (like the solver settings)
+  app.frame_step = 0.05;
+  ASSERT_TRUE(app.restore_scene(s, "undo"));
+  EXPECT_EQ(app.frame_step, 0.05);
+}
+
 }  // namespace
 }  // namespace ikwb::gui

@@ -96,16 +96,39 @@ IKWB_HD Vec3<S> capsule_centre(const LinkCapsule<T>& a, const Transform<S>* body
   return transform_point(body_q[a.body], cast<S>(T(0.5) * (a.p0 + a.p1)));
 }
 
+// The bounding spheres of the first kCentreCache capsules at one set of body poses (the
+// bounds below read each capsule many times); capsules beyond those are computed when read
+constexpr int kCentreCache = 64;
+template <class S>
+struct CapsuleCentres {
+  Vec3<S> centre[kCentreCache];
+  S reach[kCentreCache];
+  int count = 0;
+  template <class T>
+  IKWB_HD void fill(const CollisionView<T>& c, const Transform<S>* body_q) {
+    count = c.capsule_count < kCentreCache ? c.capsule_count : kCentreCache;
+    for (int i = 0; i < count; ++i) centre[i] = capsule_centre(c.capsules[i], body_q, &reach[i]);
+  }
+  template <class T>
+  IKWB_HD Vec3<S> get(const CollisionView<T>& c, int i, const Transform<S>* body_q, S* r) const {
+    if (i < count) {
+      *r = reach[i];
+      return centre[i];
+    }
+    return capsule_centre(c.capsules[i], body_q, r);
+  }
+};
+
 // A lower bound of pair k's distance: for two capsules, from their bounding spheres; for a
 // capsule and an obstacle, the obstacle's signed distance at the capsule's centre less the
 // capsule's reach (a signed distance changes by at most the distance moved: it is 1-Lipschitz)
 template <class T, class S>
-IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k,
-                           const Transform<S>* body_q) {
+IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k, const Transform<S>* body_q,
+                           const CapsuleCentres<S>& cc) {
   S reach_a, reach_b;
   if (self) {
-    Vec3<S> ma = capsule_centre(c.capsules[c.self_pairs[2 * k]], body_q, &reach_a);
-    Vec3<S> mb = capsule_centre(c.capsules[c.self_pairs[2 * k + 1]], body_q, &reach_b);
+    Vec3<S> ma = cc.get(c, c.self_pairs[2 * k], body_q, &reach_a);
+    Vec3<S> mb = cc.get(c, c.self_pairs[2 * k + 1], body_q, &reach_b);
     return length(ma - mb) - reach_a - reach_b;
   }
   const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
@@ -113,7 +136,7 @@ IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k,
   b.type = o.type;
   b.pose = cast<S>(o.pose);
   b.size = cast<S>(o.size);
-  Vec3<S> ma = capsule_centre(c.capsules[c.world_capsules[k / c.obstacle_count]], body_q, &reach_a);
+  Vec3<S> ma = cc.get(c, c.world_capsules[k / c.obstacle_count], body_q, &reach_a);
   return local_sdf(b, rotate_inv(b.pose.q, ma - b.pose.p), (Vec3<S>*)nullptr) - reach_a;
 }
 
@@ -144,8 +167,10 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
   int first[kCollisionRows];
   S bound[kCollisionRows];
   int nfirst = 0;
+  CapsuleCentres<S> cc;
+  cc.fill(c, body_q);
   for (int k = 0; k < n; ++k)
-    insert_closest(k, pair_lower_bound(c, self, k, body_q), first, bound, &nfirst);
+    insert_closest(k, pair_lower_bound(c, self, k, body_q, cc), first, bound, &nfirst);
   int filled = 0, ba, bb;
   for (int i = 0; i < nfirst; ++i)
     insert_closest(first[i], collision_pair_contact(c, self, first[i], body_q, &ba, &bb).distance,
@@ -154,7 +179,7 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
     bool done = false;
     for (int i = 0; i < nfirst; ++i) done = done || first[i] == k;
     if (done || (filled == kCollisionRows &&
-                 !(pair_lower_bound(c, self, k, body_q) < dist[kCollisionRows - 1])))
+                 !(pair_lower_bound(c, self, k, body_q, cc) < dist[kCollisionRows - 1])))
       continue;
     insert_closest(k, collision_pair_contact(c, self, k, body_q, &ba, &bb).distance, pair, dist,
                    &filled);

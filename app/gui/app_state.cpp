@@ -510,6 +510,7 @@ void AppState::update_collisions() {
     c.margin = any ? std::max(c.margin, o.spec.params.margin) : o.spec.params.margin;
     any = true;
   }
+  c.objective = any;
   if (model && int(fk.body_q.size()) == model->body_count) {
     std::vector<BodyDistance> all = closest_distances(collision_world_, fk.body_q.data());
     std::size_t keep = 0;

@@ -93,6 +93,7 @@ struct CollisionStatus {
   // pairs closer than this are near (orange), below 0 penetrating (red): the largest margin of
   // the enabled collision objectives, 1 cm without one
   double margin = 0.01;
+  bool objective = false;  // an enabled self_collision or world_collision objective
   // the kCollisionPairsListed closest pairs and every further pair closer than the margin,
   // closest first (per body pair, or body and obstacle, its closest capsule pair)
   std::vector<BodyDistance> pairs;

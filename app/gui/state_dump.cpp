@@ -234,6 +234,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     for (const LinkPair& p : app.collision_pairs.enabled)
       edits["enabled"].push_back({p.first, p.second});
     d["collision"] = {{"margin", cs.margin},
+                      {"objective", cs.objective},
                       {"penetrating", cs.penetrating_count},
                       {"near", cs.near_count},
                       {"self_pairs", app.collision_world().self_pair_count()},

@@ -1,7 +1,8 @@
 // Collision overlays: every link's capsules (translucent, at the current FK) and the pairs
 // closer than the margin from AppState::collisions (computed once a frame by evaluate()): the
 // closest-point segment orange for a near pair, red for a penetrating one, and the capsules of
-// both links of a penetrating pair in red.
+// both links of a penetrating pair in red. Pairs are drawn once collisions matter (a collision
+// objective, obstacles, or the shapes shown).
 #include <algorithm>
 #include <vector>
 
@@ -57,23 +58,28 @@ void draw_collision_overlays(render::Overlay& ov, const AppState& app,
   const auto& body_q = app.fk.body_q;
   if (int(body_q.size()) != app.model->body_count) return;
   const CollisionWorld& w = app.collision_world();
-  const std::vector<int> state = body_states(app);
+  // near and penetrating pairs count once collisions matter: with a collision objective, with
+  // obstacles, or with the shapes shown (the conservative capsules of a robot without either,
+  // a gripper's fingers for one, may overlap at rest)
+  const bool pairs = options.near_collisions &&
+                     (options.collision_shapes || !w.obstacles.empty() || app.collisions.objective);
+  const std::vector<int> state = pairs ? body_states(app) : std::vector<int>(body_q.size(), 0);
 
   // capsules: all of them with the toggle, else those of penetrating pairs
   for (const LinkCapsule<double>& c : w.capsules) {
     if (c.body < 0 || c.body >= int(body_q.size())) continue;
     const int s = state[c.body];
-    if (!options.collision_shapes && !(options.near_collisions && s == 2)) continue;
-    glm::vec4 col = s == 2 && options.near_collisions   ? glm::vec4(glm::vec3(kPenetrating), 0.45f)
-                    : s == 1 && options.near_collisions ? glm::vec4(glm::vec3(kNear), 0.32f)
-                                                        : glm::vec4(glm::vec3(kClear), 0.2f);
+    if (!options.collision_shapes && s != 2) continue;
+    glm::vec4 col = s == 2   ? glm::vec4(glm::vec3(kPenetrating), 0.45f)
+                    : s == 1 ? glm::vec4(glm::vec3(kNear), 0.32f)
+                             : glm::vec4(glm::vec3(kClear), 0.2f);
     glm::vec3 a = render::to_glm(transform_point(body_q[c.body], c.p0));
     glm::vec3 b = render::to_glm(transform_point(body_q[c.body], c.p1));
     ov.capsule(a, b, float(c.radius), col, true, 16);
   }
 
   // the closest-point segments of the pairs within the margin, on top of everything
-  if (!options.near_collisions) return;
+  if (!pairs) return;
   const CollisionStatus& cs = app.collisions;
   for (const BodyDistance& d : cs.pairs) {
     if (d.contact.distance >= cs.margin) continue;

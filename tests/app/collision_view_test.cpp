@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -58,6 +59,26 @@ bool lists_pair(const json& d, const std::string& a, const std::string& b) {
   return false;
 }
 
+// RGBA pixels of a PNG (empty when it cannot be read)
+std::vector<uint8_t> load_png(const std::string& file) {
+  int w = 0, h = 0, c = 0;
+  uint8_t* px = stbi_load(file.c_str(), &w, &h, &c, 4);
+  EXPECT_NE(px, nullptr) << file;
+  std::vector<uint8_t> v;
+  if (px) v.assign(px, px + std::size_t(w) * h * 4);
+  stbi_image_free(px);
+  return v;
+}
+
+// reddish pixels: red well above green and blue (the translucent red capsules over the white
+// robot or the dark background, and the segments)
+int red_pixels(const std::vector<uint8_t>& v) {
+  int n = 0;
+  for (std::size_t i = 0; i + 3 < v.size(); i += 4)
+    n += int(v[i]) > int(v[i + 1]) + 50 && int(v[i]) > int(v[i + 2]) + 50;
+  return n;
+}
+
 TEST_F(CollisionView, HandInAnObstaclePenetratesAndIsDrawnRed) {
   auto m = panda();
   ikwb::Vec3<double> hand = pose_fk(*m)[m->find_body("panda_hand")].p;
@@ -101,28 +122,12 @@ TEST_F(CollisionView, HandInAnObstaclePenetratesAndIsDrawnRed) {
   EXPECT_TRUE(dump("shapes.json")["visuals"]["collision_shapes"].get<bool>());
 
   // pixels: penetrating links turn red; the capsules change the picture
-  auto load = [&](const std::string& name) {
-    int w = 0, h = 0, c = 0;
-    uint8_t* px = stbi_load(path(name).c_str(), &w, &h, &c, 4);
-    EXPECT_NE(px, nullptr) << name;
-    std::vector<uint8_t> v;
-    if (px) v.assign(px, px + std::size_t(w) * h * 4);
-    stbi_image_free(px);
-    return v;
-  };
-  std::vector<uint8_t> plain = load("plain.png"), near = load("near.png"),
-                       shapes = load("shapes.png");
+  std::vector<uint8_t> plain = load_png(path("plain.png")), near = load_png(path("near.png")),
+                       shapes = load_png(path("shapes.png"));
   ASSERT_EQ(plain.size(), near.size());
   ASSERT_EQ(plain.size(), shapes.size());
-  // reddish: red well above green and blue (the translucent red capsules over the white robot
-  // or the dark background, and the segments)
-  auto red = [](const std::vector<uint8_t>& v) {
-    int n = 0;
-    for (std::size_t i = 0; i + 3 < v.size(); i += 4)
-      n += int(v[i]) > int(v[i + 1]) + 50 && int(v[i]) > int(v[i + 2]) + 50;
-    return n;
-  };
-  EXPECT_GT(red(near), red(plain) + 300) << red(near) << " vs " << red(plain);
+  EXPECT_GT(red_pixels(near), red_pixels(plain) + 300)
+      << red_pixels(near) << " vs " << red_pixels(plain);
   int changed = 0;
   for (std::size_t i = 0; i + 3 < plain.size(); i += 4)
     changed += std::abs(int(plain[i]) - int(shapes[i])) +
@@ -145,13 +150,22 @@ TEST_F(CollisionView, PairOffLeavesTheDumpIsUndoneAndSaved) {
     }
   ASSERT_FALSE(a.empty());
   std::ofstream(path("pose.json")) << scene_text("");
-  ASSERT_EQ(run("live off\nwait 3\n" + dump_cmd("before.json") + "pair " + a + " " + b +
-                    " off\nwait 2\n" + dump_cmd("off.json") + "save_scene saved.json\nundo\n" +
-                    "wait 2\n" + dump_cmd("undone.json"),
+  ASSERT_EQ(run("live off\nwait 3\nscreenshot quiet_on.png\nview near_collisions off\nwait 1\n"
+                "screenshot quiet_off.png\nview near_collisions on\n" +
+                    dump_cmd("before.json") + "pair " + a + " " + b + " off\nwait 2\n" +
+                    dump_cmd("off.json") + "save_scene saved.json\nundo\n" + "wait 2\n" +
+                    dump_cmd("undone.json"),
                 "--scene pose.json"),
             0)
       << log();
   json before = dump("before.json"), off = dump("off.json"), undone = dump("undone.json");
+  // without obstacles or collision objectives, pairs are listed but not drawn (the fingers'
+  // capsules overlap at rest)
+  EXPECT_FALSE(before["collision"]["objective"].get<bool>());
+  EXPECT_LT(before["collisions"][0]["distance"].get<double>(), 0.0);
+  EXPECT_LT(std::abs(red_pixels(load_png(path("quiet_on.png"))) -
+                     red_pixels(load_png(path("quiet_off.png")))),
+            50);
   EXPECT_TRUE(lists_pair(before, a, b)) << before["collisions"].dump(1);
   EXPECT_FALSE(lists_pair(off, a, b)) << off["collisions"].dump(1);
   EXPECT_EQ(off["collision"]["pair_edits"]["disabled"], json::array({json::array({a, b})}));

@@ -304,7 +304,13 @@ CollisionWorld scene_collision_world(const Model& m, const Scene& scene,
       warnings.push_back(std::string("srdf: ") + e.what() + "; no pairs disabled");
     }
   }
-  return make_collision_world(m, disabled, scene.obstacles);
+  const CollisionPairEdits& edits = scene.collision_pairs;
+  std::vector<std::pair<int, int>> off =
+      named_body_pairs(m, edits.disabled, "collision_pairs.disabled", warnings);
+  std::vector<std::pair<int, int>> on =
+      named_body_pairs(m, edits.enabled, "collision_pairs.enabled", warnings);
+  disabled.insert(disabled.end(), off.begin(), off.end());
+  return make_collision_world(m, disabled, scene.obstacles, on);
 }
 
 IkProblem make_problem(std::shared_ptr<const Model> model,

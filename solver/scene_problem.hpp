@@ -71,8 +71,10 @@ struct SceneSetup {
 // that cannot be read or names unknown links is a warning (no pairs are disabled); the model's
 // collision geometry warnings (visual fallbacks) are added when a collision objective is present.
 SceneSetup resolve_scene(const Model& model, const Scene& scene);
-// The collision world of a scene: the model's capsules, its self pairs less the SRDF's, the
-// scene's obstacles (checked when the scene was read). SRDF problems are added to warnings.
+// The collision world of a scene: the model's capsules, its self pairs less the SRDF's with the
+// scene's "collision_pairs" edits (disabled pairs removed, enabled ones added), the scene's
+// obstacles (checked when the scene was read). SRDF problems and edited pairs that name unknown
+// links or cannot be checked are added to warnings.
 CollisionWorld scene_collision_world(const Model& model, const Scene& scene,
                                      std::vector<std::string>& warnings);
 

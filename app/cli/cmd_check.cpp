@@ -89,7 +89,15 @@ int cmd_check(int argc, char** argv) {
     if (args.has("srdf")) scene.srdf = args.get("srdf");
     std::vector<std::pair<int, int>> disabled;
     if (!scene.srdf.empty()) disabled = disabled_body_pairs(m, load_srdf(scene.srdf));
-    CollisionWorld world = make_collision_world(m, disabled, scene.obstacles);
+    // the scene's pairs turned off or on by hand
+    std::vector<std::string> pair_warnings;
+    std::vector<std::pair<int, int>> off = named_body_pairs(
+        m, scene.collision_pairs.disabled, "collision_pairs.disabled", pair_warnings);
+    std::vector<std::pair<int, int>> on = named_body_pairs(
+        m, scene.collision_pairs.enabled, "collision_pairs.enabled", pair_warnings);
+    for (const auto& w : pair_warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    disabled.insert(disabled.end(), off.begin(), off.end());
+    CollisionWorld world = make_collision_world(m, disabled, scene.obstacles, on);
 
     CsvReadOptions csv_opt;
     csv_opt.expected_columns = m.coord_count;

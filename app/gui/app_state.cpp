@@ -139,6 +139,9 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   obstacles.clear();
   srdf.clear();
   collision_world_ = make_collision_world(*model, {}, {});
+  collision_pairs = {};
+  collisions = {};
+  refresh_pair_defaults();
   selection = {};
   hover = {};
   held_joint = -1;
@@ -307,6 +310,7 @@ Transform<double> AppState::link_point_pose(int index) const {
 void AppState::evaluate() {
   if (!model) return;
   ensure_fk();
+  update_collisions();
   if (!problem_ || problem_->objective_count() != int(objectives.size())) return;
   std::vector<ObjectiveReport> reports =
       report_objectives(*problem_, 0, joint_q, fk.body_q, settings);
@@ -437,6 +441,119 @@ void AppState::set_joint_locked(int joint, bool locked) {
 
 bool AppState::joint_locked(int joint) const {
   return std::find(locked_joints.begin(), locked_joints.end(), joint) != locked_joints.end();
+}
+
+// ---- collision pairs ----------------------------------------------------------------------------
+
+void AppState::refresh_pair_defaults() {
+  default_pairs_.clear();
+  if (!model) return;
+  std::vector<std::pair<int, int>> srdf_pairs;
+  if (!srdf.empty()) {
+    try {
+      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf));
+    } catch (const std::runtime_error&) {
+      // reported when the collision world was built
+    }
+  }
+  default_pairs_ = self_collision_pairs(*model, srdf_pairs);
+  std::sort(default_pairs_.begin(), default_pairs_.end());
+}
+
+void AppState::rebuild_collision_world() {
+  if (!model) return;
+  Scene s;
+  s.srdf = srdf;
+  s.obstacles = obstacles;
+  s.collision_pairs = collision_pairs;
+  std::vector<std::string> warnings;
+  try {
+    collision_world_ = scene_collision_world(*model, s, warnings);
+  } catch (const std::exception& e) {
+    error(std::string("collision world: ") + e.what());
+  }
+  for (const std::string& w : warnings) warn(w);
+  refresh_pair_defaults();
+  structure_dirty_ = true;
+}
+
+bool AppState::collision_pair_default(int a, int b) const {
+  return std::binary_search(default_pairs_.begin(), default_pairs_.end(),
+                            std::make_pair(std::min(a, b), std::max(a, b)));
+}
+
+namespace {
+
+bool names_pair(const LinkPair& p, const std::string& a, const std::string& b) {
+  return (p.first == a && p.second == b) || (p.first == b && p.second == a);
+}
+
+bool lists_pair(const std::vector<LinkPair>& list, const std::string& a, const std::string& b) {
+  for (const LinkPair& p : list)
+    if (names_pair(p, a, b)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool AppState::collision_pair_checked(int a, int b) const {
+  if (!model || !checkable_pair(*model, a, b)) return false;
+  const std::string &na = model->body_name[a], &nb = model->body_name[b];
+  if (collision_pair_default(a, b)) return !lists_pair(collision_pairs.disabled, na, nb);
+  return lists_pair(collision_pairs.enabled, na, nb);
+}
+
+bool AppState::set_collision_pair(int a, int b, bool checked) {
+  if (!model || !checkable_pair(*model, a, b)) {
+    std::string what = model && a >= 0 && b >= 0 && a < model->body_count && b < model->body_count
+                           ? model->body_name[a] + " - " + model->body_name[b]
+                           : std::to_string(a) + " - " + std::to_string(b);
+    error("collision pair " + what +
+          " cannot be checked (a link without collision capsules, or links welded together)");
+    return false;
+  }
+  if (a > b) std::swap(a, b);
+  const std::string &na = model->body_name[a], &nb = model->body_name[b];
+  if (collision_pair_checked(a, b) == checked) return true;
+  auto drop = [&](std::vector<LinkPair>& list) {
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const LinkPair& p) { return names_pair(p, na, nb); }),
+               list.end());
+  };
+  drop(collision_pairs.disabled);
+  drop(collision_pairs.enabled);
+  if (checked != collision_pair_default(a, b))
+    (checked ? collision_pairs.enabled : collision_pairs.disabled).push_back({na, nb});
+  rebuild_collision_world();
+  note_edit("collision pair " + na + " - " + nb + (checked ? " on" : " off"));
+  return true;
+}
+
+void AppState::update_collisions() {
+  CollisionStatus c;
+  bool any = false;
+  for (const WorkbenchObjective& o : objectives) {
+    if (!o.enabled() ||
+        (o.type() != ObjectiveType::kSelfCollision && o.type() != ObjectiveType::kWorldCollision))
+      continue;
+    c.margin = any ? std::max(c.margin, o.spec.params.margin) : o.spec.params.margin;
+    any = true;
+  }
+  c.objective = any;
+  if (model && int(fk.body_q.size()) == model->body_count) {
+    std::vector<BodyDistance> all = closest_distances(collision_world_, fk.body_q.data());
+    std::size_t keep = 0;
+    while (keep < all.size() &&
+           (int(keep) < kCollisionPairsListed || all[keep].contact.distance < c.margin))
+      ++keep;
+    all.resize(keep);
+    c.pairs = std::move(all);
+    for (const BodyDistance& d : c.pairs) {
+      c.penetrating_count += d.contact.distance < 0;
+      c.near_count += d.contact.distance >= 0 && d.contact.distance < c.margin;
+    }
+  }
+  collisions = std::move(c);
 }
 
 }  // namespace ikwb::gui

@@ -87,6 +87,21 @@ struct SolveStatus {
   std::vector<int> step_bound;  // joints the frame step bound held back in the last solve
 };
 
+// The closest collision pairs at the last FK (AppState::evaluate, once a frame after the solve),
+// shared by the residual panel, the 3D view's overlays and the state dump.
+constexpr int kCollisionPairsListed = 8;  // the closest pairs always listed
+struct CollisionStatus {
+  // pairs closer than this are near (orange), below 0 penetrating (red): the largest margin of
+  // the enabled collision objectives, 1 cm without one
+  double margin = 0.01;
+  bool objective = false;  // an enabled self_collision or world_collision objective
+  // the kCollisionPairsListed closest pairs and every further pair closer than the margin,
+  // closest first (per body pair, or body and obstacle, its closest capsule pair)
+  std::vector<BodyDistance> pairs;
+  int near_count = 0;         // pairs with 0 <= distance < margin
+  int penetrating_count = 0;  // pairs with distance < 0
+};
+
 struct Selection {
   int body = -1;       // selected link
   int objective = -1;  // objective whose gizmo is shown
@@ -169,6 +184,22 @@ class AppState {
   // the scene's obstacles and SRDF (kept and saved; the collision objectives read them)
   std::vector<Obstacle> obstacles;
   std::string srdf;
+  // self pairs turned off or on by hand, relative to the defaults less the SRDF's (saved)
+  CollisionPairEdits collision_pairs;
+  // the closest collision pairs, refreshed by evaluate()
+  CollisionStatus collisions;
+  // what the collision objectives check: capsules, self pairs, obstacles
+  const CollisionWorld& collision_world() const { return collision_world_; }
+  // Rebuilds the collision world from obstacles, srdf and collision_pairs (the problem is
+  // rebuilt at the next sync); call after editing any of them.
+  void rebuild_collision_world();
+  // whether the self pair of bodies a and b is checked now / by default (both have capsules,
+  // not joined by a joint, not disabled by the SRDF)
+  bool collision_pair_checked(int a, int b) const;
+  bool collision_pair_default(int a, int b) const;
+  // Turns checking of a self pair on or off (an edit: undoable, saved in the scene's
+  // "collision_pairs"). False, with a message, when the pair can never be checked.
+  bool set_collision_pair(int a, int b, bool checked);
 
   // a new objective of `type` with its kind's defaults (weight, mode, the rest posture) on a link
   // point (kinds with a link); add it with add_objective
@@ -245,6 +276,10 @@ class AppState {
   void follow_joints();
   // configuration, solver settings and objectives of a scene, on the installed model
   void apply_scene_content(const Scene& scene);
+  // the default self pairs (less the SRDF's) after the model, srdf or collision world changed
+  void refresh_pair_defaults();
+  // `collisions` at the current FK
+  void update_collisions();
 
   std::unique_ptr<IkProblem> problem_;
   CollisionWorld collision_world_;  // of obstacles and srdf on the installed model
@@ -253,6 +288,9 @@ class AppState {
   uint64_t synced_model_version_ = 0;
   bool fk_dirty_ = true;         // joint_q changed since the last FK
   bool follow_pending_ = false;  // a joint was set by hand: targets follow at the next FK
+
+  // body pairs (a < b, sorted) checked when collision_pairs is empty: defaults less the SRDF's
+  std::vector<std::pair<int, int>> default_pairs_;
 };
 
 // LM, analytic Jacobian, 8 gaussian seeds around the current configuration, closest converged

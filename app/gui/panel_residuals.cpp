@@ -1,5 +1,6 @@
 // Residuals panel: per objective, the residual norm as a bar and its history over the last
-// frames; the total cost and the iterations per frame. Drawn with ImDrawList (no implot).
+// frames; the closest collision pairs; the total cost and the iterations per frame. Drawn with
+// ImDrawList (no implot).
 #include <imgui.h>
 
 #include <algorithm>
@@ -79,6 +80,33 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
   }
 }
 
+// the closest collision pairs (AppState::collisions): link names and distance in mm, red when
+// penetrating, orange within the margin
+void collision_rows(const AppState& app) {
+  const CollisionStatus& cs = app.collisions;
+  if (cs.pairs.empty()) return;
+  char title[128];
+  std::snprintf(title, sizeof title, "Collisions: %d penetrating, %d within %.0f mm###collisions",
+                cs.penetrating_count, cs.near_count, cs.margin * 1000.0);
+  if (!ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();
+  const int shown = std::min(int(cs.pairs.size()), kCollisionPairsListed);
+  for (int k = 0; k < shown; ++k) {
+    const BodyDistance& d = cs.pairs[k];
+    ImVec2 a = ImGui::GetCursorScreenPos();
+    const ImU32 col = u32(collision_color(d.contact.distance, cs.margin));
+    dl->AddRectFilled(a, ImVec2(a.x + 4, a.y + bh), col);
+    char text[256];
+    std::snprintf(text, sizeof text, "%8.1f mm  %s", d.contact.distance * 1000.0,
+                  collision_pair_label(app, d).c_str());
+    dl->AddText(ImVec2(a.x + 8, a.y), col, text);
+    ImGui::Dummy(ImVec2(w, bh + 1));
+  }
+  if (int(cs.pairs.size()) > shown)
+    ImGui::TextDisabled("%d more within the margin", int(cs.pairs.size()) - shown);
+}
+
 }  // namespace
 
 void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, ImVec2 size,
@@ -114,6 +142,7 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
     pull_bars(app, o, w, bh);
   }
   if (app.objectives.empty()) ImGui::TextDisabled("no objectives");
+  collision_rows(app);
 
   // history per objective
   ImVec2 a, b;

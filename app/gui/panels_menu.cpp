@@ -223,6 +223,9 @@ void draw_menu_bar(Ui& ui) {
     ImGui::MenuItem("Seed ghosts", nullptr, &vo.ghosts);
     ImGui::MenuItem("Timeline", nullptr, &app.timeline.show_panel);
     ImGui::MenuItem("Velocities (branch edit)", nullptr, &vo.velocities);
+    ImGui::MenuItem("Collision shapes", nullptr, &vo.collision_shapes);
+    ImGui::MenuItem("Near collisions", nullptr, &vo.near_collisions);
+    ImGui::MenuItem("Collision pairs", nullptr, &vo.collision_pairs);
     bool branch = app.branch.active;
     if (ImGui::MenuItem("Branch edit (masked FK)", nullptr, &branch, app.model != nullptr)) {
       if (!branch)
@@ -309,6 +312,7 @@ void draw_panels(Ui& ui) {
   draw_open_urdf_dialog(ui);
   draw_session_windows(ui);
   draw_timeline_panel(ui);
+  draw_collision_pairs_window(ui.app, &ui.view.visuals.options.collision_pairs);
 }
 
 }  // namespace ikwb::gui

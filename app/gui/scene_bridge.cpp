@@ -77,6 +77,8 @@ void AppState::apply_scene_content(const Scene& scene) {
   obstacles = scene.obstacles;
   srdf = scene.srdf;
   collision_world_ = std::move(setup.collision);
+  collision_pairs = scene.collision_pairs;
+  refresh_pair_defaults();
 
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
@@ -110,6 +112,7 @@ Scene AppState::make_scene() const {
     s.objectives.push_back(objective_to_scene(m, {o.spec, o.target}));
   s.obstacles = obstacles;
   s.srdf = srdf;
+  s.collision_pairs = collision_pairs;
   s.solver = solver_settings_json(settings);
   if (frame_step > 0) s.extra["frame_step"] = frame_step;
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);

@@ -52,11 +52,14 @@ std::string need(bool ok, const std::string& what) {
 
 // the View menu's toggles by script name
 const std::map<std::string, int>& view_flag_names() {
+  // clang-format off
   static const std::map<std::string, int> n = {
       {"grid", 0},           {"axes", 1},        {"targets", 2},          {"frames", 3},
       {"hints", 4},          {"robot_panel", 5}, {"objectives_panel", 6}, {"messages", 7},
       {"ghosts", 8},         {"residuals", 9},   {"limits", 10},          {"velocities", 11},
-      {"residual_panel", 12}};
+      {"residual_panel", 12},
+      {"collision_shapes", 13}, {"near_collisions", 14}, {"collision_pairs", 15}};
+  // clang-format on
   return n;
 }
 
@@ -73,7 +76,10 @@ bool* view_flag(Ui& ui, int k) {
                    &ui.view.visuals.options.residuals,
                    &ui.view.visuals.options.limits,
                    &ui.view.visuals.options.velocities,
-                   &ui.view.visuals.options.residual_panel};
+                   &ui.view.visuals.options.residual_panel,
+                   &ui.view.visuals.options.collision_shapes,
+                   &ui.view.visuals.options.near_collisions,
+                   &ui.view.visuals.options.collision_pairs};
   return flags[k];
 }
 
@@ -301,6 +307,21 @@ bool run_frame_step(Turn& t) {
   double v = 0;
   if (t.args()[1] != "off") joint_value(t.args()[1], &v);
   t.app().frame_step = v;
+  return false;
+}
+
+// pair LINK_A LINK_B on|off: checks a self collision pair or stops checking it
+bool run_pair(Turn& t) {
+  AppState& app = t.app();
+  const Args& a = t.args();
+  int ba = app.model ? app.model->find_body(a[1]) : -1;
+  int bb = app.model ? app.model->find_body(a[2]) : -1;
+  bool on = false;
+  on_off(a[3], &on);
+  if (ba < 0 || bb < 0)
+    t.fail("unknown link '" + (ba < 0 ? a[1] : a[2]) + "'");
+  else if (!app.set_collision_pair(ba, bb, on))
+    t.fail("the pair " + a[1] + " - " + a[2] + " cannot be checked");
   return false;
 }
 
@@ -1026,6 +1047,7 @@ const ScriptCommandSpec kCommands[] = {
     {"lock", 2, 2, check_last_on_off, run_lock},
     {"limits", 2, 3, check_limits, run_limits},
     {"frame_step", 1, 1, check_frame_step, run_frame_step},
+    {"pair", 3, 3, check_last_on_off, run_pair},
     {"targets_follow", 1, 1, check_on_off, run_toggle},
     {"live", 1, 1, check_on_off, run_toggle},
     {"solver", 2, 2, nullptr, run_solver},

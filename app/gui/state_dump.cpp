@@ -118,6 +118,9 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
                   {"limits", vo.limits},
                   {"velocities", vo.velocities},
                   {"residual_panel", vo.residual_panel},
+                  {"collision_shapes", vo.collision_shapes},
+                  {"near_collisions", vo.near_collisions},
+                  {"collision_pairs", vo.collision_pairs},
                   {"history_frames", view.visuals.history().size()}};
   json branch = {{"active", app.branch.active}, {"joint", nullptr}};
   if (app.model && app.branch.active) {
@@ -205,6 +208,39 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     objectives.push_back(e);
   }
   d["objectives"] = objectives;
+  // the closest collision pairs (AppState::collisions), closest first
+  json collisions = json::array();
+  if (app.model) {
+    const Model& m = *app.model;
+    const CollisionStatus& cs = app.collisions;
+    const auto& obstacle_names = app.collision_world().obstacle_names;
+    for (const BodyDistance& p : cs.pairs) {
+      json e = {{"link_a", m.body_name[p.body_a]}};
+      if (p.obstacle >= 0)
+        e["obstacle"] = p.obstacle < int(obstacle_names.size()) ? json(obstacle_names[p.obstacle])
+                                                                : json(p.obstacle);
+      else
+        e["link_b"] = m.body_name[p.body_b];
+      e["distance"] = p.contact.distance;
+      e["point_a"] = vec(p.contact.point_a);
+      e["point_b"] = vec(p.contact.point_b);
+      e["penetrating"] = p.contact.distance < 0;
+      e["near"] = p.contact.distance < cs.margin;
+      collisions.push_back(e);
+    }
+    json edits = {{"disabled", json::array()}, {"enabled", json::array()}};
+    for (const LinkPair& p : app.collision_pairs.disabled)
+      edits["disabled"].push_back({p.first, p.second});
+    for (const LinkPair& p : app.collision_pairs.enabled)
+      edits["enabled"].push_back({p.first, p.second});
+    d["collision"] = {{"margin", cs.margin},
+                      {"objective", cs.objective},
+                      {"penetrating", cs.penetrating_count},
+                      {"near", cs.near_count},
+                      {"self_pairs", app.collision_world().self_pair_count()},
+                      {"pair_edits", edits}};
+  }
+  d["collisions"] = collisions;
   d["selection"] = {
       {"objective", app.selection.objective},
       {"link", app.model && app.selection.body >= 0 ? json(app.model->body_name[app.selection.body])

@@ -316,6 +316,7 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
         ov.arrow(p, p + (0.12f / w_max) * w, glm::vec4(0.75f, 0.4f, 1.0f, 0.9f), 2.0f, 0.0f, false);
     }
   }
+  draw_collision_overlays(ov, app, options);
 }
 
 void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const render::Viewport& rect,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <deque>
+#include <string>
 #include <vector>
 
 #include <imgui.h>
@@ -19,11 +20,14 @@
 namespace ikwb::gui {
 
 struct VisualOptions {
-  bool ghosts = false;         // every seed's solution as a ghost robot
-  bool residuals = true;       // error vectors and rotation errors in the 3D view
-  bool limits = false;         // limit colours, arcs and segments
-  bool velocities = false;     // body velocity arrows (branch edit)
-  bool residual_panel = true;  // the residuals panel
+  bool ghosts = false;            // every seed's solution as a ghost robot
+  bool residuals = true;          // error vectors and rotation errors in the 3D view
+  bool limits = false;            // limit colours, arcs and segments
+  bool velocities = false;        // body velocity arrows (branch edit)
+  bool residual_panel = true;     // the residuals panel
+  bool collision_shapes = false;  // every link's collision capsules, translucent
+  bool near_collisions = true;    // pairs within the margin: segments, penetrating links red
+  bool collision_pairs = false;   // the Collision pairs window (turn self pairs on or off)
 };
 
 // one frame of the residual history
@@ -45,6 +49,14 @@ float limit_closeness(const AppState& app, int joint);
 // objectives of those kinds (visuals_whole_body.cpp)
 void draw_whole_body_overlays(render::Overlay& ov, const render::Camera& cam,
                               const render::Viewport& rect, const AppState& app);
+// the collision capsules (options.collision_shapes) and the pairs closer than the margin
+// (options.near_collisions) from AppState::collisions (visuals_collision.cpp)
+void draw_collision_overlays(render::Overlay& ov, const AppState& app,
+                             const VisualOptions& options);
+// near (orange) / penetrating (red) / clear (grey) colour of a pair distance against the margin
+glm::vec4 collision_color(double distance, double margin, float alpha = 1.0f);
+// "link_a - link_b" or "link - obstacle NAME"
+std::string collision_pair_label(const AppState& app, const BodyDistance& d);
 // an objective's residual: position error (m) + rotation error (rad), or its error
 double residual_norm(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)
@@ -90,5 +102,8 @@ bool adopt_seed(AppState& app, int k);
 // the residuals panel: a bar and a history plot per objective, total cost and iterations
 void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, ImVec2 size,
                           bool* open);
+// the Collision pairs window (panel_collision_pairs.cpp): a checkbox per self pair that can be
+// checked, with a filter; edits go through AppState::set_collision_pair
+void draw_collision_pairs_window(AppState& app, bool* open);
 
 }  // namespace ikwb::gui

@@ -453,13 +453,49 @@ CollisionShape<double> obstacle_shape(const Obstacle& o) {
   return s;
 }
 
+bool checkable_pair(const Model& model, int a, int b) {
+  const CollisionGeometry& cg = model.collision;
+  if (a < 0 || b < 0 || a >= model.body_count || b >= model.body_count || a == b) return false;
+  if (cg.body_first[a] == cg.body_first[a + 1] || cg.body_first[b] == cg.body_first[b + 1])
+    return false;
+  std::vector<int> group = rigid_groups(model);
+  return group[a] != group[b];
+}
+
+std::vector<std::pair<int, int>> named_body_pairs(const Model& model,
+                                                  const std::vector<LinkPair>& pairs,
+                                                  const std::string& where,
+                                                  std::vector<std::string>& warnings) {
+  std::vector<std::pair<int, int>> out;
+  for (const auto& [la, lb] : pairs) {
+    const std::string what = where + ": pair (" + la + ", " + lb + ")";
+    int a = model.find_body(la), b = model.find_body(lb);
+    if (a < 0 || b < 0) {
+      warnings.push_back(what + ": unknown link '" + (a < 0 ? la : lb) + "', ignored");
+      continue;
+    }
+    if (!checkable_pair(model, a, b)) {
+      warnings.push_back(what + ": cannot be checked (a link without collision capsules, or " +
+                         "links welded together), ignored");
+      continue;
+    }
+    out.push_back({std::min(a, b), std::max(a, b)});
+  }
+  return out;
+}
+
 CollisionWorld make_collision_world(const Model& model,
                                     const std::vector<std::pair<int, int>>& disabled,
-                                    const std::vector<Obstacle>& obstacles) {
+                                    const std::vector<Obstacle>& obstacles,
+                                    const std::vector<std::pair<int, int>>& enabled) {
   const CollisionGeometry& cg = model.collision;
   CollisionWorld w;
   w.capsules = cg.capsules;
-  for (auto [a, b] : self_collision_pairs(model, disabled))
+  std::set<std::pair<int, int>> body_pairs;
+  for (auto [a, b] : self_collision_pairs(model, disabled)) body_pairs.insert({a, b});
+  for (auto [a, b] : enabled)
+    if (checkable_pair(model, a, b)) body_pairs.insert({std::min(a, b), std::max(a, b)});
+  for (auto [a, b] : body_pairs)
     for (int i = cg.body_first[a]; i < cg.body_first[a + 1]; ++i)
       for (int k = cg.body_first[b]; k < cg.body_first[b + 1]; ++k) {
         w.self_pairs.push_back(i);

@@ -118,9 +118,32 @@ struct CollisionWorld {
   std::vector<std::string> obstacle_names;
   int self_pair_count() const { return int(self_pairs.size() / 2); }
 };
+// Self pairs: self_collision_pairs less `disabled`, plus `enabled` (body pairs checked even when
+// joined by a joint or disabled; pairs that cannot be checked, with a body without capsules or
+// rigidly joined, are left out).
 CollisionWorld make_collision_world(const Model& model,
                                     const std::vector<std::pair<int, int>>& disabled,
-                                    const std::vector<Obstacle>& obstacles);
+                                    const std::vector<Obstacle>& obstacles,
+                                    const std::vector<std::pair<int, int>>& enabled = {});
+
+// A scene's edits to the self pairs by link name (scene key "collision_pairs"), relative to the
+// default pairs less the SRDF's: `disabled` pairs are not checked, `enabled` ones are (even when
+// the defaults or the SRDF skip them).
+using LinkPair = std::pair<std::string, std::string>;
+struct CollisionPairEdits {
+  std::vector<LinkPair> disabled, enabled;
+  bool empty() const { return disabled.empty() && enabled.empty(); }
+};
+// Body pairs (a < b) of named pairs; a pair naming an unknown link, or one that can never be
+// checked (a link without capsules, links welded together), is skipped with a warning naming
+// the pair and `where` ("collision_pairs.disabled").
+std::vector<std::pair<int, int>> named_body_pairs(const Model& model,
+                                                  const std::vector<LinkPair>& pairs,
+                                                  const std::string& where,
+                                                  std::vector<std::string>& warnings);
+// Whether a body pair can be checked at all: both have capsules and they are not welded
+// together by fixed joints.
+bool checkable_pair(const Model& model, int a, int b);
 
 // The distance between two bodies, or a body and an obstacle, at given body poses.
 struct BodyDistance {

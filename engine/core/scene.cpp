@@ -360,7 +360,52 @@ json obstacle_json(const Obstacle& o) {
   return j;
 }
 
-// "obstacles" and "srdf" of a scene
+// "collision_pairs": {"disabled": [[A, B], ...], "enabled": [...]}
+std::vector<LinkPair> read_link_pairs(const Reader& r, const json& j, const std::string& where) {
+  if (!j.is_array()) r.fail(where, "expected an array of [link_a, link_b] pairs");
+  std::vector<LinkPair> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = where + "[" + std::to_string(i) + "]";
+    if (!j[i].is_array() || j[i].size() != 2) r.fail(w, "expected [link_a, link_b]");
+    LinkPair p{r.string(j[i][0], w + "[0]"), r.string(j[i][1], w + "[1]")};
+    if (p.first.empty() || p.second.empty()) r.fail(w, "empty link name");
+    if (p.first == p.second)
+      r.fail(w, "pair (" + p.first + ", " + p.second + ") names one link twice");
+    out.push_back(p);
+  }
+  return out;
+}
+
+bool same_pair(const LinkPair& a, const LinkPair& b) {
+  return (a.first == b.first && a.second == b.second) ||
+         (a.first == b.second && a.second == b.first);
+}
+
+void read_collision_pairs(const Reader& r, const json& j, Scene& s) {
+  if (!j.is_object())
+    r.fail("collision_pairs", "expected an object with \"disabled\" and \"enabled\"");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "disabled" && it.key() != "enabled")
+      r.warnings->push_back(r.source + ": collision_pairs." + it.key() + ": unknown key ignored");
+  CollisionPairEdits& e = s.collision_pairs;
+  if (j.contains("disabled"))
+    e.disabled = read_link_pairs(r, j["disabled"], "collision_pairs.disabled");
+  if (j.contains("enabled"))
+    e.enabled = read_link_pairs(r, j["enabled"], "collision_pairs.enabled");
+  for (const LinkPair& d : e.disabled)
+    for (const LinkPair& n : e.enabled)
+      if (same_pair(d, n))
+        r.fail("collision_pairs",
+               "pair (" + d.first + ", " + d.second + ") is both disabled and enabled");
+}
+
+json link_pairs_json(const std::vector<LinkPair>& pairs) {
+  json a = json::array();
+  for (const LinkPair& p : pairs) a.push_back({p.first, p.second});
+  return a;
+}
+
+// "obstacles", "srdf" and "collision_pairs" of a scene
 void read_collision_keys(const Reader& r, const json& j, const std::string& base_dir, Scene& s) {
   if (j.contains("obstacles")) {
     const json& o = j["obstacles"];
@@ -373,6 +418,7 @@ void read_collision_keys(const Reader& r, const json& j, const std::string& base
     if (!s.srdf.empty() && !base_dir.empty() && fs::path(s.srdf).is_relative())
       s.srdf = (fs::path(base_dir) / s.srdf).lexically_normal().string();
   }
+  if (j.contains("collision_pairs")) read_collision_pairs(r, j["collision_pairs"], s);
 }
 
 void write_collision_keys(const Scene& s, json& j) {
@@ -382,6 +428,9 @@ void write_collision_keys(const Scene& s, json& j) {
     j["obstacles"] = a;
   }
   if (!s.srdf.empty()) j["srdf"] = s.srdf;
+  if (!s.collision_pairs.empty())
+    j["collision_pairs"] = {{"disabled", link_pairs_json(s.collision_pairs.disabled)},
+                            {"enabled", link_pairs_json(s.collision_pairs.enabled)}};
 }
 
 }  // namespace
@@ -418,10 +467,10 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   } else {
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
-  static const char* const known[] = {"format",        "version",  "robot",     "floating_base",
-                                      "package_paths", "joint_q",  "rest",      "objectives",
-                                      "solver",        "camera",   "extra",     "joint_locks",
-                                      "joint_limits",  "timeline", "obstacles", "srdf"};
+  static const char* const known[] = {
+      "format",       "version",    "robot",     "floating_base", "package_paths",  "joint_q",
+      "rest",         "objectives", "solver",    "camera",        "extra",          "joint_locks",
+      "joint_limits", "timeline",   "obstacles", "srdf",          "collision_pairs"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;

@@ -74,6 +74,9 @@ struct Scene {
   // self_collision skips ("srdf": a path, relative to the scene file; "" = none)
   std::vector<Obstacle> obstacles;
   std::string srdf;
+  // self pairs turned off or on by hand, relative to the defaults less the SRDF's
+  // ("collision_pairs": {"disabled": [["a", "b"], ...], "enabled": [...]})
+  CollisionPairEdits collision_pairs;
   nlohmann::json solver = nlohmann::json::object();  // settings by name, see the README
   nlohmann::json camera = nlohmann::json::object();  // target, distance, yaw, pitch
   nlohmann::json extra = nlohmann::json::object();   // other app state (view toggles, ...)

@@ -158,6 +158,44 @@ void Overlay::cone(const glm::vec3& base, const glm::vec3& apex, float radius,
   }
 }
 
+void Overlay::capsule(const glm::vec3& a, const glm::vec3& b, float radius, const glm::vec4& color,
+                      bool depth_test, int segments) {
+  if (!(radius > 0.0f) || segments < 3) return;
+  glm::vec3 axis = b - a;
+  float len = glm::length(axis);
+  glm::vec3 w = len > 1e-9f ? axis / len : glm::vec3(0.0f, 0.0f, 1.0f);
+  glm::vec3 u = any_perpendicular(w), v = glm::cross(w, u);
+  const glm::vec3 light = glm::normalize(glm::vec3(0.3f, 0.2f, 0.93f));
+  const int bands = std::max(2, segments / 4);
+  // latitudes from the pole at a (-pi/2) to the equator, then from b's equator to its pole
+  std::vector<float> lat;
+  std::vector<int> end;  // 0: about a, 1: about b
+  for (int i = 0; i <= bands; ++i) lat.push_back(-1.5707963f * float(bands - i) / float(bands));
+  end.assign(lat.size(), 0);
+  for (int i = 0; i <= bands; ++i) {
+    lat.push_back(1.5707963f * float(i) / float(bands));
+    end.push_back(1);
+  }
+  auto vertex = [&](int i, int k, glm::vec3* p, glm::vec4* c) {
+    float phi = 6.2831853f * float(k) / float(segments);
+    glm::vec3 n = std::cos(lat[i]) * (std::cos(phi) * u + std::sin(phi) * v) + std::sin(lat[i]) * w;
+    *p = (end[i] ? b : a) + radius * n;
+    float shade = 0.55f + 0.45f * std::max(0.0f, glm::dot(n, light));
+    *c = glm::vec4(glm::vec3(color) * shade, color.a);
+  };
+  Batch& batch = select(depth_test);
+  for (int i = 0; i + 1 < int(lat.size()); ++i)
+    for (int k = 0; k < segments; ++k) {
+      glm::vec3 p[4];
+      glm::vec4 c[4];
+      vertex(i, k, &p[0], &c[0]);
+      vertex(i, k + 1, &p[1], &c[1]);
+      vertex(i + 1, k + 1, &p[2], &c[2]);
+      vertex(i + 1, k, &p[3], &c[3]);
+      for (int t : {0, 1, 2, 0, 2, 3}) batch.triangles.push_back({p[t], c[t]});
+    }
+}
+
 void Overlay::axes(const glm::mat4& frame, float length, float width_px, bool depth_test,
                    float alpha) {
   glm::vec3 o(frame[3]);

@@ -72,6 +72,11 @@ class Overlay {
   // solid cone from base centre to apex
   void cone(const glm::vec3& base, const glm::vec3& apex, float radius, const glm::vec4& color,
             bool depth_test = true, int segments = 16);
+  // solid capsule: the points within `radius` of the segment a-b (a sphere when a == b), shaded
+  // by a fixed light from above so it reads as solid when translucent; `segments` around the
+  // axis, segments / 4 latitude bands per end cap
+  void capsule(const glm::vec3& a, const glm::vec3& b, float radius, const glm::vec4& color,
+               bool depth_test = true, int segments = 16);
   // x / y / z axes (red, green, blue) of the frame `frame` (column-major rigid transform)
   void axes(const glm::mat4& frame, float length, float width_px = 2.0f, bool depth_test = true,
             float alpha = 1.0f);

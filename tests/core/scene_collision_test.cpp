@@ -86,5 +86,49 @@ TEST(SceneCollision, ErrorsNameTheField) {
   EXPECT_NE(s.warnings[0].find("obstacles[0].size: not used by a sphere"), std::string::npos);
 }
 
+TEST(SceneCollision, CollisionPairEditsRoundTrip) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda",
+    "collision_pairs": {"disabled": [["panda_link0", "panda_link2"], ["panda_link5", "panda_hand"]],
+                        "enabled": [["panda_link0", "panda_link1"]]}})",
+                        "s.json", "");
+  EXPECT_TRUE(s.warnings.empty());
+  ASSERT_EQ(s.collision_pairs.disabled.size(), 2u);
+  ASSERT_EQ(s.collision_pairs.enabled.size(), 1u);
+  EXPECT_EQ(s.collision_pairs.disabled[1], LinkPair("panda_link5", "panda_hand"));
+  EXPECT_EQ(s.collision_pairs.enabled[0], LinkPair("panda_link0", "panda_link1"));
+  Scene again = parse_scene(scene_to_json(s).dump(), "again.json", "");
+  EXPECT_TRUE(again.warnings.empty());
+  EXPECT_EQ(again.collision_pairs.disabled, s.collision_pairs.disabled);
+  EXPECT_EQ(again.collision_pairs.enabled, s.collision_pairs.enabled);
+  // no edits: no key
+  Scene plain = parse_scene(R"({"version": 1, "robot": "panda"})", "p.json", "");
+  EXPECT_TRUE(plain.collision_pairs.empty());
+  EXPECT_FALSE(scene_to_json(plain).contains("collision_pairs"));
+}
+
+TEST(SceneCollision, CollisionPairErrorsNameThePair) {
+  auto with = [](const std::string& pairs) {
+    return R"({"version": 1, "robot": "panda", "collision_pairs": )" + pairs + "}";
+  };
+  EXPECT_NE(message(with("[]")).find("collision_pairs: expected an object"), std::string::npos);
+  EXPECT_NE(
+      message(with(R"({"disabled": {}})")).find("collision_pairs.disabled: expected an array"),
+      std::string::npos);
+  EXPECT_NE(message(with(R"({"disabled": [["a", "b"], ["a"]]})"))
+                .find("collision_pairs.disabled[1]: expected [link_a, link_b]"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"enabled": [["a", 3]]})")).find("collision_pairs.enabled[0][1]"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"enabled": [["hand", "hand"]]})"))
+                .find("pair (hand, hand) names one link twice"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"disabled": [["a", "b"]], "enabled": [["b", "a"]]})"))
+                .find("pair (a, b) is both disabled and enabled"),
+            std::string::npos);
+  Scene s = parse_scene(with(R"({"disabled": [], "sometimes": []})"), "s.json", "");
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("collision_pairs.sometimes: unknown key"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ikwb

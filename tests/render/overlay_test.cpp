@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ikwb::render {
@@ -35,6 +36,42 @@ TEST(Overlay, ArcStaysOnItsCircle) {
   glm::vec3 first = glm::normalize(v.front().p - c), last = glm::normalize(v.back().p - c);
   EXPECT_NEAR(first.x, std::sqrt(0.5f), 1e-5f);
   EXPECT_NEAR(glm::cross(first, last).z, std::sin(1.5f), 1e-4f);
+}
+
+// distance of p from the segment a-b
+float segment_distance(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
+  glm::vec3 d = b - a;
+  float t = glm::dot(d, d) > 0 ? std::clamp(glm::dot(p - a, d) / glm::dot(d, d), 0.0f, 1.0f) : 0;
+  return glm::length(p - (a + t * d));
+}
+
+TEST(Overlay, CapsuleSurfaceIsRadiusFromItsSegment) {
+  Overlay o;
+  glm::vec3 a(0.1f, -0.2f, 0.3f), b(0.4f, 0.2f, 0.1f);
+  o.capsule(a, b, 0.05f, {1, 0.5f, 0, 0.4f}, false, 12);
+  const auto& t = o.batch(false).triangles;
+  ASSERT_GT(t.size(), 0u);
+  EXPECT_EQ(t.size() % 3, 0u);
+  EXPECT_TRUE(o.batch(true).triangles.empty());
+  bool reaches_a = false, reaches_b = false;
+  for (const auto& v : t) {
+    EXPECT_NEAR(segment_distance(v.p, a, b), 0.05f, 1e-5f);
+    EXPECT_EQ(v.color.a, 0.4f);
+    EXPECT_LE(v.color.r, 1.0f);
+    reaches_a |=
+        glm::length(v.p - a) > 0.0499f && glm::dot(v.p - a, b - a) < -0.049f * glm::length(b - a);
+    reaches_b |= glm::dot(v.p - b, b - a) > 0.049f * glm::length(b - a);
+  }
+  EXPECT_TRUE(reaches_a);  // both caps are there
+  EXPECT_TRUE(reaches_b);
+  // a point segment is a sphere; no radius, nothing
+  Overlay s;
+  s.capsule(a, a, 0.1f, {1, 1, 1, 1});
+  ASSERT_GT(s.batch(true).triangles.size(), 0u);
+  for (const auto& v : s.batch(true).triangles) EXPECT_NEAR(glm::length(v.p - a), 0.1f, 1e-5f);
+  Overlay none;
+  none.capsule(a, b, 0.0f, {1, 1, 1, 1});
+  EXPECT_TRUE(none.empty());
 }
 
 TEST(Overlay, ArrowHasShaftAndHead) {

@@ -10,8 +10,9 @@
 //              Bit for bit the plain dense product (the same terms in the same order).
 //   row space  the diagonal rows and the damping make a diagonal M; the m general rows G enter
 //              through Woodbury, (M + G^T G)^-1 = M^-1 - M^-1 G^T (I + G M^-1 G^T)^-1 G M^-1:
-//              an m x m Cholesky and O(m^2 nv) work instead of O(nv^3). A 5000-joint chain with
-//              a pose target (m = 6) takes a step in microseconds instead of an hour.
+//              an m x m Cholesky and O(m^2 nv) work instead of O(nv^3): a 5000-joint chain with
+//              a pose target (m = 6) takes a step in well under a millisecond, where a dense
+//              5000 x 5000 Cholesky alone is about 2e10 multiply-adds.
 // Equal to rounding (tests/solver/lm_step_test.cpp states the tolerance).
 //
 // __host__ __device__, float and double, raw pointers only: the CPU backend and the CUDA
@@ -99,7 +100,10 @@ IKWB_HD int lm_classify_rows(const ProblemView<T>& pv, int* row_col, int* rows) 
 }
 
 // The step a problem of nv dofs and m general rows takes: kRowSpace when the general rows are
-// few against the dofs (measured crossover, docs/benchmarks.md "Structured LM"), else kDense.
+// at most half the dofs, else kDense. Measured (whole `ikwb solve` runs, instructions per solve
+// under callgrind, docs/benchmarks.md "Structured LM"): with a pose target (m = 6) the two are
+// even at nv = 8 (the Panda: dense 3% ahead), row space leads by 12% at nv = 12, 53% at 32, 68%
+// at 48; the humanoid preset (m = 32, nv = 34) needs 14.2 M dense against 25.5 M in row space.
 // A requested kDense or kRowSpace is kept, except that kRowSpace needs m (m + 1) <= nv nv (its
 // m x m factor and m scratch values live in the nv x nv buffer L).
 IKWB_HD LmStep lm_resolve_step(LmStep requested, int nv, int m) {
@@ -133,8 +137,7 @@ struct LmSystem {
                                       // diag(J^T J), inverse damped diagonal of the factor
   const int* row_col = nullptr;       // (nr) lm_classify_rows
   const int* rows = nullptr;          // (m) the general rows
-  int* cols = nullptr;                // (nv) dense: one row's non-zero columns; row space: 1
-                                      // for a dof in the factored system's columns, else 0
+  int* cols = nullptr;  // (nv) row space: 1 for a dof in the factored system's columns, else 0
 };
 
 // g = J^T r and (dense) A = J^T J, (row space) the diagonals, at the current J and r.
@@ -143,26 +146,24 @@ IKWB_HD void lm_build(const LmSystem<T>& s, const T* r) {
   const int nv = s.nv;
   for (int a = 0; a < nv; ++a) s.g[a] = T(0);
   if (s.kind == LmStep::kDense) {
-    // each row's products over its non-zero columns, rows in order: the same sums as the
-    // plain dense product
+    // each row's products over its non-zero columns a (against every b <= a: a zero product
+    // leaves a sum as it is), rows in order: the same sums as the plain dense product
     for (int a = 0; a < nv * nv; ++a) s.A[a] = T(0);
     for (int k = 0; k < s.nr; ++k) {
       const int rc = s.row_col[k];
       if (rc == kRowZero) continue;
       const T* Jk = s.J + k * nv;
-      int n = 0;
       if (rc >= 0) {
-        if (Jk[rc] != T(0)) s.cols[n++] = rc;
-      } else {
-        for (int a = 0; a < nv; ++a)
-          if (Jk[a] != T(0)) s.cols[n++] = a;
+        s.A[rc * nv + rc] += Jk[rc] * Jk[rc];
+        s.g[rc] += Jk[rc] * r[k];
+        continue;
       }
-      for (int p = 0; p < n; ++p) {
-        const int a = s.cols[p];
+      for (int a = 0; a < nv; ++a) {
         const T ja = Jk[a];
+        if (ja == T(0)) continue;
         s.g[a] += ja * r[k];
         T* Aa = s.A + a * nv;
-        for (int q = 0; q <= p; ++q) Aa[s.cols[q]] += ja * Jk[s.cols[q]];
+        for (int b = 0; b <= a; ++b) Aa[b] += ja * Jk[b];
       }
     }
     for (int a = 0; a < nv; ++a)

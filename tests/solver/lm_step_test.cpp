@@ -150,8 +150,9 @@ TEST(LmStep, ClassifiesPostureAndLimitRowsAsDiagonal) {
   // every diagonal row has its one non-zero where it says
   for (int k = 0; k < f.nr; ++k) {
     if (f.row_col[k] < 0) continue;
-    for (int a = 0; a < f.nv; ++a)
+    for (int a = 0; a < f.nv; ++a) {
       if (a != f.row_col[k]) EXPECT_EQ(f.J[k * f.nv + a], 0.0) << "row " << k << " col " << a;
+    }
   }
 }
 
@@ -296,8 +297,10 @@ TEST(LmStep, WholeSolvesAgreeWithEitherStep) {
   EXPECT_GE(short_solves, 12);
 }
 
-TEST(LmStep, AutoPicksRowSpaceForLongChainsAndDenseForArms) {
+TEST(LmStep, AutoPicksRowSpaceWhenGeneralRowsAreAtMostHalfTheDofs) {
   EXPECT_EQ(lm_resolve_step(LmStep::kAuto, 8, 6), LmStep::kDense);       // Panda pose
+  EXPECT_EQ(lm_resolve_step(LmStep::kAuto, 12, 6), LmStep::kRowSpace);   // 12-joint chain pose
+  EXPECT_EQ(lm_resolve_step(LmStep::kAuto, 34, 32), LmStep::kDense);     // humanoid preset
   EXPECT_EQ(lm_resolve_step(LmStep::kAuto, 300, 6), LmStep::kRowSpace);  // chain pose
   EXPECT_EQ(lm_resolve_step(LmStep::kRowSpace, 4, 6), LmStep::kDense);   // would not fit in L
   EXPECT_EQ(lm_resolve_step(LmStep::kDense, 300, 6), LmStep::kDense);

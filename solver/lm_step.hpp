@@ -158,11 +158,12 @@ IKWB_HD void lm_build(const LmSystem<T>& s, const T* r) {
         s.g[rc] += Jk[rc] * r[k];
         continue;
       }
+      const T rk = r[k];
       for (int a = 0; a < nv; ++a) {
         const T ja = Jk[a];
         if (ja == T(0)) continue;
-        s.g[a] += ja * r[k];
-        T* Aa = s.A + a * nv;
+        s.g[a] += ja * rk;
+        T* __restrict__ Aa = s.A + a * nv;
         for (int b = 0; b <= a; ++b) Aa[b] += ja * Jk[b];
       }
     }

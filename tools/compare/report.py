@@ -741,9 +741,19 @@ class Report:
         out = body[:cut] + tail + body[cut:]
         os.makedirs(self.docs, exist_ok=True)
         path = os.path.join(self.docs, "benchmarks.md")
+        # sections measured by hand (not by this run) follow HAND_MARKER and are kept
+        kept = ""
+        if os.path.exists(path):
+            with open(path) as f:
+                old = f.read()
+            if HAND_MARKER in old:
+                kept = "\n" + old[old.index(HAND_MARKER):].rstrip() + "\n"
         with open(path, "w") as f:
-            f.write("\n".join(out).rstrip() + "\n")
+            f.write("\n".join(out).rstrip() + "\n" + kept)
         print(f"[compare] wrote {path} ({len(self.wins)} peer wins, {len(self.failures)} failures)")
+
+
+HAND_MARKER = "<!-- measured by hand below this line; kept by tools/compare/report.py -->"
 
 
 def main():

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/test_models.hpp"
+#include "solver/backend_common.hpp"
 #include "solver/lm_row.hpp"
 #include "solver/lm_step.hpp"
 #include "solver/problem.hpp"
@@ -234,6 +235,45 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
             << "trial " << trial << (i ? " row space" : " dense") << " dof " << a;
     test::expect_matrix_near(Av[1], Av[0], nv, tol, "A v");
     EXPECT_NEAR(pred[1], pred[0], tol * (1.0 + std::fabs(pred[0])));
+  }
+}
+
+// The GPU solves in float: there the two steps agree to 1e-4 of the step's size.
+TEST(LmStep, FloatStepsAgree) {
+  auto model = std::make_shared<const Model>(test::all_joint_types());
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> qd = test::random_configuration(*model, rng);
+    IkProblem pr = zoo_problem(model, qd, rng);
+    TypedProblem<float> tp(pr);
+    const ProblemView<float>& pv = tp.view;
+    const int nv = pv.model.dof_count, nr = pv.residual_count;
+    std::vector<float> q(qd.begin(), qd.end()), r(nr), scratch(nr), J(std::size_t(nr) * nv),
+        al(nr, 0.0f);
+    std::vector<Transform<float>> body(pv.model.body_count, transform_identity<float>());
+    builtin_residual(pv, 0, al.data(), 100.0f, q.data(), body.data(), r.data());
+    builtin_jacobian(pv, 0, al.data(), 100.0f, q.data(), body.data(), scratch.data(), J.data());
+    std::vector<int> row_col(nr), rows(nr), cols(nv);
+    const int m = lm_classify_rows(pv, row_col.data(), rows.data());
+    std::vector<float> x[2];
+    for (int i = 0; i < 2; ++i) {
+      std::vector<float> A(nv * nv), L(std::max(nv * nv, m * (m + 1))), g(nv), diag(3 * nv);
+      LmSystem<float> s;
+      s.kind = i ? LmStep::kRowSpace : LmStep::kDense;
+      s.nv = nv, s.nr = nr, s.m = m;
+      s.J = J.data();
+      s.A = A.data(), s.L = L.data(), s.g = g.data(), s.diag = diag.data();
+      s.row_col = row_col.data(), s.rows = rows.data(), s.cols = cols.data();
+      lm_build(s, r.data());
+      ASSERT_TRUE(lm_factor(s, 1e-2f, trial % 2 == 1, (const float*)nullptr));
+      x[i] = g;
+      for (float& v : x[i]) v = -v;
+      lm_solve(s, x[i].data());
+    }
+    float scale = 0;
+    for (float v : x[0]) scale = std::max(scale, std::fabs(v));
+    for (int a = 0; a < nv; ++a)
+      EXPECT_NEAR(x[1][a], x[0][a], 1e-4f * (1.0f + scale)) << "trial " << trial << " dof " << a;
   }
 }
 

@@ -27,10 +27,15 @@ struct RowScratchLayout {
   int body_q, body_q_trial;    // (nb) Transform<float> each, 7 floats per body
   int r, r_trial, al;          // (nr) each
   int J;                       // (nr x nv)
-  int A, L;                    // (nv x nv) each
+  int A, L;                    // (nv x nv) each: either LM step fits (lm_resolve_step)
   int g, dq, tmp;              // (nv) each
+  int diag;                    // (3 nv)
+  int row_col, rows;           // (nr) ints each
+  int cols;                    // (nv) ints
   int stride;                  // floats per row, odd (see row_scratch_layout)
 };
+
+static_assert(sizeof(int) == sizeof(float), "int buffers share the float scratch block");
 
 // The stride is odd so that in shared memory the threads of a warp, each reading the same
 // element of its own row, hit 32 distinct banks.
@@ -53,6 +58,10 @@ IKWB_HD RowScratchLayout row_scratch_layout(int nq, int nv, int nr, int nb) {
   l.g = at, at += nv;
   l.dq = at, at += nv;
   l.tmp = at, at += nv;
+  l.diag = at, at += 3 * nv;
+  l.row_col = at, at += nr;  // ints: as wide as a float
+  l.rows = at, at += nr;
+  l.cols = at, at += nv;
   l.stride = at | 1;
   return l;
 }
@@ -92,6 +101,10 @@ IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig&
   b.dq = scratch + l.dq;
   b.tmp = scratch + l.tmp;
   b.al_lambda = scratch + l.al;
+  b.diag = scratch + l.diag;
+  b.row_col = reinterpret_cast<int*>(scratch + l.row_col);
+  b.rows = reinterpret_cast<int*>(scratch + l.rows);
+  b.cols = reinterpret_cast<int*>(scratch + l.cols);
   b.dof_free = dof_free;
   // bodies without a joint keep the identity, as in the CPU workspaces
   for (int i = 0; i < m.body_count; ++i) {

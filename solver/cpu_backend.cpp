@@ -30,7 +30,9 @@ using Clock = std::chrono::steady_clock;
 template <class T>
 struct Workspace {
   int nq = -1, nv = -1, nr = -1, nb = -1;
-  std::vector<T> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, seed, best_q, init;
+  long a_cap = -1, l_cap = -1;
+  std::vector<T> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, seed, best_q, init, diag;
+  std::vector<int> row_col, rows, cols;
   std::vector<Transform<T>> body_q, body_q_trial;
   // Jacobian by finite differences or dual numbers
   std::vector<T> q_pert, r_plus, r_minus, step;
@@ -42,15 +44,22 @@ struct Workspace {
   std::vector<Transform<double>> cbody;
   LbfgsBuffers<T> lbfgs;
 
-  void resize(int nq_, int nv_, int nr_, int nb_, int memory) {
-    if (nq_ == nq && nv_ == nv && nr_ == nr && nb_ == nb && lbfgs.memory == memory) return;
-    nq = nq_, nv = nv_, nr = nr_, nb = nb_;
+  // a_cap_, l_cap_: elements of A and L the LM step needs (lm_a_capacity, lm_l_capacity)
+  void resize(int nq_, int nv_, int nr_, int nb_, int memory, long a_cap_, long l_cap_) {
+    if (nq_ == nq && nv_ == nv && nr_ == nr && nb_ == nb && lbfgs.memory == memory &&
+        a_cap_ == a_cap && l_cap_ == l_cap)
+      return;
+    nq = nq_, nv = nv_, nr = nr_, nb = nb_, a_cap = a_cap_, l_cap = l_cap_;
     for (auto* v : {&q, &q_trial, &seed, &best_q, &init, &q_pert}) v->assign(nq, T(0));
     for (auto* v : {&r, &r_trial, &al, &r_plus, &r_minus}) v->assign(nr, T(0));
     J.assign(std::size_t(nr) * nv, T(0));
-    A.assign(std::size_t(nv) * nv, T(0));
-    L.assign(std::size_t(nv) * nv, T(0));
+    A.assign(std::size_t(a_cap), T(0));
+    L.assign(std::size_t(l_cap), T(0));
     for (auto* v : {&g, &dq, &tmp, &step}) v->assign(nv, T(0));
+    diag.assign(std::size_t(3) * nv, T(0));
+    row_col.assign(nr, 0);
+    rows.assign(nr, 0);
+    cols.assign(nv, 0);
     body_q.assign(nb, transform_identity<T>());
     body_q_trial = body_q;
     body_pert = body_q;
@@ -83,6 +92,10 @@ struct Workspace {
     b.dof_free = dof_free;
     b.null_rest = nullptr;
     b.null_weight = T(0);
+    b.diag = diag.data();
+    b.row_col = row_col.data();
+    b.rows = rows.data();
+    b.cols = cols.data();
     return b;
   }
 };
@@ -260,8 +273,15 @@ class CpuSolver : public IkSolver {
     const int P = problem.problem_count(), S = s.n_seeds, nq = model.coord_count;
     const int nv = model.dof_count, nr = problem.residual_count();
     const RowDriverConfig<T> cfg = make_row_driver_config<T>(s);
+    // the LM step's buffers: dense A and L, or the row-space system's (a long chain with a
+    // few task rows never holds an nv x nv matrix)
+    std::vector<int> row_col(nr), general(nr);
+    const int m = lm_classify_rows(pv, row_col.data(), general.data());
+    const LmStep step = lm_resolve_step(cfg.lm.step, nv, m);
     works.resize(pool_->size());
-    for (auto& w : works) w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory);
+    for (auto& w : works)
+      w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory, lm_a_capacity(step, nv),
+               lm_l_capacity(step, nv, m));
     const bool has_custom = problem.has_custom();
     const uint8_t* dof_free = problem.dof_mask().empty() ? nullptr : problem.dof_mask().data();
 

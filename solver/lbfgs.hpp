@@ -66,11 +66,14 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   int stored = 0, head = 0;
   int since_update = 0;
   T last_violation = st.eval.violation;
+  const bool timed = w.deadline_ns != ~uint64_t(0);
   for (int it = 0; it < cfg.max_iterations; ++it) {
     if (early_exit && row_converged(st.eval, cfg)) {
       st.converged = true;
       break;
     }
+    // out of time: the best so far stands (the clock is read every fourth iteration)
+    if (timed && (it & 3) == 3 && row_clock_ns() >= w.deadline_ns) break;
     if (has_hard && since_update >= cfg.al_inner_iterations) {
       for (int oi = 0; oi < pv.objective_count; ++oi) {
         const ObjectiveParams<T>& o = pv.objectives[oi];

@@ -10,7 +10,10 @@
 #pragma once
 
 #include <cfloat>
+#include <chrono>
+#include <cstdint>
 
+#include "solver/lm_step.hpp"
 #include "solver/objectives.hpp"
 
 namespace ikwb {
@@ -25,6 +28,19 @@ IKWB_HD constexpr float largest_finite<float>() {
 template <>
 IKWB_HD constexpr double largest_finite<double>() {
   return DBL_MAX;
+}
+
+// nanoseconds from a monotonic clock: the GPU's global timer on the device
+IKWB_HD uint64_t row_clock_ns() {
+#if defined(__CUDA_ARCH__)
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+#endif
 }
 
 // what one residual evaluation reports besides the rows
@@ -56,6 +72,8 @@ struct LmConfig {
   // rounding level for the cost of as many residual and Jacobian evaluations. Not applied to
   // a row that is within the tolerances from the start.
   int polish_iterations = 0;
+  // how the step's normal equations are solved (solver/lm_step.hpp)
+  LmStep step = LmStep::kAuto;
 };
 
 // Per-row buffers, sized from the problem: nq = coord_count, nv = dof_count, nr = residuals.
@@ -68,8 +86,9 @@ struct RowBuffers {
   T* r;                        // (nr) rows at q
   T* r_trial;                  // (nr)
   T* J;                        // (nr x nv) rows at q
-  T* A;                        // (nv x nv) J^T J
-  T* L;                        // (nv x nv) Cholesky factor of A + damping
+  T* A;                        // (lm_a_capacity) J^T J, dense step
+  T* L;                        // (lm_l_capacity) Cholesky factor of A + damping (dense), of the
+                               // m x m row-space system
   T* g;                        // (nv) J^T r
   T* dq;                       // (nv)
   T* tmp;                      // (nv)
@@ -77,6 +96,11 @@ struct RowBuffers {
   const uint8_t* dof_free;     // (nv) or null: frozen dofs get no step
   const T* null_rest;          // (nq) posture rest for a null-space posture objective, or null
   T null_weight;               // its weight
+  T* diag = nullptr;           // (3 nv) row-space step's diagonals
+  int* row_col = nullptr;      // (nr) each row's column (lm_classify_rows)
+  int* rows = nullptr;         // (nr) the general rows
+  int* cols = nullptr;         // (nv) the step's column scratch
+  uint64_t deadline_ns = ~uint64_t(0);  // row_clock_ns time at which the solve stops
 };
 
 template <class T>
@@ -87,40 +111,6 @@ struct RowStatus {
   int iterations = 0;
   bool converged = false;
 };
-
-// In-place Cholesky of the n x n SPD matrix L (lower triangle used); false if not SPD.
-template <class T>
-IKWB_HD bool cholesky_factor(T* L, int n) {
-  for (int j = 0; j < n; ++j) {
-    T d = L[j * n + j];
-    for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
-    if (!(d > T(0))) return false;
-    d = sqrt(d);
-    L[j * n + j] = d;
-    T inv = T(1) / d;
-    for (int i = j + 1; i < n; ++i) {
-      T s = L[i * n + j];
-      for (int k = 0; k < j; ++k) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s * inv;
-    }
-  }
-  return true;
-}
-
-// Solves L L^T x = b in place (x holds b on entry).
-template <class T>
-IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
-  for (int i = 0; i < n; ++i) {
-    T s = x[i];
-    for (int k = 0; k < i; ++k) s -= L[i * n + k] * x[k];
-    x[i] = s / L[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    T s = x[i];
-    for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * x[k];
-    x[i] = s / L[i * n + i];
-  }
-}
 
 // Projects the 1-dof joints of q into their limits; frozen dofs (dof_free[d] == 0) stay put.
 template <class T>
@@ -291,11 +281,11 @@ IKWB_HD bool problem_has_measure(const ProblemView<T>& pv) {
 }
 
 // Active set for hard limits: dofs sitting on a limit whose step pushes outwards are frozen
-// (marked in w.tmp) and L is rebuilt as A + damping without them; true when any was frozen,
-// then the caller refactors L and solves again.
+// (marked in w.tmp) and the damped system is refactored without them; true when any was frozen
+// (then sys holds that factor, or false in *factored when it is not positive definite).
 template <class T>
-IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, RowBuffers<T>& w, T lambda,
-                                 bool marquardt) {
+IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, const LmSystem<T>& sys, RowBuffers<T>& w,
+                                 T lambda, bool marquardt, bool* factored) {
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count;
   bool any = false;
@@ -311,16 +301,7 @@ IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, RowBuffers<T>& w, T l
     }
   }
   if (!any) return false;
-  for (int a = 0; a < nv * nv; ++a) w.L[a] = w.A[a];
-  for (int a = 0; a < nv; ++a) {
-    T d = marquardt ? (w.A[a * nv + a] > T(1e-9) ? w.A[a * nv + a] : T(1e-9)) : T(1);
-    w.L[a * nv + a] += lambda * d;
-  }
-  for (int a = 0; a < nv; ++a) {
-    if (!(w.tmp[a] > T(0))) continue;
-    for (int b = 0; b < nv; ++b) w.L[a * nv + b] = w.L[b * nv + a] = T(0);
-    w.L[a * nv + a] = T(1);
-  }
+  *factored = lm_factor(sys, lambda, marquardt, w.tmp);
   return true;
 }
 
@@ -335,6 +316,24 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
   const bool has_hard = problem_has_hard(pv);
   const bool early_exit = !cfg.fixed_iterations && problem_has_measure(pv);
+  LmSystem<T> sys;
+  sys.nv = nv;
+  sys.nr = nr;
+  sys.m = lm_classify_rows(pv, w.row_col, w.rows);
+  sys.kind = lm_resolve_step(cfg.step, nv, sys.m);
+  sys.J = w.J;
+  sys.dof_free = w.dof_free;
+  sys.A = w.A;
+  sys.L = w.L;
+  sys.g = w.g;
+  sys.diag = w.diag;
+  sys.row_col = w.row_col;
+  sys.rows = w.rows;
+  sys.cols = w.cols;
+  // the clock is read every iteration on larger problems, every fourth on small ones (an
+  // iteration of a 7-dof arm takes about as long as a few clock reads)
+  const bool timed = w.deadline_ns != ~uint64_t(0);
+  const int clock_mask = nv >= 32 ? 0 : 3;
   for (int i = 0; i < nr; ++i) w.al_lambda[i] = T(0);
   st.mu = cfg.mu_init;
   st.lm_lambda = cfg.lambda_init;
@@ -357,6 +356,8 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   int polish_left = -1;  // >= 0 once the tolerances are met
   bool moved = false;    // a step was accepted
   for (int it = 0; it < cfg.max_iterations; ++it) {
+    // out of time: the best so far stands
+    if (timed && (it & clock_mask) == clock_mask && row_clock_ns() >= w.deadline_ns) break;
     if (early_exit && null_done && row_converged(st.eval, cfg)) {
       // a row that has not moved since it started inside the tolerances is left exactly as it
       // is (a still target in the workbench keeps a still robot)
@@ -392,49 +393,28 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     ++since_update;
     ++st.iterations;
     if (need_normal) {
-      // A = J^T J, g = J^T r (frozen dofs: identity rows, zero gradient)
-      for (int a = 0; a < nv; ++a) {
-        T s = T(0);
-        for (int k = 0; k < nr; ++k) s += w.J[k * nv + a] * w.r[k];
-        w.g[a] = s;
-        for (int b = 0; b <= a; ++b) {
-          T t = T(0);
-          for (int k = 0; k < nr; ++k) t += w.J[k * nv + a] * w.J[k * nv + b];
-          w.A[a * nv + b] = t;
-          w.A[b * nv + a] = t;
-        }
-      }
-      if (w.dof_free) {
-        for (int a = 0; a < nv; ++a) {
-          if (w.dof_free[a]) continue;
-          w.g[a] = T(0);
-          for (int b = 0; b < nv; ++b) w.A[a * nv + b] = w.A[b * nv + a] = T(0);
-          w.A[a * nv + a] = T(1);
-        }
-      }
+      // A = J^T J (or the row-space diagonals), g = J^T r
+      lm_build(sys, w.r);
       need_normal = false;
     }
     // damped system (A + lambda D) dq = -g
-    for (int a = 0; a < nv * nv; ++a) w.L[a] = w.A[a];
-    for (int a = 0; a < nv; ++a) {
-      T d = cfg.marquardt ? (w.A[a * nv + a] > T(1e-9) ? w.A[a * nv + a] : T(1e-9)) : T(1);
-      w.L[a * nv + a] += st.lm_lambda * d;
-    }
-    if (!cholesky_factor(w.L, nv)) {
+    if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) {
       st.lm_lambda *= nu;
       nu *= T(2);
       continue;
     }
     for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
-    cholesky_solve(w.L, nv, w.dq);
-    if (cfg.hard_limits && clamp_active_limits(pv, w, st.lm_lambda, cfg.marquardt)) {
-      if (!cholesky_factor(w.L, nv)) {
+    lm_solve(sys, w.dq);
+    bool factored = true;
+    if (cfg.hard_limits &&
+        clamp_active_limits(pv, sys, w, st.lm_lambda, cfg.marquardt, &factored)) {
+      if (!factored) {
         st.lm_lambda *= nu;
         nu *= T(2);
         continue;
       }
       for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
-      cholesky_solve(w.L, nv, w.dq);
+      lm_solve(sys, w.dq);
     }
     if (use_null) {
       // posture in the task null space: dq += v - (A + lambda D)^-1 A v,
@@ -445,12 +425,8 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
         bool free = !w.dof_free || w.dof_free[a];
         v[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * v[a] : T(0);
       }
-      for (int a = 0; a < nv; ++a) {
-        T s = T(0);
-        for (int b = 0; b < nv; ++b) s += w.A[a * nv + b] * v[b];
-        w.tmp[a] = s;
-      }
-      cholesky_solve(w.L, nv, w.tmp);
+      lm_apply(sys, v, w.tmp);
+      lm_solve(sys, w.tmp);
       T step = T(0);
       for (int a = 0; a < nv; ++a) {
         w.tmp[a] = v[a] - w.tmp[a];
@@ -469,12 +445,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
     // predicted decrease of the quadratic model for the step actually taken
     difference_row(m, w.q_trial, w.q, w.dq);
-    T pred = T(0);
-    for (int a = 0; a < nv; ++a) {
-      T s = T(0);
-      for (int b = 0; b < nv; ++b) s += w.A[a * nv + b] * w.dq[b];
-      pred -= w.dq[a] * (w.g[a] + T(0.5) * s);
-    }
+    T pred = lm_model_decrease(sys, w.dq);
     RowEval<T> trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
     T actual = st.eval.cost - trial.cost;
     bool finite = trial.cost == trial.cost && trial.cost <= largest_finite<T>();

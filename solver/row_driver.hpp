@@ -8,7 +8,6 @@
 // CPU), so each backend keeps only its buffers, thread mapping and launches.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 
 #include "solver/lm_row.hpp"
@@ -45,19 +44,6 @@ struct ProblemPick {
   int seed = 0;
   int total_iterations = 0;  // over the seeds that ran
 };
-
-// nanoseconds from a monotonic clock: the GPU's global timer on the device
-IKWB_HD uint64_t row_clock_ns() {
-#if defined(__CUDA_ARCH__)
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#else
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-#endif
-}
 
 // the row_clock_ns time budget_ns from now; none (the largest time) for a budget of 0 or one
 // that would overflow
@@ -98,7 +84,8 @@ IKWB_HD uint32_t attempt_sequence(int seed, int attempt, int n_seeds, int max_re
 // reaches deadline_ns. Returns the best attempt (converged first, then the lower merit) with the
 // iterations of all attempts; its configuration is copied to best_q.
 //   buffers: the row's LM buffers; each attempt starts from a copy (local_solve swaps the
-//            pointers), with buffers.q set to the seed and the null-space posture filled in;
+//            pointers), with buffers.q set to the seed, the null-space posture and the
+//            deadline filled in;
 //            buffers.tmp is also the sampler's scratch
 //   init (nq): the problem's initial configuration; seed_q (nq): scratch; best_q (nq): out
 //   local_solve(RowBuffers<T>& b, RowStatus<T>& st): one local solve from b.q
@@ -110,6 +97,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
   const ModelView<T>& m = pv.model;
   const int nq = m.coord_count;
   RowBuffers<T> start = buffers;
+  start.deadline_ns = deadline_ns;  // a long attempt stops inside its iterations too
   const int null_obj = null_space_posture(pv);
   start.null_rest = null_obj >= 0 ? pv.rest_q + null_obj * nq : nullptr;
   start.null_weight = null_obj >= 0 ? pv.objectives[null_obj].weight : T(0);

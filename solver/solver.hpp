@@ -62,7 +62,8 @@ struct SolverSettings {
   int max_restarts = 0;          // re-seed an unconverged seed (uniform) up to this many times
   int stall_window = 0;          // restart a seed whose cost has not halved in this many
                                  // iterations (0 = never)
-  double time_budget_s = 0;      // per problem; 0 = none (restarts stop when it runs out)
+  double time_budget_s = 0;      // per problem; 0 = none (restarts, and the iterations of the
+                                 // attempt running, stop when it runs out; `ikwb solve`: 1 s)
   bool prefer_closest = false;   // among converged seeds keep the one closest to the initial q
   bool solve_all_seeds = false;  // run every seed to the end (ghosts); else a problem stops at
                                  // its first converged seed (prefer_closest implies this)

@@ -21,7 +21,8 @@ namespace {
 // Owns the buffers of one row and runs lm_solve_row with the analytic evaluator.
 struct RowRunner {
   const IkProblem& pr;
-  std::vector<double> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al;
+  std::vector<double> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, diag;
+  std::vector<int> row_col, rows, cols;
   std::vector<Transform<double>> body_q, body_q_trial;
   std::vector<uint8_t> mask;
   RowStatus<double> st;
@@ -36,6 +37,10 @@ struct RowRunner {
     A.assign(std::size_t(nv) * nv, 0.0);
     L = A;
     for (auto* v : {&g, &dq, &tmp}) v->assign(nv, 0.0);
+    diag.assign(3 * nv, 0.0);
+    row_col.assign(nr, 0);
+    rows.assign(nr, 0);
+    cols.assign(nv, 0);
     body_q.assign(m.body_count, transform_identity<double>());
     body_q_trial = body_q;
   }
@@ -50,7 +55,9 @@ struct RowRunner {
                          L.data(),      g.data(),
                          dq.data(),     tmp.data(),
                          al.data(),     mask.empty() ? nullptr : mask.data(),
-                         nullptr,       0.0};
+                         nullptr,       0.0,
+                         diag.data(),   row_col.data(),
+                         rows.data(),   cols.data()};
     ProblemView<double> pv = pr.view();
     if (null_objective >= 0) {
       b.null_rest = pv.rest_q + null_objective * pr.model().coord_count;

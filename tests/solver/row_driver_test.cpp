@@ -248,9 +248,14 @@ TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {
       int nv = nq > 7 ? nq - 1 : nq, nb = nq + 2;
       cuda::RowScratchLayout l = cuda::row_scratch_layout(nq, nv, nr, nb);
       EXPECT_EQ(l.stride % 2, 1);
-      EXPECT_GE(l.stride, l.tmp + nv);
+      EXPECT_GE(l.stride, l.cols + nv);
       EXPECT_EQ(l.body_q_trial - l.body_q, nb * 7);
       EXPECT_EQ(l.A - l.J, nr * nv);
+      // the structured LM step's buffers (solver/lm_step.hpp)
+      EXPECT_EQ(l.diag - l.tmp, nv);
+      EXPECT_EQ(l.row_col - l.diag, 3 * nv);
+      EXPECT_EQ(l.rows - l.row_col, nr);
+      EXPECT_EQ(l.cols - l.rows, nr);
     }
 }
 

@@ -1,0 +1,341 @@
+// The linear algebra of one LM step: the damped normal equations (J^T J + lambda D) dq = -g,
+// g = J^T r, of one batch row, formed and solved using the structure of the rows.
+//
+// Rows come in two sorts. Diagonal rows (posture of 1-dof, planar and free-translation dofs,
+// joint limits) have their one non-zero at a column known from the objective; general rows
+// (task objectives, centre of mass, custom rows, ball rotations of a posture) fill the columns
+// of their chain. Two ways to solve, chosen per problem (lm_resolve_step):
+//   dense      A = J^T J (nv x nv) summed over each row's non-zero columns only, so a hand's rows
+//              cost its chain and a posture row one product; dense Cholesky of A + lambda D.
+//              Bit for bit the plain dense product (the same terms in the same order).
+//   row space  the diagonal rows and the damping make a diagonal M; the m general rows G enter
+//              through Woodbury, (M + G^T G)^-1 = M^-1 - M^-1 G^T (I + G M^-1 G^T)^-1 G M^-1:
+//              an m x m Cholesky and O(m^2 nv) work instead of O(nv^3): a 5000-joint chain with
+//              a pose target (m = 6) takes a step in well under a millisecond, where a dense
+//              5000 x 5000 Cholesky alone is about 2e10 multiply-adds.
+// Equal to rounding (tests/solver/lm_step_test.cpp states the tolerance).
+//
+// __host__ __device__, float and double, raw pointers only: the CPU backend and the CUDA
+// kernels run the same step.
+#pragma once
+
+#include <cstdint>
+
+#include "solver/objectives.hpp"
+
+namespace ikwb {
+
+// How the LM step solves its normal equations.
+enum class LmStep : int8_t {
+  kAuto,      // by problem size (lm_resolve_step)
+  kDense,     // nv x nv normal matrix from each row's non-zero columns, dense Cholesky
+  kRowSpace,  // diagonal rows on the diagonal, the general rows through an m x m system
+};
+
+// In-place Cholesky of the n x n SPD matrix L (lower triangle used); false if not SPD.
+template <class T>
+IKWB_HD bool cholesky_factor(T* L, int n) {
+  for (int j = 0; j < n; ++j) {
+    T d = L[j * n + j];
+    for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
+    if (!(d > T(0))) return false;
+    d = sqrt(d);
+    L[j * n + j] = d;
+    T inv = T(1) / d;
+    for (int i = j + 1; i < n; ++i) {
+      T s = L[i * n + j];
+      for (int k = 0; k < j; ++k) s -= L[i * n + k] * L[j * n + k];
+      L[i * n + j] = s * inv;
+    }
+  }
+  return true;
+}
+
+// Solves L L^T x = b in place (x holds b on entry).
+template <class T>
+IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
+  for (int i = 0; i < n; ++i) {
+    T s = x[i];
+    for (int k = 0; k < i; ++k) s -= L[i * n + k] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    T s = x[i];
+    for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+}
+
+// row_col values besides a column index
+constexpr int kRowZero = -2;     // always zero (a disabled or null-space objective)
+constexpr int kRowGeneral = -1;  // may fill any column
+
+// Sorts the problem's rows: row_col[k] (nr) is the one column row k can fill, kRowGeneral or
+// kRowZero; rows (nr) receives the general rows in order. Returns their count m. Static for a
+// problem (it reads the objectives, not q).
+template <class T>
+IKWB_HD int lm_classify_rows(const ProblemView<T>& pv, int* row_col, int* rows) {
+  const ModelView<T>& m = pv.model;
+  const int nv = m.dof_count;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    int* rc = row_col + o.start;
+    const bool per_dof =
+        o.dim == nv && (o.type == ObjectiveType::kPosture || o.type == ObjectiveType::kJointLimits);
+    for (int k = 0; k < o.dim; ++k)
+      rc[k] = !o.enabled || o.null_space ? kRowZero : (per_dof ? k : kRowGeneral);
+    if (!o.enabled || o.null_space || o.type != ObjectiveType::kPosture || !per_dof) continue;
+    // a posture's rotation rows of ball and free joints are 3 x 3 blocks
+    for (int j = 0; j < m.joint_count; ++j) {
+      JointType t = JointType(m.joint_type[j]);
+      if (m.joint_mimic[j] >= 0 || (t != JointType::kBall && t != JointType::kFree)) continue;
+      int ds = m.joint_qd_start[j] + (t == JointType::kFree ? 3 : 0);
+      for (int k = 0; k < 3; ++k) rc[ds + k] = kRowGeneral;
+    }
+  }
+  int count = 0;
+  for (int k = 0; k < pv.residual_count; ++k)
+    if (row_col[k] == kRowGeneral) rows[count++] = k;
+  return count;
+}
+
+// The step a problem of nv dofs and m general rows takes: kRowSpace when the general rows are
+// at most half the dofs, else kDense. Measured (whole `ikwb solve` runs, instructions per solve
+// under callgrind, docs/benchmarks.md "Structured LM"): with a pose target (m = 6) the two are
+// even at nv = 8 (the Panda: dense 3% ahead), row space leads by 12% at nv = 12, 53% at 32, 68%
+// at 48; the humanoid preset (m = 32, nv = 34) needs 14.2 M dense against 25.5 M in row space.
+// A requested kDense or kRowSpace is kept, except that kRowSpace needs m (m + 1) <= nv nv (its
+// m x m factor and m scratch values live in the nv x nv buffer L).
+IKWB_HD LmStep lm_resolve_step(LmStep requested, int nv, int m) {
+  const bool fits = long(m) * (m + 1) <= long(nv) * nv;
+  if (requested == LmStep::kDense) return LmStep::kDense;
+  if (requested == LmStep::kRowSpace) return fits ? LmStep::kRowSpace : LmStep::kDense;
+  return fits && 2 * m <= nv ? LmStep::kRowSpace : LmStep::kDense;
+}
+
+// Elements the step needs in A and in L (row space leaves A unused).
+IKWB_HD long lm_a_capacity(LmStep kind, int nv) {
+  return kind == LmStep::kDense ? long(nv) * nv : 0;
+}
+IKWB_HD long lm_l_capacity(LmStep kind, int nv, int m) {
+  return kind == LmStep::kDense ? long(nv) * nv : long(m) * (m + 1);
+}
+
+// One row's normal equations and the buffers they are kept in.
+template <class T>
+struct LmSystem {
+  LmStep kind = LmStep::kDense;  // kDense or kRowSpace (never kAuto)
+  int nv = 0, nr = 0;
+  int m = 0;                          // general rows
+  const T* J = nullptr;               // (nr x nv) weighted rows
+  const uint8_t* dof_free = nullptr;  // (nv) or null: frozen dofs get no step
+  T* A = nullptr;                     // dense: (nv x nv) J^T J (frozen dofs: identity rows)
+  T* L = nullptr;                     // dense: (nv x nv) factor of the damped A;
+                                      // row space: (m x m) factor, then (m) scratch
+  T* g = nullptr;                     // (nv) J^T r (frozen dofs: 0)
+  T* diag = nullptr;                  // row space: (3 nv) diagonal rows' J^T J (frozen: 1),
+                                      // diag(J^T J), inverse damped diagonal of the factor
+  const int* row_col = nullptr;       // (nr) lm_classify_rows
+  const int* rows = nullptr;          // (m) the general rows
+  int* cols = nullptr;  // (nv) row space: 1 for a dof in the factored system's columns, else 0
+};
+
+// g = J^T r and (dense) A = J^T J, (row space) the diagonals, at the current J and r.
+template <class T>
+IKWB_HD void lm_build(const LmSystem<T>& s, const T* r) {
+  const int nv = s.nv;
+  for (int a = 0; a < nv; ++a) s.g[a] = T(0);
+  if (s.kind == LmStep::kDense) {
+    // each row's products over its non-zero columns a (against every b <= a: a zero product
+    // leaves a sum as it is), rows in order: the same sums as the plain dense product
+    for (int a = 0; a < nv * nv; ++a) s.A[a] = T(0);
+    for (int k = 0; k < s.nr; ++k) {
+      const int rc = s.row_col[k];
+      if (rc == kRowZero) continue;
+      const T* Jk = s.J + k * nv;
+      if (rc >= 0) {
+        s.A[rc * nv + rc] += Jk[rc] * Jk[rc];
+        s.g[rc] += Jk[rc] * r[k];
+        continue;
+      }
+      const T rk = r[k];
+      for (int a = 0; a < nv; ++a) {
+        const T ja = Jk[a];
+        if (ja == T(0)) continue;
+        s.g[a] += ja * rk;
+        T* __restrict__ Aa = s.A + a * nv;
+        for (int b = 0; b <= a; ++b) Aa[b] += ja * Jk[b];
+      }
+    }
+    for (int a = 0; a < nv; ++a)
+      for (int b = 0; b < a; ++b) s.A[b * nv + a] = s.A[a * nv + b];
+    if (s.dof_free) {
+      for (int a = 0; a < nv; ++a) {
+        if (s.dof_free[a]) continue;
+        s.g[a] = T(0);
+        for (int b = 0; b < nv; ++b) s.A[a * nv + b] = s.A[b * nv + a] = T(0);
+        s.A[a * nv + a] = T(1);
+      }
+    }
+    return;
+  }
+  T* sd = s.diag;       // diagonal rows' J^T J
+  T* ad = s.diag + nv;  // diag(J^T J)
+  for (int a = 0; a < nv; ++a) sd[a] = ad[a] = T(0);
+  for (int k = 0; k < s.nr; ++k) {
+    const int rc = s.row_col[k];
+    if (rc < 0) continue;
+    const T j = s.J[k * nv + rc];
+    sd[rc] += j * j;
+    s.g[rc] += j * r[k];
+  }
+  for (int i = 0; i < s.m; ++i) {
+    const int k = s.rows[i];
+    const T* Jk = s.J + k * nv;
+    const T rk = r[k];
+    for (int a = 0; a < nv; ++a) {
+      s.g[a] += Jk[a] * rk;
+      ad[a] += Jk[a] * Jk[a];
+    }
+  }
+  for (int a = 0; a < nv; ++a) {
+    ad[a] += sd[a];
+    if (s.dof_free && !s.dof_free[a]) {
+      s.g[a] = T(0);
+      sd[a] = ad[a] = T(1);
+    }
+  }
+}
+
+// the damping of dof a: lambda, times diag(A) with Marquardt scaling
+template <class T>
+IKWB_HD T lm_damping(T lambda, bool marquardt, T a_diag) {
+  return lambda * (marquardt ? (a_diag > T(1e-9) ? a_diag : T(1e-9)) : T(1));
+}
+
+// Factors A + lambda D. exclude (nv, or null): dofs with exclude[a] > 0 are left out of the
+// step (rows and columns of the damped matrix replaced by the identity's). False when the
+// matrix is not positive definite (non-finite rows).
+template <class T>
+IKWB_HD bool lm_factor(const LmSystem<T>& s, T lambda, bool marquardt, const T* exclude) {
+  const int nv = s.nv;
+  if (s.kind == LmStep::kDense) {
+    for (int a = 0; a < nv * nv; ++a) s.L[a] = s.A[a];
+    for (int a = 0; a < nv; ++a) s.L[a * nv + a] += lm_damping(lambda, marquardt, s.A[a * nv + a]);
+    if (exclude) {
+      for (int a = 0; a < nv; ++a) {
+        if (!(exclude[a] > T(0))) continue;
+        for (int b = 0; b < nv; ++b) s.L[a * nv + b] = s.L[b * nv + a] = T(0);
+        s.L[a * nv + a] = T(1);
+      }
+    }
+    return cholesky_factor(s.L, nv);
+  }
+  const T* sd = s.diag;
+  const T* ad = s.diag + nv;
+  T* minv = s.diag + 2 * nv;
+  for (int a = 0; a < nv; ++a) {
+    const bool frozen = s.dof_free && !s.dof_free[a];
+    const bool out = exclude && exclude[a] > T(0);
+    // an excluded dof's damped diagonal is 1, as in the dense matrix
+    const T d = out ? T(1) : sd[a] + lm_damping(lambda, marquardt, ad[a]);
+    if (!(d > T(0))) return false;
+    minv[a] = T(1) / d;
+    s.cols[a] = frozen || out ? 0 : 1;
+  }
+  // S = I + G M^-1 G^T over the included columns (lower triangle)
+  const int m = s.m;
+  for (int i = 0; i < m; ++i) {
+    const T* Ji = s.J + s.rows[i] * nv;
+    for (int j = 0; j <= i; ++j) {
+      const T* Jj = s.J + s.rows[j] * nv;
+      T t = T(0);
+      for (int a = 0; a < nv; ++a)
+        if (s.cols[a]) t += Ji[a] * minv[a] * Jj[a];
+      s.L[i * m + j] = (i == j ? T(1) : T(0)) + t;
+    }
+  }
+  return cholesky_factor(s.L, m);
+}
+
+// Solves the factored system in place (x: the right-hand side on entry, nv).
+template <class T>
+IKWB_HD void lm_solve(const LmSystem<T>& s, T* x) {
+  const int nv = s.nv;
+  if (s.kind == LmStep::kDense) {
+    cholesky_solve(s.L, nv, x);
+    return;
+  }
+  const int m = s.m;
+  const T* minv = s.diag + 2 * nv;
+  T* z = s.L + m * m;
+  for (int a = 0; a < nv; ++a) x[a] *= minv[a];
+  for (int i = 0; i < m; ++i) {
+    const T* Ji = s.J + s.rows[i] * nv;
+    T t = T(0);
+    for (int a = 0; a < nv; ++a)
+      if (s.cols[a]) t += Ji[a] * x[a];
+    z[i] = t;
+  }
+  cholesky_solve(s.L, m, z);
+  for (int i = 0; i < m; ++i) {
+    const T* Ji = s.J + s.rows[i] * nv;
+    const T zi = z[i];
+    for (int a = 0; a < nv; ++a)
+      if (s.cols[a]) x[a] -= minv[a] * Ji[a] * zi;
+  }
+}
+
+// out = A v (nv each; not aliased).
+template <class T>
+IKWB_HD void lm_apply(const LmSystem<T>& s, const T* v, T* out) {
+  const int nv = s.nv;
+  if (s.kind == LmStep::kDense) {
+    for (int a = 0; a < nv; ++a) {
+      T t = T(0);
+      for (int b = 0; b < nv; ++b) t += s.A[a * nv + b] * v[b];
+      out[a] = t;
+    }
+    return;
+  }
+  for (int a = 0; a < nv; ++a) out[a] = s.diag[a] * v[a];
+  for (int i = 0; i < s.m; ++i) {
+    const T* Ji = s.J + s.rows[i] * nv;
+    T t = T(0);
+    for (int a = 0; a < nv; ++a)
+      if (!s.dof_free || s.dof_free[a]) t += Ji[a] * v[a];
+    for (int a = 0; a < nv; ++a)
+      if (!s.dof_free || s.dof_free[a]) out[a] += Ji[a] * t;
+  }
+}
+
+// The decrease of the quadratic model for the step dq: -dq . (g + A dq / 2).
+template <class T>
+IKWB_HD T lm_model_decrease(const LmSystem<T>& s, const T* dq) {
+  const int nv = s.nv;
+  T pred = T(0);
+  if (s.kind == LmStep::kDense) {
+    for (int a = 0; a < nv; ++a) {
+      T t = T(0);
+      for (int b = 0; b < nv; ++b) t += s.A[a * nv + b] * dq[b];
+      pred -= dq[a] * (s.g[a] + T(0.5) * t);
+    }
+    return pred;
+  }
+  // dq^T A dq = sum of the diagonal rows' squares plus |G dq|^2
+  T quad = T(0);
+  for (int a = 0; a < nv; ++a) {
+    pred -= dq[a] * s.g[a];
+    quad += s.diag[a] * dq[a] * dq[a];
+  }
+  for (int i = 0; i < s.m; ++i) {
+    const T* Ji = s.J + s.rows[i] * nv;
+    T t = T(0);
+    for (int a = 0; a < nv; ++a)
+      if (!s.dof_free || s.dof_free[a]) t += Ji[a] * dq[a];
+    quad += t * t;
+  }
+  return pred - T(0.5) * quad;
+}
+
+}  // namespace ikwb

@@ -142,7 +142,7 @@ void draw_obstacles(render::Overlay& ov, const render::Camera& camera, const App
       glm::vec3 a = c - h * u - h * v, b = c + h * u - h * v, d = c + h * u + h * v,
                 e = c - h * u + h * v;
       glm::vec4 fill = color;
-      fill.a *= 0.6f;
+      fill.a *= 0.35f;
       ov.quad(a, b, d, e, fill, true);
       ov.polyline({a, b, d, e}, edge, 1.5f, true, true);
       continue;

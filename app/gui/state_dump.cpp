@@ -7,6 +7,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "app/gui/obstacle_view.hpp"
 #include "app/gui/timeline_edit.hpp"
 #include "app/gui/visuals.hpp"
 #include "engine/render/gl_util.hpp"
@@ -235,6 +236,10 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     json e = obstacle_dump(app.obstacles[i]);
     e["index"] = i;
     e["selected"] = i == app.selected_obstacle();
+    // where its centre is drawn (a half-space's: its gizmo's, the plane point nearest the origin)
+    glm::vec3 px =
+        view.camera.project(render::to_glm(obstacle_gizmo_pose(app.obstacles[i]).p), view.rect);
+    e["screen"] = json::array({px.x, px.y, px.z});
     obstacles.push_back(e);
   }
   d["obstacles"] = obstacles;

@@ -39,7 +39,7 @@ void add_world_collision(AppState& app) {
 // a row of doubles edited by dragging (min: the smallest value a drag or typed value may take)
 bool drag_row(const char* id, double* v, int n, float speed, double min, double max,
               const char* format, const char* tip) {
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8);
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
   bool changed = ImGui::DragScalarN(id, ImGuiDataType_Double, v, n, speed, &min, &max, format,
                                     ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
@@ -51,8 +51,8 @@ bool obstacle_fields(Obstacle& edit, bool* done) {
   bool changed = false;
   auto finished = [&] { *done = *done || ImGui::IsItemDeactivatedAfterEdit(); };
   // type: a solid keeps its pose; a floor goes through the solid's position, normal along its z
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8);
-  if (ImGui::BeginCombo("##type", type_label(edit.type))) {
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+  if (ImGui::BeginCombo("type", type_label(edit.type))) {
     for (const TypeItem& k : kTypes)
       if (ImGui::Selectable(k.label, k.type == edit.type) && k.type != edit.type) {
         Transform<double> at = obstacle_gizmo_pose(edit);
@@ -65,19 +65,18 @@ bool obstacle_fields(Obstacle& edit, bool* done) {
   const double tiny = 1e-3, huge = 100;
   switch (edit.type) {
     case ShapeType::kBox:
-      changed |= drag_row("##size", &edit.size.x, 3, 0.002f, tiny, huge, "%.3f m",
+      changed |= drag_row("size", &edit.size.x, 3, 0.002f, tiny, huge, "%.3f m",
                           "full extents along the obstacle's x, y, z");
       finished();
       break;
     case ShapeType::kSphere:
-      changed |=
-          drag_row("##radius", &edit.radius, 1, 0.002f, tiny, huge, "radius %.3f m", "radius");
+      changed |= drag_row("radius", &edit.radius, 1, 0.002f, tiny, huge, "%.3f m", "radius");
       finished();
       break;
     case ShapeType::kCapsule:
     case ShapeType::kCylinder: {
       double rl[2] = {edit.radius, edit.length};
-      if (drag_row("##radius_length", rl, 2, 0.002f, tiny, huge, "%.3f m",
+      if (drag_row("r, length", rl, 2, 0.002f, tiny, huge, "%.3f m",
                    "radius, and length along the obstacle's z (a capsule's without its caps)")) {
         edit.radius = rl[0];
         edit.length = rl[1];
@@ -88,7 +87,7 @@ bool obstacle_fields(Obstacle& edit, bool* done) {
     }
     case ShapeType::kHalfSpace: {
       double n[3] = {edit.normal.x, edit.normal.y, edit.normal.z};
-      if (drag_row("##normal", n, 3, 0.01f, -1, 1, "%.2f",
+      if (drag_row("normal", n, 3, 0.01f, -1, 1, "%.2f",
                    "outward normal (normalised; the solid is normal . x <= offset)")) {
         Vec3<double> v{n[0], n[1], n[2]};
         double l = length(v);
@@ -96,19 +95,19 @@ bool obstacle_fields(Obstacle& edit, bool* done) {
         changed = true;
       }
       finished();
-      changed |= drag_row("##offset", &edit.offset, 1, 0.002f, -1e3, 1e3, "offset %.3f m",
+      changed |= drag_row("offset", &edit.offset, 1, 0.002f, -1e3, 1e3, "%.3f m",
                           "the plane is normal . x = offset");
       finished();
       return changed;
     }
   }
-  changed |= drag_row("##position", &edit.pose.p.x, 3, 0.002f, -1e3, 1e3, "%.3f m",
+  changed |= drag_row("position", &edit.pose.p.x, 3, 0.002f, -1e3, 1e3, "%.3f m",
                       "position of the obstacle's centre (world x, y, z)");
   finished();
   if (edit.type != ShapeType::kSphere) {
     Vec3<double> rpy = rpy_from_quat(edit.pose.q);
     double deg[3] = {rpy.x * kDeg, rpy.y * kDeg, rpy.z * kDeg};
-    if (drag_row("##rpy", deg, 3, 0.5f, -180, 180, "%.1f deg",
+    if (drag_row("rpy", deg, 3, 0.5f, -180, 180, "%.1f deg",
                  "orientation: roll, pitch, yaw about the world x, y, z (degrees)")) {
       edit.pose.q = quat_from_rpy(deg[0] / kDeg, deg[1] / kDeg, deg[2] / kDeg);
       changed = true;
@@ -185,10 +184,10 @@ void draw_obstacles_section(Ui& ui) {
       ImGui::Indent(16);
       char name[128];
       std::snprintf(name, sizeof name, "%s", o.name.c_str());
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8);
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
       Obstacle edit = o;
       bool done = false, changed = false;
-      if (ImGui::InputText("##name", name, sizeof name, ImGuiInputTextFlags_EnterReturnsTrue)) {
+      if (ImGui::InputText("name", name, sizeof name, ImGuiInputTextFlags_EnterReturnsTrue)) {
         edit.name = name;
         changed = done = true;
       }

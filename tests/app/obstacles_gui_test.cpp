@@ -225,3 +225,17 @@ TEST_F(ObstaclesGui, ARaisedBoxMakesTheArmResolveClearOfIt) {
 }
 
 }  // namespace
+
+namespace {
+
+// the demo's own expectations (the hand reaches behind the box before and after sliding along
+// it, and after the objective is turned off and on) hold when it runs from the Demos menu
+TEST_F(ObstaclesGui, ReachAroundDemoMeetsItsExpectations) {
+  ASSERT_EQ(run("demo panda_reach_around\n" + dump_cmd("end.json")), 0) << log();
+  json d = dump("end.json");
+  ASSERT_EQ(d["obstacles"].size(), 2u);
+  EXPECT_EQ(d["selection"]["obstacle"], "box");
+  EXPECT_NEAR(at(obstacle(d, "box"), "position", 0), 0.45, 2e-3);
+}
+
+}  // namespace

@@ -49,6 +49,9 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
     last_edit = what;
     return true;
   }
+  // the selected obstacle stays selected (by name) when the step still has it
+  const int sel = selected_obstacle();
+  const std::string sel_name = sel >= 0 ? obstacles[sel].name : "";
   objectives.clear();
   selection = {};
   hover = {};
@@ -58,6 +61,7 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   SolverSettings kept = settings;  // solver settings are not undo steps
   apply_scene_content(scene);
   settings = kept;
+  if (!sel_name.empty()) select_obstacle(find_obstacle(sel_name));
   note_edit(what);
   return true;
 }

@@ -166,6 +166,8 @@ TEST_F(ObstaclesGui, TheTargetGizmoDragsAnObstacleInOneUndoStep) {
   json turned = obstacle(dump("turned.json"), "block");
   // 30 degrees about z: (0, 0, sin 15deg, cos 15deg)
   EXPECT_NEAR(std::abs(at(turned, "orientation", 2)), std::sin(M_PI / 12), 2e-3);
+  // the obstacle stays selected through undo
+  EXPECT_EQ(dump("undone.json")["selection"]["obstacle"], "block");
   json undone = obstacle(dump("undone.json"), "block");
   EXPECT_NEAR(at(undone, "position", 0), 0.6, 1e-9);
   EXPECT_NEAR(at(undone, "orientation", 3), 1.0, 1e-9);

@@ -154,7 +154,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
     std::shared_ptr<const Model> model = s.model->model;
     for (py::ssize_t begin = 0; begin < n; begin += kChunk) {
       const int k = int(std::min(kChunk, n - begin));
-      IkProblem problem = make_problem(model, s.setup.objectives, k);
+      IkProblem problem = make_problem(model, s.setup.objectives, k, &s.setup.collision);
       for (int i = 0; i < count; ++i) {
         if (!objective_kind(s.setup.objectives[i].objective.params.type).has_target()) continue;
         std::vector<Transform<double>> ti(k);

@@ -214,6 +214,8 @@ class AppState {
   // objectives were added or removed, or the robot changed; edited in place otherwise).
   void sync();
   const IkProblem* problem() const { return problem_.get(); }
+  // the capsules, self pairs (SRDF applied) and obstacles the collision objectives read
+  const CollisionWorld& collision_world() const { return collision_world_; }
   // changes whenever sync() rebuilds the problem (with problem()->version(): any edit)
   uint64_t problem_serial() const { return problem_serial_; }
 

@@ -68,10 +68,13 @@ struct Trajectory {
 // Renders the timeline at `rate` Hz. objectives: the scene's, whose targets the keys hold (the
 // keys' targets sized to them). settings: the solver's tolerances and iterations (one seed, the
 // warm start, is used; at least 50 iterations). Throws std::invalid_argument for no keys, keys
-// that do not fit the model or the objectives, or a bad rate.
+// that do not fit the model or the objectives, or a bad rate. collision: what the scene's
+// self_collision / world_collision objectives read (its SRDF and obstacles; null: the model's
+// capsules and pairs, no obstacles).
 Trajectory render_timeline(std::shared_ptr<const Model> model,
                            const std::vector<PlacedObjective>& objectives, const Timeline& timeline,
-                           double rate, const SolverSettings& settings, IkSolver& solver);
+                           double rate, const SolverSettings& settings, IkSolver& solver,
+                           const CollisionWorld* collision = nullptr);
 
 // the configuration at time t (clamped to the trajectory), blended between the samples around it
 void trajectory_at(const Model& model, const Trajectory& trajectory, double t,

@@ -350,8 +350,14 @@ void AppState::sync() {
     ++problem_serial_;
     synced_model_version_ = model_version;
     structure_dirty_ = false;
+    collision_dirty_ = false;
   }
   IkProblem& p = *problem_;
+  // an obstacle was added, moved, resized or removed: same rows, new world
+  if (collision_dirty_) {
+    p.set_collision_world(collision_world_);
+    collision_dirty_ = false;
+  }
   for (int i = 0; i < int(objectives.size()); ++i) {
     WorkbenchObjective& o = objectives[i];
     // the solver's copy is canonical (normalised quaternions, default names, row layout)

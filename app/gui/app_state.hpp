@@ -105,11 +105,14 @@ struct CollisionStatus {
 struct Selection {
   int body = -1;       // selected link
   int objective = -1;  // objective whose gizmo is shown
+  // selected obstacle (its gizmo is shown while no objective is selected; see select_obstacle)
+  int obstacle = -1;
 };
 
 struct Hover {
   int body = -1;       // link under the mouse (3D view or robot tree)
   int objective = -1;  // target marker under the mouse
+  int obstacle = -1;   // obstacle under the mouse
 };
 
 class AppState {
@@ -201,6 +204,29 @@ class AppState {
   // "collision_pairs"). False, with a message, when the pair can never be checked.
   bool set_collision_pair(int a, int b, bool checked);
 
+  // ---- obstacles (obstacles.cpp) -------------------------------------------------------------
+  // Every change is checked (check_obstacle, unique non-empty names) and refused with a message
+  // naming the problem, keeping what was there; accepted changes update the solver's collision
+  // world at the next sync().
+  // an obstacle of `type` with a size from the robot's, just in front of the robot (+x) and
+  // clear of it at the current configuration; a floor (half-space) under the robot's lowest
+  // moving capsule. `name` "" picks a free one ("box", "box 2", ...).
+  Obstacle new_obstacle(ShapeType type, const std::string& name = "") const;
+  // adds and selects it; its index, or -1. The first obstacle without a world_collision
+  // objective warns that the solver ignores obstacles until one is added.
+  int add_obstacle(Obstacle obstacle);
+  // replaces obstacle `index`; `what` non-empty notes an undo step (a drag in progress passes "")
+  bool set_obstacle(int index, const Obstacle& obstacle, const std::string& what);
+  void remove_obstacle(int index);
+  // index of the obstacle named `name`, -1 when none
+  int find_obstacle(const std::string& name) const;
+  // selects obstacle `index` for the gizmo and the panel (clears the objective selection)
+  void select_obstacle(int index);
+  // the obstacle whose gizmo is shown: selection.obstacle while no objective is selected
+  int selected_obstacle() const;
+  // whether an enabled world_collision objective reads the obstacles
+  bool has_world_collision() const;
+
   // a new objective of `type` with its kind's defaults (weight, mode, the rest posture) on a link
   // point (kinds with a link); add it with add_objective
   Objective new_objective(ObjectiveType type, int link = -1, Vec3<double> offset = {0, 0, 0}) const;
@@ -229,6 +255,8 @@ class AppState {
   // the 1-dof joints whose move from q_before to joint_q reached the frame step bound
   std::vector<int> step_bound_joints(const std::vector<double>& q_before) const;
   const IkProblem* problem() const { return problem_.get(); }
+  // the capsules, self pairs (SRDF applied) and obstacles the collision objectives read
+  const CollisionWorld& collision_world() const { return collision_world_; }
   // changes whenever sync() rebuilds the problem (with problem()->version(): any edit)
   uint64_t problem_serial() const { return problem_serial_; }
 
@@ -283,6 +311,10 @@ class AppState {
 
   std::unique_ptr<IkProblem> problem_;
   CollisionWorld collision_world_;  // of obstacles and srdf on the installed model
+  bool collision_dirty_ = false;    // obstacles changed: hand the world to the problem
+  // the obstacle part of collision_world_ from `obstacles` (capsules and pairs are the model's
+  // and the SRDF's and do not change)
+  void update_world_obstacles();
   bool structure_dirty_ = true;
   uint64_t problem_serial_ = 0;
   uint64_t synced_model_version_ = 0;

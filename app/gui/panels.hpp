@@ -76,6 +76,10 @@ void draw_messages_panel(Ui& ui, ImVec2 pos, ImVec2 size);
 void draw_open_urdf_dialog(Ui& ui);
 // the Timeline window (panel_timeline.cpp), while AppState::timeline.show_panel is on
 void draw_timeline_panel(Ui& ui);
+// the Scene menu (add obstacles, the world_collision objective) and the Obstacles section of the
+// Objectives panel (panel_obstacles.cpp)
+void draw_scene_menu(Ui& ui);
+void draw_obstacles_section(Ui& ui);
 
 // File > Open URDF's action (the dialog's Open button and the script's open_urdf): loads the
 // file, keeping the current robot and showing the error when it fails

@@ -205,6 +205,7 @@ void draw_menu_bar(Ui& ui) {
     ImGui::EndMenu();
   }
   draw_edit_menu(ui);
+  draw_scene_menu(ui);
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Robot and joints", nullptr, &ui.layout.show_left);
     ImGui::MenuItem("Objectives and solver", nullptr, &ui.layout.show_right);

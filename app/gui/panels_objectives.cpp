@@ -302,6 +302,7 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     ImGui::Separator();
     ImGui::PopID();
   }
+  draw_obstacles_section(ui);
   ImGui::EndChild();
   ImGui::End();
   if (remove >= 0) app.remove_objective(remove);

@@ -50,6 +50,9 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
     last_edit = what;
     return true;
   }
+  // the selected obstacle stays selected (by name) when the step still has it
+  const int sel = selected_obstacle();
+  const std::string sel_name = sel >= 0 ? obstacles[sel].name : "";
   objectives.clear();
   selection = {};
   hover = {};
@@ -61,6 +64,7 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   apply_scene_content(scene);
   settings = kept;
   frame_step = kept_step;
+  if (!sel_name.empty()) select_obstacle(find_obstacle(sel_name));
   note_edit(what);
   return true;
 }

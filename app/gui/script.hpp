@@ -62,6 +62,7 @@ class ScriptRunner {
   // a gizmo drag in progress (drag, drag_pose)
   struct Drag {
     int objective = -1;
+    std::string obstacle;  // the named obstacle's gizmo instead of an objective's
     render::GizmoHandle handle = render::GizmoHandle::kNone;
     glm::dvec3 move{0.0};     // translate handles: world displacement
     bool along_axis = false;  // move.x is a distance along the axis handle's own axis

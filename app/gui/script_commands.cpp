@@ -1101,7 +1101,8 @@ const ScriptCommandSpec kCommands[] = {
 const ScriptCommandSpec* find_script_command(const std::string& name) {
   for (const ScriptCommandSpec& c : kCommands)
     if (name == c.name) return &c;
-  return find_timeline_script_command(name);
+  if (const ScriptCommandSpec* c = find_timeline_script_command(name)) return c;
+  return find_obstacle_script_command(name);
 }
 
 }  // namespace ikwb::gui

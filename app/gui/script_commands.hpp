@@ -24,6 +24,8 @@ struct ScriptCommandSpec {
 const ScriptCommandSpec* find_script_command(const std::string& name);
 // the timeline's commands (script_timeline.cpp), which find_script_command also finds
 const ScriptCommandSpec* find_timeline_script_command(const std::string& name);
+// the obstacle command (script_obstacles.cpp), which find_script_command also finds
+const ScriptCommandSpec* find_obstacle_script_command(const std::string& name);
 
 // What a command's run function gets: this frame's host, the command, and the runner's input,
 // drags and place in the script.

@@ -78,6 +78,21 @@ bool ScriptRunner::advance_drag(ScriptHost& host) {
   };
   switch (d.phase) {
     case 0: {
+      if (!d.obstacle.empty()) {
+        // an obstacle: select it (as its row in the panel does); its gizmo takes either mode
+        int k = app.find_obstacle(d.obstacle);
+        if (k < 0) return abandon("no obstacle named '" + d.obstacle + "'");
+        app.select_obstacle(k);
+        render::GizmoMode want =
+            is_ring_handle(d.handle) ? render::GizmoMode::kRotate : render::GizmoMode::kTranslate;
+        if (view.user_mode != want) {
+          int key = want == render::GizmoMode::kRotate ? GLFW_KEY_E : GLFW_KEY_W;
+          input_.keys[key] = true;
+          tapped_.push_back(key);
+        }
+        d.phase = 1;
+        return true;
+      }
       // select the objective (as clicking it in the panel does) and pick the gizmo mode
       if (d.objective >= int(app.objectives.size())) return abandon("no such objective");
       const WorkbenchObjective& o = app.objectives[d.objective];

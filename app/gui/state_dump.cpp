@@ -7,6 +7,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "app/gui/obstacle_view.hpp"
 #include "app/gui/timeline_edit.hpp"
 #include "app/gui/visuals.hpp"
 #include "engine/render/gl_util.hpp"
@@ -36,6 +37,30 @@ json limit(double v) {
 json percentiles(const Percentiles& p) {
   return {{"count", p.count}, {"median", p.median}, {"p90", p.p90}, {"p99", p.p99},
           {"mean", p.mean},   {"min", p.min},       {"max", p.max}};
+}
+
+// the fields of an obstacle's type, as the scene writes them
+json obstacle_dump(const Obstacle& o) {
+  json e = {{"name", o.name}, {"type", shape_type_name(o.type)}};
+  switch (o.type) {
+    case ShapeType::kBox:
+      e["size"] = vec(o.size);
+      break;
+    case ShapeType::kSphere:
+      e["radius"] = o.radius;
+      break;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      e["radius"] = o.radius;
+      e["length"] = o.length;
+      break;
+    case ShapeType::kHalfSpace:
+      e["normal"] = vec(o.normal);
+      e["offset"] = o.offset;
+      return e;
+  }
+  e["pose"] = {{"position", vec(o.pose.p)}, {"orientation", quat(o.pose.q)}};
+  return e;
 }
 
 const char* level_name(Message::Level l) {
@@ -241,8 +266,23 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
                       {"pair_edits", edits}};
   }
   d["collisions"] = collisions;
+  // obstacles: the scene record (name, type, size / radius / length or normal / offset, pose)
+  json obstacles = json::array();
+  for (int i = 0; i < int(app.obstacles.size()); ++i) {
+    json e = obstacle_dump(app.obstacles[i]);
+    e["index"] = i;
+    e["selected"] = i == app.selected_obstacle();
+    // where its centre is drawn (a half-space's: its gizmo's, the plane point nearest the origin)
+    glm::vec3 px =
+        view.camera.project(render::to_glm(obstacle_gizmo_pose(app.obstacles[i]).p), view.rect);
+    e["screen"] = json::array({px.x, px.y, px.z});
+    obstacles.push_back(e);
+  }
+  d["obstacles"] = obstacles;
   d["selection"] = {
       {"objective", app.selection.objective},
+      {"obstacle", app.selected_obstacle() >= 0 ? json(app.obstacles[app.selected_obstacle()].name)
+                                                : json(nullptr)},
       {"link", app.model && app.selection.body >= 0 ? json(app.model->body_name[app.selection.body])
                                                     : json(nullptr)}};
 
@@ -285,6 +325,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   d["framebuffer"] = json::array({fb_w, fb_h});
   d["gizmo"] = {
       {"objective", view.gizmo_objective(app)},
+      {"obstacle", view.gizmo_obstacle(app)},
       {"mode", view.effective_mode(app) == render::GizmoMode::kTranslate ? "translate" : "rotate"},
       {"space", view.gizmo.space == render::GizmoSpace::kWorld ? "world" : "local"},
       {"dragging", view.gizmo.dragging()}};

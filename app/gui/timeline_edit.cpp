@@ -275,7 +275,7 @@ const Trajectory* timeline_trajectory(AppState& app) {
   try {
     auto solver = make_cpu_solver();
     t.trajectory = render_timeline(app.model, placed_objectives(app), t.timeline, t.export_rate,
-                                   app.settings, *solver);
+                                   app.settings, *solver, &app.collision_world());
   } catch (const std::exception& e) {
     t.render_error = e.what();
     return nullptr;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/gui/obstacle_view.hpp"
 #include "app/gui/panels.hpp"
 #include "engine/render/glm_convert.hpp"
 
@@ -107,6 +108,10 @@ int Viewport3D::gizmo_objective(const AppState& app) const {
   return o.has_target() && o.enabled() ? i : -1;
 }
 
+int Viewport3D::gizmo_obstacle(const AppState& app) const {
+  return app.selected_obstacle();
+}
+
 render::GizmoMode Viewport3D::effective_mode(const AppState& app) const {
   int i = gizmo_objective(app);
   if (i >= 0 && !app.objectives[i].has_target_orientation()) return render::GizmoMode::kTranslate;
@@ -115,6 +120,12 @@ render::GizmoMode Viewport3D::effective_mode(const AppState& app) const {
 }
 
 void Viewport3D::update_gizmo_pose(const AppState& app) {
+  int k = gizmo_obstacle(app);
+  if (k >= 0) {
+    gizmo.mode = user_mode;
+    gizmo.set_transform(obstacle_gizmo_pose(app.obstacles[k]));
+    return;
+  }
   int i = gizmo_objective(app);
   if (i < 0) {
     if (gizmo.dragging()) gizmo.cancel_drag();
@@ -144,7 +155,7 @@ int Viewport3D::target_under(const AppState& app, glm::vec2 mouse) const {
 }
 
 void Viewport3D::hover(AppState& app, const InputState& in) {
-  if (gizmo_objective(app) >= 0 &&
+  if ((gizmo_objective(app) >= 0 || gizmo_obstacle(app) >= 0) &&
       gizmo.hover(camera, rect, in.mouse) != render::GizmoHandle::kNone)
     return;
   app.hover.objective = target_under(app, in.mouse);
@@ -153,6 +164,9 @@ void Viewport3D::hover(AppState& app, const InputState& in) {
   render::PickHit hit = picker_.pick(ray, app.fk.body_q);
   visuals.hovered_ghost = visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f);
   if (visuals.hovered_ghost >= 0) return;
+  // an obstacle in front of the robot takes the click
+  app.hover.obstacle = pick_obstacle(app, ray, hit.hit() ? hit.distance : 1e30f);
+  if (app.hover.obstacle >= 0) return;
   app.hover.body = hit.body;
   hover_point_ = render::to_vec3(hit.local_point);
 }
@@ -165,7 +179,9 @@ void Viewport3D::click(AppState& app, int button) {
     app.selection.body = on.body;
     begin_branch_edit(app, branch_joint_for_body(*app.model, on.body));
   } else if (button == 0) {
-    if (on.objective >= 0 && on.objective < int(app.objectives.size())) {
+    if (on.obstacle >= 0) {
+      app.select_obstacle(on.obstacle);
+    } else if (on.objective >= 0 && on.objective < int(app.objectives.size())) {
       app.selection.objective = on.objective;
       app.selection.body = app.objectives[on.objective].link();
     } else {
@@ -180,6 +196,8 @@ void Viewport3D::click(AppState& app, int button) {
 
 void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants_mouse,
                               bool ui_wants_keyboard) {
+  // an objective selected since an obstacle was (panel, script, a new objective) takes the gizmo
+  if (app.selection.objective >= 0) app.selection.obstacle = -1;
   update_gizmo_pose(app);
   gizmo.snap = in.ctrl;
   const bool inside = in.mouse_valid() && rect.contains(in.mouse);
@@ -194,11 +212,17 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
     if (in.key_pressed(GLFW_KEY_F)) frame_robot(app);
     if (in.key_pressed(GLFW_KEY_ESCAPE) && gizmo.dragging()) {
       gizmo.cancel_drag();
-      app.set_target(gizmo_objective(app), gizmo.transform());
+      int k = gizmo_obstacle(app);
+      if (k >= 0)
+        app.set_obstacle(k, obstacle_at_gizmo_pose(app.obstacles[k], gizmo.transform()), "");
+      else
+        app.set_target(gizmo_objective(app), gizmo.transform());
       drag_ = Drag::kNone;
     }
     if (in.key_pressed(GLFW_KEY_DELETE) && app.selection.objective >= 0 && drag_ == Drag::kNone)
       app.remove_objective(app.selection.objective);
+    else if (in.key_pressed(GLFW_KEY_DELETE) && gizmo_obstacle(app) >= 0 && drag_ == Drag::kNone)
+      app.remove_obstacle(gizmo_obstacle(app));
     update_gizmo_pose(app);
   }
 
@@ -208,6 +232,14 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
     const bool held = in.down[drag_button_];
     switch (drag_) {
       case Drag::kGizmo: {
+        // an obstacle: the same gizmo moves its pose (a half-space: its plane)
+        int k = gizmo_obstacle(app);
+        if (k >= 0 && gizmo.dragging()) {
+          Transform<double> t = held ? gizmo.update_drag(camera, rect, in.mouse) : gizmo.end_drag();
+          app.set_obstacle(k, obstacle_at_gizmo_pose(app.obstacles[k], t), "");
+          if (!held) app.note_edit("move obstacle");
+          break;
+        }
         int i = gizmo_objective(app);
         if (i < 0 || !gizmo.dragging()) {
           drag_ = Drag::kNone;
@@ -265,7 +297,8 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
       drag_ = Drag::kBranch;
       branch_start_ = branch_value(app);
       branch_total_ = 0;
-    } else if (b == 0 && gizmo_objective(app) >= 0 && gizmo.begin_drag(camera, rect, in.mouse)) {
+    } else if (b == 0 && (gizmo_objective(app) >= 0 || gizmo_obstacle(app) >= 0) &&
+               gizmo.begin_drag(camera, rect, in.mouse)) {
       drag_ = Drag::kGizmo;
       app.hover = {};
     } else {
@@ -368,6 +401,7 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     renderer_.draw_grid(grid);
   }
   render::Overlay& ov = renderer_.overlay();
+  draw_obstacles(ov, camera, app, gizmo_obstacle(app), app.hover.obstacle);
   if (options.world_axes) renderer_.draw_world_axes(0.25f, 2.5f);
   if (options.link_frames && app.model) {
     for (const auto& x : app.fk.body_q) {
@@ -407,6 +441,7 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     }
     if (gizmo_i >= 0) gizmo.draw(ov, camera, rect);
   }
+  if (gizmo_obstacle(app) >= 0) gizmo.draw(ov, camera, rect);
   visuals.draw_overlays(ov, camera, rect, app);
   timeline_view.draw_path(ov, app);
   renderer_.draw_overlay();
@@ -427,7 +462,7 @@ void Viewport3D::draw_ui(AppState& app) {
                   app.model->body_count, app.model->dof_count);
     label(dl, ImVec2(x0, y0), buf, text);
   }
-  if (gizmo_objective(app) >= 0) {
+  if (gizmo_objective(app) >= 0 || gizmo_obstacle(app) >= 0) {
     std::snprintf(buf, sizeof buf, "%s (W/E)  |  %s (L)%s",
                   effective_mode(app) == render::GizmoMode::kTranslate ? "Translate" : "Rotate",
                   gizmo.space == render::GizmoSpace::kWorld ? "World" : "Local",
@@ -469,7 +504,14 @@ void Viewport3D::draw_ui(AppState& app) {
     }
   }
 
-  // hovered link name at the cursor
+  // hovered obstacle or link name at the cursor
+  if (app.hover.obstacle >= 0 && app.hover.obstacle < int(app.obstacles.size()) &&
+      drag_ == Drag::kNone) {
+    ImVec2 m = ImGui::GetIO().MousePos;
+    std::string name = "obstacle " + app.obstacles[app.hover.obstacle].name;
+    if (rect.contains(glm::vec2(m.x, m.y)))
+      label(dl, ImVec2(m.x + 14, m.y + 16), name.c_str(), text);
+  }
   if (app.hover.body >= 0 && app.model && drag_ == Drag::kNone) {
     ImVec2 m = ImGui::GetIO().MousePos;
     if (rect.contains(glm::vec2(m.x, m.y)))

@@ -1,7 +1,8 @@
 // The 3D view: camera controls (left-drag orbit, right/middle-drag pan, wheel zoom, F frames the
-// robot), link hover and click picking, target markers, and the gizmo of the selected objective
-// (W / E translate / rotate, L world / local, Ctrl snaps). Reads InputState only, and only when
-// ImGui does not want the mouse or keyboard; edits go to AppState. Draws through engine/render.
+// robot), link and obstacle hover and click picking, target markers, obstacles, and the gizmo of
+// the selected objective or obstacle (W / E translate / rotate, L world / local, Ctrl snaps). Reads
+// InputState only, and only when ImGui does not want the mouse or keyboard; edits go to AppState.
+// Draws through engine/render.
 #pragma once
 
 #include <string>
@@ -53,6 +54,8 @@ class Viewport3D {
   void frame_robot(const AppState& app);
   // objective whose gizmo is shown (-1: none) and the gizmo mode it uses
   int gizmo_objective(const AppState& app) const;
+  // obstacle whose gizmo is shown (-1: none): the selected one (AppState::selected_obstacle)
+  int gizmo_obstacle(const AppState& app) const;
   render::GizmoMode effective_mode(const AppState& app) const;
   // user's translate / rotate choice (W / E)
   render::GizmoMode user_mode = render::GizmoMode::kTranslate;

@@ -44,7 +44,7 @@ IkProblem preset_problem(const std::string& robot, std::vector<double>* q,
   SceneSetup setup = resolve_scene(*loaded.model, scene);
   *q = setup.q;
   if (objectives) *objectives = setup.objectives;
-  return make_problem(loaded.model, setup.objectives);
+  return make_problem(loaded.model, setup.objectives, 1, &setup.collision);
 }
 
 int find_objective(const IkProblem& p, const std::string& name) {

@@ -39,7 +39,7 @@ Preset load_preset(const std::string& robot) {
 
 // a key at time t whose first target is moved by `shift` from the start, solved by IK
 Keyframe solved_key(const Preset& p, double t, Vec3<double> shift, Interpolation mode) {
-  IkProblem problem = make_problem(p.model, p.setup.objectives);
+  IkProblem problem = make_problem(p.model, p.setup.objectives, 1, &p.setup.collision);
   Transform<double> target = p.setup.objectives[p.tcp].target;
   target.p = target.p + shift;
   problem.set_target_pose(p.tcp, 0, target);
@@ -103,8 +103,8 @@ void expect_continuous_at_keys(const Timeline& tl, const Trajectory& tr) {
 TEST(TimelineRender, PandaTaskSpaceFollowsTheLineWithinTolerance) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kTask);
-  Trajectory tr =
-      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup.collision);
   ASSERT_EQ(tr.sample_count(), 251u);
   ASSERT_EQ(tr.segments.size(), 2u);
   const Model& m = *p.model;
@@ -131,8 +131,8 @@ TEST(TimelineRender, PandaTaskSpaceFollowsTheLineWithinTolerance) {
 TEST(TimelineRender, PandaJointSpaceIsTheCubicWithinLimits) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kJoint);
-  Trajectory tr =
-      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup.collision);
   std::vector<double> q;
   for (std::size_t i = 0; i < tr.sample_count(); ++i) {
     sample_joint_space(*p.model, tl, tr.times[i], q);
@@ -151,8 +151,8 @@ TEST(TimelineRender, HumanoidTaskSpaceStanceChange) {
   Timeline tl;
   tl.keys.push_back(solved_key(p, 0.0, {0, 0, 0}, Interpolation::kTask));
   tl.keys.push_back(solved_key(p, 1.5, {0.0, 0.12, 0.0}, Interpolation::kTask));
-  Trajectory tr =
-      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup.collision);
   EXPECT_EQ(tr.segments[0].ik_failures, 0);
   EXPECT_LE(tr.segments[0].max_position_error, p.settings.tol_position);
   expect_within_limits(*p.model, tr);
@@ -162,15 +162,16 @@ TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kJoint);
   tl.keys[1].time = 0.05;  // the same motion in 50 ms
-  Trajectory tr =
-      render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver());
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup.collision);
   EXPECT_TRUE(tr.segments[0].too_fast());
   EXPECT_FALSE(tr.segments[1].too_fast());
   EXPECT_EQ(tr.flagged_segments(), 1);
   // a target 2 m away in the middle of a task segment: IK fails there, the key after it is kept
   tl = pick_and_place(p, Interpolation::kTask);
   tl.keys[1].targets[p.tcp].p = tl.keys[1].targets[p.tcp].p + Vec3<double>{2, 0, 0};
-  tr = render_timeline(p.model, p.setup.objectives, tl, 50, p.settings, *make_cpu_solver());
+  tr = render_timeline(p.model, p.setup.objectives, tl, 50, p.settings, *make_cpu_solver(),
+                       &p.setup.collision);
   EXPECT_TRUE(tr.segments[0].ik_failed());
   EXPECT_GT(tr.segments[0].first_failure, 0);
   EXPECT_LT(tr.segments[0].first_failure, 1);

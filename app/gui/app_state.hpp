@@ -255,8 +255,6 @@ class AppState {
   // the 1-dof joints whose move from q_before to joint_q reached the frame step bound
   std::vector<int> step_bound_joints(const std::vector<double>& q_before) const;
   const IkProblem* problem() const { return problem_.get(); }
-  // the capsules, self pairs (SRDF applied) and obstacles the collision objectives read
-  const CollisionWorld& collision_world() const { return collision_world_; }
   // changes whenever sync() rebuilds the problem (with problem()->version(): any edit)
   uint64_t problem_serial() const { return problem_serial_; }
 

@@ -114,7 +114,7 @@ def test_scene_locks_limits_and_obstacles_apply(cli, tmp_path):
                      "pose": {"position": [0.45, 0.1, 0.45], "orientation": [0, 0, 0, 1]}}]
     }""")
     s = ikwb.load_scene(str(path))
-    r = s.solve({"reach": np.array([[0.6, 0.15, 0.3, 0, 0, 0, 1]])})
+    r = s.solve({"reach": np.array([[0.6, 0.15, 0.3]])})
     q = r["q"][0]
     assert q[0] == pytest.approx(0.3, abs=1e-12)
     assert -2.5 - 1e-9 <= q[3] <= -1.2 + 1e-9

@@ -78,9 +78,9 @@ struct Shape {
   bool operator==(const Shape& o) const {
     return model == o.model && structure_version == o.structure_version && problems == o.problems &&
            seeds == o.seeds && objectives == o.objectives && residuals == o.residuals &&
-           points == o.points && nq == o.nq && nv == o.nv && nb == o.nb &&
-           capsules == o.capsules && pair_indices == o.pair_indices &&
-           world_capsules == o.world_capsules && obstacles == o.obstacles;
+           points == o.points && nq == o.nq && nv == o.nv && nb == o.nb && capsules == o.capsules &&
+           pair_indices == o.pair_indices && world_capsules == o.world_capsules &&
+           obstacles == o.obstacles;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   int rows() const { return problems * seeds; }

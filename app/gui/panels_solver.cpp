@@ -107,7 +107,8 @@ void frame_step_widget(AppState& app) {
         "branch instead of letting it jump to another");
   if (app.solve.step_bound.empty() || !app.model) return;
   std::string names;
-  for (int j : app.solve.step_bound) names += (names.empty() ? "" : ", ") + app.model->joint_name[j];
+  for (int j : app.solve.step_bound)
+    names += (names.empty() ? "" : ", ") + app.model->joint_name[j];
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.3f, 1.0f), "step bound holds %s", names.c_str());
   ImGui::PopTextWrapPos();

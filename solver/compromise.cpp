@@ -244,8 +244,16 @@ struct TestSolver {
     return result.problems[0].q;
   }
 
-  bool reaches(int k, const std::vector<double>& qs) {
-    return report_objectives(base, 0, qs, body_poses(base.model(), qs), settings)[k].reached;
+  // objective k is reached at qs while every hard objective enabled in `keep` holds there (a
+  // test solve that meets k by breaking a wall, e.g. a target inside an obstacle, does not count)
+  bool reaches(int k, const std::vector<double>& qs, const std::vector<uint8_t>& keep) {
+    std::vector<ObjectiveReport> reps =
+        report_objectives(base, 0, qs, body_poses(base.model(), qs), settings);
+    for (int h = 0; h < int(reps.size()); ++h)
+      if (h != k && keep[h] && base.objective(h).params.enabled && base.objective(h).params.hard &&
+          !reps[h].reached)
+        return false;
+    return reps[k].reached;
   }
 };
 
@@ -325,14 +333,14 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     std::vector<uint8_t> keep(n, 0);
     for (int j = 0; j < n; ++j) keep[j] = j == k || one.objective(j).params.hard;
     std::vector<double> kept = ts.solve(keep, true);
-    if (ts.reaches(k, kept)) {
+    if (ts.reaches(k, kept, keep)) {
       ex.status = ReachStatus::kTradedOff;
       continue;
     }
     // 2. the objective alone, no joint limits
     std::vector<uint8_t> alone(n, 0);
     alone[k] = 1;
-    if (!ts.reaches(k, ts.solve(alone, false))) {
+    if (!ts.reaches(k, ts.solve(alone, false), alone)) {
       ex.status = ReachStatus::kOutOfReach;
       continue;
     }
@@ -345,11 +353,11 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     for (int h : hard) {
       std::vector<uint8_t> pair = alone;
       pair[h] = 1;
-      if (!ts.reaches(k, ts.solve(pair, false))) ex.blocked_by.push_back({h, -1});
+      if (!ts.reaches(k, ts.solve(pair, false), pair)) ex.blocked_by.push_back({h, -1});
     }
     if (settings.hard_joint_limits) {
       std::vector<double> limited = ts.solve(alone, true);
-      if (!ts.reaches(k, limited)) limit_blockers(k, one, limited, settings, ex.blocked_by);
+      if (!ts.reaches(k, limited, alone)) limit_blockers(k, one, limited, settings, ex.blocked_by);
     }
     if (ex.blocked_by.empty()) {
       // only their combination stops it: the hard objectives active where the first test

@@ -192,9 +192,12 @@ void check_sizes(const IkProblem& problem, int pi, const std::vector<double>& q,
                                 " out of range");
 }
 
-// one problem of `problem` (its targets, its dof mask) as a problem set of its own
+// one problem of `problem` (its targets, dof mask, joint limits and collision world) as a
+// problem set of its own
 IkProblem single_problem(const IkProblem& problem, int pi) {
   IkProblem out(problem.model_ptr(), 1);
+  out.set_collision_world(problem.collision_world());
+  out.set_dof_limits(problem.dof_lower(), problem.dof_upper());
   for (int oi = 0; oi < problem.objective_count(); ++oi) {
     out.add_objective(problem.objective(oi));
     out.set_target_pose(oi, 0, problem.target(oi, pi));

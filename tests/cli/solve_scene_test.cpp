@@ -380,5 +380,23 @@ TEST(CliSolveScene, ExplainSaysWhyEachMissedObjectiveIsMissed) {
   EXPECT_NE(r.err.find("--explain goes with --scene"), std::string::npos) << r.err;
 }
 
+// --explain with obstacles: a target inside a box, a hard world_collision kept, is blocked by it
+// (the explanation's test solves see the scene's collision world)
+TEST(CliSolveScene, ExplainNamesTheObstacleObjectiveThatBlocksATargetInsideABox) {
+  TempDir dir;
+  const std::string scene = R"({"version": 1, "robot": "panda",
+  "objectives": [
+    {"type": "position", "name": "reach", "link": "panda_hand_tcp",
+     "target": {"position": [0.45, 0.0, 0.2]}},
+    {"type": "world_collision", "name": "world", "hard": true}],
+  "obstacles": [{"name": "box", "type": "box", "size": [0.1, 0.6, 0.4],
+                 "pose": {"position": [0.45, 0.0, 0.2], "orientation": [0, 0, 0, 1]}}]})";
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", dir.write("box.json", scene), "--out", out, "--explain"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("objective 0 \"reach\": blocked, error "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("blocked by \"world\""), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace ikwb

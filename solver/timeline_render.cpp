@@ -124,8 +124,9 @@ struct TaskProblem {
 
 TaskProblem make_task_problem(std::shared_ptr<const Model> model,
                               const std::vector<PlacedObjective>& objectives,
-                              const CollisionWorld* collision) {
-  TaskProblem t{make_problem(model, objectives, 1, collision), {}, {}};
+                              const SceneSetup* world) {
+  TaskProblem t{make_problem(model, objectives, 1, world ? &world->collision : nullptr), {}, {}};
+  if (world) apply_joint_settings(*world, t.problem);
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     const ObjectiveParams<double>& p = objectives[i].objective.params;
     if (objective_kind(p.type).has_target()) t.target_objectives.push_back(int(i));
@@ -154,7 +155,7 @@ SolverSettings render_settings(SolverSettings s) {
 Trajectory render_timeline(std::shared_ptr<const Model> model,
                            const std::vector<PlacedObjective>& objectives, const Timeline& tl,
                            double rate, const SolverSettings& settings, IkSolver& solver,
-                           const CollisionWorld* collision) {
+                           const SceneSetup* world) {
   const auto start = std::chrono::steady_clock::now();
   const Model& m = *model;
   check_keys(m, objectives, tl);
@@ -176,8 +177,7 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
   for (std::size_t k = 0; k + 1 < tl.keys.size(); ++k)
     any_task = any_task || tl.keys[k].interpolation == Interpolation::kTask;
   std::unique_ptr<TaskProblem> task;
-  if (any_task)
-    task = std::make_unique<TaskProblem>(make_task_problem(model, objectives, collision));
+  if (any_task) task = std::make_unique<TaskProblem>(make_task_problem(model, objectives, world));
   const SolverSettings solve_settings = render_settings(settings);
 
   std::vector<double> q, curve;

@@ -68,13 +68,14 @@ struct Trajectory {
 // Renders the timeline at `rate` Hz. objectives: the scene's, whose targets the keys hold (the
 // keys' targets sized to them). settings: the solver's tolerances and iterations (one seed, the
 // warm start, is used; at least 50 iterations). Throws std::invalid_argument for no keys, keys
-// that do not fit the model or the objectives, or a bad rate. collision: what the scene's
-// self_collision / world_collision objectives read (its SRDF and obstacles; null: the model's
-// capsules and pairs, no obstacles).
+// that do not fit the model or the objectives, or a bad rate. world: the scene's joint limits,
+// joint locks and collision world (SRDF, obstacles) that the task-space solves honour, as
+// resolve_scene gives them (only dof_lower, dof_upper, locked_joints and collision are read;
+// null: the model's limits, no locks, the model's capsules and pairs, no obstacles).
 Trajectory render_timeline(std::shared_ptr<const Model> model,
                            const std::vector<PlacedObjective>& objectives, const Timeline& timeline,
                            double rate, const SolverSettings& settings, IkSolver& solver,
-                           const CollisionWorld* collision = nullptr);
+                           const SceneSetup* world = nullptr);
 
 // the configuration at time t (clamped to the trajectory), blended between the samples around it
 void trajectory_at(const Model& model, const Trajectory& trajectory, double t,

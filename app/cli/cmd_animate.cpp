@@ -106,8 +106,8 @@ int cmd_animate(int argc, char** argv) {
     settings = read_solver_options(args, settings);
 
     auto solver = make_cpu_solver();
-    Trajectory tr = render_timeline(robot.model, setup.objectives, timeline, rate, settings,
-                                    *solver, &setup.collision);
+    Trajectory tr =
+        render_timeline(robot.model, setup.objectives, timeline, rate, settings, *solver, &setup);
     const std::string out = args.get("out");
     if (ends_with(out, ".json"))
       write_trajectory_json(out, m, scene.robot, rate, tr);

@@ -274,8 +274,13 @@ const Trajectory* timeline_trajectory(AppState& app) {
   fit_key_targets(app);
   try {
     auto solver = make_cpu_solver();
+    SceneSetup world;  // the workbench's live limits, locks and collision world
+    world.dof_lower = app.dof_lower;
+    world.dof_upper = app.dof_upper;
+    world.locked_joints = app.locked_joints;
+    world.collision = app.collision_world();
     t.trajectory = render_timeline(app.model, placed_objectives(app), t.timeline, t.export_rate,
-                                   app.settings, *solver, &app.collision_world());
+                                   app.settings, *solver, &world);
   } catch (const std::exception& e) {
     t.render_error = e.what();
     return nullptr;

@@ -104,7 +104,7 @@ TEST(TimelineRender, PandaTaskSpaceFollowsTheLineWithinTolerance) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kTask);
   Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
-                                  *make_cpu_solver(), &p.setup.collision);
+                                  *make_cpu_solver(), &p.setup);
   ASSERT_EQ(tr.sample_count(), 251u);
   ASSERT_EQ(tr.segments.size(), 2u);
   const Model& m = *p.model;
@@ -128,11 +128,35 @@ TEST(TimelineRender, PandaTaskSpaceFollowsTheLineWithinTolerance) {
   expect_continuous_at_keys(tl, tr);
 }
 
+// the scene's joint locks reach the task-space solves: a locked wrist stays where each segment
+// starts (the warm start) at every inner sample
+TEST(TimelineRender, PandaTaskSpaceHonoursTheScenesJointLocks) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  const Model& m = *p.model;
+  const int j7 = m.find_joint("panda_joint7");
+  const int c7 = m.joint_q_start[j7];
+  ASSERT_NE(tl.keys[0].q[c7], tl.keys[1].q[c7]);
+  p.setup.locked_joints = {j7};
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup);
+  int inner = 0;
+  for (std::size_t i = 0; i < tr.sample_count(); ++i) {
+    const int seg = tl.segment_at(tr.times[i]);
+    bool on_key = false;
+    for (const Keyframe& k : tl.keys) on_key = on_key || k.time == tr.times[i];
+    if (on_key) continue;
+    EXPECT_EQ(tr.row(i)[c7], tl.keys[seg].q[c7]) << "t = " << tr.times[i];
+    ++inner;
+  }
+  EXPECT_GT(inner, 200);
+}
+
 TEST(TimelineRender, PandaJointSpaceIsTheCubicWithinLimits) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kJoint);
   Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
-                                  *make_cpu_solver(), &p.setup.collision);
+                                  *make_cpu_solver(), &p.setup);
   std::vector<double> q;
   for (std::size_t i = 0; i < tr.sample_count(); ++i) {
     sample_joint_space(*p.model, tl, tr.times[i], q);
@@ -152,7 +176,7 @@ TEST(TimelineRender, HumanoidTaskSpaceStanceChange) {
   tl.keys.push_back(solved_key(p, 0.0, {0, 0, 0}, Interpolation::kTask));
   tl.keys.push_back(solved_key(p, 1.5, {0.0, 0.12, 0.0}, Interpolation::kTask));
   Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
-                                  *make_cpu_solver(), &p.setup.collision);
+                                  *make_cpu_solver(), &p.setup);
   EXPECT_EQ(tr.segments[0].ik_failures, 0);
   EXPECT_LE(tr.segments[0].max_position_error, p.settings.tol_position);
   expect_within_limits(*p.model, tr);
@@ -163,7 +187,7 @@ TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
   Timeline tl = pick_and_place(p, Interpolation::kJoint);
   tl.keys[1].time = 0.05;  // the same motion in 50 ms
   Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
-                                  *make_cpu_solver(), &p.setup.collision);
+                                  *make_cpu_solver(), &p.setup);
   EXPECT_TRUE(tr.segments[0].too_fast());
   EXPECT_FALSE(tr.segments[1].too_fast());
   EXPECT_EQ(tr.flagged_segments(), 1);
@@ -171,7 +195,7 @@ TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
   tl = pick_and_place(p, Interpolation::kTask);
   tl.keys[1].targets[p.tcp].p = tl.keys[1].targets[p.tcp].p + Vec3<double>{2, 0, 0};
   tr = render_timeline(p.model, p.setup.objectives, tl, 50, p.settings, *make_cpu_solver(),
-                       &p.setup.collision);
+                       &p.setup);
   EXPECT_TRUE(tr.segments[0].ik_failed());
   EXPECT_GT(tr.segments[0].first_failure, 0);
   EXPECT_LT(tr.segments[0].first_failure, 1);

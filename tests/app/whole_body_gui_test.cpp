@@ -74,4 +74,18 @@ TEST_F(WholeBodyGui, LocksLimitsAndToleranceKindsShowInTheDumpAndUndo) {
   EXPECT_TRUE(u["joints"]["panda_joint1"]["locked"].get<bool>());
 }
 
+// the balance_vs_reach demo runs to its end (its own expects: balance held and the hand blocked,
+// the hand reaching with balance off, a trade-off with balance soft); it ends with balance hard
+// again, the centre of mass inside the polygon and the hand short of its target
+TEST_F(WholeBodyGui, BalanceVsReachDemoShowsTheTug) {
+  ASSERT_EQ(run("demo balance_vs_reach\n" + dump_cmd("end.json")), 0) << log();
+  const json d = dump("end.json");
+  const json& hand = d["objectives"][3];
+  const json& balance = d["objectives"][6];
+  EXPECT_EQ(balance["type"], "support_polygon");
+  EXPECT_TRUE(balance["reached"].get<bool>());
+  EXPECT_FALSE(hand["reached"].get<bool>());
+  EXPECT_GT(hand["position_error"].get<double>(), 0.01);
+}
+
 }  // namespace

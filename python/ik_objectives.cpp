@@ -389,20 +389,31 @@ void bind_ik_objectives(py::module_& ik) {
   auto look = objective_class<LookAtObjective>(
       ik, "IKObjectiveLookAt",
       "The link's axis (link frame) from the link point points at a target point, within "
-      "`cone` rad (3 rows; roll free)");
+      "`cone` rad (3 rows; roll free). With target_link instead of target_positions it points at "
+      "the point target_offset of that link, which it follows (no targets)");
   look.def(
       py::init([](int link, py::handle offset, py::handle axis, py::handle targets, double cone,
-                  double weight, bool hard) {
+                  double weight, bool hard, int target_link, py::handle target_offset) {
         auto o = make<LookAtObjective>("IKObjectiveLookAt", ObjectiveType::kLookAt, weight, hard);
         o->spec.params.link = link;
         o->spec.params.offset = vec3_of(offset, "IKObjectiveLookAt link_offset");
         o->spec.params.axis = vec3_of(axis, "IKObjectiveLookAt axis");
         o->spec.params.cone = cone;
-        set_positions(*o, targets, "target_positions", true);
+        if ((target_link >= 0) == !targets.is_none())
+          throw py::value_error(
+              "IKObjectiveLookAt: give target_positions or target_link (>= 0), not both");
+        if (target_link >= 0) {
+          o->spec.params.link_b = target_link;
+          o->spec.params.offset_b = vec3_of(target_offset, "IKObjectiveLookAt target_offset");
+        } else {
+          set_positions(*o, targets, "target_positions", true);
+        }
         return o;
       }),
-      py::arg("link_index"), py::arg("link_offset"), py::arg("axis"), py::arg("target_positions"),
-      py::arg("cone") = 0.0, py::arg("weight") = 1.0, py::kw_only(), py::arg("hard") = false);
+      py::arg("link_index"), py::arg("link_offset"), py::arg("axis"),
+      py::arg("target_positions") = py::none(), py::arg("cone") = 0.0, py::arg("weight") = 1.0,
+      py::kw_only(), py::arg("hard") = false, py::arg("target_link") = -1,
+      py::arg("target_offset") = std::vector<double>{0, 0, 0});
   position_setters(look);
 
   objective_class<AxisAlignObjective>(

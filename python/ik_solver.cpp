@@ -32,7 +32,7 @@ struct PySolver {
       const ObjectiveParams<double>& p = problem->objective(i).params;
       if (p.weight != o.spec.params.weight) problem->set_weight(i, o.spec.params.weight);
       if (p.enabled != o.spec.params.enabled) problem->set_enabled(i, o.spec.params.enabled);
-      if (!o.kind().has_target()) continue;
+      if (!o.spec.has_target()) continue;
       if (int(o.targets.size()) != n_problems)
         throw py::value_error("IKSolver.step: objective " + std::to_string(i) + " (" +
                               o.class_name + ") now has " + std::to_string(o.targets.size()) +
@@ -88,7 +88,7 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
   s->problem = std::make_unique<IkProblem>(s->solve_model, n_problems);
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     PyObjective& o = *objectives[i];
-    if (o.kind().has_target() && int(o.targets.size()) != n_problems)
+    if (o.spec.has_target() && int(o.targets.size()) != n_problems)
       throw py::value_error("IKSolver: objective " + std::to_string(i) + " (" + o.class_name +
                             ") has " + std::to_string(o.targets.size()) +
                             " targets, n_problems is " + std::to_string(n_problems));

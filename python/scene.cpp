@@ -52,8 +52,7 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
   *n = -1;
   std::string names;
   for (const PlacedObjective& p : s.setup.objectives)
-    if (objective_kind(p.objective.params.type).has_target())
-      names += (names.empty() ? "'" : ", '") + p.objective.name + "'";
+    if (p.objective.has_target()) names += (names.empty() ? "'" : ", '") + p.objective.name + "'";
   for (auto item : targets) {
     const std::string name = py::str(item.first);
     const std::string what = "Scene.solve targets['" + name + "']";
@@ -63,9 +62,10 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
       const Objective& o = s.setup.objectives[i].objective;
       if (o.name != name) continue;
       known = true;
-      if (!objective_kind(o.params.type).has_target())
+      if (!o.has_target())
         throw py::value_error(what + ": objective " + std::to_string(i) + " (" +
-                              objective_kind(o.params.type).name + ") has no target");
+                              objective_kind(o.params.type).name + ") has no target" +
+                              (o.params.link_b >= 0 ? ": it follows link_b" : ""));
       t.objectives.push_back(i);
     }
     if (!known)
@@ -157,7 +157,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
       IkProblem problem = make_problem(model, s.setup.objectives, k, &s.setup.collision);
       apply_joint_settings(s.setup, problem);
       for (int i = 0; i < count; ++i) {
-        if (!objective_kind(s.setup.objectives[i].objective.params.type).has_target()) continue;
+        if (!s.setup.objectives[i].objective.has_target()) continue;
         std::vector<Transform<double>> ti(k);
         for (int r = 0; r < k; ++r) ti[r] = x[(begin + r) * count + i];
         problem.set_target_poses(i, ti);

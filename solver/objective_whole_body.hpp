@@ -18,6 +18,8 @@
 //   opposite d (theta = pi, n undefined) picks n perpendicular to d and the one-sided
 //   derivative of theta, so a solver starting there still turns away; a look_at target at the
 //   link point (no direction) gives zero rows.
+// A look_at may look at a point of another link (link_b, offset_b) instead of its world target:
+//   d then moves with both chains (ConeColumns' target pass).
 #pragma once
 
 #include "engine/core/objective_kinds.hpp"
@@ -113,15 +115,23 @@ IKWB_HD Vec3<T> cone_error_diff(const Vec3<T>& a, const Vec3<T>& d, T cone, cons
   return dtheta * n + (phi / s) * (dv - ds * n);
 }
 
+// The point a look_at objective looks at (world): its world target, or with link_b >= 0 the
+// point offset_b of link_b (the head follows a hand)
+template <class T, class S>
+IKWB_HD Vec3<S> look_at_point(int link_b, const Vec3<T>& offset_b, const Vec3<T>& target,
+                              const Transform<S>* body_q) {
+  return link_b >= 0 ? transform_point(body_q[link_b], cast<S>(offset_b)) : cast<S>(target);
+}
+
 // The axis (world, unit) and wanted direction (world, unit) of a look_at / axis_align
 // objective; false when the direction is undefined (a look_at target at the link point).
-// *point: the link point (look_at), *dist: its distance to the target.
+// target: the look_at point (world). *point: the link point (look_at), *dist: its distance to
+// the target.
 template <class T, class S>
-IKWB_HD bool cone_vectors(const ModelView<T>& m, ObjectiveType type, int link,
-                          const Vec3<T>& offset, const Vec3<T>& axis, const Vec3<T>& direction,
-                          const Vec3<T>& target, const Transform<S>* body_q, Vec3<S>* a, Vec3<S>* d,
-                          Vec3<S>* point, S* dist) {
-  (void)m;
+IKWB_HD bool cone_vectors(ObjectiveType type, int link, const Vec3<T>& offset, const Vec3<T>& axis,
+                          const Vec3<T>& direction, const Vec3<S>& target,
+                          const Transform<S>* body_q, Vec3<S>* a, Vec3<S>* d, Vec3<S>* point,
+                          S* dist) {
   *a = rotate(body_q[link].q, cast<S>(unit_or_zero(axis)));
   if (type == ObjectiveType::kAxisAlign) {
     *d = cast<S>(unit_or_zero(direction));
@@ -130,29 +140,33 @@ IKWB_HD bool cone_vectors(const ModelView<T>& m, ObjectiveType type, int link,
     return true;
   }
   *point = transform_point(body_q[link], cast<S>(offset));
-  Vec3<S> w = cast<S>(target) - *point;
+  Vec3<S> w = target - *point;
   *dist = length(w);
   if (!(*dist > S(0))) return false;
   *d = (S(1) / *dist) * w;
   return true;
 }
 
-// Jacobian columns of the cone error (visit_body_columns functor): the link turns a
-// (da = omega x a) and, for look_at, moves the link point (dd = -(I - d d^T) dp / dist).
+// Jacobian columns of the cone error (visit_body_columns functor). Over the link's chain the
+// link turns a (da = omega x a) and, for look_at, moves the link point
+// (dd = -(I - d d^T) dp / dist). A look_at that follows link_b visits link_b's chain too, with
+// target_pass set: there only the looked-at point moves (da = 0, dd = +(I - d d^T) dp / dist,
+// dp the motion of that point); a dof on both chains gets both terms.
 template <class T>
 struct ConeColumns {
   Vec3<T> a, d, point;
   T cone = T(0);
   T inv_dist = T(0);  // 0: d does not move with the link (axis_align)
+  bool target_pass = false;
   T* J = nullptr;
   int ld = 0;
   IKWB_HD void operator()(int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
                           T scale) {
-    Vec3<T> da = angular ? cross(axis, a) : zero3<T>();
+    Vec3<T> da = angular && !target_pass ? cross(axis, a) : zero3<T>();
     Vec3<T> dd = zero3<T>();
     if (inv_dist != T(0)) {
       Vec3<T> dp = angular ? cross(axis, point - anchor) : axis;
-      dd = (-inv_dist) * (dp - dot(d, dp) * d);
+      dd = (target_pass ? inv_dist : -inv_dist) * (dp - dot(d, dp) * d);
     }
     Vec3<T> dr = cone_error_diff(a, d, cone, da, dd);
     for (int r = 0; r < 3; ++r) J[r * ld + dof] += scale * dr[r];

@@ -23,13 +23,13 @@ namespace ikwb {
 template <class T>
 struct ObjectiveParams {
   ObjectiveType type = ObjectiveType::kPosition;
-  int8_t hard = 0;               // augmented-Lagrangian constraint instead of weighted cost
-  int8_t enabled = 1;            // disabled objectives write zero rows
-  int8_t null_space = 0;         // posture only: applied in the task null space instead of as rows
-  int link = -1;                 // body of the point / frame (link a for relative objectives)
-  int link_b = -1;               // second body (relative objectives, min distance)
-  Vec3<T> offset = {0, 0, 0};    // point on link, link frame
-  Vec3<T> offset_b = {0, 0, 0};  // point on link_b, link_b frame
+  int8_t hard = 0;        // augmented-Lagrangian constraint instead of weighted cost
+  int8_t enabled = 1;     // disabled objectives write zero rows
+  int8_t null_space = 0;  // posture only: applied in the task null space instead of as rows
+  int link = -1;          // body of the point / frame (link a for relative objectives)
+  int link_b = -1;  // second body (relative objectives, min distance; look_at: looks at its point)
+  Vec3<T> offset = {0, 0, 0};                         // point on link, link frame
+  Vec3<T> offset_b = {0, 0, 0};                       // point on link_b, link_b frame
   Transform<T> relative = {{0, 0, 0}, {0, 0, 0, 1}};  // kRelativeFixed: frame b in frame a
   T distance = 0;                                     // kMinDistance
   T weight = 1;                                       // scales residual and Jacobian rows (soft)
@@ -177,9 +177,11 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
     case ObjectiveType::kAxisAlign: {
       Vec3<S> a, d, point;
       S dist;
+      bool follows = o.type == ObjectiveType::kLookAt && o.link_b >= 0;
       Vec3<S> e = zero3<S>();
-      if (cone_vectors(m, o.type, o.link, o.offset, o.axis, o.direction, tgt.p, body_q, &a, &d,
-                       &point, &dist))
+      Vec3<S> at = look_at_point(follows ? o.link_b : -1, o.offset_b, tgt.p, body_q);
+      if (cone_vectors(o.type, o.link, o.offset, o.axis, o.direction, at, body_q, &a, &d, &point,
+                       &dist))
         e = cone_error(a, d, o.cone);
       for (int k = 0; k < 3; ++k) r[k] = e[k];
       break;
@@ -334,14 +336,21 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
     case ObjectiveType::kAxisAlign: {
       ConeColumns<T> cc;
       T dist;
-      if (!cone_vectors(m, o.type, o.link, o.offset, o.axis, o.direction, tgt.p, body_q, &cc.a,
-                        &cc.d, &cc.point, &dist))
+      bool follows = o.type == ObjectiveType::kLookAt && o.link_b >= 0;
+      Vec3<T> at = look_at_point(follows ? o.link_b : -1, o.offset_b, tgt.p, body_q);
+      if (!cone_vectors(o.type, o.link, o.offset, o.axis, o.direction, at, body_q, &cc.a, &cc.d,
+                        &cc.point, &dist))
         break;
       cc.cone = o.cone;
       cc.inv_dist = o.type == ObjectiveType::kLookAt ? T(1) / dist : T(0);
       cc.J = J;
       cc.ld = ld;
       visit_body_columns(m, body_q, o.link, cc);
+      if (follows) {
+        cc.target_pass = true;
+        cc.point = at;
+        visit_body_columns(m, body_q, o.link_b, cc);
+      }
       break;
     }
     case ObjectiveType::kSupportPolygon:

@@ -44,10 +44,11 @@ std::string default_objective_name(const Model& m, const Objective& o) {
   const ObjectiveParams<double>& p = o.params;
   auto body = [&](int b) { return b >= 0 && b < m.body_count ? m.body_name[b] : std::string("?"); };
   switch (p.type) {
+    case ObjectiveType::kLookAt:
+      return "look_at " + body(p.link) + (p.link_b >= 0 ? " at " + body(p.link_b) : "");
     case ObjectiveType::kPosition:
     case ObjectiveType::kRotation:
     case ObjectiveType::kPose:
-    case ObjectiveType::kLookAt:
     case ObjectiveType::kAxisAlign:
     case ObjectiveType::kPositionBox:
     case ObjectiveType::kOrientationCone:
@@ -64,6 +65,11 @@ std::string default_objective_name(const Model& m, const Objective& o) {
     default:
       return objective_kind(p.type).name;
   }
+}
+
+bool Objective::has_target() const {
+  const ObjectiveKind& kind = objective_kind(params.type);
+  return kind.has_target() && !(kind.has(kFieldTargetLink) && params.link_b >= 0);
 }
 
 IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
@@ -108,7 +114,8 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
     if (!finite3(a) || a.x < 0 || a.y < 0 || a.z < 0)
       throw std::invalid_argument(w + ": per-axis weights must be finite and >= 0");
   if (kind.has(kFieldLink)) check_link(p.link, (w + " link").c_str());
-  if (kind.has(kFieldLinkB)) check_link(p.link_b, (w + " link_b").c_str());
+  if (kind.has(kFieldLinkB) || (kind.has(kFieldTargetLink) && p.link_b != -1))
+    check_link(p.link_b, (w + " link_b").c_str());
   if (kind.has(kFieldDistance) && (!std::isfinite(p.distance) || p.distance < 0))
     throw std::invalid_argument(w + ": distance must be finite and >= 0");
   if (kind.has(kFieldMargin) && !(std::isfinite(p.margin) && p.margin >= 0 && p.margin <= 1e3))

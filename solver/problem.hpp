@@ -53,6 +53,10 @@ struct Objective {
                                             // the model's neutral configuration)
   std::vector<LinkPoint<double>> points;    // kSupportPolygon: contact points (link frame)
   std::shared_ptr<CustomObjective> custom;  // kCustom
+
+  // it has a world target (moved by a gizmo, one per problem): its kind has one, and it does
+  // not look at a point of link_b instead (look_at with link_b >= 0)
+  bool has_target() const;
 };
 
 // How an objective counts, for the add_* factories: a weighted cost (soft) or an

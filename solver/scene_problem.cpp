@@ -157,6 +157,14 @@ bool objective_from_scene(const Model& m, const SceneObjective& so,
       return false;
     }
   }
+  if (kind->has(kFieldTargetLink) && !so.link_b.empty()) {
+    p.link_b = m.find_body(so.link_b);
+    if (p.link_b < 0) {
+      *error = "unknown link_b '" + so.link_b + "'";
+      return false;
+    }
+    p.offset_b = so.offset_b;
+  }
   if (kind->has(kFieldOffset)) p.offset = so.offset;
   if (kind->has(kFieldOffsetB)) p.offset_b = so.offset_b;
   if (kind->has(kFieldDistance)) p.distance = so.distance;
@@ -212,7 +220,7 @@ SceneObjective objective_to_scene(const Model& m, const PlacedObjective& placed)
   so.type = kind.name;
   so.name = o.name;
   if (kind.has(kFieldLink) && p.link >= 0) so.link = m.body_name[p.link];
-  if (kind.has(kFieldLinkB) && p.link_b >= 0) so.link_b = m.body_name[p.link_b];
+  if (kind.reads_link_b() && p.link_b >= 0) so.link_b = m.body_name[p.link_b];
   so.offset = p.offset;
   so.offset_b = p.offset_b;
   so.distance = p.distance;

@@ -129,7 +129,7 @@ TaskProblem make_task_problem(std::shared_ptr<const Model> model,
   if (world) apply_joint_settings(*world, t.problem);
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     const ObjectiveParams<double>& p = objectives[i].objective.params;
-    if (objective_kind(p.type).has_target()) t.target_objectives.push_back(int(i));
+    if (objectives[i].objective.has_target()) t.target_objectives.push_back(int(i));
     if (p.type == ObjectiveType::kPosture && p.enabled) t.postures.push_back(int(i));
   }
   if (t.postures.empty())

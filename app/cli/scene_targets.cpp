@@ -36,7 +36,7 @@ std::vector<TargetColumns> parse_header(const std::vector<std::string>& header,
   std::map<std::string, int> without_target;
   for (int i = 0; i < int(objectives.size()); ++i) {
     const Objective& o = objectives[i].objective;
-    if (objective_kind(o.params.type).has_target())
+    if (o.has_target())
       by_name[o.name].push_back(i);
     else
       without_target[o.name] = i;
@@ -63,7 +63,14 @@ std::vector<TargetColumns> parse_header(const std::vector<std::string>& header,
     std::string name = cell.substr(0, dot);
     auto it = by_name.find(name);
     if (it == by_name.end()) {
-      if (without_target.count(name)) fail(c, "objective " + in_quotes(name) + " has no target");
+      auto wt = without_target.find(name);
+      if (wt != without_target.end())
+        fail(c, "objective " + in_quotes(name) + " has no target" +
+                    (objectives[wt->second].objective.params.link_b >= 0 &&
+                             objective_kind(objectives[wt->second].objective.params.type)
+                                 .has(kFieldTargetLink)
+                         ? " (it looks at a point of its link_b)"
+                         : ""));
       std::string names;
       for (const auto& [n, idx] : by_name) names += (names.empty() ? "" : ", ") + in_quotes(n);
       fail(c, "no objective with a target is named " + in_quotes(name) +

@@ -302,6 +302,17 @@ void AppState::set_target(int index, const Transform<double>& target) {
   objectives[index].target = t;
 }
 
+void AppState::set_look_at_link(int index, int body) {
+  if (!model || index < 0 || index >= int(objectives.size())) return;
+  ObjectiveParams<double>& p = objectives[index].spec.params;
+  if (!objectives[index].kind().has(kFieldTargetLink) || body >= model->body_count) return;
+  ensure_fk();
+  if (body < 0 && p.link_b >= 0 && p.link_b < int(fk.body_q.size()))
+    objectives[index].target.p = transform_point(fk.body_q[p.link_b], p.offset_b);
+  if (body != p.link_b) p.offset_b = {0, 0, 0};
+  p.link_b = body < 0 ? -1 : body;
+}
+
 Transform<double> AppState::link_point_pose(int index) const {
   if (!model || index < 0 || index >= int(objectives.size())) return transform_identity<double>();
   return objective_met_target(*model, objectives[index].spec.params, fk.body_q);

@@ -48,11 +48,12 @@ struct WorkbenchObjective {
   ObjectiveType type() const { return spec.params.type; }
   int link() const { return spec.params.link; }
   bool enabled() const { return spec.params.enabled != 0; }
-  bool has_target() const { return kind().has_target(); }
-  // the kind reads its target's position / orientation (the gizmo moves / turns it); com and
-  // look_at read a point only, rotation an orientation only
-  bool has_target_position() const { return kind().target_position(); }
-  bool has_target_orientation() const { return kind().target_orientation(); }
+  // a world target with a gizmo (not a look_at that follows link_b)
+  bool has_target() const { return spec.has_target(); }
+  // it reads its target's position / orientation (the gizmo moves / turns it); com and look_at
+  // read a point only, rotation an orientation only
+  bool has_target_position() const { return has_target() && kind().target_position(); }
+  bool has_target_orientation() const { return has_target() && kind().target_orientation(); }
   const std::string& name() const { return spec.name; }
 };
 
@@ -239,6 +240,10 @@ class AppState {
   // (so its gizmo appears); -1 clears the link selection
   void select_link(int body);
   void set_target(int index, const Transform<double>& target);
+  // objective `index` (a look_at) looks at the point offset_b of link `body`, or at its target
+  // again when body < 0: then the target is put where the followed point is, so nothing jumps.
+  // Records no undo step (the caller names the edit).
+  void set_look_at_link(int index, int body);
   // the target objective i meets at the last FK: its link point and the link's orientation;
   // the centre of mass for com; 1 m along the axis for look_at (objective_met_target)
   Transform<double> link_point_pose(int index) const;

@@ -128,6 +128,39 @@ bool axis_weights(const char* label, Vec3<double>& w) {
   return changed;
 }
 
+// what a look_at looks at: its target (a gizmo) or a point of another link, which it follows
+// (AppState::set_look_at_link)
+void look_at_link_row(AppState& app, WorkbenchObjective& o) {
+  const Model& m = *app.model;
+  ObjectiveParams<double>& p = o.spec.params;
+  const bool follows = p.link_b >= 0 && p.link_b < m.body_count;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+  if (ImGui::BeginCombo("looks at", follows ? m.body_name[p.link_b].c_str() : "its target")) {
+    const int index = int(&o - app.objectives.data());
+    if (ImGui::Selectable("its target", !follows) && follows) {
+      app.set_look_at_link(index, -1);
+      app.note_edit("look at target");
+    }
+    for (int b = 0; b < m.body_count; ++b) {
+      if (b == p.link) continue;
+      if (ImGui::Selectable(m.body_name[b].c_str(), b == p.link_b) && b != p.link_b) {
+        app.set_look_at_link(index, b);
+        app.note_edit("look at link");
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the point the axis points at: the target, or a link it follows");
+  if (!follows) return;
+  float f[3] = {float(p.offset_b.x), float(p.offset_b.y), float(p.offset_b.z)};
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+  if (ImGui::DragFloat3("at offset", f, 0.005f, -2.0f, 2.0f, "%.3f m"))
+    p.offset_b = {f[0], f[1], f[2]};
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the point on that link, in its frame");
+  if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set look-at offset");
+}
+
 // the editable fields of one objective, from its kind
 void field_rows(AppState& app, WorkbenchObjective& o) {
   const ObjectiveKind& kind = o.kind();
@@ -174,6 +207,7 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit(std::string("set ") + (id + 2));
   };
   if (kind.has(kFieldAxis)) vector_row("##axis", "axis in the link frame (x, y, z)", p.axis);
+  if (kind.has(kFieldTargetLink)) look_at_link_row(app, o);
   if (kind.has(kFieldDirection))
     vector_row("##direction", "world direction the axis aligns with", p.direction);
   if (kind.has(kFieldCone)) {

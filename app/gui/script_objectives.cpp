@@ -17,6 +17,8 @@ struct FieldWord {
 constexpr FieldWord kFieldWords[] = {
     {"offset", kFieldOffset, 3},
     {"offset_b", kFieldOffsetB, 3},
+    {"at", kFieldTargetLink, 1},  // at LINK: look at the point offset_b of LINK; at target
+    {"offset_b", kFieldTargetLink, 3},
     {"distance", kFieldDistance, 1},
     {"axis", kFieldAxis, 3},
     {"direction", kFieldDirection, 3},
@@ -70,7 +72,7 @@ bool read_fields(const Model& model, const std::vector<std::string>& a, std::siz
   while (k < a.size()) {
     const FieldWord* f = nullptr;
     for (const FieldWord& w : kFieldWords)
-      if (a[k] == w.word && kind.has(w.field)) f = &w;
+      if (!f && a[k] == w.word && kind.has(w.field)) f = &w;
     if (!f) {
       *error = "unexpected '" + a[k] + "' (a " + kind.name + " objective takes " +
                allowed_words(kind) + ")";
@@ -96,6 +98,11 @@ bool read_fields(const Model& model, const std::vector<std::string>& a, std::siz
     if (word == "offset") ok = vec3_value(a, k, true, &p.offset);
     if (word == "offset_b") ok = vec3_value(a, k, true, &p.offset_b);
     if (word == "distance") ok = length_value(a[k], &p.distance);
+    if (word == "at" && a[k] == "target") p.link_b = -1;
+    if (word == "at" && a[k] != "target" && (p.link_b = model.find_body(a[k])) < 0) {
+      *error = "at: unknown link '" + a[k] + "' (a link name, or target)";
+      return false;
+    }
     if (word == "axis") ok = vec3_value(a, k, false, &p.axis);
     if (word == "direction") ok = vec3_value(a, k, false, &p.direction);
     if (word == "cone") ok = angle_value(a[k], &p.cone);
@@ -167,7 +174,14 @@ bool script_set_objective(AppState& app, const std::vector<std::string>& a, std:
   // contact points given anew replace the old ones
   if (std::find(a.begin(), a.end(), "contact") != a.end()) edited.points.clear();
   if (!read_fields(*app.model, a, 2, false, edited, error)) return false;
+  // `at`: the followed link goes through set_look_at_link (the target takes the followed point)
+  const int follow = edited.params.link_b;
+  edited.params.link_b = app.objectives[i].spec.params.link_b;
+  const Vec3<double> offset_b = edited.params.offset_b;
   app.objectives[i].spec = std::move(edited);
+  app.set_look_at_link(i, follow);
+  if (std::find(a.begin(), a.end(), "offset_b") != a.end())
+    app.objectives[i].spec.params.offset_b = offset_b;
   app.note_edit("set " + a[2]);
   return true;
 }

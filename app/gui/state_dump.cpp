@@ -213,6 +213,11 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
       e["vertices"] = vertices;
       e["com"] = vec(center_of_mass(app.model->view(), app.fk.body_q.data()));
     }
+    if (o.type() == ObjectiveType::kLookAt && int(app.fk.body_q.size()) == app.model->body_count) {
+      // the point the axis should point at (the target, or the followed point of link_b)
+      const ObjectiveParams<double>& p = o.spec.params;
+      e["looks_at"] = vec(look_at_point(p.link_b, p.offset_b, o.target.p, app.fk.body_q.data()));
+    }
     // the compromise (solver/compromise.hpp), once the robot has rested on this solution; a
     // reached objective needs no explanation
     if (o.enabled() && (s.explained || s.reached))

@@ -233,8 +233,9 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
       }
     }
   }
-  // look_at / axis_align: the link's axis as a ray from the link point (to the target's
-  // distance for look_at) and, faint, the wanted direction; coloured by the angle beyond the cone
+  // look_at / axis_align: the link's axis as a ray from the link point (to the looked-at
+  // point's distance for look_at) and, faint, the wanted direction; coloured by the angle beyond
+  // the cone
   for (const WorkbenchObjective& o : app.objectives) {
     if (!o.enabled() || !o.kind().has(kFieldAxis) || o.link() < 0 || o.link() >= int(body_q.size()))
       continue;
@@ -246,11 +247,17 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
     Vec3<double> a = rotate(body_q[o.link()].q, (1.0 / len) * p.axis);
     Vec3<double> want = p.direction;
     float reach = 80.0f * wpp;
+    glm::vec4 col = magnitude_color(float(o.status.rotation_error / 0.5));
     if (o.type() == ObjectiveType::kLookAt) {
-      want = o.target.p - o.status.current.p;
+      // the looked-at point: the target, or the followed point of link_b (marked)
+      Vec3<double> at = o.target.p;
+      if (p.link_b >= 0 && p.link_b < int(body_q.size())) {
+        at = transform_point(body_q[p.link_b], p.offset_b);
+        ov.points({render::to_glm(at)}, {glm::vec4(glm::vec3(col), 0.8f)}, 7.0f, false);
+      }
+      want = at - o.status.current.p;
       reach = float(length(want));
     }
-    glm::vec4 col = magnitude_color(float(o.status.rotation_error / 0.5));
     ov.line(cur, cur + reach * render::to_glm(a), col, 2.5f, false);
     if (length(want) > 0)
       ov.line(cur, cur + reach * render::to_glm((1.0 / length(want)) * want),

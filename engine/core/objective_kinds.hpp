@@ -25,8 +25,8 @@ enum class ObjectiveType : int8_t {
   kMinDistance = 7,    // inequality: distance(point a, point b) >= distance (1 row)
   kCustom = 8,         // user residual (CPU only): rows filled by the backend
   kCom = 9,            // the model's centre of mass at a target point (3 rows)
-  kLookAt = 10,        // a link axis points at a target point, within a cone (3 rows)
-  kAxisAlign = 11,     // a link axis parallel to a world direction, within a cone (3 rows)
+  kLookAt = 10,  // a link axis points at a target point (or link_b's point), within a cone (3 rows)
+  kAxisAlign = 11,  // a link axis parallel to a world direction, within a cone (3 rows)
   // inequality, the closest capsule pairs of the robot: margin - distance <= 0 (8 rows)
   kSelfCollision = 12,
   // inequality, the closest robot capsule / obstacle pairs: margin - distance <= 0 (8 rows)
@@ -70,6 +70,9 @@ enum ObjectiveField : uint32_t {
   kFieldMargin = 1u << 19,      // "margin": m, >= 0 (default per kind: default_margin)
   kFieldBox = 1u << 20,         // "lower", "upper": per target axis, m (null: open)
   kFieldMinMeasure = 1u << 21,  // "min_measure": >= 0
+  // optional "link_b" and "offset_b": the target point is that point of link_b, moving with the
+  // robot, instead of the world target (look_at: the head follows a hand)
+  kFieldTargetLink = 1u << 22,
 };
 
 struct ObjectiveKind {
@@ -102,6 +105,8 @@ struct ObjectiveKind {
   }
   // relates two links (no target)
   bool is_pair() const { return has(kFieldLinkB); }
+  // reads "link_b" / "offset_b": a pair, or a target that may follow a link
+  bool reads_link_b() const { return has(kFieldLinkB) || has(kFieldTargetLink); }
   // residual rows for a model with dof_count dofs (and point_count contact points)
   int dim(int dof_count, int point_count = 0) const {
     return rows == -1 ? dof_count : (rows == -2 ? point_count : rows);

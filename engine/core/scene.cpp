@@ -262,8 +262,12 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       {kFieldBox, "lower", !same3(o.lower, d.lower) || !same3(o.upper, d.upper)},
       {kFieldMinMeasure, "min_measure", o.min_measure != d.min_measure},
   };
+  auto reads = [kind](uint32_t field) {
+    return kind->has(field) ||
+           ((field == kFieldLinkB || field == kFieldOffsetB) && kind->reads_link_b());
+  };
   for (const auto& u : unused)
-    if (u.set && !kind->has(u.field))
+    if (u.set && !reads(u.field))
       r.warnings->push_back(r.source + ": " + where + "." + u.key + ": not used by a " + o.type +
                             " objective, ignored");
   if (kind->has(kFieldLink) && o.link.empty())
@@ -560,6 +564,10 @@ json scene_objective_to_json(const SceneObjective& o) {
   if (kind->has(kFieldOffset)) oj["offset"] = vec_json(o.offset);
   if (kind->has(kFieldLinkB)) oj["link_b"] = o.link_b;
   if (kind->has(kFieldOffsetB)) oj["offset_b"] = vec_json(o.offset_b);
+  if (kind->has(kFieldTargetLink) && !o.link_b.empty()) {
+    oj["link_b"] = o.link_b;
+    oj["offset_b"] = vec_json(o.offset_b);
+  }
   if (kind->has(kFieldDistance)) oj["distance"] = o.distance;
   if (kind->has(kFieldAxis)) oj["axis"] = vec_json(o.axis);
   if (kind->has(kFieldDirection)) oj["direction"] = vec_json(o.direction);

@@ -38,7 +38,9 @@ struct SceneContact {
 struct SceneObjective {
   std::string type = "pose";  // a kind's scene name (engine/core/objective_kinds.hpp)
   std::string name;
-  std::string link, link_b;  // link names ("" when not used)
+  // link names ("" when not used); a look_at's link_b is optional: given, it looks at
+  // offset_b on link_b instead of its target
+  std::string link, link_b;
   Vec3<double> offset{0, 0, 0}, offset_b{0, 0, 0};
   double distance = 0;                 // min_distance
   Vec3<double> axis{0, 0, 1};          // look_at, axis_align: in the link frame

@@ -1,6 +1,10 @@
 // The whole-body kinds, joint locks and live limits through the real workbench (a script under
 // Xvfb): the state dump reports them, undo restores them, and the overlays draw without GL
 // errors.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +90,77 @@ TEST_F(WholeBodyGui, BalanceVsReachDemoShowsTheTug) {
   EXPECT_TRUE(balance["reached"].get<bool>());
   EXPECT_FALSE(hand["reached"].get<bool>());
   EXPECT_GT(hand["position_error"].get<double>(), 0.01);
+}
+
+// a look_at objective's line of sight in world, from the dump: its "axis" (link frame) turned
+// by the link's orientation (current, x y z w)
+std::array<double, 3> sight(const json& o) {
+  const json& r = o["current"]["orientation"];
+  const double x = r[0], y = r[1], z = r[2], w = r[3];
+  const double a[3] = {o["axis"][0], o["axis"][1], o["axis"][2]};
+  // v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z)
+  const double t[3] = {2 * (y * a[2] - z * a[1]), 2 * (z * a[0] - x * a[2]),
+                       2 * (x * a[1] - y * a[0])};
+  const double n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  return {(a[0] + w * t[0] + (y * t[2] - z * t[1])) / n,
+          (a[1] + w * t[1] + (z * t[0] - x * t[2])) / n,
+          (a[2] + w * t[2] + (x * t[1] - y * t[0])) / n};
+}
+
+// the angle (rad) between the line of sight and the direction to the point it looks at
+double gaze_angle(const json& o) {
+  const std::array<double, 3> s = sight(o);
+  double d[3], dd = 0, dot = 0;
+  for (int k = 0; k < 3; ++k) {
+    d[k] = o["looks_at"][k].get<double>() - o["current"]["position"][k].get<double>();
+    dd += d[k] * d[k];
+  }
+  for (int k = 0; k < 3; ++k) dot += s[k] * d[k] / std::sqrt(dd);
+  return std::acos(std::max(-1.0, std::min(1.0, dot)));
+}
+
+// the humanoid preset's gaze (objective 8) follows the right palm: dragged out to the robot's
+// right and then in front of it, the head turns with it, the palm stays within the 0.75 rad cone
+// and the hand on its target. `set 8 at target` leaves the target where the palm was; undo follows
+// again.
+TEST_F(WholeBodyGui, HumanoidHeadFollowsTheRightHand) {
+  ASSERT_EQ(run("robot humanoid\nwait 30\n" + dump_cmd("rest.json") +
+                "target 3 0.05 -0.6 0.0\nwait 60\n" + dump_cmd("right.json") +
+                "target 3 0.45 0.0 0.0\nwait 60\n" + dump_cmd("front.json") +
+                "set 8 at target\nwait 5\n" + dump_cmd("target.json") + "undo\nwait 5\n" +
+                dump_cmd("undone.json")),
+            0)
+      << log();
+  double heading[3];
+  int k = 0;
+  for (const char* name : {"rest.json", "right.json", "front.json"}) {
+    const json d = dump(name);
+    const json& gaze = d["objectives"][8];
+    const json& hand = d["objectives"][3];
+    ASSERT_EQ(gaze["type"], "look_at") << name;
+    EXPECT_EQ(gaze["link_b"], "right_hand") << name;
+    EXPECT_TRUE(gaze["reached"].get<bool>()) << name;
+    EXPECT_TRUE(hand["reached"].get<bool>()) << name;
+    // it looks at the palm, the hand objective's point (both 7 cm down the hand)
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(gaze["looks_at"][i].get<double>(), hand["current"]["position"][i].get<double>(),
+                  1e-9)
+          << name;
+    EXPECT_LE(gaze_angle(gaze), 0.75 + 1e-3) << name;
+    const std::array<double, 3> s = sight(gaze);
+    heading[k++] = std::atan2(s[1], s[0]);
+  }
+  // the head turned with the hand: out to the right, then back toward the front
+  EXPECT_LT(heading[1], heading[0] - 0.1);
+  EXPECT_GT(heading[2], heading[1] + 0.2);
+
+  const json front = dump("front.json"), t = dump("target.json"), u = dump("undone.json");
+  EXPECT_FALSE(t["objectives"][8].contains("link_b"));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(t["objectives"][8]["target"]["position"][i].get<double>(),
+                front["objectives"][8]["looks_at"][i].get<double>(), 1e-6);
+  EXPECT_EQ(u["objectives"][8]["link_b"], "right_hand");
+  EXPECT_EQ(front["gl_errors"], 0) << front["gl_error_messages"].dump();
 }
 
 }  // namespace

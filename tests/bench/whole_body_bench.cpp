@@ -71,13 +71,15 @@ Setup make_setup(const std::string& robot, int count) {
   apply_solver_json(scene.solver, s.settings, warnings);
   s.settings.threads = 1;
 
-  // the problem measured is balance and reach: the preset's self_collision objective (added to
-  // the presets after these figures were taken) is left out
+  // the problem measured is balance and reach: the preset's self_collision and gaze (look_at)
+  // objectives (added to the presets after these figures were taken) are left out
   std::vector<PlacedObjective>& objs = s.scene.objectives;
   objs.erase(std::remove_if(objs.begin(), objs.end(),
                             [](const PlacedObjective& o) {
-                              return o.objective.params.type == ObjectiveType::kSelfCollision ||
-                                     o.objective.params.type == ObjectiveType::kWorldCollision;
+                              ObjectiveType t = o.objective.params.type;
+                              return t == ObjectiveType::kSelfCollision ||
+                                     t == ObjectiveType::kWorldCollision ||
+                                     t == ObjectiveType::kLookAt;
                             }),
              objs.end());
 

@@ -204,6 +204,8 @@ TEST(CliSolveScene, HeaderErrorsNameTheColumn) {
       {"dual_arm", L + ".x," + L + ".y", "missing left tool pose.z"},
       {"dual_arm", "posture.x,posture.y,posture.z",
        "column 1 'posture.x': objective 'posture' has no target"},
+      {"humanoid", "gaze.x,gaze.y,gaze.z",
+       "column 1 'gaze.x': objective 'gaze' has no target (it looks at a point of its link_b)"},
       {"dual_arm", L + ".x," + L + ".y," + L + ".z," + L + ".x",
        "column 4 'left tool pose.x': duplicate of column 1"},
       {"dual_arm", L + ".w", "column 1 'left tool pose.w': expected NAME.x"},

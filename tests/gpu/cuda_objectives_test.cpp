@@ -91,6 +91,13 @@ Fixture make_fixture(Model m, const char* a, const char* b, const char* c, unsig
   look.params.axis = {1, 0, 0};
   look.params.hard = 1;
   int ol = pr.add_objective(look);
+  // a soft look_at on link c that follows a point of link a (no target)
+  Objective follow = look;
+  follow.params.link = lc;
+  follow.params.hard = 0;
+  follow.params.link_b = la;
+  follow.params.offset_b = {0.01, 0.0, 0.02};
+  pr.add_objective(follow);
   Objective align;
   align.params.type = ObjectiveType::kAxisAlign;
   align.params.link = lc;

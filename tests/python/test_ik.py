@@ -218,6 +218,20 @@ def test_whole_body_and_pair_kinds(panda):
     x = fk(panda, q)[0, tcp]
     d = point[0] - x[:3]
     assert np.dot(rotate(x[3:], np.array([0, 0, 1.0])), d / np.linalg.norm(d)) > 1 - 1e-6
+    # look_at a point of another link: link 3's x axis at the tool point, which moves with it
+    link3 = panda.body_index("panda_link3")
+    follow = ik.IKObjectiveLookAt(link3, [0, 0, 0], [1, 0, 0], target_link=tcp,
+                                  target_offset=[0, 0, 0.02])
+    assert follow.problem_count == 0
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], point), follow])
+    q = q0[None, :].copy()
+    s.step(q, q, iterations=200)
+    bq = fk(panda, q)[0]
+    at = bq[tcp, :3] + rotate(bq[tcp, 3:], np.array([0, 0, 0.02]))
+    d = at - bq[link3, :3]
+    assert np.dot(rotate(bq[link3, 3:], np.array([1.0, 0, 0])), d / np.linalg.norm(d)) > 1 - 1e-4
+    with pytest.raises(ValueError, match="not both"):
+        ik.IKObjectiveLookAt(link3, [0, 0, 0], [1, 0, 0], point, target_link=tcp)
     # min_distance (hard) against a target too close to the base
     near = np.array([[0.25, 0.0, 0.3]])
     objs = [ik.IKObjectivePosition(tcp, [0, 0, 0], near),

@@ -97,6 +97,13 @@ struct ZooFixture : ::testing::Test {
       Transform<double> rel = inverse(poses[a]) * perturb(poses[b], rng, 0.2, 1.0);
       pr.add_relative_fixed(a, b, rel);
       pr.add_min_distance(a, kOffA, b, kOffB, 0.5);
+      // look_at that follows a point of link b (both chains move the looked-at direction)
+      for (double cone : {0.0, 0.3}) {
+        Objective follow = whole_body(ObjectiveType::kLookAt, a, random_unit(rng), {}, cone);
+        follow.params.link_b = b;
+        follow.params.offset_b = kOffB;
+        pr.add_objective(follow);
+      }
     }
     // centre of mass: targets 0.3 m around it
     int oc = pr.add_objective(whole_body(ObjectiveType::kCom, -1, {}, {}, 0));
@@ -309,6 +316,41 @@ TEST_F(ZooFixture, ConeRowsAreTheAngleBeyondTheCone) {
   int ol = pr.add_objective(whole_body(ObjectiveType::kLookAt, c, {0, 1, 0}, {}, 0));
   pr.set_target_pose(ol, 0, objective_met_target(*model, pr.objective(ol).params, poses));
   for (double v : test::raw_rows(pr.view(), ol, 0, q)) EXPECT_NEAR(v, 0.0, 1e-12);
+}
+
+// a look_at that follows a point of link_b has the rows of a look_at whose target sits at that
+// point; only its Jacobian differs (the point moves with link_b's chain), and it has no target
+TEST_F(ZooFixture, LookAtFollowingALinkLooksAtItsPoint) {
+  std::mt19937 rng(3);
+  auto q = test::random_configuration(*model, rng);
+  auto poses = test::body_poses(*model, q);
+  int a = body("c"), b = body("g");
+  IkProblem pr(model);
+  Objective follow = whole_body(ObjectiveType::kLookAt, a, {0, 1, 0}, {}, 0);
+  follow.params.link_b = b;
+  follow.params.offset_b = kOffB;
+  int of = pr.add_objective(follow);
+  int ot = pr.add_objective(whole_body(ObjectiveType::kLookAt, a, {0, 1, 0}, {}, 0));
+  pr.set_target_position(ot, 0, transform_point(poses[b], kOffB));
+  auto rf = test::raw_rows(pr.view(), of, 0, q), rt = test::raw_rows(pr.view(), ot, 0, q);
+  for (int k = 0; k < 3; ++k) EXPECT_DOUBLE_EQ(rf[k], rt[k]);
+  EXPECT_GT(std::fabs(rf[0]) + std::fabs(rf[1]) + std::fabs(rf[2]), 1e-3);
+  auto Jf = test::analytic_jacobian(pr.view(), of, 0, q);
+  auto Jt = test::analytic_jacobian(pr.view(), ot, 0, q);
+  double diff = 0;
+  for (std::size_t i = 0; i < Jf.size(); ++i) diff += std::fabs(Jf[i] - Jt[i]);
+  EXPECT_GT(diff, 1e-3);
+  EXPECT_FALSE(pr.objective(of).has_target());
+  EXPECT_TRUE(pr.objective(ot).has_target());
+  EXPECT_EQ(pr.objective(of).name, "look_at c at g");
+  // a link_b out of range is refused, naming the field
+  follow.params.link_b = model->body_count;
+  try {
+    pr.add_objective(follow);
+    FAIL() << "link_b out of range accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("link_b"), std::string::npos) << e.what();
+  }
 }
 
 // the Jacobians are not trivially zero: every dof moves some link of the zoo

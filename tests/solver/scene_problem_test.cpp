@@ -38,7 +38,9 @@ Scene every_kind_scene() {
       {"type": "look_at", "link": "left_link7", "offset": [0, 0, 0.1], "axis": [1, 0, 0],
        "cone": 0.1, "target": {"position": [1, 0, 1], "orientation": [0, 0, 0, 1]}},
       {"type": "axis_align", "link": "right_hand_tcp", "axis": [0, 1, 0],
-       "direction": [0, 0.6, -0.8], "cone": 0.2, "weight": 0.5}]})",
+       "direction": [0, 0.6, -0.8], "cone": 0.2, "weight": 0.5},
+      {"type": "look_at", "name": "follow", "link": "right_link7", "axis": [1, 0, 0],
+       "link_b": "left_hand_tcp", "offset_b": [0, 0, 0.02]}]})",
                      "every_kind.json", "");
 }
 
@@ -113,6 +115,25 @@ TEST(SceneProblem, CurrentComAndLookAtTargetsAreMet) {
     objective_residual(pr.view(), oi, 0, setup.q.data(), fk.body_q.data(), r.data());
     for (double v : r) EXPECT_NEAR(v, 0.0, 1e-12) << oi;
   }
+}
+
+// a look_at with link_b follows that link's point: it has no target, and an unknown link_b
+// skips it with a warning naming the link
+TEST(SceneProblem, LookAtWithLinkBFollowsThatLink) {
+  auto m = two_pandas();
+  Scene scene = every_kind_scene();
+  SceneSetup setup = resolve_scene(*m, scene);
+  const Objective& follow = setup.objectives.back().objective;
+  EXPECT_EQ(follow.params.link_b, m->find_body("left_hand_tcp"));
+  EXPECT_EQ(follow.params.offset_b.z, 0.02);
+  EXPECT_FALSE(follow.has_target());
+  EXPECT_TRUE(setup.objectives[9].objective.has_target());  // the look_at with a target
+  scene.objectives.back().link_b = "no_such_link";
+  setup = resolve_scene(*m, scene);
+  EXPECT_EQ(setup.objectives.size(), scene.objectives.size() - 1);
+  ASSERT_FALSE(setup.warnings.empty());
+  EXPECT_NE(setup.warnings.back().find("unknown link_b 'no_such_link'"), std::string::npos)
+      << setup.warnings.back();
 }
 
 TEST(SceneProblem, UnknownLinksAndJointsAreSkippedWithWarnings) {

@@ -1349,6 +1349,8 @@ def make_humanoid():
         r.rest.update({p + "hip_pitch_joint": -0.3, p + "knee_joint": 0.6,
                        p + "ankle_pitch_joint": -0.3, p + "shoulder_roll_joint": s * 0.3,
                        p + "shoulder_pitch_joint": 0.1, p + "elbow_joint": -0.5})
+    # the head bowed and turned toward the right palm, which the gaze objective keeps in view
+    r.rest.update({"neck_pitch_joint": 0.6, "neck_yaw_joint": -0.35})
     r.end_effectors = ["left_hand", "right_hand", "left_foot", "right_foot"]
     palm = (0.0, 0.0, -0.07)
     r.objectives = [obj_pose("left foot", "left_foot", hard=True),
@@ -1362,7 +1364,19 @@ def make_humanoid():
                      "contacts": [{"link": "left_ankle_roll_link"},
                                   {"link": "right_ankle_roll_link"}],
                      "margin": 0.02, "weight": 1.0, "hard": True},
-                    obj_self_collision()]
+                    obj_self_collision(),
+                    # the head keeps the right palm in view: the line of sight from between the
+                    # eyes (0.3 rad below the head's forward x axis, a resting gaze) points at
+                    # the palm within a 0.75 rad (43 deg) cone, so the neck alone follows the
+                    # hand over most of its range and the rest posture (head bowed toward the
+                    # hand) meets it; soft and light, it never pulls a hand off its target
+                    # (listed last: earlier objective indices stay as they were)
+                    {"type": "look_at", "name": "gaze", "link": "head",
+                     "offset": [0.09, 0.0, 0.125],
+                     "axis": [round(math.cos(0.3), 6), 0.0, -round(math.sin(0.3), 6)],
+                     "cone": 0.75,
+                     "link_b": "right_hand", "offset_b": list(palm), "weight": 0.3,
+                     "hard": False}]
     # links joined through the small shoulder, hip, waist, neck, wrist and ankle links: their
     # capsules overlap at rest (the torso's and pelvis's capsules are as thick as their boxes'
     # cross-sections); forearms, hands, shins and feet stay checked against the body
@@ -1618,7 +1632,9 @@ def readme_text(robots, stats):
              "weight, hard, `\"target\": \"current\"` = the link's pose at the rest posture; "
              "posture and joint_limits objectives have no link and no target; `relative_fixed`, "
              "`relative_ball` and `min_distance` add `link_b`, `offset_b` and, for "
-             "min_distance, `distance` (dual_arm keeps its tools 0.12 m apart this way)), "
+             "min_distance, `distance` (dual_arm keeps its tools 0.12 m apart this way); the "
+             "humanoid's `gaze`, a `look_at` with `link_b`, turns the head to follow the right "
+             "palm), "
              "`solver` (n_seeds, sampler, iterations) and, for the robots whose preset has a "
              "`self_collision` objective (dual_arm, humanoid, quadruped), `srdf`: "
              "`<name>.srdf`, the link pairs it skips (joined through small intermediate links, "

@@ -24,7 +24,8 @@ void SeedPool::clear() {
 }
 
 bool SeedPool::exhausted() const {
-  return std::all_of(seeds_.begin(), seeds_.end(), [](const PoolSeed& s) { return s.spent; });
+  return !seeds_.empty() &&
+         std::all_of(seeds_.begin(), seeds_.end(), [](const PoolSeed& s) { return s.spent; });
 }
 
 bool SeedPool::prepare(const IkProblem& problem, uint64_t serial, const SolverSettings& settings,

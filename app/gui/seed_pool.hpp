@@ -70,7 +70,7 @@ class SeedPool {
   uint64_t generation() const { return generation_; }  // pools drawn since start
 
  private:
-  bool exhausted() const;
+  bool exhausted() const;  // every seed spent (an empty pool, of n_seeds 1, never is)
 
   std::vector<PoolSeed> seeds_;
   int next_ = 0;  // the seed whose turn it is

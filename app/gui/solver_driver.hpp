@@ -36,7 +36,8 @@ class SolverDriver {
   // this frame) is much better. It updates app.joint_q, app.solve (app.solve.budget: how the
   // budget was spent), app.last_result (every seed's state: with a budget, the pool's seeds
   // where they stand) and the solve timing, and is skipped when nothing changed since a settled
-  // result.
+  // result. The budget bounds the solve only (within about one LM iteration); FK, the
+  // objectives' status and drawing come on top.
   //
   // Once the robot rests (a frame that starts idle: settled, and nothing changed since), the
   // compromise of that solution is explained once, on a worker thread (solver/compromise.hpp, a
@@ -70,7 +71,7 @@ class SolverDriver {
   SolverSettings settings_;
   bool have_last_ = false;
   bool same_problem_ = false;  // this frame solved the problem the last frame solved
-  double budget_ms_ = 0;
+  double budget_ms_ = 0;       // the frame budget of the last solve (a change wakes a resting one)
   int kept_seed_ = 0;
   double error_before_ = 0;  // combined task error before this frame's solve
   // this frame's solve as update_status reports it

@@ -121,6 +121,33 @@ TEST(SolverDriver, BudgetPoolSeedsContinueAcrossFrames) {
   EXPECT_EQ(app.solve.budget.pool_generation, 2u);
 }
 
+// the budget is the warm start's time budget and the pool gets only what is left: a budget spent
+// before the first iteration (a nanosecond; the clock is read every iteration on a robot of 32
+// dofs or more) stops the warm start before any iteration and advances no pool seed
+TEST(SolverDriver, SpentBudgetStopsTheWarmStartAndLeavesNothingForThePool) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  ASSERT_GE(app.model->dof_count, 32);
+  app.frame_budget_ms = 1e-6;
+  SolverDriver driver;
+  driver.init(app);
+  for (int i = 0; i < int(app.objectives.size()); ++i) {
+    if (!app.objectives[i].has_target_position()) continue;
+    Transform<double> t = app.objectives[i].target;
+    t.p.x += 0.1;
+    app.set_target(i, t);
+  }
+  frame(app, driver);
+  const BudgetStatus& b = app.solve.budget;
+  ASSERT_TRUE(app.solve.ran);
+  EXPECT_EQ(b.warm_iterations, 0);
+  EXPECT_FALSE(b.stopped_converged);
+  EXPECT_EQ(b.pool_seeds, 0);
+  EXPECT_EQ(b.pool_iterations, 0);
+  EXPECT_EQ(b.left_ms, 0.0);
+  EXPECT_EQ(app.solve.seed, 0);
+}
+
 // budget 0 is the solve without a budget: every seed, drawn afresh, solved this frame
 TEST(SolverDriver, NoBudgetSolvesEverySeedEveryFrame) {
   AppState app;

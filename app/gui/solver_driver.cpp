@@ -199,9 +199,11 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
 
 void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   using Clock = SeedPool::Clock;
+  // a budget beyond any frame (typed in by hand) still makes a representable deadline
+  const double budget_ms = std::min(app.frame_budget_ms, 1e9);
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double, std::milli>(app.frame_budget_ms));
+                                    std::chrono::duration<double, std::milli>(budget_ms));
   auto ms_since = [](Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
   };
@@ -213,7 +215,7 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   // the warm start, with the whole budget
   SolverSettings s = app.settings;
   s.n_seeds = 1;
-  s.time_budget_s = app.frame_budget_ms * 1e-3;
+  s.time_budget_s = budget_ms * 1e-3;
   solver_->solve(problem, s, app.joint_q, warm_);
   const ProblemResult& warm = warm_.problems[0];
   b.warm_ms = ms_since(start);
@@ -279,7 +281,7 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   frame_.total_iterations = pick.total_iterations;
   frame_.seconds = ms_since(start) * 1e-3;
   r.solve_seconds = frame_.seconds;
-  b.left_ms = std::max(0.0, app.frame_budget_ms - ms_since(start));
+  b.left_ms = std::max(0.0, budget_ms - ms_since(start));
 }
 
 void SolverDriver::update_status(AppState& app) {

@@ -89,7 +89,7 @@ PoolStep SeedPool::advance(IkSolver& solver, const IkProblem& problem,
     ++step.seeds;
     step.iterations += r.iterations;
   }
-  next_ = count > 0 ? (next_ + count) % count : 0;
+  // every unspent seed advanced: next frame starts from the same one
   step.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return step;
 }

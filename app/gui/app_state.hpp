@@ -57,12 +57,30 @@ struct WorkbenchObjective {
   const std::string& name() const { return spec.name; }
 };
 
+// the frame budget of a new workbench or a scene without one (ms)
+constexpr double kDefaultFrameBudgetMs = 4.0;
+
 struct Message {
   enum Level { kInfo, kWarning, kError };
   Level level = kInfo;
   std::string text;
   int frame = 0;
   double time = 0;  // seconds since the app started
+};
+
+// How the last solve spent the frame budget (SolverDriver with AppState::frame_budget_ms > 0).
+struct BudgetStatus {
+  bool on = false;  // the last solve ran under a budget (the fields below are of it)
+  double budget_ms = 0;
+  double warm_ms = 0;  // the warm start (seed 0 from the current configuration)
+  int warm_iterations = 0;
+  bool stopped_converged = false;  // the warm start converged, so no other seed ran
+  int pool_seeds = 0;              // pool seeds advanced (seed_pool.hpp)
+  double pool_ms = 0;
+  int pool_iterations = 0;                // over the pool seeds advanced
+  double left_ms = 0;                     // budget left when the solve ended (0 when it ran over)
+  uint64_t pool_generation = 0;           // pools drawn since start (0: none yet)
+  std::vector<int> pool_seed_iterations;  // per pool seed, iterations since its pool was drawn
 };
 
 // Summary of the solver's work this frame (plain data for panels and the dump).
@@ -86,6 +104,7 @@ struct SolveStatus {
   bool cuda_available = false;  // a CUDA device is usable (checked once at start)
   std::string cuda_reason;      // why not
   std::vector<int> step_bound;  // joints the frame step bound held back in the last solve
+  BudgetStatus budget;          // how the last solve spent the frame budget
 };
 
 // The closest collision pairs at the last FK (AppState::evaluate, once a frame after the solve),
@@ -156,6 +175,10 @@ class AppState {
   // solve searches only within this step of where the robot is, so a drag walks the robot
   // along its branch instead of letting it jump to another. Saved in scenes ("extra").
   double frame_step = 0;
+  // the most one frame's solve may take (ms; 0: no budget, every seed solved every frame): the
+  // warm start first, the other seeds continued across frames in the time left, and nothing
+  // more once the warm start has converged (SolverDriver). Saved in scenes ("extra").
+  double frame_budget_ms = kDefaultFrameBudgetMs;
   // live joint limits (dof_count each): the robot file's until edited; the solver, the sliders
   // and the limit colours use these
   std::vector<double> dof_lower, dof_upper;

@@ -1,6 +1,7 @@
 // Solver panel: this frame's solve (state, time, iterations, kept seed) with the frame rate and
 // a frame time plot; the backend (CUDA only when usable, with the reason otherwise), the common
-// settings, and under "More settings" every other one, by group. Labels, ranges and tooltips
+// settings with the workbench's frame step and frame budget (and how the last solve spent the
+// budget), and under "More settings" every other one, by group. Labels, ranges and tooltips
 // come from the settings table (solver/settings.hpp).
 #include <algorithm>
 #include <cmath>
@@ -114,6 +115,33 @@ void frame_step_widget(AppState& app) {
   ImGui::PopTextWrapPos();
 }
 
+// the workbench's frame budget (AppState::frame_budget_ms), and how the last solve spent it
+void frame_budget_widget(AppState& app) {
+  row_label("Frame budget");
+  double v = app.frame_budget_ms;
+  const double lo = 0, hi = 50;
+  if (ImGui::SliderScalar("##frame_budget", ImGuiDataType_Double, &v, &lo, &hi,
+                          v > 0 ? "%.1f ms" : "off"))
+    app.frame_budget_ms = std::max(0.0, v);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the most one frame's solve may take (0: off, every seed solved every frame):\n"
+        "the warm start from where the robot is runs first and the frame stops there once it\n"
+        "has converged; otherwise the time left advances the other seeds, which continue\n"
+        "across frames from where they stopped");
+  const BudgetStatus& b = app.solve.budget;
+  if (!b.on) return;
+  ImGui::TextDisabled("warm %.2f ms %d it%s", b.warm_ms, b.warm_iterations,
+                      b.stopped_converged ? ", converged: stopped" : "");
+  ImGui::TextDisabled("pool %d seeds %.2f ms %d it (pool %llu), left %.2f ms", b.pool_seeds,
+                      b.pool_ms, b.pool_iterations, (unsigned long long)b.pool_generation,
+                      b.left_ms);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the last solve: pool seeds advanced, their time and iterations, which pool (one is drawn\n"
+        "when the robot or objectives change or every seed is spent), and the budget left");
+}
+
 }  // namespace
 
 void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
@@ -174,6 +202,7 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
   widget(&SolverSettings::lambda_init);
   tolerance_widgets(s);
   frame_step_widget(app);
+  frame_budget_widget(app);
   widget(&SolverSettings::prefer_closest);
   ImGui::SameLine(0, 16);
   widget(&SolverSettings::hard_joint_limits);

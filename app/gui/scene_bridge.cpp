@@ -59,11 +59,13 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   held_joint = -1;
   rest_q = model->neutral_configuration();
   structure_dirty_ = true;
-  SolverSettings kept = settings;  // solver settings and the frame step are not undo steps
-  const double kept_step = frame_step;
+  // solver settings, the frame step and the frame budget are not undo steps
+  SolverSettings kept = settings;
+  const double kept_step = frame_step, kept_budget = frame_budget_ms;
   apply_scene_content(scene);
   settings = kept;
   frame_step = kept_step;
+  frame_budget_ms = kept_budget;
   if (!sel_name.empty()) select_obstacle(find_obstacle(sel_name));
   note_edit(what);
   return true;
@@ -92,6 +94,16 @@ void AppState::apply_scene_content(const Scene& scene) {
     frame_step = step.get<double>();
   else
     warn("extra.frame_step: expected a number >= 0 (rad or m per frame); the bound stays off");
+  const nlohmann::json& budget =
+      scene.extra.value("frame_budget_ms", nlohmann::json(kDefaultFrameBudgetMs));
+  if (budget.is_number() && budget.get<double>() >= 0 && std::isfinite(budget.get<double>())) {
+    frame_budget_ms = budget.get<double>();
+  } else {
+    frame_budget_ms = kDefaultFrameBudgetMs;
+    warn(
+        "extra.frame_budget_ms: expected a number >= 0 (ms per frame, 0: none); the default "
+        "budget stays");
+  }
 
   for (PlacedObjective& placed : setup.objectives)
     objectives.push_back({std::move(placed.objective), placed.target, {}});
@@ -119,6 +131,7 @@ Scene AppState::make_scene() const {
   s.collision_pairs = collision_pairs;
   s.solver = solver_settings_json(settings);
   if (frame_step > 0) s.extra["frame_step"] = frame_step;
+  s.extra["frame_budget_ms"] = frame_budget_ms;
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   s.timeline = timeline_for_scene(*this);
   return s;

@@ -310,6 +310,20 @@ bool run_frame_step(Turn& t) {
   return false;
 }
 
+// frame_budget MS|off: the frame budget in ms (off: 0, every seed solved every frame)
+std::string check_frame_budget(const Args& a) {
+  double v;
+  return need(a[1] == "off" || (plain_number(a[1], &v) && v >= 0),
+              "expected: frame_budget MS (>= 0; 0 or off: no budget)");
+}
+
+bool run_frame_budget(Turn& t) {
+  double v = 0;
+  if (t.args()[1] != "off") plain_number(t.args()[1], &v);
+  t.app().frame_budget_ms = v;
+  return false;
+}
+
 // pair LINK_A LINK_B on|off: checks a self collision pair or stops checking it
 bool run_pair(Turn& t) {
   AppState& app = t.app();
@@ -1047,6 +1061,7 @@ const ScriptCommandSpec kCommands[] = {
     {"lock", 2, 2, check_last_on_off, run_lock},
     {"limits", 2, 3, check_limits, run_limits},
     {"frame_step", 1, 1, check_frame_step, run_frame_step},
+    {"frame_budget", 1, 1, check_frame_budget, run_frame_budget},
     {"pair", 3, 3, check_last_on_off, run_pair},
     {"targets_follow", 1, 1, check_on_off, run_toggle},
     {"live", 1, 1, check_on_off, run_toggle},

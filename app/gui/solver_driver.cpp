@@ -1,10 +1,13 @@
-// Per-frame solve: backend choice and fallback, the bounded warm-started solve, seed policy,
-// and "settled" detection (converged, or a best effort that no longer improves).
+// Per-frame solve: backend choice and fallback, the bounded warm-started solve (every seed, or
+// the warm start then the seed pool within the frame budget), seed policy, and "settled"
+// detection (converged, or a best effort that no longer improves).
 #include "app/gui/solver_driver.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+
+#include "solver/row_driver.hpp"
 
 namespace ikwb::gui {
 
@@ -36,6 +39,16 @@ TaskErrors task_errors(const AppState& app) {
   return e;
 }
 
+// The seed policy: the solver's pick when it converged (the closest converged seed); else the
+// warm start (seed 0), unless the robot has been stuck for kEscapeFrames and the pick beats the
+// warm start's cost by kEscapeGain. r: this frame's rows (row_cost).
+int keep_seed(int pick, bool pick_converged, const SolveResult& r, int stalled_frames) {
+  if (pick_converged) return pick;
+  if (stalled_frames >= kEscapeFrames && r.row_cost[pick] < kEscapeGain * r.row_cost[0])
+    return pick;
+  return 0;
+}
+
 }  // namespace
 
 bool same_settings(const SolverSettings& a, const SolverSettings& b) {
@@ -61,7 +74,8 @@ bool SolverDriver::idle(const AppState& app) const {
   if (!have_last_ || !app.solve.settled) return false;
   if (!app.solve.converged && app.solve.stalled_frames < kRestFrames) return false;
   return serial_ == app.problem_serial() && version_ == app.problem()->version() &&
-         q_after_ == app.joint_q && same_settings(settings_, app.settings);
+         q_after_ == app.joint_q && same_settings(settings_, app.settings) &&
+         budget_ms_ == app.frame_budget_ms;
 }
 
 void SolverDriver::step_frame(AppState& app) {
@@ -141,10 +155,11 @@ bool SolverDriver::solve(AppState& app) {
                   same_settings(settings_, app.settings);
   error_before_ = task_errors(app).combined();
 
-  SolverSettings s = app.settings;
-  s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
   try {
-    solver_->solve(problem, s, app.joint_q, app.last_result);
+    if (app.frame_budget_ms > 0)
+      solve_budgeted(app, problem);
+    else
+      solve_all_seeds(app, problem);
   } catch (const std::exception& e) {
     if (solver_->backend() == Backend::kCuda) {
       // keep the scene, continue on the CPU
@@ -160,16 +175,7 @@ bool SolverDriver::solve(AppState& app) {
     return false;
   }
   const SolveResult& r = app.last_result;
-  const ProblemResult& best = r.problems[0];
   const int nq = problem.model().coord_count;
-
-  // seed policy: closest converged (the solver's pick), else the warm start unless stuck
-  kept_seed_ = best.seed;
-  if (!best.converged) {
-    kept_seed_ = 0;
-    if (st.stalled_frames >= kEscapeFrames && r.row_cost[best.seed] < kEscapeGain * r.row_cost[0])
-      kept_seed_ = best.seed;
-  }
   const std::vector<double> q_before = app.joint_q;
   app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
                                             r.row_q.begin() + std::ptrdiff_t(kept_seed_ + 1) * nq));
@@ -177,10 +183,110 @@ bool SolverDriver::solve(AppState& app) {
   return true;
 }
 
+void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
+  SolverSettings s = app.settings;
+  s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
+  solver_->solve(problem, s, app.joint_q, app.last_result);
+  const SolveResult& r = app.last_result;
+  const ProblemResult& best = r.problems[0];
+  kept_seed_ = keep_seed(best.seed, best.converged, r, app.solve.stalled_frames);
+  frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
+  frame_.total_iterations = best.total_iterations;
+  frame_.seconds = r.solve_seconds;
+  app.solve.budget = {};
+  pool_.clear();  // a budget turned on again starts with a fresh pool
+}
+
+void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
+  using Clock = SeedPool::Clock;
+  // a budget beyond any frame (typed in by hand) still makes a representable deadline
+  const double budget_ms = std::min(app.frame_budget_ms, 1e9);
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double, std::milli>(budget_ms));
+  auto ms_since = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
+  BudgetStatus& b = app.solve.budget;
+  b = {};
+  b.on = true;
+  b.budget_ms = app.frame_budget_ms;
+
+  // the warm start, with the whole budget
+  SolverSettings s = app.settings;
+  s.n_seeds = 1;
+  s.time_budget_s = budget_ms * 1e-3;
+  solver_->solve(problem, s, app.joint_q, warm_);
+  const ProblemResult& warm = warm_.problems[0];
+  b.warm_ms = ms_since(start);
+  b.warm_iterations = warm.iterations;
+  b.stopped_converged = warm.converged;
+
+  // not converged: the time left advances the pool
+  PoolStep step;
+  if (!warm.converged) {
+    pool_.prepare(problem, app.problem_serial(), app.settings, app.joint_q,
+                  app.settings.rng_seed + uint64_t(app.frame));
+    step = pool_.advance(*solver_, problem, app.settings, deadline);
+  }
+  b.pool_seeds = step.seeds;
+  b.pool_ms = step.seconds * 1e3;
+  b.pool_iterations = step.iterations;
+
+  // every seed's state: the warm start, then the pool's seeds where they stand
+  static const std::vector<PoolSeed> kNoPool;
+  const std::vector<PoolSeed>& pool =
+      pool_.drawn_for(app.problem_serial()) ? pool_.seeds() : kNoPool;
+  SolveResult& r = app.last_result;
+  const int n = 1 + int(pool.size());
+  r.n_seeds = n;
+  r.row_q = warm.q;
+  r.row_cost.assign(1, warm.cost);
+  r.row_converged.assign(1, warm.converged);
+  for (const PoolSeed& p : pool) {
+    r.row_q.insert(r.row_q.end(), p.q.begin(), p.q.end());
+    r.row_cost.push_back(p.cost);
+    r.row_converged.push_back(p.converged);
+    b.pool_seed_iterations.push_back(p.iterations);
+  }
+  b.pool_generation = pool_.generation();
+
+  // the seed policy over the seeds that ran this frame (the solver's pick among them)
+  std::vector<RowResult<double>> rows(n);
+  auto row_of = [](const ProblemResult& p) {
+    RowResult<double> row;
+    row.eval.soft_cost = p.cost;
+    row.eval.position_error = p.position_error;
+    row.eval.rotation_error = p.rotation_error;
+    row.eval.violation = p.constraint_violation;
+    row.iterations = p.iterations;
+    row.converged = p.converged;
+    row.ran = 1;
+    return row;
+  };
+  rows[0] = row_of(warm);
+  for (int k = 0; k < int(pool.size()); ++k)
+    if (pool[k].advanced) rows[k + 1] = row_of(pool[k].slice);
+  std::vector<double> diff(problem.model().dof_count);
+  const ProblemPick pick =
+      pick_problem_seed(problem.model().view(), n, app.settings.prefer_closest, 0,
+                        app.joint_q.data(), r.row_q.data(), rows.data(), diff.data());
+  const ProblemResult& picked = pick.seed == 0 ? warm : pool[pick.seed - 1].slice;
+  r.problems.assign(1, picked);
+  r.problems[0].seed = pick.seed;
+  r.problems[0].total_iterations = pick.total_iterations;
+  kept_seed_ = keep_seed(pick.seed, picked.converged, r, app.solve.stalled_frames);
+
+  frame_.iterations = kept_seed_ == 0 ? warm.iterations : pool[kept_seed_ - 1].slice.iterations;
+  frame_.total_iterations = pick.total_iterations;
+  frame_.seconds = ms_since(start) * 1e-3;
+  r.solve_seconds = frame_.seconds;
+  b.left_ms = std::max(0.0, budget_ms - ms_since(start));
+}
+
 void SolverDriver::update_status(AppState& app) {
   SolveStatus& st = app.solve;
   const SolveResult& r = app.last_result;
-  const ProblemResult& best = r.problems[0];
   const int keep = kept_seed_;
   const TaskErrors after = task_errors(app);
   // a changed problem (a drag) always counts as progress
@@ -189,12 +295,12 @@ void SolverDriver::update_status(AppState& app) {
   st.ran = true;
   st.converged = bool(r.row_converged[keep]);
   st.seed = keep;
-  st.iterations = keep == best.seed ? best.iterations : app.settings.max_iterations;
-  st.total_iterations = best.total_iterations;
+  st.iterations = frame_.iterations;
+  st.total_iterations = frame_.total_iterations;
   st.cost = r.row_cost[keep];
   st.position_error = after.position;
   st.rotation_error = after.rotation;
-  st.solve_ms = r.solve_seconds * 1e3;
+  st.solve_ms = frame_.seconds * 1e3;
   st.backend = to_string(solver_->backend());
   st.backend_note = note_;
   st.settled = st.converged || !progress;
@@ -211,6 +317,7 @@ void SolverDriver::update_status(AppState& app) {
   version_ = app.problem()->version();
   q_after_ = app.joint_q;
   settings_ = app.settings;
+  budget_ms_ = app.frame_budget_ms;
   have_last_ = true;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/gui/app_state.hpp"
+#include "app/gui/seed_pool.hpp"
 #include "solver/compromise.hpp"
 #include "solver/solver.hpp"
 
@@ -24,11 +25,19 @@ class SolverDriver {
   // there is work, FK once at the kept configuration, and each objective's status from the
   // solver's residual rows (app.evaluate()).
   //
-  // The solve runs app.settings.max_iterations iterations per seed from app.joint_q. It keeps
-  // the closest converged seed; with none converged it keeps the warm start (seed 0), unless the
-  // robot has been stuck for a while and another seed is much better. It updates app.joint_q,
-  // app.solve, app.last_result and the solve timing, and is skipped when nothing changed since
-  // a settled result.
+  // Without a frame budget (app.frame_budget_ms 0) the solve runs every seed for
+  // app.settings.max_iterations iterations, all drawn afresh around app.joint_q. With one, the
+  // warm start (seed 0 from app.joint_q) runs first with the whole budget as its time budget;
+  // when it converges (polish included) the frame stops there. Otherwise the time left advances
+  // the other seeds, a pool kept across frames (seed_pool.hpp: each seed a slice of iterations
+  // from where it stopped, taking turns when the time does not reach them all). Either way the
+  // seed policy is the same: it keeps the closest converged seed; with none converged it keeps
+  // the warm start, unless the robot has been stuck for a while and another seed (one advanced
+  // this frame) is much better. It updates app.joint_q, app.solve (app.solve.budget: how the
+  // budget was spent), app.last_result (every seed's state: with a budget, the pool's seeds
+  // where they stand) and the solve timing, and is skipped when nothing changed since a settled
+  // result. The budget bounds the solve only (within about one LM iteration); FK, the
+  // objectives' status and drawing come on top.
   //
   // Once the robot rests (a frame that starts idle: settled, and nothing changed since), the
   // compromise of that solution is explained once, on a worker thread (solver/compromise.hpp, a
@@ -41,6 +50,9 @@ class SolverDriver {
  private:
   // this frame's solve; true when it ran and changed app.joint_q
   bool solve(AppState& app);
+  // the two ways a frame solves (solve's comment); both set kept_seed_ and frame_
+  void solve_all_seeds(AppState& app, const IkProblem& problem);
+  void solve_budgeted(AppState& app, const IkProblem& problem);
   // app.solve's errors, progress, settled and stall count after the solve and evaluate()
   void update_status(AppState& app);
   void ensure_solver(AppState& app);
@@ -59,8 +71,18 @@ class SolverDriver {
   SolverSettings settings_;
   bool have_last_ = false;
   bool same_problem_ = false;  // this frame solved the problem the last frame solved
+  double budget_ms_ = 0;       // the frame budget of the last solve (a change wakes a resting one)
   int kept_seed_ = 0;
   double error_before_ = 0;  // combined task error before this frame's solve
+  // this frame's solve as update_status reports it
+  struct FrameSolve {
+    int iterations = 0;        // of the kept seed
+    int total_iterations = 0;  // over every seed that ran
+    double seconds = 0;
+  };
+  FrameSolve frame_;
+  SeedPool pool_;
+  SolveResult warm_;  // the budgeted solve's warm start
 
   // what an explanation is of: the problem, the configuration and the settings
   struct ExplainKey {

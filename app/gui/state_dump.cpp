@@ -310,6 +310,19 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   solver["rotation_error"] = st.rotation_error;
   solver["solve_ms"] = st.solve_ms;
   solver["frame_step"] = app.frame_step;
+  solver["frame_budget_ms"] = app.frame_budget_ms;
+  const BudgetStatus& b = st.budget;
+  solver["budget"] = {{"on", b.on},
+                      {"budget_ms", b.budget_ms},
+                      {"warm_ms", b.warm_ms},
+                      {"warm_iterations", b.warm_iterations},
+                      {"stopped_converged", b.stopped_converged},
+                      {"pool_seeds", b.pool_seeds},
+                      {"pool_ms", b.pool_ms},
+                      {"pool_iterations", b.pool_iterations},
+                      {"left_ms", b.left_ms},
+                      {"pool_generation", b.pool_generation},
+                      {"pool_seed_iterations", b.pool_seed_iterations}};
   json held = json::array();
   for (int j : st.step_bound) held.push_back(app.model ? app.model->joint_name[j] : "?");
   solver["step_bound"] = held;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <filesystem>
@@ -204,6 +205,33 @@ TEST(AppState, SceneRoundTrip) {
   }
   EXPECT_EQ(other.joint_q, app.joint_q);
   EXPECT_EQ(other.settings.n_seeds, 5);
+}
+
+// the frame budget is kept in the scene's extra; a scene without one (or a bad one) gets the
+// default; undo keeps the budget the user set (like the solver settings)
+TEST(AppState, FrameBudgetRoundTripsThroughAScene) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("planar3"));
+  EXPECT_EQ(app.frame_budget_ms, kDefaultFrameBudgetMs);
+  app.frame_budget_ms = 0;
+  Scene scene = app.make_scene();
+  EXPECT_EQ(scene.extra.value("frame_budget_ms", -1.0), 0.0);
+  AppState other;
+  ASSERT_TRUE(other.apply_scene(scene));
+  EXPECT_EQ(other.frame_budget_ms, 0.0);
+  other.frame_budget_ms = 12.5;
+  ASSERT_TRUE(other.restore_scene(scene, "undo"));
+  EXPECT_EQ(other.frame_budget_ms, 12.5);
+  scene.extra.erase("frame_budget_ms");
+  ASSERT_TRUE(other.apply_scene(scene));
+  EXPECT_EQ(other.frame_budget_ms, kDefaultFrameBudgetMs);
+  scene.extra["frame_budget_ms"] = -3;
+  other.frame_budget_ms = 0;
+  ASSERT_TRUE(other.apply_scene(scene));
+  EXPECT_EQ(other.frame_budget_ms, kDefaultFrameBudgetMs);
+  EXPECT_TRUE(std::any_of(other.messages.begin(), other.messages.end(), [](const Message& m) {
+    return m.text.find("frame_budget_ms") != std::string::npos;
+  }));
 }
 
 // issue 13's data loss: per-axis weights survive open / save and reach the live solve

@@ -1,7 +1,8 @@
 // Tests for app/gui/solver_driver: per-frame solves follow a moving target, an unreachable
 // target settles at a best effort and is reported, nothing is re-solved while nothing changes
-// (a change of any setting counts), the warm start is kept so the arm does not flip, and the
-// compromise is explained only once the robot rests. No window needed.
+// (a change of any setting counts), the warm start is kept so the arm does not flip, the frame
+// budget stops at a converged warm start and otherwise continues the seed pool across frames,
+// and the compromise is explained only once the robot rests. No window needed.
 #include "app/gui/solver_driver.hpp"
 
 #include <gtest/gtest.h>
@@ -21,29 +22,185 @@ void frame(AppState& app, SolverDriver& driver) {
   driver.step_frame(app);
 }
 
+// with and without a frame budget (the default, then none)
 TEST(SolverDriver, FollowsATargetMovedEveryFrame) {
+  for (double budget_ms : {kDefaultFrameBudgetMs, 0.0}) {
+    SCOPED_TRACE("frame budget " + std::to_string(budget_ms) + " ms");
+    AppState app;
+    ASSERT_TRUE(app.open_robot_preset("panda"));
+    app.frame_budget_ms = budget_ms;
+    SolverDriver driver;
+    driver.init(app);
+    Transform<double> t = app.objectives[0].target;
+    std::vector<double> q_prev = app.joint_q;
+    double largest_step = 0;
+    for (int k = 1; k <= 40; ++k) {
+      Transform<double> moved = t;
+      moved.p.y += 0.2 * k / 40.0;
+      moved.q = normalize(quat_from_axis_angle(Vec3<double>{0, 0, 1}, 0.6 * k / 40.0) * t.q);
+      app.set_target(0, moved);
+      frame(app, driver);
+      EXPECT_TRUE(app.solve.ran);
+      EXPECT_TRUE(app.objectives[0].status.reached) << "frame " << k;
+      for (std::size_t i = 0; i < q_prev.size(); ++i)
+        largest_step = std::max(largest_step, std::abs(app.joint_q[i] - q_prev[i]));
+      q_prev = app.joint_q;
+    }
+    // small target steps, small joint steps: no flip to another branch
+    EXPECT_LT(largest_step, 0.3);
+    EXPECT_LT(app.objectives[0].status.position_error, 1e-3);
+  }
+}
+
+// Frame budget tests use a budget no solve here reaches (a second) wherever they check what ran,
+// so they check behaviour, never timing.
+constexpr double kAmpleBudgetMs = 1000;
+
+// a reachable target: the warm start converges and the frame stops there, no pool is drawn
+TEST(SolverDriver, BudgetStopsOnceTheWarmStartConverges) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));
+  EXPECT_EQ(app.frame_budget_ms, kDefaultFrameBudgetMs);
+  app.frame_budget_ms = kAmpleBudgetMs;
   SolverDriver driver;
   driver.init(app);
   Transform<double> t = app.objectives[0].target;
-  std::vector<double> q_prev = app.joint_q;
-  double largest_step = 0;
-  for (int k = 1; k <= 40; ++k) {
-    Transform<double> moved = t;
-    moved.p.y += 0.2 * k / 40.0;
-    moved.q = normalize(quat_from_axis_angle(Vec3<double>{0, 0, 1}, 0.6 * k / 40.0) * t.q);
-    app.set_target(0, moved);
+  t.p.y += 0.02;
+  app.set_target(0, t);
+  frame(app, driver);
+  const BudgetStatus& b = app.solve.budget;
+  ASSERT_TRUE(app.solve.ran);
+  EXPECT_TRUE(app.solve.converged);
+  EXPECT_EQ(app.solve.seed, 0);
+  EXPECT_TRUE(b.on);
+  EXPECT_TRUE(b.stopped_converged);
+  EXPECT_EQ(b.pool_seeds, 0);
+  EXPECT_EQ(b.pool_iterations, 0);
+  EXPECT_EQ(b.pool_generation, 0u);
+  EXPECT_GT(b.warm_iterations, 0);
+  EXPECT_EQ(app.solve.total_iterations, b.warm_iterations);
+  EXPECT_GT(b.left_ms, 0.0);
+  EXPECT_EQ(app.last_result.n_seeds, 1);  // no pool yet: the warm start alone
+}
+
+// an unreachable target: the warm start does not converge, so the pool's seeds advance, the
+// same seeds from frame to frame (one pool, iterations accumulating) until they are spent
+TEST(SolverDriver, BudgetPoolSeedsContinueAcrossFrames) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  app.frame_budget_ms = kAmpleBudgetMs;
+  app.settings.n_seeds = 6;
+  app.settings.max_iterations = 3;
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> far = app.objectives[0].target;
+  far.p.x += 2.0;
+  app.set_target(0, far);
+  std::vector<int> before(5, 0);
+  for (int f = 1; f <= 4; ++f) {
     frame(app, driver);
-    EXPECT_TRUE(app.solve.ran);
-    EXPECT_TRUE(app.objectives[0].status.reached) << "frame " << k;
-    for (std::size_t i = 0; i < q_prev.size(); ++i)
-      largest_step = std::max(largest_step, std::abs(app.joint_q[i] - q_prev[i]));
-    q_prev = app.joint_q;
+    const BudgetStatus& b = app.solve.budget;
+    ASSERT_TRUE(app.solve.ran);
+    EXPECT_FALSE(b.stopped_converged);
+    EXPECT_EQ(b.pool_generation, 1u) << "frame " << f;
+    ASSERT_EQ(b.pool_seed_iterations.size(), 5u);
+    int grown = 0;
+    for (int k = 0; k < 5; ++k) {
+      EXPECT_GE(b.pool_seed_iterations[k], before[k]);
+      grown += b.pool_seed_iterations[k] - before[k];
+    }
+    EXPECT_EQ(grown, b.pool_iterations);
+    EXPECT_GT(b.pool_iterations, 0);
+    EXPECT_EQ(app.solve.total_iterations, b.warm_iterations + b.pool_iterations);
+    before = b.pool_seed_iterations;
+    // every seed is listed where it stands (the ghosts)
+    EXPECT_EQ(app.last_result.n_seeds, 6);
   }
-  // small target steps, small joint steps: no flip to another branch
-  EXPECT_LT(largest_step, 0.3);
-  EXPECT_LT(app.objectives[0].status.position_error, 1e-3);
+  // spent after kPoolSlices slices each: a new pool
+  for (int f = 0; f < kPoolSlices; ++f) frame(app, driver);
+  EXPECT_EQ(app.solve.budget.pool_generation, 2u);
+}
+
+// the budget is the warm start's time budget and the pool gets only what is left: a budget spent
+// before the first iteration (a nanosecond; the clock is read every iteration on a robot of 32
+// dofs or more) stops the warm start before any iteration and advances no pool seed
+TEST(SolverDriver, SpentBudgetStopsTheWarmStartAndLeavesNothingForThePool) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  ASSERT_GE(app.model->dof_count, 32);
+  app.frame_budget_ms = 1e-6;
+  SolverDriver driver;
+  driver.init(app);
+  for (int i = 0; i < int(app.objectives.size()); ++i) {
+    if (!app.objectives[i].has_target_position()) continue;
+    Transform<double> t = app.objectives[i].target;
+    t.p.x += 0.1;
+    app.set_target(i, t);
+  }
+  frame(app, driver);
+  const BudgetStatus& b = app.solve.budget;
+  ASSERT_TRUE(app.solve.ran);
+  EXPECT_EQ(b.warm_iterations, 0);
+  EXPECT_FALSE(b.stopped_converged);
+  EXPECT_EQ(b.pool_seeds, 0);
+  EXPECT_EQ(b.pool_iterations, 0);
+  EXPECT_EQ(b.left_ms, 0.0);
+  EXPECT_EQ(app.solve.seed, 0);
+}
+
+// budget 0 is the solve without a budget: every seed, drawn afresh, solved this frame
+TEST(SolverDriver, NoBudgetSolvesEverySeedEveryFrame) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  app.frame_budget_ms = 0;
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> t = app.objectives[0].target;
+  t.p.y += 0.1;
+  app.set_target(0, t);
+  app.sync();
+  const std::vector<double> q0 = app.joint_q;
+  SolverSettings s = app.settings;
+  s.rng_seed += uint64_t(app.frame + 1);
+  SolveResult expected;
+  make_cpu_solver()->solve(*app.problem(), s, q0, expected);
+  frame(app, driver);
+  EXPECT_FALSE(app.solve.budget.on);
+  EXPECT_EQ(app.last_result.n_seeds, app.settings.n_seeds);
+  EXPECT_EQ(app.last_result.row_q, expected.row_q);
+  EXPECT_EQ(app.last_result.row_cost, expected.row_cost);
+  EXPECT_EQ(app.solve.total_iterations, expected.problems[0].total_iterations);
+}
+
+// the seed policy under a budget: a warm start that cannot move is replaced by a converged pool
+// seed, and the next frame's warm start (from there) converges and stops the frame
+TEST(SolverDriver, BudgetOffersPoolSeedsToTheSeedPolicy) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot("planar3"));
+  app.add_objective(app.new_objective(ObjectiveType::kPosition, app.model->find_body("tip")));
+  app.frame_budget_ms = kAmpleBudgetMs;
+  app.settings.n_seeds = 8;
+  app.settings.sampler = Sampler::kUniform;
+  SolverDriver driver;
+  driver.init(app);
+  // the arm lies straight along x; a target behind its base on the x axis is reachable, but
+  // from straight the gradient is zero: the warm start cannot move
+  Transform<double> t = app.objectives[0].target;
+  t.p = Vec3<double>{-0.3, 0.0, t.p.z};
+  app.set_target(0, t);
+  frame(app, driver);
+  const BudgetStatus& b = app.solve.budget;
+  EXPECT_FALSE(b.stopped_converged);
+  EXPECT_EQ(b.pool_seeds, 7);
+  ASSERT_NE(app.solve.seed, 0);
+  EXPECT_TRUE(app.last_result.row_converged[app.solve.seed]);
+  EXPECT_TRUE(app.solve.converged);
+  EXPECT_TRUE(app.objectives[0].status.reached);
+  frame(app, driver);
+  if (app.solve.ran) {
+    EXPECT_TRUE(app.solve.budget.stopped_converged);
+    EXPECT_EQ(app.solve.seed, 0);
+  }
 }
 
 TEST(SolverDriver, UnreachableTargetSettlesAtABestEffort) {

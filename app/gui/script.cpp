@@ -107,7 +107,19 @@ void ScriptRunner::step(ScriptHost& host) {
     const ScriptCommand& c = commands_[pc_++];
     yielded = execute(host, c);
   }
+  hold_budget(host.ui.app);
   host.input = input_;
+}
+
+void ScriptRunner::hold_budget(AppState& app) {
+  if (budget_chosen_) return;
+  if (finished()) {
+    if (held_budget_ms_ >= 0) app.frame_budget_ms = held_budget_ms_;
+    held_budget_ms_ = -1;
+    return;
+  }
+  if (app.frame_budget_ms != 0) held_budget_ms_ = app.frame_budget_ms;
+  app.frame_budget_ms = 0;
 }
 
 bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {

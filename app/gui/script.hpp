@@ -98,6 +98,12 @@ class ScriptRunner {
   // input changes for the coming frames, one per frame (the rest of a click)
   std::vector<std::function<void(InputState&)>> queue_;
   std::vector<std::string> failures_;
+  // A script counts frames (`wait K` then `expect ...`), so until it chooses a frame budget
+  // (`frame_budget`) its frames solve in full: the budget is held at 0 while it runs and given
+  // back when it ends, whatever a loaded scene or preset says (hold_budget)
+  void hold_budget(AppState& app);
+  bool budget_chosen_ = false;
+  double held_budget_ms_ = -1;  // the budget the app would have had; -1: none held
 };
 
 }  // namespace ikwb::gui

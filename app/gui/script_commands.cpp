@@ -321,6 +321,7 @@ bool run_frame_budget(Turn& t) {
   double v = 0;
   if (t.args()[1] != "off") plain_number(t.args()[1], &v);
   t.app().frame_budget_ms = v;
+  t.choose_budget();
   return false;
 }
 

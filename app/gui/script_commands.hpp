@@ -47,6 +47,8 @@ struct ScriptRunner::Turn {
   // commands `demo` runs) or the script's when it exists there
   std::string input_path(const std::string& p) const;
 
+  // the script chose a frame budget: the runner stops holding it at 0 (ScriptRunner::hold_budget)
+  void choose_budget() const { runner.budget_chosen_ = true; }
   // the held input: mouse position, buttons, keys
   InputState& input() const { return runner.input_; }
   // a key down for this frame only

@@ -20,6 +20,16 @@ double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double ne
   return a + 2.0 * M_PI * std::round((near - a) / (2.0 * M_PI));
 }
 
+// the joint selection of eval_fk's filters, or an empty one (every joint) without any
+std::vector<uint8_t> selection_or_all(const Model& m, const FkOptions& o, const char* caller) {
+  if (!o.mask && !o.indices && !o.joint_mask) return {};
+  return fk_joint_selection(m, o, caller);
+}
+
+const uint8_t* data_or_null(const std::vector<uint8_t>& v) {
+  return v.empty() ? nullptr : v.data();
+}
+
 }  // namespace
 
 std::vector<uint8_t> fk_joint_selection(const Model& m, const FkOptions& o, const char* caller) {
@@ -60,9 +70,9 @@ void eval_fk(const Model& model, const std::vector<double>& joint_q,
     check_size("eval_fk joint_qd (joint_dof_count)", joint_qd.size(), model.dof_count);
   check_size("eval_fk state.body_q (body_count)", state.body_q.size(), model.body_count);
   check_size("eval_fk state.body_qd (body_count)", state.body_qd.size(), model.body_count);
-  std::vector<uint8_t> sel = fk_joint_selection(model, options);
+  std::vector<uint8_t> sel = selection_or_all(model, options, "eval_fk");
   fk_row_masked(model.view(), joint_q.data(), joint_qd.empty() ? nullptr : joint_qd.data(),
-                sel.data(), options.body_flag_filter, state.body_q.data(),
+                data_or_null(sel), options.body_flag_filter, state.body_q.data(),
                 joint_qd.empty() ? nullptr : state.body_qd.data());
 }
 
@@ -81,11 +91,11 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
                nb * model.body_count);
   }
   check_size("eval_fk_batch body_q (n_batch x body_count)", body_q.size(), nb * model.body_count);
-  std::vector<uint8_t> sel = fk_joint_selection(model, options);
+  std::vector<uint8_t> sel = selection_or_all(model, options, "eval_fk");
   ModelView<double> v = model.view();
   for (std::size_t r = 0; r < nb; ++r) {
     fk_row_masked(v, joint_q.data() + r * model.coord_count,
-                  vel ? joint_qd.data() + r * model.dof_count : nullptr, sel.data(),
+                  vel ? joint_qd.data() + r * model.dof_count : nullptr, data_or_null(sel),
                   options.body_flag_filter, body_q.data() + r * model.body_count,
                   vel ? body_qd.data() + r * model.body_count : nullptr);
   }

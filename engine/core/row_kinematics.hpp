@@ -158,41 +158,94 @@ IKWB_HD Transform<S> joint_parent_frame(const ModelView<T>& m, int j, const Tran
   return p >= 0 ? body_q[p] * xp : xp;
 }
 
-// world pose of joint j's child body given its parent-side frame: x_wpj * X_j(q) * inv(X_c),
-// composed without the products that are identities for the joint type (no rotation for a
-// prismatic joint, no translation for a revolute one, nothing for a fixed one) and without
-// inv(X_c) when X_c is the identity, as URDF child frames always are
+// true when joint j's child frame X_c is the identity, as URDF child frames always are: a sum
+// of squares instead of six compared-and-branched values (a frame within 1e-154 of the identity
+// counts as the identity; NaN does not)
+template <class T>
+IKWB_HD bool joint_child_frame_is_identity(const ModelView<T>& m, int j) {
+  const Transform<T>& xc = m.joint_X_c[j];
+  return xc.p.x * xc.p.x + xc.p.y * xc.p.y + xc.p.z * xc.p.z + xc.q.x * xc.q.x + xc.q.y * xc.q.y +
+             xc.q.z * xc.q.z ==
+         T(0);
+}
+
+// pose of joint j's child body in its parent body's frame: X_p * X_j(q) * inv(X_c), composed
+// without the products that are identities for the joint type (no rotation for a prismatic
+// joint, no translation for a revolute one, nothing for a fixed one) and without inv(X_c) when
+// X_c is the identity. It does not depend on the parent's pose, so FK's chain of dependent
+// products (each body waits for its parent) is one composition per joint. A revolute joint's
+// rotation is (sin_half * axis, cos_half), the sine and cosine of half its angle.
 template <class T, class S>
-IKWB_HD Transform<S> joint_child_pose(const ModelView<T>& m, int j, const Transform<S>& x_wpj,
-                                      const S* q) {
-  Transform<S> x = x_wpj;
+IKWB_HD Transform<S> joint_local_pose(const ModelView<T>& m, int j, const S* q, S sin_half,
+                                      S cos_half) {
+  Transform<S> x = cast<S>(m.joint_X_p[j]);
   switch (JointType(m.joint_type[j])) {
     case JointType::kFixed:
       break;
     case JointType::kRevolute:
     case JointType::kContinuous:
-      x.q = x_wpj.q * quat_from_axis_angle(cast<S>(m.joint_axis[j]), joint_scalar_coord(m, j, q));
+      x.q = x.q * Quat<S>{sin_half * S(m.joint_axis[j].x), sin_half * S(m.joint_axis[j].y),
+                          sin_half * S(m.joint_axis[j].z), cos_half};
       break;
     case JointType::kPrismatic:
-      x.p = x_wpj.p + rotate(x_wpj.q, joint_scalar_coord(m, j, q) * cast<S>(m.joint_axis[j]));
+      x.p = x.p + rotate(x.q, joint_scalar_coord(m, j, q) * cast<S>(m.joint_axis[j]));
       break;
     default:
-      x = x_wpj * joint_motion(m, j, q);
+      x = x * joint_motion(m, j, q);
       break;
   }
-  const Transform<T>& xc = m.joint_X_c[j];
-  if (xc.p.x == T(0) && xc.p.y == T(0) && xc.p.z == T(0) && xc.q.x == T(0) && xc.q.y == T(0) &&
-      xc.q.z == T(0))
-    return x;
-  return x * inverse(cast<S>(xc));
+  if (joint_child_frame_is_identity(m, j)) return x;
+  return x * inverse(cast<S>(m.joint_X_c[j]));
 }
+
+// sin_half and cos_half of joint_local_pose: of half the angle of a revolute joint, 0 and 1
+// for other joints
+template <class T, class S>
+IKWB_HD void joint_half_angle_sincos(const ModelView<T>& m, int j, const S* q, S& sin_half,
+                                     S& cos_half) {
+  JointType type = JointType(m.joint_type[j]);
+  if (type == JointType::kRevolute || type == JointType::kContinuous) {
+    S half = joint_scalar_coord(m, j, q) * S(0.5);
+    sin_half = sin(half);
+    cos_half = cos(half);
+  } else {
+    sin_half = S(0);
+    cos_half = S(1);
+  }
+}
+
+// world pose of joint j's child body from its local pose: body_q[parent] * local (local itself
+// at a root)
+template <class T, class S>
+IKWB_HD Transform<S> joint_child_pose(const ModelView<T>& m, int j, const Transform<S>* body_q,
+                                      const Transform<S>& local) {
+  int p = m.joint_parent[j];
+  return p >= 0 ? body_q[p] * local : local;
+}
+
+// FK runs over blocks of this many joints: first the sines and cosines of the block's revolute
+// joints (independent of each other, so several are in flight at once), then the chain of
+// local poses and compositions. Computing each sine just before its composition left the chain
+// waiting on it. One joint at a time on the device (a block would live in local memory).
+#if defined(__CUDA_ARCH__)
+constexpr int kFkJointBlock = 1;
+#else
+constexpr int kFkJointBlock = 16;
+#endif
 
 // forward kinematics of one configuration: body_q (body_count) from q (coord_count).
 // Bodies without a joint are left untouched.
 template <class T, class S>
 IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
-  for (int j = 0; j < m.joint_count; ++j) {
-    body_q[m.joint_child[j]] = joint_child_pose(m, j, joint_parent_frame(m, j, body_q), q);
+  S sin_half[kFkJointBlock], cos_half[kFkJointBlock];
+  for (int j0 = 0; j0 < m.joint_count; j0 += kFkJointBlock) {
+    const int n = m.joint_count - j0 < kFkJointBlock ? m.joint_count - j0 : kFkJointBlock;
+    for (int k = 0; k < n; ++k) joint_half_angle_sincos(m, j0 + k, q, sin_half[k], cos_half[k]);
+    for (int k = 0; k < n; ++k) {
+      const int j = j0 + k;
+      body_q[m.joint_child[j]] =
+          joint_child_pose(m, j, body_q, joint_local_pose(m, j, q, sin_half[k], cos_half[k]));
+    }
   }
 }
 
@@ -382,6 +435,61 @@ IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* ou
   }
 }
 
+// twist of joint j's child body (body_qd[child]) from its parent's twist, the child's new pose
+// x_wc and the joint's rates (fk_row_masked with velocities)
+template <class T, class S>
+IKWB_HD void fk_joint_twist(const ModelView<T>& m, int j, const S* qd, const Transform<S>& x_wc,
+                            const Transform<S>* body_q, Spatial<S>* body_qd) {
+  int child = m.joint_child[j];
+  int parent = m.joint_parent[j];
+  Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
+  // parent twist at its COM (world frame), zero for the world
+  Vec3<S> v_p = zero3<S>(), w_p = zero3<S>(), com_p = zero3<S>();
+  if (parent >= 0) {
+    v_p = body_qd[parent].lin;
+    w_p = body_qd[parent].ang;
+    com_p = transform_point(body_q[parent], cast<S>(m.body_com[parent]));
+  }
+  Vec3<S> anchor = transform_point(x_wc, cast<S>(m.joint_X_c[j].p));
+  // joint-relative velocity of the anchor and angular velocity, world frame
+  Vec3<S> v_rel = zero3<S>(), w_rel = zero3<S>();
+  int src = m.joint_mimic[j];
+  int ds = m.joint_qd_start[src >= 0 ? src : j];
+  S rate = S(0);
+  if (joint_type_dof_count(JointType(m.joint_type[j])) == 1)
+    rate = src >= 0 ? S(m.joint_mimic_multiplier[j]) * qd[ds] : qd[ds];
+  Vec3<S> axis_w = rotate(x_wpj.q, cast<S>(m.joint_axis[j]));
+  switch (JointType(m.joint_type[j])) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+      w_rel = rate * axis_w;
+      break;
+    case JointType::kPrismatic:
+      v_rel = rate * axis_w;
+      break;
+    case JointType::kBall:
+      w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
+      break;
+    case JointType::kFree:
+      v_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
+      w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds + 3], qd[ds + 4], qd[ds + 5]});
+      break;
+    case JointType::kPlanar: {
+      Vec3<S> e1, e2;
+      planar_axes(cast<S>(m.joint_axis[j]), e1, e2);
+      v_rel = rotate(x_wpj.q, qd[ds] * e1 + qd[ds + 1] * e2);
+      w_rel = qd[ds + 2] * axis_w;
+      break;
+    }
+    default:
+      break;
+  }
+  Vec3<S> w_c = w_p + w_rel;
+  Vec3<S> v_anchor = v_p + cross(w_p, anchor - com_p) + v_rel;
+  Vec3<S> com_c = transform_point(x_wc, cast<S>(m.body_com[child]));
+  body_qd[child] = Spatial<S>{v_anchor + cross(w_c, com_c - anchor), w_c};
+}
+
 // Masked forward kinematics of one configuration with velocities (eval_fk semantics).
 // joint_selected (joint_count, nonzero = update) already combines the articulation filter and
 // joint_mask; a selected joint whose child body does not match flag_filter is skipped too.
@@ -392,60 +500,23 @@ template <class T, class S>
 IKWB_HD void fk_row_masked(const ModelView<T>& m, const S* q, const S* qd,
                            const uint8_t* joint_selected, int flag_filter, Transform<S>* body_q,
                            Spatial<S>* body_qd) {
-  for (int j = 0; j < m.joint_count; ++j) {
-    if (joint_selected && !joint_selected[j]) continue;
-    int child = m.joint_child[j];
-    if (!(m.body_flags[child] & flag_filter)) continue;
-    int parent = m.joint_parent[j];
-    Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
-    Transform<S> x_wc = joint_child_pose(m, j, x_wpj, q);
-    body_q[child] = x_wc;
-    if (!qd || !body_qd) continue;
-    // parent twist at its COM (world frame), zero for the world
-    Vec3<S> v_p = zero3<S>(), w_p = zero3<S>(), com_p = zero3<S>();
-    if (parent >= 0) {
-      v_p = body_qd[parent].lin;
-      w_p = body_qd[parent].ang;
-      com_p = transform_point(body_q[parent], cast<S>(m.body_com[parent]));
+  S sin_half[kFkJointBlock], cos_half[kFkJointBlock];
+  for (int j0 = 0; j0 < m.joint_count; j0 += kFkJointBlock) {
+    const int n = m.joint_count - j0 < kFkJointBlock ? m.joint_count - j0 : kFkJointBlock;
+    // the block's sines and cosines, then its updated joints in order (as fk_row)
+    for (int k = 0; k < n; ++k)
+      if (!joint_selected || joint_selected[j0 + k])
+        joint_half_angle_sincos(m, j0 + k, q, sin_half[k], cos_half[k]);
+    for (int k = 0; k < n; ++k) {
+      const int j = j0 + k;
+      if (joint_selected && !joint_selected[j]) continue;
+      int child = m.joint_child[j];
+      if (!(m.body_flags[child] & flag_filter)) continue;
+      Transform<S> x_wc =
+          joint_child_pose(m, j, body_q, joint_local_pose(m, j, q, sin_half[k], cos_half[k]));
+      body_q[child] = x_wc;
+      if (qd && body_qd) fk_joint_twist(m, j, qd, x_wc, body_q, body_qd);
     }
-    Vec3<S> anchor = transform_point(x_wc, cast<S>(m.joint_X_c[j].p));
-    // joint-relative velocity of the anchor and angular velocity, world frame
-    Vec3<S> v_rel = zero3<S>(), w_rel = zero3<S>();
-    int src = m.joint_mimic[j];
-    int ds = m.joint_qd_start[src >= 0 ? src : j];
-    S rate = S(0);
-    if (joint_type_dof_count(JointType(m.joint_type[j])) == 1)
-      rate = src >= 0 ? S(m.joint_mimic_multiplier[j]) * qd[ds] : qd[ds];
-    Vec3<S> axis_w = rotate(x_wpj.q, cast<S>(m.joint_axis[j]));
-    switch (JointType(m.joint_type[j])) {
-      case JointType::kRevolute:
-      case JointType::kContinuous:
-        w_rel = rate * axis_w;
-        break;
-      case JointType::kPrismatic:
-        v_rel = rate * axis_w;
-        break;
-      case JointType::kBall:
-        w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
-        break;
-      case JointType::kFree:
-        v_rel = rotate(x_wpj.q, Vec3<S>{qd[ds], qd[ds + 1], qd[ds + 2]});
-        w_rel = rotate(x_wpj.q, Vec3<S>{qd[ds + 3], qd[ds + 4], qd[ds + 5]});
-        break;
-      case JointType::kPlanar: {
-        Vec3<S> e1, e2;
-        planar_axes(cast<S>(m.joint_axis[j]), e1, e2);
-        v_rel = rotate(x_wpj.q, qd[ds] * e1 + qd[ds + 1] * e2);
-        w_rel = qd[ds + 2] * axis_w;
-        break;
-      }
-      default:
-        break;
-    }
-    Vec3<S> w_c = w_p + w_rel;
-    Vec3<S> v_anchor = v_p + cross(w_p, anchor - com_p) + v_rel;
-    Vec3<S> com_c = transform_point(x_wc, cast<S>(m.body_com[child]));
-    body_qd[child] = Spatial<S>{v_anchor + cross(w_c, com_c - anchor), w_c};
   }
 }
 

@@ -103,7 +103,8 @@ struct SolveStatus {
   std::string backend_note;     // why the requested backend is not in use ("" when it is)
   bool cuda_available = false;  // a CUDA device is usable (checked once at start)
   std::string cuda_reason;      // why not
-  std::vector<int> step_bound;  // joints the frame step bound held back in the last solve
+  std::vector<int> step_bound;  // joints the frame step bound held back this frame (none when
+                                // no solve ran: the robot rests)
   BudgetStatus budget;          // how the last solve spent the frame budget
 };
 

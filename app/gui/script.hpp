@@ -52,6 +52,9 @@ class ScriptRunner {
   // back to back; waits, input actions, screenshots and dumps end the frame's turn.
   void step(ScriptHost& host);
   bool finished() const;
+  // gives back the frame budget held while the script ran (the host calls it once the script
+  // has finished, after its last frame)
+  void release_budget(AppState& app);
   // expectations that failed and commands that could not run (the run exits with status 1)
   const std::vector<std::string>& failures() const { return failures_; }
   const std::string& path() const { return path_; }
@@ -99,8 +102,8 @@ class ScriptRunner {
   std::vector<std::function<void(InputState&)>> queue_;
   std::vector<std::string> failures_;
   // A script counts frames (`wait K` then `expect ...`), so until it chooses a frame budget
-  // (`frame_budget`) its frames solve in full: the budget is held at 0 while it runs and given
-  // back when it ends, whatever a loaded scene or preset says (hold_budget)
+  // (`frame_budget`) its frames solve in full: every step holds the budget at 0, whatever a
+  // scene or preset it opened says, and release_budget gives the workbench's back
   void hold_budget(AppState& app);
   bool budget_chosen_ = false;
   double held_budget_ms_ = -1;  // the budget the app would have had; -1: none held

@@ -143,6 +143,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
 bool SolverDriver::solve(AppState& app) {
   SolveStatus& st = app.solve;
   st.ran = false;
+  st.step_bound.clear();  // held back this frame: none unless this frame's solve binds
   if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve ||
       app.branch.active || app.timeline.hold) {
     st.settled = true;

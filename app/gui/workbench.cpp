@@ -169,7 +169,10 @@ ScriptRequests read_input(InputSource& src, gui::Ui& ui, gui::Soak& soak) {
     }
     ui.demo_request.clear();
   }
-  if (src.demo_running && src.script.finished()) src.demo_running = false;
+  if (src.demo_running && src.script.finished()) {
+    src.script.release_budget(app);
+    src.demo_running = false;
+  }
   ScriptRequests requests;
   if (src.scripted || src.demo_running) {
     gui::ScriptHost host{ui, src.input, soak, "", false};

@@ -94,18 +94,22 @@ void tolerance_widgets(SolverSettings& s) {
   slider("##tolr", setting_for(&SolverSettings::tol_rotation), 57.29577951308232, "%.3f\xc2\xb0");
 }
 
+// a workbench setting from 0 (shown "off") to hi, labelled and with its tooltip
+void off_slider(const char* label, const char* id, double* value, double hi, const char* format,
+                const char* tip) {
+  row_label(label);
+  double v = *value;
+  const double lo = 0;
+  if (ImGui::SliderScalar(id, ImGuiDataType_Double, &v, &lo, &hi, v > 0 ? format : "off"))
+    *value = std::max(0.0, v);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+}
+
 // the workbench's frame step bound (AppState::frame_step), and the joints it held back
 void frame_step_widget(AppState& app) {
-  row_label("Frame step");
-  double v = app.frame_step;
-  const double lo = 0, hi = 0.5;
-  if (ImGui::SliderScalar("##frame_step", ImGuiDataType_Double, &v, &lo, &hi,
-                          v > 0 ? "%.3f rad | m" : "off"))
-    app.frame_step = std::max(0.0, v);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "the most a joint may move in one frame (0: off); a drag then walks the robot along its\n"
-        "branch instead of letting it jump to another");
+  off_slider("Frame step", "##frame_step", &app.frame_step, 0.5, "%.3f rad | m",
+             "the most a joint may move in one frame (0: off); a drag then walks the robot along "
+             "its\nbranch instead of letting it jump to another");
   if (app.solve.step_bound.empty() || !app.model) return;
   std::string names;
   for (int j : app.solve.step_bound)
@@ -117,18 +121,11 @@ void frame_step_widget(AppState& app) {
 
 // the workbench's frame budget (AppState::frame_budget_ms), and how the last solve spent it
 void frame_budget_widget(AppState& app) {
-  row_label("Frame budget");
-  double v = app.frame_budget_ms;
-  const double lo = 0, hi = 50;
-  if (ImGui::SliderScalar("##frame_budget", ImGuiDataType_Double, &v, &lo, &hi,
-                          v > 0 ? "%.1f ms" : "off"))
-    app.frame_budget_ms = std::max(0.0, v);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "the most one frame's solve may take (0: off, every seed solved every frame):\n"
-        "the warm start from where the robot is runs first and the frame stops there once it\n"
-        "has converged; otherwise the time left advances the other seeds, which continue\n"
-        "across frames from where they stopped");
+  off_slider("Frame budget", "##frame_budget", &app.frame_budget_ms, 50, "%.1f ms",
+             "the most one frame's solve may take (0: off, every seed solved every frame):\n"
+             "the warm start from where the robot is runs first and the frame stops there once "
+             "it\nhas converged; otherwise the time left advances the other seeds, which "
+             "continue\nacross frames from where they stopped");
   const BudgetStatus& b = app.solve.budget;
   if (!b.on) return;
   ImGui::TextDisabled("warm %.2f ms %d it%s", b.warm_ms, b.warm_iterations,

@@ -33,6 +33,7 @@ void finish(BenchStats& st, std::vector<double>& times, double total_s) {
     st.p99_s = times[std::min(times.size() - 1, std::size_t(double(times.size()) * 0.99))];
   }
   st.solves_per_s = total_s > 0 ? st.problems / total_s : 0.0;
+  if (st.problems > 0) st.mean_iterations /= st.problems;
   if (st.solved > 0) {
     st.mean_position_error /= st.solved;
     st.mean_rotation_error /= st.solved;
@@ -40,6 +41,7 @@ void finish(BenchStats& st, std::vector<double>& times, double total_s) {
 }
 
 void tally(BenchStats& st, const ProblemResult& r) {
+  st.mean_iterations += r.total_iterations;
   if (!r.converged) return;
   ++st.solved;
   st.mean_position_error += r.position_error;

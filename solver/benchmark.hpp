@@ -23,6 +23,7 @@ struct BenchStats {
   double solves_per_s = 0;
   double mean_position_error = 0, max_position_error = 0;  // of solved problems, m
   double mean_rotation_error = 0, max_rotation_error = 0;  // rad
+  double mean_iterations = 0;  // LM or L-BFGS iterations per problem, all seeds and restarts
   double success_rate() const { return problems ? double(solved) / problems : 0.0; }
 };
 

@@ -24,7 +24,8 @@ constexpr const char* kSummary =
     "  on one thread from the middle of the limits with restarts, 5 ms budget; success at\n"
     "  1e-5 m and 1e-5 rad.\n"
     "batch: batches of such targets in one solve call each (all threads unless --threads);\n"
-    "  success at 5 mm and 0.05 rad.";
+    "  success at 5 mm and 0.05 rad.\n"
+    "iters: iterations per problem, over all its seeds and restarts (mean).";
 
 std::vector<int> parse_list(const std::string& text) {
   std::vector<int> out;
@@ -40,9 +41,10 @@ std::vector<int> parse_list(const std::string& text) {
 }
 
 void print_row(const BenchStats& s) {
-  std::printf("%-14s %8d %8.2f%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e\n", s.label.c_str(),
-              s.problems, 100.0 * s.success_rate(), s.mean_s * 1e6, s.median_s * 1e6, s.p99_s * 1e6,
-              s.solves_per_s, s.max_position_error, s.max_rotation_error);
+  std::printf("%-14s %8d %8.2f%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e %7.1f\n",
+              s.label.c_str(), s.problems, 100.0 * s.success_rate(), s.mean_s * 1e6,
+              s.median_s * 1e6, s.p99_s * 1e6, s.solves_per_s, s.max_position_error,
+              s.max_rotation_error, s.mean_iterations);
 }
 
 }  // namespace
@@ -102,8 +104,9 @@ int cmd_bench(int argc, char** argv) {
     std::printf("robot %s, link %s, %d dofs, backend %s, %s precision\n", robot.model->name.c_str(),
                 args.get("link").c_str(), robot.model->dof_count, to_string(solver->backend()),
                 cuda || batch.use_float ? "single" : "double");
-    std::printf("%-14s %8s %9s %11s %11s %11s %13s %11s %11s\n", "protocol", "problems", "success",
-                "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m", "max_rot_rad");
+    std::printf("%-14s %8s %9s %11s %11s %11s %13s %11s %11s %7s\n", "protocol", "problems",
+                "success", "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m", "max_rot_rad",
+                "iters");
     if (protocol != "batch") {
       print_row(run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver));
       std::printf("  (tracik: times per problem, one thread, %d restarts max, %.1f ms budget)\n",

@@ -67,7 +67,7 @@ class AdamIK {
     // a local solve from the start, re-seeded within the limits only when it does not converge
     // (or stalls): the initial guess decides whenever it leads to a solution
     settings_.max_restarts = 20;
-    settings_.stall_window = 10;
+    settings_.stall_window = kRestartStallWindow;
     settings_.hard_joint_limits = joint_limits_active;
     if (!solver_settings.is_none()) {
       if (!py::isinstance<py::dict>(solver_settings))

@@ -29,10 +29,7 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   paths.insert(paths.end(), package_paths.begin(), package_paths.end());
   s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false);
   s.setup = resolve_scene(*s.model->model, s.scene);
-  // README "Command line": up to 50 uniform restarts, 60 iterations, stall window 10
-  s.settings.max_restarts = 50;
-  s.settings.max_iterations = 60;
-  s.settings.stall_window = 10;
+  s.settings = batch_solve_settings();  // as `ikwb solve --scene`
   s.warnings = s.scene.warnings;
   s.warnings.insert(s.warnings.end(), s.model->warnings.begin(), s.model->warnings.end());
   s.warnings.insert(s.warnings.end(), s.setup.warnings.begin(), s.setup.warnings.end());

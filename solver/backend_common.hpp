@@ -34,6 +34,7 @@ LmConfig<T> make_lm_config(const SolverSettings& s) {
   c.mu_growth = T(s.al_mu_growth);
   c.mu_max = T(s.al_mu_max);
   c.null_space_gain = T(s.null_space_gain);
+  c.max_step = T(s.max_step);
   c.stall_window = s.stall_window;
   c.polish_iterations = s.polish_iterations;
   return c;

@@ -72,7 +72,7 @@ SolverSettings tracik_settings() {
   s.time_budget_s = 5e-3;
   s.max_restarts = 1000;
   s.max_iterations = 40;
-  s.stall_window = 10;
+  s.stall_window = kRestartStallWindow;
   s.threads = 1;
   return s;
 }
@@ -83,7 +83,7 @@ SolverSettings batch_settings() {
   s.tol_rotation = 0.05;
   s.max_restarts = 50;
   s.max_iterations = 40;
-  s.stall_window = 10;
+  s.stall_window = kRestartStallWindow;
   return s;
 }
 

@@ -64,6 +64,13 @@ struct LmConfig {
   int al_inner_iterations = 15;
   T mu_init = T(100), mu_growth = T(10), mu_max = T(1e8);
   T null_space_gain = T(0.5);
+  // largest change of any dof in one step (0 = none): a longer Gauss-Newton step is shortened
+  // along its direction. Far from the solution the linear model holds only over a short
+  // distance; without the cap such a step is rejected and the damping doubled over several
+  // iterations until the step fits. Measured (`ikwb bench`, iters column): 1 rad cut the
+  // TRAC-IK protocol's iterations per problem by 18 % on the Panda, 34 % on the UR5e and 13 % on
+  // the iiwa7; 0.4 rad was slower than none, 0.8 to 1.0 about even.
+  T max_step = T(0);
   // give up on a seed when the cost has not halved over this many iterations (0 = never),
   // so restarts begin early instead of crawling along a joint limit or a local minimum
   int stall_window = 0;
@@ -124,6 +131,14 @@ IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* uppe
     if (v < lower[d]) v = lower[d];
     if (v > upper[d]) v = upper[d];
   }
+}
+
+// max |v[a]| over n values
+template <class T>
+IKWB_HD T largest_magnitude(const T* v, int n) {
+  T big = T(0);
+  for (int a = 0; a < n; ++a) big = v[a] > big ? v[a] : (-v[a] > big ? -v[a] : big);
+  return big;
 }
 
 template <class T>
@@ -427,17 +442,20 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       }
       lm_apply(sys, v, w.tmp);
       lm_solve(sys, w.tmp);
-      T step = T(0);
-      for (int a = 0; a < nv; ++a) {
-        w.tmp[a] = v[a] - w.tmp[a];
-        step = w.tmp[a] > step ? w.tmp[a] : (-w.tmp[a] > step ? -w.tmp[a] : step);
-      }
-      if (step < T(1e-5) * null_scale) {
+      for (int a = 0; a < nv; ++a) w.tmp[a] = v[a] - w.tmp[a];
+      if (largest_magnitude(w.tmp, nv) < T(1e-5) * null_scale) {
         // settled: the posture is as close to the rest as the task allows
         null_done = true;
         use_null = false;
       } else {
         for (int a = 0; a < nv; ++a) w.dq[a] += w.tmp[a];
+      }
+    }
+    if (cfg.max_step > T(0)) {
+      const T largest = largest_magnitude(w.dq, nv);
+      if (largest > cfg.max_step) {
+        const T shorten = cfg.max_step / largest;
+        for (int a = 0; a < nv; ++a) w.dq[a] *= shorten;
       }
     }
     for (int a = 0; a < nq; ++a) w.q_trial[a] = w.q[a];
@@ -465,10 +483,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     if (accept) {
       if (use_null) {
         // settled too when the step taken is negligible (the posture pushes into a limit)
-        T taken = T(0);
-        for (int a = 0; a < nv; ++a)
-          taken = w.dq[a] > taken ? w.dq[a] : (-w.dq[a] > taken ? -w.dq[a] : taken);
-        if (taken < T(1e-5)) null_done = true;
+        if (largest_magnitude(w.dq, nv) < T(1e-5)) null_done = true;
         if (null_scale < T(1)) null_scale *= T(2);
       }
       use_null = !null_done;
@@ -499,12 +514,11 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       // a rejected step far beyond any useful size (a target far out of reach makes r, and so
       // the Gauss-Newton step, huge): jump the damping to where the step is about one unit
       // (dq ~ -g / lambda) instead of doubling there over many rejections
-      T taken = T(0), gg = T(0);
-      for (int a = 0; a < nv; ++a) {
-        taken = w.dq[a] > taken ? w.dq[a] : (-w.dq[a] > taken ? -w.dq[a] : taken);
-        gg += w.g[a] * w.g[a];
-      }
-      if (taken > T(3) && st.lm_lambda * st.lm_lambda < gg) st.lm_lambda = sqrt(gg);
+      // (with max_step below 3 this is left to the shortened steps)
+      T gg = T(0);
+      for (int a = 0; a < nv; ++a) gg += w.g[a] * w.g[a];
+      if (largest_magnitude(w.dq, nv) > T(3) && st.lm_lambda * st.lm_lambda < gg)
+        st.lm_lambda = sqrt(gg);
       if (st.lm_lambda > T(1e12)) {
         // stalled at a local minimum of the current cost: stop, unless the iteration count is
         // fixed

@@ -109,6 +109,9 @@ constexpr SettingInfo kTable[] = {
     {"null_space_gain", "null-space-gain", "X", "Null-space gain",
      "step of null-space posture objectives (LM only)", kLm, &SolverSettings::null_space_gain, 0,
      10, 0, 1},
+    {"max_step", "max-step", "RAD", "Max step",
+     "largest change of any dof in one LM step, rad or m; longer steps are shortened (0 = none)",
+     kLm, &SolverSettings::max_step, 0, 100, 0, 3},
     {"lbfgs_memory", "lbfgs-memory", "N", "L-BFGS memory", "correction pairs L-BFGS keeps", kLm,
      &SolverSettings::lbfgs_memory, 1, 64, 1, 32},
     // augmented Lagrangian: the outer loop of hard objectives

@@ -10,6 +10,15 @@ namespace {
 CudaSolverFactory g_cuda_factory = nullptr;
 }  // namespace
 
+SolverSettings batch_solve_settings() {
+  SolverSettings s;
+  s.max_restarts = 50;
+  s.max_iterations = 60;
+  s.stall_window = kRestartStallWindow;
+  s.time_budget_s = 1.0;  // a huge robot gives its best after a second (--budget-ms)
+  return s;
+}
+
 void validate_settings(const SolverSettings& s) {
   auto bad = [](const std::string& what) {
     throw std::invalid_argument("solver settings: " + what);
@@ -40,6 +49,8 @@ void validate_settings(const SolverSettings& s) {
   if (!(s.al_mu_max > 0)) bad("al_mu_max must be > 0");
   if (!(s.null_space_gain >= 0) || !std::isfinite(s.null_space_gain))
     bad("null_space_gain must be finite and >= 0");
+  if (!(s.max_step >= 0) || !std::isfinite(s.max_step))
+    bad("max_step must be finite and >= 0 (0 = no limit), got " + std::to_string(s.max_step));
   if (!(s.time_budget_s >= 0) || !std::isfinite(s.time_budget_s))
     bad("time_budget_s must be finite and >= 0 (0 = no budget), got " +
         std::to_string(s.time_budget_s));

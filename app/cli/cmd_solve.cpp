@@ -36,7 +36,7 @@ constexpr const char* kSummary =
     "A malformed line is reported with its line number and gets a row with converged=0.\n"
     "OUT.csv: converged,pos_err,rot_err,iterations,q0,q1,... (q in q_start order), one row per\n"
     "target in order. Defaults: seed at the middle of the limits, up to 50 uniform restarts\n"
-    "(a seed whose cost has not halved in 10 iterations is restarted), tolerances 1e-4 m and\n"
+    "(a seed whose cost has not halved in 5 iterations is restarted), tolerances 1e-4 m and\n"
     "1e-3 rad, and a budget of 1 s per target (--budget-ms; 0 = none): when it runs out the\n"
     "target gets the best configuration found so far.\n"
     "\n"
@@ -118,16 +118,6 @@ std::vector<TargetLine> read_targets(const std::string& path, int* columns) {
     out.push_back(t);
   }
   return out;
-}
-
-// batch defaults of both forms (README "Command line")
-SolverSettings batch_defaults() {
-  SolverSettings s;
-  s.max_restarts = 50;
-  s.max_iterations = 60;
-  s.stall_window = 10;
-  s.time_budget_s = 1.0;  // per target; a huge robot gives its best after a second (--budget-ms)
-  return s;
 }
 
 // Solves `count` problems in chunks of at most `chunk`; make_chunk(begin, n) builds the problem
@@ -303,7 +293,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   print_warnings(setup.warnings);
 
   std::vector<std::string> warnings;
-  SolverSettings base = batch_defaults();
+  SolverSettings base = batch_solve_settings();
   apply_solver_json(scene.solver, base, warnings);
   print_warnings(warnings);
   SolverSettings settings = read_solver_options(args, base);  // the command line wins
@@ -396,7 +386,7 @@ int cmd_solve(int argc, char** argv) {
       link_name = args.require("link");
       targets_path = args.require("targets");
       if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));
-      settings = read_solver_options(args, batch_defaults());
+      settings = read_solver_options(args, batch_solve_settings());
     }
     out_path = args.require("out");
     chunk = int(args.get_int("chunk", chunk));

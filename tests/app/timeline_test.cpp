@@ -118,9 +118,10 @@ TEST_F(Timeline, DemosPlayTheirScenes) {
 // The Timeline window with the mouse, where it opens in a 1280x720 window: its time axis runs
 // from x 304 to 916 at y 405 over 3.15 s (the keys' 3 s and 5%). A click on a key selects it, a
 // click beside the keys scrubs, a drag of a key retimes it (one undo step). Without a frame
-// budget: the key's configuration is found again exactly by the solve of every seed (its Roberts
-// seed 1 is where the key came from), where a budgeted solve keeps the warm start, converged
-// within the tolerances a little beside it.
+// budget every seed is solved at the key's targets and the anti-flip policy keeps one: the key's
+// configuration came from such a solve when the demo was made, so the robot lands on it up to the
+// tolerances (1e-4 m, 1e-3 rad), not bit for bit (a change of the solver's steps moves it by a
+// few 1e-4 rad).
 TEST_F(Timeline, TheWindowSelectsScrubsAndRetimesWithTheMouse) {
   const std::string scene = std::string(IKWB_SOURCE_DIR) + "/assets/demos/panda_pick_place.json";
   const std::string script =
@@ -132,7 +133,9 @@ TEST_F(Timeline, TheWindowSelectsScrubsAndRetimesWithTheMouse) {
   ASSERT_EQ(run(script), 0) << log();
   nlohmann::json select = dump("select.json");
   EXPECT_EQ(select["timeline"]["selected"], 1);
-  EXPECT_LT(distance(select["joint_q"], select["timeline"]["keys"][1]["q"]), 1e-9);
+  EXPECT_LT(distance(select["joint_q"], select["timeline"]["keys"][1]["q"]), 2e-3);
+  for (const nlohmann::json& o : select["objectives"])
+    if (o["type"] == "pose") EXPECT_TRUE(o["reached"].get<bool>()) << o["name"];
   nlohmann::json scrub = dump("scrub.json")["timeline"];
   EXPECT_NEAR(scrub["playhead"].get<double>(), 0.75, 0.1);
   EXPECT_TRUE(scrub["holding"]);

@@ -63,10 +63,8 @@ Setup make_setup(const std::string& robot, int count) {
   Setup s{model, resolve_scene(*model, scene), {}, IkProblem(model), 0};
   const Model& m = *model;
 
-  // `ikwb solve --scene`'s settings (cmd_solve.cpp batch_defaults, then the scene), one thread
-  s.settings.max_restarts = 50;
-  s.settings.max_iterations = 60;
-  s.settings.stall_window = 10;
+  // `ikwb solve --scene`'s settings (batch_solve_settings, then the scene), one thread
+  s.settings = batch_solve_settings();
   std::vector<std::string> warnings;
   apply_solver_json(scene.solver, s.settings, warnings);
   s.settings.threads = 1;

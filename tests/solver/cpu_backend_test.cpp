@@ -234,6 +234,33 @@ TEST_F(Panda, HardLimitsAreNeverViolated) {
   }
 }
 
+// max_step: one iteration toward a far target moves no dof by more than the cap; without the
+// cap the same iteration's Gauss-Newton step is longer (else the test would not test the cap)
+TEST_F(Panda, MaxStepBoundsEveryDofOfAStep) {
+  IkProblem pr(model);
+  int obj = pr.add_pose(tcp);
+  pr.set_target_pose(obj, 0, {{-0.3, 0.5, 0.2}, quat_from_rpy(0.4, -2.5, 1.0)});
+  auto largest_move = [&](double cap, double damping) {
+    SolverSettings s;
+    s.max_iterations = 1;
+    s.fixed_iterations = true;
+    s.hard_joint_limits = false;  // a projection onto the limits would shorten it too
+    s.lambda_init = damping;
+    s.max_step = cap;
+    SolveResult res = solve(pr, s, q_mid);
+    double big = 0;
+    for (int d = 0; d < model->dof_count; ++d)
+      big = std::max(big, std::abs(res.problems[0].q[d] - q_mid[d]));
+    return big;
+  };
+  EXPECT_GT(largest_move(0.0, 1e-6), 0.3);
+  for (double cap : {0.05, 0.3}) {
+    const double moved = largest_move(cap, 1e-6);
+    EXPECT_LE(moved, cap * (1 + 1e-12)) << cap;
+    EXPECT_GT(moved, 0.5 * cap) << cap << ": the shortened step is taken, not rejected";
+  }
+}
+
 // --- relative frames: two arms holding one object --------------------------------------
 
 struct TwoArms : ::testing::Test {
@@ -736,6 +763,9 @@ TEST_F(Panda, BadInputThrows) {
       {"threads", [](SolverSettings& s) { s.threads = -1; }},
       {"null_space_gain",
        [](SolverSettings& s) { s.null_space_gain = std::numeric_limits<double>::infinity(); }},
+      {"max_step", [](SolverSettings& s) { s.max_step = -0.5; }},
+      {"max_step",
+       [](SolverSettings& s) { s.max_step = std::numeric_limits<double>::quiet_NaN(); }},
   };
   for (const Case& c : cases) {
     SolverSettings s;

@@ -7,7 +7,7 @@
 // of their chain. Two ways to solve, chosen per problem (lm_resolve_step):
 //   dense      A = J^T J (nv x nv) summed over each row's non-zero columns only, so a hand's rows
 //              cost its chain and a posture row one product; dense Cholesky of A + lambda D.
-//              Bit for bit the plain dense product (the same terms in the same order).
+//              The plain dense product up to the sign of a zero (the same terms in the same order).
 //   row space  the diagonal rows and the damping make a diagonal M; the m general rows G enter
 //              through Woodbury, (M + G^T G)^-1 = M^-1 - M^-1 G^T (I + G M^-1 G^T)^-1 G M^-1:
 //              an m x m Cholesky and O(m^2 nv) work instead of O(nv^3): a 5000-joint chain with
@@ -146,8 +146,10 @@ IKWB_HD void lm_build(const LmSystem<T>& s, const T* r) {
   const int nv = s.nv;
   for (int a = 0; a < nv; ++a) s.g[a] = T(0);
   if (s.kind == LmStep::kDense) {
-    // each row's products over its non-zero columns a (against every b <= a: a zero product
-    // leaves a sum as it is), rows in order: the same sums as the plain dense product
+    // each row's products over its non-zero columns a, against every column b (whole rows of A,
+    // which vectorise; the mirrored element gets the same products in the same order, so A
+    // comes out symmetric), rows in order: the same sums as the plain dense product up to the
+    // sign of a zero
     for (int a = 0; a < nv * nv; ++a) s.A[a] = T(0);
     for (int k = 0; k < s.nr; ++k) {
       const int rc = s.row_col[k];
@@ -164,11 +166,9 @@ IKWB_HD void lm_build(const LmSystem<T>& s, const T* r) {
         if (ja == T(0)) continue;
         s.g[a] += ja * rk;
         T* __restrict__ Aa = s.A + a * nv;
-        for (int b = 0; b <= a; ++b) Aa[b] += ja * Jk[b];
+        for (int b = 0; b < nv; ++b) Aa[b] += ja * Jk[b];
       }
     }
-    for (int a = 0; a < nv; ++a)
-      for (int b = 0; b < a; ++b) s.A[b * nv + a] = s.A[a * nv + b];
     if (s.dof_free) {
       for (int a = 0; a < nv; ++a) {
         if (s.dof_free[a]) continue;

@@ -236,8 +236,7 @@ IKWB_HD void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al
     if (o.type == ObjectiveType::kCustom) continue;
     T* ro = scratch + o.start;
     T* Jo = J + o.start * nv;
-    objective_residual(pv, oi, problem, q, body_q, ro);
-    objective_jacobian(pv, oi, problem, q, body_q, Jo, nv);
+    objective_jacobian(pv, oi, problem, q, body_q, Jo, nv, ro);
     ObjectiveParams<T> eff = o;
     if (o.null_space) eff.enabled = 0;
     apply_mode(eff, al_lambda + o.start, mu, nv, ro, Jo, nv);

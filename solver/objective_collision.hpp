@@ -208,14 +208,17 @@ struct NormalColumns {
   }
 };
 
-// Jacobian rows (kCollisionRows x dof_count, leading dimension ld), already zero
+// Jacobian rows (kCollisionRows x dof_count, leading dimension ld), already zero; r (or null)
+// receives the rows of collision_residual too, from the same search of the closest pairs
 template <class T>
 IKWB_HD void collision_jacobian(const ModelView<T>& m, const CollisionView<T>& c, bool self,
-                                const Transform<T>* body_q, T* J, int ld) {
+                                const Transform<T>* body_q, T* J, int ld, T margin = T(0),
+                                T* r = nullptr) {
   int pairs[kCollisionRows];
   T dist[kCollisionRows];
   closest_collision_pairs(c, self, body_q, pairs, dist);
   for (int i = 0; i < kCollisionRows; ++i) {
+    if (r) r[i] = pairs[i] >= 0 ? margin - dist[i] : T(-1);
     if (pairs[i] < 0) continue;
     int ba, bb;
     Contact<T> k = collision_pair_contact(c, self, pairs[i], body_q, &ba, &bb);

@@ -212,12 +212,17 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
 }
 
 // Analytic Jacobian rows (o.dim x dof_count, row-major, leading dimension ld) of the raw
-// residual of objective o, at q / body_q. Rows are overwritten.
+// residual of objective o, at q / body_q. Rows are overwritten. raw (or null) receives the raw
+// rows as objective_residual writes them; the collision kinds then search their closest pairs
+// once for both (the search is most of their cost).
 template <class T>
 IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, const T* q,
-                                const Transform<T>* body_q, T* J, int ld) {
+                                const Transform<T>* body_q, T* J, int ld, T* raw = nullptr) {
   const ObjectiveParams<T>& o = pv.objectives[oi];
   const ModelView<T>& m = pv.model;
+  const bool collision =
+      o.type == ObjectiveType::kSelfCollision || o.type == ObjectiveType::kWorldCollision;
+  if (raw && !collision) objective_residual(pv, oi, problem, q, body_q, raw);
   const Transform<T>& tgt = pv.targets[oi * pv.problem_count + problem];
   int nv = m.dof_count;
   for (int r = 0; r < o.dim; ++r)
@@ -384,7 +389,8 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       break;
     case ObjectiveType::kSelfCollision:
     case ObjectiveType::kWorldCollision:
-      collision_jacobian(m, pv.collision, o.type == ObjectiveType::kSelfCollision, body_q, J, ld);
+      collision_jacobian(m, pv.collision, o.type == ObjectiveType::kSelfCollision, body_q, J, ld,
+                         o.margin, raw);
       break;
     default:
       break;

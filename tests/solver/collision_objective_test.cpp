@@ -123,6 +123,14 @@ TEST(CollisionObjective, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) 
       auto Jd = test::dual_jacobian(pr.view(), oi, 0, q);
       // world rows in penetration (raw row > margin): zeroed in all three
       std::vector<double> raw = test::raw_rows(pr.view(), oi, 0, q);
+      // the rows objective_jacobian gives with the Jacobian (from its one search of the closest
+      // pairs) are objective_residual's, and the Jacobian is the same
+      std::vector<Transform<double>> body = test::body_poses(*m, q);
+      std::vector<double> J_with(Ja.size()), raw_with(kCollisionRows);
+      objective_jacobian(pr.view(), oi, 0, q.data(), body.data(), J_with.data(), nv,
+                         raw_with.data());
+      EXPECT_EQ(raw_with, raw) << what;
+      EXPECT_EQ(J_with, Ja) << what;
       for (int k = 0; k < kCollisionRows; ++k)
         if (oi == 1 && raw[k] > 0.5)
           for (int c = 0; c < nv; ++c) Ja[k * nv + c] = Jf[k * nv + c] = Jd[k * nv + c] = 0;

@@ -1063,8 +1063,8 @@ class Bench:
             attempt("ikwb_inprocess", inproc)
         def defaults():
             s = self.ikwb_solve(key, n, 1, 60, defaults=True, tag="d")
-            if self.driver:  # `ikwb solve` defaults: 1 seed, 60 iterations, 50 restarts, stall 10
-                t, _ = self.ikwb_inprocess(key, n, 1, 60, restarts=50, stall=10)
+            if self.driver:  # `ikwb solve` defaults: 1 seed, 60 iterations, 50 restarts, stall 5
+                t, _ = self.ikwb_inprocess(key, n, 1, 60, restarts=50, stall=5)
                 s.update({"cli_seconds": s["seconds"], "cli_us_per_target": s["us_per_target"],
                           "seconds": t, "us_per_target": t * 1e6 / n,
                           "time_includes": "in-process solve (driver, warm, best of 3)"})

@@ -230,11 +230,11 @@ def main():
                  f"{100 * adam_ok[0] / j[0]:.0f}% converge)", t, "per call"))
 
     # the batch: the CLI's defaults for `ikwb solve ROBOT --link` (middle start, 50 restarts,
-    # 60 iterations, stall 10). Wall time with every thread, and CPU time on one thread (what a
+    # 60 iterations, stall 5). Wall time with every thread, and CPU time on one thread (what a
     # machine shared with other jobs still measures fairly).
     def python_batch(threads):
         b = ik.IKSolver(m, n, [ik.IKObjectivePose(tcp, [0, 0, 0], goals)], iterations=60,
-                        restarts=50, stall=10, threads=threads)
+                        restarts=50, stall=5, threads=threads)
         qb = np.tile(q1, (n, 1))
         w0, c0 = time.perf_counter(), time.process_time()
         b.step(qb, qb)

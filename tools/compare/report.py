@@ -485,7 +485,7 @@ class Report:
                "set-up and solve of a cold process; excludes start-up, URDF loading and CSV IO; printed "
                "with 1 ms resolution). *Process wall time*: the whole `ikwb solve` run. *Defaults*: "
                "`ikwb solve` without solver options: one seed (the middle), up to 50 uniform "
-               "restarts of 60 iterations, restart when the cost has not halved in 10 iterations "
+               "restarts of 60 iterations, restart when the cost has not halved in 5 iterations "
                "— our robust setting, which the peers have no equivalent of. Newton: "
                "`IKSolver.step` (analytic Jacobian, joint-limit objective weight 10 as in Newton's "
                "Franka example, `lambda_initial` 0.1) on all n×S (target, seed) problems — Newton "

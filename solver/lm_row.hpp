@@ -67,9 +67,10 @@ struct LmConfig {
   // largest change of any dof in one step (0 = none): a longer Gauss-Newton step is shortened
   // along its direction. Far from the solution the linear model holds only over a short
   // distance; without the cap such a step is rejected and the damping doubled over several
-  // iterations until the step fits. Measured (`ikwb bench`, iters column): 1 rad cut the
-  // TRAC-IK protocol's iterations per problem by 18 % on the Panda, 34 % on the UR5e and 13 % on
-  // the iiwa7; 0.4 rad was slower than none, 0.8 to 1.0 about even.
+  // iterations until the step fits. Measured (the TRAC-IK protocol's targets and settings
+  // without its time budget, docs/benchmarks.md "Shorter steps, earlier restarts"): 1 rad cut
+  // the iterations per problem by 18 % on the Panda, 34 % on the UR5e and 13 % on the iiwa7;
+  // 0.4 rad was slower than none, 0.8 to 1.0 about even.
   T max_step = T(0);
   // give up on a seed when the cost has not halved over this many iterations (0 = never),
   // so restarts begin early instead of crawling along a joint limit or a local minimum

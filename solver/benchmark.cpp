@@ -73,6 +73,7 @@ SolverSettings tracik_settings() {
   s.max_restarts = 1000;
   s.max_iterations = 40;
   s.stall_window = kRestartStallWindow;
+  s.lambda_init = kColdStartDamping;
   s.threads = 1;
   return s;
 }
@@ -84,6 +85,7 @@ SolverSettings batch_settings() {
   s.max_restarts = 50;
   s.max_iterations = 40;
   s.stall_window = kRestartStallWindow;
+  s.lambda_init = kColdStartDamping;
   return s;
 }
 

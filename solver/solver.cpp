@@ -15,6 +15,7 @@ SolverSettings batch_solve_settings() {
   s.max_restarts = 50;
   s.max_iterations = 60;
   s.stall_window = kRestartStallWindow;
+  s.lambda_init = kColdStartDamping;
   s.time_budget_s = 1.0;  // a huge robot gives its best after a second (--budget-ms)
   return s;
 }

@@ -129,9 +129,17 @@ bool cuda_available(std::string* reason);
 // iiwa7 from 12.1 to 11.9; 4 was worse on the UR5e and the iiwa7. Success stayed 100 %.
 constexpr int kRestartStallWindow = 5;
 
+// The initial LM damping of solves that start far from the answer (`ikwb solve` from the middle
+// of the limits, uniform restarts, the benchmark protocols); SolverSettings keeps 1e-3 for the
+// workbench, whose warm start is a few millimetres away. Measured (docs/benchmarks.md, "Shorter
+// steps, earlier restarts"): TRAC-IK protocol iterations per problem 1e-3 -> 3e-2: Panda 18.8 ->
+// 17.7, UR5e 29.8 -> 24.8, iiwa7 11.9 -> 11.0; whole_body_bench's 16-seed humanoid solve 260 ->
+// 180. A warm start 2 mm away takes 3.1 iterations at 1e-3 and 5.1 at 3e-2.
+constexpr double kColdStartDamping = 3e-2;
+
 // The settings of `ikwb solve` before a scene or the command line changes them (README
 // "Command line"): the one seed, up to 50 uniform restarts, 60 iterations, the stall window
-// above and a time budget of 1 s per target.
+// and the damping above and a time budget of 1 s per target.
 SolverSettings batch_solve_settings();
 
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem

@@ -102,6 +102,35 @@ TEST(Cholesky, SolvesSpdSystems) {
   EXPECT_FALSE(cholesky_factor(Z.data(), 2));
 }
 
+// the unrolled sizes (6 to 8) give bit for bit what the loop with a run-time size gives, and
+// solve every size from 1 to 12 to rounding
+TEST(Cholesky, UnrolledSizesEqualTheLoop) {
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int n = 1; n <= 12; ++n) {
+    std::vector<double> B(n * n), A(n * n, 0.0), x(n), b(n, 0.0);
+    for (double& v : B) v = u(rng);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k) A[i * n + j] += B[k * n + i] * B[k * n + j];
+    for (int i = 0; i < n; ++i) A[i * n + i] += 0.1;
+    for (double& v : x) v = u(rng);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) b[i] += A[i * n + j] * x[j];
+    std::vector<double> L = A, L_loop = A, b_loop = b;
+    ASSERT_TRUE(cholesky_factor(L.data(), n));
+    ASSERT_TRUE(cholesky_factor_sized(L_loop.data(), n));
+    EXPECT_EQ(L, L_loop) << n;
+    cholesky_solve(L.data(), n, b.data());
+    cholesky_solve_sized(L_loop.data(), n, b_loop.data());
+    EXPECT_EQ(b, b_loop) << n;
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], x[i], 1e-9) << n;
+  }
+  std::vector<double> not_spd(64, 0.0);
+  for (int i = 0; i < 8; ++i) not_spd[i * 8 + i] = i == 5 ? -1.0 : 1.0;
+  EXPECT_FALSE(cholesky_factor(not_spd.data(), 8));
+}
+
 TEST(ProjectLimits, ClampsLimitedOneDofJointsOnly) {
   Model m = test::all_joint_types();
   std::mt19937 rng(4);

@@ -39,6 +39,9 @@ struct Workspace {
   std::vector<Transform<T>> body_pert;
   std::vector<Dual<T>> dual_q, dual_q_out, dual_step, dual_r;
   std::vector<Transform<Dual<T>>> dual_body;
+  // the closest collision pairs of the last search (objective_collision.hpp)
+  CollisionMemo<T> memo;
+  std::vector<Transform<T>> memo_poses;
   // custom objectives run in double
   std::vector<double> cq, cr;
   std::vector<Transform<double>> cbody;
@@ -72,6 +75,10 @@ struct Workspace {
     cr.assign(nr, 0.0);
     cbody.assign(nb, transform_identity<double>());
     lbfgs.resize(nv, nr, memory);
+    memo_poses.assign(std::size_t(2) * nb, transform_identity<T>());
+    memo.body_count = nb;
+    memo.saved[0] = memo_poses.data();
+    memo.saved[1] = memo_poses.data() + nb;
   }
 
   RowBuffers<T> buffers(const uint8_t* dof_free) {
@@ -284,6 +291,13 @@ class CpuSolver : public IkSolver {
                lm_l_capacity(step, nv, m));
     const bool has_custom = problem.has_custom();
     const uint8_t* dof_free = problem.dof_mask().empty() ? nullptr : problem.dof_mask().data();
+    // each thread's evaluator reads the problem through its own view, whose collision searches
+    // are kept in that thread's memo (forgotten here: this solve may have another world)
+    std::vector<ProblemView<T>> thread_views(works.size(), pv);
+    for (std::size_t i = 0; i < works.size(); ++i) {
+      works[i].memo.valid[0] = works[i].memo.valid[1] = false;
+      thread_views[i].collision.memo = &works[i].memo;
+    }
 
     std::vector<RowResult<T>> rows(std::size_t(P) * S);
     std::vector<double> row_q(std::size_t(P) * S * nq, 0.0);
@@ -292,7 +306,7 @@ class CpuSolver : public IkSolver {
     auto solve_row = [&](int p, int seed, int wi, uint64_t deadline_ns) {
       Workspace<T>& w = works[wi];
       for (int i = 0; i < nq; ++i) w.init[i] = T(q0[std::size_t(p) * nq + i]);
-      CpuEvaluator<T> ev{&problem, &pv, p, s.jacobian, &w};
+      CpuEvaluator<T> ev{&problem, &thread_views[wi], p, s.jacobian, &w};
       ev.has_custom = has_custom;
       auto local_solve = [&](RowBuffers<T>& b, RowStatus<T>& st) {
         if (s.optimizer == Optimizer::kLbfgs)

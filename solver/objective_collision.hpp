@@ -17,12 +17,29 @@
 // number of pairs; with margin > 0 a pair is inactive until it comes within the margin.
 #pragma once
 
+#include <cstring>
+#include <type_traits>
+
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/distance.hpp"
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/row_kinematics.hpp"
 
 namespace ikwb {
+
+// The closest pairs of the last search at one set of body poses, for each of the two pair sets
+// (self, world). A search depends only on the poses, so a residual and a Jacobian at the same
+// configuration (LM evaluates the trial point's rows, then, once the step is accepted, the
+// Jacobian there) need one search, not two. Host only: the CPU backend keeps one per thread
+// (the poses are compared bit for bit, so a memo never answers for other poses).
+template <class T>
+struct CollisionMemo {
+  int body_count = 0;
+  Transform<T>* saved[2] = {nullptr, nullptr};  // (body_count each, owned outside) the poses
+  bool valid[2] = {false, false};               // of each set's last search, if any
+  int pair[2][kCollisionRows];
+  T dist[2][kCollisionRows];
+};
 
 // The collision data the objectives read (host or device memory).
 template <class T>
@@ -35,6 +52,7 @@ struct CollisionView {
   int world_capsule_count = 0;
   const CollisionShape<T>* obstacles = nullptr;  // (obstacle_count) world
   int obstacle_count = 0;
+  CollisionMemo<T>* memo = nullptr;  // host only, or null: searches reused at the same poses
 };
 
 // A view of a host CollisionWorld (valid while it lives) whose capsules and obstacles are given
@@ -186,12 +204,38 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
   }
 }
 
+// closest_collision_pairs, answered from c.memo when the poses are those of its last search
+template <class T, class S>
+IKWB_HD void closest_collision_pairs_memo(const CollisionView<T>& c, bool self,
+                                          const Transform<S>* body_q, int* pair, S* dist) {
+#if !defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<S, T>::value) {
+    if (c.memo) {
+      CollisionMemo<T>& mm = *c.memo;
+      const int set = self ? 0 : 1;
+      const std::size_t bytes = sizeof(Transform<T>) * std::size_t(mm.body_count);
+      if (!mm.valid[set] || std::memcmp(mm.saved[set], body_q, bytes) != 0) {
+        closest_collision_pairs(c, self, body_q, mm.pair[set], mm.dist[set]);
+        std::memcpy(mm.saved[set], body_q, bytes);
+        mm.valid[set] = true;
+      }
+      for (int i = 0; i < kCollisionRows; ++i) {
+        pair[i] = mm.pair[set][i];
+        dist[i] = mm.dist[set][i];
+      }
+      return;
+    }
+  }
+#endif
+  closest_collision_pairs(c, self, body_q, pair, dist);
+}
+
 template <class T, class S>
 IKWB_HD void collision_residual(const CollisionView<T>& c, bool self, T margin,
                                 const Transform<S>* body_q, S* r) {
   int pairs[kCollisionRows];
   S dist[kCollisionRows];
-  closest_collision_pairs(c, self, body_q, pairs, dist);
+  closest_collision_pairs_memo(c, self, body_q, pairs, dist);
   for (int i = 0; i < kCollisionRows; ++i) r[i] = pairs[i] >= 0 ? S(margin) - dist[i] : S(-1);
 }
 
@@ -216,7 +260,7 @@ IKWB_HD void collision_jacobian(const ModelView<T>& m, const CollisionView<T>& c
                                 T* r = nullptr) {
   int pairs[kCollisionRows];
   T dist[kCollisionRows];
-  closest_collision_pairs(c, self, body_q, pairs, dist);
+  closest_collision_pairs_memo(c, self, body_q, pairs, dist);
   for (int i = 0; i < kCollisionRows; ++i) {
     if (r) r[i] = pairs[i] >= 0 ? margin - dist[i] : T(-1);
     if (pairs[i] < 0) continue;

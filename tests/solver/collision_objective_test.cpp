@@ -158,6 +158,44 @@ TEST(CollisionObjective, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) 
   EXPECT_GT(nonzero, 100);
 }
 
+// A view with a memo gives the rows and Jacobians of one without, whether the poses are those of
+// its last search (answered from it) or new ones (searched again); both sets share one memo
+TEST(CollisionObjective, TheMemoAnswersOnlyForThePosesOfItsLastSearch) {
+  auto m = panda();
+  IkProblem pr(m);
+  pr.set_collision_world(make_collision_world(*m, {}, obstacles()));
+  pr.add_objective(collision_objective(ObjectiveType::kSelfCollision, 0.5));
+  pr.add_objective(collision_objective(ObjectiveType::kWorldCollision, 0.5));
+  const ProblemView<double> plain = pr.view();
+  ProblemView<double> memoed = plain;
+  std::vector<Transform<double>> saved(std::size_t(2) * m->body_count);
+  CollisionMemo<double> memo;
+  memo.body_count = m->body_count;
+  memo.saved[0] = saved.data();
+  memo.saved[1] = saved.data() + m->body_count;
+  memoed.collision.memo = &memo;
+  const int nv = m->dof_count;
+  std::mt19937 rng(4);
+  std::vector<double> q = m->middle_configuration();
+  for (int i = 0; i < 6; ++i) {
+    // every second configuration repeats the one before
+    if (i % 2 == 0) q = test::integrate(*m, q, test::random_dofs(*m, rng, 1.0));
+    std::vector<Transform<double>> body = test::body_poses(*m, q);
+    for (int oi = 0; oi < 2; ++oi) {
+      std::vector<double> r0(kCollisionRows), r1(kCollisionRows), J0(kCollisionRows * nv),
+          J1(kCollisionRows * nv), raw(kCollisionRows);
+      objective_residual(plain, oi, 0, q.data(), body.data(), r0.data());
+      objective_residual(memoed, oi, 0, q.data(), body.data(), r1.data());
+      EXPECT_EQ(r0, r1) << i << " " << oi;
+      objective_jacobian(plain, oi, 0, q.data(), body.data(), J0.data(), nv);
+      objective_jacobian(memoed, oi, 0, q.data(), body.data(), J1.data(), nv, raw.data());
+      EXPECT_EQ(J0, J1) << i << " " << oi;
+      EXPECT_EQ(raw, r0) << i << " " << oi;
+    }
+    EXPECT_TRUE(memo.valid[0] && memo.valid[1]);
+  }
+}
+
 // the Panda reaching for targets on the far side of a box: with world_collision the answers
 // keep the margin; without it most go through the box
 struct BoxReach : ::testing::Test {

@@ -78,23 +78,33 @@ struct Planar : ::testing::Test {
   std::vector<double> q0{0.3, 0.4, 0.5};
 };
 
-TEST(Cholesky, SolvesSpdSystems) {
-  std::mt19937 rng(1);
+// A x = b with A = B^T B + 0.1 I (B and x uniform in [-1, 1]): symmetric positive definite
+struct SpdSystem {
+  std::vector<double> A, x, b;
+};
+SpdSystem random_spd_system(int n, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
-  const int n = 6;
-  std::vector<double> B(n * n), A(n * n, 0.0), x(n), b(n, 0.0);
+  SpdSystem s{std::vector<double>(n * n, 0.0), std::vector<double>(n), std::vector<double>(n, 0.0)};
+  std::vector<double> B(n * n);
   for (double& v : B) v = u(rng);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
-      for (int k = 0; k < n; ++k) A[i * n + j] += B[k * n + i] * B[k * n + j];
-  for (int i = 0; i < n; ++i) A[i * n + i] += 0.1;
-  for (double& v : x) v = u(rng);
+      for (int k = 0; k < n; ++k) s.A[i * n + j] += B[k * n + i] * B[k * n + j];
+  for (int i = 0; i < n; ++i) s.A[i * n + i] += 0.1;
+  for (double& v : s.x) v = u(rng);
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) b[i] += A[i * n + j] * x[j];
-  std::vector<double> L = A;
+    for (int j = 0; j < n; ++j) s.b[i] += s.A[i * n + j] * s.x[j];
+  return s;
+}
+
+TEST(Cholesky, SolvesSpdSystems) {
+  std::mt19937 rng(1);
+  const int n = 6;
+  SpdSystem sys = random_spd_system(n, rng);
+  std::vector<double> L = sys.A, b = sys.b;
   ASSERT_TRUE(cholesky_factor(L.data(), n));
   cholesky_solve(L.data(), n, b.data());
-  for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], x[i], 1e-10);
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], sys.x[i], 1e-10);
   // not positive definite
   std::vector<double> M = {1, 2, 2, 1};
   EXPECT_FALSE(cholesky_factor(M.data(), 2));
@@ -106,17 +116,11 @@ TEST(Cholesky, SolvesSpdSystems) {
 // solve every size from 1 to 12 to rounding
 TEST(Cholesky, UnrolledSizesEqualTheLoop) {
   std::mt19937 rng(2);
-  std::uniform_real_distribution<double> u(-1, 1);
   for (int n = 1; n <= 12; ++n) {
-    std::vector<double> B(n * n), A(n * n, 0.0), x(n), b(n, 0.0);
-    for (double& v : B) v = u(rng);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        for (int k = 0; k < n; ++k) A[i * n + j] += B[k * n + i] * B[k * n + j];
-    for (int i = 0; i < n; ++i) A[i * n + i] += 0.1;
-    for (double& v : x) v = u(rng);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) b[i] += A[i * n + j] * x[j];
+    SpdSystem sys = random_spd_system(n, rng);
+    const std::vector<double>& A = sys.A;
+    const std::vector<double>& x = sys.x;
+    std::vector<double> b = sys.b;
     std::vector<double> L = A, L_loop = A, b_loop = b;
     ASSERT_TRUE(cholesky_factor(L.data(), n));
     ASSERT_TRUE(cholesky_factor_sized(L_loop.data(), n));

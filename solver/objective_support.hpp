@@ -114,7 +114,9 @@ IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Tr
 }
 
 // Jacobian rows (n x dof_count, leading dimension ld, zeroed by the caller) of support_residual.
-// acc: a ColumnAccumulator (solver/objectives.hpp) with ld set; its proj row is used.
+// acc: a ColumnAccumulator (solver/objectives.hpp) with ld set; its proj row is used. With a
+// polygon (n >= 3 rows) the CoM's Jacobian is computed once, into rows 0..2 as scratch, and each
+// edge row takes its horizontal projection from there: one walk over the bodies, not one per edge.
 template <class T, class Acc>
 IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, int n,
                               const Transform<T>* body_q, const Vec3<T>& c, T* J, Acc& acc) {
@@ -124,12 +126,9 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
   if (h == 0) return;
   acc.lin = nullptr;
   acc.ang = nullptr;
-  // one row: dg = n_c . dc + da_dir . da + db_dir . db
-  auto add_row = [&](int row, const Vec3<T>& n_c, int ia, const Vec3<T>& da_dir, int ib,
-                     const Vec3<T>& db_dir) {
+  // the contact points' terms of one row: da_dir . da + db_dir . db
+  auto add_points = [&](int row, int ia, const Vec3<T>& da_dir, int ib, const Vec3<T>& db_dir) {
     acc.proj = J + row * acc.ld;
-    acc.dir = n_c;
-    center_of_mass_jacobian(m, body_q, acc);
     acc.sign = T(1);
     acc.x = world[ia];
     acc.dir = da_dir;
@@ -146,8 +145,31 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
     T len = length(d);
     if (!(len > T(0))) return;
     Vec3<T> nd = (T(1) / len) * d;
-    add_row(hull[0], nd, hull[0], -(T(1) - tau) * nd, hull[h - 1], -tau * nd);
+    acc.proj = J + hull[0] * acc.ld;
+    acc.dir = nd;
+    center_of_mass_jacobian(m, body_q, acc);
+    add_points(hull[0], hull[0], -(T(1) - tau) * nd, hull[h - 1], -tau * nd);
     return;
+  }
+  // edge e's outward normal (zero for an edge of no length, which keeps no row)
+  Vec3<T> normal[kMaxContactPoints];
+  for (int e = 0; e < h; ++e) {
+    const Vec3<T>& a = world[hull[e]];
+    const Vec3<T>& b = world[hull[(e + 1) % h]];
+    T dx = b.x - a.x, dy = b.y - a.y;
+    T len = sqrt(dx * dx + dy * dy);
+    normal[e] = len > T(0) ? Vec3<T>{dy / len, -dx / len, T(0)} : zero3<T>();
+  }
+  // n_e . dc for every edge from dc's x and y rows (rows 0 and 1, cleared before the edge rows,
+  // some of which may be rows 0 to 2, are written)
+  acc.proj = nullptr;
+  acc.lin = J;
+  center_of_mass_jacobian(m, body_q, acc);
+  acc.lin = nullptr;
+  for (int a = 0; a < m.dof_count; ++a) {
+    const T cx = J[a], cy = J[acc.ld + a];
+    for (int k = 0; k < 3; ++k) J[k * acc.ld + a] = T(0);
+    for (int e = 0; e < h; ++e) J[hull[e] * acc.ld + a] = normal[e].x * cx + normal[e].y * cy;
   }
   for (int e = 0; e < h; ++e) {
     const Vec3<T>& a = world[hull[e]];
@@ -156,10 +178,9 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
     T len = sqrt(dx * dx + dy * dy);
     if (!(len > T(0))) continue;
     Vec3<T> t{dx / len, dy / len, T(0)};
-    Vec3<T> nn{t.y, -t.x, T(0)};
     Vec3<T> u{-(c.y - a.y), c.x - a.x, T(0)};
     Vec3<T> up = (T(1) / len) * (u - dot(t, u) * t);
-    add_row(hull[e], nn, hull[e], -(nn + up), hull[(e + 1) % h], up);
+    add_points(hull[e], hull[e], -(normal[e] + up), hull[(e + 1) % h], up);
   }
 }
 

@@ -158,6 +158,19 @@ IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k, const Tr
   return local_sdf(b, rotate_inv(b.pose.q, ma - b.pose.p), (Vec3<S>*)nullptr) - reach_a;
 }
 
+// pair_lower_bound(...) < d, for self pairs without a square root (the bound is below d when the
+// centres are closer than d plus both reaches)
+template <class T, class S>
+IKWB_HD bool pair_bound_below(const CollisionView<T>& c, bool self, int k,
+                              const Transform<S>* body_q, const CapsuleCentres<S>& cc, S d) {
+  if (!self) return pair_lower_bound(c, self, k, body_q, cc) < d;
+  S reach_a, reach_b;
+  Vec3<S> ab = cc.get(c, c.self_pairs[2 * k], body_q, &reach_a) -
+               cc.get(c, c.self_pairs[2 * k + 1], body_q, &reach_b);
+  S within = d + reach_a + reach_b;
+  return within > S(0) && dot(ab, ab) < within * within;
+}
+
 // inserts pair k at distance d into the ascending list (pair, dist) of *filled entries (at most
 // kCollisionRows; the farthest drops out of a full list)
 template <class S>
@@ -188,16 +201,26 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
   CapsuleCentres<S> cc;
   cc.fill(c, body_q);
   for (int k = 0; k < n; ++k)
-    insert_closest(k, pair_lower_bound(c, self, k, body_q, cc), first, bound, &nfirst);
+    if (nfirst < kCollisionRows || pair_bound_below(c, self, k, body_q, cc, bound[nfirst - 1]))
+      insert_closest(k, pair_lower_bound(c, self, k, body_q, cc), first, bound, &nfirst);
   int filled = 0, ba, bb;
   for (int i = 0; i < nfirst; ++i)
     insert_closest(first[i], collision_pair_contact(c, self, first[i], body_q, &ba, &bb).distance,
                    pair, dist, &filled);
+  // the first pairs in index order, so the walk below meets each in turn
+  for (int i = 1; i < nfirst; ++i)
+    for (int j = i; j > 0 && first[j] < first[j - 1]; --j) {
+      int t = first[j];
+      first[j] = first[j - 1];
+      first[j - 1] = t;
+    }
+  int next_first = 0;
   for (int k = 0; k < n; ++k) {
-    bool done = false;
-    for (int i = 0; i < nfirst; ++i) done = done || first[i] == k;
-    if (done || (filled == kCollisionRows &&
-                 !(pair_lower_bound(c, self, k, body_q, cc) < dist[kCollisionRows - 1])))
+    if (next_first < nfirst && first[next_first] == k) {
+      ++next_first;
+      continue;
+    }
+    if (filled == kCollisionRows && !pair_bound_below(c, self, k, body_q, cc, dist[filled - 1]))
       continue;
     insert_closest(k, collision_pair_contact(c, self, k, body_q, &ba, &bb).distance, pair, dist,
                    &filled);

@@ -320,6 +320,14 @@ IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, const LmSystem<T>& sy
   return true;
 }
 
+// The null-space posture step is projected this many times with the damped projector
+// N = I - (A + lambda D)^-1 A. Once leaves lambda / (s^2 + lambda) of each direction of A (singular
+// value s) in the step: a weakly held task direction (s^2 near lambda) takes a large share of
+// the posture's pull, and the task converges only as fast as lambda falls. Applied k times the
+// share is (lambda / (s^2 + lambda))^k, while the null directions keep the whole step; each pass
+// is a product and a solve with the factor the step already has.
+constexpr int kNullProjections = 3;
+
 // Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each
 // iteration is one trial step (accepted or rejected). The buffers are swapped as steps are
 // accepted: on return w.q (and w.body_q, w.r) point at the final iterate and st holds its
@@ -440,9 +448,12 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
         bool free = !w.dof_free || w.dof_free[a];
         v[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * v[a] : T(0);
       }
-      lm_apply(sys, v, w.tmp);
-      lm_solve(sys, w.tmp);
-      for (int a = 0; a < nv; ++a) w.tmp[a] = v[a] - w.tmp[a];
+      for (int pass = 0; pass < kNullProjections; ++pass) {
+        lm_apply(sys, v, w.tmp);
+        lm_solve(sys, w.tmp);
+        for (int a = 0; a < nv; ++a) v[a] -= w.tmp[a];
+      }
+      for (int a = 0; a < nv; ++a) w.tmp[a] = v[a];
       if (largest_magnitude(w.tmp, nv) < T(1e-5) * null_scale) {
         // settled: the posture is as close to the rest as the task allows
         null_done = true;

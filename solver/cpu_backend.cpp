@@ -259,7 +259,7 @@ class CpuSolver : public IkSolver {
              SolveResult& result) override {
     validate_settings(s);
     std::vector<double> q0 = expand_initial(problem, q_init);
-    int threads = s.threads > 0 ? s.threads : int(std::thread::hardware_concurrency());
+    int threads = s.threads > 0 ? s.threads : hardware_threads();
     if (!pool_ || pool_->size() != std::max(threads, 1))
       pool_ = std::make_unique<ThreadPool>(threads);
     auto t0 = Clock::now();

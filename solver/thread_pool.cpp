@@ -2,8 +2,13 @@
 
 namespace ikwb {
 
+int hardware_threads() {
+  static const int n = int(std::thread::hardware_concurrency());
+  return n;
+}
+
 ThreadPool::ThreadPool(int threads) {
-  if (threads <= 0) threads = int(std::thread::hardware_concurrency());
+  if (threads <= 0) threads = hardware_threads();
   if (threads < 1) threads = 1;
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
 }

@@ -11,6 +11,10 @@
 
 namespace ikwb {
 
+// std::thread::hardware_concurrency(), read once (a system call on Linux, which a solve of a
+// few microseconds would otherwise pay every time)
+int hardware_threads();
+
 class ThreadPool {
  public:
   explicit ThreadPool(int threads = 0);

@@ -34,6 +34,7 @@ LmConfig<T> make_lm_config(const SolverSettings& s) {
   c.mu_growth = T(s.al_mu_growth);
   c.mu_max = T(s.al_mu_max);
   c.null_space_gain = T(s.null_space_gain);
+  c.settle_iterations = s.settle_iterations;
   c.max_step = T(s.max_step);
   c.stall_window = s.stall_window;
   c.polish_iterations = s.polish_iterations;
@@ -189,6 +190,7 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
     pr.total_iterations = picks[p].total_iterations;
     pr.seed = picks[p].seed;
     pr.converged = r.converged != 0;
+    pr.settling = r.settling != 0;
   }
 }
 

@@ -64,6 +64,10 @@ struct LmConfig {
   int al_inner_iterations = 15;
   T mu_init = T(100), mu_growth = T(10), mu_max = T(1e8);
   T null_space_gain = T(0.5);
+  // posture steps taken once the tolerances are met before the row stops with the null-space
+  // posture still settling (0 = until it settles); rejected ones do not count, so a posture
+  // that does not fit (its step shrinks to nothing) settles within one solve as without it
+  int settle_iterations = 0;
   // largest change of any dof in one step (0 = none): a longer Gauss-Newton step is shortened
   // along its direction. Far from the solution the linear model holds only over a short
   // distance; without the cap such a step is rejected and the damping doubled over several
@@ -118,6 +122,7 @@ struct RowStatus {
   T mu = T(0);
   int iterations = 0;
   bool converged = false;
+  bool settling = false;  // converged with the null-space posture not yet settled
 };
 
 // Projects the 1-dof joints of q into their limits; frozen dofs (dof_free[d] == 0) stay put.
@@ -376,15 +381,24 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   int since_update = 0;
   T last_violation = st.eval.violation;
   T window_cost = st.eval.cost;
-  int polish_left = -1;  // >= 0 once the tolerances are met
-  bool moved = false;    // a step was accepted
+  int settle_used = 0;         // posture steps taken with the tolerances met
+  bool settle_capped = false;  // settle_iterations ended the posture steps before it settled
+  int polish_left = -1;        // >= 0 once the tolerances are met
+  bool moved = false;          // a step was accepted
   for (int it = 0; it < cfg.max_iterations; ++it) {
     // out of time: the best so far stands
     if (timed && (it & clock_mask) == clock_mask && row_clock_ns() >= w.deadline_ns) break;
+    // met, the posture settling: after settle_iterations posture steps the next posture step
+    // is only measured (settled, or left to the next solve), and the row ends as a settled one
+    // does (polished: a posture step that cost task accuracy within the tolerances is made good)
+    const bool settling = early_exit && !null_done && row_converged(st.eval, cfg);
+    if (settling && cfg.settle_iterations > 0 && settle_used >= cfg.settle_iterations)
+      settle_capped = true;
     if (early_exit && null_done && row_converged(st.eval, cfg)) {
       // a row that has not moved since it started inside the tolerances is left exactly as it
       // is (a still target in the workbench keeps a still robot)
-      if (polish_left < 0) polish_left = moved ? cfg.polish_iterations : 0;
+      // (nor polished after the step that ended a capped settling: that step was a plain one)
+      if (polish_left < 0) polish_left = moved && !settle_capped ? cfg.polish_iterations : 0;
       if (polish_left == 0) {
         st.converged = true;
         break;
@@ -458,6 +472,10 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
         // settled: the posture is as close to the rest as the task allows
         null_done = true;
         use_null = false;
+        settle_capped = false;
+      } else if (settle_capped) {
+        null_done = true;  // not settled, but out of posture steps: a plain step
+        use_null = false;
       } else {
         for (int a = 0; a < nv; ++a) w.dq[a] += w.tmp[a];
       }
@@ -488,10 +506,14 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       // projection leaks as lambda grows): take the plain LM step next, damping unchanged
       use_null = false;
       null_scale *= T(0.25);
-      if (null_scale < T(1.0 / 64)) null_done = true;  // it only fits when tiny: stop
+      if (null_scale < T(1.0 / 64)) {  // it only fits when tiny: settled as far as it goes
+        null_done = true;
+        settle_capped = false;
+      }
       continue;
     }
     if (accept) {
+      if (use_null && settling) ++settle_used;
       if (use_null) {
         // settled too when the step taken is negligible (the posture pushes into a limit)
         if (largest_magnitude(w.dq, nv) < T(1e-5)) null_done = true;
@@ -539,6 +561,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     }
   }
   if (!st.converged && row_converged(st.eval, cfg)) st.converged = true;
+  st.settling = st.converged && (!null_done || settle_capped);
 }
 
 }  // namespace ikwb

@@ -37,6 +37,7 @@ struct RowResult {
   RowEval<T> eval;
   int iterations = 0;  // over all attempts (restarts included)
   uint8_t converged = 0;
+  uint8_t settling = 0;  // converged, the null-space posture not yet settled (RowStatus)
   uint8_t ran = 0;
 };
 
@@ -121,6 +122,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
         (st.converged == best_converged && row_merit(st.eval) < row_merit(best.eval))) {
       best.eval = st.eval;
       best.converged = st.converged ? 1 : 0;
+      best.settling = st.settling ? 1 : 0;
       for (int i = 0; i < nq; ++i) best_q[i] = b.q[i];
       have_best = true;
     }

@@ -109,6 +109,10 @@ constexpr SettingInfo kTable[] = {
     {"null_space_gain", "null-space-gain", "X", "Null-space gain",
      "step of null-space posture objectives (LM only)", kLm, &SolverSettings::null_space_gain, 0,
      10, 0, 1},
+    {"settle_iterations", "settle-iterations", "N", "Posture settling",
+     "null-space posture steps a seed takes once the tolerances are met (0 = until it settles; "
+     "the workbench goes on the next frame)",
+     kLm, &SolverSettings::settle_iterations, 0, 1000, 0, 20},
     {"max_step", "max-step", "RAD", "Max step",
      "largest change of any dof in one LM step, rad or m; longer steps are shortened (0 = none)",
      kLm, &SolverSettings::max_step, 0, 100, 0, 3},

@@ -44,6 +44,9 @@ struct SolverSettings {
   bool marquardt_scaling = false;  // damp with diag(J^T J) instead of the identity
   bool hard_joint_limits = true;   // project onto the limits after each step
   double null_space_gain = 0.5;    // posture objectives applied in the null space (LM only)
+  int settle_iterations = 0;       // null-space posture steps a seed takes once the tolerances
+                                   // are met (0 = until it settles); a seed stopped before its
+                                   // posture settled reports settling
   double max_step = 1.0;           // largest change of any dof in one LM step, rad (or m); a
                                    // longer step is shortened along its direction (0 = none)
   int lbfgs_memory = 8;
@@ -89,6 +92,9 @@ struct ProblemResult {
   bool converged = false;           // task errors and violations within the tolerances (with
                                     // only soft posture/limit/distance/custom rows: the cost
                                     // stopped decreasing)
+  bool settling = false;            // converged, but the best seed stopped before its null-space
+                                    // posture settled (settle_iterations, or out of iterations
+                                    // or time): another solve from q moves it on
 };
 
 struct SolveResult {

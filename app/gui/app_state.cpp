@@ -66,6 +66,7 @@ SolverSettings interactive_solver_settings() {
   s.gaussian_sigma = 0.3;
   s.n_seeds = 8;
   s.max_iterations = 15;
+  s.settle_iterations = kInteractiveSettleIterations;
   s.prefer_closest = true;
   s.hard_joint_limits = true;
   return s;

@@ -88,6 +88,7 @@ struct SolveStatus {
   bool ran = false;          // a solve ran this frame
   bool converged = false;    // the kept configuration meets the tolerances
   bool settled = false;      // nothing left to do: converged, or stalled at a best effort
+  bool settling = false;     // converged, the null-space posture still settling (next frames)
   int iterations = 0;        // of the kept seed
   int total_iterations = 0;  // over all seeds
   int seed = 0;              // kept seed (0 = warm start from the current configuration)
@@ -352,8 +353,14 @@ class AppState {
   std::vector<std::pair<int, int>> default_pairs_;
 };
 
+// Null-space posture iterations a frame's solve spends once the tolerances are met; the
+// posture settles over the next frames. In a drag most of a warm start's iterations went to
+// settling the posture after the hand had converged (docs/benchmarks.md, "Where the warm
+// start's iterations go").
+constexpr int kInteractiveSettleIterations = 2;
+
 // LM, analytic Jacobian, 8 gaussian seeds around the current configuration, closest converged
-// seed preferred, hard joint limits, 15 iterations per frame
+// seed preferred, hard joint limits, 15 iterations per frame, kInteractiveSettleIterations
 SolverSettings interactive_solver_settings();
 
 }  // namespace ikwb::gui

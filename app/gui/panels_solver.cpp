@@ -128,8 +128,9 @@ void frame_budget_widget(AppState& app) {
              "continue\nacross frames from where they stopped");
   const BudgetStatus& b = app.solve.budget;
   if (!b.on) return;
-  ImGui::TextDisabled("warm %.2f ms %d it%s", b.warm_ms, b.warm_iterations,
-                      b.stopped_converged ? ", converged: stopped" : "");
+  ImGui::TextDisabled("warm %.2f ms %d it%s%s", b.warm_ms, b.warm_iterations,
+                      b.stopped_converged ? ", converged: stopped" : "",
+                      app.solve.settling ? " (posture settling)" : "");
   ImGui::TextDisabled("pool %d seeds %.2f ms %d it (pool %llu), left %.2f ms", b.pool_seeds,
                       b.pool_ms, b.pool_iterations, (unsigned long long)b.pool_generation,
                       b.left_ms);

@@ -21,6 +21,10 @@ constexpr int kRestFrames = 30;
 constexpr double kEscapeGain = 0.5;
 // a frame that reduced the error by less than this fraction has settled
 constexpr double kProgress = 0.02;
+// a frame whose solve reports the posture settling but moved no coordinate by more than this
+// (rad or m) has settled too: the posture's steps cannot go on (each is undone to keep the
+// task), far below the 1e-5 step at which the solver calls a posture settled
+constexpr double kSettleMotion = 1e-8;
 
 struct TaskErrors {
   double position = 0;  // m, largest over enabled objectives with a target
@@ -73,6 +77,7 @@ void SolverDriver::ensure_solver(AppState& app) {
 bool SolverDriver::idle(const AppState& app) const {
   if (!have_last_ || !app.solve.settled) return false;
   if (!app.solve.converged && app.solve.stalled_frames < kRestFrames) return false;
+  if (app.solve.settling && settling_frames_ < kRestFrames) return false;
   return serial_ == app.problem_serial() && version_ == app.problem()->version() &&
          q_after_ == app.joint_q && same_settings(settings_, app.settings) &&
          budget_ms_ == app.frame_budget_ms;
@@ -180,6 +185,9 @@ bool SolverDriver::solve(AppState& app) {
   const std::vector<double> q_before = app.joint_q;
   app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
                                             r.row_q.begin() + std::ptrdiff_t(kept_seed_ + 1) * nq));
+  double moved = 0;
+  for (int i = 0; i < nq; ++i) moved = std::max(moved, std::abs(app.joint_q[i] - q_before[i]));
+  frame_.settling = frame_.settling && moved > kSettleMotion;
   st.step_bound = app.step_bound_joints(q_before);
   return true;
 }
@@ -192,6 +200,7 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   const ProblemResult& best = r.problems[0];
   kept_seed_ = keep_seed(best.seed, best.converged, r, app.solve.stalled_frames);
   frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
+  frame_.settling = kept_seed_ == best.seed && best.settling;
   frame_.total_iterations = best.total_iterations;
   frame_.seconds = r.solve_seconds;
   app.solve.budget = {};
@@ -278,7 +287,9 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   r.problems[0].total_iterations = pick.total_iterations;
   kept_seed_ = keep_seed(pick.seed, picked.converged, r, app.solve.stalled_frames);
 
-  frame_.iterations = kept_seed_ == 0 ? warm.iterations : pool[kept_seed_ - 1].slice.iterations;
+  const ProblemResult& kept = kept_seed_ == 0 ? warm : pool[kept_seed_ - 1].slice;
+  frame_.iterations = kept.iterations;
+  frame_.settling = kept.settling;
   frame_.total_iterations = pick.total_iterations;
   frame_.seconds = ms_since(start) * 1e-3;
   r.solve_seconds = frame_.seconds;
@@ -305,6 +316,8 @@ void SolverDriver::update_status(AppState& app) {
   st.backend = to_string(solver_->backend());
   st.backend_note = note_;
   st.settled = st.converged || !progress;
+  st.settling = st.converged && frame_.settling;
+  settling_frames_ = st.settling && same_problem_ ? settling_frames_ + 1 : 0;
   // stuck frames count only while the problem stays the same (never during a drag)
   if (st.converged || !same_problem_ || progress || keep != 0)
     st.stalled_frames = 0;

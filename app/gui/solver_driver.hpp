@@ -36,7 +36,9 @@ class SolverDriver {
   // this frame) is much better. It updates app.joint_q, app.solve (app.solve.budget: how the
   // budget was spent), app.last_result (every seed's state: with a budget, the pool's seeds
   // where they stand) and the solve timing, and is skipped when nothing changed since a settled
-  // result. The budget bounds the solve only (within about one LM iteration); FK, the
+  // result; a result whose null-space posture is still settling (settle_iterations, a few a
+  // frame in the workbench) counts as changed, so the posture settles over the next frames.
+  // The budget bounds the solve only (within about one LM iteration); FK, the
   // objectives' status and drawing come on top.
   //
   // Once the robot rests (a frame that starts idle: settled, and nothing changed since), the
@@ -73,12 +75,14 @@ class SolverDriver {
   bool same_problem_ = false;  // this frame solved the problem the last frame solved
   double budget_ms_ = 0;       // the frame budget of the last solve (a change wakes a resting one)
   int kept_seed_ = 0;
+  int settling_frames_ = 0;  // consecutive frames on one problem that ended settling
   double error_before_ = 0;  // combined task error before this frame's solve
   // this frame's solve as update_status reports it
   struct FrameSolve {
     int iterations = 0;        // of the kept seed
     int total_iterations = 0;  // over every seed that ran
     double seconds = 0;
+    bool settling = false;  // the kept seed converged with its null-space posture still settling
   };
   FrameSolve frame_;
   SeedPool pool_;

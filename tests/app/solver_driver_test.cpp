@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <thread>
 
 #include "solver/settings_values.hpp"
@@ -246,6 +247,60 @@ TEST(SolverDriver, RestsWhenNothingChanges) {
   app.objectives[0].spec.params.weight = 2.0;
   frame(app, driver);
   EXPECT_TRUE(app.solve.ran);
+}
+
+// the workbench's settle_iterations: a frame stops a few posture iterations after the hand
+// has converged, the next frames carry the null-space posture on with the target still, and
+// the robot rests once it has settled, where one frame without the limit puts it
+TEST(SolverDriver, NullSpacePostureSettlesOverFramesThenRests) {
+  auto moved_panda = [](int settle_iterations) {
+    auto app = std::make_unique<AppState>();
+    EXPECT_TRUE(app->open_robot_preset("panda"));
+    app->frame_budget_ms = kAmpleBudgetMs;
+    app->settings.settle_iterations = settle_iterations;
+    // a rest away from where the arm stands: its null-space part takes many iterations
+    for (WorkbenchObjective& o : app->objectives)
+      if (o.spec.params.type == ObjectiveType::kPosture) {
+        EXPECT_TRUE(o.spec.params.null_space);
+        o.spec.rest_q[0] += 0.6;
+        o.spec.rest_q[2] -= 0.6;
+      }
+    Transform<double> t = app->objectives[0].target;
+    t.p.y += 0.05;
+    app->set_target(0, t);
+    return app;
+  };
+  EXPECT_EQ(interactive_solver_settings().settle_iterations, kInteractiveSettleIterations);
+  auto whole = moved_panda(0);
+  SolverDriver whole_driver;
+  frame(*whole, whole_driver);
+  ASSERT_TRUE(whole->solve.converged);
+  EXPECT_FALSE(whole->solve.settling);
+
+  auto app = moved_panda(kInteractiveSettleIterations);
+  SolverDriver driver;
+  frame(*app, driver);
+  ASSERT_TRUE(app->solve.converged);
+  EXPECT_TRUE(app->solve.settling);
+  EXPECT_TRUE(app->objectives[0].status.reached);
+  EXPECT_LT(app->solve.iterations, whole->solve.iterations);
+  int settling_frames = 0;
+  for (int k = 0; k < 60 && app->solve.settling; ++k) {
+    std::vector<double> before = app->joint_q;
+    frame(*app, driver);
+    ASSERT_TRUE(app->solve.ran) << "frame " << k;
+    EXPECT_TRUE(app->objectives[0].status.reached) << "frame " << k;
+    EXPECT_NE(app->joint_q, before) << "a settling frame moves the posture, frame " << k;
+    ++settling_frames;
+  }
+  EXPECT_FALSE(app->solve.settling);
+  EXPECT_GT(settling_frames, 1);
+  frame(*app, driver);
+  EXPECT_FALSE(app->solve.ran);  // settled: it rests
+  // where one unlimited solve put it (both stop once a posture step is below 1e-5 rad; the
+  // solver test SettleIterationsSpreadTheNullSpacePostureOverSolves measures up to 8e-5 apart)
+  for (std::size_t i = 0; i < app->joint_q.size(); ++i)
+    EXPECT_NEAR(app->joint_q[i], whole->joint_q[i], 1e-3) << "coordinate " << i;
 }
 
 TEST(SolverDriver, SettledSolveRerunsWhenASettingChanges) {

@@ -263,12 +263,23 @@ IKWB_HD void visit_chain_columns(const ModelView<T>& m, const Transform<S>* body
   for (int step = 0; j >= 0; j = m.joint_ancestor[j], ++step) {
     JointType type = JointType(m.joint_type[j]);
     if (type == JointType::kFixed) continue;
-    Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
-    Transform<S> x_c = cast<S>(m.joint_X_c[j]);
-    Vec3<S> anchor = transform_point(body_q[m.joint_child[j]], x_c.p);
     int src = m.joint_mimic[j];
     int dof = m.joint_qd_start[src >= 0 ? src : j];
     S scale = src >= 0 ? S(m.joint_mimic_multiplier[j]) : S(1);
+    const bool axial = type == JointType::kRevolute || type == JointType::kContinuous ||
+                       type == JointType::kPrismatic;
+    if (axial && joint_child_frame_is_identity(m, j)) {
+      // the joint frame is the child's, and a joint's own motion leaves its axis where it was:
+      // the axis turned by the child's orientation, the anchor at the child's origin (no parent
+      // frame to compose)
+      const Transform<S>& x_child = body_q[m.joint_child[j]];
+      f(step, dof, type != JointType::kPrismatic, rotate(x_child.q, cast<S>(m.joint_axis[j])),
+        x_child.p, scale);
+      continue;
+    }
+    Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
+    Transform<S> x_c = cast<S>(m.joint_X_c[j]);
+    Vec3<S> anchor = transform_point(body_q[m.joint_child[j]], x_c.p);
     switch (type) {
       case JointType::kRevolute:
       case JointType::kContinuous:

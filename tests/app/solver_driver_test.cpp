@@ -298,7 +298,8 @@ TEST(SolverDriver, NullSpacePostureSettlesOverFramesThenRests) {
   frame(*app, driver);
   EXPECT_FALSE(app->solve.ran);  // settled: it rests
   // where one unlimited solve put it (both stop once a posture step is below 1e-5 rad; the
-  // solver test SettleIterationsSpreadTheNullSpacePostureOverSolves measures up to 8e-5 apart)
+  // solver test PandaNullSpace.SettleIterationsSpreadThePostureOverSolves measures up to 8e-5
+  // apart)
   for (std::size_t i = 0; i < app->joint_q.size(); ++i)
     EXPECT_NEAR(app->joint_q[i], whole->joint_q[i], 1e-3) << "coordinate " << i;
 }

@@ -681,15 +681,23 @@ TEST_F(Panda, FloatModeConvergesToFloatTolerance) {
 
 // --- null-space posture ----------------------------------------------------------------
 
-TEST_F(Panda, NullSpacePostureMovesTowardRestWithoutDisturbingTheTask) {
-  const int P = 6;
-  IkProblem pr(model, P);
-  int obj = pr.add_position(tcp);
-  auto targets = test::reachable_poses(*model, tcp, P, 91);
-  for (int p = 0; p < P; ++p) pr.set_target_position(obj, p, targets[p].p);
+// P reachable position targets on the tool and a null-space posture toward a rest away from the
+// middle configuration
+struct PandaNullSpace : Panda {
+  static constexpr int P = 6;
+  IkProblem pr{model, P};
+  std::vector<Transform<double>> targets = test::reachable_poses(*model, tcp, P, 91);
   std::vector<double> rest = q_mid;
-  rest[2] = 1.2, rest[4] = -1.0;
-  int post = pr.add_posture(rest, {1.0, true});
+  int post = -1;
+  void SetUp() override {
+    int obj = pr.add_position(tcp);
+    for (int p = 0; p < P; ++p) pr.set_target_position(obj, p, targets[p].p);
+    rest[2] = 1.2, rest[4] = -1.0;
+    post = pr.add_posture(rest, {1.0, true});
+  }
+};
+
+TEST_F(PandaNullSpace, PostureMovesTowardRestWithoutDisturbingTheTask) {
   SolverSettings s;
   s.tol_position = 1e-6;
   s.max_iterations = 200;
@@ -715,15 +723,7 @@ TEST_F(Panda, NullSpacePostureMovesTowardRestWithoutDisturbingTheTask) {
 // settle_iterations stops a seed whose task has converged after that many posture iterations,
 // reporting settling; solving again from where it stopped carries the posture on, to where one
 // solve without the limit takes it
-TEST_F(Panda, SettleIterationsSpreadTheNullSpacePostureOverSolves) {
-  const int P = 6;
-  IkProblem pr(model, P);
-  int obj = pr.add_position(tcp);
-  auto targets = test::reachable_poses(*model, tcp, P, 91);
-  for (int p = 0; p < P; ++p) pr.set_target_position(obj, p, targets[p].p);
-  std::vector<double> rest = q_mid;
-  rest[2] = 1.2, rest[4] = -1.0;
-  pr.add_posture(rest, {1.0, true});
+TEST_F(PandaNullSpace, SettleIterationsSpreadThePostureOverSolves) {
   SolverSettings s;
   s.max_iterations = 200;
   SolveResult whole = solve(pr, s, q_mid);

@@ -326,11 +326,11 @@ IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, const LmSystem<T>& sy
 }
 
 // The null-space posture step is projected this many times with the damped projector
-// N = I - (A + lambda D)^-1 A. Once leaves lambda / (s^2 + lambda) of each direction of A (singular
-// value s) in the step: a weakly held task direction (s^2 near lambda) takes a large share of
-// the posture's pull, and the task converges only as fast as lambda falls. Applied k times the
-// share is (lambda / (s^2 + lambda))^k, while the null directions keep the whole step; each pass
-// is a product and a solve with the factor the step already has.
+// N = I - (A + lambda D)^-1 A. Applied once, it leaves lambda / (s^2 + lambda) of each direction
+// of A (singular value s) in the step: a weakly held task direction (s^2 near lambda) takes a large
+// share of the posture's pull, and the task converges only as fast as lambda falls. Applied k times
+// the share is (lambda / (s^2 + lambda))^k, while the null directions keep the whole step; each
+// pass is a product and a solve with the factor the step already has.
 constexpr int kNullProjections = 3;
 
 // Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each

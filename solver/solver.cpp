@@ -34,6 +34,9 @@ void validate_settings(const SolverSettings& s) {
   if (s.polish_iterations < 0)
     bad("polish_iterations must be >= 0, got " + std::to_string(s.polish_iterations));
   if (s.stall_window < 0) bad("stall_window must be >= 0, got " + std::to_string(s.stall_window));
+  if (s.settle_iterations < 0)
+    bad("settle_iterations must be >= 0 (0 = until it settles), got " +
+        std::to_string(s.settle_iterations));
   if (s.threads < 0) bad("threads must be >= 0, got " + std::to_string(s.threads));
   positive(s.tol_position, "tol_position");
   positive(s.tol_rotation, "tol_rotation");

@@ -826,6 +826,7 @@ TEST_F(Panda, BadInputThrows) {
       {"al_mu_max", [](SolverSettings& s) { s.al_mu_max = -1; }},
       {"time_budget_s", [](SolverSettings& s) { s.time_budget_s = -1; }},
       {"stall_window", [](SolverSettings& s) { s.stall_window = -1; }},
+      {"settle_iterations", [](SolverSettings& s) { s.settle_iterations = -2; }},
       {"threads", [](SolverSettings& s) { s.threads = -1; }},
       {"null_space_gain",
        [](SolverSettings& s) { s.null_space_gain = std::numeric_limits<double>::infinity(); }},

@@ -31,14 +31,20 @@ namespace ikwb {
 // (self, world). A search depends only on the poses, so a residual and a Jacobian at the same
 // configuration (LM evaluates the trial point's rows, then, once the step is accepted, the
 // Jacobian there) need one search, not two. Host only: the CPU backend keeps one per thread
-// (the poses are compared bit for bit, so a memo never answers for other poses).
+// (the poses are compared bit for bit, so a memo never answers for other poses). The pairs of
+// the last search are the next search's first guess (closest_collision_pairs' hint), across
+// solves too: LM steps and workbench frames move the poses a little at a time.
 template <class T>
 struct CollisionMemo {
   int body_count = 0;
   Transform<T>* saved[2] = {nullptr, nullptr};  // (body_count each, owned outside) the poses
   bool valid[2] = {false, false};               // of each set's last search, if any
-  int pair[2][kCollisionRows];
+  int pair[2][kCollisionRows];                  // -1 before any search
   T dist[2][kCollisionRows];
+  CollisionMemo() {
+    for (int set = 0; set < 2; ++set)
+      for (int i = 0; i < kCollisionRows; ++i) pair[set][i] = -1;
+  }
 };
 
 // The collision data the objectives read (host or device memory).
@@ -82,21 +88,37 @@ IKWB_HD int collision_pair_count(const CollisionView<T>& c, bool self) {
   return self ? c.self_pair_count : c.world_capsule_count * c.obstacle_count;
 }
 
-// contact of pair k (self: capsule pair; world: capsule k / obstacle_count against obstacle
-// k % obstacle_count) at body poses body_q; *body_a, *body_b: the bodies (-1: an obstacle)
+// The world endpoints of capsule i at body poses body_q, computed when read.
 template <class T, class S>
-IKWB_HD Contact<S> collision_pair_contact(const CollisionView<T>& c, bool self, int k,
-                                          const Transform<S>* body_q, int* body_a, int* body_b) {
+struct PoseEnds {
+  using Scalar = S;
+  const CollisionView<T>& c;
+  const Transform<S>* body_q;
+  IKWB_HD void operator()(int i, Vec3<S>* p0, Vec3<S>* p1) const {
+    const LinkCapsule<T>& a = c.capsules[i];
+    *p0 = transform_point(body_q[a.body], cast<S>(a.p0));
+    *p1 = transform_point(body_q[a.body], cast<S>(a.p1));
+  }
+};
+
+// contact of pair k (self: capsule pair; world: capsule k / obstacle_count against obstacle
+// k % obstacle_count) from its capsules' world endpoints (ends(i, &p0, &p1));
+// *body_a, *body_b: the bodies (-1: an obstacle)
+template <class T, class Ends>
+IKWB_HD Contact<typename Ends::Scalar> pair_contact(const CollisionView<T>& c, bool self, int k,
+                                                    const Ends& ends, int* body_a, int* body_b) {
+  using S = typename Ends::Scalar;
   int ia = self ? c.self_pairs[2 * k] : c.world_capsules[k / c.obstacle_count];
   const LinkCapsule<T>& a = c.capsules[ia];
   *body_a = a.body;
-  Vec3<S> a0 = transform_point(body_q[a.body], cast<S>(a.p0));
-  Vec3<S> a1 = transform_point(body_q[a.body], cast<S>(a.p1));
+  Vec3<S> a0, a1;
+  ends(ia, &a0, &a1);
   if (self) {
-    const LinkCapsule<T>& b = c.capsules[c.self_pairs[2 * k + 1]];
-    *body_b = b.body;
-    return capsule_capsule(a0, a1, S(a.radius), transform_point(body_q[b.body], cast<S>(b.p0)),
-                           transform_point(body_q[b.body], cast<S>(b.p1)), S(b.radius));
+    const int ib = c.self_pairs[2 * k + 1];
+    *body_b = c.capsules[ib].body;
+    Vec3<S> b0, b1;
+    ends(ib, &b0, &b1);
+    return capsule_capsule(a0, a1, S(a.radius), b0, b1, S(c.capsules[ib].radius));
   }
   *body_b = -1;
   const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
@@ -107,33 +129,46 @@ IKWB_HD Contact<S> collision_pair_contact(const CollisionView<T>& c, bool self, 
   return capsule_shape(a0, a1, S(a.radius), s);
 }
 
-// the centre of a capsule's bounding sphere, in world, and its radius
+// contact of pair k at body poses body_q
 template <class T, class S>
-IKWB_HD Vec3<S> capsule_centre(const LinkCapsule<T>& a, const Transform<S>* body_q, S* reach) {
-  *reach = S(T(0.5) * length(a.p1 - a.p0) + a.radius);
-  return transform_point(body_q[a.body], cast<S>(T(0.5) * (a.p0 + a.p1)));
+IKWB_HD Contact<S> collision_pair_contact(const CollisionView<T>& c, bool self, int k,
+                                          const Transform<S>* body_q, int* body_a, int* body_b) {
+  return pair_contact(c, self, k, PoseEnds<T, S>{c, body_q}, body_a, body_b);
 }
 
-// The bounding spheres of the first kCentreCache capsules at one set of body poses (the
-// bounds below read each capsule many times); capsules beyond those are computed when read
-constexpr int kCentreCache = 64;
-template <class S>
-struct CapsuleCentres {
-  Vec3<S> centre[kCentreCache];
-  S reach[kCentreCache];
+// The world endpoints and bounding-sphere radii (half the length plus the radius) of the first
+// kCapsuleCache capsules at one set of body poses: a search reads each capsule many times.
+// Capsules beyond those are computed when read.
+constexpr int kCapsuleCache = 64;
+template <class T, class S>
+struct WorldCapsules {
+  using Scalar = S;
+  PoseEnds<T, S> pose;
+  Vec3<S> p0[kCapsuleCache], p1[kCapsuleCache];
+  S reach[kCapsuleCache];
   int count = 0;
-  template <class T>
-  IKWB_HD void fill(const CollisionView<T>& c, const Transform<S>* body_q) {
-    count = c.capsule_count < kCentreCache ? c.capsule_count : kCentreCache;
-    for (int i = 0; i < count; ++i) centre[i] = capsule_centre(c.capsules[i], body_q, &reach[i]);
-  }
-  template <class T>
-  IKWB_HD Vec3<S> get(const CollisionView<T>& c, int i, const Transform<S>* body_q, S* r) const {
-    if (i < count) {
-      *r = reach[i];
-      return centre[i];
+  IKWB_HD WorldCapsules(const CollisionView<T>& c, const Transform<S>* body_q) : pose{c, body_q} {
+    count = c.capsule_count < kCapsuleCache ? c.capsule_count : kCapsuleCache;
+    for (int i = 0; i < count; ++i) {
+      pose(i, &p0[i], &p1[i]);
+      reach[i] = S(T(0.5) * length(c.capsules[i].p1 - c.capsules[i].p0) + c.capsules[i].radius);
     }
-    return capsule_centre(c.capsules[i], body_q, r);
+  }
+  IKWB_HD void operator()(int i, Vec3<S>* a0, Vec3<S>* a1) const {
+    if (i < count) {
+      *a0 = p0[i];
+      *a1 = p1[i];
+    } else {
+      pose(i, a0, a1);
+    }
+  }
+  // the centre of capsule i's bounding sphere, and its radius
+  IKWB_HD Vec3<S> centre(int i, S* r) const {
+    const LinkCapsule<T>& a = pose.c.capsules[i];
+    *r = i < count ? reach[i] : S(T(0.5) * length(a.p1 - a.p0) + a.radius);
+    Vec3<S> a0, a1;
+    (*this)(i, &a0, &a1);
+    return S(0.5) * (a0 + a1);
   }
 };
 
@@ -141,12 +176,12 @@ struct CapsuleCentres {
 // capsule and an obstacle, the obstacle's signed distance at the capsule's centre less the
 // capsule's reach (a signed distance changes by at most the distance moved: it is 1-Lipschitz)
 template <class T, class S>
-IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k, const Transform<S>* body_q,
-                           const CapsuleCentres<S>& cc) {
+IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k,
+                           const WorldCapsules<T, S>& wc) {
   S reach_a, reach_b;
   if (self) {
-    Vec3<S> ma = cc.get(c, c.self_pairs[2 * k], body_q, &reach_a);
-    Vec3<S> mb = cc.get(c, c.self_pairs[2 * k + 1], body_q, &reach_b);
+    Vec3<S> ma = wc.centre(c.self_pairs[2 * k], &reach_a);
+    Vec3<S> mb = wc.centre(c.self_pairs[2 * k + 1], &reach_b);
     return length(ma - mb) - reach_a - reach_b;
   }
   const CollisionShape<T>& o = c.obstacles[k % c.obstacle_count];
@@ -154,30 +189,52 @@ IKWB_HD S pair_lower_bound(const CollisionView<T>& c, bool self, int k, const Tr
   b.type = o.type;
   b.pose = cast<S>(o.pose);
   b.size = cast<S>(o.size);
-  Vec3<S> ma = cc.get(c, c.world_capsules[k / c.obstacle_count], body_q, &reach_a);
+  Vec3<S> ma = wc.centre(c.world_capsules[k / c.obstacle_count], &reach_a);
   return local_sdf(b, rotate_inv(b.pose.q, ma - b.pose.p), (Vec3<S>*)nullptr) - reach_a;
 }
 
-// pair_lower_bound(...) < d, for self pairs without a square root (the bound is below d when the
-// centres are closer than d plus both reaches)
+// The pairs' lower bounds are computed kBoundBlock at a time, in a loop of their own, as
+// sqrt(s2) - w: with every capsule cached a self pair's bound is a few loads and products without
+// a branch or a square root (s2: the centres' squared distance, w: the reaches' sum), and a
+// bound compares with a distance d as s2 against (d + w)^2. Other pairs give s2 = 0, w = -bound.
+constexpr int kBoundBlock = 64;
+
+// the bounds of pairs k0 + i, i < n <= kBoundBlock, as (s2[i], w[i])
 template <class T, class S>
-IKWB_HD bool pair_bound_below(const CollisionView<T>& c, bool self, int k,
-                              const Transform<S>* body_q, const CapsuleCentres<S>& cc, S d) {
-  if (!self) return pair_lower_bound(c, self, k, body_q, cc) < d;
-  S reach_a, reach_b;
-  Vec3<S> ab = cc.get(c, c.self_pairs[2 * k], body_q, &reach_a) -
-               cc.get(c, c.self_pairs[2 * k + 1], body_q, &reach_b);
-  S within = d + reach_a + reach_b;
-  return within > S(0) && dot(ab, ab) < within * within;
+IKWB_HD void pair_bounds(const CollisionView<T>& c, bool self, int k0, int n,
+                         const WorldCapsules<T, S>& wc, S* s2, S* w) {
+  if (!self || wc.count < c.capsule_count) {
+    for (int i = 0; i < n; ++i) {
+      s2[i] = S(0);
+      w[i] = -pair_lower_bound(c, self, k0 + i, wc);
+    }
+    return;
+  }
+  const int* pairs = c.self_pairs + 2 * k0;
+  for (int i = 0; i < n; ++i) {
+    const int a = pairs[2 * i], b = pairs[2 * i + 1];
+    const Vec3<S> d = S(0.5) * ((wc.p0[a] + wc.p1[a]) - (wc.p0[b] + wc.p1[b]));
+    s2[i] = dot(d, d);
+    w[i] = wc.reach[a] + wc.reach[b];
+  }
 }
 
-// inserts pair k at distance d into the ascending list (pair, dist) of *filled entries (at most
-// kCollisionRows; the farthest drops out of a full list)
+// sqrt(s2) - w > d: the pair's bound is above distance d
+template <class S>
+IKWB_HD bool bound_above(S s2, S w, S d) {
+  const S within = d + w;
+  return within < S(0) || s2 > within * within;
+}
+
+// inserts pair k at distance d into the list (pair, dist) of *filled entries (at most
+// kCollisionRows; the last drops out of a full list), ascending by distance, then by pair index:
+// the list holds the smallest pairs in that order whatever order they are inserted in
 template <class S>
 IKWB_HD void insert_closest(int k, S d, int* pair, S* dist, int* filled) {
-  if (*filled == kCollisionRows && !(d < dist[kCollisionRows - 1])) return;
-  int i = *filled < kCollisionRows ? (*filled)++ : kCollisionRows - 1;
-  while (i > 0 && d < dist[i - 1]) {
+  const int last = kCollisionRows - 1;
+  if (*filled == kCollisionRows && !(d < dist[last] || (d == dist[last] && k < pair[last]))) return;
+  int i = *filled < kCollisionRows ? (*filled)++ : last;
+  while (i > 0 && (d < dist[i - 1] || (d == dist[i - 1] && k < pair[i - 1]))) {
     dist[i] = dist[i - 1];
     pair[i] = pair[i - 1];
     --i;
@@ -186,27 +243,42 @@ IKWB_HD void insert_closest(int k, S d, int* pair, S* dist, int* filled) {
   pair[i] = k;
 }
 
-// The kCollisionRows closest pairs: pair[i] (-1 when fewer pairs), dist[i], ascending. Exact
-// distances are computed only where a pair's bounding-sphere lower bound could enter the list:
-// the pairs of smallest bound first (a tight list early), then every other pair whose bound is
-// below the list's farthest distance. Same pairs and distances as computing every pair.
+// The kCollisionRows closest pairs: pair[i] (-1 when fewer pairs), dist[i], ascending by distance
+// (equal distances by pair index). Exact distances are computed first for kCollisionRows likely
+// pairs, then for every other pair whose bounding-sphere lower bound does not exceed the
+// farthest distance listed. The likely pairs are hint's (the closest pairs of an earlier search,
+// or null: mostly the same pairs when the poses moved a little) when it names kCollisionRows
+// pairs of this set, else those of smallest bound (one more pass over the bounds). Same pairs
+// and distances as computing every pair, with any hint.
 template <class T, class S>
 IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
-                                     const Transform<S>* body_q, int* pair, S* dist) {
+                                     const Transform<S>* body_q, int* pair, S* dist,
+                                     const int* hint = nullptr) {
   for (int i = 0; i < kCollisionRows; ++i) pair[i] = -1;
   const int n = collision_pair_count(c, self);
+  const WorldCapsules<T, S> wc(c, body_q);
+  S s2[kBoundBlock], w[kBoundBlock];
   int first[kCollisionRows];
-  S bound[kCollisionRows];
   int nfirst = 0;
-  CapsuleCentres<S> cc;
-  cc.fill(c, body_q);
-  for (int k = 0; k < n; ++k)
-    if (nfirst < kCollisionRows || pair_bound_below(c, self, k, body_q, cc, bound[nfirst - 1]))
-      insert_closest(k, pair_lower_bound(c, self, k, body_q, cc), first, bound, &nfirst);
+  for (int i = 0; hint && i < kCollisionRows; ++i) {
+    bool listed = hint[i] < 0 || hint[i] >= n;
+    for (int j = 0; j < nfirst && !listed; ++j) listed = first[j] == hint[i];
+    if (!listed) first[nfirst++] = hint[i];
+  }
+  if (nfirst < kCollisionRows) {
+    nfirst = 0;
+    S bound[kCollisionRows];
+    for (int k0 = 0; k0 < n; k0 += kBoundBlock) {
+      const int nb = n - k0 < kBoundBlock ? n - k0 : kBoundBlock;
+      pair_bounds(c, self, k0, nb, wc, s2, w);
+      for (int i = 0; i < nb; ++i)
+        insert_closest(k0 + i, sqrt(s2[i]) - w[i], first, bound, &nfirst);
+    }
+  }
   int filled = 0, ba, bb;
   for (int i = 0; i < nfirst; ++i)
-    insert_closest(first[i], collision_pair_contact(c, self, first[i], body_q, &ba, &bb).distance,
-                   pair, dist, &filled);
+    insert_closest(first[i], pair_contact(c, self, first[i], wc, &ba, &bb).distance, pair, dist,
+                   &filled);
   // the first pairs in index order, so the walk below meets each in turn
   for (int i = 1; i < nfirst; ++i)
     for (int j = i; j > 0 && first[j] < first[j - 1]; --j) {
@@ -215,15 +287,18 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
       first[j - 1] = t;
     }
   int next_first = 0;
-  for (int k = 0; k < n; ++k) {
-    if (next_first < nfirst && first[next_first] == k) {
-      ++next_first;
-      continue;
+  for (int k0 = 0; k0 < n; k0 += kBoundBlock) {
+    const int nb = n - k0 < kBoundBlock ? n - k0 : kBoundBlock;
+    pair_bounds(c, self, k0, nb, wc, s2, w);
+    for (int i = 0; i < nb; ++i) {
+      const int k = k0 + i;
+      if (next_first < nfirst && first[next_first] == k) {
+        ++next_first;
+        continue;
+      }
+      if (filled == kCollisionRows && bound_above(s2[i], w[i], dist[filled - 1])) continue;
+      insert_closest(k, pair_contact(c, self, k, wc, &ba, &bb).distance, pair, dist, &filled);
     }
-    if (filled == kCollisionRows && !pair_bound_below(c, self, k, body_q, cc, dist[filled - 1]))
-      continue;
-    insert_closest(k, collision_pair_contact(c, self, k, body_q, &ba, &bb).distance, pair, dist,
-                   &filled);
   }
 }
 
@@ -238,7 +313,9 @@ IKWB_HD void closest_collision_pairs_memo(const CollisionView<T>& c, bool self,
       const int set = self ? 0 : 1;
       const std::size_t bytes = sizeof(Transform<T>) * std::size_t(mm.body_count);
       if (!mm.valid[set] || std::memcmp(mm.saved[set], body_q, bytes) != 0) {
-        closest_collision_pairs(c, self, body_q, mm.pair[set], mm.dist[set]);
+        int hint[kCollisionRows];
+        for (int i = 0; i < kCollisionRows; ++i) hint[i] = mm.pair[set][i];
+        closest_collision_pairs(c, self, body_q, mm.pair[set], mm.dist[set], hint);
         std::memcpy(mm.saved[set], body_q, bytes);
         mm.valid[set] = true;
       }

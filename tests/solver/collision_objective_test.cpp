@@ -13,9 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
+#include <string>
 
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -101,6 +103,88 @@ TEST(CollisionObjective, RowsAreTheClosestPairsSorted) {
   // margins are checked
   EXPECT_THROW(pr.add_objective(collision_objective(ObjectiveType::kSelfCollision, -0.1)),
                std::invalid_argument);
+}
+
+// The kCollisionRows smallest pairs by (distance, index) over every pair, each pair's distance
+// computed exactly: what closest_collision_pairs must return.
+std::vector<std::pair<double, int>> brute_closest(const CollisionView<double>& c, bool self,
+                                                  const std::vector<Transform<double>>& body) {
+  std::vector<std::pair<double, int>> all;
+  int ba, bb;
+  for (int k = 0; k < collision_pair_count(c, self); ++k)
+    all.push_back({collision_pair_contact(c, self, k, body.data(), &ba, &bb).distance, k});
+  std::sort(all.begin(), all.end());
+  all.resize(std::min<std::size_t>(all.size(), kCollisionRows));
+  return all;
+}
+
+void expect_brute_closest(const CollisionView<double>& c, bool self,
+                          const std::vector<Transform<double>>& body, const int* hint,
+                          const std::string& what) {
+  int pair[kCollisionRows];
+  double dist[kCollisionRows];
+  closest_collision_pairs(c, self, body.data(), pair, dist, hint);
+  std::vector<std::pair<double, int>> want = brute_closest(c, self, body);
+  for (int i = 0; i < kCollisionRows; ++i) {
+    if (i >= int(want.size())) {
+      EXPECT_EQ(pair[i], -1) << what << " row " << i;
+      continue;
+    }
+    EXPECT_EQ(pair[i], want[i].second) << what << " row " << i;
+    EXPECT_EQ(dist[i], want[i].first) << what << " row " << i;
+  }
+}
+
+// The search finds the pairs that computing every pair finds, on the humanoid's 652 self pairs
+// and its capsules against obstacles, at random configurations and at the neutral one (left and
+// right mirror each other there, so pairs tie and the index decides), with no hint, the last
+// search's pairs as the hint, and hints naming pairs that do not exist or one pair many times;
+// also with more capsules than are cached (WorldCapsules computes the rest when read).
+TEST(CollisionObjective, TheSearchFindsTheClosestPairsOfEveryPair) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  auto m = load_urdf_file(resolve_robot("humanoid"), opt).model;
+  CollisionWorld world = make_collision_world(*m, {}, obstacles());
+  ASSERT_GT(world.self_pair_count(), 8 * kBoundBlock);
+  ASSERT_LT(int(world.capsules.size()), kCapsuleCache);
+  // the capsules twice over, shifted, every pair of different bodies: uncached capsules
+  CollisionWorld many = world;
+  for (const LinkCapsule<double>& a : world.capsules) {
+    LinkCapsule<double> b = a;
+    b.p0 = b.p0 + Vec3<double>{0.03, -0.02, 0.05};
+    b.p1 = b.p1 + Vec3<double>{0.03, -0.02, 0.05};
+    many.capsules.push_back(b);
+  }
+  many.self_pairs.clear();
+  for (int a = 0; a < int(many.capsules.size()); ++a)
+    for (int b = a + 1; b < int(many.capsules.size()); ++b)
+      if (many.capsules[a].body != many.capsules[b].body) {
+        many.self_pairs.push_back(a);
+        many.self_pairs.push_back(b);
+      }
+  ASSERT_GT(int(many.capsules.size()), kCapsuleCache);
+  const CollisionView<double> views[2] = {collision_view(world), collision_view(many)};
+  const int junk[kCollisionRows] = {1 << 30, -1, 3, 3, 3, 0, 5, 1};
+  std::mt19937 rng(11);
+  std::vector<double> q = m->neutral_configuration();
+  for (int trial = 0; trial < 8; ++trial) {
+    std::vector<Transform<double>> body = test::body_poses(*m, q);
+    for (int v = 0; v < 2; ++v)
+      for (bool self : {true, false}) {
+        const std::string what = "trial " + std::to_string(trial) + (v ? " many" : " humanoid") +
+                                 (self ? " self" : " world");
+        expect_brute_closest(views[v], self, body, nullptr, what + ", no hint");
+        expect_brute_closest(views[v], self, body, junk, what + ", junk hint");
+        // the pairs of a search a small step away
+        std::vector<double> near = test::integrate(*m, q, test::random_dofs(*m, rng, 0.05));
+        std::vector<Transform<double>> near_body = test::body_poses(*m, near);
+        int hint[kCollisionRows];
+        double hint_dist[kCollisionRows];
+        closest_collision_pairs(views[v], self, near_body.data(), hint, hint_dist);
+        expect_brute_closest(views[v], self, body, hint, what + ", hint from a step away");
+      }
+    q = test::integrate(*m, m->neutral_configuration(), test::random_dofs(*m, rng, 1.0));
+  }
 }
 
 TEST(CollisionObjective, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {

@@ -44,7 +44,19 @@ IKWB_HD Vec3<S> center_of_mass(const ModelView<T>& m, const Transform<S>* body_q
   return c;
 }
 
-// d(centre of mass)/d(dof) added by acc (a ColumnAccumulator whose lin rows are set)
+// Joints for which center_of_mass_jacobian keeps subtree sums on the stack (host); a larger
+// model, and the device (no large per-thread arrays), sum each body's chain instead.
+#if defined(__CUDA_ARCH__)
+constexpr int kComSubtreeJoints = 1;
+#else
+constexpr int kComSubtreeJoints = 256;
+#endif
+
+// d(centre of mass)/d(dof) added by acc (a ColumnAccumulator whose lin rows are set). A joint
+// moves every body of its subtree rigidly, so its columns act on the subtree's centre of mass
+// with the subtree's share of the mass: one visit per joint, from subtree sums gathered leaves
+// first (joint_ancestor[j] < j), instead of one visit per body along its whole chain. The two
+// agree to rounding (tests/solver/center_of_mass_test.cpp).
 template <class T, class Acc>
 IKWB_HD void center_of_mass_jacobian(const ModelView<T>& m, const Transform<T>* body_q, Acc& acc) {
   T total = T(0);
@@ -52,12 +64,37 @@ IKWB_HD void center_of_mass_jacobian(const ModelView<T>& m, const Transform<T>* 
   bool massless = !(total > T(0));
   if (massless) total = T(m.body_count);
   if (!(total > T(0))) return;
-  for (int b = 0; b < m.body_count; ++b) {
-    T w = massless ? T(1) : (m.body_mass[b] > T(0) ? m.body_mass[b] : T(0));
-    if (w == T(0)) continue;
-    acc.x = transform_point(body_q[b], m.body_com[b]);
-    acc.sign = w / total;
-    visit_body_columns(m, body_q, b, acc);
+  auto weight = [&](int b) {
+    return massless ? T(1) : (m.body_mass[b] > T(0) ? m.body_mass[b] : T(0));
+  };
+  if (m.joint_count > kComSubtreeJoints) {
+    for (int b = 0; b < m.body_count; ++b) {
+      T w = weight(b);
+      if (w == T(0)) continue;
+      acc.x = transform_point(body_q[b], m.body_com[b]);
+      acc.sign = w / total;
+      visit_body_columns(m, body_q, b, acc);
+    }
+    return;
+  }
+  T mass[kComSubtreeJoints];          // the subtree's mass below joint j
+  Vec3<T> moment[kComSubtreeJoints];  // its sum of mass times centre of mass
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int b = m.joint_child[j];
+    mass[j] = weight(b);
+    moment[j] = mass[j] * transform_point(body_q[b], m.body_com[b]);
+  }
+  DropStep<Acc> columns{acc};
+  for (int j = m.joint_count - 1; j >= 0; --j) {
+    const int parent = m.joint_ancestor[j];
+    if (parent >= 0) {
+      mass[parent] += mass[j];
+      moment[parent] += moment[j];
+    }
+    if (!(mass[j] > T(0))) continue;
+    acc.x = (T(1) / mass[j]) * moment[j];
+    acc.sign = mass[j] / total;
+    visit_joint_columns(m, body_q, j, 0, columns);
   }
 }
 

@@ -249,73 +249,79 @@ IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
   }
 }
 
-// Visits the motion-subspace columns that move body `body`, from the body's own joint towards
-// the root: for each dof of each moving ancestor joint, f(step, dof, angular, world_axis,
-// world_anchor, scale), where step counts the joints visited (0 = the body's; a larger step is
-// nearer the root). An angular column moves a world point x by scale * axis x (x - anchor); a
-// linear one by scale * axis. Mimic joints report their source's dof with the mimic multiplier
-// as scale, so callers must accumulate (+=). Ball, free and planar axes are fixed in the
-// joint's parent frame (integrate_joint's left-multiplied convention).
+// Visits the motion-subspace columns of joint j (none for a fixed joint): for each of its dofs,
+// f(step, dof, angular, world_axis, world_anchor, scale). An angular column moves a world point x
+// by scale * axis x (x - anchor); a linear one by scale * axis. A mimic joint reports its source's
+// dof with the mimic multiplier as scale, so callers must accumulate (+=). Ball, free and planar
+// axes are fixed in the joint's parent frame (integrate_joint's left-multiplied convention).
+template <class T, class S, class F>
+IKWB_HD void visit_joint_columns(const ModelView<T>& m, const Transform<S>* body_q, int j, int step,
+                                 F& f) {
+  JointType type = JointType(m.joint_type[j]);
+  if (type == JointType::kFixed) return;
+  int src = m.joint_mimic[j];
+  int dof = m.joint_qd_start[src >= 0 ? src : j];
+  S scale = src >= 0 ? S(m.joint_mimic_multiplier[j]) : S(1);
+  const bool axial = type == JointType::kRevolute || type == JointType::kContinuous ||
+                     type == JointType::kPrismatic;
+  if (axial && joint_child_frame_is_identity(m, j)) {
+    // the joint frame is the child's, and a joint's own motion leaves its axis where it was:
+    // the axis turned by the child's orientation, the anchor at the child's origin (no parent
+    // frame to compose)
+    const Transform<S>& x_child = body_q[m.joint_child[j]];
+    f(step, dof, type != JointType::kPrismatic, rotate(x_child.q, cast<S>(m.joint_axis[j])),
+      x_child.p, scale);
+    return;
+  }
+  Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
+  Transform<S> x_c = cast<S>(m.joint_X_c[j]);
+  Vec3<S> anchor = transform_point(body_q[m.joint_child[j]], x_c.p);
+  switch (type) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+      f(step, dof, true, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
+      break;
+    case JointType::kPrismatic:
+      f(step, dof, false, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
+      break;
+    case JointType::kBall:
+      for (int k = 0; k < 3; ++k) {
+        Vec3<S> e = zero3<S>();
+        e[k] = S(1);
+        f(step, dof + k, true, rotate(x_wpj.q, e), anchor, S(1));
+      }
+      break;
+    case JointType::kFree:
+      for (int k = 0; k < 3; ++k) {
+        Vec3<S> e = zero3<S>();
+        e[k] = S(1);
+        Vec3<S> w = rotate(x_wpj.q, e);
+        f(step, dof + k, false, w, anchor, S(1));
+        f(step, dof + 3 + k, true, w, anchor, S(1));
+      }
+      break;
+    case JointType::kPlanar: {
+      Vec3<S> n = cast<S>(m.joint_axis[j]), e1, e2;
+      planar_axes(n, e1, e2);
+      f(step, dof, false, rotate(x_wpj.q, e1), anchor, S(1));
+      f(step, dof + 1, false, rotate(x_wpj.q, e2), anchor, S(1));
+      f(step, dof + 2, true, rotate(x_wpj.q, n), anchor, S(1));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// Visits the motion-subspace columns that move body `body` (visit_joint_columns of each moving
+// ancestor joint), from the body's own joint towards the root: step counts the joints visited
+// (0 = the body's; a larger step is nearer the root).
 template <class T, class S, class F>
 IKWB_HD void visit_chain_columns(const ModelView<T>& m, const Transform<S>* body_q, int body,
                                  F& f) {
   int j = body >= 0 ? m.body_joint[body] : -1;
-  for (int step = 0; j >= 0; j = m.joint_ancestor[j], ++step) {
-    JointType type = JointType(m.joint_type[j]);
-    if (type == JointType::kFixed) continue;
-    int src = m.joint_mimic[j];
-    int dof = m.joint_qd_start[src >= 0 ? src : j];
-    S scale = src >= 0 ? S(m.joint_mimic_multiplier[j]) : S(1);
-    const bool axial = type == JointType::kRevolute || type == JointType::kContinuous ||
-                       type == JointType::kPrismatic;
-    if (axial && joint_child_frame_is_identity(m, j)) {
-      // the joint frame is the child's, and a joint's own motion leaves its axis where it was:
-      // the axis turned by the child's orientation, the anchor at the child's origin (no parent
-      // frame to compose)
-      const Transform<S>& x_child = body_q[m.joint_child[j]];
-      f(step, dof, type != JointType::kPrismatic, rotate(x_child.q, cast<S>(m.joint_axis[j])),
-        x_child.p, scale);
-      continue;
-    }
-    Transform<S> x_wpj = joint_parent_frame(m, j, body_q);
-    Transform<S> x_c = cast<S>(m.joint_X_c[j]);
-    Vec3<S> anchor = transform_point(body_q[m.joint_child[j]], x_c.p);
-    switch (type) {
-      case JointType::kRevolute:
-      case JointType::kContinuous:
-        f(step, dof, true, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
-        break;
-      case JointType::kPrismatic:
-        f(step, dof, false, rotate(x_wpj.q, cast<S>(m.joint_axis[j])), anchor, scale);
-        break;
-      case JointType::kBall:
-        for (int k = 0; k < 3; ++k) {
-          Vec3<S> e = zero3<S>();
-          e[k] = S(1);
-          f(step, dof + k, true, rotate(x_wpj.q, e), anchor, S(1));
-        }
-        break;
-      case JointType::kFree:
-        for (int k = 0; k < 3; ++k) {
-          Vec3<S> e = zero3<S>();
-          e[k] = S(1);
-          Vec3<S> w = rotate(x_wpj.q, e);
-          f(step, dof + k, false, w, anchor, S(1));
-          f(step, dof + 3 + k, true, w, anchor, S(1));
-        }
-        break;
-      case JointType::kPlanar: {
-        Vec3<S> n = cast<S>(m.joint_axis[j]), e1, e2;
-        planar_axes(n, e1, e2);
-        f(step, dof, false, rotate(x_wpj.q, e1), anchor, S(1));
-        f(step, dof + 1, false, rotate(x_wpj.q, e2), anchor, S(1));
-        f(step, dof + 2, true, rotate(x_wpj.q, n), anchor, S(1));
-        break;
-      }
-      default:
-        break;
-    }
-  }
+  for (int step = 0; j >= 0; j = m.joint_ancestor[j], ++step)
+    visit_joint_columns(m, body_q, j, step, f);
 }
 
 // visit_chain_columns without the step: f(dof, angular, world_axis, world_anchor, scale)

@@ -1,12 +1,14 @@
 // The centre of mass (solver/objective_whole_body.hpp, the com objective's point) on two shipped
 // robots against hand computations from the numbers in their URDF files: the planar 3R arm in
 // closed form at any configuration, and the humanoid standing straight and bent at the waist.
+// Its Jacobian, summed over subtrees, against the sum of every body's point Jacobian.
 // (tests/solver/objectives_test.cpp checks it on an inline model and its Jacobian against finite
 // differences; tools/compare/com_check.py against Pinocchio on Talos, Panda and UR5.)
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -98,6 +100,50 @@ TEST(CenterOfMass, HumanoidByHand) {
   com.link = -1;
   Vec3<double> via_objective = objective_point(*m, com, test::body_poses(*m, q)).p;
   EXPECT_NEAR(length(via_objective - c), 0.0, 1e-15);
+}
+
+// center_of_mass_jacobian's subtree sums give the Jacobian of the mass-weighted sum of every
+// body's centre of mass (each body's point Jacobian, here from its own chain): on the humanoid
+// with a floating base and on the model with every joint type (ball, free, planar, prismatic and
+// mimic joints, off-axis child frames), at random configurations, with and without masses.
+// Tolerance 1e-12: sums of a few dozen products of unit axes and metre lever arms, regrouped.
+TEST(CenterOfMass, JacobianFromSubtreesIsTheSumOverBodies) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  opt.floating_base = true;
+  auto humanoid =
+      load_urdf_file(IKWB_SOURCE_DIR "/assets/robots/humanoid/humanoid.urdf", opt).model;
+  Model zoo = test::all_joint_types();
+  Model massless = zoo;
+  for (double& mass : massless.body_mass) mass = 0;
+  std::mt19937 rng(8);
+  for (const Model* m : std::vector<const Model*>{humanoid.get(), &zoo, &massless}) {
+    ModelView<double> v = m->view();
+    const int nv = m->dof_count;
+    double total = 0;
+    for (double mass : m->body_mass) total += mass;
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<double> q =
+          test::integrate(*m, m->neutral_configuration(), test::random_dofs(*m, rng, 1.0));
+      std::vector<Transform<double>> body = test::body_poses(*m, q);
+      std::vector<double> got(3 * nv, 0.0), want(3 * nv, 0.0);
+      ColumnAccumulator<double> acc;
+      acc.lin = got.data();
+      acc.ld = nv;
+      center_of_mass_jacobian(v, body.data(), acc);
+      ColumnAccumulator<double> ref;
+      ref.lin = want.data();
+      ref.ld = nv;
+      for (int b = 0; b < m->body_count; ++b) {
+        ref.x = transform_point(body[b], m->body_com[b]);
+        ref.sign = total > 0 ? m->body_mass[b] / total : 1.0 / m->body_count;
+        visit_body_columns(v, body.data(), b, ref);
+      }
+      for (int k = 0; k < 3 * nv; ++k)
+        EXPECT_NEAR(got[k], want[k], 1e-12)
+            << m->name << " trial " << trial << " row " << k / nv << " dof " << k % nv;
+    }
+  }
 }
 
 }  // namespace

@@ -58,7 +58,10 @@ IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
   return true;
 }
 
-// Solves L L^T x = b in place (x holds b on entry).
+// Solves L L^T x = b in place (x holds b on entry). Forward, each x[i] is row i of L against the
+// x before it; backward (L^T), each x[i] once known is taken off the x before it along row i of
+// L: both read L by rows, and the backward updates are independent of each other (they
+// vectorise).
 template <class T, class Size>
 IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
   for (int i = 0; i < n; ++i) {
@@ -67,9 +70,10 @@ IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
     x[i] = s / L[i * n + i];
   }
   for (int i = n - 1; i >= 0; --i) {
-    T s = x[i];
-    for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * x[k];
-    x[i] = s / L[i * n + i];
+    const T xi = x[i] / L[i * n + i];
+    x[i] = xi;
+    const T* __restrict__ row = L + i * n;
+    for (int k = 0; k < i; ++k) x[k] -= row[k] * xi;
   }
 }
 

@@ -145,12 +145,17 @@ struct WorldCapsules {
   using Scalar = S;
   PoseEnds<T, S> pose;
   Vec3<S> p0[kCapsuleCache], p1[kCapsuleCache];
+  S cx[kCapsuleCache], cy[kCapsuleCache], cz[kCapsuleCache];  // the sphere centres, by axis
   S reach[kCapsuleCache];
   int count = 0;
   IKWB_HD WorldCapsules(const CollisionView<T>& c, const Transform<S>* body_q) : pose{c, body_q} {
     count = c.capsule_count < kCapsuleCache ? c.capsule_count : kCapsuleCache;
     for (int i = 0; i < count; ++i) {
       pose(i, &p0[i], &p1[i]);
+      const Vec3<S> m = S(0.5) * (p0[i] + p1[i]);
+      cx[i] = m.x;
+      cy[i] = m.y;
+      cz[i] = m.z;
       reach[i] = S(T(0.5) * length(c.capsules[i].p1 - c.capsules[i].p0) + c.capsules[i].radius);
     }
   }
@@ -213,8 +218,8 @@ IKWB_HD void pair_bounds(const CollisionView<T>& c, bool self, int k0, int n,
   const int* pairs = c.self_pairs + 2 * k0;
   for (int i = 0; i < n; ++i) {
     const int a = pairs[2 * i], b = pairs[2 * i + 1];
-    const Vec3<S> d = S(0.5) * ((wc.p0[a] + wc.p1[a]) - (wc.p0[b] + wc.p1[b]));
-    s2[i] = dot(d, d);
+    const S dx = wc.cx[a] - wc.cx[b], dy = wc.cy[a] - wc.cy[b], dz = wc.cz[a] - wc.cz[b];
+    s2[i] = dx * dx + dy * dy + dz * dz;
     w[i] = wc.reach[a] + wc.reach[b];
   }
 }

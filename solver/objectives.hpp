@@ -74,8 +74,8 @@ struct ProblemView {
 };
 
 // Accumulates motion-subspace columns into Jacobian rows (see visit_body_columns):
-// lin rows get sign * d(point)/d(dof), ang rows sign * rotate(rot, axis) for angular dofs,
-// proj (one row) sign * dot(dir, d(point)/d(dof)).
+// lin rows get sign * d(point)/d(dof), ang rows sign * axis for angular dofs (sign *
+// rotate(rot, axis) when rotated), proj (one row) sign * dot(dir, d(point)/d(dof)).
 template <class S>
 struct ColumnAccumulator {
   Vec3<S> x;
@@ -84,6 +84,7 @@ struct ColumnAccumulator {
   S* proj = nullptr;
   int ld = 0;
   S sign = S(1);
+  bool rotated = false;  // ang rows take rotate(rot, axis) instead of the axis itself
   Quat<S> rot = {S(0), S(0), S(0), S(1)};
   Vec3<S> dir = {S(0), S(0), S(0)};
   IKWB_HD void operator()(int dof, bool angular, const Vec3<S>& axis, const Vec3<S>& anchor,
@@ -93,7 +94,7 @@ struct ColumnAccumulator {
     if (lin)
       for (int r = 0; r < 3; ++r) lin[r * ld + dof] += s * dl[r];
     if (ang && angular) {
-      Vec3<S> a = rotate(rot, axis);
+      const Vec3<S> a = rotated ? rotate(rot, axis) : axis;
       for (int r = 0; r < 3; ++r) ang[r * ld + dof] += s * a[r];
     }
     if (proj) proj[dof] += s * dot(dir, dl);
@@ -240,11 +241,15 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       acc.ang = rot_rows;
       visit_body_columns(m, body_q, o.link, acc);
       if (rot_rows) {
-        // exact rotation Jacobian: d log(R R_t^T) = J_l^{-1}(e) omega
-        Vec3<T> e = rotation_error(body_q[o.link].q, tgt.q);
+        // exact rotation Jacobian: d log(R R_t^T) = J_l^{-1}(e) omega (e: the raw rows'
+        // rotation error when they were just computed)
+        const int e_row = has_pos ? 3 : 0;
+        const Vec3<T> e = raw ? Vec3<T>{raw[e_row], raw[e_row + 1], raw[e_row + 2]}
+                              : rotation_error(body_q[o.link].q, tgt.q);
+        const So3LeftJacobianInv<T> jl_inv(e);
         for (int c = 0; c < nv; ++c) {
           Vec3<T> w{rot_rows[c], rot_rows[ld + c], rot_rows[2 * ld + c]};
-          Vec3<T> jw = so3_left_jacobian_inv_apply(e, w);
+          Vec3<T> jw = jl_inv.apply(w);
           for (int k = 0; k < 3; ++k) rot_rows[k * ld + c] = jw[k];
         }
       }
@@ -275,11 +280,11 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
           for (int k = 0; k < off; ++k) J[(ds + k) * ld + ds + k] = T(1);
           Quat<T> a{q[qs + off], q[qs + off + 1], q[qs + off + 2], q[qs + off + 3]};
           Quat<T> b{rest[qs + off], rest[qs + off + 1], rest[qs + off + 2], rest[qs + off + 3]};
-          Vec3<T> e = rotation_error(normalize(a), normalize(b));
+          const So3LeftJacobianInv<T> jl_inv(rotation_error(normalize(a), normalize(b)));
           for (int c = 0; c < 3; ++c) {
             Vec3<T> w = zero3<T>();
             w[c] = T(1);
-            Vec3<T> jw = so3_left_jacobian_inv_apply(e, w);
+            Vec3<T> jw = jl_inv.apply(w);
             for (int k = 0; k < 3; ++k) J[(ds + off + k) * ld + ds + off + c] = jw[k];
           }
         }
@@ -306,12 +311,14 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       visit_body_columns(m, body_q, o.link_b, acc);
       acc.x = want_b.p;
       acc.sign = T(-1);
+      acc.rotated = true;
       acc.rot = body_q[o.link_b].q * conjugate(want_b.q);
       visit_body_columns(m, body_q, o.link, acc);
       T* rot_rows = J + 3 * ld;
+      const So3LeftJacobianInv<T> jl_inv(e);
       for (int c = 0; c < nv; ++c) {
         Vec3<T> w{rot_rows[c], rot_rows[ld + c], rot_rows[2 * ld + c]};
-        Vec3<T> jw = so3_left_jacobian_inv_apply(e, w);
+        Vec3<T> jw = jl_inv.apply(w);
         for (int k = 0; k < 3; ++k) rot_rows[k * ld + c] = jw[k];
       }
       break;

@@ -236,21 +236,34 @@ IKWB_HD Vec3<T> transform_point(const Transform<T>& a, const Vec3<T>& x) {
   return a.p + rotate(a.q, x);
 }
 
-// inverse of the left Jacobian of SO(3) applied to w: J_l^{-1}(phi) w.
-// For e = log(R), d/dt log(exp(t w) R) at t = 0 equals J_l^{-1}(e) w.
+// The inverse of the left Jacobian of SO(3) at phi, J_l^{-1}(phi) w = w - phi x w / 2 +
+// c phi x (phi x w). For e = log(R), d/dt log(exp(t w) R) at t = 0 equals J_l^{-1}(e) w.
+// Built once for the several columns a rotation row's Jacobian maps (its coefficient c takes a
+// square root, a sine and a cosine).
+template <class T>
+struct So3LeftJacobianInv {
+  Vec3<T> phi;
+  T c;
+  IKWB_HD explicit So3LeftJacobianInv(const Vec3<T>& phi_) : phi(phi_) {
+    T th2 = length_sq(phi);
+    if (th2 < T(1e-8)) {
+      c = T(1) / T(12) + th2 / T(720);
+    } else {
+      T th = sqrt(th2);
+      // (1 + cos th) / sin th written as cot(th / 2): stays finite up to th = pi
+      c = (T(1) / th2) - cos(th * T(0.5)) / (sin(th * T(0.5)) * T(2) * th);
+    }
+  }
+  IKWB_HD Vec3<T> apply(const Vec3<T>& w) const {
+    Vec3<T> pw = cross(phi, w);
+    return w - T(0.5) * pw + c * cross(phi, pw);
+  }
+};
+
+// J_l^{-1}(phi) w for one w
 template <class T>
 IKWB_HD Vec3<T> so3_left_jacobian_inv_apply(const Vec3<T>& phi, const Vec3<T>& w) {
-  T th2 = length_sq(phi);
-  T c;
-  if (th2 < T(1e-8)) {
-    c = T(1) / T(12) + th2 / T(720);
-  } else {
-    T th = sqrt(th2);
-    // (1 + cos th) / sin th written as cot(th / 2): stays finite up to th = pi
-    c = (T(1) / th2) - cos(th * T(0.5)) / (sin(th * T(0.5)) * T(2) * th);
-  }
-  Vec3<T> pw = cross(phi, w);
-  return w - T(0.5) * pw + c * cross(phi, pw);
+  return So3LeftJacobianInv<T>(phi).apply(w);
 }
 
 }  // namespace ikwb

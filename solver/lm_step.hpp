@@ -77,41 +77,35 @@ IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
   }
 }
 
-// The two above for any n; on the CPU the sizes of common arms (6 to 8 dofs) run unrolled: the
-// Panda's batch protocol (1000 targets, one thread, callgrind) took 4.4 % fewer instructions in
-// all. The GPU build keeps one loop (register pressure, compile time).
-template <class T>
-IKWB_HD bool cholesky_factor(T* L, int n) {
+// Calls f(n) with n as a FixedSize for the sizes of common arms (6 to 8 dofs) on the CPU, where
+// the loops over n then unroll, else with the int. Unrolled, the Cholesky factor and solve took
+// 4.4 % fewer instructions in the Panda's batch protocol (1000 targets, one thread, callgrind).
+// The GPU build keeps one loop (register pressure, compile time).
+template <class F>
+IKWB_HD auto with_arm_size(int n, F f) -> decltype(f(n)) {
 #if !defined(__CUDA_ARCH__)
   switch (n) {
     case 6:
-      return cholesky_factor_sized(L, FixedSize<6>());
+      return f(FixedSize<6>());
     case 7:
-      return cholesky_factor_sized(L, FixedSize<7>());
+      return f(FixedSize<7>());
     case 8:
-      return cholesky_factor_sized(L, FixedSize<8>());
+      return f(FixedSize<8>());
     default:
       break;
   }
 #endif
-  return cholesky_factor_sized(L, n);
+  return f(n);
+}
+
+template <class T>
+IKWB_HD bool cholesky_factor(T* L, int n) {
+  return with_arm_size(n, [&](auto size) { return cholesky_factor_sized(L, size); });
 }
 
 template <class T>
 IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
-#if !defined(__CUDA_ARCH__)
-  switch (n) {
-    case 6:
-      return cholesky_solve_sized(L, FixedSize<6>(), x);
-    case 7:
-      return cholesky_solve_sized(L, FixedSize<7>(), x);
-    case 8:
-      return cholesky_solve_sized(L, FixedSize<8>(), x);
-    default:
-      break;
-  }
-#endif
-  cholesky_solve_sized(L, n, x);
+  with_arm_size(n, [&](auto size) { cholesky_solve_sized(L, size, x); });
 }
 
 // row_col values besides a column index
@@ -188,45 +182,85 @@ struct LmSystem {
   int* cols = nullptr;  // (nv) row space: 1 for a dof in the factored system's columns, else 0
 };
 
+// frozen dofs of the dense system: no gradient, an identity row and column in A
+template <class T, class Size>
+IKWB_HD void lm_freeze_dense(const LmSystem<T>& s, Size nv) {
+  if (!s.dof_free) return;
+  for (int a = 0; a < nv; ++a) {
+    if (s.dof_free[a]) continue;
+    s.g[a] = T(0);
+    for (int b = 0; b < nv; ++b) s.A[a * nv + b] = s.A[b * nv + a] = T(0);
+    s.A[a * nv + a] = T(1);
+  }
+}
+
+// the dense part of lm_build: g = J^T r and A = J^T J over nv columns
+template <class T>
+IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
+  for (int a = 0; a < nv; ++a) s.g[a] = T(0);
+  // each row's products over its non-zero columns a, against every column b (whole rows of A,
+  // which vectorise; the mirrored element gets the same products in the same order, so A
+  // comes out symmetric), rows in order: the same sums as the plain dense product up to the
+  // sign of a zero
+  for (int a = 0; a < nv * nv; ++a) s.A[a] = T(0);
+  for (int k = 0; k < s.nr; ++k) {
+    const int rc = s.row_col[k];
+    if (rc == kRowZero) continue;
+    const T* Jk = s.J + k * nv;
+    if (rc >= 0) {
+      s.A[rc * nv + rc] += Jk[rc] * Jk[rc];
+      s.g[rc] += Jk[rc] * r[k];
+      continue;
+    }
+    const T rk = r[k];
+    for (int a = 0; a < nv; ++a) {
+      const T ja = Jk[a];
+      if (ja == T(0)) continue;
+      s.g[a] += ja * rk;
+      T* __restrict__ Aa = s.A + a * nv;
+      for (int b = 0; b < nv; ++b) Aa[b] += ja * Jk[b];
+    }
+  }
+  lm_freeze_dense(s, nv);
+}
+
+// The same for a fixed size: the sums are kept in local arrays, which the compiler knows no
+// row of J aliases, and every column is summed (the unrolled rows cost less than the test for
+// a zero); the same sums in the same order.
+template <class T, int N>
+IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, FixedSize<N>) {
+  T A[N * N] = {}, g[N] = {};
+  for (int k = 0; k < s.nr; ++k) {
+    const int rc = s.row_col[k];
+    if (rc == kRowZero) continue;
+    const T* Jk = s.J + k * N;
+    if (rc >= 0) {
+      A[rc * N + rc] += Jk[rc] * Jk[rc];
+      g[rc] += Jk[rc] * r[k];
+      continue;
+    }
+    T jk[N];
+    for (int a = 0; a < N; ++a) jk[a] = Jk[a];
+    const T rk = r[k];
+    for (int a = 0; a < N; ++a) {
+      g[a] += jk[a] * rk;
+      for (int b = 0; b < N; ++b) A[a * N + b] += jk[a] * jk[b];
+    }
+  }
+  for (int a = 0; a < N * N; ++a) s.A[a] = A[a];
+  for (int a = 0; a < N; ++a) s.g[a] = g[a];
+  lm_freeze_dense(s, FixedSize<N>());
+}
+
 // g = J^T r and (dense) A = J^T J, (row space) the diagonals, at the current J and r.
 template <class T>
 IKWB_HD void lm_build(const LmSystem<T>& s, const T* r) {
-  const int nv = s.nv;
-  for (int a = 0; a < nv; ++a) s.g[a] = T(0);
   if (s.kind == LmStep::kDense) {
-    // each row's products over its non-zero columns a, against every column b (whole rows of A,
-    // which vectorise; the mirrored element gets the same products in the same order, so A
-    // comes out symmetric), rows in order: the same sums as the plain dense product up to the
-    // sign of a zero
-    for (int a = 0; a < nv * nv; ++a) s.A[a] = T(0);
-    for (int k = 0; k < s.nr; ++k) {
-      const int rc = s.row_col[k];
-      if (rc == kRowZero) continue;
-      const T* Jk = s.J + k * nv;
-      if (rc >= 0) {
-        s.A[rc * nv + rc] += Jk[rc] * Jk[rc];
-        s.g[rc] += Jk[rc] * r[k];
-        continue;
-      }
-      const T rk = r[k];
-      for (int a = 0; a < nv; ++a) {
-        const T ja = Jk[a];
-        if (ja == T(0)) continue;
-        s.g[a] += ja * rk;
-        T* __restrict__ Aa = s.A + a * nv;
-        for (int b = 0; b < nv; ++b) Aa[b] += ja * Jk[b];
-      }
-    }
-    if (s.dof_free) {
-      for (int a = 0; a < nv; ++a) {
-        if (s.dof_free[a]) continue;
-        s.g[a] = T(0);
-        for (int b = 0; b < nv; ++b) s.A[a * nv + b] = s.A[b * nv + a] = T(0);
-        s.A[a * nv + a] = T(1);
-      }
-    }
+    with_arm_size(s.nv, [&](auto nv) { lm_build_dense(s, r, nv); });
     return;
   }
+  const int nv = s.nv;
+  for (int a = 0; a < nv; ++a) s.g[a] = T(0);
   T* sd = s.diag;       // diagonal rows' J^T J
   T* ad = s.diag + nv;  // diag(J^T J)
   for (int a = 0; a < nv; ++a) sd[a] = ad[a] = T(0);
@@ -339,11 +373,13 @@ template <class T>
 IKWB_HD void lm_apply(const LmSystem<T>& s, const T* v, T* out) {
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
-    for (int a = 0; a < nv; ++a) {
-      T t = T(0);
-      for (int b = 0; b < nv; ++b) t += s.A[a * nv + b] * v[b];
-      out[a] = t;
-    }
+    with_arm_size(nv, [&](auto n) {
+      for (int a = 0; a < n; ++a) {
+        T t = T(0);
+        for (int b = 0; b < n; ++b) t += s.A[a * n + b] * v[b];
+        out[a] = t;
+      }
+    });
     return;
   }
   for (int a = 0; a < nv; ++a) out[a] = s.diag[a] * v[a];
@@ -363,11 +399,13 @@ IKWB_HD T lm_model_decrease(const LmSystem<T>& s, const T* dq) {
   const int nv = s.nv;
   T pred = T(0);
   if (s.kind == LmStep::kDense) {
-    for (int a = 0; a < nv; ++a) {
-      T t = T(0);
-      for (int b = 0; b < nv; ++b) t += s.A[a * nv + b] * dq[b];
-      pred -= dq[a] * (s.g[a] + T(0.5) * t);
-    }
+    with_arm_size(nv, [&](auto n) {
+      for (int a = 0; a < n; ++a) {
+        T t = T(0);
+        for (int b = 0; b < n; ++b) t += s.A[a * n + b] * dq[b];
+        pred -= dq[a] * (s.g[a] + T(0.5) * t);
+      }
+    });
     return pred;
   }
   // dq^T A dq = sum of the diagonal rows' squares plus |G dq|^2

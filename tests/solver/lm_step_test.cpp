@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/test_models.hpp"
@@ -157,6 +158,24 @@ TEST(LmStep, ClassifiesPostureAndLimitRowsAsDiagonal) {
   }
 }
 
+// lm_build's dense A and g against the plain products, element for element
+void expect_plain_normal_matrix(StepFixture& f, const std::string& what) {
+  StepFixture::Buffers b;
+  LmSystem<double> s = f.system(LmStep::kDense, b, nullptr);
+  lm_build(s, f.r.data());
+  for (int a = 0; a < f.nv; ++a) {
+    double ga = 0;
+    for (int k = 0; k < f.nr; ++k) ga += f.J[k * f.nv + a] * f.r[k];
+    EXPECT_EQ(b.g[a], ga) << what << ": g " << a;
+    for (int c = 0; c <= a; ++c) {
+      double t = 0;
+      for (int k = 0; k < f.nr; ++k) t += f.J[k * f.nv + a] * f.J[k * f.nv + c];
+      EXPECT_EQ(b.A[a * f.nv + c], t) << what << ": A " << a << "," << c;
+      EXPECT_EQ(b.A[c * f.nv + a], t) << what << ": A " << c << "," << a;
+    }
+  }
+}
+
 TEST(LmStep, DenseNormalMatrixIsThePlainProductBitForBit) {
   auto model = std::make_shared<const Model>(test::all_joint_types());
   std::mt19937 rng(5);
@@ -164,19 +183,23 @@ TEST(LmStep, DenseNormalMatrixIsThePlainProductBitForBit) {
     std::vector<double> q = test::random_configuration(*model, rng);
     IkProblem pr = zoo_problem(model, q, rng);
     StepFixture f(pr, q);
-    StepFixture::Buffers b;
-    LmSystem<double> s = f.system(LmStep::kDense, b, nullptr);
-    lm_build(s, f.r.data());
-    for (int a = 0; a < f.nv; ++a) {
-      double ga = 0;
-      for (int k = 0; k < f.nr; ++k) ga += f.J[k * f.nv + a] * f.r[k];
-      EXPECT_EQ(b.g[a], ga) << "g " << a;
-      for (int c = 0; c <= a; ++c) {
-        double t = 0;
-        for (int k = 0; k < f.nr; ++k) t += f.J[k * f.nv + a] * f.J[k * f.nv + c];
-        EXPECT_EQ(b.A[a * f.nv + c], t) << "A " << a << "," << c;
-        EXPECT_EQ(b.A[c * f.nv + a], t) << "A " << c << "," << a;
-      }
+    expect_plain_normal_matrix(f, "zoo " + std::to_string(trial));
+  }
+  // the arm sizes (6 to 8 dofs) take their own unrolled path: a pose target, a posture and the
+  // limits (general and diagonal rows)
+  for (int n : {6, 7, 8}) {
+    auto chain = std::make_shared<const Model>(long_chain(n, 1.0));
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<double> q = test::random_configuration(*chain, rng);
+      IkProblem pr(chain, 1);
+      const int tip = chain->find_body("tip");
+      const int o = pr.add_pose(tip, {0.02, 0.0, 0.0});
+      pr.set_target_pose(o, 0, {{0.3, 0.4, 0.2}, quat_exp(Vec3<double>{0.3, -0.2, 0.5})});
+      pr.add_posture(test::random_configuration(*chain, rng), PostureOptions{0.3});
+      pr.add_joint_limits(ObjectiveOptions{2.0});
+      StepFixture f(pr, q);
+      ASSERT_EQ(f.nv, n);
+      expect_plain_normal_matrix(f, std::to_string(n) + " dofs, trial " + std::to_string(trial));
     }
   }
 }

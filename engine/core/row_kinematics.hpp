@@ -205,9 +205,7 @@ IKWB_HD void joint_half_angle_sincos(const ModelView<T>& m, int j, const S* q, S
                                      S& cos_half) {
   JointType type = JointType(m.joint_type[j]);
   if (type == JointType::kRevolute || type == JointType::kContinuous) {
-    S half = joint_scalar_coord(m, j, q) * S(0.5);
-    sin_half = sin(half);
-    cos_half = cos(half);
+    sin_cos(joint_scalar_coord(m, j, q) * S(0.5), sin_half, cos_half);
   } else {
     sin_half = S(0);
     cos_half = S(1);

@@ -27,6 +27,7 @@ struct RowRunner {
   std::vector<uint8_t> mask;
   RowStatus<double> st;
   std::vector<double> result;
+  int residuals = 0;  // residual evaluations of the last run (the start, then each trial point)
 
   explicit RowRunner(const IkProblem& p) : pr(p) {
     const Model& m = p.model();
@@ -63,9 +64,17 @@ struct RowRunner {
       b.null_rest = pv.rest_q + null_objective * pr.model().coord_count;
       b.null_weight = pv.objectives[null_objective].weight;
     }
-    AnalyticEvaluator<double> ev;
+    struct Counting : AnalyticEvaluator<double> {
+      int* count = nullptr;
+      RowEval<double> residual(const double* x, Transform<double>* poses, double* rows) {
+        ++*count;
+        return AnalyticEvaluator<double>::residual(x, poses, rows);
+      }
+    } ev;
     ev.pv = pv;
     ev.problem = problem;
+    residuals = 0;
+    ev.count = &residuals;
     lm_solve_row(ev, pv, cfg, b, st);
     result.assign(b.q, b.q + q.size());
     return st;
@@ -528,6 +537,53 @@ TEST_F(Planar, NullSpacePostureKeepsTheTask) {
   run_ref.run(q0, rc);
   double dr = test::norm(test::difference(*model, run_ref.result, rest));
   EXPECT_NEAR(dw, dr, 1e-3);
+}
+
+// Posture steps taken with the tolerances met are Gauss-Newton steps on the task too. Small
+// ones (a target moved a little from a settled pose, as in a workbench drag) take the task to
+// rounding level as a polish would: once the posture ends (settled, or out of
+// settle_iterations) the row stops at the iteration that measured it, without another trial
+// point. Large ones (far from the rest) leave a task error within the tolerance; then a plain
+// step polishes it. A row that starts converged and settled stays exactly where it is.
+TEST_F(Planar, SmallPostureStepsWithinTheTolerancesAreThePolish) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  pr.set_target_position(o, 0, {1.0, 1.2, 0.1});
+  int post = pr.add_posture({1.2, -0.3, 0.9}, {1.0, true});
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.max_iterations = 300;
+  cfg.polish_iterations = 1;
+  // far from the rest, two posture steps: the plain step after them is a trial point too
+  cfg.settle_iterations = 2;
+  RowStatus<double> far = run.run(q0, cfg, 0, post);
+  ASSERT_TRUE(far.converged);
+  EXPECT_TRUE(far.settling);
+  EXPECT_EQ(run.residuals, far.iterations + 1);  // the start, then a trial point an iteration
+  EXPECT_LT(far.eval.position_error, 1e-9);
+  // settled at this target
+  cfg.settle_iterations = 0;
+  RowStatus<double> settled = run.run(q0, cfg, 0, post);
+  ASSERT_TRUE(settled.converged);
+  ASSERT_FALSE(settled.settling);
+  const std::vector<double> q_settled = run.result;
+  RowStatus<double> again = run.run(q_settled, cfg, 0, post);
+  EXPECT_TRUE(again.converged);
+  EXPECT_FALSE(again.settling);
+  EXPECT_EQ(again.iterations, 1);  // measured the posture's step, took none
+  EXPECT_EQ(run.result, q_settled);
+  // nudged 1 mrad a joint off the settled pose: a task step, then a posture step that takes the
+  // task error from 6e-12 to 6e-18 in cost (a polish); out of settle steps, the last iteration
+  // measures the posture only
+  std::vector<double> nudged = q_settled;
+  for (double& v : nudged) v += 1e-3;
+  cfg.settle_iterations = 1;
+  RowStatus<double> near = run.run(nudged, cfg, 0, post);
+  ASSERT_TRUE(near.converged);
+  EXPECT_TRUE(near.settling);
+  EXPECT_EQ(near.iterations, 3);
+  EXPECT_EQ(run.residuals, near.iterations);  // the start, and a trial point an iteration but one
+  EXPECT_LT(near.eval.position_error, 1e-8);
 }
 
 // a rest beyond a joint limit: the posture step is clipped by the projection each time, and

@@ -42,6 +42,8 @@ struct Workspace {
   // the closest collision pairs of the last search (objective_collision.hpp)
   CollisionMemo<T> memo;
   std::vector<Transform<T>> memo_poses;
+  std::vector<int> memo_lists;
+  std::vector<double> memo_world;  // the collision world the memo is of (world_contents)
   // custom objectives run in double
   std::vector<double> cq, cr;
   std::vector<Transform<double>> cbody;
@@ -75,11 +77,55 @@ struct Workspace {
     cr.assign(nr, 0.0);
     cbody.assign(nb, transform_identity<double>());
     lbfgs.resize(nv, nr, memory);
-    memo_poses.assign(std::size_t(2) * nb, transform_identity<T>());
+    memo_poses.assign(std::size_t(4) * nb, transform_identity<T>());
     memo.body_count = nb;
-    memo.saved[0] = memo_poses.data();
-    memo.saved[1] = memo_poses.data() + nb;
+    for (int set = 0; set < 2; ++set) {
+      memo.saved[set] = memo_poses.data() + set * nb;
+      memo.built[set] = memo_poses.data() + (2 + set) * nb;
+    }
+    memo.clear();
+    memo_world.clear();
   }
+
+  // Keeps the collision memo (searches and pair lists) for a solve of the same collision world
+  // as the last one (workbench frames, the seeds of a pool), else forgets it and makes room for
+  // this world's pair lists.
+  void use_collision_world(const CollisionView<T>& c) {
+    world_scratch.clear();
+    world_contents(c, world_scratch);
+    if (world_scratch == memo_world) return;
+    memo_world.swap(world_scratch);
+    const int cap = std::max(collision_pair_count(c, true), collision_pair_count(c, false));
+    if (cap != memo.list_capacity) {
+      memo_lists.assign(std::size_t(2) * cap, 0);
+      memo.list[0] = memo_lists.data();
+      memo.list[1] = memo_lists.data() + cap;
+      memo.list_capacity = cap;
+    }
+    memo.clear();
+  }
+
+  // every value a collision search reads besides the poses, in order
+  static void world_contents(const CollisionView<T>& c, std::vector<double>& out) {
+    for (int i = 0; i < c.capsule_count; ++i) {
+      const LinkCapsule<T>& a = c.capsules[i];
+      out.insert(out.end(), {double(a.body), double(a.p0.x), double(a.p0.y), double(a.p0.z),
+                             double(a.p1.x), double(a.p1.y), double(a.p1.z), double(a.radius)});
+    }
+    out.push_back(-1.0);
+    for (int i = 0; i < 2 * c.self_pair_count; ++i) out.push_back(double(c.self_pairs[i]));
+    out.push_back(-1.0);
+    for (int i = 0; i < c.world_capsule_count; ++i) out.push_back(double(c.world_capsules[i]));
+    out.push_back(-1.0);
+    for (int i = 0; i < c.obstacle_count; ++i) {
+      const CollisionShape<T>& o = c.obstacles[i];
+      out.insert(out.end(),
+                 {double(int(o.type)), double(o.pose.p.x), double(o.pose.p.y), double(o.pose.p.z),
+                  double(o.pose.q.x), double(o.pose.q.y), double(o.pose.q.z), double(o.pose.q.w),
+                  double(o.size.x), double(o.size.y), double(o.size.z)});
+    }
+  }
+  std::vector<double> world_scratch;
 
   RowBuffers<T> buffers(const uint8_t* dof_free) {
     RowBuffers<T> b;
@@ -292,10 +338,16 @@ class CpuSolver : public IkSolver {
     const bool has_custom = problem.has_custom();
     const uint8_t* dof_free = problem.dof_mask().empty() ? nullptr : problem.dof_mask().data();
     // each thread's evaluator reads the problem through its own view, whose collision searches
-    // are kept in that thread's memo (forgotten here: this solve may have another world)
+    // are kept in that thread's memo (kept from the last solve when it had the same world)
+    bool collides = false;
+    for (int oi = 0; oi < pv.objective_count; ++oi) {
+      const ObjectiveType t = pv.objectives[oi].type;
+      collides =
+          collides || t == ObjectiveType::kSelfCollision || t == ObjectiveType::kWorldCollision;
+    }
     std::vector<ProblemView<T>> thread_views(works.size(), pv);
     for (std::size_t i = 0; i < works.size(); ++i) {
-      works[i].memo.valid[0] = works[i].memo.valid[1] = false;
+      if (collides) works[i].use_collision_world(pv.collision);
       thread_views[i].collision.memo = &works[i].memo;
     }
 

@@ -27,13 +27,24 @@
 
 namespace ikwb {
 
+// A pair list's margin (m): a full search lists every pair within the kCollisionRows-th
+// smallest distance plus this, and the list answers the searches after it until the capsules
+// have moved about half of it (CollisionMemo). Larger lists cost more a search and last longer.
+constexpr double kCollisionSkin = 0.02;
+
 // The closest pairs of the last search at one set of body poses, for each of the two pair sets
-// (self, world). A search depends only on the poses, so a residual and a Jacobian at the same
-// configuration (LM evaluates the trial point's rows, then, once the step is accepted, the
-// Jacobian there) need one search, not two. Host only: the CPU backend keeps one per thread
-// (the poses are compared bit for bit, so a memo never answers for other poses). The pairs of
-// the last search are the next search's first guess (closest_collision_pairs' hint), across
-// solves too: LM steps and workbench frames move the poses a little at a time.
+// (self, world). Host only: the CPU backend keeps one per thread. It saves work three ways.
+//  - A search depends only on the poses, so a residual and a Jacobian at the same configuration
+//    (LM evaluates the trial point's rows, then, once the step is accepted, the Jacobian there)
+//    need one search, not two (the poses are compared bit for bit).
+//  - A pair list (a Verlet list): a full search lists the pairs within list_cut, the
+//    kCollisionRows-th smallest distance plus kCollisionSkin. Each point of a capsule moves by
+//    at most its motion bound (capsule_motion), so a pair's distance changes by at most the sum
+//    of its capsules' bounds: while the kCollisionRows-th smallest listed distance stays below
+//    list_cut less twice the largest bound, no unlisted pair can be closer, and the listed
+//    pairs' exact distances alone give the same answer as a full search.
+//  - The pairs of the last search are a full search's first guess (closest_collision_pairs'
+//    hint): LM steps move the poses a little at a time.
 template <class T>
 struct CollisionMemo {
   int body_count = 0;
@@ -41,10 +52,18 @@ struct CollisionMemo {
   bool valid[2] = {false, false};               // of each set's last search, if any
   int pair[2][kCollisionRows];                  // -1 before any search
   T dist[2][kCollisionRows];
+  Transform<T>* built[2] = {nullptr, nullptr};  // (body_count each, owned outside) the poses
+  bool listed[2] = {false, false};              // each set's list was built at, if any
+  int* list[2] = {nullptr, nullptr};  // (list_capacity each, owned outside) the listed pairs
+  int list_capacity = 0;              // a set whose pairs do not fit is never listed
+  int list_count[2] = {0, 0};
+  T list_cut[2] = {T(0), T(0)};  // every unlisted pair was farther than this
   CollisionMemo() {
     for (int set = 0; set < 2; ++set)
       for (int i = 0; i < kCollisionRows; ++i) pair[set][i] = -1;
   }
+  // forgets every search and list (another collision world)
+  void clear() { valid[0] = valid[1] = listed[0] = listed[1] = false; }
 };
 
 // The collision data the objectives read (host or device memory).
@@ -307,7 +326,90 @@ IKWB_HD void closest_collision_pairs(const CollisionView<T>& c, bool self,
   }
 }
 
-// closest_collision_pairs, answered from c.memo when the poses are those of its last search
+// A bound on how far any point of capsule a moved when its body went from pose `from` to `to`:
+// the body's origin moved |dp|, and a point at distance r from it by at most |dp| + |R - R'| r,
+// where |R - R'| = 2 sin(angle / 2) = 2 |vec(from.q^-1 to.q)| (either sign of a quaternion); the
+// segment's points move by at most its ends' bound, and the ends are within max(|p0|, |p1|).
+template <class T, class S>
+S capsule_motion(const LinkCapsule<T>& a, const Transform<S>& from, const Transform<S>& to) {
+  const Quat<S> turn = conjugate(from.q) * to.q;
+  const S r0 = S(length(a.p0)), r1 = S(length(a.p1));
+  const S reach = r0 > r1 ? r0 : r1;
+  const Vec3<S> v{turn.x, turn.y, turn.z};
+  return length(to.p - from.p) + S(2) * length(v) * reach;
+}
+
+// Rebuilds set's pair list at body_q after a full search there found dist (the kCollisionRows
+// closest, filled of them): the pairs within the last of them plus kCollisionSkin, every pair
+// when fewer than kCollisionRows were found. A set with more pairs than the list holds is not
+// listed.
+template <class T, class S>
+void build_pair_list(const CollisionView<T>& c, bool self, const Transform<S>* body_q,
+                     const S* dist, int filled, CollisionMemo<T>& mm) {
+  const int set = self ? 0 : 1;
+  const int n = collision_pair_count(c, self);
+  mm.listed[set] = false;
+  if (n > mm.list_capacity) return;
+  int* list = mm.list[set];
+  int count = 0;
+  if (filled < kCollisionRows) {
+    for (int k = 0; k < n; ++k) list[count++] = k;
+    mm.list_cut[set] = S(0);  // unused: every pair is listed
+  } else {
+    const S cut = dist[kCollisionRows - 1] + S(kCollisionSkin);
+    const WorldCapsules<T, S> wc(c, body_q);
+    S s2[kBoundBlock], w[kBoundBlock];
+    int ba, bb;
+    for (int k0 = 0; k0 < n; k0 += kBoundBlock) {
+      const int nb = n - k0 < kBoundBlock ? n - k0 : kBoundBlock;
+      pair_bounds(c, self, k0, nb, wc, s2, w);
+      for (int i = 0; i < nb; ++i)
+        if (!bound_above(s2[i], w[i], cut) &&
+            pair_contact(c, self, k0 + i, wc, &ba, &bb).distance <= cut)
+          list[count++] = k0 + i;
+    }
+    mm.list_cut[set] = cut;
+  }
+  mm.list_count[set] = count;
+  std::memcpy(mm.built[set], body_q, sizeof(Transform<T>) * std::size_t(mm.body_count));
+  mm.listed[set] = true;
+}
+
+// The closest pairs at body_q from set's pair list, as a full search finds them; false (pair and
+// dist then undefined) when an unlisted pair might be among them.
+template <class T, class S>
+bool listed_closest_pairs(const CollisionView<T>& c, bool self, const CollisionMemo<T>& mm,
+                          const Transform<S>* body_q, int* pair, S* dist) {
+  const int set = self ? 0 : 1;
+  if (!mm.listed[set]) return false;
+  const int n = collision_pair_count(c, self);
+  const int count = mm.list_count[set];
+  // twice the largest motion bound of a capsule that takes part in the set's pairs
+  S moved = S(0);
+  if (count < n) {
+    const int capsules = self ? c.capsule_count : c.world_capsule_count;
+    for (int i = 0; i < capsules; ++i) {
+      const LinkCapsule<T>& a = c.capsules[self ? i : c.world_capsules[i]];
+      const S m = capsule_motion(a, mm.built[set][a.body], body_q[a.body]);
+      if (m > moved) moved = m;
+    }
+    moved *= S(2);
+  }
+  for (int i = 0; i < kCollisionRows; ++i) pair[i] = -1;
+  const PoseEnds<T, S> ends{c, body_q};
+  int filled = 0, ba, bb;
+  for (int i = 0; i < count; ++i) {
+    const int k = mm.list[set][i];
+    insert_closest(k, pair_contact(c, self, k, ends, &ba, &bb).distance, pair, dist, &filled);
+  }
+  if (count == n) return true;
+  // a distance is computed to well within this (rounding), in metres
+  const S slack = std::is_same<S, float>::value ? S(1e-4) : S(1e-8);
+  return filled == kCollisionRows && dist[kCollisionRows - 1] + moved + slack <= mm.list_cut[set];
+}
+
+// closest_collision_pairs, answered from c.memo when the poses are those of its last search or
+// its pair list covers them
 template <class T, class S>
 IKWB_HD void closest_collision_pairs_memo(const CollisionView<T>& c, bool self,
                                           const Transform<S>* body_q, int* pair, S* dist) {
@@ -318,9 +420,14 @@ IKWB_HD void closest_collision_pairs_memo(const CollisionView<T>& c, bool self,
       const int set = self ? 0 : 1;
       const std::size_t bytes = sizeof(Transform<T>) * std::size_t(mm.body_count);
       if (!mm.valid[set] || std::memcmp(mm.saved[set], body_q, bytes) != 0) {
-        int hint[kCollisionRows];
-        for (int i = 0; i < kCollisionRows; ++i) hint[i] = mm.pair[set][i];
-        closest_collision_pairs(c, self, body_q, mm.pair[set], mm.dist[set], hint);
+        if (!listed_closest_pairs(c, self, mm, body_q, mm.pair[set], mm.dist[set])) {
+          int hint[kCollisionRows];
+          for (int i = 0; i < kCollisionRows; ++i) hint[i] = mm.pair[set][i];
+          closest_collision_pairs(c, self, body_q, mm.pair[set], mm.dist[set], hint);
+          int filled = 0;
+          while (filled < kCollisionRows && mm.pair[set][filled] >= 0) ++filled;
+          build_pair_list(c, self, body_q, mm.dist[set], filled, mm);
+        }
         std::memcpy(mm.saved[set], body_q, bytes);
         mm.valid[set] = true;
       }

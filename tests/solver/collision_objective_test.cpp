@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -185,6 +186,65 @@ TEST(CollisionObjective, TheSearchFindsTheClosestPairsOfEveryPair) {
       }
     q = test::integrate(*m, m->neutral_configuration(), test::random_dofs(*m, rng, 1.0));
   }
+}
+
+// The memo (exact-pose answers and pair lists) answers every search as computing every pair
+// does, along a walk of small steps with jumps between them, on the humanoid's self pairs and
+// its capsules against obstacles; the pair lists answer most of the small steps.
+TEST(CollisionObjective, TheMemoAnswersAsEveryPairAlongAWalk) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  auto m = load_urdf_file(resolve_robot("humanoid"), opt).model;
+  CollisionWorld world = make_collision_world(*m, {}, obstacles());
+  CollisionView<double> c = collision_view(world);
+  const int nb = m->body_count;
+  const int cap = std::max(collision_pair_count(c, true), collision_pair_count(c, false));
+  std::vector<Transform<double>> poses(std::size_t(4) * nb);
+  std::vector<int> lists(std::size_t(2) * cap);
+  CollisionMemo<double> memo;
+  memo.body_count = nb;
+  for (int set = 0; set < 2; ++set) {
+    memo.saved[set] = poses.data() + set * nb;
+    memo.built[set] = poses.data() + (2 + set) * nb;
+    memo.list[set] = lists.data() + set * cap;
+  }
+  memo.list_capacity = cap;
+  c.memo = &memo;
+  std::mt19937 rng(23);
+  std::vector<double> q = m->neutral_configuration();
+  int listed = 0, searches = 0;
+  for (int step = 0; step < 240; ++step) {
+    const double size = step % 40 == 39 ? 0.8 : 0.003;  // a jump every 40 steps
+    q = test::integrate(*m, q, test::random_dofs(*m, rng, size));
+    const std::vector<Transform<double>> body = test::body_poses(*m, q);
+    for (bool self : {true, false}) {
+      const int set = self ? 0 : 1;
+      const std::vector<Transform<double>> built(memo.built[set], memo.built[set] + nb);
+      const bool was_listed = memo.listed[set];
+      // twice at the same poses: the second answer is the memo's copy
+      for (int again = 0; again < 2; ++again) {
+        int pair[kCollisionRows];
+        double dist[kCollisionRows];
+        closest_collision_pairs_memo(c, self, body.data(), pair, dist);
+        const std::vector<std::pair<double, int>> want = brute_closest(c, self, body);
+        const std::string what = "step " + std::to_string(step) + (self ? " self" : " world");
+        for (int i = 0; i < kCollisionRows; ++i) {
+          EXPECT_EQ(pair[i], i < int(want.size()) ? want[i].second : -1) << what << " row " << i;
+          if (i < int(want.size())) {
+            EXPECT_EQ(dist[i], want[i].first) << what << " row " << i;
+          }
+        }
+      }
+      ++searches;
+      // answered from the list: it was not rebuilt
+      listed +=
+          was_listed && std::equal(built.begin(), built.end(), memo.built[set],
+                                   [](const Transform<double>& a, const Transform<double>& b) {
+                                     return std::memcmp(&a, &b, sizeof(a)) == 0;
+                                   });
+    }
+  }
+  EXPECT_GT(listed, searches / 2) << listed << " of " << searches;
 }
 
 TEST(CollisionObjective, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {

@@ -333,12 +333,13 @@ IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, const LmSystem<T>& sy
 // pass is a product and a solve with the factor the step already has.
 constexpr int kNullProjections = 3;
 
-// A step taken with the tolerances met counts as a polish iteration when its actual decrease
-// is at least this share of the predicted one (lm_solve_row's polished). Measured on the
-// humanoid preset dragged 2 mm a frame (docs/benchmarks.md, "Posture steps as the polish"): its
-// posture steps reach 0.9994 and better; a planar arm far from its rest, whose posture steps
-// leave a task error of 2e-5 m each, reaches 0.7.
-constexpr double kPolishGain = 0.99;
+// Posture steps taken with the tolerances met are Gauss-Newton steps on the task too; when they
+// leave every task error and violation within this share of its tolerance, they stand for the
+// polish (lm_solve_row's polished). Measured (docs/benchmarks.md, "Posture steps as the
+// polish"): the humanoid preset dragged 2 mm a frame ends its posture steps at 4e-9 m against
+// 1e-4 m; the Panda's posture settling after a branch edit at 1.9e-6 m, which a polish takes to
+// 2e-10 m (and undoes the 2e-5 rad the posture cost the edited joint).
+constexpr double kPolishShare = 1e-3;
 
 // Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each
 // iteration is one trial step (accepted or rejected). The buffers are swapped as steps are
@@ -392,16 +393,16 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   bool settle_capped = false;  // settle_iterations ended the posture steps before it settled
   int polish_left = -1;        // >= 0 once the tolerances are met
   bool moved = false;          // a step was accepted
-  // steps in a row accepted from an iterate within the tolerances (posture steps while
-  // settling) that lowered the cost as the quadratic model predicted, to within
-  // 1 - kPolishGain: each was a Gauss-Newton step on the task that the posture's motion did not
-  // disturb, so each stands for one polish iteration. Any other accepted step (a posture step
-  // that cost task accuracy within the tolerances, a large posture step whose curvature the
-  // model misses) starts the count again: a polish makes it good.
-  int polished = 0;
+  // a step was accepted from an iterate within the tolerances (a posture step while settling):
+  // if the row is then well within the tolerances (kPolishShare), those steps were its polish
+  bool polished = false;
   auto polish_after = [&]() {
     if (!moved) return 0;
-    return cfg.polish_iterations > polished ? cfg.polish_iterations - polished : 0;
+    const T share = T(kPolishShare);
+    const bool well_within = st.eval.position_error <= share * cfg.tol_position &&
+                             st.eval.rotation_error <= share * cfg.tol_rotation &&
+                             st.eval.violation <= share * cfg.tol_constraint;
+    return polished && well_within ? 0 : cfg.polish_iterations;
   };
   for (int it = 0; it < cfg.max_iterations; ++it) {
     // out of time: the best so far stands
@@ -542,7 +543,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     }
     if (accept) {
       if (use_null && settling) ++settle_used;
-      if (settling) polished = gain_ok && actual >= T(kPolishGain) * pred ? polished + 1 : 0;
+      if (settling) polished = true;
       if (use_null) {
         // settled too when the step taken is negligible (the posture pushes into a limit)
         if (largest_magnitude(w.dq, nv) < T(1e-5)) null_done = true;

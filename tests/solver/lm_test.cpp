@@ -540,11 +540,11 @@ TEST_F(Planar, NullSpacePostureKeepsTheTask) {
 }
 
 // Posture steps taken with the tolerances met are Gauss-Newton steps on the task too. Small
-// ones (a target moved a little from a settled pose, as in a workbench drag) take the task to
-// rounding level as a polish would: once the posture ends (settled, or out of
+// ones (a pose nudged off a settled one, as in a workbench drag) leave the task well within
+// its tolerance (kPolishShare), as a polish would: once the posture ends (settled, or out of
 // settle_iterations) the row stops at the iteration that measured it, without another trial
-// point. Large ones (far from the rest) leave a task error within the tolerance; then a plain
-// step polishes it. A row that starts converged and settled stays exactly where it is.
+// point. Large ones (far from the rest) leave a task error of 2e-5 m; then a plain step
+// polishes it. A row that starts converged and settled stays exactly where it is.
 TEST_F(Planar, SmallPostureStepsWithinTheTolerancesAreThePolish) {
   IkProblem pr(model);
   int o = pr.add_position(tip);
@@ -572,9 +572,8 @@ TEST_F(Planar, SmallPostureStepsWithinTheTolerancesAreThePolish) {
   EXPECT_FALSE(again.settling);
   EXPECT_EQ(again.iterations, 1);  // measured the posture's step, took none
   EXPECT_EQ(run.result, q_settled);
-  // nudged 1 mrad a joint off the settled pose: a task step, then a posture step that takes the
-  // task error from 6e-12 to 6e-18 in cost (a polish); out of settle steps, the last iteration
-  // measures the posture only
+  // nudged 1 mrad a joint off the settled pose: a task step, then a posture step that leaves
+  // the task error at 4e-9 m; out of settle steps, the last iteration measures the posture only
   std::vector<double> nudged = q_settled;
   for (double& v : nudged) v += 1e-3;
   cfg.settle_iterations = 1;

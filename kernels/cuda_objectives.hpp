@@ -11,7 +11,8 @@ namespace ikwb {
 
 enum class ObjectiveRows {
   kRaw,       // objective_residual / objective_jacobian: constraint values before weights/modes
-  kWeighted,  // builtin_residual / builtin_jacobian: the rows LM uses (zero multipliers)
+  kWeighted,  // builtin_residual / builtin_jacobian: the rows LM uses (zero multipliers); the
+              // Jacobian row of an inactive inequality row is its linear model (apply_mode)
 };
 
 // q: (n_rows x coord_count) configurations; problem_index: (n_rows) base problem of each row.

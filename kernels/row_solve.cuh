@@ -32,14 +32,15 @@ struct RowScratchLayout {
   int diag;                    // (3 nv)
   int row_col, rows;           // (nr) ints each
   int cols;                    // (nv) ints
+  int latent, latent_size;     // (latent_size = lm_latent_capacity) rows set aside, if any
   int stride;                  // floats per row, odd (see row_scratch_layout)
 };
 
 static_assert(sizeof(int) == sizeof(float), "int buffers share the float scratch block");
 
 // The stride is odd so that in shared memory the threads of a warp, each reading the same
-// element of its own row, hit 32 distinct banks.
-IKWB_HD RowScratchLayout row_scratch_layout(int nq, int nv, int nr, int nb) {
+// element of its own row, hit 32 distinct banks. latent_rows: lm_latent_rows of the objectives.
+IKWB_HD RowScratchLayout row_scratch_layout(int nq, int nv, int nr, int nb, int latent_rows) {
   const int tf = int(sizeof(Transform<float>) / sizeof(float));
   RowScratchLayout l;
   int at = 0;
@@ -62,6 +63,8 @@ IKWB_HD RowScratchLayout row_scratch_layout(int nq, int nv, int nr, int nb) {
   l.row_col = at, at += nr;  // ints: as wide as a float
   l.rows = at, at += nr;
   l.cols = at, at += nv;
+  l.latent_size = int(lm_latent_capacity(latent_rows, nv));
+  l.latent = at, at += l.latent_size;
   l.stride = at | 1;
   return l;
 }
@@ -105,6 +108,7 @@ IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig&
   b.row_col = reinterpret_cast<int*>(scratch + l.row_col);
   b.rows = reinterpret_cast<int*>(scratch + l.rows);
   b.cols = reinterpret_cast<int*>(scratch + l.cols);
+  b.latent = l.latent_size > 0 ? scratch + l.latent : nullptr;
   b.dof_free = dof_free;
   // bodies without a joint keep the identity, as in the CPU workspaces
   for (int i = 0; i < m.body_count; ++i) {

@@ -72,15 +72,16 @@ struct Shape {
   const Model* model = nullptr;
   uint64_t structure_version = 0;
   int problems = 0, seeds = 0, objectives = 0, residuals = 0, points = 0;
+  int latent_rows = 0;  // lm_latent_rows: rows the LM step may set aside
   int nq = 0, nv = 0, nb = 0;
   // collision world: capsules, self pair indices (2 per pair), world capsules, obstacles
   int capsules = 0, pair_indices = 0, world_capsules = 0, obstacles = 0;
   bool operator==(const Shape& o) const {
     return model == o.model && structure_version == o.structure_version && problems == o.problems &&
            seeds == o.seeds && objectives == o.objectives && residuals == o.residuals &&
-           points == o.points && nq == o.nq && nv == o.nv && nb == o.nb && capsules == o.capsules &&
-           pair_indices == o.pair_indices && world_capsules == o.world_capsules &&
-           obstacles == o.obstacles;
+           latent_rows == o.latent_rows && points == o.points && nq == o.nq && nv == o.nv &&
+           nb == o.nb && capsules == o.capsules && pair_indices == o.pair_indices &&
+           world_capsules == o.world_capsules && obstacles == o.obstacles;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   int rows() const { return problems * seeds; }
@@ -210,7 +211,7 @@ struct CudaSolver::Impl {
     picks_host.reserve(s.problems);
 
     // row buffers in shared memory when a warp of rows fits the opt-in budget
-    layout = cuda::row_scratch_layout(s.nq, s.nv, s.residuals, s.nb);
+    layout = cuda::row_scratch_layout(s.nq, s.nv, s.residuals, s.nb, s.latent_rows);
     const std::size_t row_bytes = std::size_t(layout.stride) * sizeof(float);
     shared_bytes = row_bytes * kRowsPerSharedBlock;
     shared_rows = storage != RowStorage::kGlobal && shared_bytes <= std::size_t(shared_optin);
@@ -365,6 +366,7 @@ struct CudaSolver::Impl {
       sh.seeds = s.n_seeds;
       sh.objectives = problem.objective_count();
       sh.residuals = problem.residual_count();
+      sh.latent_rows = lm_latent_rows(problem.param_array().data(), sh.objectives);
       sh.points = int(problem.point_array().size());
       sh.nq = m.coord_count;
       sh.nv = m.dof_count;

@@ -30,8 +30,9 @@ using Clock = std::chrono::steady_clock;
 template <class T>
 struct Workspace {
   int nq = -1, nv = -1, nr = -1, nb = -1;
-  long a_cap = -1, l_cap = -1;
+  long a_cap = -1, l_cap = -1, latent_cap = -1;
   std::vector<T> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, seed, best_q, init, diag;
+  std::vector<T> latent;  // the inactive rows the LM step sets aside (lm_set_aside)
   std::vector<int> row_col, rows, cols;
   std::vector<Transform<T>> body_q, body_q_trial;
   // Jacobian by finite differences or dual numbers
@@ -49,12 +50,16 @@ struct Workspace {
   std::vector<Transform<double>> cbody;
   LbfgsBuffers<T> lbfgs;
 
-  // a_cap_, l_cap_: elements of A and L the LM step needs (lm_a_capacity, lm_l_capacity)
-  void resize(int nq_, int nv_, int nr_, int nb_, int memory, long a_cap_, long l_cap_) {
+  // a_cap_, l_cap_, latent_cap_: elements of A, L and latent the LM step needs (lm_a_capacity,
+  // lm_l_capacity, lm_latent_capacity)
+  void resize(int nq_, int nv_, int nr_, int nb_, int memory, long a_cap_, long l_cap_,
+              long latent_cap_) {
     if (nq_ == nq && nv_ == nv && nr_ == nr && nb_ == nb && lbfgs.memory == memory &&
-        a_cap_ == a_cap && l_cap_ == l_cap)
+        a_cap_ == a_cap && l_cap_ == l_cap && latent_cap_ == latent_cap)
       return;
     nq = nq_, nv = nv_, nr = nr_, nb = nb_, a_cap = a_cap_, l_cap = l_cap_;
+    latent_cap = latent_cap_;
+    latent.assign(std::size_t(latent_cap), T(0));
     for (auto* v : {&q, &q_trial, &seed, &best_q, &init, &q_pert}) v->assign(nq, T(0));
     for (auto* v : {&r, &r_trial, &al, &r_plus, &r_minus}) v->assign(nr, T(0));
     J.assign(std::size_t(nr) * nv, T(0));
@@ -149,6 +154,7 @@ struct Workspace {
     b.row_col = row_col.data();
     b.rows = rows.data();
     b.cols = cols.data();
+    b.latent = latent.empty() ? nullptr : latent.data();
     return b;
   }
 };
@@ -334,7 +340,8 @@ class CpuSolver : public IkSolver {
     works.resize(pool_->size());
     for (auto& w : works)
       w.resize(nq, nv, nr, model.body_count, s.lbfgs_memory, lm_a_capacity(step, nv),
-               lm_l_capacity(step, nv, m));
+               lm_l_capacity(step, nv, m),
+               lm_latent_capacity(lm_latent_rows(pv.objectives, pv.objective_count), nv));
     const bool has_custom = problem.has_custom();
     const uint8_t* dof_free = problem.dof_mask().empty() ? nullptr : problem.dof_mask().data();
     // each thread's evaluator reads the problem through its own view, whose collision searches

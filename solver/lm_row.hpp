@@ -112,6 +112,9 @@ struct RowBuffers {
   int* row_col = nullptr;      // (nr) each row's column (lm_classify_rows)
   int* rows = nullptr;         // (nr) the general rows
   int* cols = nullptr;         // (nv) the step's column scratch
+  // (lm_latent_capacity) the inactive rows set aside (lm_set_aside), or null: steps are then
+  // taken without foreseeing the inequality rows they make active
+  T* latent = nullptr;
   uint64_t deadline_ns = ~uint64_t(0);  // row_clock_ns time at which the solve stops
 };
 
@@ -213,8 +216,9 @@ IKWB_HD void finish_row_cost(const ObjectiveParams<T>& o, const T* rows, RowEval
 // Weighted rows of all built-in objectives at q (FK into body_q), and what RowEval reports.
 // Custom objectives are skipped (their rows are left as they are): CPU evaluators add them.
 template <class T>
-IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem, const T* al_lambda, T mu,
-                                    const T* q, Transform<T>* body_q, T* r) {
+IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem,
+                                             const T* al_lambda, T mu, const T* q,
+                                             Transform<T>* body_q, T* r) {
   fk_row(pv.model, q, body_q);
   RowEval<T> e;
   for (int oi = 0; oi < pv.objective_count; ++oi) {
@@ -234,8 +238,9 @@ IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem, const
 // Weighted analytic Jacobian of all built-in objectives at q (body_q from q). scratch
 // (residual_count) receives the raw rows.
 template <class T>
-IKWB_HD void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda, T mu,
-                              const T* q, const Transform<T>* body_q, T* scratch, T* J) {
+IKWB_HD void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda,
+                                       T mu, const T* q, const Transform<T>* body_q, T* scratch,
+                                       T* J) {
   int nv = pv.model.dof_count;
   for (int oi = 0; oi < pv.objective_count; ++oi) {
     const ObjectiveParams<T>& o = pv.objectives[oi];
@@ -325,6 +330,141 @@ IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, const LmSystem<T>& sy
   return true;
 }
 
+// Inactive inequality rows and the LM step. A row of max(0, g) has no Jacobian row while g <= 0,
+// so the Gauss-Newton model does not see a step coming that makes it active: the step is taken as
+// if the row were not there, and when it crosses into the row (a pair of capsules into its
+// margin) the cost rises far above the model's prediction, the step is rejected and the damping
+// climbs until the steps are short enough to stop short of it. So the rows of the kinds of
+// objective_predicts_activation are set aside while inactive, with their linear model (apply_mode
+// keeps it): value v <= 0 and row j. A step dq whose v + j dq turns positive makes the row join
+// the model, as a row of residual v and Jacobian j, and the step is solved again; the model's
+// decrease then counts the row as max(0, v + j dq) (lm_joined_correction). Measured
+// (docs/benchmarks.md, "Seeing a step activate a row"): the humanoid preset's drag had 19 % of its
+// frames at 13 to 18 iterations, nearly all from self-collision rows turning active.
+
+// states of a row set aside in RowBuffers::latent
+constexpr int kLatentActive = 0;  // active at the iterate: in J as any other row
+constexpr int kLatentAside = 1;   // inactive: its model is set aside, its row in J is zero
+constexpr int kLatentJoined = 2;  // a step would make it active: back in J, in the step's model
+
+// Rows that may be set aside: those of the objectives of objective_predicts_activation kinds.
+template <class T>
+IKWB_HD int lm_latent_rows(const ObjectiveParams<T>* objectives, int count) {
+  int rows = 0;
+  for (int oi = 0; oi < count; ++oi)
+    if (objective_predicts_activation(objectives[oi].type)) rows += objectives[oi].dim;
+  return rows;
+}
+
+// Elements of RowBuffers::latent: per row its Jacobian row (nv), its value and its state.
+IKWB_HD long lm_latent_capacity(int latent_rows, int nv) {
+  return long(latent_rows) * (nv + 2);
+}
+
+// f(slot, row) for each row that may be set aside, slot counting them in objective order
+template <class T, class F>
+IKWB_HD void for_each_latent_row(const ProblemView<T>& pv, F f) {
+  int slot = 0;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (!objective_predicts_activation(o.type)) continue;
+    for (int k = 0; k < o.dim; ++k) f(slot++, o.start + k);
+  }
+}
+
+// Sets the inactive rows aside at the iterate whose Jacobian the evaluator has just written:
+// their model rows leave J (for w.latent, when there is one), their values come from scratch
+// (apply_mode).
+template <class T>
+IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers<T>& w) {
+  const int nv = pv.model.dof_count;
+  for_each_latent_row(pv, [&](int slot, int row) {
+    T* s = w.latent ? w.latent + long(slot) * (nv + 2) : nullptr;
+    if (scratch[row] > T(0)) {
+      if (s) s[nv + 1] = T(kLatentActive);
+      return;
+    }
+    T* Jk = w.J + long(row) * nv;
+    for (int c = 0; c < nv; ++c) {
+      if (s) s[c] = Jk[c];
+      Jk[c] = T(0);
+    }
+    if (!s) return;
+    s[nv] = scratch[row];
+    s[nv + 1] = T(kLatentAside);
+  });
+}
+
+// Each set-aside row that the step dq makes active in its linear model joins the step's model:
+// its row goes back into J. Returns how many joined.
+template <class T>
+IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<T>& w) {
+  if (!w.latent) return 0;
+  const int nv = pv.model.dof_count;
+  int joined = 0;
+  for_each_latent_row(pv, [&](int slot, int row) {
+    T* s = w.latent + long(slot) * (nv + 2);
+    if (s[nv + 1] != T(kLatentAside)) return;
+    T v = s[nv];
+    for (int c = 0; c < nv; ++c) v += s[c] * dq[c];
+    if (!(v > T(0))) return;
+    s[nv + 1] = T(kLatentJoined);
+    T* Jk = w.J + long(row) * nv;
+    for (int c = 0; c < nv; ++c) Jk[c] = s[c];
+    ++joined;
+  });
+  return joined;
+}
+
+// Sets the joined rows aside again (their rows leave J): the next step starts from the active
+// rows, so a row that joined for a step that was rejected does not pull the shorter steps after it
+// toward its boundary.
+template <class T>
+IKWB_HD void lm_set_joined_aside(const ProblemView<T>& pv, RowBuffers<T>& w) {
+  const int nv = pv.model.dof_count;
+  for_each_latent_row(pv, [&](int slot, int row) {
+    T* s = w.latent + long(slot) * (nv + 2);
+    if (s[nv + 1] != T(kLatentJoined)) return;
+    s[nv + 1] = T(kLatentAside);
+    T* Jk = w.J + long(row) * nv;
+    for (int c = 0; c < nv; ++c) Jk[c] = T(0);
+  });
+}
+
+// The normal equations again, with the joined rows' values as their residuals (w.r keeps 0 for
+// them: they are inactive at the iterate).
+template <class T>
+IKWB_HD void lm_build_joined(const ProblemView<T>& pv, const LmSystem<T>& sys, RowBuffers<T>& w) {
+  const int nv = pv.model.dof_count;
+  auto each_joined = [&](auto f) {
+    for_each_latent_row(pv, [&](int slot, int row) {
+      const T* s = w.latent + long(slot) * (nv + 2);
+      if (s[nv + 1] == T(kLatentJoined)) f(row, s[nv]);
+    });
+  };
+  each_joined([&](int row, T v) { w.r[row] = v; });
+  lm_build(sys, w.r);
+  each_joined([&](int row, T) { w.r[row] = T(0); });
+}
+
+// What lm_model_decrease counted wrongly for the joined rows: it took (v + j dq)^2 / 2 from
+// v^2 / 2 where the rows are max(0, v + j dq)^2 / 2 and 0 at the iterate. Add it to the decrease.
+template <class T>
+IKWB_HD T lm_joined_correction(const ProblemView<T>& pv, const T* dq, const RowBuffers<T>& w) {
+  if (!w.latent) return T(0);
+  const int nv = pv.model.dof_count;
+  T c = T(0);
+  for_each_latent_row(pv, [&](int slot, int) {
+    const T* s = w.latent + long(slot) * (nv + 2);
+    if (s[nv + 1] != T(kLatentJoined)) return;
+    T v = s[nv];
+    for (int a = 0; a < nv; ++a) v += s[a] * dq[a];
+    c -= T(0.5) * s[nv] * s[nv];
+    if (v < T(0)) c += T(0.5) * v * v;
+  });
+  return c;
+}
+
 // The null-space posture step is projected this many times with the damped projector
 // N = I - (A + lambda D)^-1 A. Applied once, it leaves lambda / (s^2 + lambda) of each direction
 // of A (singular value s) in the step: a weakly held task direction (s^2 near lambda) takes a large
@@ -347,7 +487,7 @@ constexpr double kPolishShare = 1e-3;
 // evaluation.
 template <class T, class Eval>
 IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
-                          RowBuffers<T>& w, RowStatus<T>& st) {
+                                   RowBuffers<T>& w, RowStatus<T>& st) {
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;
   const bool has_hard = problem_has_hard(pv);
@@ -378,8 +518,15 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
   T nu = T(2);
   ev.set_multipliers(w.al_lambda, st.mu);
   if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
+  // the Jacobian at w.q (w.r: its rows), inactive rows set aside
+  bool joined = false;  // rows joined the last step's model
+  auto jacobian = [&]() {
+    ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+    lm_set_aside(pv, w.r_trial, w);
+    joined = false;
+  };
   st.eval = ev.residual(w.q, w.body_q, w.r);
-  ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+  jacobian();
   bool need_normal = true;
   // Null-space posture: each step adds null_scale * (its projected posture step); a rejected
   // step is retried without it and the scale shrinks. The posture is settled (null_done) when
@@ -403,6 +550,21 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
                              st.eval.rotation_error <= share * cfg.tol_rotation &&
                              st.eval.violation <= share * cfg.tol_constraint;
     return polished && well_within ? 0 : cfg.polish_iterations;
+  };
+  // the damped step (A + lambda D) dq = -g, dofs on a hard limit that the step pushes out held;
+  // false when the damped matrix is not positive definite
+  auto damped_step = [&]() {
+    if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) return false;
+    for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
+    lm_solve(sys, w.dq);
+    bool factored = true;
+    if (cfg.hard_limits &&
+        clamp_active_limits(pv, sys, w, st.lm_lambda, cfg.marquardt, &factored)) {
+      if (!factored) return false;
+      for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
+      lm_solve(sys, w.dq);
+    }
+    return true;
   };
   for (int it = 0; it < cfg.max_iterations; ++it) {
     // out of time: the best so far stands
@@ -439,7 +601,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       last_violation = st.eval.violation;
       ev.set_multipliers(w.al_lambda, st.mu);
       st.eval = ev.residual(w.q, w.body_q, w.r);
-      ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+      jacobian();
       need_normal = true;
       since_update = 0;
       st.lm_lambda = cfg.lambda_init;
@@ -447,29 +609,28 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     }
     ++since_update;
     ++st.iterations;
+    if (joined) {  // the last step was rejected with rows joined: they leave the model again
+      lm_set_joined_aside(pv, w);
+      joined = false;
+      need_normal = true;
+    }
     if (need_normal) {
       // A = J^T J (or the row-space diagonals), g = J^T r
       lm_build(sys, w.r);
       need_normal = false;
     }
-    // damped system (A + lambda D) dq = -g
-    if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) {
+    // damped system (A + lambda D) dq = -g; rows set aside that the step makes active join
+    // the model, and the step is solved again
+    bool stepped = damped_step();
+    if (stepped && lm_join_activated(pv, w.dq, w) > 0) {
+      joined = true;
+      lm_build_joined(pv, sys, w);
+      stepped = damped_step();
+    }
+    if (!stepped) {
       st.lm_lambda *= nu;
       nu *= T(2);
       continue;
-    }
-    for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
-    lm_solve(sys, w.dq);
-    bool factored = true;
-    if (cfg.hard_limits &&
-        clamp_active_limits(pv, sys, w, st.lm_lambda, cfg.marquardt, &factored)) {
-      if (!factored) {
-        st.lm_lambda *= nu;
-        nu *= T(2);
-        continue;
-      }
-      for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
-      lm_solve(sys, w.dq);
     }
     if (use_null) {
       // posture in the task null space: dq += v - (A + lambda D)^-1 A v,
@@ -521,7 +682,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
     if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
     // predicted decrease of the quadratic model for the step actually taken
     difference_row(m, w.q_trial, w.q, w.dq);
-    T pred = lm_model_decrease(sys, w.dq);
+    T pred = lm_model_decrease(sys, w.dq) + lm_joined_correction(pv, w.dq, w);
     RowEval<T> trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
     T actual = st.eval.cost - trial.cost;
     bool finite = trial.cost == trial.cost && trial.cost <= largest_finite<T>();
@@ -569,7 +730,7 @@ IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>&
       w.r = w.r_trial;
       w.r_trial = tr;
       st.eval = trial;
-      ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+      jacobian();
       need_normal = true;
     } else {
       st.lm_lambda *= nu;

@@ -57,6 +57,13 @@ IKWB_HD bool objective_is_inequality(ObjectiveType t) {
          t == ObjectiveType::kSelfCollision || t == ObjectiveType::kWorldCollision;
 }
 
+// Inequality kinds whose inactive rows keep their Jacobian row (apply_mode), so that the LM step
+// sees a step coming that would make them active (lm_solve_row). Not the joint limits: their rows
+// are diagonal, and hard limits keep an active set of their own (clamp_active_limits).
+IKWB_HD bool objective_predicts_activation(ObjectiveType t) {
+  return objective_is_inequality(t) && t != ObjectiveType::kJointLimits;
+}
+
 // The data one batch row's objectives read, in host or device memory.
 template <class T>
 struct ProblemView {
@@ -428,10 +435,15 @@ IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
 //   hard equality     r = sqrt(mu) (c + lambda/mu)    J = sqrt(mu) dc
 //   hard inequality   r = sqrt(mu) max(0, g + lambda/mu)
 // lambda: the objective's multipliers (dim), mu: the penalty. Disabled objectives get zeros.
+// An inactive inequality row (g, or g + lambda/mu, <= 0) has a zero Jacobian row, except with J
+// for the kinds of objective_predicts_activation: there it keeps w dg (sqrt(mu) dg), and r the
+// row's value before the max, w g (sqrt(mu) (g + lambda/mu)) <= 0: the linear model of the row,
+// which lm_solve_row sets aside and uses when a step would make the row active.
 template <class T, class S>
 IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int nv, S* r, T* J,
                         int ld) {
-  bool ineq = objective_is_inequality(o.type);
+  const bool ineq = objective_is_inequality(o.type);
+  const bool keep_model = J && objective_predicts_activation(o.type);
   T sq_mu = sqrt(mu);
   for (int k = 0; k < o.dim; ++k) {
     S v = r[k];
@@ -440,20 +452,13 @@ IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int 
     if (!o.enabled) {
       v = S(0);
       scale = T(0);
-    } else if (o.hard) {
-      v = v + S(lambda[k] / mu);
-      if (ineq && !(v > S(0))) {
-        v = S(0);
-        active = false;
-      }
-      v = S(sq_mu) * v;
-      scale = sq_mu;
     } else {
-      if (ineq && !(v > S(0))) {
+      if (o.hard) v = v + S(lambda[k] / mu);
+      if (ineq && !(v > S(0)) && !keep_model) {
         v = S(0);
         active = false;
       }
-      scale = objective_row_weight(o, k);
+      scale = o.hard ? sq_mu : objective_row_weight(o, k);
       v = S(scale) * v;
     }
     r[k] = v;

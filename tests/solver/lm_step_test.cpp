@@ -314,11 +314,14 @@ Solve solve_row(const IkProblem& pr, int p, const std::vector<double>& q0, LmCon
                       diag(3 * nv);
   std::vector<int> row_col(nr), rows(nr), cols(nv);
   std::vector<Transform<double>> bq(m.body_count, transform_identity<double>()), bqt = bq;
-  RowBuffers<double> b{
-      q.data(), qt.data(), bq.data(),   bqt.data(),     r.data(),    rt.data(),   J.data(),
-      A.data(), L.data(),  g.data(),    dq.data(),      tmp.data(),  al.data(),   nullptr,
-      nullptr,  0.0,       diag.data(), row_col.data(), rows.data(), cols.data(), deadline_ns};
   ProblemView<double> pv = pr.view();
+  std::vector<double> latent(
+      lm_latent_capacity(lm_latent_rows(pv.objectives, pv.objective_count), nv) + 1);
+  RowBuffers<double> b{q.data(),      qt.data(),   bq.data(),      bqt.data(),  r.data(),
+                       rt.data(),     J.data(),    A.data(),       L.data(),    g.data(),
+                       dq.data(),     tmp.data(),  al.data(),      nullptr,     nullptr,
+                       0.0,           diag.data(), row_col.data(), rows.data(), cols.data(),
+                       latent.data(), deadline_ns};
   AnalyticEvaluator<double> ev;
   ev.pv = pv;
   ev.problem = p;

@@ -21,13 +21,14 @@ namespace {
 // Owns the buffers of one row and runs lm_solve_row with the analytic evaluator.
 struct RowRunner {
   const IkProblem& pr;
-  std::vector<double> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, diag;
+  std::vector<double> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, diag, latent;
   std::vector<int> row_col, rows, cols;
   std::vector<Transform<double>> body_q, body_q_trial;
   std::vector<uint8_t> mask;
   RowStatus<double> st;
   std::vector<double> result;
-  int residuals = 0;  // residual evaluations of the last run (the start, then each trial point)
+  int residuals = 0;    // residual evaluations of the last run (the start, then each trial point)
+  bool foresee = true;  // inactive rows set aside (RowBuffers::latent), else none
 
   explicit RowRunner(const IkProblem& p) : pr(p) {
     const Model& m = p.model();
@@ -42,6 +43,8 @@ struct RowRunner {
     row_col.assign(nr, 0);
     rows.assign(nr, 0);
     cols.assign(nv, 0);
+    const auto& params = p.param_array();
+    latent.assign(lm_latent_capacity(lm_latent_rows(params.data(), int(params.size())), nv), 0.0);
     body_q.assign(m.body_count, transform_identity<double>());
     body_q_trial = body_q;
   }
@@ -59,6 +62,7 @@ struct RowRunner {
                          nullptr,       0.0,
                          diag.data(),   row_col.data(),
                          rows.data(),   cols.data()};
+    b.latent = foresee && !latent.empty() ? latent.data() : nullptr;
     ProblemView<double> pv = pr.view();
     if (null_objective >= 0) {
       b.null_rest = pv.rest_q + null_objective * pr.model().coord_count;
@@ -600,6 +604,76 @@ TEST_F(Planar, NullSpacePostureIntoALimitSettles) {
   EXPECT_LT(st.iterations, 30);  // 14 here; without the check it crawls on for 50+
   test::expect_within_limits(*model, run.result);
   EXPECT_GT(run.result[1], 2.79);  // pressed against the limit
+}
+
+// A soft min-distance row keeps the tip 0.3 m from a point 0.2 m from its target. From q0 the
+// first Gauss-Newton step carries the tip deep into that margin, where the row (inactive at q0,
+// so without a Jacobian row) costs far more than the model predicted. Set aside with its linear
+// model, the row joins the step's model as soon as a step would make it active: the same
+// compromise in 34 trial points instead of 120, which rejected steps while the damping climbed.
+TEST_F(Planar, RowsAStepWouldActivateJoinItsModel) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  pr.set_target_position(o, 0, {1.0, 1.2, 0.1});
+  pr.add_min_distance(tip, {0, 0, 0}, 0, {1.0, 1.0, 0.1}, 0.3, {10.0, false});
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.max_iterations = 200;
+  RowStatus<double> seen = run.run(q0, cfg);
+  const int seen_residuals = run.residuals;
+  const std::vector<double> q_seen = run.result;
+  run.foresee = false;
+  RowStatus<double> unseen = run.run(q0, cfg);
+  EXPECT_LT(2 * seen_residuals, run.residuals);
+  // the same compromise: the tip pressed into the margin, 0.2 m short of the target's pull
+  EXPECT_NEAR(seen.eval.cost, unseen.eval.cost, 1e-9 * unseen.eval.cost);
+  const double d =
+      length(test::link_point(*model, q_seen, tip, {0, 0, 0}) - Vec3<double>{1.0, 1.0, 0.1});
+  EXPECT_GT(d, 0.2);
+  EXPECT_LT(d, 0.3);
+}
+
+// lm_join_activated takes back the set-aside rows whose linear model a step makes positive, and
+// lm_joined_correction turns the model decrease of a joined row (v + j dq)^2 into max(0, .)^2.
+TEST(LatentRows, JoinWhenTheStepMakesThemActive) {
+  auto model = std::make_shared<Model>(test::planar_arm());
+  IkProblem pr(model);
+  pr.add_min_distance(1, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 0
+  pr.add_min_distance(2, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 1
+  ProblemView<double> pv = pr.view();
+  ASSERT_EQ(lm_latent_rows(pv.objectives, pv.objective_count), 2);
+  const int nv = 3;
+  std::vector<double> J(2 * nv, 0.0), r(2, 0.0), latent(lm_latent_capacity(2, nv));
+  RowBuffers<double> w{};
+  w.J = J.data();
+  w.r = r.data();
+  w.latent = latent.data();
+  // at the iterate: row 0 inactive (value -0.5), row 1 active (value 0.25)
+  J = {1.0, 2.0, 0.0, 3.0, 0.0, 1.0};
+  const double scratch[2] = {-0.5, 0.25};
+  lm_set_aside(pv, scratch, w);
+  EXPECT_EQ(J, (std::vector<double>{0.0, 0.0, 0.0, 3.0, 0.0, 1.0}));
+  // a step that keeps row 0 inactive: -0.5 + 0.1 + 0.2 < 0
+  const double short_step[3] = {0.1, 0.1, 0.0};
+  EXPECT_EQ(lm_join_activated(pv, short_step, w), 0);
+  EXPECT_EQ(lm_joined_correction(pv, short_step, w), 0.0);
+  // one that activates it: -0.5 + 0.3 + 0.6 = 0.4; it joins, its row back in J
+  const double long_step[3] = {0.3, 0.3, 5.0};
+  EXPECT_EQ(lm_join_activated(pv, long_step, w), 1);
+  EXPECT_EQ(J, (std::vector<double>{1.0, 2.0, 0.0, 3.0, 0.0, 1.0}));
+  EXPECT_EQ(lm_join_activated(pv, long_step, w), 0);  // joined once
+  // the model took 0.4^2 / 2 from 0.5^2 / 2; the row's true model goes from 0 to 0.4^2 / 2
+  EXPECT_DOUBLE_EQ(lm_joined_correction(pv, long_step, w), -0.125);
+  // for a step after which the joined row is inactive again (-0.5 + 0.1 = -0.4), its model
+  // went from 0.5^2 / 2 to 0.4^2 / 2, and truly from 0 to 0
+  const double back_step[3] = {0.1, 0.0, 0.0};
+  EXPECT_DOUBLE_EQ(lm_joined_correction(pv, back_step, w), -0.125 + 0.08);
+  // without a buffer the inactive rows still leave J
+  w.latent = nullptr;
+  J = {1.0, 2.0, 0.0, 3.0, 0.0, 1.0};
+  lm_set_aside(pv, scratch, w);
+  EXPECT_EQ(J, (std::vector<double>{0.0, 0.0, 0.0, 3.0, 0.0, 1.0}));
+  EXPECT_EQ(lm_join_activated(pv, long_step, w), 0);
 }
 
 static_assert(largest_finite<float>() == std::numeric_limits<float>::max());

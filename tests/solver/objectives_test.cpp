@@ -513,12 +513,17 @@ TEST(ApplyMode, HardRowsAreAugmentedLagrangian) {
   apply_mode(in, l1, mu, 1, g1, j1, 1);
   EXPECT_DOUBLE_EQ(g1[0], 4.0 * 0.1);
   EXPECT_DOUBLE_EQ(j1[0], 4.0);
+  // inactive: the residual is 0; with the Jacobian, the row keeps its linear model (the value
+  // before the max and its row), which the LM step sets aside
   double l2[1] = {0.0};
   double g2[1] = {-0.1};
-  double j2[1] = {1.0};
-  apply_mode(in, l2, mu, 1, g2, j2, 1);
+  apply_mode(in, l2, mu, 1, g2, (double*)nullptr, 1);
   EXPECT_EQ(g2[0], 0.0);
-  EXPECT_EQ(j2[0], 0.0);
+  double g3[1] = {-0.1};
+  double j3[1] = {1.0};
+  apply_mode(in, l2, mu, 1, g3, j3, 1);
+  EXPECT_DOUBLE_EQ(g3[0], 4.0 * -0.1);
+  EXPECT_DOUBLE_EQ(j3[0], 4.0);
 }
 
 TEST(ApplyMode, DisabledRowsAreZero) {

@@ -35,8 +35,10 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
   cuda::SolveConfig c = cuda::make_solve_config(problem, s);
   const Model& m = problem.model();
   const int P = problem.problem_count(), S = s.n_seeds, n = P * S, nq = m.coord_count;
+  const auto& params = problem.param_array();
   cuda::RowScratchLayout l =
-      cuda::row_scratch_layout(nq, m.dof_count, problem.residual_count(), m.body_count);
+      cuda::row_scratch_layout(nq, m.dof_count, problem.residual_count(), m.body_count,
+                               lm_latent_rows(params.data(), int(params.size())));
   std::vector<float> scratch(l.stride), row_q(std::size_t(n) * nq), diff(m.dof_count + 1);
   std::vector<float> qf(q0.begin(), q0.end());
   std::vector<uint8_t> dof_free(m.dof_count, 1);
@@ -245,10 +247,12 @@ TEST(KernelBodiesOnHost, FixedIterationsRunOnAfterAStall) {
 TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {
   for (int nq : {1, 7, 14, 40})
     for (int nr : {0, 3, 20, 61}) {
-      int nv = nq > 7 ? nq - 1 : nq, nb = nq + 2;
-      cuda::RowScratchLayout l = cuda::row_scratch_layout(nq, nv, nr, nb);
+      int nv = nq > 7 ? nq - 1 : nq, nb = nq + 2, latent_rows = nr / 3;
+      cuda::RowScratchLayout l = cuda::row_scratch_layout(nq, nv, nr, nb, latent_rows);
       EXPECT_EQ(l.stride % 2, 1);
-      EXPECT_GE(l.stride, l.cols + nv);
+      EXPECT_GE(l.stride, l.latent + l.latent_size);
+      EXPECT_EQ(l.latent - l.cols, nv);
+      EXPECT_EQ(l.latent_size, latent_rows * (nv + 2));
       EXPECT_EQ(l.body_q_trial - l.body_q, nb * 7);
       EXPECT_EQ(l.A - l.J, nr * nv);
       // the structured LM step's buffers (solver/lm_step.hpp)

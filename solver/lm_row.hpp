@@ -216,7 +216,7 @@ IKWB_HD void finish_row_cost(const ObjectiveParams<T>& o, const T* rows, RowEval
 // Weighted rows of all built-in objectives at q (FK into body_q), and what RowEval reports.
 // Custom objectives are skipped (their rows are left as they are): CPU evaluators add them.
 template <class T>
-IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem,
+IKWB_HD_OUTLINED RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem,
                                              const T* al_lambda, T mu, const T* q,
                                              Transform<T>* body_q, T* r) {
   fk_row(pv.model, q, body_q);
@@ -238,7 +238,7 @@ IKWB_HD RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem,
 // Weighted analytic Jacobian of all built-in objectives at q (body_q from q). scratch
 // (residual_count) receives the raw rows.
 template <class T>
-IKWB_HD void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda,
+IKWB_HD_OUTLINED void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda,
                                        T mu, const T* q, const Transform<T>* body_q, T* scratch,
                                        T* J) {
   int nv = pv.model.dof_count;
@@ -486,7 +486,7 @@ constexpr double kPolishShare = 1e-3;
 // accepted: on return w.q (and w.body_q, w.r) point at the final iterate and st holds its
 // evaluation.
 template <class T, class Eval>
-IKWB_HD void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
+IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
                                    RowBuffers<T>& w, RowStatus<T>& st) {
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count, nq = m.coord_count, nr = pv.residual_count;

@@ -411,8 +411,8 @@ bool listed_closest_pairs(const CollisionView<T>& c, bool self, const CollisionM
 // closest_collision_pairs, answered from c.memo when the poses are those of its last search or
 // its pair list covers them
 template <class T, class S>
-IKWB_HD void closest_collision_pairs_memo(const CollisionView<T>& c, bool self,
-                                          const Transform<S>* body_q, int* pair, S* dist) {
+IKWB_HD_OUTLINED void closest_collision_pairs_memo(const CollisionView<T>& c, bool self,
+                                                   const Transform<S>* body_q, int* pair, S* dist) {
 #if !defined(__CUDA_ARCH__)
   if constexpr (std::is_same<S, T>::value) {
     if (c.memo) {

@@ -8,10 +8,17 @@
 
 #include <cmath>
 
+// IKWB_HD_OUTLINED: for the few large functions that a kernel reaches from several call sites
+// (the objective rows, the collision search, the LM row). Under nvcc they are compiled once per
+// kernel and called, where IKWB_HD inlines a copy at every site: the solve kernel inlined the
+// objective code at each of lm_solve_row's residual and Jacobian calls, and took 46 minutes to
+// compile on 2 cores (docs/benchmarks.md, "Kernel compile time"). On the host both are inline.
 #if defined(__CUDACC__)
 #define IKWB_HD __host__ __device__ __forceinline__
+#define IKWB_HD_OUTLINED __host__ __device__ __noinline__
 #else
 #define IKWB_HD inline
+#define IKWB_HD_OUTLINED inline
 #endif
 
 namespace ikwb {

@@ -113,10 +113,43 @@ IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Tr
   }
 }
 
+// The contact point terms of support rows on one link. A point x moving with its link adds
+// dir . dx to its row; for a column of axis s through anchor o that is s . ((x - o) x dir)
+// (angular) or s . dir (linear), so a row's points on one link sum to s . (tau - o x f) and s . f
+// with f = sum dir, tau = sum x x dir. One walk up the link's chain then serves every row.
+template <class S>
+struct ContactColumns {
+  S* J = nullptr;
+  int ld = 0;
+  int n = 0;  // rows with a term on the link
+  int row[kMaxContactPoints];
+  Vec3<S> f[kMaxContactPoints], tau[kMaxContactPoints];
+  IKWB_HD void add(int r, const Vec3<S>& x, const Vec3<S>& dir) {
+    int k = 0;
+    while (k < n && row[k] != r) ++k;
+    if (k == n) {
+      row[n] = r;
+      f[n] = zero3<S>();
+      tau[n] = zero3<S>();
+      ++n;
+    }
+    f[k] = f[k] + dir;
+    tau[k] = tau[k] + cross(x, dir);
+  }
+  IKWB_HD void operator()(int dof, bool angular, const Vec3<S>& axis, const Vec3<S>& anchor,
+                          S scale) {
+    for (int k = 0; k < n; ++k) {
+      const S v = angular ? dot(axis, tau[k] - cross(anchor, f[k])) : dot(axis, f[k]);
+      J[row[k] * ld + dof] += scale * v;
+    }
+  }
+};
+
 // Jacobian rows (n x dof_count, leading dimension ld, zeroed by the caller) of support_residual.
-// acc: a ColumnAccumulator (solver/objectives.hpp) with ld set; its proj row is used. With a
+// acc: a ColumnAccumulator (solver/objectives.hpp) with ld set, for the CoM's Jacobian. With a
 // polygon (n >= 3 rows) the CoM's Jacobian is computed once, into rows 0..2 as scratch, and each
 // edge row takes its horizontal projection from there: one walk over the bodies, not one per edge.
+// The contact points' terms take one walk up each foot's chain (ContactColumns).
 template <class T, class Acc>
 IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, int n,
                               const Transform<T>* body_q, const Vec3<T>& c, T* J, Acc& acc) {
@@ -126,16 +159,21 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
   if (h == 0) return;
   acc.lin = nullptr;
   acc.ang = nullptr;
-  // the contact points' terms of one row: da_dir . da + db_dir . db
-  auto add_points = [&](int row, int ia, const Vec3<T>& da_dir, int ib, const Vec3<T>& db_dir) {
-    acc.proj = J + row * acc.ld;
-    acc.sign = T(1);
-    acc.x = world[ia];
-    acc.dir = da_dir;
-    visit_body_columns(m, body_q, pts[ia].link, acc);
-    acc.x = world[ib];
-    acc.dir = db_dir;
-    visit_body_columns(m, body_q, pts[ib].link, acc);
+  // the point terms of every row, term(row, point, dir), then each link's chain walked once
+  auto contact_terms = [&](auto&& for_each_term) {
+    for (int i = 0; i < h; ++i) {
+      const int link = pts[hull[i]].link;
+      bool seen = false;
+      for (int k = 0; k < i; ++k) seen = seen || pts[hull[k]].link == link;
+      if (seen) continue;
+      ContactColumns<T> cols;
+      cols.J = J;
+      cols.ld = acc.ld;
+      for_each_term([&](int row, int point, const Vec3<T>& dir) {
+        if (pts[point].link == link) cols.add(row, world[point], dir);
+      });
+      visit_body_columns(m, body_q, link, cols);
+    }
   };
   if (h < 3) {
     const Vec3<T>& a = world[hull[0]];
@@ -148,7 +186,10 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
     acc.proj = J + hull[0] * acc.ld;
     acc.dir = nd;
     center_of_mass_jacobian(m, body_q, acc);
-    add_points(hull[0], hull[0], -(T(1) - tau) * nd, hull[h - 1], -tau * nd);
+    contact_terms([&](auto&& term) {
+      term(hull[0], hull[0], -(T(1) - tau) * nd);
+      term(hull[0], hull[h - 1], -tau * nd);
+    });
     return;
   }
   // edge e's outward normal (zero for an edge of no length, which keeps no row)
@@ -171,17 +212,20 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
     for (int k = 0; k < 3; ++k) J[k * acc.ld + a] = T(0);
     for (int e = 0; e < h; ++e) J[hull[e] * acc.ld + a] = normal[e].x * cx + normal[e].y * cy;
   }
-  for (int e = 0; e < h; ++e) {
-    const Vec3<T>& a = world[hull[e]];
-    const Vec3<T>& b = world[hull[(e + 1) % h]];
-    T dx = b.x - a.x, dy = b.y - a.y;
-    T len = sqrt(dx * dx + dy * dy);
-    if (!(len > T(0))) continue;
-    Vec3<T> t{dx / len, dy / len, T(0)};
-    Vec3<T> u{-(c.y - a.y), c.x - a.x, T(0)};
-    Vec3<T> up = (T(1) / len) * (u - dot(t, u) * t);
-    add_points(hull[e], hull[e], -(normal[e] + up), hull[(e + 1) % h], up);
-  }
+  contact_terms([&](auto&& term) {
+    for (int e = 0; e < h; ++e) {
+      const Vec3<T>& a = world[hull[e]];
+      const Vec3<T>& b = world[hull[(e + 1) % h]];
+      T dx = b.x - a.x, dy = b.y - a.y;
+      T len = sqrt(dx * dx + dy * dy);
+      if (!(len > T(0))) continue;
+      Vec3<T> t{dx / len, dy / len, T(0)};
+      Vec3<T> u{-(c.y - a.y), c.x - a.x, T(0)};
+      Vec3<T> up = (T(1) / len) * (u - dot(t, u) * t);
+      term(hull[e], hull[e], -(normal[e] + up));
+      term(hull[e], hull[(e + 1) % h], up);
+    }
+  });
 }
 
 }  // namespace ikwb

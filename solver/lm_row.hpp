@@ -518,16 +518,18 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   T nu = T(2);
   ev.set_multipliers(w.al_lambda, st.mu);
   if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
-  // the Jacobian at w.q (w.r: its rows), inactive rows set aside
-  bool joined = false;  // rows joined the last step's model
-  auto jacobian = [&]() {
-    ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
-    lm_set_aside(pv, w.r_trial, w);
+  // The Jacobian at w.q (w.r: its rows), inactive rows set aside. It is computed when the next
+  // step is formed, so a row that stops at an iterate (converged after an accepted step) never
+  // computes that iterate's.
+  bool joined = false;         // rows joined the last step's model
+  bool need_jacobian = true;   // w.J is not yet the Jacobian at w.q
+  bool need_normal = true;     // the normal equations are not yet formed at w.q
+  auto at_new_point = [&]() {  // w.q or the multipliers changed
+    need_jacobian = true;
+    need_normal = true;
     joined = false;
   };
   st.eval = ev.residual(w.q, w.body_q, w.r);
-  jacobian();
-  bool need_normal = true;
   // Null-space posture: each step adds null_scale * (its projected posture step); a rejected
   // step is retried without it and the scale shrinks. The posture is settled (null_done) when
   // its step gets negligible; until then a converged row keeps iterating toward the rest.
@@ -569,12 +571,15 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   for (int it = 0; it < cfg.max_iterations; ++it) {
     // out of time: the best so far stands
     if (timed && (it & clock_mask) == clock_mask && row_clock_ns() >= w.deadline_ns) break;
-    // met, the posture settling: after settle_iterations posture steps the next posture step
-    // is only measured (settled, or left to the next solve), and the row ends there (its
-    // polish is the posture steps themselves, see polished)
+    // met, the posture settling: after settle_iterations posture steps the posture's next step
+    // is left to the next solve (the row reports settling) without measuring it, and the row
+    // ends here (its polish is the posture steps themselves, see polished)
     const bool settling = early_exit && !null_done && row_converged(st.eval, cfg);
-    if (settling && cfg.settle_iterations > 0 && settle_used >= cfg.settle_iterations)
+    if (settling && cfg.settle_iterations > 0 && settle_used >= cfg.settle_iterations) {
       settle_capped = true;
+      null_done = true;
+      use_null = false;
+    }
     if (early_exit && null_done && row_converged(st.eval, cfg)) {
       // a row that has not moved since it started inside the tolerances is left exactly as it
       // is (a still target in the workbench keeps a still robot)
@@ -601,8 +606,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       last_violation = st.eval.violation;
       ev.set_multipliers(w.al_lambda, st.mu);
       st.eval = ev.residual(w.q, w.body_q, w.r);
-      jacobian();
-      need_normal = true;
+      at_new_point();
       since_update = 0;
       st.lm_lambda = cfg.lambda_init;
       nu = T(2);
@@ -615,6 +619,11 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       need_normal = true;
     }
     if (need_normal) {
+      if (need_jacobian) {
+        ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
+        lm_set_aside(pv, w.r_trial, w);
+        need_jacobian = false;
+      }
       // A = J^T J (or the row-space diagonals), g = J^T r
       lm_build(sys, w.r);
       need_normal = false;
@@ -650,10 +659,6 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       if (largest_magnitude(w.tmp, nv) < T(1e-5) * null_scale) {
         // settled: the posture is as close to the rest as the task allows
         null_done = true;
-        use_null = false;
-        settle_capped = false;
-      } else if (settle_capped) {
-        null_done = true;  // not settled, but out of posture steps: a plain step
         use_null = false;
       } else {
         for (int a = 0; a < nv; ++a) w.dq[a] += w.tmp[a];
@@ -696,10 +701,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       // projection leaks as lambda grows): take the plain LM step next, damping unchanged
       use_null = false;
       null_scale *= T(0.25);
-      if (null_scale < T(1.0 / 64)) {  // it only fits when tiny: settled as far as it goes
+      if (null_scale < T(1.0 / 64))  // it only fits when tiny: settled as far as it goes
         null_done = true;
-        settle_capped = false;
-      }
       continue;
     }
     if (accept) {
@@ -730,8 +733,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       w.r = w.r_trial;
       w.r_trial = tr;
       st.eval = trial;
-      jacobian();
-      need_normal = true;
+      at_new_point();
     } else {
       st.lm_lambda *= nu;
       nu *= T(2);

@@ -290,7 +290,11 @@ TEST(SolverDriver, NullSpacePostureSettlesOverFramesThenRests) {
     frame(*app, driver);
     ASSERT_TRUE(app->solve.ran) << "frame " << k;
     EXPECT_TRUE(app->objectives[0].status.reached) << "frame " << k;
-    EXPECT_NE(app->joint_q, before) << "a settling frame moves the posture, frame " << k;
+    // a settling frame moves the posture on, or finds that the last one settled it (a frame
+    // stops after its settle_iterations posture steps without measuring the next) and leaves
+    // the robot where it is
+    EXPECT_TRUE(app->joint_q != before || !app->solve.settling)
+        << "a settling frame moves the posture or ends the settling, frame " << k;
     ++settling_frames;
   }
   EXPECT_FALSE(app->solve.settling);

@@ -28,6 +28,7 @@ struct RowRunner {
   RowStatus<double> st;
   std::vector<double> result;
   int residuals = 0;    // residual evaluations of the last run (the start, then each trial point)
+  int jacobians = 0;    // Jacobian evaluations of the last run
   bool foresee = true;  // inactive rows set aside (RowBuffers::latent), else none
 
   explicit RowRunner(const IkProblem& p) : pr(p) {
@@ -70,15 +71,21 @@ struct RowRunner {
     }
     struct Counting : AnalyticEvaluator<double> {
       int* count = nullptr;
+      int* jacobian_count = nullptr;
       RowEval<double> residual(const double* x, Transform<double>* poses, double* rows) {
         ++*count;
         return AnalyticEvaluator<double>::residual(x, poses, rows);
       }
+      void jacobian(const double* x, const Transform<double>* poses, double* rows, double* J) {
+        ++*jacobian_count;
+        AnalyticEvaluator<double>::jacobian(x, poses, rows, J);
+      }
     } ev;
     ev.pv = pv;
     ev.problem = problem;
-    residuals = 0;
+    residuals = jacobians = 0;
     ev.count = &residuals;
+    ev.jacobian_count = &jacobians;
     lm_solve_row(ev, pv, cfg, b, st);
     result.assign(b.q, b.q + q.size());
     return st;
@@ -577,15 +584,17 @@ TEST_F(Planar, SmallPostureStepsWithinTheTolerancesAreThePolish) {
   EXPECT_EQ(again.iterations, 1);  // measured the posture's step, took none
   EXPECT_EQ(run.result, q_settled);
   // nudged 1 mrad a joint off the settled pose: a task step, then a posture step that leaves
-  // the task error at 4e-9 m; out of settle steps, the last iteration measures the posture only
+  // the task error at 4e-9 m; out of settle steps, the row stops there, its posture's next
+  // step neither measured nor taken (no Jacobian, factor or trial point after the last step)
   std::vector<double> nudged = q_settled;
   for (double& v : nudged) v += 1e-3;
   cfg.settle_iterations = 1;
   RowStatus<double> near = run.run(nudged, cfg, 0, post);
   ASSERT_TRUE(near.converged);
   EXPECT_TRUE(near.settling);
-  EXPECT_EQ(near.iterations, 3);
-  EXPECT_EQ(run.residuals, near.iterations);  // the start, and a trial point an iteration but one
+  EXPECT_EQ(near.iterations, 2);
+  EXPECT_EQ(run.residuals, near.iterations + 1);  // the start, then a trial point an iteration
+  EXPECT_EQ(run.jacobians, near.iterations);      // none at the last iterate
   EXPECT_LT(near.eval.position_error, 1e-8);
 }
 

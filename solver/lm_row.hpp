@@ -470,7 +470,7 @@ IKWB_HD T lm_joined_correction(const ProblemView<T>& pv, const T* dq, const RowB
 // of A (singular value s) in the step: a weakly held task direction (s^2 near lambda) takes a large
 // share of the posture's pull, and the task converges only as fast as lambda falls. Applied k times
 // the share is (lambda / (s^2 + lambda))^k, while the null directions keep the whole step; each
-// pass is a product and a solve with the factor the step already has.
+// pass is one solve with the factor the step already has: N v = (A + lambda D)^-1 (lambda D v).
 constexpr int kNullProjections = 3;
 
 // Posture steps taken with the tolerances met are Gauss-Newton steps on the task too; when they
@@ -554,11 +554,27 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     return polished && well_within ? 0 : cfg.polish_iterations;
   };
   // the damped step (A + lambda D) dq = -g, dofs on a hard limit that the step pushes out held;
-  // false when the damped matrix is not positive definite
+  // false when the damped matrix is not positive definite. With the null-space posture on, its
+  // step is formed with the same factor, before any dof is held, into q_trial (scratch until the
+  // trial point is formed): N^k v, N = I - (A + lambda D)^-1 A = (A + lambda D)^-1 lambda D,
+  // v = -s k (q - rest) (frozen dofs: 0); the limits clip it with the step.
   auto damped_step = [&]() {
     if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) return false;
     for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
     lm_solve(sys, w.dq);
+    if (use_null) {
+      difference_row(m, w.q, w.null_rest, w.tmp);
+      for (int a = 0; a < nv; ++a) {
+        const bool free = !w.dof_free || w.dof_free[a];
+        w.tmp[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * w.tmp[a] : T(0);
+      }
+      for (int pass = 0; pass < kNullProjections; ++pass) {
+        for (int a = 0; a < nv; ++a)
+          w.tmp[a] *= lm_dof_damping(sys, st.lm_lambda, cfg.marquardt, a);
+        lm_solve(sys, w.tmp);
+      }
+      for (int a = 0; a < nv; ++a) w.q_trial[a] = w.tmp[a];
+    }
     bool factored = true;
     if (cfg.hard_limits &&
         clamp_active_limits(pv, sys, w, st.lm_lambda, cfg.marquardt, &factored)) {
@@ -642,26 +658,13 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       continue;
     }
     if (use_null) {
-      // posture in the task null space: dq += v - (A + lambda D)^-1 A v,
-      // v = -s k (q - rest), kept in q_trial (nq >= nv) until the trial point is formed
-      T* v = w.q_trial;
-      difference_row(m, w.q, w.null_rest, v);
-      for (int a = 0; a < nv; ++a) {
-        bool free = !w.dof_free || w.dof_free[a];
-        v[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * v[a] : T(0);
-      }
-      for (int pass = 0; pass < kNullProjections; ++pass) {
-        lm_apply(sys, v, w.tmp);
-        lm_solve(sys, w.tmp);
-        for (int a = 0; a < nv; ++a) v[a] -= w.tmp[a];
-      }
-      for (int a = 0; a < nv; ++a) w.tmp[a] = v[a];
-      if (largest_magnitude(w.tmp, nv) < T(1e-5) * null_scale) {
+      // posture in the task null space: its step (damped_step) added to dq
+      if (largest_magnitude(w.q_trial, nv) < T(1e-5) * null_scale) {
         // settled: the posture is as close to the rest as the task allows
         null_done = true;
         use_null = false;
       } else {
-        for (int a = 0; a < nv; ++a) w.dq[a] += w.tmp[a];
+        for (int a = 0; a < nv; ++a) w.dq[a] += w.q_trial[a];
       }
       // the posture ended (settled, or out of steps) on a row within the tolerances: the plain
       // step is the row's polish, or the row stops here when its posture steps polished it or

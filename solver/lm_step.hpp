@@ -295,6 +295,13 @@ IKWB_HD T lm_damping(T lambda, bool marquardt, T a_diag) {
   return lambda * (marquardt ? (a_diag > T(1e-9) ? a_diag : T(1e-9)) : T(1));
 }
 
+// the damping lm_factor adds to dof a's diagonal: lm_damping of diag(A)[a]
+template <class T>
+IKWB_HD T lm_dof_damping(const LmSystem<T>& s, T lambda, bool marquardt, int a) {
+  const T a_diag = s.kind == LmStep::kDense ? s.A[a * s.nv + a] : s.diag[s.nv + a];
+  return lm_damping(lambda, marquardt, a_diag);
+}
+
 // Factors A + lambda D. exclude (nv, or null): dofs with exclude[a] > 0 are left out of the
 // step (rows and columns of the damped matrix replaced by the identity's). False when the
 // matrix is not positive definite (non-finite rows).
@@ -303,7 +310,7 @@ IKWB_HD bool lm_factor(const LmSystem<T>& s, T lambda, bool marquardt, const T* 
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
     for (int a = 0; a < nv * nv; ++a) s.L[a] = s.A[a];
-    for (int a = 0; a < nv; ++a) s.L[a * nv + a] += lm_damping(lambda, marquardt, s.A[a * nv + a]);
+    for (int a = 0; a < nv; ++a) s.L[a * nv + a] += lm_dof_damping(s, lambda, marquardt, a);
     if (exclude) {
       for (int a = 0; a < nv; ++a) {
         if (!(exclude[a] > T(0))) continue;
@@ -314,13 +321,12 @@ IKWB_HD bool lm_factor(const LmSystem<T>& s, T lambda, bool marquardt, const T* 
     return cholesky_factor(s.L, nv);
   }
   const T* sd = s.diag;
-  const T* ad = s.diag + nv;
   T* minv = s.diag + 2 * nv;
   for (int a = 0; a < nv; ++a) {
     const bool frozen = s.dof_free && !s.dof_free[a];
     const bool out = exclude && exclude[a] > T(0);
     // an excluded dof's damped diagonal is 1, as in the dense matrix
-    const T d = out ? T(1) : sd[a] + lm_damping(lambda, marquardt, ad[a]);
+    const T d = out ? T(1) : sd[a] + lm_dof_damping(s, lambda, marquardt, a);
     if (!(d > T(0))) return false;
     minv[a] = T(1) / d;
     s.cols[a] = frozen || out ? 0 : 1;
@@ -365,31 +371,6 @@ IKWB_HD void lm_solve(const LmSystem<T>& s, T* x) {
     const T zi = z[i];
     for (int a = 0; a < nv; ++a)
       if (s.cols[a]) x[a] -= minv[a] * Ji[a] * zi;
-  }
-}
-
-// out = A v (nv each; not aliased).
-template <class T>
-IKWB_HD void lm_apply(const LmSystem<T>& s, const T* v, T* out) {
-  const int nv = s.nv;
-  if (s.kind == LmStep::kDense) {
-    with_arm_size(nv, [&](auto n) {
-      for (int a = 0; a < n; ++a) {
-        T t = T(0);
-        for (int b = 0; b < n; ++b) t += s.A[a * n + b] * v[b];
-        out[a] = t;
-      }
-    });
-    return;
-  }
-  for (int a = 0; a < nv; ++a) out[a] = s.diag[a] * v[a];
-  for (int i = 0; i < s.m; ++i) {
-    const T* Ji = s.J + s.rows[i] * nv;
-    T t = T(0);
-    for (int a = 0; a < nv; ++a)
-      if (!s.dof_free || s.dof_free[a]) t += Ji[a] * v[a];
-    for (int a = 0; a < nv; ++a)
-      if (!s.dof_free || s.dof_free[a]) out[a] += Ji[a] * t;
   }
 }
 

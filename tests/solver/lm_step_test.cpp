@@ -116,9 +116,8 @@ IkProblem zoo_problem(std::shared_ptr<const Model> model, const std::vector<doub
 
 // the reference: (J^T J + lambda D) x = b with dofs of `out` (and frozen ones) handled as the
 // dense step's matrix does, solved by Eigen
-Eigen::VectorXd reference_solve(const StepFixture& f, double lambda, bool marquardt,
-                                const uint8_t* dof_free, const std::vector<double>& out,
-                                const Eigen::VectorXd& b) {
+// J^T J with frozen dofs' rows and columns the identity's
+Eigen::MatrixXd reference_normal(const StepFixture& f, const uint8_t* dof_free) {
   const int nv = f.nv;
   Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> J(
       f.J.data(), f.nr, nv);
@@ -128,6 +127,14 @@ Eigen::VectorXd reference_solve(const StepFixture& f, double lambda, bool marqua
       A.row(a).setZero(), A.col(a).setZero();
       A(a, a) = 1.0;
     }
+  return A;
+}
+
+Eigen::VectorXd reference_solve(const StepFixture& f, double lambda, bool marquardt,
+                                const uint8_t* dof_free, const std::vector<double>& out,
+                                const Eigen::VectorXd& b) {
+  const int nv = f.nv;
+  const Eigen::MatrixXd A = reference_normal(f, dof_free);
   Eigen::MatrixXd M = A;
   for (int a = 0; a < nv; ++a) M(a, a) += lambda * (marquardt ? std::max(A(a, a), 1e-9) : 1.0);
   for (int a = 0; a < nv; ++a)
@@ -229,7 +236,11 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
     Eigen::VectorXd rhs(nv);
     for (int a = 0; a < nv; ++a) rhs[a] = u01(rng) - 0.5;
 
-    std::vector<double> x[2], Av[2], pred(2);
+    // a posture step v: the right-hand side off the frozen and excluded dofs
+    Eigen::VectorXd v = rhs;
+    for (int a = 0; a < nv; ++a)
+      if ((dof_free && !dof_free[a]) || (exclude && exclude[a] > 0)) v[a] = 0.0;
+    std::vector<double> x[2], null[2], pred(2);
     const LmStep kinds[2] = {LmStep::kDense, LmStep::kRowSpace};
     StepFixture::Buffers bufs[2];
     for (int i = 0; i < 2; ++i) {
@@ -240,8 +251,10 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
       for (int a = 0; a < nv; ++a)
         if (exclude && exclude[a] > 0) x[i][a] = 0.0;  // as the clamped step's right-hand side
       lm_solve(s, x[i].data());
-      Av[i].assign(nv, 0.0);
-      lm_apply(s, rhs.data(), Av[i].data());
+      // a pass of the null-space projection: (A + lambda D)^-1 (lambda D v)
+      null[i].assign(nv, 0.0);
+      for (int a = 0; a < nv; ++a) null[i][a] = lm_dof_damping(s, lambda, marquardt, a) * v[a];
+      lm_solve(s, null[i].data());
       pred[i] = lm_model_decrease(s, rhs.data());
     }
     // g: the dense step's sums and the row-space step's agree to rounding
@@ -256,7 +269,16 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
       for (int a = 0; a < nv; ++a)
         EXPECT_NEAR(x[i][a], want[a], tol * (1.0 + scale))
             << "trial " << trial << (i ? " row space" : " dense") << " dof " << a;
-    test::expect_matrix_near(Av[1], Av[0], nv, tol, "A v");
+    // it is v - M^-1 A v, M the damped matrix of the included dofs
+    Eigen::VectorXd Av = reference_normal(f, dof_free) * v;
+    for (int a = 0; a < nv; ++a)
+      if (out[a] > 0) Av[a] = 0.0;
+    Eigen::VectorXd proj = v - reference_solve(f, lambda, marquardt, dof_free, out, Av);
+    const double proj_scale = proj.lpNorm<Eigen::Infinity>();
+    for (int i = 0; i < 2; ++i)
+      for (int a = 0; a < nv; ++a)
+        EXPECT_NEAR(null[i][a], proj[a], tol * (1.0 + proj_scale))
+            << "trial " << trial << (i ? " row space" : " dense") << " dof " << a;
     EXPECT_NEAR(pred[1], pred[0], tol * (1.0 + std::fabs(pred[0])));
   }
 }

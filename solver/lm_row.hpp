@@ -309,7 +309,7 @@ IKWB_HD bool problem_has_measure(const ProblemView<T>& pv) {
 // (marked in w.tmp) and the damped system is refactored without them; true when any was frozen
 // (then sys holds that factor, or false in *factored when it is not positive definite).
 template <class T>
-IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, const LmSystem<T>& sys, RowBuffers<T>& w,
+IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, LmSystem<T>& sys, RowBuffers<T>& w,
                                  T lambda, bool marquardt, bool* factored) {
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count;
@@ -506,6 +506,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   sys.row_col = w.row_col;
   sys.rows = w.rows;
   sys.cols = w.cols;
+  sys.parents = sys.kind == LmStep::kDense && lm_tree_factor_pays(nv) && lm_dof_parents(m, w.cols);
   // the clock is read every iteration on larger problems, every fourth on small ones (an
   // iteration of a 7-dof arm takes about as long as a few clock reads)
   const bool timed = w.deadline_ns != ~uint64_t(0);

@@ -6,8 +6,10 @@
 // (task objectives, centre of mass, custom rows, ball rotations of a posture) fill the columns
 // of their chain. Two ways to solve, chosen per problem (lm_resolve_step):
 //   dense      A = J^T J (nv x nv) summed over each row's non-zero columns only, so a hand's rows
-//              cost its chain and a posture row one product; dense Cholesky of A + lambda D.
-//              The plain dense product up to the sign of a zero (the same terms in the same order).
+//              cost its chain and a posture row one product; dense Cholesky of A + lambda D, or
+//              on a branched robot whose rows each move one chain the tree factor (tree_factor),
+//              which takes no fill-in. The plain dense product up to the sign of a zero (the
+//              same terms in the same order).
 //   row space  the diagonal rows and the damping make a diagonal M; the m general rows G enter
 //              through Woodbury, (M + G^T G)^-1 = M^-1 - M^-1 G^T (I + G M^-1 G^T)^-1 G M^-1:
 //              an m x m Cholesky and O(m^2 nv) work instead of O(nv^3): a 5000-joint chain with
@@ -108,6 +110,107 @@ IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
   with_arm_size(n, [&](auto size) { cholesky_solve_sized(L, size, x); });
 }
 
+// Each dof's parent in the kinematic tree: the previous dof of its joint, else the last dof of
+// the nearest ancestor joint with dofs, -1 at a root; into parent (nv). False when a parent
+// does not come before its dof (the tree factor needs that order) or a dof has kTreeDepth
+// ancestors or more.
+// the deepest dof the tree factor takes (its ancestors are listed on the stack)
+constexpr int kTreeDepth = 64;
+
+template <class T>
+IKWB_HD bool lm_dof_parents(const ModelView<T>& m, int* parent) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int d0 = m.joint_qd_start[j], d1 = m.joint_qd_start[j + 1];
+    if (d1 == d0) continue;
+    int a = m.joint_ancestor[j];
+    while (a >= 0 && m.joint_qd_start[a + 1] == m.joint_qd_start[a]) a = m.joint_ancestor[a];
+    int p = a >= 0 ? m.joint_qd_start[a + 1] - 1 : -1;
+    for (int d = d0; d < d1; ++d) {
+      if (p >= d) return false;
+      parent[d] = p;
+      p = d;
+    }
+  }
+  for (int d = 0; d < m.dof_count; ++d) {
+    int depth = 0;
+    for (int a = parent[d]; a >= 0; a = parent[a]) ++depth;
+    if (depth >= kTreeDepth) return false;
+  }
+  return true;
+}
+
+// Whether the n x n matrix L (lower triangle read) couples each dof only with its ancestors
+// (parent: lm_dof_parents): the pattern of rows that each move one chain (a hand's, a foot's,
+// the diagonal rows), which the tree factor keeps without fill-in.
+template <class T>
+IKWB_HD bool lm_tree_pattern(const T* L, int n, const int* parent) {
+  for (int i = 0; i < n; ++i) {
+    int next = parent[i];  // ancestors come in decreasing order along the chain
+    for (int j = i - 1; j >= 0; --j) {
+      if (j == next) {
+        next = parent[j];
+        continue;
+      }
+      if (L[i * n + j] != T(0)) return false;
+    }
+  }
+  return true;
+}
+
+// In-place factor L^T L of the n x n SPD matrix L of tree pattern (lower triangle used;
+// Featherstone's LTL factorisation): from the last dof down, row k of the factor is non-zero
+// only at k's ancestors, and eliminating k updates only the entries among them. The cost is the
+// sum of the squared depths, not n^3 / 6. False if not SPD.
+template <class T>
+IKWB_HD bool tree_factor(T* L, int n, const int* parent) {
+  for (int k = n - 1; k >= 0; --k) {
+    T* Lk = L + k * n;
+    if (!(Lk[k] > T(0))) return false;
+    const T d = sqrt(Lk[k]);
+    Lk[k] = d;
+    // k's ancestors, nearest first (the updates below then index them without walking)
+    int anc[kTreeDepth];
+    int c = 0;
+    for (int i = parent[k]; i >= 0; i = parent[i]) anc[c++] = i;
+    for (int u = 0; u < c; ++u) Lk[anc[u]] = Lk[anc[u]] / d;
+    for (int u = 0; u < c; ++u) {
+      const T lki = Lk[anc[u]];
+      T* Li = L + anc[u] * n;
+      for (int v = u; v < c; ++v) Li[anc[v]] -= lki * Lk[anc[v]];
+    }
+  }
+  return true;
+}
+
+// Solves L^T L x = b in place (x holds b on entry) with a factor of tree_factor.
+template <class T>
+IKWB_HD void tree_solve(const T* L, int n, const int* parent, T* x) {
+  for (int k = n - 1; k >= 0; --k) {
+    const T* Lk = L + k * n;
+    const T xk = x[k] / Lk[k];
+    x[k] = xk;
+    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= Lk[i] * xk;
+  }
+  for (int k = 0; k < n; ++k) {
+    const T* Lk = L + k * n;
+    T s = x[k];
+    for (int i = parent[k]; i >= 0; i = parent[i]) s -= Lk[i] * x[i];
+    x[k] = s / Lk[k];
+  }
+}
+
+// The dense step uses the tree factor on the CPU beyond arm size, whenever the damped matrix has
+// the tree pattern (inactive balance and collision rows are set aside, so a humanoid's drag
+// usually has it; a centre-of-mass row couples every branch and the plain factor is used).
+// Measured in docs/benchmarks.md, "The tree factor". The GPU keeps the plain loop.
+IKWB_HD bool lm_tree_factor_pays(int nv) {
+#if defined(__CUDA_ARCH__)
+  return false;
+#else
+  return nv > 8;
+#endif
+}
+
 // row_col values besides a column index
 constexpr int kRowZero = -2;     // always zero (a disabled or null-space objective)
 constexpr int kRowGeneral = -1;  // may fill any column
@@ -179,7 +282,10 @@ struct LmSystem {
                                       // diag(J^T J), inverse damped diagonal of the factor
   const int* row_col = nullptr;       // (nr) lm_classify_rows
   const int* rows = nullptr;          // (m) the general rows
-  int* cols = nullptr;  // (nv) row space: 1 for a dof in the factored system's columns, else 0
+  int* cols = nullptr;   // (nv) row space: 1 for a dof in the factored system's columns, else 0;
+                         // dense with parents: each dof's parent (lm_dof_parents)
+  bool parents = false;  // dense: cols holds the dofs' parents, and the tree factor may be used
+  bool tree = false;     // dense: the last lm_factor was tree_factor (lm_solve follows it)
 };
 
 // frozen dofs of the dense system: no gradient, an identity row and column in A
@@ -306,7 +412,7 @@ IKWB_HD T lm_dof_damping(const LmSystem<T>& s, T lambda, bool marquardt, int a) 
 // step (rows and columns of the damped matrix replaced by the identity's). False when the
 // matrix is not positive definite (non-finite rows).
 template <class T>
-IKWB_HD bool lm_factor(const LmSystem<T>& s, T lambda, bool marquardt, const T* exclude) {
+IKWB_HD bool lm_factor(LmSystem<T>& s, T lambda, bool marquardt, const T* exclude) {
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
     for (int a = 0; a < nv * nv; ++a) s.L[a] = s.A[a];
@@ -318,7 +424,8 @@ IKWB_HD bool lm_factor(const LmSystem<T>& s, T lambda, bool marquardt, const T* 
         s.L[a * nv + a] = T(1);
       }
     }
-    return cholesky_factor(s.L, nv);
+    s.tree = s.parents && lm_tree_pattern(s.L, nv, s.cols);
+    return s.tree ? tree_factor(s.L, nv, s.cols) : cholesky_factor(s.L, nv);
   }
   const T* sd = s.diag;
   T* minv = s.diag + 2 * nv;
@@ -351,7 +458,10 @@ template <class T>
 IKWB_HD void lm_solve(const LmSystem<T>& s, T* x) {
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
-    cholesky_solve(s.L, nv, x);
+    if (s.tree)
+      tree_solve(s.L, nv, s.cols, x);
+    else
+      cholesky_solve(s.L, nv, x);
     return;
   }
   const int m = s.m;

@@ -385,6 +385,78 @@ TEST(LmStep, WholeSolvesAgreeWithEitherStep) {
   EXPECT_GE(short_solves, 12);
 }
 
+// Two Panda arms on a torso that floats (a free joint): 6 + 14 dofs, two branches on one base.
+Model floating_two_pandas() {
+  ModelBuilder b;
+  b.model().name = "floating_two_pandas";
+  int torso = b.add_body("torso", 10.0);
+  b.add_joint({"torso_free", JointType::kFree, -1, torso});
+  int left = b.add_body("left_link0");
+  b.add_joint({"left_mount", JointType::kFixed, torso, left, test::tf(0, 0.3, 0)});
+  test::add_panda_chain(b, left, "left_");
+  int right = b.add_body("right_link0");
+  b.add_joint({"right_mount", JointType::kFixed, torso, right, test::tf(0, -0.3, 0)});
+  test::add_panda_chain(b, right, "right_");
+  return b.finalize();
+}
+
+// On a tree (two arms on a floating torso), pose rows on both hands, a posture and the joint
+// limits couple each dof only with its ancestors: the dense step takes the tree factor and
+// solves the system as the reference does. A centre-of-mass row couples the two arms: the plain
+// factor then, to the same answer.
+TEST(LmStep, DenseStepTakesTheTreeFactorOnATree) {
+  auto model = std::make_shared<const Model>(floating_two_pandas());
+  const int nv = model->dof_count;
+  ASSERT_EQ(nv, 20);
+  std::vector<int> parent(nv);
+  ASSERT_TRUE(lm_dof_parents(model->view(), parent.data()));
+  for (int d = 0; d < nv; ++d) {
+    // the base's six dofs in a row, each arm's first dof on the base's last, then its chain
+    const int want = d == 6 || d == 13 ? 5 : d - 1;
+    EXPECT_EQ(parent[d], want) << "dof " << d;
+  }
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  const std::vector<double> q = test::random_configuration(*model, rng);
+  const auto poses = test::body_poses(*model, q);
+  for (bool com : {false, true}) {
+    IkProblem pr(model, 1);
+    for (const char* tcp : {"left_hand_tcp", "right_hand_tcp"}) {
+      const int b = model->find_body(tcp);
+      const int o = pr.add_pose(b);
+      Transform<double> t = poses[b];
+      t.p = t.p + Vec3<double>{0.05, -0.02, 0.03};
+      pr.set_target_pose(o, 0, t);
+    }
+    pr.add_posture(test::random_configuration(*model, rng), PostureOptions{0.3});
+    pr.add_joint_limits(ObjectiveOptions{2.0});
+    if (com) {
+      Objective c;
+      c.params.type = ObjectiveType::kCom;
+      const int o = pr.add_objective(c);
+      pr.set_target_position(o, 0, poses[0].p + Vec3<double>{0.1, 0, 0});
+    }
+    StepFixture f(pr, q);
+    StepFixture::Buffers buf;
+    LmSystem<double> s = f.system(LmStep::kDense, buf, nullptr);
+    ASSERT_TRUE(lm_dof_parents(f.pv.model, f.cols.data()));
+    s.parents = true;
+    lm_build(s, f.r.data());
+    const double lambda = 1e-3;
+    ASSERT_TRUE(lm_factor(s, lambda, false, static_cast<const double*>(nullptr)));
+    EXPECT_EQ(s.tree, !com);
+    Eigen::VectorXd rhs(nv);
+    for (int a = 0; a < nv; ++a) rhs[a] = u(rng);
+    std::vector<double> x(rhs.data(), rhs.data() + nv);
+    lm_solve(s, x.data());
+    Eigen::VectorXd ref =
+        reference_solve(f, lambda, false, nullptr, std::vector<double>(nv, 0.0), rhs);
+    const double scale = ref.lpNorm<Eigen::Infinity>();
+    for (int a = 0; a < nv; ++a)
+      EXPECT_NEAR(x[a], ref[a], 1e-9 * (1.0 + scale)) << (com ? "com, " : "") << "dof " << a;
+  }
+}
+
 TEST(LmStep, AutoPicksRowSpaceWhenGeneralRowsAreAtMostHalfTheDofs) {
   EXPECT_EQ(lm_resolve_step(LmStep::kAuto, 8, 6), LmStep::kDense);       // Panda pose
   EXPECT_EQ(lm_resolve_step(LmStep::kAuto, 12, 6), LmStep::kRowSpace);   // 12-joint chain pose

@@ -132,6 +132,42 @@ TEST(Cholesky, SolvesSpdSystems) {
   EXPECT_FALSE(cholesky_factor(Z.data(), 2));
 }
 
+// A matrix that couples each dof only with its ancestors (a floating base's six dofs, then
+// three branches listed breadth first, as a URDF loader lists them): the tree factor solves it,
+// and the pattern check tells it from a matrix with a term across two branches.
+TEST(Cholesky, TreeFactorSolvesTreePatternSystems) {
+  const std::vector<int> parent = {-1, 0, 1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 9, 10, 12};
+  const int n = int(parent.size());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  // rows that each move one chain, from a dof to the root
+  std::vector<double> A(n * n, 0.0);
+  for (int k = 0; k < 3 * n; ++k) {
+    std::vector<double> row(n, 0.0);
+    for (int d = k % n; d >= 0; d = parent[d]) row[d] = u(rng);
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) A[a * n + b] += row[a] * row[b];
+  }
+  for (int a = 0; a < n; ++a) A[a * n + a] += 0.1;
+  std::vector<double> x(n), b(n, 0.0);
+  for (double& v : x) v = u(rng);
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < n; ++c) b[a] += A[a * n + c] * x[c];
+  ASSERT_TRUE(lm_tree_pattern(A.data(), n, parent.data()));
+  std::vector<double> L = A;
+  ASSERT_TRUE(tree_factor(L.data(), n, parent.data()));
+  tree_solve(L.data(), n, parent.data(), b.data());
+  for (int a = 0; a < n; ++a) EXPECT_NEAR(b[a], x[a], 1e-9) << a;
+  // dofs 9 and 10 are on different branches
+  std::vector<double> across = A;
+  across[10 * n + 9] = across[9 * n + 10] = 0.01;
+  EXPECT_FALSE(lm_tree_pattern(across.data(), n, parent.data()));
+  // not positive definite
+  std::vector<double> not_spd = A;
+  not_spd[14 * n + 14] = -1.0;
+  EXPECT_FALSE(tree_factor(not_spd.data(), n, parent.data()));
+}
+
 // the unrolled sizes (6 to 8) give bit for bit what the loop with a run-time size gives, and
 // solve every size from 1 to 12 to rounding
 TEST(Cholesky, UnrolledSizesEqualTheLoop) {

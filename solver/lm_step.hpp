@@ -110,13 +110,13 @@ IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
   with_arm_size(n, [&](auto size) { cholesky_solve_sized(L, size, x); });
 }
 
+// the deepest dof the tree factor takes (its ancestors are listed on the stack)
+constexpr int kTreeDepth = 64;
+
 // Each dof's parent in the kinematic tree: the previous dof of its joint, else the last dof of
 // the nearest ancestor joint with dofs, -1 at a root; into parent (nv). False when a parent
 // does not come before its dof (the tree factor needs that order) or a dof has kTreeDepth
 // ancestors or more.
-// the deepest dof the tree factor takes (its ancestors are listed on the stack)
-constexpr int kTreeDepth = 64;
-
 template <class T>
 IKWB_HD bool lm_dof_parents(const ModelView<T>& m, int* parent) {
   for (int j = 0; j < m.joint_count; ++j) {

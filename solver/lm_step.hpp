@@ -304,11 +304,12 @@ IKWB_HD void lm_freeze_dense(const LmSystem<T>& s, Size nv) {
 template <class T>
 IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
   for (int a = 0; a < nv; ++a) s.g[a] = T(0);
-  // each row's products over its non-zero columns a, against every column b (whole rows of A,
-  // which vectorise; the mirrored element gets the same products in the same order, so A
-  // comes out symmetric), rows in order: the same sums as the plain dense product up to the
-  // sign of a zero
-  for (int a = 0; a < nv * nv; ++a) s.A[a] = T(0);
+  // each row's products over its non-zero columns a, against the columns b <= a (the lower
+  // triangle of A, rows of it that vectorise), rows in order; then the upper triangle mirrored:
+  // the same sums as the plain dense product up to the sign of a zero (a product and its mirror
+  // are the same product)
+  for (int a = 0; a < nv; ++a)
+    for (int b = 0; b <= a; ++b) s.A[a * nv + b] = T(0);
   for (int k = 0; k < s.nr; ++k) {
     const int rc = s.row_col[k];
     if (rc == kRowZero) continue;
@@ -324,9 +325,11 @@ IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
       if (ja == T(0)) continue;
       s.g[a] += ja * rk;
       T* __restrict__ Aa = s.A + a * nv;
-      for (int b = 0; b < nv; ++b) Aa[b] += ja * Jk[b];
+      for (int b = 0; b <= a; ++b) Aa[b] += ja * Jk[b];
     }
   }
+  for (int a = 0; a < nv; ++a)
+    for (int b = a + 1; b < nv; ++b) s.A[a * nv + b] = s.A[b * nv + a];
   lm_freeze_dense(s, nv);
 }
 

@@ -416,6 +416,30 @@ IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<
   return joined;
 }
 
+// How far along p (the null-space posture's step) the step dq + a p can go, a in [0, 1], before
+// a row set aside (one that has not joined the step's model) turns active in its linear model;
+// rows that dq alone makes active are the step's own join and do not count.
+template <class T>
+IKWB_HD T lm_posture_reach(const ProblemView<T>& pv, const T* dq, const T* p,
+                           const RowBuffers<T>& w) {
+  if (!w.latent) return T(1);
+  const int nv = pv.model.dof_count;
+  T reach = T(1);
+  for_each_latent_row(pv, [&](int slot, int) {
+    const T* s = w.latent + long(slot) * (nv + 2);
+    if (s[nv + 1] != T(kLatentAside)) return;
+    T v = s[nv], vp = T(0);
+    for (int c = 0; c < nv; ++c) {
+      v += s[c] * dq[c];
+      vp += s[c] * p[c];
+    }
+    if (v > T(0) || !(v + vp > T(0))) return;
+    const T a = -v / vp;  // v <= 0 < v + vp, so vp > 0 and a in [0, 1)
+    if (a < reach) reach = a;
+  });
+  return reach;
+}
+
 // Sets the joined rows aside again (their rows leave J): the next step starts from the active
 // rows, so a row that joined for a step that was rejected does not pull the shorter steps after it
 // toward its boundary.
@@ -659,7 +683,14 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       continue;
     }
     if (use_null) {
-      // posture in the task null space: its step (damped_step) added to dq
+      // posture in the task null space: its step (damped_step) added to dq. A row set aside has
+      // no Jacobian row to project the posture against, so a posture step that would make one
+      // active (capsules into their margin, the centre of mass toward the support polygon's
+      // edge) is cut where the row's linear model reaches zero: the posture comes to rest at
+      // the edge instead of pushing in and being pulled back out by the steps after it
+      const T reach = lm_posture_reach(pv, w.dq, w.q_trial, w);
+      if (reach < T(1))
+        for (int a = 0; a < nv; ++a) w.q_trial[a] *= reach;
       if (largest_magnitude(w.q_trial, nv) < T(1e-5) * null_scale) {
         // settled: the posture is as close to the rest as the task allows
         null_done = true;

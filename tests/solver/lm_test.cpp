@@ -678,6 +678,45 @@ TEST_F(Planar, RowsAStepWouldActivateJoinItsModel) {
   EXPECT_LT(d, 0.3);
 }
 
+// A soft min-distance row keeps the elbow a margin from the point where the null-space posture
+// would take it, from the task's solution without the posture (the task met, as in a drag).
+// The posture's steps move the elbow along the task's self-motion toward that point; the row
+// is set aside while inactive, so the posture is not projected against it, and a step that
+// would carry the elbow into the margin is cut where the row's linear model reaches zero
+// (lm_posture_reach). The posture settles at the margin's edge; without the cut it pushed 1.1 mm
+// into it, where the row and the posture's next steps balance.
+TEST_F(Planar, PostureStepsStopAtTheEdgeOfARowSetAside) {
+  const int elbow = model->find_body("link2");
+  const Vec3<double> target{1.0, 1.2, 0.1};
+  const std::vector<double> rest{1.2, -0.3, 0.9};
+  LmConfig<double> cfg;
+  cfg.max_iterations = 300;
+  // where the posture takes the elbow, and where the task alone leaves it
+  IkProblem free(model);
+  free.set_target_position(free.add_position(tip), 0, target);
+  const int free_post = free.add_posture(rest, {1.0, true});
+  RowRunner run_free(free);
+  ASSERT_TRUE(run_free.run(q0, cfg, 0, free_post).converged);
+  const Vec3<double> pulled = test::link_point(*model, run_free.result, elbow, {0, 0, 0});
+  ASSERT_TRUE(run_free.run(q0, cfg).converged);
+  const std::vector<double> q_task = run_free.result;
+  const double margin = 0.5 * length(pulled - test::link_point(*model, q_task, elbow, {0, 0, 0}));
+  ASSERT_GT(margin, 0.05);
+
+  IkProblem pr(model);
+  pr.set_target_position(pr.add_position(tip), 0, target);
+  pr.add_min_distance(elbow, {0, 0, 0}, 0, pulled, margin, {10.0, false});
+  const int post = pr.add_posture(rest, {1.0, true});
+  RowRunner run(pr);
+  RowStatus<double> st = run.run(q_task, cfg, 0, post);
+  ASSERT_TRUE(st.converged);
+  EXPECT_FALSE(st.settling);
+  EXPECT_LT(st.eval.position_error, cfg.tol_position);
+  const double d = length(test::link_point(*model, run.result, elbow, {0, 0, 0}) - pulled);
+  EXPECT_GE(d, margin - 1e-6);  // at the edge of the margin (0.19 um in), not pressed into it
+  EXPECT_LT(d, margin + 1e-6);  // and as far as the margin lets the posture go
+}
+
 // lm_join_activated takes back the set-aside rows whose linear model a step makes positive, and
 // lm_joined_correction turns the model decrease of a joined row (v + j dq)^2 into max(0, .)^2.
 TEST(LatentRows, JoinWhenTheStepMakesThemActive) {
@@ -719,6 +758,41 @@ TEST(LatentRows, JoinWhenTheStepMakesThemActive) {
   lm_set_aside(pv, scratch, w);
   EXPECT_EQ(J, (std::vector<double>{0.0, 0.0, 0.0, 3.0, 0.0, 1.0}));
   EXPECT_EQ(lm_join_activated(pv, long_step, w), 0);
+}
+
+// lm_posture_reach: the share of the posture's step p that keeps every set-aside row's linear model
+// at or below zero along dq + a p; rows that dq alone makes active are the step's own join.
+TEST(LatentRows, PostureStepsReachTheEdgeOfARowSetAside) {
+  auto model = std::make_shared<Model>(test::planar_arm());
+  IkProblem pr(model);
+  pr.add_min_distance(1, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 0
+  pr.add_min_distance(2, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 1
+  ProblemView<double> pv = pr.view();
+  const int nv = 3;
+  std::vector<double> J{1.0, 2.0, 0.0, 3.0, 0.0, 1.0}, r(2, 0.0), latent(lm_latent_capacity(2, nv));
+  RowBuffers<double> w{};
+  w.J = J.data();
+  w.r = r.data();
+  w.latent = latent.data();
+  const double scratch[2] = {-0.5, 0.25};  // row 0 set aside (value -0.5), row 1 active
+  lm_set_aside(pv, scratch, w);
+  const double dq[3] = {0.1, 0.1, 0.0};  // row 0's model: -0.5 + 0.3 = -0.2
+  const double none[3] = {0.0, 0.0, 0.0}, within[3] = {0.2, 0.0, 0.0}, beyond[3] = {0.3, 0.0, 0.0};
+  EXPECT_EQ(lm_posture_reach(pv, dq, none, w), 1.0);
+  EXPECT_EQ(lm_posture_reach(pv, dq, within, w), 1.0);               // -0.2 + 0.2 = 0: not active
+  EXPECT_DOUBLE_EQ(lm_posture_reach(pv, dq, beyond, w), 2.0 / 3.0);  // -0.2 + 0.3 a = 0
+  // row 1 is active at the iterate: the posture's projection sees its Jacobian row already
+  const double along_row1[3] = {0.0, 0.0, 100.0};
+  EXPECT_EQ(lm_posture_reach(pv, dq, along_row1, w), 1.0);
+  // a step that activates row 0 by itself: the step's join, not the posture's doing
+  const double long_step[3] = {0.3, 0.3, 0.0};
+  EXPECT_EQ(lm_posture_reach(pv, long_step, beyond, w), 1.0);
+  // once joined, the row is in the step's model and the posture is projected against it
+  ASSERT_EQ(lm_join_activated(pv, long_step, w), 1);
+  EXPECT_EQ(lm_posture_reach(pv, dq, beyond, w), 1.0);
+  // without a buffer nothing is set aside
+  w.latent = nullptr;
+  EXPECT_EQ(lm_posture_reach(pv, dq, beyond, w), 1.0);
 }
 
 static_assert(largest_finite<float>() == std::numeric_limits<float>::max());

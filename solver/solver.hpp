@@ -95,6 +95,8 @@ struct ProblemResult {
   bool settling = false;            // converged, but the best seed stopped before its null-space
                                     // posture settled (settle_iterations, or out of iterations
                                     // or time): another solve from q moves it on
+  double damping = 0;               // the LM damping the best seed ended with (0 from L-BFGS):
+                                    // where a warm start from q may begin (the workbench's does)
 };
 
 struct SolveResult {

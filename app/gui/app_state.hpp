@@ -74,6 +74,7 @@ struct BudgetStatus {
   double budget_ms = 0;
   double warm_ms = 0;  // the warm start (seed 0 from the current configuration)
   int warm_iterations = 0;
+  double warm_damping = 0;         // the LM damping the warm start began with (the last one's end)
   bool stopped_converged = false;  // the warm start converged, so no other seed ran
   int pool_seeds = 0;              // pool seeds advanced (seed_pool.hpp)
   double pool_ms = 0;

@@ -128,9 +128,13 @@ void frame_budget_widget(AppState& app) {
              "continue\nacross frames from where they stopped");
   const BudgetStatus& b = app.solve.budget;
   if (!b.on) return;
-  ImGui::TextDisabled("warm %.2f ms %d it%s%s", b.warm_ms, b.warm_iterations,
-                      b.stopped_converged ? ", converged: stopped" : "",
+  ImGui::TextDisabled("warm %.2f ms %d it, damping %.0e%s%s", b.warm_ms, b.warm_iterations,
+                      b.warm_damping, b.stopped_converged ? ", converged: stopped" : "",
                       app.solve.settling ? " (posture settling)" : "");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the warm start: its time, iterations and the LM damping it began with (where the last\n"
+        "one ended, between a tenth of the Damping setting and the setting)");
   ImGui::TextDisabled("pool %d seeds %.2f ms %d it (pool %llu), left %.2f ms", b.pool_seeds,
                       b.pool_ms, b.pool_iterations, (unsigned long long)b.pool_generation,
                       b.left_ms);

@@ -317,6 +317,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
                       {"budget_ms", b.budget_ms},
                       {"warm_ms", b.warm_ms},
                       {"warm_iterations", b.warm_iterations},
+                      {"warm_damping", b.warm_damping},
                       {"stopped_converged", b.stopped_converged},
                       {"pool_seeds", b.pool_seeds},
                       {"pool_ms", b.pool_ms},

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -82,6 +83,33 @@ TEST(SolverDriver, BudgetStopsOnceTheWarmStartConverges) {
   EXPECT_EQ(app.solve.total_iterations, b.warm_iterations);
   EXPECT_GT(b.left_ms, 0.0);
   EXPECT_EQ(app.last_result.n_seeds, 1);  // no pool yet: the warm start alone
+}
+
+// the warm start begins with the damping the last one ended with, held within a tenth of the
+// setting and the setting: the first from the setting, the next lower (a drag's first step from
+// a converged pose is nearly Gauss-Newton)
+TEST(SolverDriver, WarmStartBeginsWhereTheLastOnesDampingEnded) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  app.frame_budget_ms = kAmpleBudgetMs;
+  SolverDriver driver;
+  driver.init(app);
+  const double setting = app.settings.lambda_init;
+  const int hand = 2;
+  ASSERT_TRUE(app.objectives[hand].has_target_position());
+  Transform<double> t = app.objectives[hand].target;
+  double began = 0, ended = setting;
+  for (int k = 0; k < 4; ++k) {
+    t.p.x += 0.002;
+    app.set_target(hand, t);
+    frame(app, driver);
+    ASSERT_TRUE(app.solve.budget.stopped_converged) << k;
+    began = app.solve.budget.warm_damping;
+    EXPECT_DOUBLE_EQ(began, k == 0 ? setting : std::clamp(ended, 0.1 * setting, setting)) << k;
+    ended = app.last_result.problems[0].damping;
+    EXPECT_GT(ended, 0.0);
+  }
+  EXPECT_LT(began, setting);
 }
 
 // an unreachable target: the warm start does not converge, so the pool's seeds advance, the

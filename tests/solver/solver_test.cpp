@@ -51,6 +51,27 @@ TEST(Solver, PandaPoseTargetsConverge) {
   EXPECT_EQ(ok, P);
 }
 
+// the LM damping a solve ended with: accepted steps lower it from lambda_init; L-BFGS has none
+TEST(Solver, ReportsTheDampingItEndedWith) {
+  auto model = std::make_shared<Model>(test::panda());
+  const int tcp = model->find_body("panda_hand_tcp");
+  const std::vector<double> q0 = model->middle_configuration();
+  IkProblem problem(model);
+  const int obj = problem.add_pose(tcp);
+  Transform<double> t = link_pose(*model, q0, tcp);
+  t.p.x += 0.01;
+  problem.set_target_pose(obj, 0, t);
+  SolverSettings s;
+  SolveResult res;
+  make_cpu_solver()->solve(problem, s, q0, res);
+  ASSERT_TRUE(res.problems[0].converged);
+  EXPECT_GT(res.problems[0].damping, 0.0);
+  EXPECT_LT(res.problems[0].damping, s.lambda_init);
+  s.optimizer = Optimizer::kLbfgs;
+  make_cpu_solver()->solve(problem, s, q0, res);
+  EXPECT_EQ(res.problems[0].damping, 0.0);
+}
+
 TEST(Solver, NamesRoundTrip) {
   for (Backend b : {Backend::kCpu, Backend::kCuda}) {
     Backend out;

@@ -45,6 +45,7 @@ struct Workspace {
   std::vector<Transform<T>> memo_poses;
   std::vector<int> memo_lists;
   std::vector<double> memo_world;  // the collision world the memo is of (world_contents)
+  uint64_t memo_world_id = 0;      // and its IkProblem::collision_world_id (0: none)
   // custom objectives run in double
   std::vector<double> cq, cr;
   std::vector<Transform<double>> cbody;
@@ -90,12 +91,18 @@ struct Workspace {
     }
     memo.clear();
     memo_world.clear();
+    memo_world_id = 0;
   }
 
   // Keeps the collision memo (searches and pair lists) for a solve of the same collision world
   // as the last one (workbench frames, the seeds of a pool), else forgets it and makes room for
-  // this world's pair lists.
-  void use_collision_world(const CollisionView<T>& c) {
+  // this world's pair lists. The same world id answers without reading the world (whose
+  // contents, 650 pairs on the humanoid, a frame's solve would otherwise read from memory that
+  // drawing the frame has evicted); another id compares the contents (an equal world in
+  // another problem keeps the memo too).
+  void use_collision_world(const CollisionView<T>& c, uint64_t world_id) {
+    if (world_id == memo_world_id) return;
+    memo_world_id = world_id;
     world_scratch.clear();
     world_contents(c, world_scratch);
     if (world_scratch == memo_world) return;
@@ -354,7 +361,7 @@ class CpuSolver : public IkSolver {
     }
     std::vector<ProblemView<T>> thread_views(works.size(), pv);
     for (std::size_t i = 0; i < works.size(); ++i) {
-      if (collides) works[i].use_collision_world(pv.collision);
+      if (collides) works[i].use_collision_world(pv.collision, problem.collision_world_id());
       thread_views[i].collision.memo = &works[i].memo;
     }
 

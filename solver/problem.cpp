@@ -1,5 +1,6 @@
 #include "solver/problem.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,12 @@ Objective make_objective(ObjectiveType type, int link, Vec3<double> offset,
   if (kind.has(kFieldPositionWeights)) o.params.position_weights = options.position_weights;
   if (kind.has(kFieldRotationWeights)) o.params.rotation_weights = options.rotation_weights;
   return o;
+}
+
+// a process-wide counter: ids are never reused, so equal ids mean the same world
+uint64_t next_collision_world_id() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
 }
 
 }  // namespace
@@ -81,6 +88,7 @@ IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
   dof_lower_ = model_->dof_lower;
   dof_upper_ = model_->dof_upper;
   collision_ = make_collision_world(*model_, {}, {});
+  collision_id_ = next_collision_world_id();
 }
 
 void IkProblem::check_objective(int i, const char* what) const {
@@ -480,6 +488,7 @@ void IkProblem::set_collision_world(CollisionWorld world) {
   if (world.self_pairs.size() % 2)
     throw std::invalid_argument("set_collision_world: self_pairs must hold index pairs");
   collision_ = std::move(world);
+  collision_id_ = next_collision_world_id();
   ++version_;
 }
 

@@ -149,6 +149,10 @@ class IkProblem {
   // layout; throws std::invalid_argument for indices out of range.
   void set_collision_world(CollisionWorld world);
   const CollisionWorld& collision_world() const { return collision_; }
+  // the collision world's identity: unique to each world set (at construction and by
+  // set_collision_world) in this process; a copy of the problem keeps it. Equal ids, same world
+  // (a backend keeps its collision memo across solves by it)
+  uint64_t collision_world_id() const { return collision_id_; }
 
   // dofs that may move (dof_count, nonzero = free); empty = all
   void set_dof_mask(const std::vector<uint8_t>& mask);
@@ -191,6 +195,7 @@ class IkProblem {
   std::vector<double> dof_lower_, dof_upper_;
   std::vector<LinkPoint<double>> points_;
   CollisionWorld collision_;
+  uint64_t collision_id_ = 0;
   int residual_count_ = 0;
   uint64_t structure_version_ = 1;
   uint64_t version_ = 1;

@@ -410,5 +410,43 @@ TEST_F(BoxReach, TargetInsideTheBoxIsOutOfReachAtTheNearestFreePose) {
   EXPECT_GT(r.problems[0].position_error, 0.075);
 }
 
+// The CPU backend keeps its collision memo across solves of the same world (by the problem's
+// collision_world_id), as the workbench's frames do, each from where the last ended: a problem
+// copied keeps the world and its id, a world set anew gets a new one, and a solver kept across
+// both answers as a fresh solver does
+TEST_F(BoxReach, ASolverKeptAcrossWorldsAnswersAsAFreshOne) {
+  SolverSettings s;
+  s.n_seeds = 1;
+  s.max_iterations = 100;
+  auto kept = make_cpu_solver();
+  IkProblem pr = problem(true, {{0.6, -0.1, 0.3}});
+  // the box and three balls far away (never among the memo's listed pairs)
+  std::vector<Obstacle> world = {box};
+  for (int i = 0; i < 3; ++i)
+    world.push_back(obstacle("ball", ShapeType::kSphere, {3.0, -1.0 + i, 1.0}));
+  pr.set_collision_world(make_collision_world(*m, {}, world));
+  SolveResult r, again, fresh;
+  kept->solve(pr, s, m->middle_configuration(), r);
+  const std::vector<double> q = r.problems[0].q;
+  const IkProblem copy = pr;
+  EXPECT_EQ(copy.collision_world_id(), pr.collision_world_id());
+  kept->solve(copy, s, q, again);
+  make_cpu_solver()->solve(copy, s, q, fresh);
+  EXPECT_EQ(again.row_q, fresh.row_q);
+  // a ball moved onto the hand where it stands: a new world, a new id
+  const uint64_t before = pr.collision_world_id();
+  world[2].pose.p = test::body_poses(*m, q)[size_t(tcp)].p;
+  pr.set_collision_world(make_collision_world(*m, {}, world));
+  EXPECT_NE(pr.collision_world_id(), before);
+  kept->solve(pr, s, q, again);
+  make_cpu_solver()->solve(pr, s, q, fresh);
+  EXPECT_EQ(again.row_q, fresh.row_q);
+  EXPECT_EQ(again.problems[0].constraint_violation, fresh.problems[0].constraint_violation);
+  // the ball moved the arm (the test can tell a stale memo)
+  EXPECT_GT(world_distance(pr, q), -1.0);
+  EXPECT_LT(world_distance(pr, q), 0.0);
+  EXPECT_NE(again.problems[0].q, q);
+}
+
 }  // namespace
 }  // namespace ikwb

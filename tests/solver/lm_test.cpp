@@ -717,24 +717,32 @@ TEST_F(Planar, PostureStepsStopAtTheEdgeOfARowSetAside) {
   EXPECT_LT(d, margin + 1e-6);  // and as far as the margin lets the posture go
 }
 
+// The planar arm with two soft min-distance rows (latent slots 0 and 1), their Jacobian rows
+// J, and row buffers with room to set them aside
+struct LatentRows : ::testing::Test {
+  static constexpr int nv = 3;
+  IkProblem pr{std::make_shared<Model>(test::planar_arm())};
+  ProblemView<double> pv;
+  std::vector<double> J{1.0, 2.0, 0.0, 3.0, 0.0, 1.0},
+      r = std::vector<double>(2, 0.0), latent = std::vector<double>(lm_latent_capacity(2, nv));
+  RowBuffers<double> w{};
+  // at the iterate: row 0 inactive (value -0.5), row 1 active (value 0.25)
+  const double scratch[2] = {-0.5, 0.25};
+
+  void SetUp() override {
+    pr.add_min_distance(1, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});
+    pr.add_min_distance(2, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});
+    pv = pr.view();
+    ASSERT_EQ(lm_latent_rows(pv.objectives, pv.objective_count), 2);
+    w.J = J.data();
+    w.r = r.data();
+    w.latent = latent.data();
+  }
+};
+
 // lm_join_activated takes back the set-aside rows whose linear model a step makes positive, and
 // lm_joined_correction turns the model decrease of a joined row (v + j dq)^2 into max(0, .)^2.
-TEST(LatentRows, JoinWhenTheStepMakesThemActive) {
-  auto model = std::make_shared<Model>(test::planar_arm());
-  IkProblem pr(model);
-  pr.add_min_distance(1, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 0
-  pr.add_min_distance(2, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 1
-  ProblemView<double> pv = pr.view();
-  ASSERT_EQ(lm_latent_rows(pv.objectives, pv.objective_count), 2);
-  const int nv = 3;
-  std::vector<double> J(2 * nv, 0.0), r(2, 0.0), latent(lm_latent_capacity(2, nv));
-  RowBuffers<double> w{};
-  w.J = J.data();
-  w.r = r.data();
-  w.latent = latent.data();
-  // at the iterate: row 0 inactive (value -0.5), row 1 active (value 0.25)
-  J = {1.0, 2.0, 0.0, 3.0, 0.0, 1.0};
-  const double scratch[2] = {-0.5, 0.25};
+TEST_F(LatentRows, JoinWhenTheStepMakesThemActive) {
   lm_set_aside(pv, scratch, w);
   EXPECT_EQ(J, (std::vector<double>{0.0, 0.0, 0.0, 3.0, 0.0, 1.0}));
   // a step that keeps row 0 inactive: -0.5 + 0.1 + 0.2 < 0
@@ -762,20 +770,8 @@ TEST(LatentRows, JoinWhenTheStepMakesThemActive) {
 
 // lm_posture_reach: the share of the posture's step p that keeps every set-aside row's linear model
 // at or below zero along dq + a p; rows that dq alone makes active are the step's own join.
-TEST(LatentRows, PostureStepsReachTheEdgeOfARowSetAside) {
-  auto model = std::make_shared<Model>(test::planar_arm());
-  IkProblem pr(model);
-  pr.add_min_distance(1, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 0
-  pr.add_min_distance(2, {0, 0, 0}, 4, {0, 0, 0}, 0.1, {1.0, false});  // one row, slot 1
-  ProblemView<double> pv = pr.view();
-  const int nv = 3;
-  std::vector<double> J{1.0, 2.0, 0.0, 3.0, 0.0, 1.0}, r(2, 0.0), latent(lm_latent_capacity(2, nv));
-  RowBuffers<double> w{};
-  w.J = J.data();
-  w.r = r.data();
-  w.latent = latent.data();
-  const double scratch[2] = {-0.5, 0.25};  // row 0 set aside (value -0.5), row 1 active
-  lm_set_aside(pv, scratch, w);
+TEST_F(LatentRows, PostureStepsReachTheEdgeOfARowSetAside) {
+  lm_set_aside(pv, scratch, w);          // row 0 set aside, row 1 active
   const double dq[3] = {0.1, 0.1, 0.0};  // row 0's model: -0.5 + 0.3 = -0.2
   const double none[3] = {0.0, 0.0, 0.0}, within[3] = {0.2, 0.0, 0.0}, beyond[3] = {0.3, 0.0, 0.0};
   EXPECT_EQ(lm_posture_reach(pv, dq, none, w), 1.0);

@@ -300,33 +300,68 @@ IKWB_HD void lm_freeze_dense(const LmSystem<T>& s, Size nv) {
   }
 }
 
+// Rows k .. k + N - 1 (consecutive general rows) added to g and to the lower triangle of A:
+// each column a that any of them fills adds the N rows' products in row order, so every sum is
+// the one the rows make one at a time (a row's zero in column a adds a zero product), while A's
+// row a is read and written once for the N rows instead of once a row.
+template <class T, int N>
+IKWB_HD void lm_add_rows(const LmSystem<T>& s, const T* r, int k, int nv) {
+  const T* Jk = s.J + k * nv;
+  for (int a = 0; a < nv; ++a) {
+    T ja[N];
+    bool filled = false;
+    for (int i = 0; i < N; ++i) {
+      ja[i] = Jk[i * nv + a];
+      filled = filled || ja[i] != T(0);
+    }
+    if (!filled) continue;
+    for (int i = 0; i < N; ++i) s.g[a] += ja[i] * r[k + i];
+    T* __restrict__ Aa = s.A + a * nv;
+    for (int b = 0; b <= a; ++b) {
+      T t = Aa[b];
+      for (int i = 0; i < N; ++i) t += ja[i] * Jk[i * nv + b];
+      Aa[b] = t;
+    }
+  }
+}
+
+// the general rows that lm_add_rows takes together
+constexpr int kLmRowBlock = 4;
+
 // the dense part of lm_build: g = J^T r and A = J^T J over nv columns
 template <class T>
 IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
   for (int a = 0; a < nv; ++a) s.g[a] = T(0);
-  // each row's products over its non-zero columns a, against the columns b <= a (the lower
-  // triangle of A, rows of it that vectorise), rows in order; then the upper triangle mirrored:
-  // the same sums as the plain dense product up to the sign of a zero (a product and its mirror
-  // are the same product)
+  // rows in order, runs of general rows kLmRowBlock at a time, each over its non-zero columns a
+  // against the columns b <= a (the lower triangle of A, rows of it that vectorise); then the
+  // upper triangle mirrored: the same sums as the plain dense product up to the sign of a zero
+  // (a product and its mirror are the same product)
   for (int a = 0; a < nv; ++a)
     for (int b = 0; b <= a; ++b) s.A[a * nv + b] = T(0);
-  for (int k = 0; k < s.nr; ++k) {
+  for (int k = 0; k < s.nr;) {
     const int rc = s.row_col[k];
-    if (rc == kRowZero) continue;
-    const T* Jk = s.J + k * nv;
-    if (rc >= 0) {
-      s.A[rc * nv + rc] += Jk[rc] * Jk[rc];
-      s.g[rc] += Jk[rc] * r[k];
+    if (rc == kRowZero) {
+      ++k;
       continue;
     }
-    const T rk = r[k];
-    for (int a = 0; a < nv; ++a) {
-      const T ja = Jk[a];
-      if (ja == T(0)) continue;
-      s.g[a] += ja * rk;
-      T* __restrict__ Aa = s.A + a * nv;
-      for (int b = 0; b <= a; ++b) Aa[b] += ja * Jk[b];
+    if (rc >= 0) {
+      const T* Jk = s.J + k * nv;
+      s.A[rc * nv + rc] += Jk[rc] * Jk[rc];
+      s.g[rc] += Jk[rc] * r[k];
+      ++k;
+      continue;
     }
+    int n = 1;
+    while (n < kLmRowBlock && k + n < s.nr && s.row_col[k + n] == kRowGeneral) ++n;
+    if (n == kLmRowBlock)
+      lm_add_rows<T, kLmRowBlock>(s, r, k, nv);
+    else if (n == 3)
+      lm_add_rows<T, 3>(s, r, k, nv);
+    else if (n == 2)
+      lm_add_rows<T, 2>(s, r, k, nv);
+    else
+      lm_add_rows<T, 1>(s, r, k, nv);
+    k += n;
   }
   for (int a = 0; a < nv; ++a)
     for (int b = a + 1; b < nv; ++b) s.A[a * nv + b] = s.A[b * nv + a];

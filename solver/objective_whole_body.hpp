@@ -129,28 +129,54 @@ IKWB_HD Vec3<S> cone_error(const Vec3<S>& a, const Vec3<S>& d, C cone) {
   return (phi / s) * v;
 }
 
-// its differential for a change da of a and dd of d (linear in both)
+// Its differential for a change da of a and dd of d (linear in both). What depends on a and d
+// alone (the angle, its atan2, the error's direction) is computed once for the Jacobian's
+// columns: ConeDiff(a, d, cone)(da, dd).
 template <class T>
-IKWB_HD Vec3<T> cone_error_diff(const Vec3<T>& a, const Vec3<T>& d, T cone, const Vec3<T>& da,
-                                const Vec3<T>& dd) {
-  Vec3<T> v = cross(d, a);
-  T c = dot(d, a);
-  T s2 = dot(v, v);
-  Vec3<T> dv = cross(dd, a) + cross(d, da);
-  if (!(s2 > T(kConeSinEps * kConeSinEps)) && c > T(0)) return cone > T(0) ? zero3<T>() : dv;
-  T s = sqrt(s2);
-  T phi = atan2(s, c) - cone;
-  if (!(phi > T(0))) return zero3<T>();
-  if (!(s2 > T(kConeSinEps * kConeSinEps))) {
-    Vec3<T> n = perpendicular(d);
-    return (dot(cross(n, a), da) - dot(cross(n, d), dd)) * n;
+struct ConeDiff {
+  enum Kind { kZero, kAlong, kAgainst, kGeneral };
+  Vec3<T> a, d, n;
+  T c = T(0), s = T(0), s2 = T(0), phi_over_s = T(0);
+  Kind kind = kZero;
+  ConeDiff() = default;
+  IKWB_HD ConeDiff(const Vec3<T>& a_, const Vec3<T>& d_, T cone) : a(a_), d(d_) {
+    const Vec3<T> v = cross(d, a);
+    c = dot(d, a);
+    s2 = dot(v, v);
+    if (!(s2 > T(kConeSinEps * kConeSinEps)) && c > T(0)) {
+      kind = cone > T(0) ? kZero : kAlong;
+      return;
+    }
+    s = sqrt(s2);
+    const T phi = atan2(s, c) - cone;
+    if (!(phi > T(0))) return;
+    if (!(s2 > T(kConeSinEps * kConeSinEps))) {
+      kind = kAgainst;
+      n = perpendicular(d);
+      return;
+    }
+    kind = kGeneral;
+    n = (T(1) / s) * v;
+    phi_over_s = phi / s;
   }
-  Vec3<T> n = (T(1) / s) * v;
-  T ds = dot(n, dv);
-  T dc = dot(dd, a) + dot(d, da);
-  T dtheta = (c * ds - s * dc) / (s2 + c * c);
-  return dtheta * n + (phi / s) * (dv - ds * n);
-}
+  IKWB_HD Vec3<T> operator()(const Vec3<T>& da, const Vec3<T>& dd) const {
+    switch (kind) {
+      case kAlong:
+        return cross(dd, a) + cross(d, da);
+      case kAgainst:
+        return (dot(cross(n, a), da) - dot(cross(n, d), dd)) * n;
+      case kGeneral: {
+        const Vec3<T> dv = cross(dd, a) + cross(d, da);
+        const T ds = dot(n, dv);
+        const T dc = dot(dd, a) + dot(d, da);
+        const T dtheta = (c * ds - s * dc) / (s2 + c * c);
+        return dtheta * n + phi_over_s * (dv - ds * n);
+      }
+      default:
+        return zero3<T>();
+    }
+  }
+};
 
 // The point a look_at objective looks at (world): its world target, or with link_b >= 0 the
 // point offset_b of link_b (the head follows a hand)
@@ -192,7 +218,7 @@ IKWB_HD bool cone_vectors(ObjectiveType type, int link, const Vec3<T>& offset, c
 template <class T>
 struct ConeColumns {
   Vec3<T> a, d, point;
-  T cone = T(0);
+  ConeDiff<T> diff;   // of the cone error at a, d
   T inv_dist = T(0);  // 0: d does not move with the link (axis_align)
   bool target_pass = false;
   T* J = nullptr;
@@ -205,7 +231,7 @@ struct ConeColumns {
       Vec3<T> dp = angular ? cross(axis, point - anchor) : axis;
       dd = (target_pass ? inv_dist : -inv_dist) * (dp - dot(d, dp) * d);
     }
-    Vec3<T> dr = cone_error_diff(a, d, cone, da, dd);
+    Vec3<T> dr = diff(da, dd);
     for (int r = 0; r < 3; ++r) J[r * ld + dof] += scale * dr[r];
   }
 };

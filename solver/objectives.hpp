@@ -360,7 +360,7 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
       if (!cone_vectors(o.type, o.link, o.offset, o.axis, o.direction, at, body_q, &cc.a, &cc.d,
                         &cc.point, &dist))
         break;
-      cc.cone = o.cone;
+      cc.diff = ConeDiff<T>(cc.a, cc.d, o.cone);
       cc.inv_dist = o.type == ObjectiveType::kLookAt ? T(1) / dist : T(0);
       cc.J = J;
       cc.ld = ld;

@@ -247,10 +247,18 @@ IKWB_HD_OUTLINED void builtin_jacobian(const ProblemView<T>& pv, int problem, co
     if (o.type == ObjectiveType::kCustom) continue;
     T* ro = scratch + o.start;
     T* Jo = J + o.start * nv;
+    if (!o.enabled || o.null_space) {
+      // rows of no step (lm_classify_rows: kRowZero), as apply_mode leaves them: zero
+      for (int k = 0; k < o.dim; ++k) {
+        ro[k] = T(0);
+        for (int c = 0; c < nv; ++c) Jo[k * nv + c] = T(0);
+      }
+      continue;
+    }
     objective_jacobian(pv, oi, problem, q, body_q, Jo, nv, ro);
-    ObjectiveParams<T> eff = o;
-    if (o.null_space) eff.enabled = 0;
-    apply_mode(eff, al_lambda + o.start, mu, nv, ro, Jo, nv);
+    // a joint-limit row has one entry, on the diagonal (objective_jacobian)
+    const bool diagonal = o.type == ObjectiveType::kJointLimits && o.dim == nv;
+    apply_mode(o, al_lambda + o.start, mu, nv, ro, Jo, nv, diagonal);
   }
 }
 

@@ -438,10 +438,11 @@ IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
 // An inactive inequality row (g, or g + lambda/mu, <= 0) has a zero Jacobian row, except with J
 // for the kinds of objective_predicts_activation: there it keeps w dg (sqrt(mu) dg), and r the
 // row's value before the max, w g (sqrt(mu) (g + lambda/mu)) <= 0: the linear model of the row,
-// which lm_solve_row sets aside and uses when a step would make the row active.
+// which lm_solve_row sets aside and uses when a step would make the row active. diagonal: row k
+// of J has no entry besides column k (a joint-limit row), and only that one is read and written.
 template <class T, class S>
 IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int nv, S* r, T* J,
-                        int ld) {
+                        int ld, bool diagonal = false) {
   const bool ineq = objective_is_inequality(o.type);
   const bool keep_model = J && objective_predicts_activation(o.type);
   T sq_mu = sqrt(mu);
@@ -462,7 +463,9 @@ IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int 
       v = S(scale) * v;
     }
     r[k] = v;
-    if (J) {
+    if (J && diagonal) {
+      J[k * ld + k] = active ? scale * J[k * ld + k] : T(0);
+    } else if (J) {
       T* row = J + k * ld;
       for (int c = 0; c < nv; ++c) row[c] = active ? scale * row[c] : T(0);
     }

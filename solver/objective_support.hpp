@@ -86,14 +86,12 @@ IKWB_HD S segment_param_xy(const Vec3<S>& a, const Vec3<S>& b, const Vec3<S>& c)
   return tau < S(0) ? S(0) : (tau > S(1) ? S(1) : tau);
 }
 
-// The rows (n of them, see the header comment) for CoM c. margin in m.
+// The rows (n of them, see the header comment) for CoM c, from the contact points' world
+// positions and their hull of h vertices (support_hull). margin in m.
 template <class T, class S>
-IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Transform<S>* body_q,
-                              const Vec3<S>& c, S* r) {
-  Vec3<S> world[kMaxContactPoints];
-  int hull[kMaxContactPoints];
+IKWB_HD void support_rows(const Vec3<S>* world, const int* hull, int h, int n, T margin,
+                          const Vec3<S>& c, S* r) {
   for (int i = 0; i < n; ++i) r[i] = S(-1);
-  int h = support_hull(pts, n, body_q, world, hull);
   if (h == 0) return;
   if (h < 3) {
     const Vec3<S>& a = world[hull[0]];
@@ -111,6 +109,16 @@ IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Tr
     if (!(len > S(0))) continue;
     r[hull[e]] = (dy * (c.x - a.x) - dx * (c.y - a.y)) / len + S(margin);
   }
+}
+
+// The rows for CoM c at body poses body_q.
+template <class T, class S>
+IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Transform<S>* body_q,
+                              const Vec3<S>& c, S* r) {
+  Vec3<S> world[kMaxContactPoints];
+  int hull[kMaxContactPoints];
+  const int h = support_hull(pts, n, body_q, world, hull);
+  support_rows(world, hull, h, n, margin, c, r);
 }
 
 // The contact point terms of support rows on one link. A point x moving with its link adds
@@ -149,13 +157,16 @@ struct ContactColumns {
 // acc: a ColumnAccumulator (solver/objectives.hpp) with ld set, for the CoM's Jacobian. With a
 // polygon (n >= 3 rows) the CoM's Jacobian is computed once, into rows 0..2 as scratch, and each
 // edge row takes its horizontal projection from there: one walk over the bodies, not one per edge.
-// The contact points' terms take one walk up each foot's chain (ContactColumns).
+// The contact points' terms take one walk up each foot's chain (ContactColumns). r (or null)
+// receives the rows of support_residual too, from the same hull.
 template <class T, class Acc>
 IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, int n,
-                              const Transform<T>* body_q, const Vec3<T>& c, T* J, Acc& acc) {
+                              const Transform<T>* body_q, const Vec3<T>& c, T* J, Acc& acc,
+                              T margin = T(0), T* r = nullptr) {
   Vec3<T> world[kMaxContactPoints];
   int hull[kMaxContactPoints];
   int h = support_hull(pts, n, body_q, world, hull);
+  if (r) support_rows(world, hull, h, n, margin, c, r);
   if (h == 0) return;
   acc.lin = nullptr;
   acc.ang = nullptr;

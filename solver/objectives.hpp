@@ -222,7 +222,8 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
 // Analytic Jacobian rows (o.dim x dof_count, row-major, leading dimension ld) of the raw
 // residual of objective o, at q / body_q. Rows are overwritten. raw (or null) receives the raw
 // rows as objective_residual writes them; the collision kinds then search their closest pairs
-// once for both (the search is most of their cost).
+// once for both (the search is most of their cost), and support_polygon finds its hull and
+// centre of mass once for both.
 template <class T>
 IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, const T* q,
                                 const Transform<T>* body_q, T* J, int ld, T* raw = nullptr) {
@@ -230,7 +231,8 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
   const ModelView<T>& m = pv.model;
   const bool collision =
       o.type == ObjectiveType::kSelfCollision || o.type == ObjectiveType::kWorldCollision;
-  if (raw && !collision) objective_residual(pv, oi, problem, q, body_q, raw);
+  if (raw && !collision && o.type != ObjectiveType::kSupportPolygon)
+    objective_residual(pv, oi, problem, q, body_q, raw);
   const Transform<T>& tgt = pv.targets[oi * pv.problem_count + problem];
   int nv = m.dof_count;
   for (int r = 0; r < o.dim; ++r)
@@ -374,7 +376,7 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
     }
     case ObjectiveType::kSupportPolygon:
       support_jacobian(m, pv.points + o.point_start, o.point_count, body_q,
-                       center_of_mass(m, body_q), J, acc);
+                       center_of_mass(m, body_q), J, acc, o.margin, raw);
       break;
     case ObjectiveType::kPositionBox: {
       Vec3<T> x = world_point(body_q, o.link, o.offset);

@@ -172,6 +172,34 @@ TEST(SupportPolygon, RowsAreSignedEdgeDistancesPlusMargin) {
   EXPECT_EQ(rep[o].violation, 0.0);
 }
 
+// objective_jacobian's raw rows (from the hull and centre of mass its Jacobian uses) are the
+// residual's, bit for bit: with a polygon, a segment (two points) and one point
+TEST(SupportPolygon, JacobianWritesTheResidualsRows) {
+  auto model = std::make_shared<Model>(test::planar_arm());
+  std::mt19937 rng(11);
+  const int nv = model->dof_count;
+  const std::vector<std::vector<LinkPoint<double>>> sets = {
+      {{0, {-0.3, -0.2, 0}}, {1, {0.2, 0.1, 0}}, {0, {0.3, -0.2, 0}}, {2, {0.0, 0.3, 0}}},
+      {{0, {-0.3, -0.2, 0}}, {2, {0.2, 0.1, 0}}},
+      {{1, {0.1, 0.0, 0}}}};
+  for (const auto& points : sets) {
+    IkProblem pr(model);
+    Objective sp;
+    sp.params.type = ObjectiveType::kSupportPolygon;
+    sp.params.margin = 0.01;
+    sp.points = points;
+    const int o = pr.add_objective(sp);
+    for (int trial = 0; trial < 5; ++trial) {
+      const std::vector<double> q = test::random_configuration(*model, rng);
+      const auto poses = test::body_poses(*model, q);
+      std::vector<double> J(points.size() * nv, 0.0);
+      std::vector<double> raw(points.size(), std::nan(""));
+      objective_jacobian(pr.view(), o, 0, q.data(), poses.data(), J.data(), nv, raw.data());
+      EXPECT_EQ(raw, test::raw_rows(pr.view(), o, 0, q)) << points.size() << " points";
+    }
+  }
+}
+
 TEST(SupportPolygon, NeedsContactPointsOnKnownLinks) {
   auto model = std::make_shared<Model>(test::planar_arm());
   IkProblem pr(model);

@@ -403,16 +403,25 @@ IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers
   });
 }
 
+// Calls f(s, row) for each latent row in `state` (kLatentAside or kLatentJoined): s is its
+// slot in w.latent (nv + 2 values: its Jacobian row, its value, its state). None without w.latent.
+template <class T, class F>
+IKWB_HD void for_each_latent_in(const ProblemView<T>& pv, const RowBuffers<T>& w, T state, F f) {
+  if (!w.latent) return;
+  const int nv = pv.model.dof_count;
+  for_each_latent_row(pv, [&](int slot, int row) {
+    T* s = w.latent + long(slot) * (nv + 2);
+    if (s[nv + 1] == state) f(s, row);
+  });
+}
+
 // Each set-aside row that the step dq makes active in its linear model joins the step's model:
 // its row goes back into J. Returns how many joined.
 template <class T>
 IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<T>& w) {
-  if (!w.latent) return 0;
   const int nv = pv.model.dof_count;
   int joined = 0;
-  for_each_latent_row(pv, [&](int slot, int row) {
-    T* s = w.latent + long(slot) * (nv + 2);
-    if (s[nv + 1] != T(kLatentAside)) return;
+  for_each_latent_in(pv, w, T(kLatentAside), [&](T* s, int row) {
     T v = s[nv];
     for (int c = 0; c < nv; ++c) v += s[c] * dq[c];
     if (!(v > T(0))) return;
@@ -430,12 +439,9 @@ IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<
 template <class T>
 IKWB_HD T lm_posture_reach(const ProblemView<T>& pv, const T* dq, const T* p,
                            const RowBuffers<T>& w) {
-  if (!w.latent) return T(1);
   const int nv = pv.model.dof_count;
   T reach = T(1);
-  for_each_latent_row(pv, [&](int slot, int) {
-    const T* s = w.latent + long(slot) * (nv + 2);
-    if (s[nv + 1] != T(kLatentAside)) return;
+  for_each_latent_in(pv, w, T(kLatentAside), [&](const T* s, int) {
     T v = s[nv], vp = T(0);
     for (int c = 0; c < nv; ++c) {
       v += s[c] * dq[c];
@@ -454,9 +460,7 @@ IKWB_HD T lm_posture_reach(const ProblemView<T>& pv, const T* dq, const T* p,
 template <class T>
 IKWB_HD void lm_set_joined_aside(const ProblemView<T>& pv, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
-  for_each_latent_row(pv, [&](int slot, int row) {
-    T* s = w.latent + long(slot) * (nv + 2);
-    if (s[nv + 1] != T(kLatentJoined)) return;
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](T* s, int row) {
     s[nv + 1] = T(kLatentAside);
     T* Jk = w.J + long(row) * nv;
     for (int c = 0; c < nv; ++c) Jk[c] = T(0);
@@ -468,27 +472,18 @@ IKWB_HD void lm_set_joined_aside(const ProblemView<T>& pv, RowBuffers<T>& w) {
 template <class T>
 IKWB_HD void lm_build_joined(const ProblemView<T>& pv, const LmSystem<T>& sys, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
-  auto each_joined = [&](auto f) {
-    for_each_latent_row(pv, [&](int slot, int row) {
-      const T* s = w.latent + long(slot) * (nv + 2);
-      if (s[nv + 1] == T(kLatentJoined)) f(row, s[nv]);
-    });
-  };
-  each_joined([&](int row, T v) { w.r[row] = v; });
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T* s, int row) { w.r[row] = s[nv]; });
   lm_build(sys, w.r);
-  each_joined([&](int row, T) { w.r[row] = T(0); });
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T*, int row) { w.r[row] = T(0); });
 }
 
 // What lm_model_decrease counted wrongly for the joined rows: it took (v + j dq)^2 / 2 from
 // v^2 / 2 where the rows are max(0, v + j dq)^2 / 2 and 0 at the iterate. Add it to the decrease.
 template <class T>
 IKWB_HD T lm_joined_correction(const ProblemView<T>& pv, const T* dq, const RowBuffers<T>& w) {
-  if (!w.latent) return T(0);
   const int nv = pv.model.dof_count;
   T c = T(0);
-  for_each_latent_row(pv, [&](int slot, int) {
-    const T* s = w.latent + long(slot) * (nv + 2);
-    if (s[nv + 1] != T(kLatentJoined)) return;
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T* s, int) {
     T v = s[nv];
     for (int a = 0; a < nv; ++a) v += s[a] * dq[a];
     c -= T(0.5) * s[nv] * s[nv];

@@ -32,7 +32,13 @@ struct Workspace {
   int nq = -1, nv = -1, nr = -1, nb = -1;
   long a_cap = -1, l_cap = -1, latent_cap = -1;
   std::vector<T> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, seed, best_q, init, diag;
-  std::vector<T> latent;  // the inactive rows the LM step sets aside (lm_set_aside)
+  std::vector<T> latent;           // the inactive rows the LM step sets aside (lm_set_aside)
+  std::vector<RowTerms<T>> terms;  // their terms (builtin_jacobian), one per latent row
+  // the bodies' motion for the rows' terms (latent rows only; MotionBuffers points into these)
+  std::vector<MotionColumn<T>> motion_columns;
+  std::vector<T> motion_scalars;
+  std::vector<Vec3<T>> motion_vectors;
+  MotionBuffers<T> motion;
   std::vector<int> row_col, rows, cols;
   std::vector<Transform<T>> body_q, body_q_trial;
   // Jacobian by finite differences or dual numbers
@@ -61,6 +67,16 @@ struct Workspace {
     nq = nq_, nv = nv_, nr = nr_, nb = nb_, a_cap = a_cap_, l_cap = l_cap_;
     latent_cap = latent_cap_;
     latent.assign(std::size_t(latent_cap), T(0));
+    terms.assign(std::size_t(latent_cap / (nv + 2)), RowTerms<T>());
+    const std::size_t mb = latent_cap > 0 ? std::size_t(nb) : 0;  // joint_count <= nb
+    motion_columns.assign(kMaxJointColumns * mb, {});
+    motion_scalars.assign(mb + (mb ? 2 * nv : 0), T(0));
+    motion_vectors.assign(5 * mb, zero3<T>());
+    motion.columns = motion_columns.data();
+    motion.subtree_mass = motion_scalars.data();
+    motion.along = motion_scalars.data() + mb;
+    motion.subtree_moment = motion_vectors.data();
+    motion.motion = motion_vectors.data() + mb;
     for (auto* v : {&q, &q_trial, &seed, &best_q, &init, &q_pert}) v->assign(nq, T(0));
     for (auto* v : {&r, &r_trial, &al, &r_plus, &r_minus}) v->assign(nr, T(0));
     J.assign(std::size_t(nr) * nv, T(0));
@@ -162,6 +178,8 @@ struct Workspace {
     b.rows = rows.data();
     b.cols = cols.data();
     b.latent = latent.empty() ? nullptr : latent.data();
+    b.terms = terms.empty() ? nullptr : terms.data();
+    b.motion = latent.empty() ? nullptr : &motion;
     return b;
   }
 };
@@ -287,7 +305,8 @@ struct CpuEvaluator {
     const int nv = pv->model.dof_count;
     bool analytic = mode == JacobianMode::kAnalytic || mode == JacobianMode::kMixed;
     if (analytic) {
-      builtin_jacobian(*pv, prob, al_lambda, mu, q, body_q, scratch, J);
+      builtin_jacobian(*pv, prob, al_lambda, mu, q, body_q, scratch, J,
+                       w->terms.empty() ? nullptr : w->terms.data());
       if (!has_custom) return;
       if (!dual_columns(q, true, J)) fd_columns(q, true, J);
     } else if (mode == JacobianMode::kAutodiff) {

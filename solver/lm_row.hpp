@@ -115,6 +115,11 @@ struct RowBuffers {
   // (lm_latent_capacity) the inactive rows set aside (lm_set_aside), or null: steps are then
   // taken without foreseeing the inequality rows they make active
   T* latent = nullptr;
+  // (lm_latent_rows) the terms of the rows set aside without a Jacobian row (builtin_jacobian),
+  // and the bodies' motion their linear models are evaluated with: both or neither, and none
+  // without latent
+  RowTerms<T>* terms = nullptr;
+  MotionBuffers<T>* motion = nullptr;
   uint64_t deadline_ns = ~uint64_t(0);  // row_clock_ns time at which the solve stops
 };
 
@@ -235,15 +240,43 @@ IKWB_HD_OUTLINED RowEval<T> builtin_residual(const ProblemView<T>& pv, int probl
   return e;
 }
 
+// The rows of objective oi (a kind of objective_has_terms) as terms (row_terms.hpp), when every
+// one of them is inactive at body_q: ro receives the rows' model values (apply_mode), Jo (o.dim
+// rows of pv.model.dof_count) zeros, terms (o.dim) the rows' terms scaled as apply_mode scales
+// the rows. False when a row is active (the terms are then cleared to none).
+template <class T>
+IKWB_HD bool defer_inactive_rows(const ProblemView<T>& pv, int oi, const T* lambda, T mu,
+                                 const Transform<T>* body_q, T* ro, T* Jo, RowTerms<T>* terms) {
+  const ObjectiveParams<T>& o = pv.objectives[oi];
+  const int nv = pv.model.dof_count;
+  objective_row_terms(pv, oi, body_q, ro, terms);
+  for (int k = 0; k < o.dim; ++k) {
+    if (!((o.hard ? ro[k] + lambda[k] / mu : ro[k]) > T(0))) continue;
+    for (int i = 0; i < o.dim; ++i) terms[i].count = -1;
+    return false;
+  }
+  for (int k = 0; k < o.dim; ++k) {
+    for (int c = 0; c < nv; ++c) Jo[k * nv + c] = T(0);
+    terms[k].scale(objective_row_scale(o, mu, k));
+  }
+  apply_mode(o, lambda, mu, nv, ro, Jo, nv);
+  return true;
+}
+
 // Weighted analytic Jacobian of all built-in objectives at q (body_q from q). scratch
-// (residual_count) receives the raw rows.
+// (residual_count) receives the raw rows. terms (lm_latent_rows, in for_each_latent_row's
+// order; or null): the rows of objective_has_terms kinds are written there instead of into J
+// while all of an objective's rows are inactive (defer_inactive_rows); lm_set_aside reads them.
 template <class T>
 IKWB_HD_OUTLINED void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda,
                                        T mu, const T* q, const Transform<T>* body_q, T* scratch,
-                                       T* J) {
+                                       T* J, RowTerms<T>* terms = nullptr) {
   int nv = pv.model.dof_count;
+  int slot = 0;  // the objective's first latent row
   for (int oi = 0; oi < pv.objective_count; ++oi) {
     const ObjectiveParams<T>& o = pv.objectives[oi];
+    RowTerms<T>* ot = terms ? terms + slot : nullptr;
+    if (objective_predicts_activation(o.type)) slot += o.dim;
     if (o.type == ObjectiveType::kCustom) continue;
     T* ro = scratch + o.start;
     T* Jo = J + o.start * nv;
@@ -255,6 +288,9 @@ IKWB_HD_OUTLINED void builtin_jacobian(const ProblemView<T>& pv, int problem, co
       }
       continue;
     }
+    if (terms && objective_has_terms(o.type) &&
+        defer_inactive_rows(pv, oi, al_lambda + o.start, mu, body_q, ro, Jo, ot))
+      continue;
     objective_jacobian(pv, oi, problem, q, body_q, Jo, nv, ro);
     // a joint-limit row has one entry, on the diagonal (objective_jacobian)
     const bool diagonal = o.type == ObjectiveType::kJointLimits && o.dim == nv;
@@ -269,6 +305,7 @@ struct AnalyticEvaluator {
   int problem = 0;
   const T* al_lambda = nullptr;
   T mu = T(1);
+  RowTerms<T>* terms = nullptr;  // RowBuffers::terms, or null: every row gets its Jacobian row
   IKWB_HD void set_multipliers(const T* lambda, T penalty) {
     al_lambda = lambda;
     mu = penalty;
@@ -277,7 +314,7 @@ struct AnalyticEvaluator {
     return builtin_residual(pv, problem, al_lambda, mu, q, body_q, r);
   }
   IKWB_HD void jacobian(const T* q, const Transform<T>* body_q, T* scratch, T* J) {
-    builtin_jacobian(pv, problem, al_lambda, mu, q, body_q, scratch, J);
+    builtin_jacobian(pv, problem, al_lambda, mu, q, body_q, scratch, J, terms);
   }
 };
 
@@ -381,11 +418,12 @@ IKWB_HD void for_each_latent_row(const ProblemView<T>& pv, F f) {
 }
 
 // Sets the inactive rows aside at the iterate whose Jacobian the evaluator has just written:
-// their model rows leave J (for w.latent, when there is one), their values come from scratch
-// (apply_mode).
+// their model rows leave J (for w.latent, when there is one; a row with terms has none in J),
+// their values come from scratch (apply_mode).
 template <class T>
 IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
+  bool terms = false;  // a row set aside with terms: the motion columns at w.q are needed
   for_each_latent_row(pv, [&](int slot, int row) {
     T* s = w.latent ? w.latent + long(slot) * (nv + 2) : nullptr;
     if (scratch[row] > T(0)) {
@@ -393,38 +431,75 @@ IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers
       return;
     }
     T* Jk = w.J + long(row) * nv;
-    for (int c = 0; c < nv; ++c) {
-      if (s) s[c] = Jk[c];
-      Jk[c] = T(0);
+    if (w.terms && w.terms[slot].count >= 0) {
+      terms = true;
+    } else {
+      for (int c = 0; c < nv; ++c) {
+        if (s) s[c] = Jk[c];
+        Jk[c] = T(0);
+      }
     }
     if (!s) return;
     s[nv] = scratch[row];
     s[nv + 1] = T(kLatentAside);
   });
+  if (terms && w.latent && w.motion) motion_columns(pv.model, w.body_q, *w.motion);
 }
 
-// Calls f(s, row) for each latent row in `state` (kLatentAside or kLatentJoined): s is its
-// slot in w.latent (nv + 2 values: its Jacobian row, its value, its state). None without w.latent.
+// Before a Jacobian: no row has terms until the evaluator writes them (builtin_jacobian).
+template <class T>
+IKWB_HD void lm_clear_terms(const ProblemView<T>& pv, RowBuffers<T>& w) {
+  if (!w.terms) return;
+  for_each_latent_row(pv, [&](int slot, int) { w.terms[slot].count = -1; });
+}
+
+// Calls f(s, slot, row) for each latent row in `state` (kLatentAside or kLatentJoined): s is its
+// slot in w.latent (nv + 2 values: its Jacobian row, its value, its state). None without
+// w.latent.
 template <class T, class F>
 IKWB_HD void for_each_latent_in(const ProblemView<T>& pv, const RowBuffers<T>& w, T state, F f) {
   if (!w.latent) return;
   const int nv = pv.model.dof_count;
   for_each_latent_row(pv, [&](int slot, int row) {
     T* s = w.latent + long(slot) * (nv + 2);
-    if (s[nv + 1] == state) f(s, row);
+    if (s[nv + 1] == state) f(s, slot, row);
   });
 }
 
+// start + j . v for the latent rows' j at the iterate (w.q): from the row kept in the slot, or
+// from the row's terms and the bodies' motion along v (motion_along in half `half` of w.motion,
+// whose columns lm_set_aside took at w.q).
+template <class T>
+struct LatentSlope {
+  const ProblemView<T>& pv;
+  const RowBuffers<T>& w;
+  const T* v;
+  int half;
+  const Vec3<T>* motion = nullptr;
+  IKWB_HD T operator()(const T* s, int slot, T start) {
+    if (!w.terms || w.terms[slot].count < 0) {
+      for (int c = 0; c < pv.model.dof_count; ++c) start += s[c] * v[c];
+      return start;
+    }
+    if (!motion) motion = motion_along(pv.model, *w.motion, v, half);
+    return start + terms_slope(w.terms[slot], motion, w.motion->com_velocity[half]);
+  }
+};
+
 // Each set-aside row that the step dq makes active in its linear model joins the step's model:
-// its row goes back into J. Returns how many joined.
+// its row goes back into J (a row with terms gets its Jacobian row from them, kept in its slot
+// from then on). Returns how many joined.
 template <class T>
 IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
   int joined = 0;
-  for_each_latent_in(pv, w, T(kLatentAside), [&](T* s, int row) {
-    T v = s[nv];
-    for (int c = 0; c < nv; ++c) v += s[c] * dq[c];
-    if (!(v > T(0))) return;
+  LatentSlope<T> slope{pv, w, dq, 0};
+  for_each_latent_in(pv, w, T(kLatentAside), [&](T* s, int slot, int row) {
+    if (!(slope(s, slot, s[nv]) > T(0))) return;
+    if (w.terms && w.terms[slot].count >= 0) {
+      terms_row(pv.model, w.body_q, w.terms[slot], s);
+      w.terms[slot].count = -1;
+    }
     s[nv + 1] = T(kLatentJoined);
     T* Jk = w.J + long(row) * nv;
     for (int c = 0; c < nv; ++c) Jk[c] = s[c];
@@ -441,12 +516,10 @@ IKWB_HD T lm_posture_reach(const ProblemView<T>& pv, const T* dq, const T* p,
                            const RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
   T reach = T(1);
-  for_each_latent_in(pv, w, T(kLatentAside), [&](const T* s, int) {
-    T v = s[nv], vp = T(0);
-    for (int c = 0; c < nv; ++c) {
-      v += s[c] * dq[c];
-      vp += s[c] * p[c];
-    }
+  LatentSlope<T> along_dq{pv, w, dq, 0};
+  LatentSlope<T> along_p{pv, w, p, 1};
+  for_each_latent_in(pv, w, T(kLatentAside), [&](const T* s, int slot, int) {
+    const T v = along_dq(s, slot, s[nv]), vp = along_p(s, slot, T(0));
     if (v > T(0) || !(v + vp > T(0))) return;
     const T a = -v / vp;  // v <= 0 < v + vp, so vp > 0 and a in [0, 1)
     if (a < reach) reach = a;
@@ -460,7 +533,7 @@ IKWB_HD T lm_posture_reach(const ProblemView<T>& pv, const T* dq, const T* p,
 template <class T>
 IKWB_HD void lm_set_joined_aside(const ProblemView<T>& pv, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
-  for_each_latent_in(pv, w, T(kLatentJoined), [&](T* s, int row) {
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](T* s, int, int row) {
     s[nv + 1] = T(kLatentAside);
     T* Jk = w.J + long(row) * nv;
     for (int c = 0; c < nv; ++c) Jk[c] = T(0);
@@ -472,9 +545,9 @@ IKWB_HD void lm_set_joined_aside(const ProblemView<T>& pv, RowBuffers<T>& w) {
 template <class T>
 IKWB_HD void lm_build_joined(const ProblemView<T>& pv, const LmSystem<T>& sys, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
-  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T* s, int row) { w.r[row] = s[nv]; });
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T* s, int, int row) { w.r[row] = s[nv]; });
   lm_build(sys, w.r);
-  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T*, int row) { w.r[row] = T(0); });
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T*, int, int row) { w.r[row] = T(0); });
 }
 
 // What lm_model_decrease counted wrongly for the joined rows: it took (v + j dq)^2 / 2 from
@@ -483,7 +556,7 @@ template <class T>
 IKWB_HD T lm_joined_correction(const ProblemView<T>& pv, const T* dq, const RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
   T c = T(0);
-  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T* s, int) {
+  for_each_latent_in(pv, w, T(kLatentJoined), [&](const T* s, int, int) {
     T v = s[nv];
     for (int a = 0; a < nv; ++a) v += s[a] * dq[a];
     c -= T(0.5) * s[nv] * s[nv];
@@ -664,6 +737,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     }
     if (need_normal) {
       if (need_jacobian) {
+        lm_clear_terms(pv, w);
         ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
         lm_set_aside(pv, w.r_trial, w);
         need_jacobian = false;

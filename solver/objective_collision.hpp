@@ -24,6 +24,7 @@
 #include "engine/core/distance.hpp"
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/row_kinematics.hpp"
+#include "solver/row_terms.hpp"
 
 namespace ikwb {
 
@@ -451,25 +452,12 @@ IKWB_HD void collision_residual(const CollisionView<T>& c, bool self, T margin,
   for (int i = 0; i < kCollisionRows; ++i) r[i] = pairs[i] >= 0 ? S(margin) - dist[i] : S(-1);
 }
 
-// adds sign * dot(dir, d(x)/d(dof)) to row[dof] (a visit_body_columns functor)
-template <class T>
-struct NormalColumns {
-  Vec3<T> x, dir;
-  T sign = T(1);
-  T* row = nullptr;
-  IKWB_HD void operator()(int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
-                          T scale) {
-    Vec3<T> dx = angular ? cross(axis, x - anchor) : axis;
-    row[dof] += sign * scale * dot(dir, dx);
-  }
-};
-
-// Jacobian rows (kCollisionRows x dof_count, leading dimension ld), already zero; r (or null)
-// receives the rows of collision_residual too, from the same search of the closest pairs
-template <class T>
-IKWB_HD void collision_jacobian(const ModelView<T>& m, const CollisionView<T>& c, bool self,
-                                const Transform<T>* body_q, T* J, int ld, T margin = T(0),
-                                T* r = nullptr) {
+// Calls f(row, body, x, dir) for each term of the rows (a term adds dir . dx for point x of body;
+// row_terms.hpp): -n at the closest point on a, n at the one on b (the header's dg). r (or null)
+// receives the rows of collision_residual, from the same search of the closest pairs.
+template <class T, class F>
+IKWB_HD void collision_row_terms(const CollisionView<T>& c, bool self, const Transform<T>* body_q,
+                                 T margin, T* r, F f) {
   int pairs[kCollisionRows];
   T dist[kCollisionRows];
   closest_collision_pairs_memo(c, self, body_q, pairs, dist);
@@ -478,18 +466,37 @@ IKWB_HD void collision_jacobian(const ModelView<T>& m, const CollisionView<T>& c
     if (pairs[i] < 0) continue;
     int ba, bb;
     Contact<T> k = collision_pair_contact(c, self, pairs[i], body_q, &ba, &bb);
-    NormalColumns<T> cols;
-    cols.row = J + i * ld;
-    cols.dir = k.normal;
-    cols.sign = T(-1);
-    cols.x = k.point_a;
-    visit_body_columns(m, body_q, ba, cols);
-    if (bb >= 0) {
-      cols.sign = T(1);
-      cols.x = k.point_b;
-      visit_body_columns(m, body_q, bb, cols);
-    }
+    f(i, ba, k.point_a, -k.normal);
+    if (bb >= 0) f(i, bb, k.point_b, k.normal);
   }
+}
+
+// Jacobian rows (kCollisionRows x dof_count, leading dimension ld), already zero; r (or null)
+// receives the rows of collision_residual too, from the same search of the closest pairs
+template <class T>
+IKWB_HD void collision_jacobian(const ModelView<T>& m, const CollisionView<T>& c, bool self,
+                                const Transform<T>* body_q, T* J, int ld, T margin = T(0),
+                                T* r = nullptr) {
+  collision_row_terms(c, self, body_q, margin, r,
+                      [&](int row, int body, const Vec3<T>& x, const Vec3<T>& dir) {
+                        NormalColumns<T> cols;
+                        cols.row = J + row * ld;
+                        cols.dir = dir;
+                        cols.x = x;
+                        visit_body_columns(m, body_q, body, cols);
+                      });
+}
+
+// The raw rows of collision_residual into r and each row's terms (row_terms.hpp) into terms
+// (kCollisionRows).
+template <class T>
+IKWB_HD void collision_terms(const CollisionView<T>& c, bool self, T margin,
+                             const Transform<T>* body_q, T* r, RowTerms<T>* terms) {
+  for (int i = 0; i < kCollisionRows; ++i) terms[i].clear();
+  collision_row_terms(c, self, body_q, margin, r,
+                      [&](int row, int body, const Vec3<T>& x, const Vec3<T>& dir) {
+                        terms[row].add(body, x, dir);
+                      });
 }
 
 }  // namespace ikwb

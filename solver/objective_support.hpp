@@ -19,6 +19,7 @@
 
 #include "engine/core/row_kinematics.hpp"
 #include "solver/objective_whole_body.hpp"
+#include "solver/row_terms.hpp"
 
 namespace ikwb {
 
@@ -153,6 +154,42 @@ struct ContactColumns {
   }
 };
 
+// Calls f(row, point, dir) for each term of the rows (the header comment's dg, a term adding
+// dir . dx for point x): point -1 for the centre of mass's term, else the contact point's index.
+// From the contact points' world positions, their hull of h vertices (support_hull) and CoM c.
+template <class S, class F>
+IKWB_HD void support_row_terms(const Vec3<S>* world, const int* hull, int h, const Vec3<S>& c,
+                               F f) {
+  if (h == 0) return;
+  if (h < 3) {
+    const Vec3<S>& a = world[hull[0]];
+    const Vec3<S>& b = world[hull[h - 1]];
+    S tau = segment_param_xy(a, b, c);
+    Vec3<S> d{c.x - (a.x + tau * (b.x - a.x)), c.y - (a.y + tau * (b.y - a.y)), S(0)};
+    S len = length(d);
+    if (!(len > S(0))) return;
+    Vec3<S> nd = (S(1) / len) * d;
+    f(hull[0], -1, nd);
+    f(hull[0], hull[0], -(S(1) - tau) * nd);
+    f(hull[0], hull[h - 1], -tau * nd);
+    return;
+  }
+  for (int e = 0; e < h; ++e) {
+    const Vec3<S>& a = world[hull[e]];
+    const Vec3<S>& b = world[hull[(e + 1) % h]];
+    S dx = b.x - a.x, dy = b.y - a.y;
+    S len = sqrt(dx * dx + dy * dy);
+    if (!(len > S(0))) continue;                // an edge of no length keeps no row
+    Vec3<S> normal{dy / len, -dx / len, S(0)};  // outward
+    Vec3<S> t{dx / len, dy / len, S(0)};
+    Vec3<S> u{-(c.y - a.y), c.x - a.x, S(0)};
+    Vec3<S> up = (S(1) / len) * (u - dot(t, u) * t);
+    f(hull[e], -1, normal);
+    f(hull[e], hull[e], -(normal + up));
+    f(hull[e], hull[(e + 1) % h], up);
+  }
+}
+
 // Jacobian rows (n x dof_count, leading dimension ld, zeroed by the caller) of support_residual.
 // acc: a ColumnAccumulator (solver/objectives.hpp) with ld set, for the CoM's Jacobian. With a
 // polygon (n >= 3 rows) the CoM's Jacobian is computed once, into rows 0..2 as scratch, and each
@@ -170,72 +207,60 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
   if (h == 0) return;
   acc.lin = nullptr;
   acc.ang = nullptr;
-  // the point terms of every row, term(row, point, dir), then each link's chain walked once
-  auto contact_terms = [&](auto&& for_each_term) {
-    for (int i = 0; i < h; ++i) {
-      const int link = pts[hull[i]].link;
-      bool seen = false;
-      for (int k = 0; k < i; ++k) seen = seen || pts[hull[k]].link == link;
-      if (seen) continue;
-      ContactColumns<T> cols;
-      cols.J = J;
-      cols.ld = acc.ld;
-      for_each_term([&](int row, int point, const Vec3<T>& dir) {
-        if (pts[point].link == link) cols.add(row, world[point], dir);
-      });
-      visit_body_columns(m, body_q, link, cols);
-    }
-  };
+  auto terms = [&](auto&& f) { support_row_terms(world, hull, h, c, f); };
   if (h < 3) {
-    const Vec3<T>& a = world[hull[0]];
-    const Vec3<T>& b = world[hull[h - 1]];
-    T tau = segment_param_xy(a, b, c);
-    Vec3<T> d{c.x - (a.x + tau * (b.x - a.x)), c.y - (a.y + tau * (b.y - a.y)), T(0)};
-    T len = length(d);
-    if (!(len > T(0))) return;
-    Vec3<T> nd = (T(1) / len) * d;
-    acc.proj = J + hull[0] * acc.ld;
-    acc.dir = nd;
-    center_of_mass_jacobian(m, body_q, acc);
-    contact_terms([&](auto&& term) {
-      term(hull[0], hull[0], -(T(1) - tau) * nd);
-      term(hull[0], hull[h - 1], -tau * nd);
+    terms([&](int row, int point, const Vec3<T>& dir) {
+      if (point >= 0) return;
+      acc.proj = J + row * acc.ld;
+      acc.dir = dir;
+      center_of_mass_jacobian(m, body_q, acc);
     });
-    return;
-  }
-  // edge e's outward normal (zero for an edge of no length, which keeps no row)
-  Vec3<T> normal[kMaxContactPoints];
-  for (int e = 0; e < h; ++e) {
-    const Vec3<T>& a = world[hull[e]];
-    const Vec3<T>& b = world[hull[(e + 1) % h]];
-    T dx = b.x - a.x, dy = b.y - a.y;
-    T len = sqrt(dx * dx + dy * dy);
-    normal[e] = len > T(0) ? Vec3<T>{dy / len, -dx / len, T(0)} : zero3<T>();
-  }
-  // n_e . dc for every edge from dc's x and y rows (rows 0 and 1, cleared before the edge rows,
-  // some of which may be rows 0 to 2, are written)
-  acc.proj = nullptr;
-  acc.lin = J;
-  center_of_mass_jacobian(m, body_q, acc);
-  acc.lin = nullptr;
-  for (int a = 0; a < m.dof_count; ++a) {
-    const T cx = J[a], cy = J[acc.ld + a];
-    for (int k = 0; k < 3; ++k) J[k * acc.ld + a] = T(0);
-    for (int e = 0; e < h; ++e) J[hull[e] * acc.ld + a] = normal[e].x * cx + normal[e].y * cy;
-  }
-  contact_terms([&](auto&& term) {
-    for (int e = 0; e < h; ++e) {
-      const Vec3<T>& a = world[hull[e]];
-      const Vec3<T>& b = world[hull[(e + 1) % h]];
-      T dx = b.x - a.x, dy = b.y - a.y;
-      T len = sqrt(dx * dx + dy * dy);
-      if (!(len > T(0))) continue;
-      Vec3<T> t{dx / len, dy / len, T(0)};
-      Vec3<T> u{-(c.y - a.y), c.x - a.x, T(0)};
-      Vec3<T> up = (T(1) / len) * (u - dot(t, u) * t);
-      term(hull[e], hull[e], -(normal[e] + up));
-      term(hull[e], hull[(e + 1) % h], up);
+  } else {
+    // each row's n . dc from dc's x and y rows (rows 0 and 1, cleared before the edge rows,
+    // some of which may be rows 0 to 2, are written)
+    Vec3<T> com_dir[kMaxContactPoints];
+    for (int i = 0; i < kMaxContactPoints; ++i) com_dir[i] = zero3<T>();
+    terms([&](int row, int point, const Vec3<T>& dir) {
+      if (point < 0 && row >= 0 && row < kMaxContactPoints) com_dir[row] = dir;  // row: a vertex
+    });
+    acc.proj = nullptr;
+    acc.lin = J;
+    center_of_mass_jacobian(m, body_q, acc);
+    acc.lin = nullptr;
+    for (int a = 0; a < m.dof_count; ++a) {
+      const T cx = J[a], cy = J[acc.ld + a];
+      for (int k = 0; k < 3; ++k) J[k * acc.ld + a] = T(0);
+      for (int e = 0; e < h; ++e)
+        J[hull[e] * acc.ld + a] = com_dir[hull[e]].x * cx + com_dir[hull[e]].y * cy;
     }
+  }
+  // the point terms of every row, then each link's chain walked once
+  for (int i = 0; i < h; ++i) {
+    const int link = pts[hull[i]].link;
+    bool seen = false;
+    for (int k = 0; k < i; ++k) seen = seen || pts[hull[k]].link == link;
+    if (seen) continue;
+    ContactColumns<T> cols;
+    cols.J = J;
+    cols.ld = acc.ld;
+    terms([&](int row, int point, const Vec3<T>& dir) {
+      if (point >= 0 && pts[point].link == link) cols.add(row, world[point], dir);
+    });
+    visit_body_columns(m, body_q, link, cols);
+  }
+}
+
+// The raw rows of support_residual into r and each row's terms (row_terms.hpp) into terms (n).
+template <class T>
+IKWB_HD void support_terms(const LinkPoint<T>* pts, int n, T margin, const Transform<T>* body_q,
+                           const Vec3<T>& c, T* r, RowTerms<T>* terms) {
+  Vec3<T> world[kMaxContactPoints];
+  int hull[kMaxContactPoints];
+  int h = support_hull(pts, n, body_q, world, hull);
+  support_rows(world, hull, h, n, margin, c, r);
+  for (int i = 0; i < n; ++i) terms[i].clear();
+  support_row_terms(world, hull, h, c, [&](int row, int point, const Vec3<T>& dir) {
+    terms[row].add(point < 0 ? -1 : pts[point].link, point < 0 ? c : world[point], dir);
   });
 }
 

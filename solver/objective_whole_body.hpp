@@ -27,19 +27,31 @@
 
 namespace ikwb {
 
+// Each body's share of the centre of mass: its mass (negative masses count as none), or 1 for
+// every body of a model with no mass at all (so that its rows still mean something).
+template <class T>
+struct ComWeights {
+  T total = T(0);
+  bool massless = false;
+  const T* mass = nullptr;
+  IKWB_HD explicit ComWeights(const ModelView<T>& m) : mass(m.body_mass) {
+    for (int b = 0; b < m.body_count; ++b) total += mass[b] > T(0) ? mass[b] : T(0);
+    massless = !(total > T(0));
+    if (massless) total = T(m.body_count);
+  }
+  IKWB_HD T weight(int b) const { return massless ? T(1) : (mass[b] > T(0) ? mass[b] : T(0)); }
+};
+
 // mass-weighted centre of mass of the model at body_q (world)
 template <class T, class S>
 IKWB_HD Vec3<S> center_of_mass(const ModelView<T>& m, const Transform<S>* body_q) {
-  T total = T(0);
-  for (int b = 0; b < m.body_count; ++b) total += m.body_mass[b] > T(0) ? m.body_mass[b] : T(0);
-  bool massless = !(total > T(0));
-  if (massless) total = T(m.body_count);
+  const ComWeights<T> cw(m);
   Vec3<S> c = zero3<S>();
-  if (!(total > T(0))) return c;
+  if (!(cw.total > T(0))) return c;
   for (int b = 0; b < m.body_count; ++b) {
-    T w = massless ? T(1) : (m.body_mass[b] > T(0) ? m.body_mass[b] : T(0));
+    T w = cw.weight(b);
     if (w == T(0)) continue;
-    c += S(w / total) * transform_point(body_q[b], cast<S>(m.body_com[b]));
+    c += S(w / cw.total) * transform_point(body_q[b], cast<S>(m.body_com[b]));
   }
   return c;
 }
@@ -59,17 +71,12 @@ constexpr int kComSubtreeJoints = 256;
 // agree to rounding (tests/solver/center_of_mass_test.cpp).
 template <class T, class Acc>
 IKWB_HD void center_of_mass_jacobian(const ModelView<T>& m, const Transform<T>* body_q, Acc& acc) {
-  T total = T(0);
-  for (int b = 0; b < m.body_count; ++b) total += m.body_mass[b] > T(0) ? m.body_mass[b] : T(0);
-  bool massless = !(total > T(0));
-  if (massless) total = T(m.body_count);
+  const ComWeights<T> cw(m);
+  const T total = cw.total;
   if (!(total > T(0))) return;
-  auto weight = [&](int b) {
-    return massless ? T(1) : (m.body_mass[b] > T(0) ? m.body_mass[b] : T(0));
-  };
   if (m.joint_count > kComSubtreeJoints) {
     for (int b = 0; b < m.body_count; ++b) {
-      T w = weight(b);
+      T w = cw.weight(b);
       if (w == T(0)) continue;
       acc.x = transform_point(body_q[b], m.body_com[b]);
       acc.sign = w / total;
@@ -81,7 +88,7 @@ IKWB_HD void center_of_mass_jacobian(const ModelView<T>& m, const Transform<T>* 
   Vec3<T> moment[kComSubtreeJoints];  // its sum of mass times centre of mass
   for (int j = 0; j < m.joint_count; ++j) {
     const int b = m.joint_child[j];
-    mass[j] = weight(b);
+    mass[j] = cw.weight(b);
     moment[j] = mass[j] * transform_point(body_q[b], m.body_com[b]);
   }
   DropStep<Acc> columns{acc};

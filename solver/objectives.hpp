@@ -413,6 +413,27 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
   }
 }
 
+// Kinds whose rows objective_row_terms writes as terms (row_terms.hpp): lm_solve_row sets them
+// aside without Jacobian rows while they are inactive.
+IKWB_HD bool objective_has_terms(ObjectiveType t) {
+  return t == ObjectiveType::kSupportPolygon || t == ObjectiveType::kSelfCollision ||
+         t == ObjectiveType::kWorldCollision;
+}
+
+// Raw rows of objective oi (a kind of objective_has_terms) at body_q into raw, and each row's
+// terms into terms (o.dim).
+template <class T>
+IKWB_HD void objective_row_terms(const ProblemView<T>& pv, int oi, const Transform<T>* body_q,
+                                 T* raw, RowTerms<T>* terms) {
+  const ObjectiveParams<T>& o = pv.objectives[oi];
+  if (o.type == ObjectiveType::kSupportPolygon)
+    support_terms(pv.points + o.point_start, o.point_count, o.margin, body_q,
+                  center_of_mass(pv.model, body_q), raw, terms);
+  else
+    collision_terms(pv.collision, o.type == ObjectiveType::kSelfCollision, o.margin, body_q, raw,
+                    terms);
+}
+
 // per-row weight of objective o's row k (soft objectives)
 template <class T>
 IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
@@ -431,6 +452,12 @@ IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
   }
 }
 
+// the factor apply_mode turns raw row k of objective o into a least-squares row with
+template <class T>
+IKWB_HD T objective_row_scale(const ObjectiveParams<T>& o, T mu, int k) {
+  return o.hard ? sqrt(mu) : objective_row_weight(o, k);
+}
+
 // Turns raw rows (r and, when J is non-null, J) of objective o into least-squares rows:
 //   soft equality     r = w c                         J = w dc
 //   soft inequality   r = w max(0, g)                 J = w dg where g > 0
@@ -447,7 +474,6 @@ IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int 
                         int ld, bool diagonal = false) {
   const bool ineq = objective_is_inequality(o.type);
   const bool keep_model = J && objective_predicts_activation(o.type);
-  T sq_mu = sqrt(mu);
   for (int k = 0; k < o.dim; ++k) {
     S v = r[k];
     T scale;
@@ -461,7 +487,7 @@ IKWB_HD void apply_mode(const ObjectiveParams<T>& o, const T* lambda, T mu, int 
         v = S(0);
         active = false;
       }
-      scale = o.hard ? sq_mu : objective_row_weight(o, k);
+      scale = objective_row_scale(o, mu, k);
       v = S(scale) * v;
     }
     r[k] = v;

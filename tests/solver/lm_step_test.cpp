@@ -343,7 +343,7 @@ Solve solve_row(const IkProblem& pr, int p, const std::vector<double>& q0, LmCon
                        rt.data(),     J.data(),    A.data(),       L.data(),    g.data(),
                        dq.data(),     tmp.data(),  al.data(),      nullptr,     nullptr,
                        0.0,           diag.data(), row_col.data(), rows.data(), cols.data(),
-                       latent.data(), deadline_ns};
+                       latent.data(), nullptr,     nullptr,        deadline_ns};
   AnalyticEvaluator<double> ev;
   ev.pv = pv;
   ev.problem = p;

@@ -36,6 +36,7 @@ struct Workspace {
   std::vector<RowTerms<T>> terms;  // their terms (builtin_jacobian), one per latent row
   // the bodies' motion for the rows' terms (latent rows only; MotionBuffers points into these)
   std::vector<MotionColumn<T>> motion_columns;
+  std::vector<int> motion_joint_first;
   std::vector<T> motion_scalars;
   std::vector<Vec3<T>> motion_vectors;
   MotionBuffers<T> motion;
@@ -72,7 +73,9 @@ struct Workspace {
     motion_columns.assign(kMaxJointColumns * mb, {});
     motion_scalars.assign(mb + (mb ? 2 * nv : 0), T(0));
     motion_vectors.assign(5 * mb, zero3<T>());
+    motion_joint_first.assign(mb + 1, 0);
     motion.columns = motion_columns.data();
+    motion.joint_first = motion_joint_first.data();
     motion.subtree_mass = motion_scalars.data();
     motion.along = motion_scalars.data() + mb;
     motion.subtree_moment = motion_vectors.data();

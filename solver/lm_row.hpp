@@ -252,7 +252,7 @@ IKWB_HD bool defer_inactive_rows(const ProblemView<T>& pv, int oi, const T* lamb
   objective_row_terms(pv, oi, body_q, ro, terms);
   for (int k = 0; k < o.dim; ++k) {
     if (!((o.hard ? ro[k] + lambda[k] / mu : ro[k]) > T(0))) continue;
-    for (int i = 0; i < o.dim; ++i) terms[i].count = -1;
+    for (int i = 0; i < o.dim; ++i) terms[i].count = kTermsNone;
     return false;
   }
   for (int k = 0; k < o.dim; ++k) {
@@ -266,7 +266,8 @@ IKWB_HD bool defer_inactive_rows(const ProblemView<T>& pv, int oi, const T* lamb
 // Weighted analytic Jacobian of all built-in objectives at q (body_q from q). scratch
 // (residual_count) receives the raw rows. terms (lm_latent_rows, in for_each_latent_row's
 // order; or null): the rows of objective_has_terms kinds are written there instead of into J
-// while all of an objective's rows are inactive (defer_inactive_rows); lm_set_aside reads them.
+// while all of an objective's rows are inactive (defer_inactive_rows), unless lm_offer_terms
+// refused them; lm_set_aside reads them.
 template <class T>
 IKWB_HD_OUTLINED void builtin_jacobian(const ProblemView<T>& pv, int problem, const T* al_lambda,
                                        T mu, const T* q, const Transform<T>* body_q, T* scratch,
@@ -288,7 +289,7 @@ IKWB_HD_OUTLINED void builtin_jacobian(const ProblemView<T>& pv, int problem, co
       }
       continue;
     }
-    if (terms && objective_has_terms(o.type) &&
+    if (terms && objective_has_terms(o.type) && o.dim > 0 && ot->count != kTermsRefused &&
         defer_inactive_rows(pv, oi, al_lambda + o.start, mu, body_q, ro, Jo, ot))
       continue;
     objective_jacobian(pv, oi, problem, q, body_q, Jo, nv, ro);
@@ -446,11 +447,20 @@ IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers
   if (terms && w.latent && w.motion) motion_columns(pv.model, w.body_q, *w.motion);
 }
 
-// Before a Jacobian: no row has terms until the evaluator writes them (builtin_jacobian).
+// Before a Jacobian: no row has terms until the evaluator writes them (builtin_jacobian), which
+// it may for the rows of an objective that is inactive at the iterate (w.r, its weighted rows,
+// all at most zero); the others' are refused (their Jacobian rows are wanted, no terms tried).
 template <class T>
-IKWB_HD void lm_clear_terms(const ProblemView<T>& pv, RowBuffers<T>& w) {
+IKWB_HD void lm_offer_terms(const ProblemView<T>& pv, RowBuffers<T>& w) {
   if (!w.terms) return;
-  for_each_latent_row(pv, [&](int slot, int) { w.terms[slot].count = -1; });
+  int slot = 0;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (!objective_predicts_activation(o.type)) continue;
+    bool inactive = true;
+    for (int k = 0; k < o.dim; ++k) inactive = inactive && !(w.r[o.start + k] > T(0));
+    for (int k = 0; k < o.dim; ++k) w.terms[slot++].count = inactive ? kTermsNone : kTermsRefused;
+  }
 }
 
 // Calls f(s, slot, row) for each latent row in `state` (kLatentAside or kLatentJoined): s is its
@@ -497,8 +507,8 @@ IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<
   for_each_latent_in(pv, w, T(kLatentAside), [&](T* s, int slot, int row) {
     if (!(slope(s, slot, s[nv]) > T(0))) return;
     if (w.terms && w.terms[slot].count >= 0) {
-      terms_row(pv.model, w.body_q, w.terms[slot], s);
-      w.terms[slot].count = -1;
+      terms_row(pv.model, *w.motion, w.terms[slot], s);
+      w.terms[slot].count = kTermsNone;
     }
     s[nv + 1] = T(kLatentJoined);
     T* Jk = w.J + long(row) * nv;
@@ -737,7 +747,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     }
     if (need_normal) {
       if (need_jacobian) {
-        lm_clear_terms(pv, w);
+        lm_offer_terms(pv, w);
         ev.jacobian(w.q, w.body_q, w.r_trial, w.J);
         lm_set_aside(pv, w.r_trial, w);
         need_jacobian = false;

@@ -471,6 +471,19 @@ IKWB_HD void collision_row_terms(const CollisionView<T>& c, bool self, const Tra
   }
 }
 
+// adds sign * dot(dir, d(x)/d(dof)) to row[dof] (a visit_body_columns functor)
+template <class T>
+struct NormalColumns {
+  Vec3<T> x, dir;
+  T sign = T(1);
+  T* row = nullptr;
+  IKWB_HD void operator()(int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
+                          T scale) {
+    Vec3<T> dx = angular ? cross(axis, x - anchor) : axis;
+    row[dof] += sign * scale * dot(dir, dx);
+  }
+};
+
 // Jacobian rows (kCollisionRows x dof_count, leading dimension ld), already zero; r (or null)
 // receives the rows of collision_residual too, from the same search of the closest pairs
 template <class T>

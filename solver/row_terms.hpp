@@ -9,7 +9,7 @@
 // asks where a step takes their linear model (lm_row.hpp), so their terms answer that at the
 // cost of one pass over the joints per step (body_motion) instead of a Jacobian row per
 // iteration; a row that a step makes active gets its Jacobian row from the same terms
-// (terms_row, solver/objectives.hpp).
+// (terms_row).
 #pragma once
 
 #include "engine/core/row_kinematics.hpp"
@@ -20,10 +20,15 @@ namespace ikwb {
 // the most terms one row has (a support polygon edge: the centre of mass and two contact points)
 constexpr int kRowTermCap = 3;
 
-// One row's terms. count -1: the row has none (its Jacobian row is kept instead).
+// count of a row without terms (its Jacobian row is kept instead): kTermsNone, which lets an
+// evaluator write them, or kTermsRefused (the row is active: its Jacobian row is wanted)
+constexpr int kTermsNone = -1;
+constexpr int kTermsRefused = -2;
+
+// One row's terms.
 template <class T>
 struct RowTerms {
-  int count = -1;
+  int count = kTermsNone;
   int body[kRowTermCap];   // the point's body, -1 for the centre of mass
   Vec3<T> x[kRowTermCap];  // the point (world), unused for the centre of mass
   Vec3<T> dir[kRowTermCap];
@@ -62,6 +67,7 @@ template <class T>
 struct MotionBuffers {
   int count = -1;                      // columns at the current configuration, -1: none yet
   MotionColumn<T>* columns = nullptr;  // (kMaxJointColumns joint_count)
+  int* joint_first = nullptr;          // (joint_count + 1) each joint's first column
   T* subtree_mass = nullptr;           // (joint_count) scratch: a joint's subtree's mass share
   Vec3<T>* subtree_moment = nullptr;   // (joint_count) and its share times centre of mass
   Vec3<T>* motion = nullptr;           // (4 body_count) body_motion of the two halves' vectors
@@ -77,6 +83,7 @@ IKWB_HD void motion_columns(const ModelView<T>& m, const Transform<T>* body_q,
                             MotionBuffers<T>& mb) {
   int n = 0;
   for (int j = 0; j < m.joint_count; ++j) {
+    mb.joint_first[j] = n;
     auto add = [&](int, int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
                    T scale) {
       MotionColumn<T>& c = mb.columns[n++];
@@ -87,6 +94,7 @@ IKWB_HD void motion_columns(const ModelView<T>& m, const Transform<T>* body_q,
     };
     visit_joint_columns(m, body_q, j, 0, add);
   }
+  mb.joint_first[m.joint_count] = n;
   mb.count = n;
   // each joint's subtree (leaves first), as center_of_mass_jacobian gathers it
   const ComWeights<T> cw(m);
@@ -117,7 +125,6 @@ template <class T>
 IKWB_HD void body_motion(const ModelView<T>& m, const MotionBuffers<T>& mb, const T* v,
                          Vec3<T>* motion) {
   for (int b = 0; b < 2 * m.body_count; ++b) motion[b] = zero3<T>();
-  int i = 0;
   for (int j = 0; j < m.joint_count; ++j) {
     const int body = m.joint_child[j], a = m.joint_ancestor[j];
     Vec3<T> w = zero3<T>(), v0 = zero3<T>();
@@ -125,7 +132,7 @@ IKWB_HD void body_motion(const ModelView<T>& m, const MotionBuffers<T>& mb, cons
       w = motion[2 * m.joint_child[a]];
       v0 = motion[2 * m.joint_child[a] + 1];
     }
-    for (; i < mb.count && mb.columns[i].joint == j; ++i) {
+    for (int i = mb.joint_first[j]; i < mb.joint_first[j + 1]; ++i) {
       const MotionColumn<T>& c = mb.columns[i];
       w += v[c.dof] * c.w;
       v0 += v[c.dof] * c.v0;
@@ -171,36 +178,24 @@ IKWB_HD T terms_slope(const RowTerms<T>& t, const Vec3<T>* motion, const Vec3<T>
   return s;
 }
 
-// adds sign * dot(dir, d(x)/d(dof)) to row[dof] (a visit_body_columns functor, and an accumulator
-// of center_of_mass_jacobian, which sets x and sign body by body)
+// The row's Jacobian row (dof_count values) from its terms and mb's columns at the row's
+// configuration: a point term adds dir . (cross(w, x) + v0) for each column of its body's joint
+// chain, a centre of mass term dir . com for every column.
 template <class T>
-struct NormalColumns {
-  Vec3<T> x, dir;
-  T sign = T(1);
-  T* row = nullptr;
-  IKWB_HD void operator()(int dof, bool angular, const Vec3<T>& axis, const Vec3<T>& anchor,
-                          T scale) {
-    Vec3<T> dx = angular ? cross(axis, x - anchor) : axis;
-    row[dof] += sign * scale * dot(dir, dx);
-  }
-};
-
-// The row's Jacobian row (dof_count values) from its terms.
-template <class T>
-IKWB_HD void terms_row(const ModelView<T>& m, const Transform<T>* body_q, const RowTerms<T>& t,
+IKWB_HD void terms_row(const ModelView<T>& m, const MotionBuffers<T>& mb, const RowTerms<T>& t,
                        T* row) {
   for (int c = 0; c < m.dof_count; ++c) row[c] = T(0);
-  NormalColumns<T> cols;
-  cols.row = row;
   for (int k = 0; k < t.count; ++k) {
-    cols.dir = t.dir[k];
-    cols.sign = T(1);
+    const Vec3<T>& dir = t.dir[k];
     if (t.body[k] < 0) {
-      center_of_mass_jacobian(m, body_q, cols);
-    } else {
-      cols.x = t.x[k];
-      visit_body_columns(m, body_q, t.body[k], cols);
+      for (int i = 0; i < mb.count; ++i) row[mb.columns[i].dof] += dot(dir, mb.columns[i].com);
+      continue;
     }
+    for (int j = m.body_joint[t.body[k]]; j >= 0; j = m.joint_ancestor[j])
+      for (int i = mb.joint_first[j]; i < mb.joint_first[j + 1]; ++i) {
+        const MotionColumn<T>& c = mb.columns[i];
+        row[c.dof] += dot(dir, cross(c.w, t.x[k]) + c.v0);
+      }
   }
 }
 

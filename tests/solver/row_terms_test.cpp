@@ -22,16 +22,19 @@ namespace {
 // MotionBuffers over vectors of the model's sizes
 struct Motion {
   std::vector<MotionColumn<double>> columns;
+  std::vector<int> joint_first;
   std::vector<double> mass, along;
   std::vector<Vec3<double>> moment, motion;
   MotionBuffers<double> mb;
   explicit Motion(const Model& m)
       : columns(std::size_t(kMaxJointColumns) * m.joint_count),
+        joint_first(m.joint_count + 1),
         mass(m.joint_count),
         along(2 * m.dof_count),
         moment(m.joint_count),
         motion(4 * m.body_count) {
     mb.columns = columns.data();
+    mb.joint_first = joint_first.data();
     mb.subtree_mass = mass.data();
     mb.subtree_moment = moment.data();
     mb.motion = motion.data();
@@ -179,7 +182,7 @@ TEST(RowTerms, TermsAreTheSupportAndCollisionJacobianRows) {
         const std::string what = "trial " + std::to_string(trial) + " objective " +
                                  std::to_string(oi) + " row " + std::to_string(k);
         ASSERT_GE(terms[k].count, 0) << what;
-        terms_row(pv.model, body.data(), terms[k], row.data());
+        terms_row(pv.model, mo.mb, terms[k], row.data());
         double want = 0;
         for (int c = 0; c < nv; ++c) {
           EXPECT_NEAR(row[c], J[k * nv + c], kTol) << what << " dof " << c;

@@ -77,6 +77,20 @@ IKWB_HD int support_hull(const LinkPoint<T>* pts, int n, const Transform<S>* bod
   return convex_hull_xy(world, n, hull);
 }
 
+// f(e, a, dx, dy, len) for each edge e of the hull of h vertices (support_hull) of non-zero
+// length: from a = world[hull[e]] to b, the next vertex counter-clockwise, (dx, dy) = b - a in xy
+// (an edge of no length keeps no row)
+template <class S, class F>
+IKWB_HD void for_each_hull_edge(const Vec3<S>* world, const int* hull, int h, F f) {
+  for (int e = 0; e < h; ++e) {
+    const Vec3<S>& a = world[hull[e]];
+    const Vec3<S>& b = world[hull[(e + 1) % h]];
+    S dx = b.x - a.x, dy = b.y - a.y;
+    S len = sqrt(dx * dx + dy * dy);
+    if (len > S(0)) f(e, a, dx, dy, len);
+  }
+}
+
 // closest point parameter of c on segment a-b (xy), clamped to [0, 1]
 template <class S>
 IKWB_HD S segment_param_xy(const Vec3<S>& a, const Vec3<S>& b, const Vec3<S>& c) {
@@ -102,14 +116,9 @@ IKWB_HD void support_rows(const Vec3<S>* world, const int* hull, int h, int n, T
     r[hull[0]] = sqrt(dx * dx + dy * dy);
     return;
   }
-  for (int e = 0; e < h; ++e) {
-    const Vec3<S>& a = world[hull[e]];
-    const Vec3<S>& b = world[hull[(e + 1) % h]];
-    S dx = b.x - a.x, dy = b.y - a.y;
-    S len = sqrt(dx * dx + dy * dy);
-    if (!(len > S(0))) continue;
+  for_each_hull_edge(world, hull, h, [&](int e, const Vec3<S>& a, S dx, S dy, S len) {
     r[hull[e]] = (dy * (c.x - a.x) - dx * (c.y - a.y)) / len + S(margin);
-  }
+  });
 }
 
 // The rows for CoM c at body poses body_q.
@@ -174,12 +183,7 @@ IKWB_HD void support_row_terms(const Vec3<S>* world, const int* hull, int h, con
     f(hull[0], hull[h - 1], -tau * nd);
     return;
   }
-  for (int e = 0; e < h; ++e) {
-    const Vec3<S>& a = world[hull[e]];
-    const Vec3<S>& b = world[hull[(e + 1) % h]];
-    S dx = b.x - a.x, dy = b.y - a.y;
-    S len = sqrt(dx * dx + dy * dy);
-    if (!(len > S(0))) continue;                // an edge of no length keeps no row
+  for_each_hull_edge(world, hull, h, [&](int e, const Vec3<S>& a, S dx, S dy, S len) {
     Vec3<S> normal{dy / len, -dx / len, S(0)};  // outward
     Vec3<S> t{dx / len, dy / len, S(0)};
     Vec3<S> u{-(c.y - a.y), c.x - a.x, S(0)};
@@ -187,7 +191,7 @@ IKWB_HD void support_row_terms(const Vec3<S>* world, const int* hull, int h, con
     f(hull[e], -1, normal);
     f(hull[e], hull[e], -(normal + up));
     f(hull[e], hull[(e + 1) % h], up);
-  }
+  });
 }
 
 // Jacobian rows (n x dof_count, leading dimension ld, zeroed by the caller) of support_residual.

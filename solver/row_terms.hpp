@@ -25,7 +25,7 @@ constexpr int kRowTermCap = 3;
 constexpr int kTermsNone = -1;
 constexpr int kTermsRefused = -2;
 
-// One row's terms.
+// One row's terms: clear(), then add() each (a kind adds at most kRowTermCap a row).
 template <class T>
 struct RowTerms {
   int count = kTermsNone;
@@ -34,7 +34,6 @@ struct RowTerms {
   Vec3<T> dir[kRowTermCap];
   IKWB_HD void clear() { count = 0; }
   IKWB_HD void add(int b, const Vec3<T>& point, const Vec3<T>& d) {
-    if (count < 0) count = 0;
     if (count >= kRowTermCap) return;
     body[count] = b;
     x[count] = point;

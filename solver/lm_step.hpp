@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "solver/objectives.hpp"
 
@@ -274,7 +275,8 @@ struct LmSystem {
   int m = 0;                          // general rows
   const T* J = nullptr;               // (nr x nv) weighted rows
   const uint8_t* dof_free = nullptr;  // (nv) or null: frozen dofs get no step
-  T* A = nullptr;                     // dense: (nv x nv) J^T J (frozen dofs: identity rows)
+  T* A = nullptr;                     // dense: (nv x nv) J^T J (frozen dofs: identity rows),
+                                      // its lower triangle (lm_build)
   T* L = nullptr;                     // dense: (nv x nv) factor of the damped A;
                                       // row space: (m x m) factor, then (m) scratch
   T* g = nullptr;                     // (nv) J^T r (frozen dofs: 0)
@@ -333,9 +335,9 @@ template <class T>
 IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
   for (int a = 0; a < nv; ++a) s.g[a] = T(0);
   // rows in order, runs of general rows kLmRowBlock at a time, each over its non-zero columns a
-  // against the columns b <= a (the lower triangle of A, rows of it that vectorise); then the
-  // upper triangle mirrored: the same sums as the plain dense product up to the sign of a zero
-  // (a product and its mirror are the same product)
+  // against the columns b <= a (the lower triangle of A, rows of it that vectorise): the same
+  // sums as the plain dense product up to the sign of a zero. The upper triangle is left as it
+  // is: nothing reads it (lm_factor, the factors and lm_model_decrease take the lower one)
   for (int a = 0; a < nv; ++a)
     for (int b = 0; b <= a; ++b) s.A[a * nv + b] = T(0);
   for (int k = 0; k < s.nr;) {
@@ -363,8 +365,6 @@ IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
       lm_add_rows<T, 1>(s, r, k, nv);
     k += n;
   }
-  for (int a = 0; a < nv; ++a)
-    for (int b = a + 1; b < nv; ++b) s.A[a * nv + b] = s.A[b * nv + a];
   lm_freeze_dense(s, nv);
 }
 
@@ -453,6 +453,7 @@ template <class T>
 IKWB_HD bool lm_factor(LmSystem<T>& s, T lambda, bool marquardt, const T* exclude) {
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
+    // (the factors read the lower triangle: A's upper one comes along unread, a plain copy)
     for (int a = 0; a < nv * nv; ++a) s.L[a] = s.A[a];
     for (int a = 0; a < nv; ++a) s.L[a * nv + a] += lm_dof_damping(s, lambda, marquardt, a);
     if (exclude) {
@@ -529,10 +530,20 @@ IKWB_HD T lm_model_decrease(const LmSystem<T>& s, const T* dq) {
   T pred = T(0);
   if (s.kind == LmStep::kDense) {
     with_arm_size(nv, [&](auto n) {
-      for (int a = 0; a < n; ++a) {
-        T t = T(0);
-        for (int b = 0; b < n; ++b) t += s.A[a * n + b] * dq[b];
-        pred -= dq[a] * (s.g[a] + T(0.5) * t);
+      if constexpr (std::is_same<decltype(n), int>::value) {
+        // lm_build_dense forms the lower triangle: each off-diagonal product counts twice
+        for (int a = 0; a < n; ++a) {
+          T t = T(0);
+          for (int b = 0; b < a; ++b) t += s.A[a * n + b] * dq[b];
+          pred -= dq[a] * (s.g[a] + t + T(0.5) * s.A[a * n + a] * dq[a]);
+        }
+      } else {
+        // an arm's unrolled build forms the whole matrix, whose rows unroll
+        for (int a = 0; a < n; ++a) {
+          T t = T(0);
+          for (int b = 0; b < n; ++b) t += s.A[a * n + b] * dq[b];
+          pred -= dq[a] * (s.g[a] + T(0.5) * t);
+        }
       }
     });
     return pred;

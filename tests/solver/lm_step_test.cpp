@@ -165,7 +165,8 @@ TEST(LmStep, ClassifiesPostureAndLimitRowsAsDiagonal) {
   }
 }
 
-// lm_build's dense A and g against the plain products, element for element
+// lm_build's dense A (its lower triangle, the one it forms) and g against the plain products,
+// element for element
 void expect_plain_normal_matrix(StepFixture& f, const std::string& what) {
   StepFixture::Buffers b;
   LmSystem<double> s = f.system(LmStep::kDense, b, nullptr);
@@ -178,7 +179,6 @@ void expect_plain_normal_matrix(StepFixture& f, const std::string& what) {
       double t = 0;
       for (int k = 0; k < f.nr; ++k) t += f.J[k * f.nv + a] * f.J[k * f.nv + c];
       EXPECT_EQ(b.A[a * f.nv + c], t) << what << ": A " << a << "," << c;
-      EXPECT_EQ(b.A[c * f.nv + a], t) << what << ": A " << c << "," << a;
     }
   }
 }

@@ -204,8 +204,8 @@ template <class T, class Acc>
 IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, int n,
                               const Transform<T>* body_q, const Vec3<T>& c, T* J, Acc& acc,
                               T margin = T(0), T* r = nullptr) {
-  Vec3<T> world[kMaxContactPoints];
-  int hull[kMaxContactPoints];
+  Vec3<T> world[kMaxContactPoints] = {};  // (initialised for GCC, which cannot see n >= 1)
+  int hull[kMaxContactPoints] = {};
   int h = support_hull(pts, n, body_q, world, hull);
   if (r) support_rows(world, hull, h, n, margin, c, r);
   if (h == 0) return;
@@ -258,8 +258,8 @@ IKWB_HD void support_jacobian(const ModelView<T>& m, const LinkPoint<T>* pts, in
 template <class T>
 IKWB_HD void support_terms(const LinkPoint<T>* pts, int n, T margin, const Transform<T>* body_q,
                            const Vec3<T>& c, T* r, RowTerms<T>* terms) {
-  Vec3<T> world[kMaxContactPoints];
-  int hull[kMaxContactPoints];
+  Vec3<T> world[kMaxContactPoints] = {};  // (initialised for GCC, which cannot see n >= 1)
+  int hull[kMaxContactPoints] = {};
   int h = support_hull(pts, n, body_q, world, hull);
   support_rows(world, hull, h, n, margin, c, r);
   for (int i = 0; i < n; ++i) terms[i].clear();

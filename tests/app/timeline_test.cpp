@@ -134,8 +134,11 @@ TEST_F(Timeline, TheWindowSelectsScrubsAndRetimesWithTheMouse) {
   nlohmann::json select = dump("select.json");
   EXPECT_EQ(select["timeline"]["selected"], 1);
   EXPECT_LT(distance(select["joint_q"], select["timeline"]["keys"][1]["q"]), 2e-3);
-  for (const nlohmann::json& o : select["objectives"])
-    if (o["type"] == "pose") EXPECT_TRUE(o["reached"].get<bool>()) << o["name"];
+  for (const nlohmann::json& o : select["objectives"]) {
+    if (o["type"] == "pose") {
+      EXPECT_TRUE(o["reached"].get<bool>()) << o["name"];
+    }
+  }
   nlohmann::json scrub = dump("scrub.json")["timeline"];
   EXPECT_NEAR(scrub["playhead"].get<double>(), 0.75, 0.1);
   EXPECT_TRUE(scrub["holding"]);

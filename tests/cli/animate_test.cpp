@@ -69,8 +69,11 @@ TEST(Animate, RendersTheTimelineToCsvWithTheKeysRows) {
   EXPECT_EQ(motion.times.back(), 2.0);
   const int n = model->coord_count;
   const int j1 = model->joint_q_start[model->find_joint("panda_joint1")];
-  for (std::size_t i = 0; i < motion.times.size(); ++i)
-    if (motion.times[i] == 0.8) EXPECT_DOUBLE_EQ(motion.q[i * n + j1], 0.6);
+  for (std::size_t i = 0; i < motion.times.size(); ++i) {
+    if (motion.times[i] == 0.8) {
+      EXPECT_DOUBLE_EQ(motion.q[i * n + j1], 0.6);
+    }
+  }
   EXPECT_EQ(std::count(motion.times.begin(), motion.times.end(), 0.8), 1);
   EXPECT_DOUBLE_EQ(motion.q[15 * n + j1], -0.5);
   const std::string header = read_text(dir / "t.csv").substr(0, 40);

@@ -736,8 +736,9 @@ TEST_F(PandaNullSpace, SettleIterationsSpreadThePostureOverSolves) {
     EXPECT_FALSE(whole.problems[p].settling) << p;
     ASSERT_TRUE(part.problems[p].converged) << p;
     settling += part.problems[p].settling;
-    if (part.problems[p].settling)
+    if (part.problems[p].settling) {
       EXPECT_LT(part.problems[p].iterations, whole.problems[p].iterations) << p;
+    }
   }
   EXPECT_GE(settling, P / 2);
   // solve again from where each stopped while a posture is settling and the solves still move

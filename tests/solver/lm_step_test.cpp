@@ -160,7 +160,9 @@ TEST(LmStep, ClassifiesPostureAndLimitRowsAsDiagonal) {
   for (int k = 0; k < f.nr; ++k) {
     if (f.row_col[k] < 0) continue;
     for (int a = 0; a < f.nv; ++a) {
-      if (a != f.row_col[k]) EXPECT_EQ(f.J[k * f.nv + a], 0.0) << "row " << k << " col " << a;
+      if (a != f.row_col[k]) {
+        EXPECT_EQ(f.J[k * f.nv + a], 0.0) << "row " << k << " col " << a;
+      }
     }
   }
 }

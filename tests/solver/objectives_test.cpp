@@ -226,8 +226,9 @@ TEST_F(ZooFixture, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {
   for (int k = 0; k < objective_kind_count(); ++k) {
     const ObjectiveKind& kind = objective_kinds()[k];
     if (kind.type != ObjectiveType::kCustom && kind.type != ObjectiveType::kSelfCollision &&
-        kind.type != ObjectiveType::kWorldCollision)
+        kind.type != ObjectiveType::kWorldCollision) {
       EXPECT_GT(checked[int(kind.type)], 0) << kind.name;
+    }
   }
 }
 
@@ -305,7 +306,9 @@ TEST_F(ZooFixture, ConeRowsAreTheAngleBeyondTheCone) {
       double beyond = std::max(0.0, angle - cone);
       Vec3<double> rv{r[0], r[1], r[2]};
       EXPECT_NEAR(length(rv), beyond, 1e-9) << angle << " " << cone;
-      if (angle < 3 && beyond > 0) EXPECT_NEAR(dot(rv, perp), beyond, 1e-9) << angle << " " << cone;
+      if (angle < 3 && beyond > 0) {
+        EXPECT_NEAR(dot(rv, perp), beyond, 1e-9) << angle << " " << cone;
+      }
       if (beyond > 0) {  // the Jacobian turns it (also when pointing exactly away)
         auto J = test::analytic_jacobian(pr.view(), o, 0, q);
         EXPECT_GT(test::norm(J), 0.1) << angle;

@@ -95,8 +95,12 @@ void expect_continuous_at_keys(const Timeline& tl, const Trajectory& tr) {
     for (int c = 0; c < tr.coord_count; ++c) EXPECT_EQ(tr.row(i)[c], k.q[c]);
     // the speed next to a key (one sample, 10 ms, away) is small against the peak: the velocity
     // is continuous and zero at the key
-    if (i > 0) EXPECT_LT(speed(tr, i - 1), 0.05 * peak) << "before t = " << k.time;
-    if (i + 1 < tr.sample_count()) EXPECT_LT(speed(tr, i), 0.05 * peak) << "after t = " << k.time;
+    if (i > 0) {
+      EXPECT_LT(speed(tr, i - 1), 0.05 * peak) << "before t = " << k.time;
+    }
+    if (i + 1 < tr.sample_count()) {
+      EXPECT_LT(speed(tr, i), 0.05 * peak) << "after t = " << k.time;
+    }
   }
 }
 

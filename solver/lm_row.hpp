@@ -672,19 +672,24 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   auto damped_step = [&]() {
     if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) return false;
     for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
-    lm_solve(sys, w.dq);
     if (use_null) {
       difference_row(m, w.q, w.null_rest, w.tmp);
       for (int a = 0; a < nv; ++a) {
         const bool free = !w.dof_free || w.dof_free[a];
         w.tmp[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * w.tmp[a] : T(0);
       }
+      // the step and the first pass in one solve
       for (int pass = 0; pass < kNullProjections; ++pass) {
         for (int a = 0; a < nv; ++a)
           w.tmp[a] *= lm_dof_damping(sys, st.lm_lambda, cfg.marquardt, a);
-        lm_solve(sys, w.tmp);
+        if (pass == 0)
+          lm_solve_pair(sys, w.dq, w.tmp);
+        else
+          lm_solve(sys, w.tmp);
       }
       for (int a = 0; a < nv; ++a) w.q_trial[a] = w.tmp[a];
+    } else {
+      lm_solve(sys, w.dq);
     }
     bool factored = true;
     if (cfg.hard_limits &&

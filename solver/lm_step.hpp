@@ -183,21 +183,41 @@ IKWB_HD bool tree_factor(T* L, int n, const int* parent) {
   return true;
 }
 
-// Solves L^T L x = b in place (x holds b on entry) with a factor of tree_factor.
-template <class T>
-IKWB_HD void tree_solve(const T* L, int n, const int* parent, T* x) {
+// Solves L^T L x = b in place for K right-hand sides (xs[j] holds b_j on entry) with a factor
+// of tree_factor. One walk up each dof's ancestors serves all K (the walk's loads of the next
+// parent are what it waits on); each vector takes the operations of a solve of its own, in the
+// same order.
+template <class T, int K>
+IKWB_HD void tree_solve_many(const T* L, int n, const int* parent, T* const (&xs)[K]) {
   for (int k = n - 1; k >= 0; --k) {
     const T* Lk = L + k * n;
-    const T xk = x[k] / Lk[k];
-    x[k] = xk;
-    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= Lk[i] * xk;
+    T xk[K];
+    for (int j = 0; j < K; ++j) {
+      xk[j] = xs[j][k] / Lk[k];
+      xs[j][k] = xk[j];
+    }
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      const T l = Lk[i];
+      for (int j = 0; j < K; ++j) xs[j][i] -= l * xk[j];
+    }
   }
   for (int k = 0; k < n; ++k) {
     const T* Lk = L + k * n;
-    T s = x[k];
-    for (int i = parent[k]; i >= 0; i = parent[i]) s -= Lk[i] * x[i];
-    x[k] = s / Lk[k];
+    T s[K];
+    for (int j = 0; j < K; ++j) s[j] = xs[j][k];
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      const T l = Lk[i];
+      for (int j = 0; j < K; ++j) s[j] -= l * xs[j][i];
+    }
+    for (int j = 0; j < K; ++j) xs[j][k] = s[j] / Lk[k];
   }
+}
+
+// Solves L^T L x = b in place (x holds b on entry) with a factor of tree_factor.
+template <class T>
+IKWB_HD void tree_solve(const T* L, int n, const int* parent, T* x) {
+  T* const xs[1] = {x};
+  tree_solve_many<T, 1>(L, n, parent, xs);
 }
 
 // The dense step uses the tree factor on the CPU beyond arm size, whenever the damped matrix has
@@ -521,6 +541,19 @@ IKWB_HD void lm_solve(const LmSystem<T>& s, T* x) {
     for (int a = 0; a < nv; ++a)
       if (s.cols[a]) x[a] -= minv[a] * Ji[a] * zi;
   }
+}
+
+// lm_solve for two right-hand sides: with the tree factor in one walk (tree_solve_many), the
+// same results as two lm_solve calls
+template <class T>
+IKWB_HD void lm_solve_pair(const LmSystem<T>& s, T* x, T* y) {
+  if (s.kind == LmStep::kDense && s.tree) {
+    T* const xs[2] = {x, y};
+    tree_solve_many<T, 2>(s.L, s.nv, s.cols, xs);
+    return;
+  }
+  lm_solve(s, x);
+  lm_solve(s, y);
 }
 
 // The decrease of the quadratic model for the step dq: -dq . (g + A dq / 2).

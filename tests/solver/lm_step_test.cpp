@@ -450,7 +450,15 @@ TEST(LmStep, DenseStepTakesTheTreeFactorOnATree) {
     Eigen::VectorXd rhs(nv);
     for (int a = 0; a < nv; ++a) rhs[a] = u(rng);
     std::vector<double> x(rhs.data(), rhs.data() + nv);
+    std::vector<double> y(nv), x2 = x;
+    for (int a = 0; a < nv; ++a) y[a] = u(rng);
+    std::vector<double> y2 = y;
     lm_solve(s, x.data());
+    lm_solve(s, y.data());
+    // two right-hand sides in one solve (one walk with the tree factor): the same, bit for bit
+    lm_solve_pair(s, x2.data(), y2.data());
+    EXPECT_EQ(x2, x) << (com ? "com" : "tree");
+    EXPECT_EQ(y2, y) << (com ? "com" : "tree");
     Eigen::VectorXd ref =
         reference_solve(f, lambda, false, nullptr, std::vector<double>(nv, 0.0), rhs);
     const double scale = ref.lpNorm<Eigen::Infinity>();

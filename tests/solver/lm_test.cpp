@@ -158,6 +158,18 @@ TEST(Cholesky, TreeFactorSolvesTreePatternSystems) {
   ASSERT_TRUE(tree_factor(L.data(), n, parent.data()));
   tree_solve(L.data(), n, parent.data(), b.data());
   for (int a = 0; a < n; ++a) EXPECT_NEAR(b[a], x[a], 1e-9) << a;
+  // two right-hand sides in one walk: each the solve of its own, bit for bit
+  std::vector<double> b1(n), b2(n);
+  for (int a = 0; a < n; ++a) b1[a] = u(rng), b2[a] = u(rng);
+  std::vector<double> one1 = b1, one2 = b2;
+  tree_solve(L.data(), n, parent.data(), one1.data());
+  tree_solve(L.data(), n, parent.data(), one2.data());
+  double* const both[2] = {b1.data(), b2.data()};
+  tree_solve_many<double, 2>(L.data(), n, parent.data(), both);
+  for (int a = 0; a < n; ++a) {
+    EXPECT_EQ(b1[a], one1[a]) << a;
+    EXPECT_EQ(b2[a], one2[a]) << a;
+  }
   // dofs 9 and 10 are on different branches
   std::vector<double> across = A;
   across[10 * n + 9] = across[9 * n + 10] = 0.01;

@@ -7,11 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/fk.hpp"
-#include "engine/core/robot_path.hpp"
-#include "engine/core/scene.hpp"
-#include "engine/core/urdf_loader.hpp"
 #include "solver/objective_report.hpp"
-#include "solver/scene_problem.hpp"
+#include "solver/preset_problem.hpp"
 #include "solver/test_robots.hpp"
 
 namespace ikwb {
@@ -31,26 +28,6 @@ std::vector<double> settle(const IkProblem& p, const std::vector<double>& q,
   SolveResult r;
   make_cpu_solver()->solve(p, long_solve, q, r);
   return r.problems[0].q;
-}
-
-// a shipped robot's preset as a problem; *q: its start configuration
-IkProblem preset_problem(const std::string& robot, std::vector<double>* q,
-                         std::vector<PlacedObjective>* objectives = nullptr) {
-  Scene scene = load_scene(asset_dir() + "/robots/" + robot + "/preset.json");
-  UrdfOptions opt;
-  opt.floating_base = scene.floating_base;
-  opt.load_meshes = false;
-  LoadResult loaded = load_urdf_file(resolve_robot(scene.robot), opt);
-  SceneSetup setup = resolve_scene(*loaded.model, scene);
-  *q = setup.q;
-  if (objectives) *objectives = setup.objectives;
-  return make_problem(loaded.model, setup.objectives, 1, &setup.collision);
-}
-
-int find_objective(const IkProblem& p, const std::string& name) {
-  for (int i = 0; i < p.objective_count(); ++i)
-    if (p.objective(i).name == name) return i;
-  return -1;
 }
 
 double share_sum(const Explanation& e) {
@@ -191,8 +168,8 @@ TEST(TwoPandasCompromise, TargetBehindAHardMinDistanceIsBlockedByIt) {
 
 TEST(HumanoidCompromise, HandTargetTenCentimetresForwardIsTradedOffAgainstPosture) {
   std::vector<double> q0;
-  IkProblem p = preset_problem("humanoid", &q0);
-  int left = find_objective(p, "left hand"), posture = find_objective(p, "posture");
+  IkProblem p = test::preset_problem("humanoid", &q0);
+  int left = test::find_objective(p, "left hand"), posture = test::find_objective(p, "posture");
   ASSERT_GE(left, 0);
   ASSERT_GE(posture, 0);
   // the posture as a weighted cost (the reproduction), whatever the preset says
@@ -224,9 +201,10 @@ TEST(HumanoidCompromise, HandTargetTenCentimetresForwardIsTradedOffAgainstPostur
 // is; the hard "tools apart" keeps them 12 cm apart
 TEST(DualArmCompromise, ToolTargetOnTheOtherToolIsBlockedByToolsApart) {
   std::vector<double> q0;
-  IkProblem p = preset_problem("dual_arm", &q0);
-  int left = find_objective(p, "left tool pose"), right = find_objective(p, "right tool pose");
-  int apart = find_objective(p, "tools apart");
+  IkProblem p = test::preset_problem("dual_arm", &q0);
+  int left = test::find_objective(p, "left tool pose"),
+      right = test::find_objective(p, "right tool pose");
+  int apart = test::find_objective(p, "tools apart");
   ASSERT_GE(left, 0);
   ASSERT_GE(right, 0);
   ASSERT_GE(apart, 0);

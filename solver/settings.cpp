@@ -83,8 +83,10 @@ constexpr SettingInfo turned_off_by_flag(SettingInfo info) {
 // spelling (scenes and users' scripts use them); new settings use the key with dashes.
 constexpr SettingInfo kTable[] = {
     // LM: the least-squares optimiser, its iterations and tolerances
-    {"optimizer", "optimizer", "lm|lbfgs", "Optimiser", "Levenberg-Marquardt (lm) or L-BFGS", kLm,
-     &SolverSettings::optimizer},
+    {"optimizer", "optimizer", "lm|lbfgs", "Optimiser",
+     "Levenberg-Marquardt (lm) or L-BFGS (gradient only: many more iterations, slow on whole-body "
+     "robots with hard objectives)",
+     kLm, &SolverSettings::optimizer},
     {"jacobian", "jacobian", "MODE", "Jacobian",
      "analytic, autodiff, fd (finite differences), mixed", kLm, &SolverSettings::jacobian},
     {"iterations", "iterations", "N", "Iterations",

@@ -1,5 +1,6 @@
-// L-BFGS (solver/lbfgs.hpp): the gradient helper, one row driven directly, and the optimiser
-// through the CPU backend (looser expectations than LM: it is a first-order method).
+// L-BFGS (solver/lbfgs.hpp): the gradient helper and its scaling, one row driven directly, and
+// the optimiser through the CPU backend (looser expectations than LM: it is a first-order
+// method), on the Panda and on the humanoid preset.
 #include "solver/lbfgs.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/test_models.hpp"
+#include "solver/preset_problem.hpp"
 #include "solver/solver.hpp"
 #include "solver/solver_test_util.hpp"
 #include "solver/test_robots.hpp"
@@ -28,6 +30,24 @@ TEST(Lbfgs, GradientSkipsFrozenDofs) {
   lbfgs_gradient(J, r, 2, 3, mask, g);
   EXPECT_EQ(g[1], 0.0);
   EXPECT_EQ(g[2], -3.0);
+}
+
+TEST(Lbfgs, ScalingIsTheGaussNewtonDiagonalFloored) {
+  // J (2 x 3), r (2): diag(J^T J) = (17, 0, 45); the empty column gets 1e-6 of the largest
+  const double J[6] = {1, 0, 6, 4, 0, 3};
+  const double r[2] = {1, -1};
+  double g[3], d[3];
+  lbfgs_gradient(J, r, 2, 3, (const uint8_t*)nullptr, g, d);
+  EXPECT_EQ(g[0], -3.0);
+  EXPECT_EQ(g[2], 3.0);
+  EXPECT_EQ(d[0], 17.0);
+  EXPECT_EQ(d[1], kLbfgsDiagonalFloor * 45.0);
+  EXPECT_EQ(d[2], 45.0);
+  const uint8_t mask[3] = {1, 1, 0};  // a frozen dof: no gradient, a scaling of 1
+  lbfgs_gradient(J, r, 2, 3, mask, g, d);
+  EXPECT_EQ(g[2], 0.0);
+  EXPECT_EQ(d[2], 1.0);
+  EXPECT_EQ(d[1], kLbfgsDiagonalFloor * 17.0);
 }
 
 TEST(Lbfgs, SolvesOneRowDirectly) {
@@ -133,6 +153,36 @@ TEST_F(LbfgsPanda, DeterministicAcrossThreadCounts) {
   make_cpu_solver()->solve(pr, s, q_mid, b);
   EXPECT_EQ(a.row_q, b.row_q);
   for (int p = 0; p < P; ++p) EXPECT_EQ(a.problems[p].q, b.problems[p].q);
+}
+
+// The humanoid preset (floating base, hard feet and balance, self collision): its left hand's
+// target moved 5 cm and turned 0.3 rad, one seed from the preset's pose. It converges in about
+// 100 iterations; with the recursion started from gamma I instead of the Gauss-Newton diagonal,
+// or with the pairs dropped at every multiplier update, the hand was still more than 1e-4 m off
+// after 1000.
+TEST(LbfgsHumanoid, HandTargetWithHardFeetConverges) {
+  std::vector<double> q0;
+  IkProblem p = test::preset_problem("humanoid", &q0);
+  const int hand = test::find_objective(p, "left hand");
+  ASSERT_GE(hand, 0);
+  const Model& m = p.model();
+  const int link = p.objective(hand).params.link;
+  const Vec3<double> offset = p.objective(hand).params.offset;
+  Transform<double> target = test::link_pose(m, q0, link);
+  target.p = test::link_point(m, q0, link, offset) + Vec3<double>{0.03, -0.03, 0.03};
+  target.q = normalize(quat_from_axis_angle(Vec3<double>{0, 1, 0}, 0.3) * target.q);
+  p.set_target_pose(hand, 0, target);
+  SolverSettings s;
+  s.optimizer = Optimizer::kLbfgs;
+  s.max_iterations = 300;
+  SolveResult res;
+  make_cpu_solver()->solve(p, s, q0, res);
+  const ProblemResult& r = res.problems[0];
+  EXPECT_TRUE(r.converged) << "position error " << r.position_error << " iterations "
+                           << r.iterations << " total " << r.total_iterations;
+  EXPECT_LE(r.constraint_violation, s.tol_constraint);
+  EXPECT_LE(length(test::link_point(m, r.q, link, offset) - target.p), s.tol_position);
+  EXPECT_LE(test::rotation_angle(test::link_pose(m, r.q, link).q, target.q), s.tol_rotation);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // L-BFGS for one batch row (CPU): minimises 0.5 |r(q)|^2 in dof space with the two-loop
 // recursion and a strong-Wolfe line search (bracketing, then bisection zoom); hard objectives
-// use the same augmented-Lagrangian rows and multiplier updates as the LM iteration.
+// use the same augmented-Lagrangian rows and multiplier updates as the LM iteration, the
+// penalty mu growing only at a minimum of the augmented cost (below).
 //
 // The recursion starts from the inverse Hessian gamma D^-1, D = diag(J^T J) at the iterate (the
 // Gauss-Newton model's diagonal, floored at kLbfgsDiagonalFloor of its largest entry), instead
@@ -97,6 +98,7 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   st.eval = evaluate(w.q, w.body_q, w.r, w.g);
   int stored = 0, head = 0;
   int since_update = 0;
+  bool at_minimum = false;  // the line search found no decrease since the last update
   T last_violation = st.eval.violation;
   const bool timed = w.deadline_ns != ~uint64_t(0);
   for (int it = 0; it < cfg.max_iterations; ++it) {
@@ -113,9 +115,14 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
         for (int k = 0; k < o.dim; ++k)
           w.al_lambda[o.start + k] = std::sqrt(st.mu) * w.r[o.start + k];
       }
+      // mu grows only once the line search has found no decrease on the current augmented
+      // cost (its minimum, as far as L-BFGS gets) and the violation is still above a quarter
+      // of the last update's: al_inner_iterations leave L-BFGS's inner solve far from its
+      // minimum, and growing mu on such a violation stiffened the hard rows at every update
       const T mu_before = st.mu;
-      if (st.eval.violation > T(0.25) * last_violation && st.mu < cfg.mu_max)
+      if (at_minimum && st.eval.violation > T(0.25) * last_violation && st.mu < cfg.mu_max)
         st.mu *= cfg.mu_growth;
+      at_minimum = false;
       last_violation = st.eval.violation;
       ev.set_multipliers(w.al_lambda, st.mu);
       st.eval = evaluate(w.q, w.body_q, w.r, w.g);
@@ -217,6 +224,7 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
         // augmented cost; with hard objectives update the multipliers (as LM does), else stop
         if (!has_hard || st.mu >= cfg.mu_max || since_update <= 1) break;
         since_update = cfg.al_inner_iterations;
+        at_minimum = true;
         continue;
       }
       stored = 0;

@@ -155,14 +155,31 @@ TEST_F(LbfgsPanda, DeterministicAcrossThreadCounts) {
   for (int p = 0; p < P; ++p) EXPECT_EQ(a.problems[p].q, b.problems[p].q);
 }
 
-// The humanoid preset (floating base, hard feet and balance, self collision): its left hand's
-// target moved 5 cm and turned 0.3 rad, one seed from the preset's pose. It converges in about
-// 110 iterations; with the recursion started from gamma I instead of the Gauss-Newton diagonal
-// it took 988.
-TEST(LbfgsHumanoid, HandTargetWithHardFeetConverges) {
+// The humanoid preset (floating base, hard feet and balance, self collision), one L-BFGS seed
+// from the preset's pose with 300 iterations.
+struct LbfgsHumanoid : ::testing::Test {
   std::vector<double> q0;
   IkProblem p = test::preset_problem("humanoid", &q0);
   const int hand = test::find_objective(p, "left hand");
+  SolverSettings s;
+  LbfgsHumanoid() {
+    s.optimizer = Optimizer::kLbfgs;
+    s.max_iterations = 300;
+  }
+  ProblemResult solve() {
+    SolveResult res;
+    make_cpu_solver()->solve(p, s, q0, res);
+    const ProblemResult& r = res.problems[0];
+    EXPECT_TRUE(r.converged) << "position error " << r.position_error << " iterations "
+                             << r.iterations;
+    EXPECT_LE(r.constraint_violation, s.tol_constraint);
+    return r;
+  }
+};
+
+// The left hand's target moved 5 cm and turned 0.3 rad: about 110 iterations; with the recursion
+// started from gamma I instead of the Gauss-Newton diagonal it took 988.
+TEST_F(LbfgsHumanoid, HandTargetWithHardFeetConverges) {
   ASSERT_GE(hand, 0);
   const Model& m = p.model();
   const int link = p.objective(hand).params.link;
@@ -171,39 +188,19 @@ TEST(LbfgsHumanoid, HandTargetWithHardFeetConverges) {
   target.p = test::link_point(m, q0, link, offset) + Vec3<double>{0.03, -0.03, 0.03};
   target.q = normalize(quat_from_axis_angle(Vec3<double>{0, 1, 0}, 0.3) * target.q);
   p.set_target_pose(hand, 0, target);
-  SolverSettings s;
-  s.optimizer = Optimizer::kLbfgs;
-  s.max_iterations = 300;
-  SolveResult res;
-  make_cpu_solver()->solve(p, s, q0, res);
-  const ProblemResult& r = res.problems[0];
-  EXPECT_TRUE(r.converged) << "position error " << r.position_error << " iterations "
-                           << r.iterations << " total " << r.total_iterations;
-  EXPECT_LE(r.constraint_violation, s.tol_constraint);
+  const ProblemResult r = solve();
   EXPECT_LE(length(test::link_point(m, r.q, link, offset) - target.p), s.tol_position);
   EXPECT_LE(test::rotation_angle(test::link_pose(m, r.q, link).q, target.q), s.tol_rotation);
 }
 
-// The same preset with the left hand's target 8 cm from the preset's (its turn kept): the
-// inner solves between multiplier updates end far from their minimum, and growing mu at such an
-// update (as LM's schedule does) stiffened the hard rows up to mu_max and left the hand 1.3 cm
-// off after 300 iterations; mu grows only at a minimum of the augmented cost, 185 iterations.
-TEST(LbfgsHumanoid, PenaltyGrowsOnlyAtAMinimum) {
-  std::vector<double> q0;
-  IkProblem p = test::preset_problem("humanoid", &q0);
-  const int hand = test::find_objective(p, "left hand");
+// The left hand's target 8 cm from the preset's (its turn kept): the inner solves between
+// multiplier updates end far from their minimum, and growing mu at such an update (as LM's
+// schedule does) stiffened the hard rows up to mu_max and left the hand 1.3 cm off after 300
+// iterations; mu grows only at a minimum of the augmented cost, 185 iterations.
+TEST_F(LbfgsHumanoid, PenaltyGrowsOnlyAtAMinimum) {
   ASSERT_GE(hand, 0);
   p.set_target_position(hand, 0, {0.0485, 0.4260, -0.1466});
-  SolverSettings s;
-  s.optimizer = Optimizer::kLbfgs;
-  s.max_iterations = 300;
-  SolveResult res;
-  make_cpu_solver()->solve(p, s, q0, res);
-  const ProblemResult& r = res.problems[0];
-  EXPECT_TRUE(r.converged) << "position error " << r.position_error << " iterations "
-                           << r.iterations;
-  EXPECT_LE(r.position_error, s.tol_position);
-  EXPECT_LE(r.constraint_violation, s.tol_constraint);
+  EXPECT_LE(solve().position_error, s.tol_position);
 }
 
 }  // namespace

@@ -270,6 +270,10 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
     if (u.set && !reads(u.field))
       r.warnings->push_back(r.source + ": " + where + "." + u.key + ": not used by a " + o.type +
                             " objective, ignored");
+  // every objective is written with its "hard" (the other keys only where the kind reads them):
+  // ignored, it is dropped, so the scene is written as it is used and reads back without the
+  // warning
+  if (!reads(kFieldHard)) o.hard = d.hard;
   if (kind->has(kFieldLink) && o.link.empty())
     r.fail(where, "objective '" + o.type + "' needs a \"link\"");
   if (kind->has(kFieldLinkB) && o.link_b.empty())

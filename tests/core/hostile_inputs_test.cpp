@@ -205,10 +205,13 @@ TEST_P(HostileScene, LoadsAsExpected) {
   if (e.kind == "ok" && !e.text.empty()) {
     EXPECT_EQ(s->robot, e.text);
   }
-  // what loads can be written and read back
-  Scene again = parse_scene(scene_to_json(*s).dump(), "again.json", "");
+  // what loads can be written and read back, unchanged and without warnings
+  const nlohmann::json written = scene_to_json(*s);
+  Scene again = parse_scene(written.dump(), "again.json", "");
   EXPECT_EQ(again.robot, s->robot);
   EXPECT_EQ(again.objectives.size(), s->objectives.size());
+  EXPECT_TRUE(again.warnings.empty()) << again.warnings[0];
+  EXPECT_EQ(scene_to_json(again), written);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, HostileScene, ::testing::ValuesIn(expectations_for("scene")),

@@ -320,6 +320,23 @@ TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
             "s.json: objectives[0].rotation_weights: not used by a position objective, ignored");
 }
 
+// "hard" on a soft-only kind is warned about and dropped: the scene is written as it is used and
+// reads back without the warning (every objective is written with its "hard")
+TEST(Scene, HardOnASoftOnlyKindIsDropped) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "posture", "hard": true}, {"type": "position", "link": "tcp", "hard": true}]})",
+                        "s.json", "");
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_EQ(s.warnings[0], "s.json: objectives[0].hard: not used by a posture objective, ignored");
+  EXPECT_FALSE(s.objectives[0].hard);
+  EXPECT_TRUE(s.objectives[1].hard);
+  const nlohmann::json written = scene_to_json(s);
+  EXPECT_EQ(written["objectives"][0]["hard"], false);
+  Scene again = parse_scene(written.dump(), "again.json", "");
+  EXPECT_TRUE(again.warnings.empty());
+  EXPECT_EQ(scene_to_json(again), written);
+}
+
 // the whole-body kinds' keys: read, written back, and warned about where unused
 TEST(Scene, AxisDirectionAndConeKeys) {
   Scene s = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [

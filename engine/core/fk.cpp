@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
+
+#include "engine/core/lanes.hpp"
 
 namespace ikwb {
 
@@ -29,6 +32,74 @@ std::vector<uint8_t> selection_or_all(const Model& m, const FkOptions& o, const 
 const uint8_t* data_or_null(const std::vector<uint8_t>& v) {
   return v.empty() ? nullptr : v.data();
 }
+
+// kLanes rows of a batch in the lanes of Lanes4 (lanes.hpp): each row's coordinates (and
+// rates) and current body states gathered into its lane, one fk_row_masked for all of them, the
+// states scattered back. Every lane takes the scalar call's operations, so the rows get the
+// values kLanes scalar calls give, bit for bit.
+class LaneRows {
+ public:
+  LaneRows(const Model& m, bool vel)
+      : nq_(m.coord_count),
+        nv_(m.dof_count),
+        nb_(m.body_count),
+        q_(nq_),
+        qd_(vel ? nv_ : 0),
+        body_q_(nb_),
+        body_qd_(vel ? nb_ : 0) {}
+
+  // rows r .. r + kLanes - 1 of the batch's arrays (row-major, as eval_fk_batch takes them)
+  void run(const ModelView<double>& v, std::size_t r, const double* q, const double* qd,
+           const uint8_t* sel, int filter, Transform<double>* body_q, Spatial<double>* body_qd) {
+    const bool vel = !qd_.empty();
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t row = r + std::size_t(l);
+      for (int i = 0; i < nq_; ++i) q_[i].set_lane(l, q[row * nq_ + i]);
+      for (int i = 0; vel && i < nv_; ++i) qd_[i].set_lane(l, qd[row * nv_ + i]);
+      for (int b = 0; b < nb_; ++b) {
+        put(body_q_[b], l, body_q[row * nb_ + b]);
+        if (vel) put(body_qd_[b], l, body_qd[row * nb_ + b]);
+      }
+    }
+    fk_row_masked(v, q_.data(), vel ? qd_.data() : nullptr, sel, filter, body_q_.data(),
+                  vel ? body_qd_.data() : nullptr);
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t row = r + std::size_t(l);
+      for (int b = 0; b < nb_; ++b) {
+        body_q[row * nb_ + b] = get(body_q_[b], l);
+        if (vel) body_qd[row * nb_ + b] = get(body_qd_[b], l);
+      }
+    }
+  }
+
+ private:
+  static void put(Vec3<Lanes4>& d, int l, const Vec3<double>& s) {
+    d.x.set_lane(l, s.x), d.y.set_lane(l, s.y), d.z.set_lane(l, s.z);
+  }
+  static void put(Transform<Lanes4>& d, int l, const Transform<double>& s) {
+    put(d.p, l, s.p);
+    d.q.x.set_lane(l, s.q.x), d.q.y.set_lane(l, s.q.y), d.q.z.set_lane(l, s.q.z);
+    d.q.w.set_lane(l, s.q.w);
+  }
+  static void put(Spatial<Lanes4>& d, int l, const Spatial<double>& s) {
+    put(d.lin, l, s.lin);
+    put(d.ang, l, s.ang);
+  }
+  static Vec3<double> get(const Vec3<Lanes4>& s, int l) {
+    return {s.x.lane(l), s.y.lane(l), s.z.lane(l)};
+  }
+  static Transform<double> get(const Transform<Lanes4>& s, int l) {
+    return {get(s.p, l), {s.q.x.lane(l), s.q.y.lane(l), s.q.z.lane(l), s.q.w.lane(l)}};
+  }
+  static Spatial<double> get(const Spatial<Lanes4>& s, int l) {
+    return {get(s.lin, l), get(s.ang, l)};
+  }
+
+  int nq_, nv_, nb_;
+  std::vector<Lanes4> q_, qd_;
+  std::vector<Transform<Lanes4>> body_q_;
+  std::vector<Spatial<Lanes4>> body_qd_;
+};
 
 }  // namespace
 
@@ -93,7 +164,14 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
   check_size("eval_fk_batch body_q (n_batch x body_count)", body_q.size(), nb * model.body_count);
   std::vector<uint8_t> sel = selection_or_all(model, options, "eval_fk");
   ModelView<double> v = model.view();
-  for (std::size_t r = 0; r < nb; ++r) {
+  std::size_t r = 0;
+  if (nb >= std::size_t(kLanes)) {
+    LaneRows lanes(model, vel);
+    for (; r + kLanes <= nb; r += kLanes)
+      lanes.run(v, r, joint_q.data(), vel ? joint_qd.data() : nullptr, data_or_null(sel),
+                options.body_flag_filter, body_q.data(), vel ? body_qd.data() : nullptr);
+  }
+  for (; r < nb; ++r) {
     fk_row_masked(v, joint_q.data() + r * model.coord_count,
                   vel ? joint_qd.data() + r * model.dof_count : nullptr, data_or_null(sel),
                   options.body_flag_filter, body_q.data() + r * model.body_count,

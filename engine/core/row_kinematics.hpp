@@ -110,6 +110,16 @@ struct ModelView {
   const int* body_flags = nullptr;            // (body_count) BodyFlag bits
 };
 
+// planar_axes of joint j's normal in the model's scalar, given in S (they depend on the model
+// only, so a scalar that holds several rows at once needs no branch of its own for them)
+template <class T, class S>
+IKWB_HD void joint_planar_axes(const ModelView<T>& m, int j, Vec3<S>& e1, Vec3<S>& e2) {
+  Vec3<T> a1, a2;
+  planar_axes(m.joint_axis[j], a1, a2);
+  e1 = cast<S>(a1);
+  e2 = cast<S>(a2);
+}
+
 // scalar coordinate of a 1-dof joint, following a mimic source when there is one
 template <class T, class S>
 IKWB_HD S joint_scalar_coord(const ModelView<T>& m, int j, const S* q) {
@@ -142,7 +152,7 @@ IKWB_HD Transform<S> joint_motion(const ModelView<T>& m, int j, const S* q) {
     case JointType::kPlanar: {
       const S* c = q + m.joint_q_start[j];
       Vec3<S> e1, e2;
-      planar_axes(axis, e1, e2);
+      joint_planar_axes(m, j, e1, e2);
       return {c[0] * e1 + c[1] * e2, quat_from_axis_angle(axis, c[2])};
     }
     default:
@@ -503,7 +513,7 @@ IKWB_HD void fk_joint_twist(const ModelView<T>& m, int j, const S* qd, const Tra
       break;
     case JointType::kPlanar: {
       Vec3<S> e1, e2;
-      planar_axes(cast<S>(m.joint_axis[j]), e1, e2);
+      joint_planar_axes(m, j, e1, e2);
       v_rel = rotate(x_wpj.q, qd[ds] * e1 + qd[ds + 1] * e2);
       w_rel = qd[ds + 2] * axis_w;
       break;

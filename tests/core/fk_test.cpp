@@ -480,10 +480,14 @@ TEST(Integrate, InPlaceKeepsQuaternionsUnitAndScalesTheStep) {
 // ---------------------------------------------------------------------------------------------
 // batched evaluation
 
+// The rows are computed four at a time in the lanes of one vector (engine/core/lanes.hpp) and the
+// rest one at a time: of eleven rows, 0-3 and 4-7 take the lanes and 8-10 the scalar path. Row 1
+// has a joint angle of 1e6 rad, beyond the lanes' reduction, so that joint's sines and cosines in
+// rows 0-3 come from the scalar code.
 TEST(FkBatch, EqualsRowByRow) {
   std::mt19937 rng(16);
   for (const auto& [name, m] : test::test_model_set()) {
-    const int n = 6;
+    const int n = 11;
     std::vector<double> q, qd;
     std::vector<Transform<double>> bq;
     std::vector<Spatial<double>> bqd;
@@ -496,6 +500,11 @@ TEST(FkBatch, EqualsRowByRow) {
       bq.insert(bq.end(), rows.back().body_q.begin(), rows.back().body_q.end());
       bqd.insert(bqd.end(), rows.back().body_qd.begin(), rows.back().body_qd.end());
     }
+    for (int j = 0; j < m.joint_count; ++j)
+      if (JointType(m.joint_type[j]) == JointType::kRevolute) {
+        q[m.coord_count + m.joint_q_start[j]] = 1e6;
+        break;
+      }
     // with a joint mask and a flag filter, so preserved values are compared as well
     std::vector<uint8_t> jm(m.joint_count, 1);
     jm[m.joint_count / 2] = 0;
@@ -529,6 +538,34 @@ TEST(FkBatch, EqualsRowByRow) {
       for (int b = 0; b < m.body_count; ++b)
         EXPECT_TRUE(same_bytes(bq3[r * m.body_count + b], x[b])) << name << " row " << r;
     }
+  }
+}
+
+// A row that is not finite gives not-finite poses in its own row only: the rows sharing its
+// vector keep their values
+TEST(FkBatch, ANanRowLeavesTheRowsBesideIt) {
+  std::mt19937 rng(17);
+  const Model m = test::panda_chain();
+  const int n = 4;
+  std::vector<double> q;
+  for (int r = 0; r < n; ++r) {
+    std::vector<double> qr = random_configuration(m, rng);
+    q.insert(q.end(), qr.begin(), qr.end());
+  }
+  q[2 * m.coord_count] = std::nan("");
+  std::vector<Transform<double>> bq(std::size_t(n) * m.body_count, transform_identity<double>());
+  std::vector<Spatial<double>> none;
+  eval_fk_batch(m, n, q, {}, bq, none);
+  for (int r = 0; r < n; ++r) {
+    std::vector<double> qr(q.begin() + r * m.coord_count, q.begin() + (r + 1) * m.coord_count);
+    std::vector<Transform<double>> x = test::poses(m, qr);
+    const Transform<double>& tip = bq[std::size_t(r + 1) * m.body_count - 1];
+    if (r == 2) {
+      EXPECT_TRUE(std::isnan(tip.p.x));
+      continue;
+    }
+    for (int b = 0; b < m.body_count; ++b)
+      EXPECT_TRUE(same_bytes(bq[r * m.body_count + b], x[b])) << "row " << r;
   }
 }
 

@@ -91,9 +91,9 @@ inline Lanes4::V nearby(Lanes4::V x) {
 
 }  // namespace lanes_detail
 
-// sin_cos of spatial.hpp in each lane, the same operations in the same order; when any lane is
-// outside the range of its reduction (|x| >= 2^19, or not finite) every lane of this call takes
-// the scalar one
+// sin_cos of spatial.hpp in each lane (its sin_cos_reduced on the vector, then the quadrant
+// selected per lane), the same operations in the same order; when any lane is outside the range
+// of its reduction (|x| >= 2^19, or not finite) every lane of this call takes the scalar one
 inline void sin_cos(Lanes4 x, Lanes4& s, Lanes4& c) {
   using lanes_detail::Mask;
   using lanes_detail::select;
@@ -110,28 +110,8 @@ inline void sin_cos(Lanes4 x, Lanes4& s, Lanes4& c) {
     return;
   }
   const V k = lanes_detail::nearby(x.v * 0x1.45f306dc9c883p-1);
-  const V t = x.v - k * 0x1.921fb544p+0, u = -k * 0x1.0b4611a6p-34;
-  const V rh = t + u, bb = rh - t;
-  const V rl = ((t - (rh - bb)) + (u - bb)) - k * 0x1.3198a2e037073p-69;
-  const V z = rh * rh;
-  const V sp =
-      -1.0 / 6 +
-      z * (1.0 / 120 +
-           z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 +
-                                                       z * (1.0 / 6227020800 +
-                                                            z * (-1.0 / 1307674368000 +
-                                                                 z * (1.0 / 355687428096000)))))));
-  const V cp =
-      1.0 / 24 +
-      z * (-1.0 / 720 +
-           z * (1.0 / 40320 +
-                z * (-1.0 / 3628800 +
-                     z * (1.0 / 479001600 +
-                          z * (-1.0 / 87178291200 +
-                               z * (1.0 / 20922789888000 + z * (-1.0 / 6402373705728000)))))));
-  const V hz = 0.5 * z, w = 1.0 - hz;
-  const V sr = rh + ((rh * z) * sp + rl * w);
-  const V cr = w + (((1.0 - w) - hz) + ((z * z) * cp - rh * rl));
+  V sr, cr;
+  sin_cos_reduced(x.v, k, sr, cr);
   const Mask quadrant = __builtin_convertvector(k, Mask) & 3;
   const Mask q1 = quadrant == 1, q2 = quadrant == 2, q3 = quadrant == 3;
   s.v = select(q1, cr, select(q2, -sr, select(q3, -cr, sr)));

@@ -42,6 +42,38 @@ IKWB_HD void sin_cos(const T& x, T& s, T& c) {
   c = cos(x);
 }
 
+// The reduction and series of sin_cos (double, below), for a double or a vector of doubles
+// (lanes.hpp): sr, cr = sin and cos of r = x - k pi / 2, k = nearbyint(x * 2 / pi) given
+template <class V>
+IKWB_HD void sin_cos_reduced(const V& x, const V& k, V& sr, V& cr) {
+  // r = rh + rl: x - k pi/2 in two doubles (the first difference is exact, the second's
+  // rounding error is kept by Knuth's two-sum)
+  const V t = x - k * 0x1.921fb544p+0, u = -k * 0x1.0b4611a6p-34;
+  const V rh = t + u, bb = rh - t;
+  const V rl = ((t - (rh - bb)) + (u - bb)) - k * 0x1.3198a2e037073p-69;
+  const V z = rh * rh;
+  const V sp =
+      -1.0 / 6 +
+      z * (1.0 / 120 +
+           z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 +
+                                                       z * (1.0 / 6227020800 +
+                                                            z * (-1.0 / 1307674368000 +
+                                                                 z * (1.0 / 355687428096000)))))));
+  const V cp =
+      1.0 / 24 +
+      z * (-1.0 / 720 +
+           z * (1.0 / 40320 +
+                z * (-1.0 / 3628800 +
+                     z * (1.0 / 479001600 +
+                          z * (-1.0 / 87178291200 +
+                               z * (1.0 / 20922789888000 + z * (-1.0 / 6402373705728000)))))));
+  // sin(rh + rl) = sin rh + rl cos rh and cos(rh + rl) = cos rh - rl sin rh, to first order in
+  // rl (below an ulp of rh), with cos rh ~ 1 - rh^2 / 2 and sin rh ~ rh there
+  const V hz = 0.5 * z, w = 1.0 - hz;
+  sr = rh + ((rh * z) * sp + rl * w);
+  cr = w + (((1.0 - w) - hz) + ((z * z) * cp - rh * rl));
+}
+
 // In double on the host: x less the nearest multiple k of pi / 2 (pi / 2 in three parts, the
 // first two of 33 bits so that k times them is exact, Cody and Waite's reduction), then the
 // Taylor series of sin and cos on |r| <= pi / 4 up to r^17 and r^18 (the first term left out is
@@ -60,32 +92,8 @@ IKWB_HD void sin_cos(double x, double& s, double& c) {
     return;
   }
   const double k = std::nearbyint(x * 0x1.45f306dc9c883p-1);  // 2 / pi
-  // r = rh + rl: x - k pi/2 in two doubles (the first difference is exact, the second's
-  // rounding error is kept by Knuth's two-sum)
-  const double t = x - k * 0x1.921fb544p+0, u = -k * 0x1.0b4611a6p-34;
-  const double rh = t + u, bb = rh - t;
-  const double rl = ((t - (rh - bb)) + (u - bb)) - k * 0x1.3198a2e037073p-69;
-  const double z = rh * rh;
-  const double sp =
-      -1.0 / 6 +
-      z * (1.0 / 120 +
-           z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 +
-                                                       z * (1.0 / 6227020800 +
-                                                            z * (-1.0 / 1307674368000 +
-                                                                 z * (1.0 / 355687428096000)))))));
-  const double cp =
-      1.0 / 24 +
-      z * (-1.0 / 720 +
-           z * (1.0 / 40320 +
-                z * (-1.0 / 3628800 +
-                     z * (1.0 / 479001600 +
-                          z * (-1.0 / 87178291200 +
-                               z * (1.0 / 20922789888000 + z * (-1.0 / 6402373705728000)))))));
-  // sin(rh + rl) = sin rh + rl cos rh and cos(rh + rl) = cos rh - rl sin rh, to first order in
-  // rl (below an ulp of rh), with cos rh ~ 1 - rh^2 / 2 and sin rh ~ rh there
-  const double hz = 0.5 * z, w = 1.0 - hz;
-  const double sr = rh + ((rh * z) * sp + rl * w);
-  const double cr = w + (((1.0 - w) - hz) + ((z * z) * cp - rh * rl));
+  double sr, cr;
+  sin_cos_reduced(x, k, sr, cr);
   switch (static_cast<long long>(k) & 3) {
     case 0:
       s = sr, c = cr;

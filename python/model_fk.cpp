@@ -106,10 +106,7 @@ py::tuple eval_fk_batch_py(const PyModel& pm, py::handle joint_q, py::handle joi
   auto* bqd = vel ? reinterpret_cast<Spatial<double>*>(xqd.mutable_data()) : nullptr;
   {
     py::gil_scoped_release release;
-    ModelView<double> v = m.view();
-    for (py::ssize_t r = 0; r < n; ++r)
-      fk_row_masked(v, qp + r * m.coord_count, vel ? qdp + r * m.dof_count : nullptr, sel.data(),
-                    flags, bq + r * nb, vel ? bqd + r * nb : nullptr);
+    fk_rows(m, std::size_t(n), qp, qdp, sel.data(), flags, bq, bqd);
   }
   return py::make_tuple(xq, xqd_obj);
 }

@@ -163,20 +163,25 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
   }
   check_size("eval_fk_batch body_q (n_batch x body_count)", body_q.size(), nb * model.body_count);
   std::vector<uint8_t> sel = selection_or_all(model, options, "eval_fk");
-  ModelView<double> v = model.view();
+  fk_rows(model, nb, joint_q.data(), vel ? joint_qd.data() : nullptr, data_or_null(sel),
+          options.body_flag_filter, body_q.data(), vel ? body_qd.data() : nullptr);
+}
+
+void fk_rows(const Model& model, std::size_t n, const double* joint_q, const double* joint_qd,
+             const uint8_t* joint_selected, int body_flag_filter, Transform<double>* body_q,
+             Spatial<double>* body_qd) {
+  const ModelView<double> v = model.view();
+  const bool vel = joint_qd != nullptr;
   std::size_t r = 0;
-  if (nb >= std::size_t(kLanes)) {
+  if (n >= std::size_t(kLanes)) {
     LaneRows lanes(model, vel);
-    for (; r + kLanes <= nb; r += kLanes)
-      lanes.run(v, r, joint_q.data(), vel ? joint_qd.data() : nullptr, data_or_null(sel),
-                options.body_flag_filter, body_q.data(), vel ? body_qd.data() : nullptr);
+    for (; r + kLanes <= n; r += kLanes)
+      lanes.run(v, r, joint_q, joint_qd, joint_selected, body_flag_filter, body_q, body_qd);
   }
-  for (; r < nb; ++r) {
-    fk_row_masked(v, joint_q.data() + r * model.coord_count,
-                  vel ? joint_qd.data() + r * model.dof_count : nullptr, data_or_null(sel),
-                  options.body_flag_filter, body_q.data() + r * model.body_count,
-                  vel ? body_qd.data() + r * model.body_count : nullptr);
-  }
+  for (; r < n; ++r)
+    fk_row_masked(v, joint_q + r * model.coord_count,
+                  vel ? joint_qd + r * model.dof_count : nullptr, joint_selected, body_flag_filter,
+                  body_q + r * model.body_count, vel ? body_qd + r * model.body_count : nullptr);
 }
 
 void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,

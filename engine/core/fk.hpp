@@ -41,6 +41,15 @@ void eval_fk_batch(const Model& model, int n_batch, const std::vector<double>& j
                    const std::vector<double>& joint_qd, std::vector<Transform<double>>& body_q,
                    std::vector<Spatial<double>>& body_qd, const FkOptions& options = {});
 
+// eval_fk_batch's rows on raw arrays whose sizes the caller has checked: n rows of coord_count
+// coordinates in joint_q, of dof_count rates in joint_qd (or null: poses only), of body_count
+// poses in body_q and twists in body_qd (null with joint_qd); joint_selected (joint_count, from
+// fk_joint_selection) or null for every joint. Four rows at a time in the lanes of one vector
+// (lanes.hpp), the same values as one row at a time.
+void fk_rows(const Model& model, std::size_t n, const double* joint_q, const double* joint_qd,
+             const uint8_t* joint_selected, int body_flag_filter, Transform<double>* body_q,
+             Spatial<double>* body_qd);
+
 // The per-joint selection (joint_count, nonzero = update) that mask / indices / joint_mask
 // make together, after eval_fk's argument checks; caller names the function in messages.
 std::vector<uint8_t> fk_joint_selection(const Model& model, const FkOptions& options,

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cmath>
-#include <cstdint>
 
 #include "engine/core/spatial.hpp"
 

@@ -109,7 +109,7 @@ struct RowBuffers {
   const T* null_rest;          // (nq) posture rest for a null-space posture objective, or null
   T null_weight;               // its weight
   T* diag = nullptr;           // (3 nv) row-space step's diagonals
-  int* row_col = nullptr;      // (nr) each row's column (lm_classify_rows)
+  int* row_col = nullptr;      // (nr) each row's column (lm_classify_rows, kRowAside)
   int* rows = nullptr;         // (nr) the general rows
   int* cols = nullptr;         // (nv) the step's column scratch
   // (lm_latent_capacity) the inactive rows set aside (lm_set_aside), or null: steps are then
@@ -420,7 +420,8 @@ IKWB_HD void for_each_latent_row(const ProblemView<T>& pv, F f) {
 
 // Sets the inactive rows aside at the iterate whose Jacobian the evaluator has just written:
 // their model rows leave J (for w.latent, when there is one; a row with terms has none in J),
-// their values come from scratch (apply_mode).
+// their values come from scratch (apply_mode), and w.row_col marks them kRowAside until they
+// join a step's model (lm_join_activated).
 template <class T>
 IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
@@ -429,8 +430,10 @@ IKWB_HD void lm_set_aside(const ProblemView<T>& pv, const T* scratch, RowBuffers
     T* s = w.latent ? w.latent + long(slot) * (nv + 2) : nullptr;
     if (scratch[row] > T(0)) {
       if (s) s[nv + 1] = T(kLatentActive);
+      w.row_col[row] = kRowGeneral;
       return;
     }
+    w.row_col[row] = kRowAside;
     T* Jk = w.J + long(row) * nv;
     if (w.terms && w.terms[slot].count >= 0) {
       terms = true;
@@ -511,6 +514,7 @@ IKWB_HD int lm_join_activated(const ProblemView<T>& pv, const T* dq, RowBuffers<
       w.terms[slot].count = kTermsNone;
     }
     s[nv + 1] = T(kLatentJoined);
+    w.row_col[row] = kRowGeneral;
     T* Jk = w.J + long(row) * nv;
     for (int c = 0; c < nv; ++c) Jk[c] = s[c];
     ++joined;
@@ -545,6 +549,7 @@ IKWB_HD void lm_set_joined_aside(const ProblemView<T>& pv, RowBuffers<T>& w) {
   const int nv = pv.model.dof_count;
   for_each_latent_in(pv, w, T(kLatentJoined), [&](T* s, int, int row) {
     s[nv + 1] = T(kLatentAside);
+    w.row_col[row] = kRowAside;
     T* Jk = w.J + long(row) * nv;
     for (int c = 0; c < nv; ++c) Jk[c] = T(0);
   });

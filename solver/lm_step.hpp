@@ -235,10 +235,14 @@ IKWB_HD bool lm_tree_factor_pays(int nv) {
 // row_col values besides a column index
 constexpr int kRowZero = -2;     // always zero (a disabled or null-space objective)
 constexpr int kRowGeneral = -1;  // may fill any column
+// a general row that lm_set_aside has set aside (inactive at the iterate, zero in J): the
+// dense build skips it instead of finding each of its columns empty
+constexpr int kRowAside = -3;
 
 // Sorts the problem's rows: row_col[k] (nr) is the one column row k can fill, kRowGeneral or
 // kRowZero; rows (nr) receives the general rows in order. Returns their count m. Static for a
-// problem (it reads the objectives, not q).
+// problem (it reads the objectives, not q); during a solve lm_set_aside marks the general rows
+// it sets aside kRowAside, and back.
 template <class T>
 IKWB_HD int lm_classify_rows(const ProblemView<T>& pv, int* row_col, int* rows) {
   const ModelView<T>& m = pv.model;
@@ -362,7 +366,7 @@ IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, int nv) {
     for (int b = 0; b <= a; ++b) s.A[a * nv + b] = T(0);
   for (int k = 0; k < s.nr;) {
     const int rc = s.row_col[k];
-    if (rc == kRowZero) {
+    if (rc == kRowZero || rc == kRowAside) {
       ++k;
       continue;
     }
@@ -396,7 +400,7 @@ IKWB_HD void lm_build_dense(const LmSystem<T>& s, const T* r, FixedSize<N>) {
   T A[N * N] = {}, g[N] = {};
   for (int k = 0; k < s.nr; ++k) {
     const int rc = s.row_col[k];
-    if (rc == kRowZero) continue;
+    if (rc == kRowZero || rc == kRowAside) continue;
     const T* Jk = s.J + k * N;
     if (rc >= 0) {
       A[rc * N + rc] += Jk[rc] * Jk[rc];

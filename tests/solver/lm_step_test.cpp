@@ -168,18 +168,19 @@ TEST(LmStep, ClassifiesPostureAndLimitRowsAsDiagonal) {
 }
 
 // lm_build's dense A (its lower triangle, the one it forms) and g against the plain products,
-// element for element
+// element for element, over the rows not set aside (kRowAside)
 void expect_plain_normal_matrix(StepFixture& f, const std::string& what) {
   StepFixture::Buffers b;
   LmSystem<double> s = f.system(LmStep::kDense, b, nullptr);
   lm_build(s, f.r.data());
+  auto in = [&](int k) { return f.row_col[k] != kRowAside; };
   for (int a = 0; a < f.nv; ++a) {
     double ga = 0;
-    for (int k = 0; k < f.nr; ++k) ga += f.J[k * f.nv + a] * f.r[k];
+    for (int k = 0; k < f.nr; ++k) ga += in(k) ? f.J[k * f.nv + a] * f.r[k] : 0.0;
     EXPECT_EQ(b.g[a], ga) << what << ": g " << a;
     for (int c = 0; c <= a; ++c) {
       double t = 0;
-      for (int k = 0; k < f.nr; ++k) t += f.J[k * f.nv + a] * f.J[k * f.nv + c];
+      for (int k = 0; k < f.nr; ++k) t += in(k) ? f.J[k * f.nv + a] * f.J[k * f.nv + c] : 0.0;
       EXPECT_EQ(b.A[a * f.nv + c], t) << what << ": A " << a << "," << c;
     }
   }
@@ -193,6 +194,10 @@ TEST(LmStep, DenseNormalMatrixIsThePlainProductBitForBit) {
     IkProblem pr = zoo_problem(model, q, rng);
     StepFixture f(pr, q);
     expect_plain_normal_matrix(f, "zoo " + std::to_string(trial));
+    // general rows set aside (their rows left in J here) stay out of A and g: the first, one in
+    // the middle of a block of four, and the last
+    for (int i : {0, 5, f.m - 1}) f.row_col[f.rows[i]] = kRowAside;
+    expect_plain_normal_matrix(f, "zoo " + std::to_string(trial) + ", rows set aside");
   }
   // the arm sizes (6 to 8 dofs) take their own unrolled path: a pose target, a posture and the
   // limits (general and diagonal rows)
@@ -209,6 +214,8 @@ TEST(LmStep, DenseNormalMatrixIsThePlainProductBitForBit) {
       StepFixture f(pr, q);
       ASSERT_EQ(f.nv, n);
       expect_plain_normal_matrix(f, std::to_string(n) + " dofs, trial " + std::to_string(trial));
+      f.row_col[f.rows[2]] = kRowAside;
+      expect_plain_normal_matrix(f, std::to_string(n) + " dofs, a row set aside");
     }
   }
 }

@@ -737,6 +737,7 @@ struct LatentRows : ::testing::Test {
   ProblemView<double> pv;
   std::vector<double> J{1.0, 2.0, 0.0, 3.0, 0.0, 1.0},
       r = std::vector<double>(2, 0.0), latent = std::vector<double>(lm_latent_capacity(2, nv));
+  std::vector<int> row_col = std::vector<int>(2), rows = std::vector<int>(2);
   RowBuffers<double> w{};
   // at the iterate: row 0 inactive (value -0.5), row 1 active (value 0.25)
   const double scratch[2] = {-0.5, 0.25};
@@ -749,6 +750,8 @@ struct LatentRows : ::testing::Test {
     w.J = J.data();
     w.r = r.data();
     w.latent = latent.data();
+    ASSERT_EQ(lm_classify_rows(pv, row_col.data(), rows.data()), 2);
+    w.row_col = row_col.data();
   }
 };
 
@@ -757,6 +760,7 @@ struct LatentRows : ::testing::Test {
 TEST_F(LatentRows, JoinWhenTheStepMakesThemActive) {
   lm_set_aside(pv, scratch, w);
   EXPECT_EQ(J, (std::vector<double>{0.0, 0.0, 0.0, 3.0, 0.0, 1.0}));
+  EXPECT_EQ(row_col, (std::vector<int>{kRowAside, kRowGeneral}));  // the dense build skips row 0
   // a step that keeps row 0 inactive: -0.5 + 0.1 + 0.2 < 0
   const double short_step[3] = {0.1, 0.1, 0.0};
   EXPECT_EQ(lm_join_activated(pv, short_step, w), 0);
@@ -765,6 +769,7 @@ TEST_F(LatentRows, JoinWhenTheStepMakesThemActive) {
   const double long_step[3] = {0.3, 0.3, 5.0};
   EXPECT_EQ(lm_join_activated(pv, long_step, w), 1);
   EXPECT_EQ(J, (std::vector<double>{1.0, 2.0, 0.0, 3.0, 0.0, 1.0}));
+  EXPECT_EQ(row_col, (std::vector<int>{kRowGeneral, kRowGeneral}));
   EXPECT_EQ(lm_join_activated(pv, long_step, w), 0);  // joined once
   // the model took 0.4^2 / 2 from 0.5^2 / 2; the row's true model goes from 0 to 0.4^2 / 2
   EXPECT_DOUBLE_EQ(lm_joined_correction(pv, long_step, w), -0.125);
@@ -772,6 +777,10 @@ TEST_F(LatentRows, JoinWhenTheStepMakesThemActive) {
   // went from 0.5^2 / 2 to 0.4^2 / 2, and truly from 0 to 0
   const double back_step[3] = {0.1, 0.0, 0.0};
   EXPECT_DOUBLE_EQ(lm_joined_correction(pv, back_step, w), -0.125 + 0.08);
+  // a rejected step's joined rows leave J again
+  lm_set_joined_aside(pv, w);
+  EXPECT_EQ(J, (std::vector<double>{0.0, 0.0, 0.0, 3.0, 0.0, 1.0}));
+  EXPECT_EQ(row_col, (std::vector<int>{kRowAside, kRowGeneral}));
   // without a buffer the inactive rows still leave J
   w.latent = nullptr;
   J = {1.0, 2.0, 0.0, 3.0, 0.0, 1.0};

@@ -30,6 +30,9 @@ void apply_to_io(const InputState& in, ImGuiIO& io) {
   io.KeyShift = in.shift;
   io.KeyAlt = in.alt;
   io.KeySuper = in.super;
+  // ImGui::NewFrame() releases every key after a focus loss (io.AddFocusEvent(false)); a script's
+  // tap would be lost whenever another window took the display's focus in that frame
+  io.AppFocusLost = false;
 }
 
 void compute_edges(const InputState& prev, InputState& in) {

@@ -37,7 +37,8 @@ struct InputState {
 // copies this frame's events from io (interactive runs)
 void read_from_io(const ImGuiIO& io, InputState& in);
 // writes the state into io as the GLFW backend would (script runs): mouse, buttons, wheel, keys
-// and modifiers
+// and modifiers. The state is the whole input, so a focus change on the display (another window
+// opened on the same X server) does not release its keys: io.AppFocusLost is cleared.
 void apply_to_io(const InputState& in, ImGuiIO& io);
 // computes the edges of `in` against `prev` (the previous frame's state)
 void compute_edges(const InputState& prev, InputState& in);

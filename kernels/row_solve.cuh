@@ -62,7 +62,7 @@ IKWB_HD RowScratchLayout row_scratch_layout(int nq, int nv, int nr, int nb, int 
   l.diag = at, at += 3 * nv;
   l.row_col = at, at += nr;  // ints: as wide as a float
   l.rows = at, at += nr;
-  l.cols = at, at += nv;
+  l.cols = at, at += lm_cols_capacity(nv);
   l.latent_size = int(lm_latent_capacity(latent_rows, nv));
   l.latent = at, at += l.latent_size;
   l.stride = at | 1;

@@ -89,7 +89,7 @@ struct Workspace {
     diag.assign(std::size_t(3) * nv, T(0));
     row_col.assign(nr, 0);
     rows.assign(nr, 0);
-    cols.assign(nv, 0);
+    cols.assign(lm_cols_capacity(nv), 0);
     body_q.assign(nb, transform_identity<T>());
     body_q_trial = body_q;
     body_pert = body_q;

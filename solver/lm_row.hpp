@@ -111,7 +111,7 @@ struct RowBuffers {
   T* diag = nullptr;           // (3 nv) row-space step's diagonals
   int* row_col = nullptr;      // (nr) each row's column (lm_classify_rows, kRowAside)
   int* rows = nullptr;         // (nr) the general rows
-  int* cols = nullptr;         // (nv) the step's column scratch
+  int* cols = nullptr;         // (lm_cols_capacity) the step's column scratch
   // (lm_latent_capacity) the inactive rows set aside (lm_set_aside), or null: steps are then
   // taken without foreseeing the inequality rows they make active
   T* latent = nullptr;
@@ -621,7 +621,11 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   sys.row_col = w.row_col;
   sys.rows = w.rows;
   sys.cols = w.cols;
-  sys.parents = sys.kind == LmStep::kDense && lm_tree_factor_pays(nv) && lm_dof_parents(m, w.cols);
+  if (sys.kind == LmStep::kDense && lm_tree_factor_pays(nv)) {
+    sys.dofs.parent = w.cols;
+    sys.dofs.depth = w.cols + nv;
+    sys.dofs.stride = lm_dof_parents(m, w.cols, w.cols + nv);
+  }
   // the clock is read every iteration on larger problems, every fourth on small ones (an
   // iteration of a 7-dof arm takes about as long as a few clock reads)
   const bool timed = w.deadline_ns != ~uint64_t(0);

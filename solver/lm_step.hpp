@@ -111,15 +111,22 @@ IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
   with_arm_size(n, [&](auto size) { cholesky_solve_sized(L, size, x); });
 }
 
-// the deepest dof the tree factor takes (its ancestors are listed on the stack)
-constexpr int kTreeDepth = 64;
+// A tree's dofs, as the tree factor takes them (lm_dof_parents). The factor keeps row k of L
+// packed at C + k * stride: L(k, k), then L(k, a) for k's ancestors a, nearest first. A dof's
+// ancestors beyond its parent are its parent's ancestors, so eliminating k updates its
+// ancestors' packed rows as contiguous runs of its own.
+struct DofTree {
+  const int* parent = nullptr;  // (n) each dof's parent, -1 at a root
+  const int* depth = nullptr;   // (n) its ancestor count
+  int stride = 0;               // 1 + the most ancestors a dof has (<= n)
+};
 
 // Each dof's parent in the kinematic tree: the previous dof of its joint, else the last dof of
-// the nearest ancestor joint with dofs, -1 at a root; into parent (nv). False when a parent
-// does not come before its dof (the tree factor needs that order) or a dof has kTreeDepth
-// ancestors or more.
+// the nearest ancestor joint with dofs, -1 at a root; into parent (nv), and each dof's ancestor
+// count into depth (nv). Returns the tree factor's row stride (DofTree), or 0 when a parent
+// does not come before its dof (the tree factor needs that order).
 template <class T>
-IKWB_HD bool lm_dof_parents(const ModelView<T>& m, int* parent) {
+IKWB_HD int lm_dof_parents(const ModelView<T>& m, int* parent, int* depth) {
   for (int j = 0; j < m.joint_count; ++j) {
     const int d0 = m.joint_qd_start[j], d1 = m.joint_qd_start[j + 1];
     if (d1 == d0) continue;
@@ -127,57 +134,73 @@ IKWB_HD bool lm_dof_parents(const ModelView<T>& m, int* parent) {
     while (a >= 0 && m.joint_qd_start[a + 1] == m.joint_qd_start[a]) a = m.joint_ancestor[a];
     int p = a >= 0 ? m.joint_qd_start[a + 1] - 1 : -1;
     for (int d = d0; d < d1; ++d) {
-      if (p >= d) return false;
+      if (p >= d) return 0;
       parent[d] = p;
       p = d;
     }
   }
+  int stride = 1;
   for (int d = 0; d < m.dof_count; ++d) {
-    int depth = 0;
-    for (int a = parent[d]; a >= 0; a = parent[a]) ++depth;
-    if (depth >= kTreeDepth) return false;
+    depth[d] = parent[d] < 0 ? 0 : depth[parent[d]] + 1;
+    stride = depth[d] + 1 > stride ? depth[d] + 1 : stride;
   }
-  return true;
+  return stride;
 }
 
-// Whether the n x n matrix L (lower triangle read) couples each dof only with its ancestors
+// Whether the n x n matrix A (lower triangle read) couples each dof only with its ancestors
 // (parent: lm_dof_parents): the pattern of rows that each move one chain (a hand's, a foot's,
-// the diagonal rows), which the tree factor keeps without fill-in.
+// the diagonal rows), which the tree factor keeps without fill-in. exclude (n, or null): the
+// rows and columns of dofs with exclude[a] > 0 are not read (lm_factor replaces them).
 template <class T>
-IKWB_HD bool lm_tree_pattern(const T* L, int n, const int* parent) {
+IKWB_HD bool lm_tree_pattern(const T* A, int n, const int* parent, const T* exclude = nullptr) {
   for (int i = 0; i < n; ++i) {
+    if (exclude && exclude[i] > T(0)) continue;
     int next = parent[i];  // ancestors come in decreasing order along the chain
     for (int j = i - 1; j >= 0; --j) {
       if (j == next) {
         next = parent[j];
         continue;
       }
-      if (L[i * n + j] != T(0)) return false;
+      if (A[i * n + j] != T(0) && !(exclude && exclude[j] > T(0))) return false;
     }
   }
   return true;
 }
 
-// In-place factor L^T L of the n x n SPD matrix L of tree pattern (lower triangle used;
-// Featherstone's LTL factorisation): from the last dof down, row k of the factor is non-zero
-// only at k's ancestors, and eliminating k updates only the entries among them. The cost is the
-// sum of the squared depths, not n^3 / 6. False if not SPD.
+// The lower triangle of the n x n matrix A (of tree pattern) packed as the tree factor keeps it
+// (DofTree) into C (n x t.stride; the entries past a row's ancestors are left alone).
 template <class T>
-IKWB_HD bool tree_factor(T* L, int n, const int* parent) {
+IKWB_HD void tree_pack(const T* A, int n, const DofTree& t, T* C) {
+  for (int k = 0; k < n; ++k) {
+    const T* Ak = A + k * n;
+    T* Ck = C + k * t.stride;
+    Ck[0] = Ak[k];
+    int u = 1;
+    for (int i = t.parent[k]; i >= 0; i = t.parent[i]) Ck[u++] = Ak[i];
+  }
+}
+
+// In-place factor L^T L of an SPD matrix of tree pattern, packed (tree_pack) in C (Featherstone's
+// LTL factorisation): from the last dof down, row k of the factor is non-zero only at k's
+// ancestors, and eliminating k updates only the entries among them. The cost is the sum of the
+// squared depths, not n^3 / 6, and each update a run of consecutive entries. False if not SPD.
+template <class T>
+IKWB_HD bool tree_factor(T* C, int n, const DofTree& t) {
   for (int k = n - 1; k >= 0; --k) {
-    T* Lk = L + k * n;
-    if (!(Lk[k] > T(0))) return false;
-    const T d = sqrt(Lk[k]);
-    Lk[k] = d;
-    // k's ancestors, nearest first (the updates below then index them without walking)
-    int anc[kTreeDepth];
-    int c = 0;
-    for (int i = parent[k]; i >= 0; i = parent[i]) anc[c++] = i;
-    for (int u = 0; u < c; ++u) Lk[anc[u]] = Lk[anc[u]] / d;
-    for (int u = 0; u < c; ++u) {
-      const T lki = Lk[anc[u]];
-      T* Li = L + anc[u] * n;
-      for (int v = u; v < c; ++v) Li[anc[v]] -= lki * Lk[anc[v]];
+    T* Ck = C + k * t.stride;
+    if (!(Ck[0] > T(0))) return false;
+    const T d = sqrt(Ck[0]);
+    Ck[0] = d;
+    T* lk = Ck + 1;  // L(k, a) for k's ancestors a, nearest first
+    const int c = t.depth[k];
+    for (int u = 0; u < c; ++u) lk[u] = lk[u] / d;
+    // the u-th ancestor i: its diagonal, then its own ancestors, which are k's from u + 1 on
+    int i = t.parent[k];
+    for (int u = 0; u < c; ++u, i = t.parent[i]) {
+      const T lki = lk[u];
+      T* Ci = C + i * t.stride;
+      Ci[0] -= lki * lk[u];
+      for (int v = u + 1; v < c; ++v) Ci[v - u] -= lki * lk[v];
     }
   }
   return true;
@@ -188,36 +211,38 @@ IKWB_HD bool tree_factor(T* L, int n, const int* parent) {
 // parent are what it waits on); each vector takes the operations of a solve of its own, in the
 // same order.
 template <class T, int K>
-IKWB_HD void tree_solve_many(const T* L, int n, const int* parent, T* const (&xs)[K]) {
+IKWB_HD void tree_solve_many(const T* C, int n, const DofTree& t, T* const (&xs)[K]) {
   for (int k = n - 1; k >= 0; --k) {
-    const T* Lk = L + k * n;
+    const T* Ck = C + k * t.stride;
     T xk[K];
     for (int j = 0; j < K; ++j) {
-      xk[j] = xs[j][k] / Lk[k];
+      xk[j] = xs[j][k] / Ck[0];
       xs[j][k] = xk[j];
     }
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      const T l = Lk[i];
+    int u = 1;
+    for (int i = t.parent[k]; i >= 0; i = t.parent[i], ++u) {
+      const T l = Ck[u];
       for (int j = 0; j < K; ++j) xs[j][i] -= l * xk[j];
     }
   }
   for (int k = 0; k < n; ++k) {
-    const T* Lk = L + k * n;
+    const T* Ck = C + k * t.stride;
     T s[K];
     for (int j = 0; j < K; ++j) s[j] = xs[j][k];
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      const T l = Lk[i];
+    int u = 1;
+    for (int i = t.parent[k]; i >= 0; i = t.parent[i], ++u) {
+      const T l = Ck[u];
       for (int j = 0; j < K; ++j) s[j] -= l * xs[j][i];
     }
-    for (int j = 0; j < K; ++j) xs[j][k] = s[j] / Lk[k];
+    for (int j = 0; j < K; ++j) xs[j][k] = s[j] / Ck[0];
   }
 }
 
 // Solves L^T L x = b in place (x holds b on entry) with a factor of tree_factor.
 template <class T>
-IKWB_HD void tree_solve(const T* L, int n, const int* parent, T* x) {
+IKWB_HD void tree_solve(const T* C, int n, const DofTree& t, T* x) {
   T* const xs[1] = {x};
-  tree_solve_many<T, 1>(L, n, parent, xs);
+  tree_solve_many<T, 1>(C, n, t, xs);
 }
 
 // The dense step uses the tree factor on the CPU beyond arm size, whenever the damped matrix has
@@ -291,6 +316,12 @@ IKWB_HD long lm_l_capacity(LmStep kind, int nv, int m) {
   return kind == LmStep::kDense ? long(nv) * nv : long(m) * (m + 1);
 }
 
+// The ints LmSystem::cols takes: the row space's columns (nv), or the dense step's DofTree (each
+// dof's parent and ancestor count)
+IKWB_HD constexpr int lm_cols_capacity(int nv) {
+  return 2 * nv;
+}
+
 // One row's normal equations and the buffers they are kept in.
 template <class T>
 struct LmSystem {
@@ -301,17 +332,18 @@ struct LmSystem {
   const uint8_t* dof_free = nullptr;  // (nv) or null: frozen dofs get no step
   T* A = nullptr;                     // dense: (nv x nv) J^T J (frozen dofs: identity rows),
                                       // its lower triangle (lm_build)
-  T* L = nullptr;                     // dense: (nv x nv) factor of the damped A;
+  T* L = nullptr;                     // dense: (nv x nv) factor of the damped A, or the
+                                      // tree factor's packed rows (DofTree);
                                       // row space: (m x m) factor, then (m) scratch
   T* g = nullptr;                     // (nv) J^T r (frozen dofs: 0)
   T* diag = nullptr;                  // row space: (3 nv) diagonal rows' J^T J (frozen: 1),
                                       // diag(J^T J), inverse damped diagonal of the factor
   const int* row_col = nullptr;       // (nr) lm_classify_rows
   const int* rows = nullptr;          // (m) the general rows
-  int* cols = nullptr;   // (nv) row space: 1 for a dof in the factored system's columns, else 0;
-                         // dense with parents: each dof's parent (lm_dof_parents)
-  bool parents = false;  // dense: cols holds the dofs' parents, and the tree factor may be used
-  bool tree = false;     // dense: the last lm_factor was tree_factor (lm_solve follows it)
+  int* cols = nullptr;  // (lm_cols_capacity) row space: 1 for a dof in the factored system's
+                        // columns, else 0 (nv); dense: the DofTree's arrays
+  DofTree dofs;         // dense: the dofs' tree when the tree factor may be used, else stride 0
+  bool tree = false;    // dense: the last lm_factor was tree_factor (lm_solve follows it)
 };
 
 // frozen dofs of the dense system: no gradient, an identity row and column in A
@@ -470,6 +502,27 @@ IKWB_HD T lm_dof_damping(const LmSystem<T>& s, T lambda, bool marquardt, int a) 
   return lm_damping(lambda, marquardt, a_diag);
 }
 
+// lm_factor's dense step with the tree factor: A + lambda D packed (tree_pack), excluded dofs'
+// rows and columns those of the identity
+template <class T>
+IKWB_HD bool lm_factor_tree(LmSystem<T>& s, T lambda, bool marquardt, const T* exclude) {
+  const int nv = s.nv;
+  const DofTree& t = s.dofs;
+  tree_pack(s.A, nv, t, s.L);
+  for (int a = 0; a < nv; ++a) s.L[a * t.stride] += lm_dof_damping(s, lambda, marquardt, a);
+  if (exclude) {
+    for (int k = 0; k < nv; ++k) {
+      T* Ck = s.L + k * t.stride;
+      const bool out = exclude[k] > T(0);
+      if (out) Ck[0] = T(1);
+      int u = 1;
+      for (int i = t.parent[k]; i >= 0; i = t.parent[i], ++u)
+        if (out || exclude[i] > T(0)) Ck[u] = T(0);
+    }
+  }
+  return tree_factor(s.L, nv, t);
+}
+
 // Factors A + lambda D. exclude (nv, or null): dofs with exclude[a] > 0 are left out of the
 // step (rows and columns of the damped matrix replaced by the identity's). False when the
 // matrix is not positive definite (non-finite rows).
@@ -477,7 +530,9 @@ template <class T>
 IKWB_HD bool lm_factor(LmSystem<T>& s, T lambda, bool marquardt, const T* exclude) {
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
-    // (the factors read the lower triangle: A's upper one comes along unread, a plain copy)
+    s.tree = s.dofs.stride > 0 && lm_tree_pattern(s.A, nv, s.dofs.parent, exclude);
+    if (s.tree) return lm_factor_tree(s, lambda, marquardt, exclude);
+    // (the factor reads the lower triangle: A's upper one comes along unread, a plain copy)
     for (int a = 0; a < nv * nv; ++a) s.L[a] = s.A[a];
     for (int a = 0; a < nv; ++a) s.L[a * nv + a] += lm_dof_damping(s, lambda, marquardt, a);
     if (exclude) {
@@ -487,8 +542,7 @@ IKWB_HD bool lm_factor(LmSystem<T>& s, T lambda, bool marquardt, const T* exclud
         s.L[a * nv + a] = T(1);
       }
     }
-    s.tree = s.parents && lm_tree_pattern(s.L, nv, s.cols);
-    return s.tree ? tree_factor(s.L, nv, s.cols) : cholesky_factor(s.L, nv);
+    return cholesky_factor(s.L, nv);
   }
   const T* sd = s.diag;
   T* minv = s.diag + 2 * nv;
@@ -522,7 +576,7 @@ IKWB_HD void lm_solve(const LmSystem<T>& s, T* x) {
   const int nv = s.nv;
   if (s.kind == LmStep::kDense) {
     if (s.tree)
-      tree_solve(s.L, nv, s.cols, x);
+      tree_solve(s.L, nv, s.dofs, x);
     else
       cholesky_solve(s.L, nv, x);
     return;
@@ -553,7 +607,7 @@ template <class T>
 IKWB_HD void lm_solve_pair(const LmSystem<T>& s, T* x, T* y) {
   if (s.kind == LmStep::kDense && s.tree) {
     T* const xs[2] = {x, y};
-    tree_solve_many<T, 2>(s.L, s.nv, s.cols, xs);
+    tree_solve_many<T, 2>(s.L, s.nv, s.dofs, xs);
     return;
   }
   lm_solve(s, x);

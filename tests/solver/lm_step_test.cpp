@@ -417,12 +417,14 @@ TEST(LmStep, DenseStepTakesTheTreeFactorOnATree) {
   auto model = std::make_shared<const Model>(floating_two_pandas());
   const int nv = model->dof_count;
   ASSERT_EQ(nv, 20);
-  std::vector<int> parent(nv);
-  ASSERT_TRUE(lm_dof_parents(model->view(), parent.data()));
+  std::vector<int> parent(nv), depth(nv);
+  // the deepest dofs, the hands' last, have the base's six and six of their arm's above them
+  ASSERT_EQ(lm_dof_parents(model->view(), parent.data(), depth.data()), 13);
   for (int d = 0; d < nv; ++d) {
     // the base's six dofs in a row, each arm's first dof on the base's last, then its chain
     const int want = d == 6 || d == 13 ? 5 : d - 1;
     EXPECT_EQ(parent[d], want) << "dof " << d;
+    EXPECT_EQ(depth[d], d < 13 ? d : d - 7) << "dof " << d;
   }
   std::mt19937 rng(23);
   std::uniform_real_distribution<double> u(-0.5, 0.5);
@@ -448,29 +450,36 @@ TEST(LmStep, DenseStepTakesTheTreeFactorOnATree) {
     StepFixture f(pr, q);
     StepFixture::Buffers buf;
     LmSystem<double> s = f.system(LmStep::kDense, buf, nullptr);
-    ASSERT_TRUE(lm_dof_parents(f.pv.model, f.cols.data()));
-    s.parents = true;
+    std::vector<int> tree(2 * nv);
+    s.dofs = {tree.data(), tree.data() + nv,
+              lm_dof_parents(f.pv.model, tree.data(), tree.data() + nv)};
     lm_build(s, f.r.data());
     const double lambda = 1e-3;
-    ASSERT_TRUE(lm_factor(s, lambda, false, static_cast<const double*>(nullptr)));
-    EXPECT_EQ(s.tree, !com);
-    Eigen::VectorXd rhs(nv);
-    for (int a = 0; a < nv; ++a) rhs[a] = u(rng);
-    std::vector<double> x(rhs.data(), rhs.data() + nv);
-    std::vector<double> y(nv), x2 = x;
-    for (int a = 0; a < nv; ++a) y[a] = u(rng);
-    std::vector<double> y2 = y;
-    lm_solve(s, x.data());
-    lm_solve(s, y.data());
-    // two right-hand sides in one solve (one walk with the tree factor): the same, bit for bit
-    lm_solve_pair(s, x2.data(), y2.data());
-    EXPECT_EQ(x2, x) << (com ? "com" : "tree");
-    EXPECT_EQ(y2, y) << (com ? "com" : "tree");
-    Eigen::VectorXd ref =
-        reference_solve(f, lambda, false, nullptr, std::vector<double>(nv, 0.0), rhs);
-    const double scale = ref.lpNorm<Eigen::Infinity>();
-    for (int a = 0; a < nv; ++a)
-      EXPECT_NEAR(x[a], ref[a], 1e-9 * (1.0 + scale)) << (com ? "com, " : "") << "dof " << a;
+    // none left out; a base dof and one of each arm's left out of the step (their rows and
+    // columns the identity's), with Marquardt's damping
+    std::vector<double> out(nv, 0.0);
+    for (bool excluding : {false, true}) {
+      const std::string what = std::string(com ? "com" : "tree") + (excluding ? ", out" : "");
+      if (excluding) out[2] = out[9] = out[19] = 1.0;
+      ASSERT_TRUE(lm_factor(s, lambda, excluding, excluding ? out.data() : nullptr)) << what;
+      EXPECT_EQ(s.tree, !com) << what;
+      Eigen::VectorXd rhs(nv);
+      for (int a = 0; a < nv; ++a) rhs[a] = u(rng);
+      std::vector<double> x(rhs.data(), rhs.data() + nv);
+      std::vector<double> y(nv), x2 = x;
+      for (int a = 0; a < nv; ++a) y[a] = u(rng);
+      std::vector<double> y2 = y;
+      lm_solve(s, x.data());
+      lm_solve(s, y.data());
+      // two right-hand sides in one solve (one walk with the tree factor): the same, bit for bit
+      lm_solve_pair(s, x2.data(), y2.data());
+      EXPECT_EQ(x2, x) << what;
+      EXPECT_EQ(y2, y) << what;
+      Eigen::VectorXd ref = reference_solve(f, lambda, excluding, nullptr, out, rhs);
+      const double scale = ref.lpNorm<Eigen::Infinity>();
+      for (int a = 0; a < nv; ++a)
+        EXPECT_NEAR(x[a], ref[a], 1e-9 * (1.0 + scale)) << what << ", dof " << a;
+    }
   }
 }
 

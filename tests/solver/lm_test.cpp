@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -43,7 +44,7 @@ struct RowRunner {
     diag.assign(3 * nv, 0.0);
     row_col.assign(nr, 0);
     rows.assign(nr, 0);
-    cols.assign(nv, 0);
+    cols.assign(lm_cols_capacity(nv), 0);
     const auto& params = p.param_array();
     latent.assign(lm_latent_capacity(lm_latent_rows(params.data(), int(params.size())), nv), 0.0);
     body_q.assign(m.body_count, transform_identity<double>());
@@ -154,18 +155,32 @@ TEST(Cholesky, TreeFactorSolvesTreePatternSystems) {
   for (int a = 0; a < n; ++a)
     for (int c = 0; c < n; ++c) b[a] += A[a * n + c] * x[c];
   ASSERT_TRUE(lm_tree_pattern(A.data(), n, parent.data()));
-  std::vector<double> L = A;
-  ASSERT_TRUE(tree_factor(L.data(), n, parent.data()));
-  tree_solve(L.data(), n, parent.data(), b.data());
+  std::vector<int> depth(n);
+  int stride = 1;
+  for (int d = 0; d < n; ++d) {
+    depth[d] = parent[d] < 0 ? 0 : depth[parent[d]] + 1;
+    stride = std::max(stride, depth[d] + 1);
+  }
+  const DofTree t{parent.data(), depth.data(), stride};
+  // packed: each row its diagonal, then its ancestors' entries nearest first
+  std::vector<double> L(n * stride, 0.0);
+  tree_pack(A.data(), n, t, L.data());
+  EXPECT_EQ(L[14 * stride + 0], A[14 * n + 14]);
+  EXPECT_EQ(L[14 * stride + 1], A[14 * n + 12]);
+  EXPECT_EQ(L[14 * stride + 2], A[14 * n + 9]);
+  EXPECT_EQ(L[14 * stride + 3], A[14 * n + 6]);
+  EXPECT_EQ(L[14 * stride + 4], A[14 * n + 5]);
+  ASSERT_TRUE(tree_factor(L.data(), n, t));
+  tree_solve(L.data(), n, t, b.data());
   for (int a = 0; a < n; ++a) EXPECT_NEAR(b[a], x[a], 1e-9) << a;
   // two right-hand sides in one walk: each the solve of its own, bit for bit
   std::vector<double> b1(n), b2(n);
   for (int a = 0; a < n; ++a) b1[a] = u(rng), b2[a] = u(rng);
   std::vector<double> one1 = b1, one2 = b2;
-  tree_solve(L.data(), n, parent.data(), one1.data());
-  tree_solve(L.data(), n, parent.data(), one2.data());
+  tree_solve(L.data(), n, t, one1.data());
+  tree_solve(L.data(), n, t, one2.data());
   double* const both[2] = {b1.data(), b2.data()};
-  tree_solve_many<double, 2>(L.data(), n, parent.data(), both);
+  tree_solve_many<double, 2>(L.data(), n, t, both);
   for (int a = 0; a < n; ++a) {
     EXPECT_EQ(b1[a], one1[a]) << a;
     EXPECT_EQ(b2[a], one2[a]) << a;
@@ -174,10 +189,17 @@ TEST(Cholesky, TreeFactorSolvesTreePatternSystems) {
   std::vector<double> across = A;
   across[10 * n + 9] = across[9 * n + 10] = 0.01;
   EXPECT_FALSE(lm_tree_pattern(across.data(), n, parent.data()));
+  // unless one of them is left out of the step (the term's column, or its row)
+  for (int d : {9, 10}) {
+    std::vector<double> out(n, 0.0);
+    out[d] = 1.0;
+    EXPECT_TRUE(lm_tree_pattern(across.data(), n, parent.data(), out.data())) << d;
+  }
   // not positive definite
   std::vector<double> not_spd = A;
   not_spd[14 * n + 14] = -1.0;
-  EXPECT_FALSE(tree_factor(not_spd.data(), n, parent.data()));
+  tree_pack(not_spd.data(), n, t, L.data());
+  EXPECT_FALSE(tree_factor(L.data(), n, t));
 }
 
 // the unrolled sizes (6 to 8) give bit for bit what the loop with a run-time size gives, and

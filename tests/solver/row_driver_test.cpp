@@ -251,7 +251,7 @@ TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {
       cuda::RowScratchLayout l = cuda::row_scratch_layout(nq, nv, nr, nb, latent_rows);
       EXPECT_EQ(l.stride % 2, 1);
       EXPECT_GE(l.stride, l.latent + l.latent_size);
-      EXPECT_EQ(l.latent - l.cols, nv);
+      EXPECT_EQ(l.latent - l.cols, lm_cols_capacity(nv));
       EXPECT_EQ(l.latent_size, latent_rows * (nv + 2));
       EXPECT_EQ(l.body_q_trial - l.body_q, nb * 7);
       EXPECT_EQ(l.A - l.J, nr * nv);

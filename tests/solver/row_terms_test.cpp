@@ -229,7 +229,7 @@ TEST(RowTerms, RowsSetAsideByTheirTermsSolveAsJacobianRows) {
       std::vector<double> q = h.setup.q, qt(nq), r(nr), rt(nr), J(std::size_t(nr) * nv), A(nv * nv),
                           L(nv * nv), g(nv), dq(nv), tmp(nv), al(nr), diag(3 * nv),
                           latent(lm_latent_capacity(latent_rows, nv));
-      std::vector<int> row_col(nr), rows(nr), cols(nv);
+      std::vector<int> row_col(nr), rows(nr), cols(lm_cols_capacity(nv));
       std::vector<Transform<double>> bq(m.body_count, transform_identity<double>()), bqt = bq;
       std::vector<RowTerms<double>> terms(latent_rows);
       Motion mo(m);

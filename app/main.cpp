@@ -1,7 +1,6 @@
-// ikwb: the IK Workbench. With no arguments (or `gui`) it opens the workbench; the other
-// subcommands are the command line front end (see `ikwb help`).
+// ikwb: the IK Workbench. With no arguments, `gui` or a robot (`ikwb ROBOT.urdf`) it opens the
+// workbench; the other subcommands are the command line front end (see `ikwb help`).
 #include <cstdio>
-#include <string>
 
 #include "app/cli/commands.hpp"
 
@@ -16,8 +15,7 @@ int main(int argc, char** argv) {
 #if defined(IKWB_HAVE_CUDA)
   ikwb::register_cuda_backend();
 #endif
-  std::string cmd = argc > 1 ? argv[1] : "gui";
-  if (cmd == "gui" || (!cmd.empty() && cmd[0] == '-' && cmd != "-h" && cmd != "--help")) {
+  if (ikwb::opens_workbench(argc, argv)) {
 #if defined(IKWB_WITH_GUI)
     return ikwb::run_workbench(argc, argv);
 #else

@@ -29,7 +29,7 @@ void finish(BenchStats& st, std::vector<double>& times, double total_s) {
     double sum = 0;
     for (double t : times) sum += t;
     st.mean_s = sum / double(times.size());
-    st.median_s = times[times.size() / 2];
+    st.median_s = median_of(times);
     st.p99_s = times[std::min(times.size() - 1, std::size_t(double(times.size()) * 0.99))];
   }
   st.solves_per_s = total_s > 0 ? st.problems / total_s : 0.0;
@@ -51,6 +51,13 @@ void tally(BenchStats& st, const ProblemResult& r) {
 }
 
 }  // namespace
+
+double median_of(std::vector<double> values) {
+  const std::size_t n = values.size();
+  if (n == 0) return 0.0;
+  std::sort(values.begin(), values.end());
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
 
 std::vector<Transform<double>> random_pose_targets(const Model& model, int link,
                                                    const Vec3<double>& offset, int n,

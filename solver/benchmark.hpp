@@ -27,6 +27,9 @@ struct BenchStats {
   double success_rate() const { return problems ? double(solved) / problems : 0.0; }
 };
 
+// the middle value of `values` (the mean of the two middle ones for an even count); 0 when empty
+double median_of(std::vector<double> values);
+
 // pose targets of `link` (+ offset) at n random configurations within the limits
 std::vector<Transform<double>> random_pose_targets(const Model& model, int link,
                                                    const Vec3<double>& offset, int n,

@@ -183,8 +183,25 @@ long long ArgParser::get_int(const std::string& name, long long fallback) const 
   if (b != e && *b == '+') ++b;
   long long out = 0;
   auto r = std::from_chars(b, e, out);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == e)
+    throw CliError("option '--" + name + "': '" + v + "' is beyond the integer range");
   if (v.empty() || r.ec != std::errc() || r.ptr != e)
     throw CliError("option '--" + name + "': '" + v + "' is not an integer");
+  return out;
+}
+
+long long ArgParser::get_int(const std::string& name, long long fallback, long long min,
+                             long long max) const {
+  if (!has(name)) return fallback;
+  std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  long long out = 0;
+  try {
+    out = get_int(name, fallback);
+  } catch (const CliError& e) {
+    throw CliError(std::string(e.what()) + "; expected an integer in " + range);
+  }
+  if (out < min || out > max)
+    throw CliError("option '--" + name + "': " + get(name) + " is out of range " + range);
   return out;
 }
 

@@ -48,6 +48,9 @@ class ArgParser {
   // numeric values; throw CliError naming the option when the value is not a number
   double get_double(const std::string& name, double fallback) const;
   long long get_int(const std::string& name, long long fallback) const;
+  // an integer in [min, max]; throws CliError naming the option and the range otherwise
+  long long get_int(const std::string& name, long long fallback, long long min,
+                    long long max) const;
   // a required option: throws CliError "missing --name VALUE" when absent
   std::string require(const std::string& name) const;
 

@@ -2,11 +2,13 @@
 // joint- and task-space segments) without a window, as CSV or JSON (solver/timeline_render.hpp,
 // app/cli/trajectory_io.hpp).
 #include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/cli/trajectory_io.hpp"
@@ -118,6 +120,9 @@ int cmd_animate(int argc, char** argv) {
                  timeline.end() - timeline.start(), timeline.keys.size(), tr.seconds,
                  flagged ? "; flagged segments above" : "");
     if (flagged && args.has("fail-on-flagged")) return 3;
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory("ikwb animate",
+                                "the trajectory at " + format_double(rate) + " samples/s (--rate)");
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb animate: %s\n", e.what());
     return 2;

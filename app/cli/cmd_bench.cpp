@@ -1,7 +1,10 @@
 // `ikwb bench ROBOT.urdf --link NAME`: the TRAC-IK protocol and the batch protocol
 // (solver/benchmark.hpp), printed as a table with success rates and errors.
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <sstream>
+#include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -27,17 +30,27 @@ constexpr const char* kSummary =
     "  success at 5 mm and 0.05 rad.\n"
     "iters: iterations per problem, over all its seeds and restarts (mean).";
 
-std::vector<int> parse_list(const std::string& text) {
+// "--batches 1,10,100": sizes in [1, INT_MAX]
+std::vector<int> parse_batches(const std::string& text) {
+  constexpr long long kMax = std::numeric_limits<int>::max();
+  if (text.empty()) throw CliError("option '--batches': empty value (sizes like 1,10,100)");
   std::vector<int> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    char* end = nullptr;
-    long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end || v < 1) throw CliError("--batches: '" + item + "' is not >= 1");
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, end - begin);
+    long long v = 0;
+    auto r = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || r.ptr != item.data() + item.size() ||
+        (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
+      throw CliError("option '--batches': '" + item + "' is not an integer");
+    if (r.ec != std::errc() || v < 1 || v > kMax)
+      throw CliError("option '--batches': " + item + " is out of range [1, " +
+                     std::to_string(kMax) + "]");
     out.push_back(int(v));
+    if (end == text.size()) return out;
+    begin = end + 1;
   }
-  return out;
 }
 
 void print_row(const BenchStats& s) {
@@ -76,11 +89,10 @@ int cmd_bench(int argc, char** argv) {
     protocol = args.get("protocol", protocol);
     if (protocol != "all" && protocol != "tracik" && protocol != "batch")
       throw CliError("--protocol: unknown value '" + protocol + "'");
-    problems = int(args.get_int("problems", problems));
-    repetitions = int(args.get_int("repetitions", repetitions));
-    if (problems < 1 || repetitions < 1)
-      throw CliError("--problems and --repetitions must be >= 1");
-    if (args.has("batches")) batches = parse_list(args.get("batches"));
+    constexpr int kMax = std::numeric_limits<int>::max();
+    problems = int(args.get_int("problems", problems, 1, kMax));
+    repetitions = int(args.get_int("repetitions", repetitions, 1, kMax));
+    if (args.has("batches")) batches = parse_batches(args.get("batches"));
     if (args.has("offset")) offset = parse_vec3("offset", args.get("offset"));
     tracik = read_solver_options(args, tracik_settings());
     batch = read_solver_options(args, batch_settings());
@@ -89,6 +101,7 @@ int cmd_bench(int argc, char** argv) {
     std::fprintf(stderr, "ikwb bench: %s\n%s", e.what(), args.usage().c_str());
     return 2;
   }
+  std::string allocating = "the robot";
   try {
     UrdfOptions opt = read_robot_options(args);
     LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
@@ -108,15 +121,20 @@ int cmd_bench(int argc, char** argv) {
                 "success", "mean_us", "median_us", "p99_us", "solves/s", "max_pos_m", "max_rot_rad",
                 "iters");
     if (protocol != "batch") {
+      allocating = std::to_string(problems) + " TRAC-IK targets (--problems)";
       print_row(run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver));
       std::printf("  (tracik: times per problem, one thread, %d restarts max, %.1f ms budget)\n",
                   tracik.max_restarts, tracik.time_budget_s * 1e3);
     }
     if (protocol != "tracik") {
-      for (int b : batches)
+      for (int b : batches) {
+        allocating = "a batch of " + std::to_string(b) + " problems (--batches)";
         print_row(run_batch_protocol(robot.model, link, offset, b, repetitions, batch, *solver));
+      }
       std::printf("  (batch: times per solve call of the whole batch)\n");
     }
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory("ikwb bench", allocating);
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb bench: %s\n", e.what());
     return 2;

@@ -3,6 +3,8 @@
 // `ikwb check ROBOT.urdf --sample-pairs N`: an SRDF that disables the pairs that never collide,
 // always collide or collide in the rest configuration (as MoveIt's setup assistant).
 #include <cstdio>
+#include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
+#include "app/cli/trajectory_io.hpp"
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_file.hpp"
@@ -22,10 +25,10 @@ namespace ikwb {
 namespace {
 
 constexpr const char* kSummary =
-    "Collision check of each configuration in Q.csv (the format of `ikwb fk`) against the robot\n"
-    "itself and the obstacles of --scene (links are the capsules fitted to their <collision>\n"
-    "elements; pairs joined by a joint, and those of --srdf or the scene's \"srdf\", are "
-    "skipped).\n"
+    "Collision check of each configuration in Q.csv (the format of `ikwb fk`, header included)\n"
+    "against the robot itself and the obstacles of --scene (links are the capsules fitted to\n"
+    "their <collision> elements; pairs joined by a joint, and those of --srdf or the scene's\n"
+    "\"srdf\", are skipped).\n"
     "Writes CSV: config,in_collision,link_a,other,distance,colliding_pairs (other: a link, or\n"
     "obstacle:NAME; distance in m, negative in penetration). Exit status 3 when any\n"
     "configuration collides.\n"
@@ -59,7 +62,8 @@ int cmd_check(int argc, char** argv) {
     std::fprintf(stderr, "ikwb check: %s\n%s", e.what(), args.usage().c_str());
     return 2;
   }
-  std::string out_path = args.has("out") ? args.get("out") : "-";
+  const std::string out_path = args.has("out") ? args.get("out") : "-";
+  const std::string q_path = args.get("q");
   try {
     LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), read_robot_options(args));
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -67,10 +71,9 @@ int cmd_check(int argc, char** argv) {
     for (const auto& w : m.collision.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
     if (args.has("sample-pairs")) {
-      long long n = args.get_int("sample-pairs", 0);
-      if (n < 1 || n > 10000000) throw CliError("--sample-pairs must be in [1, 1e7]");
-      std::vector<DisabledPair> pairs =
-          sampled_disabled_pairs(m, int(n), unsigned(args.get_int("seed", 1)));
+      const long long n = args.get_int("sample-pairs", 0, 1, 10000000);
+      const long long seed = args.get_int("seed", 1, 0, std::numeric_limits<unsigned>::max());
+      std::vector<DisabledPair> pairs = sampled_disabled_pairs(m, int(n), unsigned(seed));
       std::string text = srdf_text(m, pairs);
       if (out_path == "-")
         std::printf("%s", text.c_str());
@@ -99,11 +102,7 @@ int cmd_check(int argc, char** argv) {
     disabled.insert(disabled.end(), off.begin(), off.end());
     CollisionWorld world = make_collision_world(m, disabled, scene.obstacles, on);
 
-    CsvReadOptions csv_opt;
-    csv_opt.expected_columns = m.coord_count;
-    csv_opt.columns_name = "joint_coord_count";
-    std::string q_path = args.get("q");
-    NumericTable q = read_numeric_csv(q_path, csv_opt);
+    NumericTable q = read_configurations_csv(q_path, m);
     if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
 
     CsvWriter out(out_path);
@@ -135,6 +134,9 @@ int cmd_check(int argc, char** argv) {
         colliding_configs, q.row_count(),
         world.self_pair_count() + int(world.world_capsules.size() * world.obstacles.size()));
     return colliding_configs > 0 ? kCollides : 0;
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory("ikwb check", args.has("q") ? "the configurations of " + q_path
+                                                            : "the sampled configurations");
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb check: %s\n", e.what());
     return 2;

@@ -2,6 +2,8 @@
 // each configuration of a file, and the model's centre of mass.
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
+#include "app/cli/trajectory_io.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
@@ -23,8 +26,10 @@ constexpr const char* kSummary =
     "World pose of every body for each configuration in Q.csv.\n"
     "Q.csv: one configuration per line, joint_coord_count comma-separated numbers in q_start\n"
     "order (see `ikwb info`; quaternions x,y,z,w); blank lines and lines starting with # are\n"
-    "skipped, and a first line without numbers is a header (a robot without coordinates takes\n"
-    "an empty file: its one configuration).\n"
+    "skipped. A first line without numbers is a header naming each coordinate once, in any\n"
+    "order (joint names; NAME_0, NAME_1, ... for a ball or free joint, as `ikwb animate`\n"
+    "writes them): the columns are read by name.\n"
+    "A robot without coordinates takes an empty file: its one configuration.\n"
     "POSES.csv: config,body,x,y,z,qx,qy,qz,qw, one row per configuration (0-based) and body.\n"
     "COM.csv: config,x,y,z,mass: the centre of mass (world, the com objective's\n"
     "sum_i m_i X_i com_i / sum_i m_i) and the total mass (kg), one row per configuration.";
@@ -71,10 +76,7 @@ int cmd_fk(int argc, char** argv) {
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     const Model& m = *r.model;
 
-    CsvReadOptions csv_opt;
-    csv_opt.expected_columns = m.coord_count;
-    csv_opt.columns_name = "joint_coord_count";
-    NumericTable q = read_numeric_csv(q_path, csv_opt);
+    NumericTable q = read_configurations_csv(q_path, m);
     if (q.row_count() == 0 && m.coord_count == 0) {
       // a robot without joint coordinates has exactly one configuration: an empty file
       q.rows.emplace_back();
@@ -84,8 +86,15 @@ int cmd_fk(int argc, char** argv) {
     for (std::size_t i = 0; i < q.row_count(); ++i)
       check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
 
+    // every output is opened before any is written: a run that fails leaves none
     CsvWriter out(out_path);
+    std::unique_ptr<CsvWriter> com;
+    if (!com_path.empty()) com = std::make_unique<CsvWriter>(com_path);
     out.row({"config", "body", "x", "y", "z", "qx", "qy", "qz", "qw"});
+    if (com) com->row({"config", "x", "y", "z", "mass"});
+    ModelView<double> view = m.view();
+    double mass = 0;
+    for (double w : m.body_mass) mass += w > 0 ? w : 0;
     State state(m);
     for (std::size_t i = 0; i < q.row_count(); ++i) {
       eval_fk(m, q.rows[i], {}, state);
@@ -96,26 +105,19 @@ int cmd_fk(int argc, char** argv) {
         out.field(x.q.x).field(x.q.y).field(x.q.z).field(x.q.w);
         out.end_row();
       }
+      if (!com) continue;
+      Vec3<double> c = center_of_mass(view, state.body_q.data());
+      com->field(static_cast<long long>(i)).field(c.x).field(c.y).field(c.z).field(mass);
+      com->end_row();
     }
     out.close();
-    if (!com_path.empty()) {
-      ModelView<double> view = m.view();
-      double mass = 0;
-      for (double w : m.body_mass) mass += w > 0 ? w : 0;
-      CsvWriter com(com_path);
-      com.row({"config", "x", "y", "z", "mass"});
-      for (std::size_t i = 0; i < q.row_count(); ++i) {
-        eval_fk(m, q.rows[i], {}, state);
-        Vec3<double> c = center_of_mass(view, state.body_q.data());
-        com.field(static_cast<long long>(i)).field(c.x).field(c.y).field(c.z).field(mass);
-        com.end_row();
-      }
-      com.close();
-    }
+    if (com) com->close();
     if (out_path != "-") {
       std::printf("fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
                   q.row_count() == 1 ? "" : "s", m.body_count, out_path.c_str());
     }
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory("ikwb fk", "the configurations of " + q_path);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ikwb fk: %s\n", e.what());
     return 1;

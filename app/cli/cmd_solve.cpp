@@ -4,19 +4,23 @@
 // and solver settings, one problem per row of T.csv (per-objective targets, see scene_targets).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "app/cli/link_targets.hpp"
 #include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
+#include "engine/core/fk.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
@@ -32,10 +36,12 @@ namespace {
 constexpr const char* kSummary =
     "Inverse kinematics for every target of T.csv.\n"
     "T.csv: one target a line, x,y,z (position) or x,y,z,qx,qy,qz,qw (pose, unit quaternion),\n"
-    "world frame; the first valid line decides which. Blank lines and # comments are skipped.\n"
-    "A malformed line is reported with its line number and gets a row with converged=0.\n"
-    "OUT.csv: converged,pos_err,rot_err,iterations,q0,q1,... (q in q_start order), one row per\n"
-    "target in order. Defaults: seed at the middle of the limits, up to 50 uniform restarts\n"
+    "world frame; the first valid line decides which. Blank lines and # comments are skipped;\n"
+    "the first other line may be a header (no numbers). After it, a malformed line is reported\n"
+    "with its line number and gets a row with converged=0; a file without a valid target is an\n"
+    "error. OUT.csv: converged,pos_err,rot_err,iterations,q0,q1,... (q in q_start order), one\n"
+    "row per target line in order; the summary line goes to standard output (standard error\n"
+    "with --out -). Defaults: seed at the middle of the limits, up to 50 uniform restarts\n"
     "(a seed whose cost has not halved in 5 iterations is restarted), initial damping 3e-2\n"
     "(the workbench, starting close to the answer: 1e-3), tolerances 1e-4 m and 1e-3 rad,\n"
     "and a budget of 1 s per target (--budget-ms; 0 = none): when it runs out the\n"
@@ -47,78 +53,28 @@ constexpr const char* kSummary =
     "each objective whose target varies, NAME.x,NAME.y,NAME.z and/or NAME.qx,NAME.qy,NAME.qz,\n"
     "NAME.qw (NAME: the objective's name exactly as in the scene; quote it if it has a comma);\n"
     "one problem a row; objectives not named keep the scene's target. pos_err and rot_err are\n"
-    "the largest over all enabled task objectives. Solver options given here override the\n"
+    "the largest over all enabled task objectives. An objective on a link the robot lacks, or\n"
+    "a scene without enabled objectives, is an error. Solver options given here override the\n"
     "scene's, which override the defaults above. --explain: for each solution, every objective\n"
     "it misses on standard error: traded_off, out_of_reach or blocked, and who pulls against it.";
 
-struct TargetLine {
-  int line = 0;
-  bool ok = false;
-  Transform<double> pose = transform_identity<double>();
-};
-
-// reads targets leniently: bad lines are reported and kept as failures
-std::vector<TargetLine> read_targets(const std::string& path, int* columns) {
-  std::ifstream in(path);
-  if (!in) throw CsvError(path + ": cannot open the file");
-  std::vector<TargetLine> out;
-  std::string text;
-  int line = 0;
-  *columns = 0;
-  while (std::getline(in, text)) {
-    ++line;
-    std::size_t first = text.find_first_not_of(" \t\r");
-    if (first == std::string::npos || text[first] == '#') continue;
-    std::vector<std::string> f = split_csv_line(text);
-    if (!f.empty() && f.back().empty() && f.size() > 1) f.pop_back();
-    TargetLine t;
-    t.line = line;
-    std::vector<double> v;
-    std::string problem;
-    for (const auto& s : f) {
-      char* end = nullptr;
-      double d = std::strtod(s.c_str(), &end);
-      if (s.empty() || end == s.c_str() || *end) {
-        problem = "'" + s + "' is not a number";
-        break;
-      }
-      if (!std::isfinite(d)) {
-        problem = "NaN or infinite value";
-        break;
-      }
-      v.push_back(d);
-    }
-    if (problem.empty()) {
-      int n = int(v.size());
-      if (n != 3 && n != 7) {
-        problem = "expected 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw) values, got " + std::to_string(n);
-      } else if (*columns != 0 && n != *columns) {
-        problem = "expected " + std::to_string(*columns) + " values like the first target, got " +
-                  std::to_string(n);
-      } else {
-        *columns = n;
-        t.pose.p = {v[0], v[1], v[2]};
-        if (n == 7) {
-          Quat<double> q{v[3], v[4], v[5], v[6]};
-          double norm = quat_norm(q);
-          if (std::fabs(norm - 1.0) > 1e-3)
-            problem = "quaternion is not unit (norm " + std::to_string(norm) + ")";
-          else
-            t.pose.q = normalize(q);
-        }
-      }
-    }
-    if (problem.empty()) {
-      t.ok = true;
-    } else if (out.empty() && problem.find("not a number") != std::string::npos) {
-      continue;  // a header line before any target
-    } else {
-      std::fprintf(stderr, "%s:%d: %s; this target is skipped\n", path.c_str(), line,
-                   problem.c_str());
-    }
-    out.push_back(t);
+// Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
+// skipped"). Throws CsvError when the file has no rows, or none that can be solved: a batch
+// that solves nothing is an error, not a 0/0 summary. expected: what the file should hold.
+template <class Row>
+void report_rows(const std::string& path, const std::vector<Row>& rows, const char* expected) {
+  std::size_t usable = 0;
+  for (const Row& r : rows) {
+    if (r.ok)
+      ++usable;
+    else
+      std::fprintf(stderr, "%s:%d: %s; this target is skipped\n", path.c_str(), r.line,
+                   r.error.c_str());
   }
-  return out;
+  if (rows.empty()) throw CsvError(path + ": no targets (" + expected + ")");
+  if (usable == 0)
+    throw CsvError(path + ": no usable target: each of its " + std::to_string(rows.size()) +
+                   " target lines is malformed (above)");
 }
 
 // Solves `count` problems in chunks of at most `chunk`; make_chunk(begin, n) builds the problem
@@ -152,11 +108,18 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
   return results;
 }
 
-// OUT.csv and the summary line. ok[i]: row i was solved (its result is results[k] for the k-th
-// ok row); with_rotation false writes rot_err 0.
-void write_results(const std::string& out_path, int coord_count, const std::vector<bool>& ok,
-                   const std::vector<ProblemResult>& results, bool with_rotation, double elapsed) {
-  CsvWriter out(out_path);
+// what solving `count` problems `chunk` at a time allocates, for the out-of-memory message
+std::string chunk_text(std::size_t count, int chunk) {
+  return std::to_string(std::min<std::size_t>(count, std::size_t(chunk))) + " problems at once (" +
+         std::to_string(count) + " targets, --chunk " + std::to_string(chunk) + ")";
+}
+
+// OUT.csv (opened before the solve, so a path that cannot be written fails first) and the
+// summary line (on standard error when OUT.csv goes to standard output). ok[i]: row i was solved
+// (its result is results[k] for the k-th ok row); with_rotation false writes rot_err 0.
+void write_results(CsvWriter& out, const std::string& out_path, int coord_count,
+                   const std::vector<bool>& ok, const std::vector<ProblemResult>& results,
+                   bool with_rotation, double elapsed) {
   out.field("converged").field("pos_err").field("rot_err").field("iterations");
   for (int i = 0; i < coord_count; ++i) out.field("q" + std::to_string(i));
   out.end_row();
@@ -179,9 +142,10 @@ void write_results(const std::string& out_path, int coord_count, const std::vect
   }
   out.close();
   std::size_t n = ok.size();
-  std::printf("solved %d/%zu (%.1f%%) in %.3f s, %.0f solves/s\n", solved, n,
-              n ? 100.0 * solved / double(n) : 0.0, elapsed,
-              elapsed > 0 ? double(k) / elapsed : 0.0);
+  std::fprintf(out_path == "-" ? stderr : stdout,
+               "solved %d/%zu (%.1f%%) in %.3f s, %.0f solves/s\n", solved, n,
+               n ? 100.0 * solved / double(n) : 0.0, elapsed,
+               elapsed > 0 ? double(k) / elapsed : 0.0);
 }
 
 void print_warnings(const std::vector<std::string>& warnings) {
@@ -195,10 +159,12 @@ std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
   return solver;
 }
 
-// `ikwb solve ROBOT --link NAME --targets T.csv`
+// `ikwb solve ROBOT --link NAME --targets T.csv`; *allocating names what memory is being taken
+// for, for the out-of-memory message
 void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
                         const std::string& link_name, const Vec3<double>& offset,
-                        const std::string& targets_path, const std::string& out_path, int chunk) {
+                        const std::string& targets_path, const std::string& out_path, int chunk,
+                        std::string* allocating) {
   UrdfOptions opt = read_robot_options(args);
   LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   print_warnings(robot.warnings);
@@ -209,26 +175,30 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
     for (const auto& n : m.body_name) names += (names.empty() ? "" : ", ") + n;
     throw CliError("unknown link '" + link_name + "'; links are: " + names);
   }
-  int columns = 0;
-  std::vector<TargetLine> targets = read_targets(targets_path, &columns);
+  *allocating = "the targets of " + targets_path;
+  const LinkTargets targets = read_link_targets(targets_path);
+  report_rows(targets_path, targets.rows, "one a line: x,y,z or x,y,z,qx,qy,qz,qw");
+  CsvWriter out(out_path);
   auto solver = solver_for(settings);
 
   std::vector<int> valid;
-  std::vector<bool> ok(targets.size());
-  for (int i = 0; i < int(targets.size()); ++i)
-    if ((ok[i] = targets[i].ok)) valid.push_back(i);
+  std::vector<bool> ok(targets.rows.size());
+  for (int i = 0; i < int(targets.rows.size()); ++i)
+    if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
+  const bool pose = targets.columns == 7;
+  *allocating = chunk_text(valid.size(), chunk);
   double elapsed = 0;
   std::vector<ProblemResult> results = solve_in_chunks(
       *solver, settings, m.middle_configuration(), valid.size(), chunk,
       [&](std::size_t begin, int n) {
         IkProblem problem(robot.model, n);
-        int obj =
-            columns == 7 ? problem.add_pose(link, offset) : problem.add_position(link, offset);
-        for (int i = 0; i < n; ++i) problem.set_target_pose(obj, i, targets[valid[begin + i]].pose);
+        int obj = pose ? problem.add_pose(link, offset) : problem.add_position(link, offset);
+        for (int i = 0; i < n; ++i)
+          problem.set_target_pose(obj, i, targets.rows[valid[begin + i]].pose);
         return problem;
       },
       &elapsed);
-  write_results(out_path, m.coord_count, ok, results, columns == 7, elapsed);
+  write_results(out, out_path, m.coord_count, ok, results, pose, elapsed);
 }
 
 // --explain: one line on standard error per enabled objective the solution does not reach
@@ -273,9 +243,36 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                where.c_str(), r.seconds * 1e3, r.solves, missed, enabled);
 }
 
-// `ikwb solve --scene SCENE.json [--targets T.csv]`
+// A batch run solves all the scene asks or nothing: an objective the robot cannot place (an
+// unknown link) is an error here, where the workbench warns and skips it; so is a scene with no
+// enabled objective. Throws SceneError naming the objective.
+void require_objectives(const Model& m, const Scene& scene, const SceneSetup& setup,
+                        const std::string& scene_path) {
+  if (setup.objectives.size() < scene.objectives.size()) {
+    State fk(m);
+    eval_fk(m, setup.q, {}, fk);
+    for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
+      const SceneObjective& o = scene.objectives[i];
+      PlacedObjective placed;
+      std::string error;
+      if (!objective_from_scene(m, o, fk.body_q, setup.rest_q, &placed, &error))
+        throw SceneError(scene_path + ": objective " + std::to_string(i) + " \"" + o.name + "\" (" +
+                         o.type + "): " + error +
+                         " (the workbench skips it; a batch solve does not)");
+    }
+  }
+  for (const SceneObjective& o : scene.objectives)
+    if (o.enabled) return;
+  throw SceneError(scene_path + (scene.objectives.empty()
+                                     ? ": the scene has no objectives: nothing to solve"
+                                     : ": every objective of the scene is disabled: nothing to "
+                                       "solve"));
+}
+
+// `ikwb solve --scene SCENE.json [--targets T.csv]`; *allocating as in solve_link_targets
 void solve_scene(const ArgParser& args, const std::string& scene_path,
-                 const std::string& targets_path, const std::string& out_path, int chunk) {
+                 const std::string& targets_path, const std::string& out_path, int chunk,
+                 std::string* allocating) {
   Scene scene = load_scene(scene_path);
   print_warnings(scene.warnings);
   UrdfOptions opt = read_robot_options(args);  // --package-path folders after the scene's
@@ -291,6 +288,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
     disabled_body_pairs(m, load_srdf(scene.srdf));
   }
   SceneSetup setup = resolve_scene(m, scene);
+  require_objectives(m, scene, setup, scene_path);
   print_warnings(setup.warnings);
 
   std::vector<std::string> warnings;
@@ -304,17 +302,17 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
     targets.rows.resize(1);
     targets.rows[0].ok = true;
   } else {
+    *allocating = "the targets of " + targets_path;
     targets = read_scene_targets(targets_path, setup.objectives);
-    for (const SceneTargetRow& r : targets.rows)
-      if (!r.ok)
-        std::fprintf(stderr, "%s:%d: %s; this row is skipped\n", targets_path.c_str(), r.line,
-                     r.error.c_str());
+    report_rows(targets_path, targets.rows, "no rows after the header");
   }
+  CsvWriter out(out_path);
   auto solver = solver_for(settings);
   std::vector<int> valid;
   std::vector<bool> ok(targets.rows.size());
   for (int i = 0; i < int(targets.rows.size()); ++i)
     if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
+  *allocating = chunk_text(valid.size(), chunk);
   double elapsed = 0;
   std::vector<ProblemResult> results = solve_in_chunks(
       *solver, settings, setup.q, valid.size(), chunk,
@@ -329,7 +327,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         return problem;
       },
       &elapsed);
-  write_results(out_path, m.coord_count, ok, results, true, elapsed);
+  write_results(out, out_path, m.coord_count, ok, results, true, elapsed);
   if (!args.has("explain")) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);
@@ -390,18 +388,21 @@ int cmd_solve(int argc, char** argv) {
       settings = read_solver_options(args, batch_solve_settings());
     }
     out_path = args.require("out");
-    chunk = int(args.get_int("chunk", chunk));
-    if (chunk < 1) throw CliError("--chunk must be >= 1");
+    chunk = int(args.get_int("chunk", chunk, 1, std::numeric_limits<int>::max()));
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb solve: %s\n%s", e.what(), args.usage().c_str());
     return 2;
   }
 
+  std::string allocating = "the robot";
   try {
     if (!scene_path.empty())
-      solve_scene(args, scene_path, targets_path, out_path, chunk);
+      solve_scene(args, scene_path, targets_path, out_path, chunk, &allocating);
     else
-      solve_link_targets(args, settings, link_name, offset, targets_path, out_path, chunk);
+      solve_link_targets(args, settings, link_name, offset, targets_path, out_path, chunk,
+                         &allocating);
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory("ikwb solve", allocating);
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb solve: %s\n", e.what());
     return 2;

@@ -3,11 +3,25 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <new>
 #include <string>
+
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb {
 
 namespace {
+
+struct Subcommand {
+  const char* name;
+  int (*run)(int, char**);
+};
+
+constexpr Subcommand kSubcommands[] = {{"info", cmd_info},       {"fk", cmd_fk},
+                                       {"solve", cmd_solve},     {"bench", cmd_bench},
+                                       {"animate", cmd_animate}, {"check", cmd_check}};
+
 void print_usage() {
   std::printf(
       "usage: ikwb [gui] [ROBOT.urdf] [options]    open the workbench (default)\n"
@@ -19,7 +33,27 @@ void print_usage() {
       "       ikwb check ROBOT.urdf --q Q.csv [--scene S.json] [--srdf FILE]\n"
       "Run a subcommand with --help for its options.\n");
 }
+
+bool ends_with(const std::string& s, const char* end) {
+  const std::size_t n = std::strlen(end);
+  return s.size() >= n && s.compare(s.size() - n, n, end) == 0;
+}
+
 }  // namespace
+
+bool opens_workbench(int argc, char** argv) {
+  if (argc < 2) return true;
+  const std::string first = argv[1];
+  if (first == "gui") return true;
+  if (first.empty()) return false;
+  if (first[0] == '-') return first != "-h" && first != "--help";
+  if (first == "help") return false;
+  for (const Subcommand& s : kSubcommands)
+    if (first == s.name) return false;
+  std::error_code ec;
+  return ends_with(first, ".urdf") || ends_with(first, ".xml") || ends_with(first, ".xacro") ||
+         std::filesystem::is_regular_file(resolve_robot(first), ec);
+}
 
 int run_cli(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "-h") ||
@@ -27,21 +61,27 @@ int run_cli(int argc, char** argv) {
     print_usage();
     return argc < 2 ? 2 : 0;
   }
-  std::string cmd = argv[1];
-  try {
-    if (cmd == "info") return cmd_info(argc - 1, argv + 1);
-    if (cmd == "fk") return cmd_fk(argc - 1, argv + 1);
-    if (cmd == "solve") return cmd_solve(argc - 1, argv + 1);
-    if (cmd == "bench") return cmd_bench(argc - 1, argv + 1);
-    if (cmd == "animate") return cmd_animate(argc - 1, argv + 1);
-    if (cmd == "check") return cmd_check(argc - 1, argv + 1);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ikwb %s: %s\n", cmd.c_str(), e.what());
-    return 1;
+  const std::string cmd = argv[1];
+  for (const Subcommand& s : kSubcommands) {
+    if (cmd != s.name) continue;
+    try {
+      return s.run(argc - 1, argv + 1);
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "ikwb %s: out of memory\n", cmd.c_str());
+      return 1;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ikwb %s: %s\n", cmd.c_str(), e.what());
+      return 1;
+    }
   }
   std::fprintf(stderr, "ikwb: unknown command '%s'\n", cmd.c_str());
   print_usage();
   return 2;
+}
+
+int report_out_of_memory(const char* command, const std::string& what) {
+  std::fprintf(stderr, "%s: out of memory allocating %s\n", command, what.c_str());
+  return 1;
 }
 
 }  // namespace ikwb

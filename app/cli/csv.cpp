@@ -105,6 +105,7 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
         header_like = false;
     if (header_like && options.allow_header && t.rows.empty() && t.header.empty()) {
       t.header = fields;
+      t.header_line = line_no;
       if (options.expected_columns >= 0 && fields.size() != std::size_t(options.expected_columns))
         fail("header has " + std::to_string(fields.size()) + " columns, expected " +
              count_text(options.expected_columns, options.columns_name));

@@ -29,6 +29,7 @@ struct CsvReadOptions {
 
 struct NumericTable {
   std::vector<std::string> header;        // (column_count) or empty when there was none
+  int header_line = 0;                    // 1-based line of the header; 0 when none
   std::vector<std::vector<double>> rows;  // (row_count x column_count)
   std::vector<int> lines;                 // (row_count) 1-based line of each row in the file
   std::size_t row_count() const { return rows.size(); }

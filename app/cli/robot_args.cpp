@@ -7,7 +7,8 @@ void add_robot_options(ArgParser& args) {
   args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
   args.add_flag("strict",
                 "refuse files with faults that are otherwise repaired with a warning (commas "
-                "between numbers, inverted limits, junk after </robot>, xacro leftovers)");
+                "between numbers, inverted limits, junk after </robot>, a <mimic> of a missing "
+                "joint, xacro leftovers)");
 }
 
 UrdfOptions read_robot_options(const ArgParser& args) {

@@ -1,7 +1,10 @@
 #include "app/cli/scene_targets.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -192,8 +195,11 @@ SceneTargets parse_scene_targets(std::istream& in, const std::string& source_nam
 
 SceneTargets read_scene_targets(const std::string& path,
                                 const std::vector<PlacedObjective>& objectives) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw CsvError(path + ": is a directory, not a targets file");
   std::ifstream in(path);
-  if (!in) throw CsvError(path + ": cannot open the file");
+  if (!in) throw CsvError(path + ": cannot open the file (" + std::strerror(errno) + ")");
   return parse_scene_targets(in, path, objectives);
 }
 

@@ -1,11 +1,13 @@
 // Trajectory files: the timeline's samples as CSV (header `time` then the coordinate names in
 // q_start order, as the stored-configuration CSV) or JSON, and reading such a CSV back as a
 // motion to look at (a rendered timeline, a controller log). docs/timeline.md has the formats.
+// Configuration files (Q.csv of `ikwb fk` and `ikwb check`): one configuration a line.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "app/cli/csv.hpp"
 #include "engine/core/model.hpp"
 #include "solver/timeline_render.hpp"
 
@@ -29,6 +31,12 @@ struct Motion {
   std::vector<double> times;  // (sample_count) increasing
   std::vector<double> q;      // (sample_count x coord_count)
 };
+// Reads configurations: coord_count numbers a line in q_start order, or in the order of a header
+// that names every coordinate once (coord_names, in any order). Rows are returned in q_start
+// order, the header as the file has it. Throws CsvError naming the file and the line: what
+// read_numeric_csv refuses, and a header with names the robot lacks, names missing or repeated.
+NumericTable read_configurations_csv(const std::string& path, const Model& model);
+
 // Reads a trajectory CSV for `model`. Throws CsvError naming the file and the line or column:
 // no header, a first column that is not `time`, a column count or name that does not match the
 // robot's coordinates, times that do not increase, non-numeric or non-finite values.

@@ -13,9 +13,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -442,8 +444,10 @@ int check_tree(Messages& msg, Prescan& ps) {
     }
     if (!j.mimic.empty() && !ps.joint_index.count(j.mimic)) {
       // as parsers that ignore <mimic> read it (Pinocchio's default): the joint moves on its own
-      msg.warn(j.line, context + "mimics joint " + in_quotes(j.mimic) +
-                           ", which is not defined; the <mimic> is ignored");
+      const std::string fault =
+          context + "mimics joint " + in_quotes(j.mimic) + ", which is not defined";
+      if (msg.strict) msg.fail(j.line, fault + " (--strict: not repaired)");
+      msg.warn(j.line, fault + "; the <mimic> is ignored");
       j.mimic.clear();
     }
     XmlLink& child = ps.links[ps.link_index[j.child]];
@@ -716,7 +720,7 @@ std::string read_file(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a URDF file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError(path + ": cannot open file");
+  if (!in) throw ModelError(path + ": cannot open file (" + std::strerror(errno) + ")");
   std::stringstream ss;
   ss << in.rdbuf();
   if (in.bad()) throw ModelError(path + ": read error");

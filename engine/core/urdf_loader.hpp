@@ -38,11 +38,12 @@ struct LoadResult {
 // source may come later in the order than its mimic (joint_mimic[j] > j). source_path is the
 // absolute path of the file.
 // Throws ModelError, with a message starting with the file name (and the line when known), for
-// unreadable or malformed files: a folder, bad XML (NUL bytes, nesting past 100 levels, DTD
-// entity declarations), no <robot>, missing names, duplicate link, joint or material names,
-// unknown links, several roots or cycles, non-numeric, NaN or infinite numbers anywhere,
-// lengths (origins, shape sizes, mesh scales) above 1e6, inertias whose rotation overflows,
-// zero axes, missing or inverted limits, negative masses, unknown or circular mimic sources.
+// unreadable or malformed files: a folder, a file that cannot be opened (with the system's
+// reason), bad XML (NUL bytes, nesting past 100 levels, DTD entity declarations), no <robot>,
+// missing names, duplicate link, joint or material names, unknown links, several roots or
+// cycles, non-numeric, NaN or infinite numbers anywhere, lengths (origins, shape sizes, mesh
+// scales) above 1e6, inertias whose rotation overflows, zero axes, missing or inverted limits,
+// negative masses, circular mimic sources.
 // Recoverable defects are warnings instead: a visual or collision without a usable shape
 // (no <geometry>, unknown shape, <mesh> without filename, missing size) is dropped; an
 // undefined material leaves the default colour; colour components outside [0, 1] are clamped;
@@ -53,8 +54,9 @@ struct LoadResult {
 // naming the line (errors with options.strict): text that is not XML after </robot> (a trailing
 // NUL byte, garbage) is ignored; commas between numbers read as spaces; an <origin> xyz / rpy
 // with more than three numbers uses the first three; inverted limits (lower > upper) make the
-// joint unlimited; xacro substitutions left in the file are resolved ($(optenv NAME DEFAULT):
-// the variable or the default; $(env NAME); $(arg NAME): the default of its <xacro:arg> in the
+// joint unlimited; a <mimic> naming a joint that is not defined is ignored (the joint moves on
+// its own); xacro substitutions left in the file are resolved ($(optenv NAME DEFAULT): the
+// variable or the default; $(env NAME); $(arg NAME): the default of its <xacro:arg> in the
 // file; $(find PKG): package://PKG) and any other is an error that says to run xacro.
 LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options = {});
 

@@ -141,5 +141,35 @@ TEST(ArgParser, Errors) {
   }
 }
 
+// integers beyond the range an option takes are refused with the option and the range, never
+// wrapped to 32 bits; an empty value is not an integer
+TEST(ArgParser, IntegersOutsideTheirRangeAreRefused) {
+  struct Case {
+    std::string value, expect;
+  };
+  const Case cases[] = {
+      {"4294967297", "option '--seeds': 4294967297 is out of range [1, 2147483647]"},
+      {"0", "option '--seeds': 0 is out of range [1, 2147483647]"},
+      {"99999999999999999999",
+       "option '--seeds': '99999999999999999999' is beyond the integer range; expected an "
+       "integer in [1, 2147483647]"},
+      {"", "option '--seeds': '' is not an integer; expected an integer in [1, 2147483647]"},
+  };
+  for (const Case& c : cases) {
+    ArgParser p = make_parser();
+    parse(p, {"r.urdf", "--seeds=" + c.value});
+    try {
+      p.get_int("seeds", 1, 1, 2147483647);
+      ADD_FAILURE() << "no error for '" << c.value << "'";
+    } catch (const CliError& e) {
+      EXPECT_EQ(std::string(e.what()), c.expect);
+    }
+  }
+  ArgParser p = make_parser();
+  parse(p, {"r.urdf", "--seeds", "2147483647"});
+  EXPECT_EQ(p.get_int("seeds", 1, 1, 2147483647), 2147483647);
+  EXPECT_EQ(p.get_int("scale", 7, 1, 10), 7);
+}
+
 }  // namespace
 }  // namespace ikwb

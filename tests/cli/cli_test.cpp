@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -322,6 +323,95 @@ TEST(CliFk, BadInputs) {
   r = run(cmd_fk, {"fk", dir / "missing.urdf", "--q", short_row, "--out", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("missing.urdf: cannot open file"), std::string::npos) << r.err;
+}
+
+// a header naming the coordinates in another order is honoured: columns are read by name
+TEST(CliFk, HeaderInAnotherOrderIsReadByName) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string ordered = dir.write("ordered.csv", "0.5,-1.25,0.1\n-1.5,3.0,0.2\n");
+  std::string shuffled =
+      dir.write("shuffled.csv", "slide, shoulder ,elbow\r\n0.1,0.5,-1.25\r\n0.2,-1.5,3.0\r\n");
+  CmdResult a = run(cmd_fk, {"fk", urdf, "--q", ordered, "--out", "-"});
+  CmdResult b = run(cmd_fk, {"fk", urdf, "--q", shuffled, "--out", "-"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string out = dir / "poses.csv";
+  std::string q = dir.write("q.csv", "# configurations\nshoulder,wrist,slide\n0,0,0\n");
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("q.csv:2: the header must name each joint coordinate once (joint names; "
+                       "NAME_0, NAME_1, ... for a ball or free joint); not coordinates of the "
+                       "robot: 'wrist'; missing: 'elbow'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+
+  q = dir.write("q.csv", "elbow,elbow,slide\n0,0,0\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("repeated: 'elbow'; missing: 'shoulder'"), std::string::npos) << r.err;
+}
+
+// an output that cannot be written fails the run before any output is written
+TEST(CliFk, AFailingOutputLeavesNoOtherOutput) {
+  TempDir dir;
+  std::string q = dir.write("q.csv", "0,0,0\n");
+  std::string poses = dir / "poses.csv";
+  CmdResult r =
+      run(cmd_fk, {"fk", "planar3", "--q", q, "--out", poses, "--com", dir / "no/such/com.csv"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("com.csv: cannot create file (No such file or directory)"),
+            std::string::npos)
+      << r.err;
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    left.push_back(e.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"q.csv"});
+}
+
+// a robot file that cannot be opened says why, as --q does
+TEST(CliInfo, UnreadableRobotFileSaysWhy) {
+  TempDir dir;
+  std::string file = dir.write("file", "");
+  CmdResult r = run(cmd_info, {"info", dir / "missing.urdf"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing.urdf: cannot open file (No such file or directory)"),
+            std::string::npos)
+      << r.err;
+  r = run(cmd_info, {"info", file + "/robot.urdf"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("robot.urdf: cannot open file (Not a directory)"), std::string::npos)
+      << r.err;
+}
+
+// --strict refuses every repair: a <mimic> of a joint that is not defined is one
+TEST(CliInfo, StrictRefusesAMimicOfAMissingJoint) {
+  TempDir dir;
+  std::string urdf = dir.write("ghost.urdf", R"(<robot name="g"><link name="a"/><link name="b"/>
+    <joint name="j" type="continuous"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      <mimic joint="ghost"/></joint></robot>)");
+  CmdResult lenient = run(cmd_info, {"info", urdf});
+  EXPECT_EQ(lenient.code, 0) << lenient.err;
+  EXPECT_NE(lenient.err.find("warning: " + urdf +
+                             ":2: joint 'j': mimics joint 'ghost', which is not defined; the "
+                             "<mimic> is ignored"),
+            std::string::npos)
+      << lenient.err;
+  CmdResult strict = run(cmd_info, {"info", urdf, "--strict"});
+  EXPECT_EQ(strict.code, 1);
+  EXPECT_NE(
+      strict.err.find(urdf + ":2: joint 'j': mimics joint 'ghost', which is not defined (--strict: "
+                             "not repaired)"),
+      std::string::npos)
+      << strict.err;
+  EXPECT_TRUE(strict.out.empty()) << strict.out;
 }
 
 }  // namespace

@@ -15,7 +15,9 @@
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_path.hpp"
+#include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/scene_problem.hpp"
 
 namespace ikwb {
 namespace {
@@ -343,6 +345,74 @@ TEST(CliSolveLink, TargetsFileStillWorks) {
   EXPECT_TRUE(std::isnan(rows[1].pos_err));
   EXPECT_TRUE(rows[2].converged);
   EXPECT_LT(rows[2].pos_err, 1e-4);
+}
+
+// the workbench skips an objective on a link the robot lacks with a warning; a batch solve
+// refuses the scene, naming the objective and the link, and writes nothing
+TEST(CliSolveScene, AnObjectiveOnAnUnknownLinkIsAnError) {
+  TempDir dir;
+  std::string scene = dir.write("s.json", R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "pose", "name": "tcp", "link": "panda_hand_tcp"},
+    {"type": "position", "name": "reach", "link": "nolink"}]})");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", scene, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(scene + ": objective 1 \"reach\" (position): unknown link 'nolink'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("skipped"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("solved"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(out));
+
+  // the forgiving load the workbench uses is unchanged
+  SceneSetup setup = resolve_scene(*shipped("panda"), load_scene(scene));
+  EXPECT_EQ(setup.objectives.size(), 1u);
+  ASSERT_FALSE(setup.warnings.empty());
+  EXPECT_NE(setup.warnings[0].find("unknown link 'nolink', skipped"), std::string::npos);
+}
+
+TEST(CliSolveScene, ASceneWithoutEnabledObjectivesIsAnError) {
+  TempDir dir;
+  std::string out = dir / "out.csv";
+  std::string none =
+      dir.write("none.json", R"({"version": 1, "robot": "panda", "objectives": []})");
+  CmdResult r = run_solve({"--scene", none, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(none + ": the scene has no objectives: nothing to solve"), std::string::npos)
+      << r.err;
+  std::string off = dir.write("off.json", R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "pose", "name": "tcp", "link": "panda_hand_tcp", "enabled": false}]})");
+  r = run_solve({"--scene", off, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("every objective of the scene is disabled"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliSolveScene, TargetsWithoutAUsableRowAreAnError) {
+  TempDir dir;
+  std::string scene = dir.write("s.json", panda_scene(transform_identity<double>()));
+  std::string out = dir / "out.csv";
+  struct Case {
+    std::string name, text, expect;
+  };
+  const Case cases[] = {
+      {"header.csv", "tcp.x,tcp.y,tcp.z\r\n# only a header\n",
+       "header.csv: no targets (no rows after the header)"},
+      {"bad.csv", "tcp.x,tcp.y,tcp.z\n0.5;0;0.4\n1,2\n",
+       "bad.csv: no usable target: each of its 2 target lines is malformed (above)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    CmdResult r =
+        run_solve({"--scene", scene, "--targets", dir.write(c.name, c.text), "--out", out});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  std::filesystem::create_directories(dir / "folder");
+  CmdResult r = run_solve({"--scene", scene, "--targets", dir / "folder", "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("folder: is a directory, not a targets file"), std::string::npos) << r.err;
 }
 
 // --explain: a reachable target held back by a weighted posture is traded off against it, one

@@ -577,7 +577,8 @@ TEST(UrdfLoader, UnreadableFile) {
     load_urdf_file("/nonexistent/robot.urdf");
     FAIL() << "no exception";
   } catch (const ModelError& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/robot.urdf: cannot open file");
+    EXPECT_EQ(std::string(e.what()),
+              "/nonexistent/robot.urdf: cannot open file (No such file or directory)");
   }
 }
 
@@ -786,6 +787,8 @@ TEST(UrdfLoader, CommonFaultsAreRepairedWithWarningsOrRefusedWhenStrict) {
        robot(R"(<xacro:arg name="len" default="0.25"/><link name="a"/><link name="b"/>)" +
              joint("fixed", R"x(<origin xyz="0 0 $(arg len)"/>)x")),
        "xacro substitution '$(arg len)': replaced by '0.25'"},
+      {"mimic of a missing joint", two_links(joint("continuous", "<mimic joint=\"ghost\"/>")),
+       "mimics joint 'ghost', which is not defined; the <mimic> is ignored"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

@@ -1,0 +1,107 @@
+#include "app/cli/link_targets.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "app/cli/csv.hpp"
+
+namespace ikwb {
+
+namespace {
+
+bool parse_number(const std::string& s, double* out) {
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (b != e && *b == '+') ++b;
+  auto r = std::from_chars(b, e, *out);
+  return !s.empty() && r.ec == std::errc() && r.ptr == e;
+}
+
+bool is_header(const std::vector<std::string>& fields) {
+  double v = 0;
+  for (const std::string& f : fields) {
+    if (parse_number(f, &v)) return false;
+    if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||
+                       f[0] == '-' || f[0] == '.'))
+      return false;
+  }
+  return true;
+}
+
+// one row's fields: sets *pose and returns "", or says what is wrong; columns: the count of the
+// first valid row (0 before it), on line columns_line
+std::string parse_row(const std::vector<std::string>& fields, int columns, int columns_line,
+                      Transform<double>* pose) {
+  std::vector<double> v;
+  for (const std::string& f : fields) {
+    double d = 0;
+    if (!parse_number(f, &d)) {
+      std::string why = f.empty() ? "a value is empty" : "'" + f + "' is not a number";
+      if (f.find_first_of(" \t;") != std::string::npos) why += " (separate values with commas)";
+      return why;
+    }
+    if (!std::isfinite(d)) return "'" + f + "' is not finite";
+    v.push_back(d);
+  }
+  const int n = int(v.size());
+  if (n != 3 && n != 7)
+    return "expected 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw) values, got " + std::to_string(n);
+  if (columns != 0 && n != columns)
+    return "expected " + std::to_string(columns) + " values as on line " +
+           std::to_string(columns_line) + ", got " + std::to_string(n);
+  pose->p = {v[0], v[1], v[2]};
+  if (n == 7) {
+    Quat<double> q{v[3], v[4], v[5], v[6]};
+    const double norm = quat_norm(q);
+    if (std::fabs(norm - 1.0) > 1e-3)
+      return "quaternion is not unit (norm " + format_double(norm) + ")";
+    pose->q = normalize(q);
+  }
+  return "";
+}
+
+}  // namespace
+
+LinkTargets parse_link_targets(std::istream& in) {
+  LinkTargets targets;
+  int columns_line = 0;
+  bool first = true;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    const std::size_t start = text.find_first_not_of(" \t");
+    if (start == std::string::npos || text[start] == '#') continue;
+    std::vector<std::string> f = split_csv_line(text);
+    if (f.size() > 1 && f.back().empty()) f.pop_back();  // a trailing comma
+    if (std::exchange(first, false) && is_header(f)) continue;
+    LinkTargetRow row;
+    row.line = line;
+    row.error = parse_row(f, targets.columns, columns_line, &row.pose);
+    row.ok = row.error.empty();
+    if (row.ok && targets.columns == 0) {
+      targets.columns = int(f.size());
+      columns_line = line;
+    }
+    targets.rows.push_back(std::move(row));
+  }
+  return targets;
+}
+
+LinkTargets read_link_targets(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw CsvError(path + ": is a directory, not a targets file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CsvError(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  LinkTargets targets = parse_link_targets(in);
+  if (in.bad()) throw CsvError(path + ": read error");
+  return targets;
+}
+
+}  // namespace ikwb

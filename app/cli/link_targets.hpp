@@ -1,0 +1,36 @@
+// Targets for `ikwb solve ROBOT --link NAME --targets T.csv`: one a line, x,y,z (a position) or
+// x,y,z,qx,qy,qz,qw (a pose, unit quaternion), world frame. Blank lines and lines starting with
+// '#' are skipped; the first other line may be a header (no field is or starts like a number).
+// Every later line is a target row, in order, so results line up with the file's target lines.
+#pragma once
+
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "engine/core/spatial.hpp"
+
+namespace ikwb {
+
+struct LinkTargetRow {
+  int line = 0;     // 1-based line in the file
+  bool ok = false;  // false: malformed, reported in `error`, not solved
+  std::string error;
+  Transform<double> pose = transform_identity<double>();  // rotation identity for positions
+};
+
+struct LinkTargets {
+  std::vector<LinkTargetRow> rows;
+  int columns = 0;  // 3 or 7: the count of the first valid row, which all rows must have; 0 when
+                    // no row is valid
+};
+
+// Reads the rows. A row is malformed when a field is not a finite number (a hint says to use
+// commas when a field holds ';' or blanks), it has neither 3 nor 7 values or not as many as the
+// first valid row, or its quaternion is not unit within 1e-3 (quaternions are renormalised).
+// CRLF line ends are fine.
+LinkTargets parse_link_targets(std::istream& in);
+// same from a file; throws CsvError naming the file when it is a folder or cannot be opened
+LinkTargets read_link_targets(const std::string& path);
+
+}  // namespace ikwb

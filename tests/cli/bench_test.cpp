@@ -1,0 +1,99 @@
+// `ikwb bench`: its integer options beyond their range, the out-of-memory message, and the
+// median it reports (solver/benchmark.hpp).
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "cli/run_command.hpp"
+#include "solver/benchmark.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::CmdResult;
+
+CmdResult run_bench(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"bench", "planar3", "--link", "tip"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return test::run_command(cmd_bench, std::move(args));
+}
+
+TEST(CliBench, MedianOfAnEvenCountIsTheMeanOfTheTwoMiddleValues) {
+  EXPECT_EQ(median_of({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(median_of({5, 1, 3}), 3.0);
+  EXPECT_EQ(median_of({2, 1}), 1.5);
+  EXPECT_EQ(median_of({7}), 7.0);
+  EXPECT_EQ(median_of({}), 0.0);
+}
+
+// values past the int range were wrapped to 32 bits (a batch of 1 for 2^32 + 1); an empty list
+// ran nothing
+TEST(CliBench, CountsBeyondTheIntRangeAndEmptyListsAreRefused) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {{"--batches", "4294967297"},
+       "option '--batches': 4294967297 is out of range [1, 2147483647]"},
+      {{"--batches", "1,1000000000000"},
+       "option '--batches': 1000000000000 is out of range [1, 2147483647]"},
+      {{"--batches", "99999999999999999999999"},
+       "option '--batches': 99999999999999999999999 is out of range [1, 2147483647]"},
+      {{"--batches", "0"}, "option '--batches': 0 is out of range [1, 2147483647]"},
+      {{"--batches", "1,,2"}, "option '--batches': '' is not an integer"},
+      {{"--batches", "1,"}, "option '--batches': '' is not an integer"},
+      {{"--batches", "ten"}, "option '--batches': 'ten' is not an integer"},
+      {{"--batches", ""}, "option '--batches': empty value (sizes like 1,10,100)"},
+      {{"--batches="}, "option '--batches': empty value (sizes like 1,10,100)"},
+      {{"--problems", "4294967298"},
+       "option '--problems': 4294967298 is out of range [1, 2147483647]"},
+      {{"--repetitions", "-1"}, "option '--repetitions': -1 is out of range [1, 2147483647]"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.expect);
+    CmdResult r = run_bench(c.args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("protocol"), std::string::npos) << r.out;
+  }
+}
+
+// the process's address space now, in bytes
+long long address_space_bytes() {
+  std::ifstream in("/proc/self/statm");
+  long long pages = 0;
+  in >> pages;
+  return pages * 4096;
+}
+
+// `ikwb bench --problems 100000000` with 1 GiB more address space than the process has now;
+// exits with its status
+[[noreturn]] void bench_with_little_memory() {
+  const rlim_t limit = rlim_t(address_space_bytes()) + (rlim_t(1) << 30);
+  const rlimit l{limit, limit};
+  setrlimit(RLIMIT_AS, &l);
+  std::vector<std::string> args = {"bench",      "planar3", "--link",     "tip",
+                                   "--protocol", "tracik",  "--problems", "100000000"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::exit(cmd_bench(int(argv.size()), argv.data()));
+}
+
+// more targets than the address space allows: a message naming what it tried to allocate
+TEST(CliBenchDeathTest, OutOfMemorySaysWhatItTriedToAllocate) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's allocator aborts where operator new throws std::bad_alloc";
+#endif
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(bench_with_little_memory(), testing::ExitedWithCode(1),
+              "ikwb bench: out of memory allocating 100000000 TRAC-IK targets \\(--problems\\)");
+}
+
+}  // namespace
+}  // namespace ikwb

@@ -1,0 +1,169 @@
+// `ikwb solve ROBOT --link NAME --targets T.csv`: how T.csv is read (line ends, separators, the
+// header, bad lines, the format), files without a usable target, where the summary goes, and
+// integer options beyond their range.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
+#include "cli/run_command.hpp"
+#include "core/temp_files.hpp"
+#include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/urdf_loader.hpp"
+
+namespace ikwb {
+namespace {
+
+using test::CmdResult;
+using test::TempDir;
+
+CmdResult run_solve(const std::string& targets, const std::string& out,
+                    std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"solve", "planar3", "--link", "tip",     "--targets",
+                                   targets, "--out",   out,      "--seeds", "8"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return test::run_command(cmd_solve, std::move(args));
+}
+
+// x,y,z of planar3's tip at a few configurations: reachable position targets
+std::vector<std::string> reachable_points() {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult r = load_urdf_file(resolve_robot("planar3"), opt);
+  const Model& m = *r.model;
+  State s(m);
+  std::vector<std::string> out;
+  for (const std::vector<double>& q :
+       {std::vector<double>{0.3, 0.9, 0.7}, {-0.4, 1.1, 0.2}, {0.8, -0.6, 1.0}, {0.1, 0.5, -0.9}}) {
+    eval_fk(m, q, {}, s);
+    const Vec3<double> p = s.body_q[m.find_body("tip")].p;
+    out.push_back(format_double(p.x) + "," + format_double(p.y) + "," + format_double(p.z));
+  }
+  return out;
+}
+
+// the converged column of OUT.csv, one entry a row
+std::vector<int> converged_column(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("converged,", 0), 0u) << line;
+  std::vector<int> out;
+  while (std::getline(in, line)) out.push_back(line.rfind("1,", 0) == 0 ? 1 : 0);
+  return out;
+}
+
+TEST(CliSolveTargets, WindowsLineEndsAreReadAsUsual) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets =
+      dir.write("t.csv", "x,y,z\r\n" + p[0] + "\r\n# note\r\n\r\n" + p[1] + "\r\n" + p[2] + "\r\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 3/3 "), std::string::npos) << r.out;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{1, 1, 1}));
+}
+
+// only the first line may be a header; every later bad line (words, semicolons) is reported
+// with its line number and keeps its row, so the rows line up with the target lines
+TEST(CliSolveTargets, BadLinesAfterTheHeaderAreReportedAndKeepTheirRows) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets =
+      dir.write("t.csv", "x,y,z\nfoo,bar,baz\n" + p[0] + "\n1;2;3\n" + p[1] + "\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":2: 'foo' is not a number; this target is skipped"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(targets + ":4: '1;2;3' is not a number (separate values with commas)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 2/4 "), std::string::npos) << r.out;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 0, 1}));
+}
+
+// a bad first line (a quaternion that is not unit) does not fix the column count: the first
+// valid line does, and later lines are held to it
+TEST(CliSolveTargets, TheFirstValidLineDecidesTheFormat) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets = dir.write("t.csv", "0.5,0,0.2,0,0,0,2\n" + p[0] + "\n" + p[1] + "\n" +
+                                               p[2] + ",0,0,0,1\n" + p[3] + "\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":1: quaternion is not unit (norm 2)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(targets + ":4: expected 3 values as on line 2, got 7"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 3/5 "), std::string::npos) << r.out;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 1, 0, 1}));
+}
+
+TEST(CliSolveTargets, AFileWithoutAUsableTargetIsAnError) {
+  TempDir dir;
+  struct Case {
+    std::string name, text, expect;
+  };
+  const Case cases[] = {
+      {"empty.csv", "", "empty.csv: no targets (one a line: x,y,z or x,y,z,qx,qy,qz,qw)"},
+      {"comments.csv", "# none\n\n  # still none\n", "comments.csv: no targets"},
+      {"header.csv", "x,y,z\r\n", "header.csv: no targets"},
+      {"semicolons.csv", "0.5;0;0.2\n0.4;0.1;0.2\n",
+       "semicolons.csv: no usable target: each of its 2 target lines is malformed (above)"},
+  };
+  const std::string out = dir / "out.csv";
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    CmdResult r = run_solve(dir.write(c.name, c.text), out);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("solved"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  std::filesystem::create_directories(dir / "folder");
+  CmdResult r = run_solve(dir / "folder", out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("folder: is a directory, not a targets file"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// with --out - standard output carries OUT.csv and nothing else; the summary goes to stderr
+TEST(CliSolveTargets, SummaryGoesToStandardErrorWhenTheRowsGoToStandardOutput) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  CmdResult r = run_solve(dir.write("t.csv", p[0] + "\n" + p[1] + "\n"), "-");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(converged_column(r.out), (std::vector<int>{1, 1}));
+  EXPECT_EQ(r.out.find("solved"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("solved 2/2 "), std::string::npos) << r.err;
+
+  std::string scene = asset_dir() + "/robots/planar3/preset.json";
+  CmdResult s = test::run_command(cmd_solve, {"solve", "--scene", scene, "--out", "-"});
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_EQ(converged_column(s.out), (std::vector<int>{1}));
+  EXPECT_NE(s.err.find("solved 1/1 "), std::string::npos) << s.err;
+}
+
+TEST(CliSolveTargets, ChunkBeyondTheIntRangeIsRefused) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets = dir.write("t.csv", p[0] + "\n");
+  for (const char* chunk : {"4294967296", "0", ""}) {
+    CmdResult r = run_solve(targets, dir / "out.csv", {"--chunk", chunk});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("option '--chunk': "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[1, 2147483647]"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace ikwb

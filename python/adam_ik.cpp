@@ -378,62 +378,111 @@ void bind_adam(py::module_& m) {
                     bool, const std::vector<std::string>&>(),
            py::arg("urdf_path"), py::arg("joints_list"), py::arg("joint_limits_active") = true,
            py::arg("solver_settings") = py::none(), py::kw_only(), py::arg("floating_base") = false,
-           py::arg("package_paths") = std::vector<std::string>())
-      .def_property_readonly("ndof", [](const AdamIK& ik) { return int(ik.joints_list_.size()); })
-      .def_property_readonly("joints_list", [](const AdamIK& ik) { return ik.joints_list_; })
-      .def_property_readonly("model", [](const AdamIK& ik) { return ik.pymodel_; })
-      .def_property_readonly("targets", &AdamIK::targets, "frame -> TargetType")
+           py::arg("package_paths") = std::vector<std::string>(),
+           "urdf_path: a URDF (xacro, MJCF, or a shipped robot's name); joints_list: the "
+           "revolute, continuous or prismatic joints that move, in the order of the solution's "
+           "values; joint_limits_active: keep them within their limits; solver_settings: a dict "
+           "of solver settings by scene key; floating_base: the base pose moves too. ValueError "
+           "for unknown or unsupported joints and unknown settings.")
+      .def_property_readonly(
+          "ndof", [](const AdamIK& ik) { return int(ik.joints_list_.size()); },
+          "Number of listed joints (the length of the solution's joint values)")
+      .def_property_readonly(
+          "joints_list", [](const AdamIK& ik) { return ik.joints_list_; },
+          "The listed joints' names, in the order of the solution's joint values")
+      .def_property_readonly(
+          "model", [](const AdamIK& ik) { return ik.pymodel_; },
+          "The ikwb.Model it solves on (loaded with a free root joint)")
+      .def_property_readonly("targets", &AdamIK::targets, "A dict: frame -> TargetType")
       .def(
           "add_target",
           [](AdamIK& ik, const std::string& frame, TargetType t, bool soft, double w) {
             ik.add_target(frame, t, soft, w);
           },
           py::arg("frame"), py::arg("target_type"), py::kw_only(),
-          py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+          py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0,
+          "Adds a target on a frame (a body): TargetType.POSITION, ROTATION or POSE; soft (a "
+          "cost scaled by weight) or hard (an equality constraint). Its value comes from "
+          "update_target_*. ValueError for an unknown frame, a second target on one, or a "
+          "weight that is negative or not finite.")
       .def("add_target_position", add(TargetType::kPosition), py::arg("frame"), py::kw_only(),
-           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0,
+           "add_target(frame, TargetType.POSITION, ...)")
       .def("add_target_orientation", add(TargetType::kRotation), py::arg("frame"), py::kw_only(),
-           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0,
+           "add_target(frame, TargetType.ROTATION, ...)")
       .def("add_target_pose", add(TargetType::kPose), py::arg("frame"), py::kw_only(),
-           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0)
+           py::arg("as_soft_constraint") = true, py::arg("weight") = 1.0,
+           "add_target(frame, TargetType.POSE, ...)")
       .def("add_frames_constraint", &AdamIK::add_frames_constraint, py::arg("parent_frame"),
            py::arg("child_frame"), py::arg("constraint_type"), py::arg("as_soft_constraint") = true,
-           py::arg("weight") = 1e5)
+           py::arg("weight") = 1e5,
+           "Constrains two frames: FramesConstraint.BALL (their origins coincide, 3 rows) or "
+           "FIXED (they coincide, position and orientation, 6 rows); soft (weighted) or hard. "
+           "ValueError for an unknown frame.")
       .def("add_ball_constraint", frames(FramesConstraint::kBall), py::arg("parent_frame"),
-           py::arg("child_frame"), py::arg("as_soft_constraint") = true, py::arg("weight") = 1e5)
+           py::arg("child_frame"), py::arg("as_soft_constraint") = true, py::arg("weight") = 1e5,
+           "add_frames_constraint(parent_frame, child_frame, FramesConstraint.BALL, ...)")
       .def("add_fixed_constraint", frames(FramesConstraint::kFixed), py::arg("parent_frame"),
-           py::arg("child_frame"), py::arg("as_soft_constraint") = true, py::arg("weight") = 1e5)
+           py::arg("child_frame"), py::arg("as_soft_constraint") = true, py::arg("weight") = 1e5,
+           "add_frames_constraint(parent_frame, child_frame, FramesConstraint.FIXED, ...)")
       .def("add_min_distance_constraint", &AdamIK::add_min_distance, py::arg("frames_list"),
-           py::arg("distance"))
+           py::arg("distance"),
+           "Hard inequalities: consecutive frames of frames_list (at least two) keep their "
+           "origins at least `distance` m apart. ValueError for an unknown frame or a negative "
+           "distance.")
       .def("set_joint_limits", &AdamIK::set_joint_limits, py::arg("lower_bounds"),
-           py::arg("upper_bounds"))
+           py::arg("upper_bounds"),
+           "Limits of the listed joints (ndof values each, joints_list order; rad or m) for the "
+           "next solves. ValueError for wrong sizes, NaN or lower > upper.")
       .def("set_joint_limit", &AdamIK::set_joint_limit, py::arg("joint_name"),
-           py::arg("lower_limit"), py::arg("upper_limit"))
+           py::arg("lower_limit"), py::arg("upper_limit"),
+           "Limits of one listed joint (rad or m). ValueError for a joint not in joints_list, "
+           "NaN or lower > upper.")
       .def("update_target_position", &AdamIK::update_position, py::arg("frame"),
-           py::arg("position"))
+           py::arg("position"), "Sets the world position (3,) in m of a POSITION or POSE target")
       .def("update_target_orientation", &AdamIK::update_orientation, py::arg("frame"),
-           py::arg("rotation"))
+           py::arg("rotation"),
+           "Sets the world orientation of a ROTATION or POSE target: a 3x3 rotation matrix or a "
+           "quaternion x, y, z, w (unit within 1e-3)")
       .def("update_target_pose", &AdamIK::update_pose, py::arg("frame"), py::arg("position"),
-           py::arg("rotation"))
-      .def("update_target", &AdamIK::update, py::arg("frame"), py::arg("target"))
+           py::arg("rotation"),
+           "Sets a POSE target: position (3,) in m and rotation (3x3 matrix or quaternion)")
+      .def("update_target", &AdamIK::update, py::arg("frame"), py::arg("target"),
+           "Sets a target by the value's shape: a position (3,), a rotation (3, 3) or "
+           "quaternion (4,), or a (position, rotation) pair for a POSE target")
       .def("set_initial_guess", &AdamIK::set_initial_guess, py::arg("base_transform"),
-           py::arg("joint_values"))
-      .def("solve", &AdamIK::solve)
+           py::arg("joint_values"),
+           "Where the next solve starts: base_transform (4x4 homogeneous, the base's world "
+           "pose) and joint_values (ndof, joints_list order). Without it a solve starts from "
+           "the previous solution.")
+      .def("solve", &AdamIK::solve,
+           "Solves from the initial guess (or the previous solution), re-seeding within the "
+           "limits when that does not converge. The GIL is released. RuntimeError when a "
+           "target has no value yet.")
       .def("get_solution", &AdamIK::get_solution,
            "(4x4 base transform, joint values in joints_list order); RuntimeError before solve()")
-      .def_property_readonly("converged",
-                             [](const AdamIK& ik) { return ik.result("converged").converged; })
+      .def_property_readonly(
+          "converged", [](const AdamIK& ik) { return ik.result("converged").converged; },
+          "The last solve met the tolerances on its targets (tol_position, tol_rotation) and "
+          "hard constraints (tol_constraint); RuntimeError before solve()")
       .def_property_readonly(
           "position_error",
-          [](const AdamIK& ik) { return ik.result("position_error").position_error; })
+          [](const AdamIK& ik) { return ik.result("position_error").position_error; },
+          "The largest position error over the targets and frame constraints of the last "
+          "solve, m")
       .def_property_readonly(
           "rotation_error",
-          [](const AdamIK& ik) { return ik.result("rotation_error").rotation_error; })
+          [](const AdamIK& ik) { return ik.result("rotation_error").rotation_error; },
+          "The largest rotation error over the targets and FIXED constraints of the last "
+          "solve, rad")
       .def_property_readonly(
           "constraint_violation",
-          [](const AdamIK& ik) { return ik.result("constraint_violation").constraint_violation; })
-      .def_property_readonly("iterations",
-                             [](const AdamIK& ik) { return ik.result("iterations").iterations; });
+          [](const AdamIK& ik) { return ik.result("constraint_violation").constraint_violation; },
+          "The largest violation of a hard target or constraint after the last solve (m or rad)")
+      .def_property_readonly(
+          "iterations", [](const AdamIK& ik) { return ik.result("iterations").iterations; },
+          "Iterations of the last solve (its restarts included)");
 }
 
 }  // namespace ikwb::python

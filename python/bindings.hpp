@@ -40,10 +40,12 @@ py::array_t<double, py::array::c_style> as_output(py::handle obj, const std::str
 // a 1-D bool array (numpy bool dtype, or a sequence of Python bools); its size is checked by
 // the core, whose message names the count it expects
 std::vector<uint8_t> as_bools(py::handle obj, const std::string& what);
-// a 1-D integer array
+// a 1-D integer array (or an empty sequence); values outside int32 are a ValueError
 std::vector<int> as_ints(py::handle obj, const std::string& what);
 // "(3, 7)"
 std::string shape_text(const py::array& a);
+// a number as Python writes it ("0.1", "nan", "-inf"); needs the GIL
+std::string number_text(double v);
 
 // A numpy view of memory owned by `owner` (kept alive by the array); read-only unless writable.
 template <class T>

@@ -47,17 +47,31 @@ struct CustomObjectivePy : PyObjective {
   int custom_dim = 0;
 };
 
-// The first exception a Python residual raised during a solve (the solver's threads cannot
-// raise it): the rows it should have written are zeros, and step() raises it afterwards.
-struct CallbackError {
-  std::mutex mutex;
-  std::exception_ptr error;
+// A step() in progress: the solver it runs, and the step whose Python residual called it, or
+// null (the chain crosses threads: residuals run on the solver's worker threads).
+struct StepScope {
+  const void* solver;
+  const StepScope* caller;
 };
 
-// A CustomObjective whose residual calls `fn(q, body_q)` under the GIL (FD Jacobian); the first
-// exception goes to `err`.
-std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim,
-                                                 std::shared_ptr<CallbackError> err);
+// The thread's innermost step whose Python residual is running, or null.
+const StepScope* current_step();
+
+// What a solver's Python residuals share with its step(): the step running (its residuals make
+// it the thread's current_step while they call Python), and the first exception a residual
+// raised (the solver's threads cannot raise it): the rows it should have written are zeros, and
+// step() raises it afterwards.
+struct ResidualContext {
+  std::mutex mutex;
+  std::exception_ptr error;
+  const StepScope* step = nullptr;
+};
+
+// A CustomObjective whose residual calls `fn(q, body_q)` under the GIL (FD Jacobian) for
+// objective `index` of a solver; the first exception, or a ValueError for a result of the wrong
+// size or with NaN or inf, goes to `context`.
+std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim, int index,
+                                                 std::shared_ptr<ResidualContext> context);
 
 // the objective classes (IKObjective and its kinds)
 void bind_ik_objectives(py::module_& ik);

@@ -1,13 +1,36 @@
 // ikwb.ik's objective classes: each kind's parameters and one target per base problem, in
 // newton.ik's shape (IKObjectivePosition's constructor and target setters).
+#include <cfloat>
 #include <cmath>
 
 #include "python/ik_objective.hpp"
 
 namespace ikwb::python {
 
-std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim,
-                                                 std::shared_ptr<CallbackError> err) {
+namespace {
+
+thread_local const StepScope* t_current_step = nullptr;
+
+// makes `step` the thread's current step while it lives
+class CurrentStep {
+ public:
+  explicit CurrentStep(const StepScope* step) : outer_(t_current_step) { t_current_step = step; }
+  ~CurrentStep() { t_current_step = outer_; }
+  CurrentStep(const CurrentStep&) = delete;
+  CurrentStep& operator=(const CurrentStep&) = delete;
+
+ private:
+  const StepScope* outer_;
+};
+
+}  // namespace
+
+const StepScope* current_step() {
+  return t_current_step;
+}
+
+std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim, int index,
+                                                 std::shared_ptr<ResidualContext> context) {
   // the callable is released under the GIL, wherever the last copy goes
   std::shared_ptr<py::object> f(new py::object(std::move(fn)), [](py::object* o) {
     py::gil_scoped_acquire gil;
@@ -15,23 +38,29 @@ std::shared_ptr<CustomObjective> python_residual(py::object fn, int dim,
   });
   auto c = std::make_shared<CustomObjective>();
   c->dim = dim;
-  c->residual = [f, dim, err](const Model& m, const double* q, const Transform<double>* x,
-                              double* r) {
+  c->residual = [f, dim, index, context](const Model& m, const double* q,
+                                         const Transform<double>* x, double* r) {
     std::fill(r, r + dim, 0.0);
     py::gil_scoped_acquire gil;
     {
-      std::lock_guard<std::mutex> lock(err->mutex);
-      if (err->error) return;
+      std::lock_guard<std::mutex> lock(context->mutex);
+      if (context->error) return;
     }
+    const std::string what = "custom objective " + std::to_string(index);
     try {
+      CurrentStep scope(context->step);
       py::array qa(py::dtype::of<double>(), {py::ssize_t(m.coord_count)}, q);  // copies
       py::array xa(py::dtype::of<double>(), {py::ssize_t(m.body_count), py::ssize_t(7)},
                    reinterpret_cast<const double*>(x));
-      auto out = as_doubles((*f)(qa, xa), "IKObjectiveCustom residual", {dim});
+      auto out = as_doubles((*f)(qa, xa), "IKObjectiveCustom residual (" + what + ")", {dim});
+      for (int k = 0; k < dim; ++k)
+        if (!std::isfinite(out.data()[k]))
+          throw py::value_error(what + " returned a non-finite residual (row " + std::to_string(k) +
+                                ": " + number_text(out.data()[k]) + ")");
       std::copy(out.data(), out.data() + dim, r);
     } catch (...) {
-      std::lock_guard<std::mutex> lock(err->mutex);
-      if (!err->error) err->error = std::current_exception();
+      std::lock_guard<std::mutex> lock(context->mutex);
+      if (!context->error) context->error = std::current_exception();
     }
   };
   return c;
@@ -62,12 +91,28 @@ Vec3<double> vec3_of(py::handle v, const std::string& what) {
   return {d[0], d[1], d[2]};
 }
 
+// a parameter checked when it is given, with the rule the core applies when a solver adds the
+// objective ("IKObjectiveMinDistance.distance must be finite and >= 0, got -1.0")
+double checked(double v, double lo, double hi, const std::string& what, const char* rule) {
+  if (!(v >= lo && v <= hi))
+    throw py::value_error(what + " must be " + rule + ", got " + number_text(v));
+  return v;
+}
+
+double checked_weight(double w, const std::string& class_name) {
+  return checked(w, 0, DBL_MAX, class_name + ".weight", "finite and >= 0");
+}
+
+double checked_cone(double cone, const std::string& class_name) {
+  return checked(cone, 0, 3.141592653589793, class_name + ".cone", "an angle in [0, pi] rad");
+}
+
 template <class T>
 std::shared_ptr<T> make(const char* name, ObjectiveType type, double weight, bool hard) {
   auto o = std::make_shared<T>();
   o->class_name = name;
   o->spec.params.type = type;
-  o->spec.params.weight = weight;
+  o->spec.params.weight = checked_weight(weight, name);
   o->spec.params.hard = hard ? 1 : 0;
   return o;
 }
@@ -174,34 +219,43 @@ py::class_<T, PyObjective, std::shared_ptr<T>> objective_class(py::module_& ik, 
 
 void bind_ik_objectives(py::module_& ik) {
   py::class_<PyObjective, std::shared_ptr<PyObjective>>(ik, "IKObjective", "Base of the objectives")
-      .def("residual_dim",
-           [](const PyObjective& o) {
-             if (o.spec.custom) return o.spec.custom->dim;
-             int dim = o.kind().dim(o.dof_count, int(o.spec.points.size()));
-             if (dim < 0)
-               throw py::value_error(o.class_name +
-                                     ".residual_dim: one row per dof; known once an IKSolver "
-                                     "holds the objective (or from its limit arrays)");
-             return dim;
-           })
-      .def("supports_analytic",
-           [](const PyObjective& o) { return o.spec.params.type != ObjectiveType::kCustom; })
+      .def(
+          "residual_dim",
+          [](const PyObjective& o) {
+            if (o.spec.custom) return o.spec.custom->dim;
+            int dim = o.kind().dim(o.dof_count, int(o.spec.points.size()));
+            if (dim < 0)
+              throw py::value_error(o.class_name +
+                                    ".residual_dim: one row per dof; known once an IKSolver "
+                                    "holds the objective (or from its limit arrays)");
+            return dim;
+          },
+          "Rows this objective adds to each problem (ValueError for a per-dof kind before a "
+          "solver holds it)")
+      .def(
+          "supports_analytic",
+          [](const PyObjective& o) { return o.spec.params.type != ObjectiveType::kCustom; },
+          "True when its Jacobian is analytic (every built-in kind; a custom residual's is "
+          "finite differences)")
       .def_property(
           "weight", [](const PyObjective& o) { return o.spec.params.weight; },
-          [](PyObjective& o, double w) {
-            if (!(w >= 0) || !std::isfinite(w))
-              throw py::value_error(o.class_name + ".weight must be finite and >= 0");
-            o.spec.params.weight = w;
-          },
+          [](PyObjective& o, double w) { o.spec.params.weight = checked_weight(w, o.class_name); },
           "Scales residual and Jacobian rows; editable, applied at the next step()")
       .def_property(
           "enabled", [](const PyObjective& o) { return bool(o.spec.params.enabled); },
           [](PyObjective& o, bool e) { o.spec.params.enabled = e ? 1 : 0; },
-          "A disabled objective writes zero rows; editable, applied at the next step()")
-      .def_property_readonly("hard", [](const PyObjective& o) { return bool(o.spec.params.hard); })
-      .def_property_readonly("kind", [](const PyObjective& o) { return o.kind().name; })
-      .def_property_readonly("problem_count",
-                             [](const PyObjective& o) { return int(o.targets.size()); })
+          "A disabled objective writes zero rows (a disabled IKObjectiveJointLimit's limits do "
+          "not apply either); editable, applied at the next step()")
+      .def_property_readonly(
+          "hard", [](const PyObjective& o) { return bool(o.spec.params.hard); },
+          "An augmented-Lagrangian constraint (counted by IKSolver.converged through "
+          "tol_constraint) rather than a weighted cost")
+      .def_property_readonly(
+          "kind", [](const PyObjective& o) { return o.kind().name; },
+          "The kind's scene name ('position', 'joint_limits', 'custom', ...)")
+      .def_property_readonly(
+          "problem_count", [](const PyObjective& o) { return int(o.targets.size()); },
+          "Number of base problems its targets are for (0 for kinds without targets)")
       .def("__repr__", [](const PyObjective& o) {
         return "<ikwb.ik." + o.class_name + " weight " + std::to_string(o.spec.params.weight) +
                (o.spec.params.hard ? ", hard>" : ">");
@@ -285,7 +339,9 @@ void bind_ik_objectives(py::module_& ik) {
       ik, "IKObjectiveJointLimit",
       "Soft (or hard) joint limits, one row per dof. Limits default to the model's; given "
       "arrays (joint_dof_count) replace them for the solver holding this objective, including "
-      "the projection onto the limits (setting hard_joint_limits).")
+      "the projection onto the limits (setting hard_joint_limits). Only enabled ones apply; "
+      "several enabled ones combine to the tightest limits (per dof the largest lower and "
+      "smallest upper; ValueError naming the joint when that leaves no range).")
       .def(py::init([](py::object lower, py::object upper, double weight, bool hard) {
              auto o = make<JointLimitObjective>("IKObjectiveJointLimit",
                                                 ObjectiveType::kJointLimits, weight, hard);
@@ -368,7 +424,8 @@ void bind_ik_objectives(py::module_& ik) {
              o->spec.params.link = a, o->spec.params.link_b = b;
              o->spec.params.offset = vec3_of(oa, "IKObjectiveMinDistance offset_a");
              o->spec.params.offset_b = vec3_of(ob, "IKObjectiveMinDistance offset_b");
-             o->spec.params.distance = distance;
+             o->spec.params.distance = checked(
+                 distance, 0, DBL_MAX, "IKObjectiveMinDistance.distance", "finite and >= 0");
              return o;
            }),
            py::arg("link_a"), py::arg("offset_a"), py::arg("link_b"), py::arg("offset_b"),
@@ -398,7 +455,7 @@ void bind_ik_objectives(py::module_& ik) {
         o->spec.params.link = link;
         o->spec.params.offset = vec3_of(offset, "IKObjectiveLookAt link_offset");
         o->spec.params.axis = vec3_of(axis, "IKObjectiveLookAt axis");
-        o->spec.params.cone = cone;
+        o->spec.params.cone = checked_cone(cone, o->class_name);
         if ((target_link >= 0) == !targets.is_none())
           throw py::value_error(
               "IKObjectiveLookAt: give target_positions or target_link (>= 0), not both");
@@ -427,7 +484,7 @@ void bind_ik_objectives(py::module_& ik) {
              o->spec.params.link = link;
              o->spec.params.axis = vec3_of(axis, "IKObjectiveAxisAlign axis");
              o->spec.params.direction = vec3_of(direction, "IKObjectiveAxisAlign direction");
-             o->spec.params.cone = cone;
+             o->spec.params.cone = checked_cone(cone, o->class_name);
              return o;
            }),
            py::arg("link_index"), py::arg("axis") = std::vector<double>{0, 0, 1},
@@ -462,7 +519,7 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<OrientationConeObjective>("IKObjectiveOrientationCone",
                                                      ObjectiveType::kOrientationCone, weight, hard);
              o->spec.params.link = link;
-             o->spec.params.cone = cone_angle;
+             o->spec.params.cone = checked_cone(cone_angle, o->class_name);
              set_rotations(*o, targets, "target_rotations", true);
              return o;
            }),
@@ -477,14 +534,16 @@ void bind_ik_objectives(py::module_& ik) {
       "per point; no target)")
       .def(py::init([](py::handle links, py::handle points, double margin, double weight,
                        bool hard) {
-             auto l = as_doubles(links, "IKObjectiveSupportPolygon link_indices", {-1});
-             auto p = as_doubles(points, "IKObjectiveSupportPolygon points", {l.shape(0), 3});
+             std::vector<int> l = as_ints(links, "IKObjectiveSupportPolygon link_indices");
+             auto p =
+                 as_doubles(points, "IKObjectiveSupportPolygon points", {py::ssize_t(l.size()), 3});
              auto o = make<SupportPolygonObjective>("IKObjectiveSupportPolygon",
                                                     ObjectiveType::kSupportPolygon, weight, hard);
-             o->spec.params.margin = margin;
-             for (py::ssize_t i = 0; i < l.shape(0); ++i)
+             o->spec.params.margin = checked(margin, 0, 1e3, "IKObjectiveSupportPolygon.margin",
+                                             "finite, >= 0 and <= 1e3 m");
+             for (std::size_t i = 0; i < l.size(); ++i)
                o->spec.points.push_back(
-                   {int(l.data()[i]), {p.data()[3 * i], p.data()[3 * i + 1], p.data()[3 * i + 2]}});
+                   {l[i], {p.data()[3 * i], p.data()[3 * i + 1], p.data()[3 * i + 2]}});
              return o;
            }),
            py::arg("link_indices"), py::arg("points"), py::arg("margin") = 0.02,
@@ -499,7 +558,9 @@ void bind_ik_objectives(py::module_& ik) {
                                                     ObjectiveType::kManipulability, weight, hard);
              o->spec.params.link = link;
              o->spec.params.offset = vec3_of(offset, "IKObjectiveManipulability link_offset");
-             o->spec.params.min_measure = min_measure;
+             o->spec.params.min_measure =
+                 checked(min_measure, 0, DBL_MAX, "IKObjectiveManipulability.min_measure",
+                         "finite and >= 0");
              return o;
            }),
            py::arg("link_index"), py::arg("link_offset") = std::vector<double>{0, 0, 0},
@@ -508,10 +569,13 @@ void bind_ik_objectives(py::module_& ik) {
 
   objective_class<CustomObjectivePy>(
       ik, "IKObjectiveCustom",
-      "A residual written in Python: residual(q, body_q) -> dim values, with q "
+      "A residual written in Python: residual(q, body_q) -> dim finite values, with q "
       "(joint_coord_count) and body_q (body_count x 7, FK of q) as copies. Its Jacobian is "
       "finite differences (supports_analytic() is False); it runs under the GIL, so it "
-      "serialises the solver's threads. An exception it raises is raised by step().")
+      "serialises the solver's threads. An exception it raises is raised by step(), as is a "
+      "ValueError for a result of the wrong size or with NaN or inf. Soft, its rows are a cost "
+      "that IKSolver.converged does not judge; hard (an equality), their norm is a violation "
+      "that converged holds to tol_constraint.")
       .def(py::init([](int dim, py::object residual, double weight, bool hard) {
              if (dim <= 0) throw py::value_error("IKObjectiveCustom: dim must be > 0");
              if (!PyCallable_Check(residual.ptr()))

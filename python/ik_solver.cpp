@@ -12,7 +12,6 @@ namespace {
 
 struct PySolver {
   std::shared_ptr<PyModel> model;
-  std::shared_ptr<const Model> solve_model;  // model, or a copy with a limit objective's limits
   int n_problems = 0;
   std::vector<std::shared_ptr<PyObjective>> objectives;
   std::unique_ptr<IkProblem> problem;
@@ -23,10 +22,38 @@ struct PySolver {
   SolveResult work;    // the running step's (under `busy`, without the GIL)
   std::mutex busy;     // one step at a time: a second thread's step waits
   bool solved = false;
-  std::shared_ptr<CallbackError> callback_error = std::make_shared<CallbackError>();
+  std::shared_ptr<ResidualContext> residuals = std::make_shared<ResidualContext>();
 
-  // targets, weights and enabled flags edited since the last step reach the problem in place
+  // The limits the solve keeps (the limit rows, the projection, the seeds): the tightest of the
+  // enabled IKObjectiveJointLimit objectives' (each its own arrays or the model's), else the
+  // model's. An empty range is a ValueError naming the joint.
+  void sync_limits() {
+    const Model& m = *model->model;
+    std::vector<double> lo = m.dof_lower, hi = m.dof_upper;
+    bool first = true;
+    for (const auto& o : objectives) {
+      if (o->spec.params.type != ObjectiveType::kJointLimits || !o->spec.params.enabled) continue;
+      const std::vector<double>& ol = o->limit_lower.empty() ? m.dof_lower : o->limit_lower;
+      const std::vector<double>& ou = o->limit_upper.empty() ? m.dof_upper : o->limit_upper;
+      for (int d = 0; d < m.dof_count; ++d) {
+        lo[d] = first ? ol[d] : std::max(lo[d], ol[d]);
+        hi[d] = first ? ou[d] : std::min(hi[d], ou[d]);
+      }
+      first = false;
+    }
+    for (int d = 0; d < m.dof_count; ++d)
+      if (lo[d] > hi[d])
+        throw py::value_error(
+            "IKSolver: the enabled IKObjectiveJointLimit objectives leave joint '" +
+            m.joint_name[m.dof_joint[d]] + "' (dof " + std::to_string(d) + ") no range: lower " +
+            number_text(lo[d]) + " > upper " + number_text(hi[d]));
+    problem->set_dof_limits(lo, hi);
+  }
+
+  // targets, weights, enabled flags and limits edited since the last step reach the problem in
+  // place
   void sync() {
+    sync_limits();
     for (int i = 0; i < int(objectives.size()); ++i) {
       const PyObjective& o = *objectives[i];
       const ObjectiveParams<double>& p = problem->objective(i).params;
@@ -58,7 +85,11 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
                                          py::object optimizer, py::object jacobian_mode,
                                          py::object sampler, int n_seeds, py::object lambda_initial,
                                          py::object rng_seed, py::kwargs kwargs) {
+  if (!pm) throw py::type_error("IKSolver: model is None");
   if (n_problems < 1) throw py::value_error("IKSolver: n_problems must be >= 1");
+  for (std::size_t i = 0; i < objectives.size(); ++i)
+    if (!objectives[i])
+      throw py::type_error("IKSolver: objective " + std::to_string(i) + " is None");
   auto s = std::make_unique<PySolver>();
   s->model = pm;
   s->n_problems = n_problems;
@@ -73,19 +104,12 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
   apply_settings(d, s->settings, "IKSolver");
   apply_settings(kwargs, s->settings, "IKSolver");
   const Model& m = *pm->model;
-  s->solve_model = pm->model;
-  for (const auto& o : objectives) {
-    if (o->limit_lower.empty()) continue;
-    if (int(o->limit_lower.size()) != m.dof_count || int(o->limit_upper.size()) != m.dof_count)
+  for (const auto& o : objectives)
+    if (!o->limit_lower.empty() && int(o->limit_lower.size()) != m.dof_count)
       throw py::value_error("IKSolver: IKObjectiveJointLimit limits have " +
                             std::to_string(o->limit_lower.size()) + " values, joint_dof_count is " +
                             std::to_string(m.dof_count));
-    auto copy = std::make_shared<Model>(m);
-    copy->dof_lower = o->limit_lower;
-    copy->dof_upper = o->limit_upper;
-    s->solve_model = copy;
-  }
-  s->problem = std::make_unique<IkProblem>(s->solve_model, n_problems);
+  s->problem = std::make_unique<IkProblem>(pm->model, n_problems);
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     PyObjective& o = *objectives[i];
     if (o.spec.has_target() && int(o.targets.size()) != n_problems)
@@ -94,7 +118,7 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
                             " targets, n_problems is " + std::to_string(n_problems));
     Objective spec = o.spec;
     if (auto* c = dynamic_cast<CustomObjectivePy*>(&o))
-      spec.custom = python_residual(c->residual_fn, c->custom_dim, s->callback_error);
+      spec.custom = python_residual(c->residual_fn, c->custom_dim, int(i), s->residuals);
     try {
       s->problem->add_objective(spec);
     } catch (const std::invalid_argument& e) {
@@ -109,28 +133,42 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
 }
 
 void step_py(PySolver& s, py::handle joint_q_in, py::handle joint_q_out, py::object iterations) {
-  const Model& m = *s.solve_model;
+  const Model& m = *s.model->model;
+  // a residual of this step (or of a step it started) calling step() would wait for itself
+  const StepScope scope{&s, current_step()};
+  for (const StepScope* c = scope.caller; c; c = c->caller)
+    if (c->solver == &s)
+      throw std::runtime_error(
+          "IKSolver.step: step() called from within a step of the same solver (its residual)");
   auto qin = as_doubles(joint_q_in, "IKSolver.step joint_q_in", {s.n_problems, m.coord_count});
   auto qout = as_output(joint_q_out, "IKSolver.step joint_q_out", {s.n_problems, m.coord_count});
+  SolverSettings settings = s.settings;  // iterations= is this call's only
+  if (!iterations.is_none()) {
+    py::dict d;
+    d["iterations"] = iterations;
+    apply_settings(d, settings, "IKSolver.step");
+  }
   std::unique_lock<std::mutex> lock(s.busy, std::defer_lock);
   {
     py::gil_scoped_release release;  // another thread's step may hold it while it solves
     lock.lock();
   }
-  if (!iterations.is_none()) {
-    py::dict d;
-    d["iterations"] = iterations;
-    apply_settings(d, s.settings, "IKSolver.step");
-  }
   s.sync();
   std::vector<double> q0(qin.data(), qin.data() + qin.size());
   {
+    // the residuals know their step while it solves
+    struct Running {
+      ResidualContext& context;
+      ~Running() { context.step = nullptr; }
+    } running{*s.residuals};
+    s.residuals->step = &scope;
+    s.residuals->error = nullptr;  // left by a step whose solve threw
     py::gil_scoped_release release;
-    s.solver->solve(*s.problem, s.settings, q0, s.work);
+    s.solver->solve(*s.problem, settings, q0, s.work);
   }
-  if (s.callback_error->error) {
-    std::exception_ptr e = s.callback_error->error;
-    s.callback_error->error = nullptr;
+  if (s.residuals->error) {
+    std::exception_ptr e = s.residuals->error;
+    s.residuals->error = nullptr;
     std::rethrow_exception(e);
   }
   std::swap(s.result, s.work);
@@ -168,58 +206,90 @@ void bind_ik(py::module_& ik) {
            py::arg("jacobian_mode") = JacobianMode::kAnalytic, py::arg("sampler") = Sampler::kNone,
            py::arg("n_seeds") = 1, py::arg("lambda_initial") = py::none(),
            py::arg("rng_seed") = py::none(),
-           "Further keyword arguments are solver settings by their scene keys (README "
-           "'Solver options'), e.g. tol_position=1e-5, threads=1, max_restarts... see "
-           "ikwb.solver_setting_keys(). ValueError for unknown keys, bad values, objectives "
-           "whose target count is not n_problems, or links out of range.")
+           "model: an ikwb.Model; objectives: a list of ik.IKObjective* (TypeError for None). "
+           "Enums or their names are accepted (optimizer='lbfgs', sampler='roberts'). Further "
+           "keyword arguments are solver settings by their scene keys (README 'Solver options'), "
+           "e.g. tol_position=1e-5, threads=1, restarts=20; ikwb.ik.solver_setting_keys() lists "
+           "them. ValueError for unknown keys, bad values, objectives whose target count is not "
+           "n_problems, links out of range, or enabled IKObjectiveJointLimit objectives whose "
+           "limits leave a joint no range.")
       .def("step", &step_py, py::arg("joint_q_in"), py::arg("joint_q_out"),
            py::arg("iterations") = py::none(),
-           "Solves every problem from joint_q_in [n_problems, joint_coord_count] into "
+           "Solves every problem from joint_q_in (n_problems, joint_coord_count) into "
            "joint_q_out (float64, C-contiguous, written in place; may be joint_q_in). "
-           "iterations: at most this many per seed (early exit at the tolerances unless "
-           "fixed_iterations). The GIL is released while solving.")
+           "iterations: at most this many per seed for this call only (early exit at the "
+           "tolerances unless fixed_iterations); None: the 'iterations' setting. Objectives' "
+           "targets, weights and enabled flags edited since the last step apply. The GIL is "
+           "released while solving. An exception a custom residual raised (or a ValueError for "
+           "its wrong size or NaN / inf values) is raised here; RuntimeError when called from a "
+           "residual of the same solver's step.")
       .def_property_readonly(
           "converged",
           [](const PySolver& s) {
             return s.per_problem([](const ProblemResult& r) { return r.converged; });
-          })
+          },
+          "(n_problems,) bool, of the last step: the kept seed meets tol_position / "
+          "tol_rotation on the task objectives' errors (position_errors, rotation_errors) and "
+          "tol_constraint on the hard objectives' violations. Soft rows of the other kinds "
+          "(posture, joint limits, distances, custom residuals, ...) are costs and do not count; "
+          "without any task or hard objective it is True. RuntimeError before the first step().")
       .def_property_readonly(
           "position_errors",
           [](const PySolver& s) {
             return s.per_problem([](const ProblemResult& r) { return r.position_error; });
-          })
+          },
+          "(n_problems,) float64, m: the largest position error over the enabled task "
+          "objectives (position, pose, relative ball / fixed, centre of mass)")
       .def_property_readonly(
           "rotation_errors",
           [](const PySolver& s) {
             return s.per_problem([](const ProblemResult& r) { return r.rotation_error; });
-          })
+          },
+          "(n_problems,) float64, rad: the largest rotation error over the enabled task "
+          "objectives (rotation, pose, relative fixed, look-at, axis alignment)")
       .def_property_readonly(
           "constraint_violations",
           [](const PySolver& s) {
             return s.per_problem([](const ProblemResult& r) { return r.constraint_violation; });
-          })
-      .def_property_readonly("costs",
-                             [](const PySolver& s) {
-                               return s.per_problem([](const ProblemResult& r) { return r.cost; });
-                             })
+          },
+          "(n_problems,) float64: the largest violation over the hard objectives (the norm of "
+          "an equality's rows, the largest positive row of an inequality; their units)")
+      .def_property_readonly(
+          "costs",
+          [](const PySolver& s) {
+            return s.per_problem([](const ProblemResult& r) { return r.cost; });
+          },
+          "(n_problems,) float64: the soft cost at the kept solution, half the sum of the "
+          "squared weighted rows of the soft objectives")
       .def_property_readonly(
           "iterations",
           [](const PySolver& s) {
             return s.per_problem([](const ProblemResult& r) { return r.iterations; });
-          })
-      .def_property_readonly("seeds",
-                             [](const PySolver& s) {
-                               return s.per_problem([](const ProblemResult& r) { return r.seed; });
-                             })
-      .def_property_readonly("solve_seconds",
-                             [](const PySolver& s) { return s.result.solve_seconds; })
-      .def_property_readonly("n_problems", [](const PySolver& s) { return s.n_problems; })
-      .def_property_readonly("n_seeds", [](const PySolver& s) { return s.settings.n_seeds; })
-      .def_property_readonly("total_residual_count",
-                             [](const PySolver& s) { return s.problem->residual_count(); })
-      .def_property_readonly("settings",
-                             [](const PySolver& s) { return settings_dict(s.settings); })
-      .def_property_readonly("backend_note", [](const PySolver& s) { return s.backend_note; });
+          },
+          "(n_problems,) int: the iterations the kept seed ran (its restarts included)")
+      .def_property_readonly(
+          "seeds",
+          [](const PySolver& s) {
+            return s.per_problem([](const ProblemResult& r) { return r.seed; });
+          },
+          "(n_problems,) int: the seed kept (0 .. n_seeds - 1)")
+      .def_property_readonly(
+          "solve_seconds", [](const PySolver& s) { return s.result.solve_seconds; },
+          "Wall time of the last step's solve, s")
+      .def_property_readonly(
+          "n_problems", [](const PySolver& s) { return s.n_problems; }, "Base problems per step")
+      .def_property_readonly(
+          "n_seeds", [](const PySolver& s) { return s.settings.n_seeds; },
+          "Seeds (starts) per base problem")
+      .def_property_readonly(
+          "total_residual_count", [](const PySolver& s) { return s.problem->residual_count(); },
+          "Rows of one problem: the sum of the objectives' residual_dim()")
+      .def_property_readonly(
+          "settings", [](const PySolver& s) { return settings_dict(s.settings); },
+          "Every solver setting by scene key (a new dict; step's iterations= does not change it)")
+      .def_property_readonly(
+          "backend_note", [](const PySolver& s) { return s.backend_note; },
+          "Why another backend than the one asked for runs (backend='cuda': the CPU), or ''");
 
   ik.def(
       "solver_setting_keys",

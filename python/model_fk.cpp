@@ -1,5 +1,8 @@
 // ikwb.Model, ikwb.State, eval_fk / eval_ik and their batched forms (newton.eval_fk's shape and
 // semantics; engine/core/fk.hpp does the work).
+#include <algorithm>
+#include <cmath>
+
 #include "engine/core/fk.hpp"
 #include "python/bindings.hpp"
 
@@ -38,6 +41,64 @@ py::array doubles_array(const std::vector<double>& v) {
   return a;
 }
 
+// "row 2, " in a batch's messages, "" for a single configuration
+std::string row_text(py::ssize_t row, bool batch) {
+  return batch ? "row " + std::to_string(row) + ", " : "";
+}
+
+// the joint whose coordinates include coordinate c
+int coord_joint(const Model& m, int c) {
+  auto it = std::upper_bound(m.joint_q_start.begin(), m.joint_q_start.end(), c);
+  return int(it - m.joint_q_start.begin()) - 1;
+}
+
+// `rows` configurations of `what` (joint_q: coord_count values each; or joint_qd: dof_count):
+// every value finite, and the quaternions of ball and free joints not zero (FK would make them
+// identities). ValueError naming the row (of a batch), the column and the joint.
+void check_joint_values(const Model& m, const double* v, py::ssize_t rows, bool coords, bool batch,
+                        const std::string& what) {
+  const int n = coords ? m.coord_count : m.dof_count;
+  for (py::ssize_t i = 0; i < rows * n; ++i) {
+    if (std::isfinite(v[i])) continue;
+    const int c = int(i % n);
+    const int j = coords ? coord_joint(m, c) : m.dof_joint[c];
+    throw py::value_error(what + ": " + row_text(i / n, batch) + "column " + std::to_string(c) +
+                          " (joint '" + m.joint_name[j] + "') is " + number_text(v[i]) +
+                          "; values must be finite");
+  }
+  for (int j = 0; coords && j < m.joint_count; ++j) {
+    const JointType t = JointType(m.joint_type[j]);
+    if (m.joint_mimic[j] >= 0 || (t != JointType::kBall && t != JointType::kFree)) continue;
+    const int c = m.joint_q_start[j] + (t == JointType::kFree ? 3 : 0);
+    for (py::ssize_t r = 0; r < rows; ++r) {
+      const double* x = v + r * n + c;
+      if (!(quat_norm(Quat<double>{x[0], x[1], x[2], x[3]}) > 1e-9))
+        throw py::value_error(what + ": " + row_text(r, batch) + "joint '" + m.joint_name[j] +
+                              "' (" + joint_type_name(t) + ") has a zero quaternion (columns " +
+                              std::to_string(c) + " to " + std::to_string(c + 3) + ")");
+    }
+  }
+}
+
+// `rows` x body_count poses (width 7) or twists (width 6) of `what`: finite, and the poses'
+// quaternions not zero. ValueError naming the row (of a batch), the body and the column.
+void check_body_values(const Model& m, const double* v, py::ssize_t rows, int width, bool batch,
+                       const std::string& what) {
+  for (py::ssize_t r = 0; r < rows; ++r)
+    for (int b = 0; b < m.body_count; ++b) {
+      const double* x = v + (r * m.body_count + b) * width;
+      auto body = [&] {
+        return row_text(r, batch) + "body " + std::to_string(b) + " ('" + m.body_name[b] + "')";
+      };
+      for (int c = 0; c < width; ++c)
+        if (!std::isfinite(x[c]))
+          throw py::value_error(what + ": " + body() + ", column " + std::to_string(c) + " is " +
+                                number_text(x[c]) + "; values must be finite");
+      if (width == 7 && !(quat_norm(Quat<double>{x[3], x[4], x[5], x[6]}) > 1e-9))
+        throw py::value_error(what + ": " + body() + " has a zero quaternion (columns 3 to 6)");
+    }
+}
+
 // mask / indices / body_flag_filter / joint_mask as FkOptions (the vectors live in the caller)
 struct FkFilters {
   std::vector<uint8_t> mask, joint_mask;
@@ -45,6 +106,10 @@ struct FkFilters {
   FkOptions options;
   FkFilters(const py::object& m, const py::object& i, int flags, const py::object& jm,
             const std::string& caller) {
+    if (flags < 0 || flags > kBodyAll)
+      throw py::value_error(caller + " body_flag_filter: " + std::to_string(flags) +
+                            " is not a combination of ikwb.BodyFlags (0 to " +
+                            std::to_string(int(kBodyAll)) + ")");
     if (!m.is_none()) mask = as_bools(m, caller + " mask"), options.mask = &mask;
     if (!i.is_none()) indices = as_ints(i, caller + " indices"), options.indices = &indices;
     if (!jm.is_none())
@@ -72,6 +137,11 @@ void eval_fk_py(const PyModel& pm, py::handle joint_q, py::handle joint_qd, PySt
     throw ModelError("eval_fk state: made for a model with " +
                      std::to_string(st.state.body_q.size()) + " bodies, this one has " +
                      std::to_string(m.body_count));
+  // wrong sizes get the core's message
+  if (qv.size() == std::size_t(m.coord_count))
+    check_joint_values(m, qv.data(), 1, true, false, "eval_fk joint_q");
+  if (qdv.size() == std::size_t(m.dof_count))
+    check_joint_values(m, qdv.data(), 1, false, false, "eval_fk joint_qd");
   eval_fk(m, qv, qdv, st.state, f.options);
 }
 
@@ -87,6 +157,10 @@ py::tuple eval_fk_batch_py(const PyModel& pm, py::handle joint_q, py::handle joi
   py::array_t<double, py::array::c_style> qd;
   const bool vel = !joint_qd.is_none();
   if (vel) qd = as_doubles(joint_qd, c + " joint_qd", {n, m.dof_count});
+  if (!vel && !body_qd.is_none())
+    throw py::value_error(c + ": body_qd needs joint_qd (twists come from joint velocities)");
+  check_joint_values(m, q.data(), n, true, true, c + " joint_q");
+  if (vel) check_joint_values(m, qd.data(), n, false, true, c + " joint_qd");
   auto out = [&](py::handle given, const char* name, py::ssize_t width,
                  bool identity) -> py::array_t<double, py::array::c_style> {
     if (!given.is_none()) return as_output(given, c + " " + name, {n, nb, width});
@@ -117,6 +191,16 @@ void eval_ik_py(const PyModel& pm, const PyState& st, py::handle joint_q, py::ha
   std::vector<double> qv(q.data(), q.data() + q.size()), qdv;
   py::array_t<double, py::array::c_style> qd;
   if (!joint_qd.is_none()) qd = as_output(joint_qd, "eval_ik joint_qd", {m.dof_count});
+  if (st.state.body_q.size() != std::size_t(m.body_count) ||
+      st.state.body_qd.size() != std::size_t(m.body_count))
+    throw ModelError("eval_ik state: made for a model with " +
+                     std::to_string(st.state.body_q.size()) + " bodies, this one has " +
+                     std::to_string(m.body_count));
+  check_body_values(m, reinterpret_cast<const double*>(st.state.body_q.data()), 1, 7, false,
+                    "eval_ik state.body_q");
+  if (!joint_qd.is_none())
+    check_body_values(m, reinterpret_cast<const double*>(st.state.body_qd.data()), 1, 6, false,
+                      "eval_ik state.body_qd");
   eval_ik(m, st.state, qv, joint_qd.is_none() ? nullptr : &qdv);
   std::copy(qv.begin(), qv.end(), q.mutable_data());
   if (!joint_qd.is_none()) std::copy(qdv.begin(), qdv.end(), qd.mutable_data());
@@ -136,6 +220,8 @@ void eval_ik_batch_py(const PyModel& pm, py::handle body_q, py::handle joint_q, 
     xqd = as_doubles(body_qd, c + " body_qd", {n, nb, 6});
     qd = as_output(joint_qd, c + " joint_qd", {n, m.dof_count});
   }
+  check_body_values(m, xq.data(), n, 7, true, c + " body_q");
+  if (vel) check_body_values(m, xqd.data(), n, 6, true, c + " body_qd");
   State s(m);
   std::vector<double> qv(m.coord_count), qdv;
   for (py::ssize_t r = 0; r < n; ++r) {
@@ -151,9 +237,13 @@ void eval_ik_batch_py(const PyModel& pm, py::handle body_q, py::handle joint_q, 
   }
 }
 
+// the getter of a read-only view of one of the model's arrays, of `count` (+ extra) values
 template <class T>
-py::array model_array(const py::object& self, const std::vector<T>& v, py::ssize_t n) {
-  return view_of(v.data(), {n}, self, false);
+auto model_array(std::vector<T> Model::*array, int Model::*count, int extra = 0) {
+  return [array, count, extra](py::object self) {
+    const Model& mm = *self.cast<PyModel&>().model;
+    return view_of((mm.*array).data(), {py::ssize_t(mm.*count + extra)}, self, false);
+  };
 }
 
 }  // namespace
@@ -163,14 +253,37 @@ void bind_model_fk(py::module_& m) {
       .value("DYNAMIC", kBodyDynamic)
       .value("KINEMATIC", kBodyKinematic)
       .value("ALL", kBodyAll);
-  py::enum_<JointType>(m, "JointType", "Joint types (Model.joint_type)")
-      .value("FIXED", JointType::kFixed)
+  py::enum_<JointType> joint_type(m, "JointType",
+                                  "Joint types (Model.joint_type holds their values, int8); "
+                                  "they compare equal to those integers");
+  joint_type.value("FIXED", JointType::kFixed)
       .value("REVOLUTE", JointType::kRevolute)
       .value("CONTINUOUS", JointType::kContinuous)
       .value("PRISMATIC", JointType::kPrismatic)
       .value("BALL", JointType::kBall)
       .value("FREE", JointType::kFree)
       .value("PLANAR", JointType::kPlanar);
+  // equal to its integer value too (an enum class compares only with itself in pybind11), so
+  // that model.joint_type == ikwb.JointType.REVOLUTE is an elementwise test of the int8 array
+  auto equals = [](JointType a, py::handle b) -> py::object {
+    // an integer (or integer scalar); anything else (arrays too) answers by its own __eq__
+    auto i = py::reinterpret_steal<py::object>(
+        PyIndex_Check(b.ptr()) && !py::isinstance<py::array>(b) ? PyNumber_Index(b.ptr())
+                                                                : nullptr);
+    if (!i) {
+      PyErr_Clear();
+      return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+    }
+    return py::bool_(py::int_(int(a)).equal(i));
+  };
+  // (replacing pybind11's own methods: def() would add overloads after them)
+  joint_type.attr("__eq__") = py::cpp_function(equals, py::is_method(joint_type));
+  joint_type.attr("__ne__") = py::cpp_function(
+      [equals](JointType a, py::handle b) -> py::object {
+        py::object e = equals(a, b);
+        return e.is(py::handle(Py_NotImplemented)) ? e : py::bool_(!e.cast<bool>());
+      },
+      py::is_method(joint_type));
 
   py::class_<PyModel, std::shared_ptr<PyModel>> model(
       m, "Model",
@@ -182,74 +295,59 @@ void bind_model_fk(py::module_& m) {
                   "Loads a URDF (also xacro or MJCF, or a shipped robot's name such as 'panda'). "
                   "floating_base attaches the root with a free joint (7 coords, 6 dofs). "
                   "Raises ikwb.ModelError (a ValueError) naming the file and the problem.")
-      .def_property_readonly("body_count", [](const PyModel& p) { return p.model->body_count; })
-      .def_property_readonly("joint_count", [](const PyModel& p) { return p.model->joint_count; })
-      .def_property_readonly("joint_coord_count",
-                             [](const PyModel& p) { return p.model->coord_count; })
-      .def_property_readonly("joint_dof_count", [](const PyModel& p) { return p.model->dof_count; })
-      .def_property_readonly("articulation_count",
-                             [](const PyModel& p) { return p.model->articulation_count; })
-      .def_property_readonly("joint_q_start",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_q_start, mm.joint_count + 1);
-                             })
-      .def_property_readonly("joint_qd_start",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_qd_start, mm.joint_count + 1);
-                             })
-      .def_property_readonly("joint_ancestor",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_ancestor, mm.joint_count);
-                             })
-      .def_property_readonly("joint_parent",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_parent, mm.joint_count);
-                             })
-      .def_property_readonly("joint_child",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_child, mm.joint_count);
-                             })
-      .def_property_readonly("joint_type",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_type, mm.joint_count);
-                             })
+      .def_property_readonly(
+          "body_count", [](const PyModel& p) { return p.model->body_count; }, "Number of bodies")
+      .def_property_readonly(
+          "joint_count", [](const PyModel& p) { return p.model->joint_count; },
+          "Number of joints (fixed ones included)")
+      .def_property_readonly(
+          "joint_coord_count", [](const PyModel& p) { return p.model->coord_count; },
+          "Length of joint_q: 1 per revolute, continuous or prismatic joint, 4 per ball "
+          "(quaternion x, y, z, w), 7 per free joint (x, y, z, then the quaternion), 3 per "
+          "planar joint")
+      .def_property_readonly(
+          "joint_dof_count", [](const PyModel& p) { return p.model->dof_count; },
+          "Length of joint_qd and of the limit arrays: 1 per revolute, continuous or prismatic "
+          "joint, 3 per ball, 6 per free joint, 3 per planar joint")
+      .def_property_readonly(
+          "articulation_count", [](const PyModel& p) { return p.model->articulation_count; },
+          "Number of articulations (trees of joints from a root)")
+      .def_property_readonly(
+          "joint_q_start", model_array(&Model::joint_q_start, &Model::joint_count, 1),
+          "(joint_count + 1,) int32: joint j's coordinates are joint_q[joint_q_start[j]:"
+          "joint_q_start[j + 1]]; the last entry is joint_coord_count")
+      .def_property_readonly(
+          "joint_qd_start", model_array(&Model::joint_qd_start, &Model::joint_count, 1),
+          "(joint_count + 1,) int32: joint j's dofs are joint_qd[joint_qd_start[j]:"
+          "joint_qd_start[j + 1]]; the last entry is joint_dof_count")
+      .def_property_readonly(
+          "joint_ancestor", model_array(&Model::joint_ancestor, &Model::joint_count),
+          "(joint_count,) int32: the parent joint, -1 at a root (joint_ancestor[j] < j)")
+      .def_property_readonly("joint_parent", model_array(&Model::joint_parent, &Model::joint_count),
+                             "(joint_count,) int32: the parent body, -1 for the world")
+      .def_property_readonly("joint_child", model_array(&Model::joint_child, &Model::joint_count),
+                             "(joint_count,) int32: the child body")
+      .def_property_readonly("joint_type", model_array(&Model::joint_type, &Model::joint_count),
+                             "(joint_count,) int8: ikwb.JointType values (model.joint_type == "
+                             "ikwb.JointType.REVOLUTE is a bool array)")
       .def_property_readonly("joint_articulation",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.joint_articulation, mm.joint_count);
-                             })
+                             model_array(&Model::joint_articulation, &Model::joint_count),
+                             "(joint_count,) int32: the articulation each joint belongs to")
       .def_property_readonly("articulation_start",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.articulation_start,
-                                                  mm.articulation_count + 1);
-                             })
-      .def_property_readonly("joint_limit_lower",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.dof_lower, mm.dof_count);
-                             })
-      .def_property_readonly("joint_limit_upper",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.dof_upper, mm.dof_count);
-                             })
-      .def_property_readonly("body_flags",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.body_flags, mm.body_count);
-                             })
-      .def_property_readonly("body_mass",
-                             [](py::object self) {
-                               const Model& mm = *self.cast<PyModel&>().model;
-                               return model_array(self, mm.body_mass, mm.body_count);
-                             })
+                             model_array(&Model::articulation_start, &Model::articulation_count, 1),
+                             "(articulation_count + 1,) int32: articulation a has the joints "
+                             "articulation_start[a] .. articulation_start[a + 1] - 1")
+      .def_property_readonly(
+          "joint_limit_lower", model_array(&Model::dof_lower, &Model::dof_count),
+          "(joint_dof_count,) float64: lower limit per dof, rad or m; -inf when unlimited")
+      .def_property_readonly(
+          "joint_limit_upper", model_array(&Model::dof_upper, &Model::dof_count),
+          "(joint_dof_count,) float64: upper limit per dof, rad or m; +inf when unlimited")
+      .def_property_readonly(
+          "body_flags", model_array(&Model::body_flags, &Model::body_count),
+          "(body_count,) int32: ikwb.BodyFlags bits (DYNAMIC, KINEMATIC) of each body")
+      .def_property_readonly("body_mass", model_array(&Model::body_mass, &Model::body_count),
+                             "(body_count,) float64: mass of each body, kg")
       .def_property_readonly(
           "body_com",
           [](py::object self) {
@@ -257,14 +355,24 @@ void bind_model_fk(py::module_& m) {
             return view_of(reinterpret_cast<const double*>(mm.body_com.data()), {mm.body_count, 3},
                            self, false);
           },
-          "Centre of mass of each body in its frame (body_count x 3)")
-      .def_property_readonly("body_key", [](const PyModel& p) { return p.model->body_name; })
-      .def_property_readonly("joint_key", [](const PyModel& p) { return p.model->joint_name; })
-      .def_property_readonly("articulation_key",
-                             [](const PyModel& p) { return p.model->articulation_name; })
-      .def_property_readonly("name", [](const PyModel& p) { return p.model->name; })
-      .def_property_readonly("source_path", [](const PyModel& p) { return p.model->source_path; })
-      .def_property_readonly("warnings", [](const PyModel& p) { return p.warnings; })
+          "(body_count, 3) float64: centre of mass of each body in its frame, m")
+      .def_property_readonly(
+          "body_key", [](const PyModel& p) { return p.model->body_name; },
+          "Body names (a list, body_count)")
+      .def_property_readonly(
+          "joint_key", [](const PyModel& p) { return p.model->joint_name; },
+          "Joint names (a list, joint_count)")
+      .def_property_readonly(
+          "articulation_key", [](const PyModel& p) { return p.model->articulation_name; },
+          "Articulation names (a list, articulation_count)")
+      .def_property_readonly(
+          "name", [](const PyModel& p) { return p.model->name; }, "The robot's name")
+      .def_property_readonly(
+          "source_path", [](const PyModel& p) { return p.model->source_path; },
+          "The file the model was loaded from")
+      .def_property_readonly(
+          "warnings", [](const PyModel& p) { return p.warnings; },
+          "What loading repaired or could not find (a list of messages)")
       .def_property_readonly(
           "joint_q",
           [](const PyModel& p) { return doubles_array(p.model->neutral_configuration()); },
@@ -307,7 +415,8 @@ void bind_model_fk(py::module_& m) {
                       "Body state written by eval_fk: body_q (body_count x 7: position, then "
                       "quaternion x, y, z, w) and body_qd (body_count x 6: v_com_world, "
                       "omega_world). Both are writable views of the state's own memory.")
-      .def(py::init([](const PyModel& p) { return PyState{State(*p.model)}; }), py::arg("model"))
+      .def(py::init([](const PyModel& p) { return PyState{State(*p.model)}; }), py::arg("model"),
+           "A state for `model`: identity body poses, zero twists (as model.state())")
       .def_property(
           "body_q",
           [](py::object self) {
@@ -318,7 +427,9 @@ void bind_model_fk(py::module_& m) {
           [](PyState& s, py::handle v) {
             auto a = as_doubles(v, "State.body_q", {py::ssize_t(s.state.body_q.size()), 7});
             copy_rows(a, reinterpret_cast<double*>(s.state.body_q.data()));
-          })
+          },
+          "(body_count, 7) float64: world pose of each body, x, y, z (m), qx, qy, qz, qw; a "
+          "writable view of the state's memory (assigning an array copies into it)")
       .def_property(
           "body_qd",
           [](py::object self) {
@@ -329,7 +440,10 @@ void bind_model_fk(py::module_& m) {
           [](PyState& s, py::handle v) {
             auto a = as_doubles(v, "State.body_qd", {py::ssize_t(s.state.body_qd.size()), 6});
             copy_rows(a, reinterpret_cast<double*>(s.state.body_qd.data()));
-          })
+          },
+          "(body_count, 6) float64: twist of each body in world coordinates, vx, vy, vz (m/s, "
+          "the velocity of its centre of mass), wx, wy, wz (rad/s); a writable view of the "
+          "state's memory (assigning an array copies into it)")
       .def(
           "copy", [](const PyState& s) { return PyState{s.state}; }, "An independent copy");
 

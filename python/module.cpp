@@ -1,6 +1,7 @@
 // The `ikwb` Python module: exceptions, numpy and settings conversions shared by the areas, and
 // the module itself (model and FK, ikwb.ik, the adam-shaped InverseKinematics, scenes).
 #include <cmath>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -101,21 +102,27 @@ std::vector<uint8_t> as_bools(py::handle obj, const std::string& what) {
 
 std::vector<int> as_ints(py::handle obj, const std::string& what) {
   py::array a = numpy_array(obj, what);
+  if (a.ndim() != 1)
+    throw py::value_error(what + ": expected a 1-D array, got shape " + shape_text(a));
+  if (a.size() == 0) return {};  // [] reads as float64
   char kind = a.dtype().kind();
   if (kind != 'i' && kind != 'u')
     throw py::value_error(what + ": expected integers, got dtype " +
                           std::string(py::str(a.dtype())));
-  if (a.ndim() != 1)
-    throw py::value_error(what + ": expected a 1-D array, got shape " + shape_text(a));
-  auto b = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(a);
-  std::vector<int> out(b.size());
-  for (py::ssize_t i = 0; i < b.size(); ++i) {
-    long long v = b.data()[i];
-    if (v < INT32_MIN || v > INT32_MAX)
-      throw py::value_error(what + ": " + std::to_string(v) + " is out of range");
-    out[i] = int(v);
-  }
-  return out;
+  // unsigned values read as unsigned, so that one beyond INT64_MAX is reported as given
+  auto read = [&](auto tag) {
+    using T = decltype(tag);
+    auto b = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
+    std::vector<int> out(b.size());
+    for (py::ssize_t i = 0; i < b.size(); ++i) {
+      T v = b.data()[i];
+      if (v > T(INT32_MAX) || (std::is_signed<T>::value && v < T(INT32_MIN)))
+        throw py::value_error(what + ": " + std::to_string(v) + " is out of range");
+      out[i] = int(v);
+    }
+    return out;
+  };
+  return kind == 'u' ? read(0ULL) : read(0LL);
 }
 
 void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what) {
@@ -160,6 +167,10 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
 py::dict settings_dict(const SolverSettings& settings) {
   py::module_ json = py::module_::import("json");
   return json.attr("loads")(solver_settings_json(settings).dump());
+}
+
+std::string number_text(double v) {
+  return py::repr(py::float_(v));
 }
 
 Quat<double> unit_quat(const double* v, const std::string& what) {
@@ -225,8 +236,12 @@ PYBIND11_MODULE(ikwb, m) {
       "IK Workbench: forward kinematics and batched inverse kinematics (C++ core). "
       "Newton-shaped: Model, State, eval_fk, eval_ik, ikwb.ik; adam-shaped: InverseKinematics; "
       "scenes: load_scene. See docs/python.md.";
-  py::register_exception<ikwb::ModelError>(m, "ModelError", PyExc_ValueError);
-  py::register_exception<ikwb::SceneError>(m, "SceneError", PyExc_ValueError);
+  py::register_exception<ikwb::ModelError>(m, "ModelError", PyExc_ValueError).attr("__doc__") =
+      "A robot file that cannot be loaded, or FK arguments the core rejects (a ValueError); "
+      "the message names the file or the argument and the problem.";
+  py::register_exception<ikwb::SceneError>(m, "SceneError", PyExc_ValueError).attr("__doc__") =
+      "A scene file that cannot be read or resolved (a ValueError); the message names the file "
+      "and the problem.";
   bind_model_fk(m);
   py::module_ ik = m.def_submodule("ik", "Batched IK: objectives and IKSolver (newton.ik's shape)");
   bind_ik(ik);

@@ -68,13 +68,14 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
     if (!known)
       throw py::value_error(what +
                             ": no objective of that name; objectives with a target: " + names);
+    const std::string shapes =
+        ": expected shape (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses, got ";
+    py::array given = py::array::ensure(item.second);
+    if (given && given.ndim() != 2) throw py::value_error(what + shapes + shape_text(given));
     t.values = as_doubles(item.second, what, {-1, -1});
     const py::ssize_t cols = t.values.shape(1);
     if (cols != 3 && cols != 4 && cols != 7)
-      throw py::value_error(what +
-                            ": expected shape (n, 3) positions, (n, 4) quaternions "
-                            "x, y, z, w or (n, 7) poses, got " +
-                            shape_text(t.values));
+      throw py::value_error(what + shapes + shape_text(t.values));
     t.position = cols != 4, t.rotation = cols != 3;
     for (int i : t.objectives) {
       const ObjectiveKind& k = objective_kind(s.setup.objectives[i].objective.params.type);
@@ -191,10 +192,16 @@ void bind_scene(py::module_& m) {
   py::class_<PyScene>(m, "Scene",
                       "A workbench scene on its loaded robot: objectives (with names and "
                       "targets), configuration and solver settings")
-      .def_property_readonly("path", [](const PyScene& s) { return s.path; })
-      .def_property_readonly("robot", [](const PyScene& s) { return s.scene.robot; })
-      .def_property_readonly("model", [](const PyScene& s) { return s.model; })
-      .def_property_readonly("warnings", [](const PyScene& s) { return s.warnings; })
+      .def_property_readonly(
+          "path", [](const PyScene& s) { return s.path; }, "The scene file it was loaded from")
+      .def_property_readonly(
+          "robot", [](const PyScene& s) { return s.scene.robot; },
+          "The robot as the scene names it (a path or a shipped robot's name)")
+      .def_property_readonly(
+          "model", [](const PyScene& s) { return s.model; }, "The scene's robot, an ikwb.Model")
+      .def_property_readonly(
+          "warnings", [](const PyScene& s) { return s.warnings; },
+          "What loading the scene, its robot and its objectives warned about (a list)")
       .def_property_readonly(
           "joint_q",
           [](const PyScene& s) {
@@ -203,13 +210,14 @@ void bind_scene(py::module_& m) {
             return a;
           },
           "The scene's configuration (where every problem starts), a copy")
-      .def_property_readonly("objective_names",
-                             [](const PyScene& s) {
-                               std::vector<std::string> names;
-                               for (const auto& p : s.setup.objectives)
-                                 names.push_back(p.objective.name);
-                               return names;
-                             })
+      .def_property_readonly(
+          "objective_names",
+          [](const PyScene& s) {
+            std::vector<std::string> names;
+            for (const auto& p : s.setup.objectives) names.push_back(p.objective.name);
+            return names;
+          },
+          "The objectives' names, in order (the keys of Scene.solve's targets)")
       .def_property_readonly(
           "objectives",
           [](const PyScene& s) {

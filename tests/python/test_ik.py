@@ -1,5 +1,9 @@
 """ikwb.ik: newton.ik-shaped objectives and IKSolver (targets per problem, in-place updates,
 per-problem results), every objective kind, and the ValueError cases."""
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -392,7 +396,8 @@ def test_custom_objective_in_python(panda):
     with pytest.raises(KeyError, match="from the residual"):
         s.step(q[:1], q[:1])
     s = ik.IKSolver(panda, 1, [ik.IKObjectiveCustom(3, lambda q, b: [0.0])])
-    with pytest.raises(ValueError, match=r"IKObjectiveCustom residual: expected shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"IKObjectiveCustom residual \(custom objective 0\): "
+                                         r"expected shape \(3,\)"):
         s.step(q[:1], q[:1])
     with pytest.raises(ValueError, match="dim must be > 0"):
         ik.IKObjectiveCustom(0, residual)
@@ -414,3 +419,221 @@ def test_steps_from_two_threads(panda):
     for o in outs[1:]:
         np.testing.assert_array_equal(o, outs[0])
     assert s.converged.shape == (50,)
+
+
+def test_none_objective_or_model_is_a_type_error(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    pos = ik.IKObjectivePosition(tcp, [0, 0, 0], np.zeros((1, 3)))
+    with pytest.raises(TypeError, match="IKSolver: objective 0 is None"):
+        ik.IKSolver(panda, 1, [None])
+    with pytest.raises(TypeError, match="IKSolver: objective 1 is None"):
+        ik.IKSolver(panda, 1, [pos, None])
+    with pytest.raises(TypeError, match="IKSolver: model is None"):
+        ik.IKSolver(None, 1, [pos])
+
+
+# run in a child process, so that a deadlock fails the test instead of hanging the suite
+REENTRANT_SCRIPT = """
+import numpy as np, ikwb
+from ikwb import ik
+m = ikwb.Model.from_urdf(PANDA)
+tcp = m.body_index("panda_hand_tcp")
+q = m.middle_configuration()[None, :].copy()
+pos = ik.IKObjectivePosition(tcp, [0, 0, 0], [[0.4, 0.1, 0.5]])
+solvers = {}
+
+def steps_itself(qi, body_q):
+    solvers["a"].step(q.copy(), q.copy())
+    return [0.0]
+
+solvers["a"] = ik.IKSolver(m, 1, [pos, ik.IKObjectiveCustom(1, steps_itself)], threads=2)
+try:
+    solvers["a"].step(q.copy(), q.copy())
+    print("no error")
+except RuntimeError as e:
+    print("RuntimeError:", e)
+
+# a residual of b steps a, whose residual steps b: the same solver, two threads apart
+def steps_b(qi, body_q):
+    solvers["b"].step(q.copy(), q.copy())
+    return [0.0]
+
+def steps_a(qi, body_q):
+    solvers["a"].step(q.copy(), q.copy())
+    return [0.0]
+
+solvers["a"] = ik.IKSolver(m, 1, [pos, ik.IKObjectiveCustom(1, steps_b)], threads=2)
+solvers["b"] = ik.IKSolver(m, 1, [pos, ik.IKObjectiveCustom(1, steps_a)], threads=2)
+try:
+    solvers["a"].step(q.copy(), q.copy())
+    print("no error")
+except RuntimeError as e:
+    print("RuntimeError:", e)
+
+# what a residual may do to its solver: edit objectives, read settings, step another solver;
+# the edits apply at the next step
+other = ik.IKSolver(m, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], [[0.3, 0.0, 0.5]])])
+seen = []
+
+def edits(qi, body_q):
+    pos.weight = 2.0
+    pos.set_target_position(0, [0.4, 0.1, 0.5])
+    seen.append(solvers["c"].settings["iterations"])
+    other.step(q.copy(), q.copy())
+    return [0.0]
+
+edit = ik.IKObjectiveCustom(1, edits)
+solvers["c"] = ik.IKSolver(m, 1, [pos, edit], threads=2)
+solvers["c"].step(q.copy(), q.copy())
+edit.enabled = False
+solvers["c"].step(q.copy(), q.copy())
+print("edits", bool(seen), pos.weight, bool(other.converged[0]))
+"""
+
+
+def test_step_from_its_own_residual_raises_instead_of_deadlocking():
+    from conftest import PANDA
+    script = f"PANDA = {PANDA!r}\n" + textwrap.dedent(REENTRANT_SCRIPT)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    message = ("RuntimeError: IKSolver.step: step() called from within a step of the same "
+               "solver (its residual)")
+    assert lines == [message, message, "edits True 2.0 True"]
+
+
+@pytest.mark.parametrize("hard", [True, False])
+def test_non_finite_custom_residual_raises(panda, hard):
+    q = panda.middle_configuration()[None, :].copy()
+    before = q.copy()
+    s = ik.IKSolver(panda, 1, [ik.IKObjectiveCustom(1, lambda q, b: [np.nan], hard=hard)])
+    with pytest.raises(ValueError, match=r"^custom objective 0 returned a non-finite residual "
+                                         r"\(row 0: nan\)$"):
+        s.step(q, q)
+    np.testing.assert_array_equal(q, before)
+    tcp = panda.body_index("panda_hand_tcp")
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], [[0.4, 0.1, 0.5]]),
+                               ik.IKObjectiveCustom(2, lambda q, b: [0.0, -np.inf], hard=hard)])
+    with pytest.raises(ValueError, match=r"custom objective 1 returned a non-finite residual "
+                                         r"\(row 1: -inf\)"):
+        s.step(q, q)
+    with pytest.raises(RuntimeError, match="no results before the first step"):
+        s.converged
+
+
+def test_converged_counts_tolerances_and_hard_rows_not_soft_custom_rows(panda):
+    """docs/python.md: `converged` is about the task objectives' tolerances and the hard
+    constraints; soft rows (a custom residual among them) are costs."""
+    tcp = panda.body_index("panda_hand_tcp")
+    q0 = panda.middle_configuration()
+    goal = fk(panda, q0 + 0.2)[:, tcp, :3]
+    never_met = ik.IKObjectiveCustom(1, lambda q, b: [1.0])
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal), never_met])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert s.converged[0] and s.position_errors[0] < 1e-4
+    assert s.costs[0] == pytest.approx(0.5)
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal),
+                               ik.IKObjectiveCustom(1, lambda q, b: [1.0], hard=True)])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert not s.converged[0] and s.constraint_violations[0] == pytest.approx(1.0)
+    assert "soft rows" in ik.IKSolver.converged.__doc__.lower()
+
+
+def test_joint_limit_objectives_apply_when_enabled_and_combine(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    q0 = panda.middle_configuration()
+    j1 = panda.joint_qd_start[panda.joint_index("panda_joint1")]
+    goal_q = q0.copy()
+    goal_q[j1] += 0.5
+    goal = fk(panda, goal_q)[:, tcp, :3]
+
+    def limits(lo1, hi1):
+        lo, hi = panda.joint_limit_lower.copy(), panda.joint_limit_upper.copy()
+        lo[j1], hi[j1] = lo1, hi1
+        return ik.IKObjectiveJointLimit(lo, hi)
+
+    narrow = limits(-0.05, 0.05)
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal), narrow])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert -0.05 <= q[0, j1] <= 0.05
+    narrow.enabled = False  # the model's limits again, at the next step
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert s.converged[0] and q[0, j1] > 0.05
+    narrow.enabled = True
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert q[0, j1] <= 0.05
+
+    # two enabled ones: per dof the larger lower and the smaller upper limit
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal), narrow,
+                               limits(0.02, 1.0)])
+    q = q0[None, :].copy()
+    s.step(q, q)
+    assert 0.02 - 1e-12 <= q[0, j1] <= 0.05 + 1e-12
+    disjoint = limits(0.1, 1.0)
+    with pytest.raises(ValueError, match=r"joint 'panda_joint1' \(dof 0\) no range: "
+                                         r"lower 0\.1 > upper 0\.05"):
+        ik.IKSolver(panda, 1, [narrow, disjoint])
+    disjoint.enabled = False
+    s = ik.IKSolver(panda, 1, [narrow, disjoint])
+    s.step(q, q)
+    disjoint.enabled = True
+    with pytest.raises(ValueError, match="joint 'panda_joint1'"):
+        s.step(q, q)
+
+
+def test_step_iterations_apply_to_that_call_only(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    goal = fk(panda, random_configurations(panda, 1, seed=21))[:, tcp]
+    s = ik.IKSolver(panda, 1, [ik.IKObjectivePose(tcp, [0, 0, 0], goal)], iterations=60)
+    q0 = np.tile(panda.middle_configuration(), (1, 1))
+    q = q0.copy()
+    s.step(q, q, iterations=1)
+    assert s.iterations[0] == 1 and s.settings["iterations"] == 60
+    q = q0.copy()
+    s.step(q, q)
+    assert s.iterations[0] > 1 and s.settings["iterations"] == 60
+    with pytest.raises(ValueError, match="solver setting 'iterations'"):
+        s.step(q, q, iterations=0)
+    assert s.settings["iterations"] == 60
+
+
+def test_objective_constructors_check_their_parameters():
+    targets = np.zeros((1, 3))
+    for bad in [np.nan, -1.0, np.inf]:
+        with pytest.raises(ValueError, match=r"^IKObjectivePosition\.weight must be finite and "
+                                             r">= 0, got "):
+            ik.IKObjectivePosition(1, [0, 0, 0], targets, weight=bad)
+    with pytest.raises(ValueError) as built:
+        ik.IKObjectivePosition(1, [0, 0, 0], targets, weight=-1)
+    o = ik.IKObjectivePosition(1, [0, 0, 0], targets)
+    with pytest.raises(ValueError) as edited:
+        o.weight = -1
+    assert str(built.value) == str(edited.value) == (
+        "IKObjectivePosition.weight must be finite and >= 0, got -1.0")
+    for make in [lambda w: ik.IKObjectiveJointLimit(weight=w),
+                 lambda w: ik.IKObjectivePosture(weight=w),
+                 lambda w: ik.IKObjectiveCustom(1, lambda q, b: [0.0], w)]:
+        with pytest.raises(ValueError, match=r"\.weight must be finite and >= 0, got nan"):
+            make(np.nan)
+    with pytest.raises(ValueError, match=r"IKObjectiveMinDistance\.distance must be finite and "
+                                         r">= 0, got -1\.0"):
+        ik.IKObjectiveMinDistance(1, [0, 0, 0], 2, [0, 0, 0], -1)
+    with pytest.raises(ValueError, match=r"IKObjectiveOrientationCone\.cone must be an angle in "
+                                         r"\[0, pi\] rad, got -1\.0"):
+        ik.IKObjectiveOrientationCone(1, [[0, 0, 0, 1]], -1)
+    with pytest.raises(ValueError, match=r"IKObjectiveAxisAlign\.cone"):
+        ik.IKObjectiveAxisAlign(1, cone=4.0)
+    with pytest.raises(ValueError, match=r"IKObjectiveLookAt\.cone"):
+        ik.IKObjectiveLookAt(1, [0, 0, 0], [0, 0, 1], targets, cone=np.nan)
+    with pytest.raises(ValueError, match=r"IKObjectiveSupportPolygon\.margin"):
+        ik.IKObjectiveSupportPolygon([1], [[0, 0, 0]], margin=-0.1)
+    with pytest.raises(ValueError, match=r"IKObjectiveManipulability\.min_measure"):
+        ik.IKObjectiveManipulability(1, min_measure=-1)
+    with pytest.raises(ValueError, match="link_indices: expected integers, got dtype float64"):
+        ik.IKObjectiveSupportPolygon([1.5], [[0, 0, 0]])

@@ -290,3 +290,105 @@ def test_batch_releases_the_gil(panda):
         t.join()
     late = [x for x in ticks if t0 + 0.5 * (t1 - t0) < x < t1]
     assert len(late) > 0, f"no other thread ran in {t1 - t0:.3f} s"
+
+
+def test_joint_type_compares_with_the_enum(panda):
+    revolute = panda.joint_type == ikwb.JointType.REVOLUTE
+    assert revolute.dtype == bool and revolute.shape == (panda.joint_count,)
+    assert revolute.sum() == 7
+    expected = [ikwb.JointType(int(t)).name == "REVOLUTE" for t in panda.joint_type]
+    np.testing.assert_array_equal(revolute, expected)
+    np.testing.assert_array_equal(ikwb.JointType.REVOLUTE == panda.joint_type, revolute)
+    np.testing.assert_array_equal(panda.joint_type != ikwb.JointType.REVOLUTE, ~revolute)
+    assert ikwb.JointType.REVOLUTE == int(ikwb.JointType.REVOLUTE)
+    assert ikwb.JointType.REVOLUTE != ikwb.JointType.FIXED
+    assert ikwb.JointType.REVOLUTE != "REVOLUTE"
+
+
+def test_non_finite_values_are_rejected(panda):
+    q = random_configurations(panda, 3, seed=11)
+    s = panda.state()
+    ikwb.eval_fk(panda, q[0], None, s)
+    kept = s.body_q.copy()
+    bad = q[0].copy()
+    bad[3] = np.nan
+    with pytest.raises(ValueError, match=r"^eval_fk joint_q: column 3 \(joint 'panda_joint4'\) "
+                                         r"is nan; values must be finite$"):
+        ikwb.eval_fk(panda, bad, None, s)
+    np.testing.assert_array_equal(s.body_q, kept)
+    qd = np.zeros(panda.joint_dof_count)
+    qd[7] = np.inf
+    with pytest.raises(ValueError, match=r"eval_fk joint_qd: column 7 .* is inf"):
+        ikwb.eval_fk(panda, q[0], qd, s)
+    batch = q.copy()
+    batch[2, 3] = -np.inf
+    with pytest.raises(ValueError, match=r"^eval_fk_batch joint_q: row 2, column 3 "
+                                         r"\(joint 'panda_joint4'\) is -inf"):
+        ikwb.eval_fk_batch(panda, batch)
+    qds = np.zeros_like(q)
+    qds[1, 0] = np.nan
+    with pytest.raises(ValueError, match=r"eval_fk_batch joint_qd: row 1, column 0"):
+        ikwb.eval_fk_batch(panda, q, qds)
+
+    # eval_ik reads the state's poses (and twists)
+    ikwb.eval_fk(panda, q[0], np.zeros(panda.joint_dof_count), s)
+    s.body_q[4, 1] = np.nan
+    out = np.zeros(panda.joint_coord_count)
+    with pytest.raises(ValueError, match=r"^eval_ik state\.body_q: body 4 \('panda_link4'\), "
+                                         r"column 1 is nan"):
+        ikwb.eval_ik(panda, s, out)
+    np.testing.assert_array_equal(out, 0.0)
+    s.body_q[4] = kept[4]
+    s.body_q[5, 3:] = 0
+    with pytest.raises(ValueError, match=r"body 5 \('panda_link5'\) has a zero quaternion"):
+        ikwb.eval_ik(panda, s, out)
+    s.body_q[5] = kept[5]
+    s.body_qd[2, 5] = np.inf
+    ikwb.eval_ik(panda, s, out)  # twists are read only for joint_qd
+    with pytest.raises(ValueError, match=r"eval_ik state\.body_qd: body 2 .*column 5 is inf"):
+        ikwb.eval_ik(panda, s, out, np.zeros(panda.joint_dof_count))
+    body_q = ikwb.eval_fk_batch(panda, q)[0]
+    body_q[1, 0, 2] = np.nan
+    with pytest.raises(ValueError, match=r"eval_ik_batch body_q: row 1, body 0 .*column 2 is nan"):
+        ikwb.eval_ik_batch(panda, body_q, np.zeros_like(q))
+
+
+def test_zero_quaternion_of_a_free_joint_is_rejected():
+    m = ikwb.Model.from_urdf(PANDA, floating_base=True)
+    q = m.joint_q
+    q[3:7] = 0
+    with pytest.raises(ValueError, match=r"eval_fk joint_q: joint '.*' \(free\) has a zero "
+                                         r"quaternion \(columns 3 to 6\)"):
+        ikwb.eval_fk(m, q, None, m.state())
+    with pytest.raises(ValueError, match=r"eval_fk_batch joint_q: row 1, joint '.*' \(free\) "
+                                         r"has a zero quaternion"):
+        ikwb.eval_fk_batch(m, np.stack([m.joint_q, q]))
+    q[3:7] = [0, 0, 0, 2]  # not unit: normalised, as before
+    s = m.state()
+    ikwb.eval_fk(m, q, None, s)
+    np.testing.assert_allclose(np.linalg.norm(s.body_q[:, 3:], axis=1), 1.0)
+
+
+def test_fk_filter_arguments(panda):
+    q = random_configurations(panda, 2, seed=12)
+    s = panda.state()
+    s.body_q[:, 0] = 7.0
+    ikwb.eval_fk(panda, q[0], None, s, indices=[])  # selects no articulation
+    np.testing.assert_array_equal(s.body_q[:, 0], 7.0)
+    body_q, _ = ikwb.eval_fk_batch(panda, q, indices=[])
+    np.testing.assert_array_equal(body_q[..., 6], 1.0)
+    for flags in [99, -1, 4]:
+        with pytest.raises(ValueError, match=f"eval_fk body_flag_filter: {flags} is not a "
+                                             r"combination of ikwb.BodyFlags \(0 to 3\)"):
+            ikwb.eval_fk(panda, q[0], None, s, body_flag_filter=flags)
+        with pytest.raises(ValueError, match="eval_fk_batch body_flag_filter"):
+            ikwb.eval_fk_batch(panda, q, body_flag_filter=flags)
+    with pytest.raises(ValueError, match="eval_fk indices: 9223372036854775808 is out of range"):
+        ikwb.eval_fk(panda, q[0], None, s, indices=np.array([2**63], np.uint64))
+    with pytest.raises(ValueError, match="eval_fk indices: -3000000000 is out of range"):
+        ikwb.eval_fk(panda, q[0], None, s, indices=[-3_000_000_000])
+    with pytest.raises(ValueError, match="eval_fk indices: expected integers, got dtype float64"):
+        ikwb.eval_fk(panda, q[0], None, s, indices=[0.0])
+    out = np.zeros((2, panda.body_count, 6))
+    with pytest.raises(ValueError, match="eval_fk_batch: body_qd needs joint_qd"):
+        ikwb.eval_fk_batch(panda, q, body_qd=out)

@@ -60,6 +60,10 @@ def test_solve_errors(scene):
         scene.solve({"posture": np.zeros((2, 3))})
     with pytest.raises(ValueError, match=r"expected shape \(n, 3\) positions"):
         scene.solve({"tcp pose": np.zeros((2, 5))})
+    with pytest.raises(ValueError, match=r"targets\['tcp pose'\]: expected shape \(n, 3\) "
+                                         r"positions, \(n, 4\) quaternions x, y, z, w or "
+                                         r"\(n, 7\) poses, got \(3,\)$"):
+        scene.solve({"tcp pose": np.zeros(3)})
     with pytest.raises(ValueError, match="not unit"):
         scene.solve({"tcp pose": np.zeros((2, 7))})
     with pytest.raises(ValueError, match="unknown solver setting 'bogus'"):

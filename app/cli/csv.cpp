@@ -14,20 +14,20 @@ namespace ikwb {
 
 namespace {
 
-bool parse_field(const std::string& s, double* out) {
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (b != e && *b == '+') ++b;
-  auto r = std::from_chars(b, e, *out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == e;
-}
-
 std::string count_text(std::size_t n, const std::string& name) {
   return std::to_string(n) + (n == 1 ? " value" : " values") +
          (name.empty() ? "" : " (" + name + ")");
 }
 
 }  // namespace
+
+bool parse_csv_number(const std::string& s, double* out) {
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (b != e && *b == '+') ++b;
+  auto r = std::from_chars(b, e, *out);
+  return !s.empty() && r.ec == std::errc() && r.ptr == e;
+}
 
 std::vector<double> NumericTable::flat() const {
   std::vector<double> out;
@@ -92,7 +92,7 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
     std::size_t bad = fields.size();
     std::size_t numeric = 0;
     for (std::size_t k = 0; k < fields.size(); ++k) {
-      if (parse_field(fields[k], &row[k])) {
+      if (parse_csv_number(fields[k], &row[k])) {
         ++numeric;
       } else if (bad == fields.size()) {
         bad = k;

@@ -51,6 +51,9 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
 // fields are trimmed of spaces and tabs outside quotes.
 std::vector<std::string> split_csv_line(const std::string& line);
 
+// one field as a number: all of it, an optional leading '+', no blanks (NaN and inf parse)
+bool parse_csv_number(const std::string& s, double* out);
+
 // Shortest decimal text that reads back as exactly v ("0.1", "1e-300", "nan", "inf").
 std::string format_double(double v);
 

@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -15,18 +14,10 @@ namespace ikwb {
 
 namespace {
 
-bool parse_number(const std::string& s, double* out) {
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (b != e && *b == '+') ++b;
-  auto r = std::from_chars(b, e, *out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == e;
-}
-
 bool is_header(const std::vector<std::string>& fields) {
   double v = 0;
   for (const std::string& f : fields) {
-    if (parse_number(f, &v)) return false;
+    if (parse_csv_number(f, &v)) return false;
     if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||
                        f[0] == '-' || f[0] == '.'))
       return false;
@@ -41,7 +32,7 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
   std::vector<double> v;
   for (const std::string& f : fields) {
     double d = 0;
-    if (!parse_number(f, &d)) {
+    if (!parse_csv_number(f, &d)) {
       std::string why = f.empty() ? "a value is empty" : "'" + f + "' is not a number";
       if (f.find_first_of(" \t;") != std::string::npos) why += " (separate values with commas)";
       return why;

@@ -10,6 +10,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
+#include "app/cli/scene_checks.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/cli/trajectory_io.hpp"
 #include "engine/core/robot_file.hpp"
@@ -99,6 +100,7 @@ int cmd_animate(int argc, char** argv) {
     print_warnings(robot.warnings);
     const Model& m = *robot.model;
     SceneSetup setup = resolve_scene(m, scene);
+    require_placed_objectives(m, scene, setup, scene_path, "ikwb animate");
     print_warnings(setup.warnings);
     std::vector<std::string> warnings;
     Timeline timeline = timeline_on_model(m, scene, setup, warnings);

@@ -18,9 +18,9 @@
 #include "app/cli/csv.hpp"
 #include "app/cli/link_targets.hpp"
 #include "app/cli/robot_args.hpp"
+#include "app/cli/scene_checks.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
-#include "engine/core/fk.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
@@ -243,24 +243,11 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                where.c_str(), r.seconds * 1e3, r.solves, missed, enabled);
 }
 
-// A batch run solves all the scene asks or nothing: an objective the robot cannot place (an
-// unknown link) is an error here, where the workbench warns and skips it; so is a scene with no
-// enabled objective. Throws SceneError naming the objective.
+// A batch run solves all the scene asks or nothing: an objective the robot cannot place is an
+// error (require_placed_objectives), so is a scene with no enabled objective. Throws SceneError.
 void require_objectives(const Model& m, const Scene& scene, const SceneSetup& setup,
                         const std::string& scene_path) {
-  if (setup.objectives.size() < scene.objectives.size()) {
-    State fk(m);
-    eval_fk(m, setup.q, {}, fk);
-    for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
-      const SceneObjective& o = scene.objectives[i];
-      PlacedObjective placed;
-      std::string error;
-      if (!objective_from_scene(m, o, fk.body_q, setup.rest_q, &placed, &error))
-        throw SceneError(scene_path + ": objective " + std::to_string(i) + " \"" + o.name + "\" (" +
-                         o.type + "): " + error +
-                         " (the workbench skips it; a batch solve does not)");
-    }
-  }
+  require_placed_objectives(m, scene, setup, scene_path, "ikwb solve");
   for (const SceneObjective& o : scene.objectives)
     if (o.enabled) return;
   throw SceneError(scene_path + (scene.objectives.empty()

@@ -4,6 +4,7 @@
 // the CSV back with errors that name the column or line.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -54,6 +55,24 @@ std::string read_text(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// an objective the robot cannot place is an error naming it, as in `ikwb solve --scene`: a
+// motion rendered without it would be a different motion
+TEST(Animate, AnObjectiveOnAnUnknownLinkIsAnError) {
+  TempDir dir;
+  std::string text = panda_scene("task");
+  const std::string tcp = R"({"type": "pose", "name": "tcp", "link": "panda_hand_tcp", )";
+  text.replace(text.find(tcp), tcp.size(),
+               R"({"type": "position", "name": "reach", "link": "nolink"}, )" + tcp);
+  const std::string scene = dir.write("s.json", text);
+  CmdResult r = run_animate({scene, "--out", dir / "t.csv"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(scene + ": objective 0 \"reach\" (position): unknown link 'nolink' (the "
+                               "workbench skips it; ikwb animate does not)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
 }
 
 TEST(Animate, RendersTheTimelineToCsvWithTheKeysRows) {

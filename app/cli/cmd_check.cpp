@@ -65,7 +65,8 @@ int cmd_check(int argc, char** argv) {
   const std::string out_path = args.has("out") ? args.get("out") : "-";
   const std::string q_path = args.get("q");
   try {
-    LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), read_robot_options(args));
+    LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")),
+                                   read_robot_options(args, MeshFiles::kCollision));
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     const Model& m = *r.model;
     for (const auto& w : m.collision.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());

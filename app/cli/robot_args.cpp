@@ -1,5 +1,7 @@
 #include "app/cli/robot_args.hpp"
 
+#include "engine/core/objective_kinds.hpp"
+
 namespace ikwb {
 
 void add_robot_options(ArgParser& args) {
@@ -8,16 +10,33 @@ void add_robot_options(ArgParser& args) {
   args.add_flag("strict",
                 "refuse files with faults that are otherwise repaired with a warning (commas "
                 "between numbers, inverted limits, junk after </robot>, a <mimic> of a missing "
-                "joint, xacro leftovers)");
+                "joint, xacro leftovers, MJCF attributes newer than the installed MuJoCo)");
 }
 
-UrdfOptions read_robot_options(const ArgParser& args) {
+UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
   UrdfOptions opt;
   opt.floating_base = args.has("floating-base");
   opt.package_paths = args.get_all("package-path");
   opt.strict = args.has("strict");
-  opt.load_meshes = false;
+  opt.load_meshes = meshes == MeshFiles::kCollision;
+  // the command line draws nothing; a caller that turns load_meshes on itself (the workbench)
+  // still reads every mesh
+  opt.load_visual_meshes = meshes == MeshFiles::kNone;
   return opt;
+}
+
+MeshFiles scene_mesh_files(const Scene& scene) {
+  if (!scene.obstacles.empty()) return MeshFiles::kCollision;
+  for (const SceneObjective& o : scene.objectives) {
+    const ObjectiveKind* kind = find_objective_kind(o.type);
+    if (!o.enabled || !kind) continue;
+    if (kind->type == ObjectiveType::kSelfCollision || kind->type == ObjectiveType::kWorldCollision)
+      return MeshFiles::kCollision;
+    if (kind->type == ObjectiveType::kSupportPolygon)
+      for (const SceneContact& c : o.contacts)
+        if (c.points.empty()) return MeshFiles::kCollision;
+  }
+  return MeshFiles::kNone;
 }
 
 }  // namespace ikwb

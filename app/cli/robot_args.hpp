@@ -1,14 +1,23 @@
 // The robot-loading options every `ikwb` command takes: --package-path DIR (repeatable),
-// --floating-base and --strict.
+// --floating-base and --strict, and which mesh files a command reads.
 #pragma once
 
 #include "app/cli/cli_args.hpp"
+#include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
 
 namespace ikwb {
 
+// the mesh files a command reads: none (it uses no geometry: fk, info, a solve without
+// collisions stay fast) or the collision meshes (it evaluates collisions)
+enum class MeshFiles { kNone, kCollision };
+
 void add_robot_options(ArgParser& args);
-// the options as given (meshes are not loaded: the command line needs no geometry)
-UrdfOptions read_robot_options(const ArgParser& args);
+// the options as given, reading the mesh files `meshes` names (the others are only resolved)
+UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes = MeshFiles::kNone);
+// the collision meshes a scene needs: kCollision when it has obstacles or an enabled objective
+// that reads collision geometry (self_collision, world_collision, a support_polygon contact
+// without points)
+MeshFiles scene_mesh_files(const Scene& scene);
 
 }  // namespace ikwb

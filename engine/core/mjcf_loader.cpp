@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -159,63 +160,151 @@ std::string field(const std::string& error, const std::string& key, char end) {
   return error.substr(at, error.find(end, at) - at);
 }
 
-// `text` without attribute `attr` on line `line` (1-based); false when it is not there
-bool drop_attribute(std::string& text, int line, const std::string& attr) {
-  std::size_t start = 0;
-  for (int l = 1; l < line && start != std::string::npos; ++l) {
-    start = text.find('\n', start);
-    if (start != std::string::npos) ++start;
-  }
-  if (start == std::string::npos) return false;
-  const std::size_t end = text.find('\n', start);
-  for (std::size_t at = text.find(attr, start); at != std::string::npos && at < end;
-       at = text.find(attr, at + 1)) {
-    std::size_t eq = text.find_first_not_of(" \t", at + attr.size());
-    if ((at > 0 && !std::isspace(static_cast<unsigned char>(text[at - 1]))) || eq >= end ||
-        text[eq] != '=')
+// [SECTION] repairs of the file's text
+
+namespace fs = std::filesystem;
+
+int line_of(const std::string& text, std::size_t pos) {
+  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
+}
+
+// name="value" in a start tag; [begin, end) spans it
+struct TagAttribute {
+  std::size_t begin, end;
+  std::string name, value;
+};
+
+// a start tag <element ...>, its attributes over however many lines it runs
+struct StartTag {
+  std::size_t begin;
+  std::vector<TagAttribute> attributes;
+};
+
+// the start tags of `element` in `text`, comments skipped
+std::vector<StartTag> start_tags(const std::string& text, const std::string& element) {
+  constexpr const char* kSpace = " \t\r\n";
+  const std::string open = "<" + element;
+  std::vector<StartTag> tags;
+  for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    if (text.compare(at, 4, "<!--") == 0) {
+      at = text.find("-->", at);
+      if (at == std::string::npos) break;
       continue;
-    std::size_t open = text.find_first_not_of(" \t", eq + 1);
-    if (open >= end || (text[open] != '"' && text[open] != '\'')) return false;
-    std::size_t close = text.find(text[open], open + 1);
-    if (close == std::string::npos) return false;
-    text.erase(at, close + 1 - at);
-    return true;
+    }
+    std::size_t p = at + open.size();
+    if (text.compare(at, open.size(), open) != 0 || p >= text.size() ||
+        !(std::isspace(static_cast<unsigned char>(text[p])) || text[p] == '/' || text[p] == '>'))
+      continue;
+    StartTag tag{at, {}};
+    for (;;) {
+      p = text.find_first_not_of(kSpace, p);
+      if (p == std::string::npos || text[p] == '/' || text[p] == '>') break;
+      const std::size_t name_end = text.find_first_of(" \t\r\n=/>", p);
+      const std::size_t eq = text.find_first_not_of(kSpace, name_end);
+      if (eq == std::string::npos || text[eq] != '=') break;
+      const std::size_t quote = text.find_first_not_of(kSpace, eq + 1);
+      if (quote == std::string::npos || (text[quote] != '"' && text[quote] != '\'')) break;
+      const std::size_t close = text.find(text[quote], quote + 1);
+      if (close == std::string::npos) break;
+      tag.attributes.push_back(
+          {p, close + 1, text.substr(p, name_end - p), text.substr(quote + 1, close - quote - 1)});
+      p = close + 1;
+    }
+    tags.push_back(std::move(tag));
   }
-  return false;
+  return tags;
 }
 
-// the name of the attribute on line `line` whose value is `value`, or ""
-std::string attribute_with_value(const std::string& text, int line, const std::string& value) {
-  std::size_t start = 0;
-  for (int l = 1; l < line && start != std::string::npos; ++l) {
-    start = text.find('\n', start);
-    if (start != std::string::npos) ++start;
+// The MJCF file and the files it includes, as text, so that a repair applies wherever the
+// element is (MuJoCo names no file for an included one). Include paths are relative to the
+// main file's folder, as MuJoCo reads them.
+struct MjcfSources {
+  std::vector<std::string> paths;  // [0] the main file, then included files as found
+  std::vector<std::string> texts;
+};
+
+MjcfSources read_sources(const std::string& path) {
+  MjcfSources s;
+  const fs::path dir = fs::path(path).parent_path();
+  s.paths.push_back(path);
+  for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    std::ifstream in(s.paths[i], std::ios::binary);
+    s.texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    for (const StartTag& tag : start_tags(s.texts[i], "include"))
+      for (const TagAttribute& a : tag.attributes) {
+        const std::string file = (dir / a.value).string();
+        if (a.name == "file" && std::find(s.paths.begin(), s.paths.end(), file) == s.paths.end())
+          s.paths.push_back(file);
+      }
   }
-  if (start == std::string::npos) return "";
-  const std::string row = text.substr(start, text.find('\n', start) - start);
-  std::size_t v = row.find("\"" + value + "\"");
-  if (v == std::string::npos) v = row.find("'" + value + "'");
-  if (v == std::string::npos) return "";
-  std::size_t eq = row.find_last_of('=', v);
-  std::size_t end = row.find_last_not_of(" \t", eq - 1);
-  std::size_t begin = row.find_last_of(" \t<", end);
-  return eq == std::string::npos || end == std::string::npos ? ""
-                                                             : row.substr(begin + 1, end - begin);
+  return s;
 }
 
-// One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in `text` when it cannot
-// change kinematics or appearance, with a warning: attributes on <mesh> (`inertia`: how its
-// inertia is computed), <joint> (`actuatorfrcrange`, `actuatorgravcomp`: actuation), the <visual>
-// and <actuator> sections' elements (how the viewer draws, how motors act) and <option> keywords
-// (simulation settings) are dropped; a joint range without `limited` is a limit, as newer MuJoCo
-// reads it (autolimits). false when the refusal is something else.
-bool repair_for_newer(const std::string& path, const std::string& error, std::string& text,
+// where a corrected copy of `file` goes: beside it, hidden, so that relative paths in it
+// still resolve
+fs::path copy_of(const fs::path& file) {
+  return file.parent_path() /
+         ("." + file.filename().string() + ".ikwb-" + std::to_string(getpid()));
+}
+
+// writes every source's corrected copy, its includes naming the copies; false on a failure
+bool write_copies(const MjcfSources& s) {
+  for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    std::string text = s.texts[i];
+    const std::vector<StartTag> includes = start_tags(text, "include");
+    for (auto t = includes.rbegin(); t != includes.rend(); ++t)
+      for (const TagAttribute& a : t->attributes)
+        if (a.name == "file")
+          text.replace(a.begin, a.end - a.begin, "file=\"" + copy_of(a.value).string() + "\"");
+    std::ofstream out(copy_of(s.paths[i]), std::ios::binary);
+    out << text;
+    if (!out.flush()) return false;
+  }
+  return true;
+}
+
+void remove_copies(const MjcfSources& s) {
+  std::error_code ec;
+  for (const std::string& p : s.paths) fs::remove(copy_of(p), ec);
+}
+
+// Drops from every <element> of the sources the attributes `pick` chooses, each with a warning
+// naming its file and line; false when there is none.
+template <class Pick>
+bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
+                     std::vector<std::string>& warnings) {
+  bool dropped = false;
+  for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    std::string& text = s.texts[i];
+    std::vector<std::string> found;
+    // from the end, so that earlier positions stay valid (newlines stay: lines do too)
+    const std::vector<StartTag> tags = start_tags(text, element);
+    for (auto t = tags.rbegin(); t != tags.rend(); ++t)
+      for (auto a = t->attributes.rbegin(); a != t->attributes.rend(); ++a) {
+        if (!pick(*a)) continue;
+        found.push_back(s.paths[i] + ":" + std::to_string(line_of(text, t->begin)) +
+                        ": attribute '" + a->name + "' on <" + element +
+                        "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
+                        "appearance: ignored");
+        text.erase(a->begin, a->end - a->begin);
+      }
+    warnings.insert(warnings.end(), found.rbegin(), found.rend());
+    dropped = dropped || !found.empty();
+  }
+  return dropped;
+}
+
+// One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in the sources when it
+// cannot change kinematics or appearance, with a warning: attributes on <mesh> (`inertia`: how
+// its inertia is computed), <joint> (`actuatorfrcrange`, `actuatorgravcomp`: actuation), the
+// <visual> and <actuator> sections' elements (how the viewer draws, how motors act) and <option>
+// keywords (simulation settings) are dropped wherever they are; a joint range without `limited`
+// is a limit, as newer MuJoCo reads it (autolimits). false when the refusal is something else.
+bool repair_for_newer(const std::string& error, MjcfSources& s,
                       std::vector<std::string>& warnings) {
   const std::string element = field(error, "Element '", '\'');
-  const int line = std::atoi(field(error, "line ", ' ').c_str());
-  const std::string where = path + ":" + std::to_string(line) + ": ";
-  const char* why = " is newer than MuJoCo 2.2.2 and cannot change kinematics or appearance: ";
   if (error.find("has `range` but not `limited`") != std::string::npos) {
+    std::string& text = s.texts[0];
     std::size_t c = text.find("<compiler");
     if (c == std::string::npos || text.find("autolimits", c) < text.find('>', c)) {
       std::size_t m = text.find("<mujoco");
@@ -224,12 +313,17 @@ bool repair_for_newer(const std::string& path, const std::string& error, std::st
     } else {
       text.insert(c + 9, " autolimits=\"true\"");
     }
-    warnings.push_back(path +
+    warnings.push_back(s.paths[0] +
                        ": joint ranges without `limited` are read as limits, as newer "
                        "MuJoCo does (compiler autolimits)");
     return true;
   }
-  std::string attribute = field(error, "unrecognized attribute: '", '\'');
+  const std::string keyword = field(error, "invalid keyword: '", '\'');
+  if (element == "option" && !keyword.empty()) {
+    return drop_attributes(
+        s, element, [&](const TagAttribute& a) { return a.value == keyword; }, warnings);
+  }
+  const std::string attribute = field(error, "unrecognized attribute: '", '\'');
   // elements whose settings only draw (the <visual> section) or actuate (the <actuator> section)
   static const char* const visual[] = {
       "global",   "quality",  "headlight",   "map",    "scale",    "rgba",   "general", "motor",
@@ -238,61 +332,79 @@ bool repair_for_newer(const std::string& path, const std::string& error, std::st
       (element == "mesh" && attribute == "inertia") ||
       (element == "joint" && (attribute == "actuatorfrcrange" || attribute == "actuatorgravcomp"));
   for (const char* v : visual) harmless = harmless || (element == v && !attribute.empty());
-  const std::string keyword = field(error, "invalid keyword: '", '\'');
-  if (element == "option" && !keyword.empty()) {
-    attribute = attribute_with_value(text, line, keyword);
-    harmless = !attribute.empty();
-  }
-  if (!harmless || line <= 0 || !drop_attribute(text, line, attribute)) return false;
-  warnings.push_back(where + "attribute '" + attribute + "' on <" + element + ">" + why +
-                     "ignored");
-  return true;
+  return harmless &&
+         drop_attributes(
+             s, element, [&](const TagAttribute& a) { return a.name == attribute; }, warnings);
 }
 
-// mj_loadXML, retrying after repair_for_newer; the retries read a corrected copy beside the
-// file so that relative includes and meshes still resolve. Null and *error when MuJoCo refuses
-// the file.
-mjModel* compile(const std::string& path, std::vector<std::string>& warnings, std::string* error) {
-  namespace fs = std::filesystem;
+// mj_loadXML, retrying after repair_for_newer (refused when strict); the retries read corrected
+// copies of the file and of those it includes, beside them so that relative includes and meshes
+// still resolve. Null and *error when MuJoCo refuses the file.
+mjModel* compile(const std::string& path, bool strict, std::vector<std::string>& warnings,
+                 std::string* error) {
   char buf[1024] = "";
   mjModel* m = mj_loadXML(path.c_str(), nullptr, buf, sizeof buf);
-  std::string text, copy;
-  if (!m) {
-    std::ifstream in(path, std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  if (m) return m;
+  *error = buf;
+  MjcfSources sources = read_sources(path);
+  bool copied = false;
   for (int attempt = 0; !m && attempt < 32; ++attempt) {
-    *error = buf;
-    if (!repair_for_newer(path, *error, text, warnings)) break;
-    if (copy.empty())
-      copy = (fs::path(path).parent_path() /
-              ("." + fs::path(path).filename().string() + ".ikwb-" + std::to_string(getpid())))
-                 .string();
-    std::ofstream out(copy, std::ios::binary);
-    out << text;
-    if (!out.flush()) {
+    if (!repair_for_newer(*error, sources, warnings)) break;
+    if (strict) {
+      *error += " (--strict: not repaired)";
+      break;
+    }
+    copied = true;
+    if (!write_copies(sources)) {
       *error += " (could not write a corrected copy beside the file)";
       break;
     }
-    out.close();
-    m = mj_loadXML(copy.c_str(), nullptr, buf, sizeof buf);
+    m = mj_loadXML(copy_of(path).c_str(), nullptr, buf, sizeof buf);
+    if (!m) *error = buf;
   }
-  if (!copy.empty()) {
-    std::error_code ec;
-    fs::remove(copy, ec);
-  }
-  if (!m && error->empty()) *error = buf;
+  if (copied) remove_copies(sources);
   return m;
+}
+
+// [SECTION] floating base
+
+// The name of the free joint --floating-base puts above the root body ("root_joint", or
+// "root_joint_N" when the file uses that name). Throws unless <worldbody> holds one body and it
+// is fixed to the world.
+std::string floating_root_name(const mjModel* m) {
+  std::vector<std::string> roots;
+  int root = -1;
+  for (int i = 1; i < m->nbody; ++i)
+    if (m->body_parentid[i] == 0) roots.push_back(name_of(m, mjOBJ_BODY, root = i, "body_"));
+  if (roots.size() != 1) {
+    std::string names;
+    for (const std::string& n : roots) names += (names.empty() ? "" : ", ") + n;
+    throw ModelError("--floating-base needs one root body in <worldbody>; the file has " +
+                     std::to_string(roots.size()) + (names.empty() ? "" : " (" + names + ")"));
+  }
+  if (m->body_jntnum[root] > 0) {
+    const int j = m->body_jntadr[root];
+    throw ModelError(
+        "--floating-base: root body '" + roots[0] + "' " +
+        (m->jnt_type[j] == mjJNT_FREE
+             ? "already has a free joint ('" + name_of(m, mjOBJ_JOINT, j, "joint_") +
+                   "'): it floats without --floating-base"
+             : "has joints of its own; only a root fixed to the world can be made floating"));
+  }
+  std::string name = "root_joint";
+  for (int n = 1; mj_name2id(m, mjOBJ_JOINT, name.c_str()) >= 0; ++n)
+    name = "root_joint_" + std::to_string(n);
+  return name;
 }
 
 }  // namespace
 
-LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
+LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw ModelError(path + ": is a directory");
   std::vector<std::string> warnings;
   std::string why;
-  mjModel* m = compile(path, warnings, &why);
+  mjModel* m = compile(path, options.strict, warnings, &why);
   if (!m) {
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
@@ -310,6 +422,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
   std::vector<int> joint_of(m->njnt, -1);  // MuJoCo joint -> our joint
   std::vector<int> last_joint_body(m->nbody, -1);
   try {
+    const std::string free_root = options.floating_base ? floating_root_name(m) : "";
     for (int i = 1; i < m->nbody; ++i) {
       const std::string name = name_of(m, mjOBJ_BODY, i, "body_");
       const int parent = m->body_parentid[i] == 0 ? -1 : body_of[m->body_parentid[i]];
@@ -345,8 +458,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
         s.parent = prev;
         s.child = body;
         if (jid < 0) {
-          s.name = name + "_weld";
-          s.type = JointType::kFixed;
+          // --floating-base: the root's coordinates are its pose relative to the file's
+          const bool floating = parent < 0 && !free_root.empty();
+          s.name = floating ? free_root : name + "_weld";
+          s.type = floating ? JointType::kFree : JointType::kFixed;
           s.X_p = carry;
         } else {
           s.name = name_of(m, mjOBJ_JOINT, jid, "joint_");
@@ -412,6 +527,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
     }
     // equality constraints: linear couplings of two scalar joints become mimic joints
     for (int e = 0; e < m->neq; ++e) {
+      if (!m->eq_active[e]) continue;  // active="false": it does not hold, as in MuJoCo
       double mult = 1, off = 0;
       const bool scalar = m->eq_type[e] == mjEQ_JOINT && m->eq_obj2id[e] >= 0 &&
                           m->jnt_type[m->eq_obj1id[e]] >= mjJNT_SLIDE &&

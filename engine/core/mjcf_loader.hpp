@@ -17,11 +17,17 @@ bool mjcf_supported();
 // folded into the joint frames so q means MuJoCo's qpos; masses, centres of mass and inertias;
 // geoms that collide as collision shapes, the others as visuals (a body with only colliding
 // geoms drawn with those; capsules and ellipsoids as meshes, meshes as compiled; material
-// colours); equality couplings of two scalar joints
-// with a linear polynomial as mimic joints. Not carried over, each with a warning: tendons, other
-// equality constraints. Throws ModelError starting with the path and MuJoCo's own message (which
-// names the element, attribute and line) when MuJoCo refuses the file, or when this build has
-// no MuJoCo. options.floating_base is not used: an MJCF file says itself whether a body is free.
+// colours); active equality couplings of two scalar joints with a linear polynomial as mimic
+// joints (inactive ones, active="false", are skipped as MuJoCo does). Not carried over, each
+// with a warning: tendons, other equality constraints.
+// Attributes newer than the installed MuJoCo that cannot change kinematics or appearance are
+// dropped from the file and the files it includes, each with a warning naming its file and line
+// (an error with options.strict). options.floating_base puts a free joint named "root_joint"
+// above the single root body (its coordinates: the root's pose relative to where the file
+// places it); an error when <worldbody> has several bodies or the root has joints (a free one
+// already floats). options.package_paths and load_meshes are not used: MuJoCo reads the meshes.
+// Throws ModelError starting with the path and MuJoCo's own message (which names the element,
+// attribute and line) when MuJoCo refuses the file, or when this build has no MuJoCo.
 LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options = {});
 
 }  // namespace ikwb

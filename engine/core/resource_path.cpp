@@ -49,6 +49,34 @@ fs::path find_in_dir(const fs::path& dir, const std::string& name, const std::st
   return {};
 }
 
+// How deep below a search folder packages are looked for (a workspace's src/GROUP/PACKAGE is 2)
+constexpr int kCrawlDepth = 6;
+
+// REST of the package NAME below `dir`, found as ROS's crawl finds packages: a folder with a
+// package.xml is a package (named by it) and is not descended into; hidden folders and those
+// with a CATKIN_IGNORE or COLCON_IGNORE are skipped; folders in name order. Empty when none.
+fs::path find_below(const fs::path& dir, const std::string& name, const std::string& rest,
+                    int depth) {
+  std::vector<fs::path> subs;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code dir_ec;
+    if (it->path().filename().string().rfind('.', 0) != 0 && it->is_directory(dir_ec))
+      subs.push_back(it->path());
+  }
+  std::sort(subs.begin(), subs.end());
+  for (const fs::path& sub : subs) {
+    if (is_file(sub / "package.xml")) {
+      if (package_xml_name(sub) == name && is_file(sub / rest)) return sub / rest;
+      continue;
+    }
+    if (depth <= 1 || is_file(sub / "CATKIN_IGNORE") || is_file(sub / "COLCON_IGNORE")) continue;
+    fs::path hit = find_below(sub, name, rest, depth - 1);
+    if (!hit.empty()) return hit;
+  }
+  return {};
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -94,6 +122,7 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
     for (const auto& d : ros_package_path()) roots.push_back(d);
     for (const auto& d : roots) {
       fs::path hit = find_in_dir(d, name, rest);
+      if (hit.empty() && !d.empty()) hit = find_below(d, name, rest, kCrawlDepth);
       if (!hit.empty()) return hit.string();
     }
     std::error_code ec;

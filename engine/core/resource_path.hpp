@@ -19,7 +19,10 @@ std::vector<std::string> ros_package_path();
 //   package_paths  extra search folders, tried first
 // package://NAME/REST is searched, in order, in package_paths, ROS_PACKAGE_PATH and the
 // ancestors of base_dir (base_dir included). In each folder D: D/REST when D is the package
-// itself (D is named NAME, or D/package.xml declares <name>NAME</name>), then D/NAME/REST.
+// itself (D is named NAME, or D/package.xml declares <name>NAME</name>), then D/NAME/REST;
+// in package_paths and ROS_PACKAGE_PATH then below D as ROS finds packages: up to 6 levels
+// down, a folder whose package.xml declares NAME (folders with a package.xml are not descended
+// into; hidden folders and those with CATKIN_IGNORE or COLCON_IGNORE are skipped).
 std::string resolve_resource(const std::string& uri, const std::string& base_dir,
                              const std::vector<std::string>& package_paths,
                              std::string* error = nullptr);

@@ -9,25 +9,40 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include "engine/core/mjcf_loader.hpp"
 
 namespace ikwb {
 
-bool is_mjcf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
-  in.read(head.data(), std::streamsize(head.size()));
-  head.resize(std::size_t(in.gcount()));
-  // the first element that is not a declaration, comment or processing instruction
+namespace {
+
+// Whether the first element of `head` (after the declaration, comments and processing
+// instructions) is <mujoco>; nullopt when `head` ends before that element's name.
+std::optional<bool> first_element_is_mujoco(const std::string& head) {
   for (std::size_t at = head.find('<'); at != std::string::npos; at = head.find('<', at + 1)) {
+    if (at + 7 > head.size()) return std::nullopt;
     if (head.compare(at, 4, "<!--") == 0) {
       at = head.find("-->", at);
-      if (at == std::string::npos) return false;
+      if (at == std::string::npos) return std::nullopt;
       continue;
     }
     if (head[at + 1] == '?' || head[at + 1] == '!') continue;
     return head.compare(at, 7, "<mujoco") == 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool is_mjcf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head;
+  // read on past long leading comments (a licence), up to 1 MiB
+  char buf[4096];
+  while (head.size() < (std::size_t(1) << 20) && (in.read(buf, sizeof buf) || in.gcount() > 0)) {
+    head.append(buf, std::size_t(in.gcount()));
+    if (std::optional<bool> mujoco = first_element_is_mujoco(head)) return *mujoco;
   }
   return false;
 }
@@ -90,7 +105,11 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
     throw ModelError(path + ": xacro failed" + (err.empty() ? "" : ": " + err));
   }
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
-  return load_urdf_string(urdf, path, abs.parent_path().string(), options);
+  LoadResult result = load_urdf_string(urdf, path, abs.parent_path().string(), options);
+  Model model = *result.model;
+  model.source_path = abs.lexically_normal().string();
+  result.model = std::make_shared<const Model>(std::move(model));
+  return result;
 }
 
 }  // namespace

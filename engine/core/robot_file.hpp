@@ -8,12 +8,14 @@
 
 namespace ikwb {
 
-// an MJCF file: its document element is <mujoco> (read from the start of the file)
+// an MJCF file: its document element is <mujoco> (read from the start of the file, past
+// leading comments of up to 1 MiB)
 bool is_mjcf_file(const std::string& path);
 
 // The robot file at `path`, whatever its kind: a `.xacro` file is expanded by the `xacro`
 // command when it is on PATH (its errors, or how to install it, in the ModelError) and loaded as
-// the URDF it prints, meshes relative to the xacro file; an MJCF file through load_mjcf_file;
+// the URDF it prints, meshes relative to the xacro file (the model's source_path is the xacro
+// file's absolute path); an MJCF file through load_mjcf_file;
 // anything else through load_urdf_file.
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options = {});
 

@@ -60,6 +60,11 @@ std::string in_quotes(const std::string& s) {
   return "'" + s + "'";
 }
 
+// how to load a file that still needs xacro
+constexpr const char* kRunXacro =
+    "expand the file with `xacro FILE > FILE.urdf` and open that, or open it under a .xacro "
+    "name, which ikwb expands with xacro";
+
 // [SECTION] numbers
 
 // one finite number, the whole token (locale independent)
@@ -100,8 +105,13 @@ bool read_numbers(Messages& msg, XMLElement* e, const char* attr, int n, double*
   while (ss >> tok) {
     double v;
     if (!parse_number(tok, &v)) {
-      msg.fail(e->GetLineNum(),
-               context + describe(e, attr) + ": " + in_quotes(tok) + " is not a finite number");
+      const bool xacro = spaced.find("${") != std::string::npos;
+      msg.fail(e->GetLineNum(), context + describe(e, attr) + ": " + in_quotes(tok) +
+                                    " is not a finite number" +
+                                    (xacro ? std::string(" (it looks like an unexpanded xacro "
+                                                         "expression: ") +
+                                                 kRunXacro + ")"
+                                           : ""));
     }
     if (std::fabs(v) > max_abs) {
       msg.fail(e->GetLineNum(), context + describe(e, attr) + ": " + in_quotes(tok) +
@@ -137,6 +147,35 @@ void check_numbers(Messages& msg, XMLElement* e, std::initializer_list<const cha
     double v;
     read_numbers(msg, e, a, 1, &v, context);
   }
+}
+
+// [SECTION] xacro leftovers
+
+// Fails at the first element in the xacro namespace (<xacro:include>, <xacro:macro>, a macro
+// call, <xacro:if>, ...) below `e`: urdfdom skips them silently and would load what is left.
+// <xacro:arg> stays (repair_text reads its default).
+void reject_xacro_elements(Messages& msg, const XMLElement* e,
+                           const std::set<std::string>& prefixes) {
+  const std::string name = e->Name();
+  const std::size_t colon = name.find(':');
+  if (colon != std::string::npos && prefixes.count(name.substr(0, colon)) &&
+      name.compare(colon + 1, std::string::npos, "arg") != 0)
+    msg.fail(e->GetLineNum(), "<" + name + ">: an unexpanded xacro file (the robot would be " +
+                                  "what is left without its xacro elements): " + kRunXacro);
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
+    reject_xacro_elements(msg, c, prefixes);
+}
+
+// the xacro namespace's prefixes: "xacro" and any other the <robot> element binds to it
+std::set<std::string> xacro_prefixes(const XMLElement* robot) {
+  std::set<std::string> prefixes = {"xacro"};
+  for (const tinyxml2::XMLAttribute* a = robot->FirstAttribute(); a; a = a->Next()) {
+    const std::string name = a->Name();
+    if (name.rfind("xmlns:", 0) == 0 &&
+        std::string(a->Value()).find("wiki/xacro") != std::string::npos)
+      prefixes.insert(name.substr(6));
+  }
+  return prefixes;
 }
 
 // [SECTION] pre-scan
@@ -556,8 +595,9 @@ struct Loader {
   std::string base_dir;
   std::map<std::string, std::string> failed_meshes;  // uri -> resolved path; warned once
 
+  // read_mesh: read a mesh file (else only resolve its path)
   Geometry geometry(const urdf::GeometrySharedPtr& src, const urdf::Pose& origin,
-                    const std::string& owner, int line) {
+                    const std::string& owner, int line, bool read_mesh) {
     Geometry g;
     g.origin = to_transform(origin);
     switch (src->type) {
@@ -583,14 +623,14 @@ struct Loader {
         g.type = GeometryType::kMesh;
         g.mesh_uri = m.filename;
         g.mesh_scale = {m.scale.x, m.scale.y, m.scale.z};
-        load_mesh_into(g, owner, line);
+        load_mesh_into(g, owner, line, read_mesh);
         break;
       }
     }
     return g;
   }
 
-  void load_mesh_into(Geometry& g, const std::string& owner, int line) {
+  void load_mesh_into(Geometry& g, const std::string& owner, int line, bool read) {
     auto failed = failed_meshes.find(g.mesh_uri);
     if (failed != failed_meshes.end()) {
       g.mesh_path = failed->second;
@@ -599,11 +639,11 @@ struct Loader {
     }
     std::string err;
     g.mesh_path = resolve_resource(g.mesh_uri, base_dir, opt.package_paths, &err);
-    if (!g.mesh_path.empty() && opt.load_meshes) {
+    if (!g.mesh_path.empty() && read) {
       g.mesh = load_mesh(g.mesh_path, &err);
       if (!g.mesh) err = "cannot be loaded: " + err;
     }
-    if (g.mesh_path.empty() || (opt.load_meshes && !g.mesh)) {
+    if (g.mesh_path.empty() || (read && !g.mesh)) {
       g.placeholder = true;
       failed_meshes.emplace(g.mesh_uri, g.mesh_path);
       msg.warn(line,
@@ -762,6 +802,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
     if (n->ToUnknown() && std::string(n->Value()).find("ENTITY") != std::string::npos)
       msg.fail(n->GetLineNum(), "DTD entity declarations (<!ENTITY ...>) are not supported");
   }
+  reject_xacro_elements(msg, robot, xacro_prefixes(robot));
   if (const XMLElement* extra = robot->NextSiblingElement()) {
     msg.warn(extra->GetLineNum(),
              "<" + std::string(extra->Name()) + "> after the <robot> element is ignored");
@@ -858,7 +899,8 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       const auto& v = link->visual_array[k];
       if (!v || !v->geometry) continue;
       int line = matched ? kept_visuals[k].line : xl.line;
-      Geometry g = loader.geometry(v->geometry, v->origin, owner + " visual", line);
+      Geometry g = loader.geometry(v->geometry, v->origin, owner + " visual", line,
+                                   opt.load_meshes && opt.load_visual_meshes);
       if (matched) loader.color(g, kept_visuals[k], owner);
       b.visuals(body).push_back(std::move(g));
     }
@@ -867,7 +909,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       if (!c || !c->geometry) continue;
       int line = k < kept_collisions.size() ? kept_collisions[k].line : xl.line;
       b.collisions(body).push_back(
-          loader.geometry(c->geometry, c->origin, owner + " collision", line));
+          loader.geometry(c->geometry, c->origin, owner + " collision", line, opt.load_meshes));
     }
   }
 

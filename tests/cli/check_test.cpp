@@ -9,6 +9,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "app/cli/robot_args.hpp"
 #include "cli/run_command.hpp"
 #include "core/temp_files.hpp"
 #include "engine/core/collision_geometry.hpp"
@@ -95,6 +96,62 @@ TEST(CliCheck, ConfigurationThroughTheWallCollides) {
   EXPECT_EQ(rows[2][1], "yes");
   EXPECT_LT(test::number(rows[2][4]), 0.0);
   EXPECT_EQ(rows[2][3].rfind("obstacle:", 0), 0u) << rows[2][3];
+}
+
+// an ASCII STL of the cube [-0.5, 0.5]^3
+std::string stl_cube() {
+  const double v[8][3] = {{-.5, -.5, -.5}, {.5, -.5, -.5}, {.5, .5, -.5}, {-.5, .5, -.5},
+                          {-.5, -.5, .5},  {.5, -.5, .5},  {.5, .5, .5},  {-.5, .5, .5}};
+  const int f[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                        {1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
+  std::string stl = "solid cube\n";
+  for (const auto& t : f) {
+    stl += " facet normal 0 0 0\n  outer loop\n";
+    for (int k : t)
+      stl += "   vertex " + std::to_string(v[k][0]) + " " + std::to_string(v[k][1]) + " " +
+             std::to_string(v[k][2]) + "\n";
+    stl += "  endloop\n endfacet\n";
+  }
+  return stl + "endsolid cube\n";
+}
+
+// a link whose only collision shape is a mesh takes part in the check: the sliding sphere
+// enters the cube at the second configuration
+TEST(CliCheck, CollisionMeshesAreLoaded) {
+  TempDir dir;
+  dir.write("cube.stl", stl_cube());
+  const std::string urdf = dir.write("r.urdf", R"(<robot name="r">
+  <link name="a"><collision><geometry><mesh filename="cube.stl"/></geometry></collision></link>
+  <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><origin xyz="0 0 2"/>
+    <axis xyz="0 0 1"/><limit lower="-2" upper="1" effort="1" velocity="1"/></joint>
+  <link name="b"/>
+  <joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
+  <link name="c"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+</robot>)");
+  const std::string q = dir.write("q.csv", "j,j2\n0,0\n-1.8,0\n");
+  CmdResult c = test::run_command(cmd_check, {"check", urdf, "--q", q});
+  EXPECT_EQ(c.code, 3) << c.err;
+  EXPECT_EQ(c.err.find("no loaded mesh"), std::string::npos) << c.err;
+  auto rows = csv_rows(c.out);
+  ASSERT_EQ(rows.size(), 3u) << c.out;
+  EXPECT_EQ(rows[1][1], "no");
+  EXPECT_EQ(rows[2][1], "yes");
+}
+
+// scenes read collision meshes only when something uses them
+TEST(CliCheck, ScenesReadCollisionMeshesOnlyWhenCollisionsAreEvaluated) {
+  const std::string reach = R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "position", "link": "panda_hand_tcp", "target": {"position": [0.5, 0, 0.5]}})";
+  EXPECT_EQ(scene_mesh_files(parse_scene(reach + "]}", "s", "")), MeshFiles::kNone);
+  EXPECT_EQ(scene_mesh_files(parse_scene(kScene, "s", "")), MeshFiles::kCollision);
+  EXPECT_EQ(scene_mesh_files(parse_scene(
+                reach + R"(, {"type": "self_collision", "enabled": false}]})", "s", "")),
+            MeshFiles::kNone);
+  EXPECT_EQ(scene_mesh_files(parse_scene(
+                reach + R"(], "obstacles": [{"name": "b", "type": "sphere", "radius": 0.1,
+                                     "pose": {"position": [1, 0, 0]}}]})",
+                "s", "")),
+            MeshFiles::kCollision);
 }
 
 TEST(CliCheck, SamplePairsWritesAnSrdfThatCheckReads) {

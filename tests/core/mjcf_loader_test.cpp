@@ -218,6 +218,110 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
   }
 }
 
+// the Menagerie layout: scene.xml includes the robot, whose newer attributes (one in a default
+// class, one on a continuation line of a joint) are dropped there; --strict refuses the repair
+TEST(Mjcf, RepairsReachIncludedFilesAndContinuationLines) {
+  test::TempDir dir;
+  const std::string robot = dir.write("robot.xml", R"(<mujoco model="arm"><compiler angle="radian"/>
+  <default><joint range="-2 2" actuatorfrcrange="-10 10"/></default>
+  <worldbody>
+    <body name="link1" pos="0 0 0.1">
+      <inertial pos="0 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
+      <joint name="j1" axis="0 0 1" limited="true"
+             actuatorfrcrange="-10 10"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const std::string scene = dir.write("scene.xml", R"(<mujoco model="arm scene">
+  <include file="robot.xml"/>
+  <worldbody><geom name="floor" size="0 0 0.05" type="plane"/></worldbody>
+</mujoco>)");
+  LoadResult r = load_robot_file(scene);
+  EXPECT_EQ(r.model->dof_count, 1);
+  EXPECT_DOUBLE_EQ(r.model->dof_upper[0], 2.0);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  EXPECT_EQ(r.warnings.size(), 2u) << all;
+  EXPECT_NE(all.find(robot + ":2: attribute 'actuatorfrcrange' on <joint> is newer"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find(robot + ":6: attribute 'actuatorfrcrange' on <joint>"), std::string::npos)
+      << all;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / ""),
+                          std::filesystem::directory_iterator()),
+            2);  // no copies left beside the files
+  UrdfOptions strict;
+  strict.strict = true;
+  try {
+    load_robot_file(robot, strict);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("'actuatorfrcrange'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(--strict: not repaired)"), std::string::npos)
+        << e.what();
+  }
+}
+
+// --floating-base puts a free joint above the single root body, which stays where the file
+// places it at the neutral configuration; a root that already floats, or several roots, are
+// errors
+TEST(Mjcf, FloatingBaseAddsAFreeJointAboveTheRoot) {
+  test::TempDir dir;
+  const std::string arm = dir.write("arm.xml", R"(<mujoco model="arm">
+  <worldbody>
+    <body name="base" pos="0.1 0.2 0.3">
+      <geom type="box" size="0.05 0.05 0.05"/>
+      <body name="tip" pos="0 0 0.2"><joint name="j" axis="0 0 1"/><geom type="sphere" size="0.02"/></body>
+    </body>
+  </worldbody>
+</mujoco>)");
+  UrdfOptions floating;
+  floating.floating_base = true;
+  const Model fixed = *load_robot_file(arm).model;
+  const Model m = *load_robot_file(arm, floating).model;
+  EXPECT_EQ(m.coord_count, fixed.coord_count + 7);
+  EXPECT_EQ(JointType(m.joint_type[m.find_joint("root_joint")]), JointType::kFree);
+  State a(fixed), b(m);
+  eval_fk(fixed, fixed.neutral_configuration(), {}, a);
+  eval_fk(m, m.neutral_configuration(), {}, b);
+  EXPECT_NEAR(b.body_q[m.find_body("tip")].p.z, 0.5, 1e-12);
+  EXPECT_NEAR(a.body_q[fixed.find_body("tip")].p.z, 0.5, 1e-12);
+  auto error = [&](const std::string& path) {
+    try {
+      load_robot_file(path, floating);
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  EXPECT_NE(error(dir.write("zoo.xml", kRobot))
+                .find("--floating-base: root body 'base' already has a free joint ('root')"),
+            std::string::npos);
+  EXPECT_NE(error(dir.write("two.xml",
+                            "<mujoco><worldbody><body name=\"a\"/><body name=\"b\"/>"
+                            "</worldbody></mujoco>"))
+                .find("--floating-base needs one root body in <worldbody>; the file has 2 (a, b)"),
+            std::string::npos);
+}
+
+// an equality with active="false" does not hold: no mimic
+TEST(Mjcf, InactiveEqualitiesAreNotMimics) {
+  test::TempDir dir;
+  const Model m = *load_robot_file(dir.write("eq.xml", R"(<mujoco model="eq">
+  <worldbody>
+    <body name="a"><joint name="o1" axis="0 0 1"/><geom type="sphere" size="0.01"/>
+      <body name="b"><joint name="o2" axis="0 1 0"/><geom type="sphere" size="0.01"/></body>
+    </body>
+  </worldbody>
+  <equality>
+    <joint joint1="o2" joint2="o1" polycoef="0 2 0 0 0" active="false"/>
+  </equality>
+</mujoco>)"))
+                       .model;
+  EXPECT_EQ(m.joint_mimic[m.find_joint("o2")], -1);
+  EXPECT_EQ(m.coord_count, 2);
+}
+
 #else
 
 TEST(Mjcf, WithoutMuJoCoTheErrorSaysSo) {

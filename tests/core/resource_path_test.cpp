@@ -107,5 +107,35 @@ TEST(ResourcePath, PackageXmlNameMatchesRenamedFolder) {
       same(resolve_resource("package://real_name/meshes/m.stl", dir / "clone-main/urdf", {}), f));
 }
 
+// a ROS_PACKAGE_PATH entry is a workspace's src: packages are found below it by their
+// package.xml names, not inside other packages, hidden or ignored folders
+TEST(ResourcePath, RosPackagePathIsSearchedRecursively) {
+  TempDir dir;
+  auto package = [&](const std::string& folder, const std::string& name) {
+    dir.write(folder + "/package.xml", "<package format=\"3\"><name>" + name + "</name></package>");
+    return dir.write(folder + "/meshes/m.stl", "x");
+  };
+  const std::string ur = package("ws/src/universal_robot/ur_description", "ur_description");
+  package("ws/src/.hidden/ur_hidden", "ur_hidden");
+  package("ws/src/ignored/ur_ignored", "ur_ignored");
+  dir.write("ws/src/ignored/CATKIN_IGNORE", "");
+  package("ws/src/outer/inner", "ur_inner");
+  dir.write("ws/src/outer/package.xml", "<package><name>outer</name></package>");
+  RosPackagePath env(dir / "ws/src");
+  const std::string base = dir / "elsewhere";
+  EXPECT_TRUE(same(resolve_resource("package://ur_description/meshes/m.stl", base, {}), ur));
+  for (const char* name : {"ur_hidden", "ur_ignored", "ur_inner"}) {
+    std::string error;
+    EXPECT_EQ(
+        resolve_resource("package://" + std::string(name) + "/meshes/m.stl", base, {}, &error), "")
+        << name;
+    EXPECT_NE(error.find("not found"), std::string::npos) << error;
+  }
+  // --package-path folders are searched the same way
+  unsetenv("ROS_PACKAGE_PATH");
+  EXPECT_TRUE(
+      same(resolve_resource("package://ur_description/meshes/m.stl", base, {dir / "ws"}), ur));
+}
+
 }  // namespace
 }  // namespace ikwb

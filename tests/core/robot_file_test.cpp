@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "core/temp_files.hpp"
@@ -41,6 +42,7 @@ TEST(RobotFile, XacroRunsThroughTheXacroCommand) {
   LoadResult r = load_robot_file(xacro);
   EXPECT_EQ(r.model->name, "from_xacro");
   EXPECT_EQ(r.model->dof_count, 1);
+  EXPECT_EQ(r.model->source_path, std::filesystem::path(xacro).lexically_normal().string());
   // xacro's own error comes through
   dir.write("bin/xacro", "#!/bin/sh\necho 'xacro: in robot.xacro: undefined macro' >&2\nexit 1\n");
   try {
@@ -73,6 +75,11 @@ TEST(RobotFile, UrdfAndMjcfAreToldApartByTheDocumentElement) {
                                       "<?xml version=\"1.0\"?>\n<!-- <mujoco> -->\n"
                                       "<robot name=\"r\"><link name=\"a\"/></robot>")));
   EXPECT_TRUE(is_mjcf_file(dir.write("b.xml", "<!-- a robot -->\n<mujoco model=\"m\"/>")));
+  // a licence longer than one read ahead of the document element
+  EXPECT_TRUE(is_mjcf_file(dir.write(
+      "c.xml", "<!--" + std::string(10000, 'x') + "-->\n<!-- more -->\n<mujoco model=\"m\"/>")));
+  EXPECT_FALSE(
+      is_mjcf_file(dir.write("d.xml", "<!--" + std::string(10000, 'x') + "-->\n<robot/>")));
   EXPECT_EQ(load_robot_file(dir / "a.xml").model->body_count, 1);
 }
 

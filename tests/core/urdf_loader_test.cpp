@@ -832,6 +832,47 @@ TEST(UrdfLoader, SubstitutionsThatNeedXacroAreErrors) {
                ModelError);
 }
 
+// an unexpanded xacro file is refused at its first xacro element, whatever the prefix and
+// even where the rest would load; a file xacro expanded (it keeps the namespace) loads
+TEST(UrdfLoader, UnexpandedXacroIsAnErrorThatSaysToRunXacro) {
+  const std::string ns = R"(<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">)";
+  struct Case {
+    std::string xml;
+    const char* error;
+  };
+  const Case cases[] = {
+      {ns + "\n<xacro:include filename=\"parts.xacro\"/>\n<link name=\"base\"/>"
+            "<xacro:seg name=\"s1\" parent=\"base\"/></robot>",
+       "t.urdf:2: <xacro:include>: an unexpanded xacro file"},
+      {ns + "<link name=\"base\"/>\n<xacro:if value=\"1\"><link name=\"t\"/></xacro:if></robot>",
+       "t.urdf:2: <xacro:if>: an unexpanded xacro file"},
+      {R"(<robot name="r" xmlns:x="http://ros.org/wiki/xacro"><link name="a">)"
+       "\n<x:insert_block name=\"geo\"/></link></robot>",
+       "t.urdf:2: <x:insert_block>: an unexpanded xacro file"},
+      {robot("<link name=\"a\"/><link name=\"b\"/>" +
+             fixed("j", "a", "b", R"(<origin xyz="0 0 ${L}"/>)")),
+       "'${L}' is not a finite number (it looks like an unexpanded xacro expression: expand the "
+       "file with `xacro FILE > FILE.urdf`"},
+  };
+  for (const Case& c : cases) {
+    for (bool strict : {false, true}) {
+      UrdfOptions opt;
+      opt.strict = strict;
+      try {
+        load_urdf_string(c.xml, "t.urdf", "", opt);
+        ADD_FAILURE() << "loaded: " << c.xml;
+      } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find(c.error), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("or open it under a .xacro name"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+  const LoadResult expanded = load(ns + "<link name=\"a\"/></robot>");
+  EXPECT_EQ(expanded.model->body_count, 1);
+  EXPECT_TRUE(expanded.warnings.empty());
+}
+
 // pybullet's spherical joint is a ball joint (4 coordinates, 3 dofs)
 TEST(UrdfLoader, SphericalJointsAreBallJoints) {
   LoadResult r = load_urdf_string(

@@ -84,6 +84,14 @@ void AppState::log(Message::Level level, const std::string& text) {
                  text.c_str());
 }
 
+const Message* AppState::banner_error() const {
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+    if (seconds_since_start() - it->time > kBannerSeconds || it->time < banner_after_) break;
+    if (it->level == Message::kError) return &*it;
+  }
+  return nullptr;
+}
+
 void AppState::note_edit(const std::string& what) {
   ++edit_serial;
   last_edit = what;
@@ -91,8 +99,26 @@ void AppState::note_edit(const std::string& what) {
 
 // ---- robot ------------------------------------------------------------------------------------
 
+namespace {
+
+// what a robot argument that is no file is: a missing file, or a name that is no shipped robot
+std::string not_found(const std::string& arg) {
+  if (arg.find_first_of("/.") != std::string::npos) return arg + ": no such file";
+  std::string names;
+  for (const std::string& n : shipped_robots()) names += (names.empty() ? "" : ", ") + n;
+  return "'" + arg + "' is neither a file nor a shipped robot (shipped: " +
+         (names.empty() ? "none found" : names) + ")";
+}
+
+}  // namespace
+
 bool AppState::load_robot(const std::string& path_or_name) {
   std::string path = resolve_robot(path_or_name);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    error("could not open robot: " + not_found(path_or_name));
+    return false;
+  }
   LoadResult loaded;
   try {
     loaded = load_robot_file(path, urdf_options);
@@ -122,6 +148,7 @@ bool AppState::open_robot_preset(const std::string& name) {
 }
 
 void AppState::install_model(LoadResult loaded, const std::string& path) {
+  banner_after_ = seconds_since_start();
   model = std::move(loaded.model);
   robot_path = path;
   robot_title = model->name.empty() ? std::filesystem::path(path).stem().string() : model->name;
@@ -197,10 +224,29 @@ void AppState::set_joint_coordinate(int joint, int k, double value) {
   if (!(scalar && k == 0) && !(type == JointType::kPlanar && k >= 0 && k < 3)) return;
   if (!std::isfinite(value)) return;
   int d = model->joint_qd_start[joint] + k;
+  const std::string beyond = beyond_limit(joint, k, value);
+  if (!beyond.empty() && beyond != clamp_warning_) warn(beyond);
+  clamp_warning_ = beyond;
   joint_q[model->joint_q_start[joint] + k] = std::min(std::max(value, dof_lower[d]), dof_upper[d]);
   held_joint = joint;
   fk_dirty_ = true;
   follow_pending_ = follow_pending_ || targets_follow_joints;
+}
+
+std::string AppState::beyond_limit(int joint, int k, double value) const {
+  const int d = model->joint_qd_start[joint] + k;
+  const bool above = value > dof_upper[d];
+  if (!above && value >= dof_lower[d]) return "";
+  const JointType type = JointType(model->joint_type[joint]);
+  const bool metres = type == JointType::kPrismatic || (type == JointType::kPlanar && k < 2);
+  auto show = [metres](double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, metres ? "%.4g m" : "%.4g deg", metres ? v : v * 180 / M_PI);
+    return std::string(buf);
+  };
+  return "joint " + model->joint_name[joint] + ": " + show(value) + " is beyond its " +
+         (above ? "upper" : "lower") + " limit, set to " +
+         show(above ? dof_upper[d] : dof_lower[d]);
 }
 
 void AppState::set_configuration(const std::vector<double>& q) {
@@ -329,7 +375,7 @@ void AppState::evaluate() {
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     ObjectiveStatus& s = objectives[i].status;
     static_cast<ObjectiveReport&>(s) = reports[i];
-    s.out_of_reach = objectives[i].enabled() && !s.reached && solve.settled;
+    s.missed = objectives[i].enabled() && !s.reached && solve.settled;
   }
 }
 
@@ -339,8 +385,12 @@ bool AppState::all_reached() const {
   return true;
 }
 
+bool AppState::solver_paused() const {
+  return !live_solve || branch.active || timeline.hold;
+}
+
 const char* AppState::solve_state() const {
-  if (!live_solve) return "paused";
+  if (solver_paused()) return "paused";
   if (objectives.empty()) return "idle";
   if (solve.converged) return "converged";
   if (solve.settled) return all_reached() ? "settled" : "best effort";

@@ -28,12 +28,15 @@ namespace ikwb::gui {
 // (solver/objective_report.hpp), whether the solver has given up on reaching it, and, once the
 // robot has rested on that solution, why (solver/compromise.hpp, SolverDriver::step_frame).
 struct ObjectiveStatus : ObjectiveReport {
-  bool out_of_reach = false;  // enabled, not reached, and the solver has settled: best effort
-  bool explained = false;     // the fields below describe the current, settled solution
+  bool missed = false;     // enabled, not reached, and the solver has settled: best effort
+  bool explained = false;  // the fields below describe the current, settled solution
   ReachStatus status = ReachStatus::kReached;
   std::vector<Blocker> blocked_by;
   std::vector<Pull> pulled_by;  // shares in m (rad when share_in_radians), largest first
   bool share_in_radians = false;
+  // the explanation says so: missed, and the objective alone is not reached either (false
+  // until the robot rests and its explanation comes)
+  bool out_of_reach() const { return explained && status == ReachStatus::kOutOfReach; }
 };
 
 // One objective in the workbench. `spec` is the same description the scene file and the
@@ -60,6 +63,7 @@ struct WorkbenchObjective {
 // the frame budget of a new workbench or a scene without one (ms)
 constexpr double kDefaultFrameBudgetMs = 4.0;
 
+constexpr double kBannerSeconds = 6.0;  // an error shows as the 3D view's banner this long
 struct Message {
   enum Level { kInfo, kWarning, kError };
   Level level = kInfo;
@@ -158,8 +162,9 @@ class AppState {
   bool open_robot_preset(const std::string& name);
   // Replaces robot, configuration, objectives and solver settings with a scene's. Targets marked
   // "current" start at the link's pose in the scene's configuration. On a robot load failure
-  // nothing changes; unknown links or joints are warnings.
-  bool apply_scene(const Scene& scene);
+  // nothing changes; unknown links or joints, bad camera keys and the like are warnings, named
+  // with `file` (the scene file; "" for a preset).
+  bool apply_scene(const Scene& scene, const std::string& file = "");
   // the current state as a scene (robot path, configuration, objectives, solver settings)
   Scene make_scene() const;
   // Like apply_scene (undo, redo, recovery) but keeps the loaded model when the scene names the
@@ -182,6 +187,9 @@ class AppState {
   // warm start first, the other seeds continued across frames in the time left, and nothing
   // more once the warm start has converged (SolverDriver). Saved in scenes ("extra").
   double frame_budget_ms = kDefaultFrameBudgetMs;
+  // while a script holds frame_budget_ms at 0 (ScriptRunner::hold_budget), the user's budget it
+  // holds, which scenes save; -1: none held
+  double held_frame_budget_ms = -1;
   // live joint limits (dof_count each): the robot file's until edited; the solver, the sliders
   // and the limit colours use these
   std::vector<double> dof_lower, dof_upper;
@@ -195,10 +203,14 @@ class AppState {
   void set_joint_locked(int joint, bool locked);
   bool joint_locked(int joint) const;
 
-  // sets a 1-dof joint's coordinate (clamped into its limits), as the joint slider does
+  // sets a 1-dof joint's coordinate (clamped into its limits, with a warning naming the joint
+  // and the limit, once per value), as the joint slider does
   void set_joint(int joint, double value);
   // coordinate k of a joint: 0 of a 1-dof joint, or x, y, angle (0, 1, 2) of a planar one
   void set_joint_coordinate(int joint, int k, double value);
+  // "" when coordinate k of the joint may take `value`, else a warning naming the joint and the
+  // limit it is clamped to
+  std::string beyond_limit(int joint, int k, double value) const;
   // sets the whole configuration (coord_count values; clamped)
   void set_configuration(const std::vector<double>& q);
   // FK at joint_q now (in branch edit mode, the branch edit's body state instead). Setters do
@@ -292,12 +304,18 @@ class AppState {
   // ---- solver ------------------------------------------------------------------------------
   SolverSettings settings;  // interactive defaults, see interactive_solver_settings()
   bool live_solve = true;   // solve every frame
+  // the seed ghosts are shown: with a frame budget the other seeds go on advancing (within the
+  // budget, over the next frames) after the warm start has converged, so alternatives appear
+  bool want_alternatives = false;
   SolveStatus solve;
   SolveResult last_result;  // every seed's final state (for seed ghosts)
   // every enabled objective is reached (ObjectiveStatus::reached)
   bool all_reached() const;
-  // "paused", "idle" (no objectives), "converged", "settled" (stopped within the display tolerances
-  // without meeting the solver's: a soft trade-off), "best effort" (stopped short) or "solving"
+  // the live solve does not run: turned off, a branch edit or the timeline's playhead holds it
+  bool solver_paused() const;
+  // "paused" (solver_paused), "idle" (no objectives), "converged", "settled" (stopped within the
+  // display tolerances without meeting the solver's: a soft trade-off), "best effort" (stopped
+  // short) or "solving"
   const char* solve_state() const;
 
   // ---- timeline ---------------------------------------------------------------------------
@@ -316,11 +334,14 @@ class AppState {
   Hover hover;
   // camera from a scene (target, distance, yaw, pitch) for the viewport to apply once; empty:
   // frame the robot when it changes
-  nlohmann::json scene_camera = nlohmann::json::object();
+  nlohmann::json scene_camera = nlohmann::json::object();  // its valid keys only
   std::vector<Message> messages;
   int frame = 0;
   FrameStats stats;
 
+  // the newest error of the last kBannerSeconds for the 3D view's banner, none logged before the
+  // last robot opened (a successful open clears an earlier failure's); nullptr when none
+  const Message* banner_error() const;
   void log(Message::Level level, const std::string& text);
   void info(const std::string& text) { log(Message::kInfo, text); }
   void warn(const std::string& text) { log(Message::kWarning, text); }
@@ -331,8 +352,9 @@ class AppState {
   void install_model(LoadResult loaded, const std::string& path);
   // moves the targets of link objectives to their links (after a joint edited by hand)
   void follow_joints();
-  // configuration, solver settings and objectives of a scene, on the installed model
-  void apply_scene_content(const Scene& scene);
+  // configuration, solver settings and objectives of a scene, on the installed model; its
+  // warnings start with `file` when there is one
+  void apply_scene_content(const Scene& scene, const std::string& file);
   // the default self pairs (less the SRDF's) after the model, srdf or collision world changed
   void refresh_pair_defaults();
   // `collisions` at the current FK
@@ -349,6 +371,8 @@ class AppState {
   uint64_t synced_model_version_ = 0;
   bool fk_dirty_ = true;         // joint_q changed since the last FK
   bool follow_pending_ = false;  // a joint was set by hand: targets follow at the next FK
+  double banner_after_ = -1;     // errors before this (the last robot's open) have no banner
+  std::string clamp_warning_;    // the last typed value's clamp warning (not repeated)
 
   // body pairs (a < b, sorted) checked when collision_pairs is empty: defaults less the SRDF's
   std::vector<std::pair<int, int>> default_pairs_;

@@ -84,7 +84,7 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     ImGui::TextColored(kGrey, "distance to rest %.3f", s.deviation);
     return;
   }
-  const bool stuck = s.out_of_reach && (!s.explained || s.status != ReachStatus::kTradedOff);
+  const bool stuck = s.missed && (!s.explained || s.status != ReachStatus::kTradedOff);
   ImVec4 col = s.reached ? kGreen : (stuck ? kRed : kAmber);
   char buf[160] = "";
   int n = 0;
@@ -113,7 +113,7 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     std::snprintf(buf + n, sizeof buf - n, s.violation > 0 ? "%.1f mm outside" : "inside",
                   1000.0 * s.violation);
   ImGui::TextColored(col, "%s", buf);
-  if (s.out_of_reach) explanation_lines(app, o);
+  if (s.missed) explanation_lines(app, o);
 }
 
 // per-axis weights of the position or rotation rows: three small drags (0 leaves an axis free)

@@ -167,9 +167,10 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         "converged: the solver's tolerances are met\n"
         "settled: every target is within 1 mm / 0.5 deg, the soft objectives balance there\n"
         "best effort: stopped short of a target (out of reach or conflicting objectives)\n"
-        "solving: still improving");
+        "solving: still improving\n"
+        "paused: live solving is off, or a branch edit or the timeline holds the robot");
   ImGui::SameLine();
-  ImGui::TextDisabled("%.2f ms  %d it  seed %d", app.stats.last_solve_ms(), st.iterations, st.seed);
+  ImGui::TextDisabled("%.2f ms  %d it  seed %d", st.solve_ms, st.iterations, st.seed);
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - 52);
   ImGui::Checkbox("live", &app.live_solve);
   Percentiles frame = app.stats.frame();

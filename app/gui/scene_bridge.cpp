@@ -13,7 +13,61 @@
 
 namespace ikwb::gui {
 
-bool AppState::apply_scene(const Scene& scene) {
+namespace {
+
+// package folders as a scene keeps them: absolute, so the scene opens from any folder
+std::vector<std::string> absolute_paths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    std::filesystem::path a = std::filesystem::absolute(p, ec);
+    out.push_back(ec ? p : a.lexically_normal().string());
+  }
+  return out;
+}
+
+bool finite_number(const nlohmann::json& v) {
+  return v.is_number() && std::isfinite(v.get<double>());
+}
+
+// the scene camera's usable keys; each bad or unknown one is left out with a warning naming it
+nlohmann::json valid_camera(const nlohmann::json& c, std::vector<std::string>& warnings) {
+  nlohmann::json out = nlohmann::json::object();
+  if (c.is_null()) return out;
+  if (!c.is_object()) {
+    warnings.push_back("camera: expected an object with target, distance, yaw, pitch; ignored");
+    return out;
+  }
+  for (const auto& [key, v] : c.items()) {
+    bool ok = false;
+    std::string expected;
+    if (key == "target") {
+      ok = v.is_array() && v.size() == 3 && std::all_of(v.begin(), v.end(), finite_number) &&
+           std::all_of(v.begin(), v.end(),
+                       [](const nlohmann::json& x) { return std::abs(x.get<double>()) <= 1e6; });
+      expected = "[x, y, z], numbers within 1e6 (m)";
+    } else if (key == "distance") {
+      ok = finite_number(v) && v.get<double>() > 0 && v.get<double>() <= 1e6;
+      expected = "a number > 0 and <= 1e6 (m)";
+    } else if (key == "yaw" || key == "pitch") {
+      ok = finite_number(v);
+      expected = "a finite number (rad)";
+    } else {
+      warnings.push_back("camera." + key + ": unknown key (target, distance, yaw, pitch); ignored");
+      continue;
+    }
+    if (ok)
+      out[key] = v;
+    else
+      warnings.push_back("camera." + key + ": expected " + expected + ", got " + v.dump() +
+                         "; ignored");
+  }
+  return out;
+}
+
+}  // namespace
+
+bool AppState::apply_scene(const Scene& scene, const std::string& file) {
   namespace fs = std::filesystem;
   // the robot first: a failure leaves everything as it was
   UrdfOptions options = urdf_options;
@@ -32,8 +86,10 @@ bool AppState::apply_scene(const Scene& scene) {
   }
   urdf_options = options;
   install_model(std::move(loaded), path);
-  apply_scene_content(scene);
-  scene_camera = scene.camera;
+  apply_scene_content(scene, file);
+  std::vector<std::string> camera_warnings;
+  scene_camera = valid_camera(scene.camera, camera_warnings);
+  for (const std::string& w : camera_warnings) warn(file.empty() ? w : file + ": " + w);
   note_edit("open scene");
   info("opened " + robot_title + " with " + std::to_string(objectives.size()) + " objectives");
   return true;
@@ -44,7 +100,7 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
   bool same = model && scene.robot == (ec ? robot_path : robot.string()) &&
               scene.floating_base == urdf_options.floating_base &&
-              scene.package_paths == urdf_options.package_paths;
+              absolute_paths(scene.package_paths) == absolute_paths(urdf_options.package_paths);
   if (!same) {
     if (!apply_scene(scene)) return false;
     last_edit = what;
@@ -62,7 +118,7 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   // solver settings, the frame step and the frame budget are not undo steps
   SolverSettings kept = settings;
   const double kept_step = frame_step, kept_budget = frame_budget_ms;
-  apply_scene_content(scene);
+  apply_scene_content(scene, "");
   settings = kept;
   frame_step = kept_step;
   frame_budget_ms = kept_budget;
@@ -71,10 +127,11 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   return true;
 }
 
-void AppState::apply_scene_content(const Scene& scene) {
-  for (const std::string& w : scene.warnings) warn(w);
+void AppState::apply_scene_content(const Scene& scene, const std::string& file) {
+  auto note = [&](const std::string& w) { warn(file.empty() ? w : file + ": " + w); };
+  for (const std::string& w : scene.warnings) warn(w);  // named with the file already
   SceneSetup setup = resolve_scene(*model, scene);
-  for (const std::string& w : setup.warnings) warn(w);
+  for (const std::string& w : setup.warnings) note(w);
   rest_q = setup.rest_q;
   dof_lower = setup.dof_lower;
   dof_upper = setup.dof_upper;
@@ -88,19 +145,19 @@ void AppState::apply_scene_content(const Scene& scene) {
 
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
-  for (const std::string& w : solver_warnings) warn(w);
+  for (const std::string& w : solver_warnings) note(w);
   const nlohmann::json& step = scene.extra.value("frame_step", nlohmann::json(0.0));
   if (step.is_number() && step.get<double>() >= 0 && std::isfinite(step.get<double>()))
     frame_step = step.get<double>();
   else
-    warn("extra.frame_step: expected a number >= 0 (rad or m per frame); the bound stays off");
+    note("extra.frame_step: expected a number >= 0 (rad or m per frame); the bound stays off");
   const nlohmann::json& budget =
       scene.extra.value("frame_budget_ms", nlohmann::json(kDefaultFrameBudgetMs));
   if (budget.is_number() && budget.get<double>() >= 0 && std::isfinite(budget.get<double>())) {
     frame_budget_ms = budget.get<double>();
   } else {
     frame_budget_ms = kDefaultFrameBudgetMs;
-    warn(
+    note(
         "extra.frame_budget_ms: expected a number >= 0 (ms per frame, 0: none); the default "
         "budget stays");
   }
@@ -121,7 +178,7 @@ Scene AppState::make_scene() const {
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
   s.robot = ec ? robot_path : robot.string();
   s.floating_base = urdf_options.floating_base;
-  s.package_paths = urdf_options.package_paths;
+  s.package_paths = absolute_paths(urdf_options.package_paths);
   s.joint_q = joint_map(m, joint_q);
   s.rest = joint_map(m, rest_q);
   for (const WorkbenchObjective& o : objectives)
@@ -131,7 +188,8 @@ Scene AppState::make_scene() const {
   s.collision_pairs = collision_pairs;
   s.solver = solver_settings_json(settings);
   if (frame_step > 0) s.extra["frame_step"] = frame_step;
-  s.extra["frame_budget_ms"] = frame_budget_ms;
+  s.extra["frame_budget_ms"] =
+      frame_budget_ms == 0 && held_frame_budget_ms >= 0 ? held_frame_budget_ms : frame_budget_ms;
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   s.timeline = timeline_for_scene(*this);
   return s;

@@ -55,9 +55,9 @@ bool open_scene_file(Ui& ui, const std::string& path) {
   if (scene.version < kSceneVersion)
     app.warn(path + ": written by scene version " + std::to_string(scene.version) +
              "; saving writes version " + std::to_string(kSceneVersion));
-  if (!app.apply_scene(scene)) return false;
+  if (!app.apply_scene(scene, path)) return false;
   if (ui.session) {
-    load_stored_from_scene(ui, scene);
+    load_stored_from_scene(ui, scene, path);
     ui.session->scene_path = path;
     ui.session->saved_serial = app.edit_serial;
     ui.session->recent.add(path);
@@ -82,8 +82,8 @@ bool restore_recovery(Ui& ui) {
     app.error(std::string("recovery file not restored: ") + e.what());
     return false;
   }
-  if (!app.apply_scene(scene)) return false;
-  load_stored_from_scene(ui, scene);
+  if (!app.apply_scene(scene, s.autosave.path)) return false;
+  load_stored_from_scene(ui, scene, s.autosave.path);
   s.scene_path = scene.extra.value("scene_path", std::string());
   app.last_edit = "restore session";
   app.info("restored the previous session from " + s.autosave.path);

@@ -113,13 +113,14 @@ void ScriptRunner::step(ScriptHost& host) {
 
 void ScriptRunner::hold_budget(AppState& app) {
   if (budget_chosen_) return;
-  if (app.frame_budget_ms != 0) held_budget_ms_ = app.frame_budget_ms;
+  if (app.frame_budget_ms != 0) app.held_frame_budget_ms = app.frame_budget_ms;
   app.frame_budget_ms = 0;
 }
 
 void ScriptRunner::release_budget(AppState& app) {
-  if (!budget_chosen_ && held_budget_ms_ >= 0) app.frame_budget_ms = held_budget_ms_;
-  held_budget_ms_ = -1;
+  if (!budget_chosen_ && app.held_frame_budget_ms >= 0)
+    app.frame_budget_ms = app.held_frame_budget_ms;
+  app.held_frame_budget_ms = -1;
 }
 
 bool ScriptRunner::execute(ScriptHost& host, const ScriptCommand& c) {

@@ -104,9 +104,9 @@ class ScriptRunner {
   // A script counts frames (`wait K` then `expect ...`), so until it chooses a frame budget
   // (`frame_budget`) its frames solve in full: every step holds the budget at 0, whatever a
   // scene or preset it opened says, and release_budget gives the workbench's back
+  // (AppState::held_frame_budget_ms keeps the budget held)
   void hold_budget(AppState& app);
   bool budget_chosen_ = false;
-  double held_budget_ms_ = -1;  // the budget the app would have had; -1: none held
 };
 
 }  // namespace ikwb::gui

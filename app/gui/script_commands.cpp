@@ -142,7 +142,8 @@ bool run_open_urdf(Turn& t) {
 
 bool run_scene(Turn& t) {
   try {
-    if (!t.app().apply_scene(load_scene(t.input_path(t.args()[1])))) t.fail("scene not applied");
+    const std::string file = t.input_path(t.args()[1]);
+    if (!t.app().apply_scene(load_scene(file), file)) t.fail("scene not applied");
   } catch (const std::exception& e) {
     t.fail(e.what());
   }
@@ -897,14 +898,12 @@ bool run_expect(Turn& t) {
     std::snprintf(actual, sizeof actual, "position error %.4g m, rotation error %.4g rad",
                   s.position_error, s.rotation_error);
     if (what == "reached") check(s.reached, actual);
-    if (what == "status") {
-      // an objective is explained once the robot rests (SolverDriver::step_frame)
-      const std::string word = s.explained ? to_string(s.status)
-                               : s.reached ? "reached"
-                                           : "not explained yet";
-      check(word == a[3], "status " + word + ", " + actual);
-    }
-    if (what == "out_of_reach") check(s.out_of_reach, actual);
+    // an objective is explained once the robot rests (SolverDriver::step_frame)
+    const std::string status_word = s.explained ? to_string(s.status)
+                                    : s.reached ? "reached"
+                                                : "not explained yet";
+    if (what == "status") check(status_word == a[3], "status " + status_word + ", " + actual);
+    if (what == "out_of_reach") check(s.out_of_reach(), "status " + status_word + ", " + actual);
     if (what == "position_error") {
       length_value(a[4], &v);
       check(s.position_error < v, actual);
@@ -978,7 +977,7 @@ bool run_restore_config(Turn& t) {
   int i = 0;
   if (session(t))
     succeeded(t, index_value(a[1], &i) && restore_stored(t.ui(), i),
-              "no stored configuration " + a[1]);
+              "configuration " + a[1] + " not restored");
   return false;
 }
 

@@ -48,7 +48,10 @@ struct ScriptRunner::Turn {
   std::string input_path(const std::string& p) const;
 
   // the script chose a frame budget: the runner stops holding it at 0 (ScriptRunner::hold_budget)
-  void choose_budget() const { runner.budget_chosen_ = true; }
+  void choose_budget() const {
+    runner.budget_chosen_ = true;
+    host.ui.app.held_frame_budget_ms = -1;
+  }
   // the held input: mouse position, buttons, keys
   InputState& input() const { return runner.input_; }
   // a key down for this frame only

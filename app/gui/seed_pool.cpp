@@ -28,6 +28,12 @@ bool SeedPool::exhausted() const {
          std::all_of(seeds_.begin(), seeds_.end(), [](const PoolSeed& s) { return s.spent; });
 }
 
+bool SeedPool::has_work(uint64_t serial) const {
+  if (!drawn_for(serial)) return true;
+  return std::any_of(seeds_.begin(), seeds_.end(),
+                     [](const PoolSeed& s) { return !s.spent && !s.converged; });
+}
+
 bool SeedPool::prepare(const IkProblem& problem, uint64_t serial, const SolverSettings& settings,
                        const std::vector<double>& q, uint64_t rng_seed) {
   const Model& m = problem.model();

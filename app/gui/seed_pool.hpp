@@ -68,6 +68,9 @@ class SeedPool {
   // the pool was drawn for the problem of this serial (AppState::problem_serial())
   bool drawn_for(uint64_t serial) const { return drawn_ && serial_ == serial; }
   uint64_t generation() const { return generation_; }  // pools drawn since start
+  // seeds are left to advance for the problem of this serial: none drawn for it yet, or one
+  // neither converged nor spent (a spent pool has none: it is redrawn only by a solve)
+  bool has_work(uint64_t serial) const;
 
  private:
   bool exhausted() const;  // every seed spent (an empty pool, of n_seeds 1, never is)

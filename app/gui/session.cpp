@@ -72,7 +72,8 @@ void add_session_dump(const Ui& ui, nlohmann::json& d) {
   d["undo_depth"] = s.history.undo_depth();
   d["redo_depth"] = s.history.redo_depth();
   json stored = json::array();
-  for (const StoredConfig& c : s.stored) stored.push_back({{"name", c.name}, {"q", c.q}});
+  for (const StoredConfig& c : s.stored)
+    stored.push_back({{"name", c.name}, {"q", c.q}, {"fits", stored_fits(ui.app, c)}});
   d["stored_configs"] = stored;
   d["scene_path"] = s.scene_path.empty() ? json(nullptr) : json(s.scene_path);
   d["unsaved"] = ui.app.edit_serial != s.saved_serial;

@@ -155,7 +155,9 @@ void draw_stored_window(Ui& ui) {
   ImGui::BeginChild("##stored", ImVec2(0, 120), true);
   for (int i = 0; i < int(s.stored.size()); ++i) {
     ImGui::PushID(i);
-    if (ImGui::Selectable(s.stored[i].name.c_str(), s.stored_selected == i,
+    const bool fits = stored_fits(ui.app, s.stored[i]);
+    const std::string label = s.stored[i].name + (fits ? "" : " (another robot)");
+    if (ImGui::Selectable(label.c_str(), s.stored_selected == i,
                           ImGuiSelectableFlags_AllowDoubleClick)) {
       s.stored_selected = i;
       if (ImGui::IsMouseDoubleClicked(0)) restore_stored(ui, i);

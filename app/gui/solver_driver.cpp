@@ -86,6 +86,8 @@ bool SolverDriver::idle(const AppState& app) const {
   if (!have_last_ || !app.solve.settled) return false;
   if (!app.solve.converged && app.solve.stalled_frames < kRestFrames) return false;
   if (app.solve.settling && settling_frames_ < kRestFrames) return false;
+  if (app.want_alternatives && app.frame_budget_ms > 0 && pool_.has_work(app.problem_serial()))
+    return false;
   return serial_ == app.problem_serial() && version_ == app.problem()->version() &&
          q_after_ == app.joint_q && same_settings(settings_, app.settings) &&
          budget_ms_ == app.frame_budget_ms;
@@ -157,9 +159,17 @@ bool SolverDriver::solve(AppState& app) {
   SolveStatus& st = app.solve;
   st.ran = false;
   st.step_bound.clear();  // held back this frame: none unless this frame's solve binds
-  if (!app.model || !app.problem() || app.problem()->objective_count() == 0 || !app.live_solve ||
-      app.branch.active || app.timeline.hold) {
+  if (!app.model || !app.problem() || app.problem()->objective_count() == 0 ||
+      app.solver_paused()) {
+    // nothing of the last solve describes the robot now
     st.settled = true;
+    st.converged = false;
+    st.settling = false;
+    st.iterations = 0;
+    st.total_iterations = 0;
+    st.solve_ms = 0;
+    st.position_error = task_errors(app).position;
+    st.rotation_error = task_errors(app).rotation;
     return false;
   }
   if (idle(app)) return false;
@@ -242,11 +252,11 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   const ProblemResult& warm = warm_.problems[0];
   b.warm_ms = ms_since(start);
   b.warm_iterations = warm.iterations;
-  b.stopped_converged = warm.converged;
+  b.stopped_converged = warm.converged && !app.want_alternatives;
 
-  // not converged: the time left advances the pool
+  // not converged, or alternatives wanted (seed ghosts): the time left advances the pool
   PoolStep step;
-  if (!warm.converged) {
+  if (!warm.converged || app.want_alternatives) {
     pool_.prepare(problem, app.problem_serial(), app.settings, app.joint_q,
                   app.settings.rng_seed + uint64_t(app.frame));
     step = pool_.advance(*solver_, problem, app.settings, deadline);
@@ -336,7 +346,7 @@ void SolverDriver::update_status(AppState& app) {
   else
     ++st.stalled_frames;
   for (WorkbenchObjective& o : app.objectives)
-    o.status.out_of_reach = o.enabled() && !o.status.reached && st.settled;
+    o.status.missed = o.enabled() && !o.status.reached && st.settled;
   app.stats.add_solve_ms(st.solve_ms);
 
   serial_ = app.problem_serial();

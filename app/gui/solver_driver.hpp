@@ -28,13 +28,14 @@ class SolverDriver {
   // Without a frame budget (app.frame_budget_ms 0) the solve runs every seed for
   // app.settings.max_iterations iterations, all drawn afresh around app.joint_q. With one, the
   // warm start (seed 0 from app.joint_q) runs first with the whole budget as its time budget;
-  // when it converges (polish included) the frame stops there. Otherwise the time left advances
-  // the other seeds, a pool kept across frames (seed_pool.hpp: each seed a slice of iterations
-  // from where it stopped, taking turns when the time does not reach them all). Either way the
-  // seed policy is the same: it keeps the closest converged seed; with none converged it keeps
-  // the warm start, unless the robot has been stuck for a while and another seed (one advanced
-  // this frame) is much better. It updates app.joint_q, app.solve (app.solve.budget: how the
-  // budget was spent), app.last_result (every seed's state: with a budget, the pool's seeds
+  // when it converges (polish included) the frame stops there, unless seed ghosts are shown
+  // (app.want_alternatives: the pool then goes on while it has work). Otherwise the time left
+  // advances the other seeds, a pool kept across frames (seed_pool.hpp: each seed a slice of
+  // iterations from where it stopped, taking turns when the time does not reach them all). Either
+  // way the seed policy is the same: it keeps the closest converged seed; with none converged it
+  // keeps the warm start, unless the robot has been stuck for a while and another seed (one
+  // advanced this frame) is much better. It updates app.joint_q, app.solve (app.solve.budget: how
+  // the budget was spent), app.last_result (every seed's state: with a budget, the pool's seeds
   // where they stand) and the solve timing, and is skipped when nothing changed since a settled
   // result; a result whose null-space posture is still settling (settle_iterations, a few a
   // frame in the workbench) counts as changed, so the posture settles over the next frames.

@@ -192,8 +192,8 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["index"] = i;
     e["link"] = o.link() >= 0 ? json(app.model->body_name[o.link()]) : json(nullptr);
     e["reached"] = s.reached;
-    e["out_of_reach"] = s.out_of_reach;
-    e["out_of_reach_by"] = s.out_of_reach ? s.position_error : 0.0;
+    e["out_of_reach"] = s.out_of_reach();
+    e["out_of_reach_by"] = s.out_of_reach() ? s.position_error : 0.0;
     e["position_error"] = s.position_error;
     e["rotation_error"] = s.rotation_error;
     e["violation"] = s.violation;
@@ -356,6 +356,8 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   for (const Message& m : app.messages)
     messages.push_back({{"level", level_name(m.level)}, {"text", m.text}, {"frame", m.frame}});
   d["messages"] = messages;
+  const Message* banner = app.banner_error();
+  d["error_banner"] = banner ? json(banner->text) : json(nullptr);
   d["timeline"] = timeline_dump(app);
   return d;
 }

@@ -68,12 +68,17 @@ void set_link_targets_to_links(AppState& app) {
 
 // ---- stored configurations --------------------------------------------------------------------
 
+bool stored_fits(const AppState& app, const StoredConfig& c) {
+  return app.model && int(c.q.size()) == app.model->coord_count &&
+         c.columns == coord_names(*app.model);
+}
+
 void store_configuration(Ui& ui) {
   AppState& app = ui.app;
   if (!app.model || !ui.session) return;
   Session& s = *ui.session;
   int n = s.stored.empty() ? 1 : 1 + int(s.stored.size());
-  s.stored.push_back({"config " + std::to_string(n), app.joint_q});
+  s.stored.push_back({"config " + std::to_string(n), app.joint_q, coord_names(*app.model)});
   s.stored_selected = int(s.stored.size()) - 1;
   if (!ui.script_mode) s.show_stored = true;
   app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
@@ -82,13 +87,16 @@ void store_configuration(Ui& ui) {
 
 bool restore_stored(Ui& ui, int index) {
   AppState& app = ui.app;
-  if (!ui.session || index < 0 || index >= int(ui.session->stored.size())) {
-    app.error("no stored configuration " + std::to_string(index));
+  const int count = ui.session ? int(ui.session->stored.size()) : 0;
+  if (index < 0 || index >= count) {
+    app.error("no stored configuration " + std::to_string(index) + " (" + std::to_string(count) +
+              " stored, numbered from 0)");
     return false;
   }
   const StoredConfig& c = ui.session->stored[index];
-  if (!app.model || int(c.q.size()) != app.model->coord_count) {
-    app.error(c.name + " does not fit this robot");
+  if (!stored_fits(app, c)) {
+    app.error(c.name + " was stored on another robot (" + std::to_string(c.q.size()) +
+              " joint values); open that robot to restore it");
     return false;
   }
   app.set_configuration(c.q);
@@ -103,7 +111,15 @@ bool export_configs(Ui& ui, const std::string& path) {
     app.error("no stored configurations to export: press K to store the current one");
     return false;
   }
-  const std::vector<StoredConfig>& list = ui.session->stored;
+  std::vector<StoredConfig> list;
+  for (const StoredConfig& c : ui.session->stored)
+    if (stored_fits(app, c)) list.push_back(c);
+  const std::size_t left_out = ui.session->stored.size() - list.size();
+  const std::string others = std::to_string(left_out) + " configurations stored on another robot";
+  if (list.empty()) {
+    app.error("nothing exported: all " + others);
+    return false;
+  }
   try {
     if (ends_with_csv(path))
       write_csv(path, coord_names(*app.model), list);
@@ -114,19 +130,23 @@ bool export_configs(Ui& ui, const std::string& path) {
     return false;
   }
   app.info("exported " + std::to_string(list.size()) + " configurations to " + path);
+  if (left_out > 0) app.warn(path + ": left out " + others);
   return true;
 }
 
 void add_stored_to_scene(const Ui& ui, Scene& scene) {
   if (!ui.session) return;
   json list = json::array();
-  for (const StoredConfig& sc : ui.session->stored)
-    list.push_back({{"name", sc.name}, {"q", sc.q}});
+  for (const StoredConfig& sc : ui.session->stored) {
+    json e = {{"name", sc.name}, {"q", sc.q}};
+    if (!stored_fits(ui.app, sc)) e["coord_names"] = sc.columns;
+    list.push_back(e);
+  }
   if (!list.empty()) scene.extra["stored_configs"] = list;
   if (ui.app.model) scene.extra["coord_names"] = coord_names(*ui.app.model);
 }
 
-void load_stored_from_scene(Ui& ui, const Scene& scene) {
+void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file) {
   AppState& app = ui.app;
   Session& s = *ui.session;
   s.stored.clear();
@@ -137,14 +157,16 @@ void load_stored_from_scene(Ui& ui, const Scene& scene) {
     const json& e = list[i];
     try {
       StoredConfig c{e.value("name", "config " + std::to_string(i + 1)),
-                     e.at("q").get<std::vector<double>>()};
-      if (!app.model || int(c.q.size()) != app.model->coord_count)
-        throw std::runtime_error("wrong number of values");
+                     e.at("q").get<std::vector<double>>(),
+                     app.model ? coord_names(*app.model) : std::vector<std::string>()};
+      if (e.contains("coord_names")) c.columns = e["coord_names"].get<std::vector<std::string>>();
+      if (c.q.size() != c.columns.size()) throw std::runtime_error("wrong number of values");
       for (double v : c.q)
         if (!std::isfinite(v)) throw std::runtime_error("non-finite value");
       s.stored.push_back(c);
     } catch (const std::exception& ex) {
-      app.warn("stored configuration " + std::to_string(i) + " not restored: " + ex.what());
+      app.warn(file + ": stored configuration " + std::to_string(i) +
+               " not restored: " + ex.what());
     }
   }
 }

@@ -327,6 +327,25 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
   return true;
 }
 
+namespace {
+
+// one warning per 1-dof joint the motion takes beyond its limits (playback clamps it there)
+void warn_beyond_limits(AppState& app, const std::string& path, const Motion& motion) {
+  const Model& m = *app.model;
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
+    const int nq = m.coord_count, qi = m.joint_q_start[j];
+    for (std::size_t s = 0; s < motion.times.size(); ++s) {
+      const std::string beyond = app.beyond_limit(j, 0, motion.q[s * nq + qi]);
+      if (beyond.empty()) continue;
+      app.warn(path + ": sample " + std::to_string(s + 1) + ": " + beyond + " when played");
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 bool import_motion(AppState& app, const std::string& path) {
   if (!app.model) {
     app.error("import motion: open a robot first");
@@ -339,6 +358,7 @@ bool import_motion(AppState& app, const std::string& path) {
     app.error(std::string("motion not imported: ") + e.what());
     return false;
   }
+  warn_beyond_limits(app, path, motion);
   TimelineState& t = timeline_of(app);
   t.motion = Trajectory{};
   t.motion.coord_count = app.model->coord_count;

@@ -28,7 +28,6 @@ class FrameStats {
   // frames per second over the recent frames
   double fps() const;
   double last_frame_ms() const { return frame_ms_.empty() ? 0 : frame_ms_.back(); }
-  double last_solve_ms() const { return solve_ms_.empty() ? 0 : solve_ms_.back(); }
 
  private:
   std::vector<double> frame_ms_, solve_ms_;

@@ -17,9 +17,8 @@ namespace ikwb::gui {
 
 namespace {
 
-constexpr float kClickSlop = 4.0f;      // pixels a press may travel and still be a click
-constexpr float kTargetPickPx = 10.0f;  // target marker hit radius
-constexpr double kBannerSeconds = 6.0;
+constexpr float kClickSlop = 4.0f;         // pixels a press may travel and still be a click
+constexpr float kTargetPickPx = 10.0f;     // target marker hit radius
 constexpr std::size_t kBannerChars = 600;  // longer errors are cut (the Messages panel has all)
 constexpr float kBannerWidth = 720.0f;     // wrap width, window pixels
 
@@ -32,7 +31,7 @@ glm::vec4 status_color(const WorkbenchObjective& o) {
   if (o.status.reached) return kReached;
   // a target traded off against other objectives is reachable: amber, not red
   const bool traded = o.status.explained && o.status.status == ReachStatus::kTradedOff;
-  return o.status.out_of_reach && !traded ? kOutOfReach : kSolving;
+  return o.status.missed && !traded ? kOutOfReach : kSolving;
 }
 
 ImU32 im_color(const glm::vec4& c) {
@@ -67,24 +66,17 @@ void Viewport3D::sync_model(AppState& app) {
   picker_.set_meshes(renderer_.body_meshes());
   if (gizmo.dragging()) gizmo.cancel_drag();
   drag_ = Drag::kNone;
+  // the scene's camera keys (the valid ones, AppState::apply_scene), framing for the others
   const nlohmann::json& c = app.scene_camera;
-  if (c.is_object() && c.contains("distance")) {
-    try {
-      if (c.contains("target")) {
-        auto t = c["target"].get<std::vector<double>>();
-        if (t.size() == 3) camera.target = glm::vec3(float(t[0]), float(t[1]), float(t[2]));
-      }
-      camera.distance = c["distance"].get<float>();
-      if (c.contains("yaw")) camera.yaw = c["yaw"].get<float>();
-      if (c.contains("pitch")) camera.pitch = c["pitch"].get<float>();
-    } catch (const std::exception& e) {
-      app.warn(std::string("scene camera ignored: ") + e.what());
-      frame_robot(app);
-    }
-    app.scene_camera = nlohmann::json::object();
-  } else {
-    frame_robot(app);
+  if (c.contains("yaw")) camera.yaw = c["yaw"].get<float>();
+  if (c.contains("pitch")) camera.pitch = c["pitch"].get<float>();
+  frame_robot(app);
+  if (c.contains("target")) {
+    auto t = c["target"].get<std::vector<double>>();
+    camera.target = glm::vec3(float(t[0]), float(t[1]), float(t[2]));
   }
+  if (c.contains("distance")) camera.distance = c["distance"].get<float>();
+  app.scene_camera = nlohmann::json::object();
 }
 
 void Viewport3D::frame_robot(const AppState& app) {
@@ -95,6 +87,17 @@ void Viewport3D::frame_robot(const AppState& app) {
     for (const auto& x : app.fk.body_q) {
       lo = glm::min(lo, render::to_glm(x.p));
       hi = glm::max(hi, render::to_glm(x.p));
+    }
+  }
+  // the enabled objectives' targets and tool points too, so their handles are in view
+  for (const WorkbenchObjective& o : app.objectives) {
+    if (!o.enabled()) continue;
+    std::vector<glm::vec3> points;
+    if (o.has_target_position()) points.push_back(render::to_glm(o.target.p));
+    if (o.link() >= 0) points.push_back(render::to_glm(o.status.current.p));
+    for (const glm::vec3& p : points) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
     }
   }
   camera.frame(lo, hi, rect.aspect());
@@ -483,16 +486,16 @@ void Viewport3D::draw_ui(AppState& app) {
     glm::vec3 px = camera.project(render::to_glm(at), rect);
     if (px.z > 0 && rect.contains(glm::vec2(px))) {
       const ObjectiveStatus& st = o.status;
-      if (st.out_of_reach && st.explained && st.status == ReachStatus::kTradedOff)
+      if (st.missed && st.explained && st.status == ReachStatus::kTradedOff)
         std::snprintf(buf, sizeof buf, "%s: traded off, %.2f mm short", o.name().c_str(),
                       1000.0 * st.position_error);
-      else if (st.out_of_reach && st.explained && st.status == ReachStatus::kBlocked)
+      else if (st.missed && st.explained && st.status == ReachStatus::kBlocked)
         std::snprintf(buf, sizeof buf, "%s: blocked, %.1f cm short", o.name().c_str(),
                       100.0 * st.position_error);
-      else if (st.out_of_reach && st.explained)
+      else if (st.missed && st.explained)
         std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f cm", o.name().c_str(),
                       100.0 * st.position_error);
-      else if (st.out_of_reach)
+      else if (st.missed)
         std::snprintf(buf, sizeof buf, "%s: best effort, %.1f mm short", o.name().c_str(),
                       1000.0 * st.position_error);
       else if (o.status.reached)
@@ -519,21 +522,16 @@ void Viewport3D::draw_ui(AppState& app) {
   }
 
   // the newest error as a banner for a few seconds, wrapped within the view
-  if (!app.messages.empty()) {
-    for (auto it = app.messages.rbegin(); it != app.messages.rend(); ++it) {
-      if (seconds_since_start() - it->time > kBannerSeconds) break;
-      if (it->level != Message::kError) continue;
-      std::string t =
-          it->text.size() > kBannerChars ? it->text.substr(0, kBannerChars - 3) + "..." : it->text;
-      const float wrap = std::max(std::min(rect.width - 40.0f, kBannerWidth), 120.0f);
-      ImVec2 ts = ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap);
-      ImVec2 at(rect.x + 0.5f * (rect.width - ts.x), rect.y + 76);
-      dl->AddRectFilled(ImVec2(at.x - 10, at.y - 6), ImVec2(at.x + ts.x + 10, at.y + ts.y + 6),
-                        IM_COL32(150, 38, 38, 230), 5.0f);
-      dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, IM_COL32(255, 240, 240, 255),
-                  t.c_str(), nullptr, wrap);
-      break;
-    }
+  if (const Message* banner = app.banner_error()) {
+    const std::string& text = banner->text;
+    std::string t = text.size() > kBannerChars ? text.substr(0, kBannerChars - 3) + "..." : text;
+    const float wrap = std::max(std::min(rect.width - 40.0f, kBannerWidth), 120.0f);
+    ImVec2 ts = ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap);
+    ImVec2 at(rect.x + 0.5f * (rect.width - ts.x), rect.y + 76);
+    dl->AddRectFilled(ImVec2(at.x - 10, at.y - 6), ImVec2(at.x + ts.x + 10, at.y + ts.y + 6),
+                      IM_COL32(150, 38, 38, 230), 5.0f);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, IM_COL32(255, 240, 240, 255), t.c_str(),
+                nullptr, wrap);
   }
 
   // controls hint

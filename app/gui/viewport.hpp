@@ -51,6 +51,7 @@ class Viewport3D {
   // draws the scene into the bound framebuffer (window of fb_height framebuffer pixels)
   void render(const AppState& app, int fb_height, float fb_scale);
 
+  // fits the robot and the enabled objectives' targets and tool points into the view (F)
   void frame_robot(const AppState& app);
   // objective whose gizmo is shown (-1: none) and the gizmo mode it uses
   int gizmo_objective(const AppState& app) const;

@@ -309,6 +309,7 @@ int run_workbench(int argc, char** argv) {
     const ImGuiIO& io = ImGui::GetIO();
     view.handle_input(app, source.input, io.WantCaptureMouse, io.WantCaptureKeyboard);
     gui::timeline_frame(app, io.DeltaTime, view.gizmo.dragging() || app.held_joint >= 0);
+    app.want_alternatives = view.visuals.options.ghosts;
     driver.step_frame(app);
     gui::session_frame_end(ui,
                            view.gizmo.dragging() || ImGui::IsAnyItemActive() || soak.dragging());

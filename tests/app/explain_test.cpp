@@ -82,7 +82,25 @@ TEST_F(Explain, PandaTargetFarAwayIsOutOfReach) {
       << log();
   const json d = dump("far.json");
   EXPECT_EQ(d["objectives"][0]["status"], "out_of_reach");
+  EXPECT_TRUE(d["objectives"][0]["out_of_reach"].get<bool>());
   EXPECT_TRUE(d["objectives"][0]["blocked_by"].empty());
+}
+
+TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
+  // two targets 40 cm apart pull the Panda's hand: each is reachable alone
+  ASSERT_EQ(run("robot panda\nremove 0\nadd position panda_hand_tcp weight 1\n"
+                "add position panda_hand_tcp weight 1\ntarget 2 0.5 0.2 0.45\n"
+                "target 3 0.5 -0.2 0.45\nwait 80\nexpect status 2 traded_off\n" +
+                dump_cmd("tug.json") + "expect out_of_reach 2\n"),
+            1)
+      << log();
+  EXPECT_NE(log().find("expect: out_of_reach 2 failed (status traded_off"), std::string::npos)
+      << log();
+  for (const json& o : dump("tug.json")["objectives"]) {
+    EXPECT_EQ(o["out_of_reach"].get<bool>(), o["status"] == "out_of_reach") << o.dump();
+    EXPECT_EQ(o["out_of_reach_by"].get<double>(), 0.0) << o.dump();
+  }
+  EXPECT_EQ(dump("tug.json")["objectives"][2]["status"], "traded_off");
 }
 
 TEST_F(Explain, ExpectStatusFailsOnTheWrongWordAndRefusesUnknownWords) {

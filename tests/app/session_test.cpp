@@ -255,6 +255,107 @@ TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
       EXPECT_EQ(table.rows[r][c], j["configurations"][r]["q"][c].get<double>()) << r << "," << c;
 }
 
+TEST_F(Session, StoredConfigurationsBelongToTheRobotTheyWereStoredOn) {
+  // a planar3 configuration and a Panda one: export and restore only the open robot's
+  EXPECT_EQ(run("robot planar3\nwait 2\nstore\nrobot panda\nwait 2\nstore\nexport_configs " +
+                path("mixed.csv") + "\nexport_configs " + path("mixed.json") + "\n" +
+                dump_cmd("mixed_dump.json") + "save_scene " + path("mixed_scene.json") +
+                "\nrestore_config 0\n"),
+            1)
+      << log();
+  EXPECT_NE(log().find("config 1 was stored on another robot (3 joint values)"), std::string::npos)
+      << log();
+  EXPECT_NE(log().find("restore_config: configuration 0 not restored"), std::string::npos) << log();
+  EXPECT_EQ(log().find("no stored configuration"), std::string::npos) << log();
+  EXPECT_NE(log().find("mixed.csv: left out 1 configurations stored on another robot"),
+            std::string::npos)
+      << log();
+  // every row of the export has the header's width: the Panda's configuration only
+  std::ifstream csv(path("mixed.csv"));
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(csv, line);) rows.push_back(ikwb::split_csv_line(line));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].size(), 8u);
+  EXPECT_EQ(rows[1].size(), 8u);
+  const json exported = json::parse(read_text(path("mixed.json")));
+  ASSERT_EQ(exported["configurations"].size(), 1u);
+  EXPECT_EQ(exported["configurations"][0]["name"], "config 2");
+  const json stored = dump("mixed_dump.json")["stored_configs"];
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_FALSE(stored[0]["fits"].get<bool>());
+  EXPECT_TRUE(stored[1]["fits"].get<bool>());
+
+  // the scene keeps both; back on planar3 the first one restores
+  ASSERT_EQ(run("open_scene " + path("mixed_scene.json") + "\nwait 2\n" + dump_cmd("opened.json") +
+                "robot planar3\nwait 2\nrestore_config 0\n" + dump_cmd("planar.json") +
+                "export_configs " + path("planar.csv") + "\n"),
+            0)
+      << log();
+  const json opened = dump("opened.json")["stored_configs"];
+  ASSERT_EQ(opened.size(), 2u);
+  EXPECT_FALSE(opened[0]["fits"].get<bool>());
+  EXPECT_TRUE(opened[1]["fits"].get<bool>());
+  const json planar = dump("planar.json");
+  EXPECT_TRUE(planar["stored_configs"][0]["fits"].get<bool>());
+  expect_near(planar["joint_q"], planar["stored_configs"][0]["q"], 1e-9, "restored");
+  std::ifstream planar_csv(path("planar.csv"));
+  std::string header;
+  std::getline(planar_csv, header);
+  EXPECT_EQ(ikwb::split_csv_line(header).size(), 3u) << header;
+}
+
+TEST_F(Session, NoConfigurationFitsNothingIsExported) {
+  EXPECT_EQ(run("robot planar3\nwait 2\nstore\nrobot panda\nwait 2\nexport_configs " +
+                path("none.csv") + "\nrestore_config 3\n"),
+            1)
+      << log();
+  EXPECT_NE(log().find("nothing exported: all 1 configurations stored on another robot"),
+            std::string::npos)
+      << log();
+  EXPECT_NE(log().find("no stored configuration 3 (1 stored, numbered from 0)"), std::string::npos)
+      << log();
+  EXPECT_FALSE(fs::exists(path("none.csv")));
+}
+
+TEST_F(Session, PackagePathsAreSavedAbsolute) {
+  fs::create_directories(path("ws/src"));
+  std::ofstream(path("script.txt")) << "robot panda\nwait 1\nsave_scene " + path("s.json") + "\n";
+  ASSERT_EQ(run_gui("--package-path ws/src --script script.txt"), 0) << log();
+  const json s = json::parse(read_text(path("s.json")));
+  ASSERT_EQ(s["package_paths"].size(), 1u);
+  EXPECT_EQ(fs::path(s["package_paths"][0].get<std::string>()), fs::path(path("ws/src")));
+}
+
+TEST_F(Session, BadSceneCameraKeysAreWarnedAboutAndIgnored) {
+  ASSERT_EQ(run("robot panda\nwait 1\nsave_scene " + path("s.json") + "\n"), 0) << log();
+  json s = json::parse(read_text(path("s.json")));
+  s["camera"]["distance"] = -5;
+  s["camera"]["yaw"] = "NaN";
+  s["camera"]["target"] = {0.0, 1.0};
+  s["camera"]["zoom"] = 2;
+  s["camera"]["pitch"] = 0.3;
+  std::ofstream(path("bad_camera.json")) << s.dump(1);
+  ASSERT_EQ(run("open_scene " + path("bad_camera.json") + "\nwait 2\n" + dump_cmd("d.json")), 0)
+      << log();
+  const std::string file = path("bad_camera.json") + ": ";
+  for (const char* key : {"camera.distance", "camera.yaw", "camera.target", "camera.zoom"})
+    EXPECT_NE(log().find(file + key), std::string::npos) << key << "\n" << log();
+  const json c = dump("d.json")["camera"];
+  EXPECT_GT(c["distance"].get<double>(), 0.1);
+  EXPECT_LT(c["distance"].get<double>(), 100.0);
+  EXPECT_NEAR(c["pitch"].get<double>(), 0.3, 1e-6);
+}
+
+TEST_F(Session, SceneSavedByAScriptKeepsTheUsersFrameBudget) {
+  ASSERT_EQ(
+      run("robot panda\nwait 2\n" + dump_cmd("d.json") + "save_scene " + path("s.json") + "\n"), 0)
+      << log();
+  // the script's frames run without a budget, the scene keeps the workbench's
+  EXPECT_EQ(dump("d.json")["solver"]["frame_budget_ms"].get<double>(), 0.0);
+  const json s = json::parse(read_text(path("s.json")));
+  EXPECT_EQ(s["extra"]["frame_budget_ms"].get<double>(), 4.0);
+}
+
 TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
   std::ofstream(path("targets.csv")) << "x,y,z\n"
                                         "0.45,0.1,0.5\n"

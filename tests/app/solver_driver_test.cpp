@@ -243,7 +243,7 @@ TEST(SolverDriver, UnreachableTargetSettlesAtABestEffort) {
   for (int k = 0; k < 20; ++k) frame(app, driver);
   const ObjectiveStatus& s = app.objectives[0].status;
   EXPECT_FALSE(s.reached);
-  EXPECT_TRUE(s.out_of_reach);
+  EXPECT_TRUE(s.missed);
   EXPECT_GT(s.position_error, 1.0);
   EXPECT_TRUE(app.solve.settled);
   EXPECT_STREQ(app.solve_state(), "best effort");

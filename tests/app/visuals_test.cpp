@@ -144,6 +144,28 @@ TEST_F(Visuals, GhostCountEqualsSeedCountAndAdoptingSetsJointQ) {
     EXPECT_EQ(a["joint_q"][i].get<double>(), q[i].get<double>()) << i;
 }
 
+TEST_F(Visuals, WithAFrameBudgetShownGhostsBringTheOtherSeedsOverAFewFrames) {
+  // the warm start converges at once on a reachable target; with ghosts on the pool still
+  // advances within the budget, so every seed becomes a ghost, and then the solver rests
+  ASSERT_EQ(run("robot panda\nframe_budget 4\nsolver n_seeds 6\nview ghosts on\n"
+                "target 0 0.45 0.25 0.35\nwait 60\n" +
+                dump_cmd("ghosts.json") + "live off\nwait 1\nadopt_seed 3\nwait 1\n" +
+                dump_cmd("adopted.json")),
+            0)
+      << log();
+  const json g = dump("ghosts.json");
+  EXPECT_EQ(g["visuals"]["ghost_count"], 6);
+  ASSERT_EQ(g["seeds"].size(), 6u);
+  int advanced = 0;
+  for (const json& s : g["seeds"]) advanced += s["cost"].is_number() ? 1 : 0;  // inf: null
+  EXPECT_EQ(advanced, 6);
+  EXPECT_EQ(g["solver"]["state"], "converged");
+  const json& q = g["seeds"][3]["q"];
+  const json a = dump("adopted.json");
+  for (std::size_t i = 0; i < q.size(); ++i)
+    EXPECT_NEAR(a["joint_q"][i].get<double>(), q[i].get<double>(), 1e-9) << i;
+}
+
 TEST_F(Visuals, ClickingAGhostAdoptsItsSolution) {
   // the seed farthest from the kept configuration is clicked through the picking path
   const std::string setup =

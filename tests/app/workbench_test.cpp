@@ -121,7 +121,7 @@ TEST_F(Workbench, DragOutOfReachKeepsRobotValidAndReportsTheError) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"
                 "drag 0 TranslateX 1.5 0 0 frames 40\n"
-                "wait 40\n"
+                "wait 80\n"  // until the explanation of the resting robot has come
                 "dump " +
                 path("far.json") + "\n"),
             0)
@@ -316,6 +316,78 @@ TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattended
   // an interactive start shows the error and keeps the window open (until `timeout` ends it)
   EXPECT_EQ(run_gui("bad.urdf" + rec, 3), 124) << log();
   EXPECT_NE(log().find("could not open robot"), std::string::npos) << log();
+}
+
+TEST_F(Workbench, BranchEditPausesTheSolverAndSaysSo) {
+  ASSERT_EQ(run("robot humanoid\nwait 10\n" + dump_cmd("before.json") +
+                "select_link left_forearm\nbranch left_elbow_joint on\nbranch_follow off\n"
+                "branch_set left_elbow_joint -100deg\nwait 3\n" +
+                dump_cmd("paused.json") + "branch left_elbow_joint off\nwait 20\n" +
+                dump_cmd("after.json")),
+            0)
+      << log();
+  const json paused = dump("paused.json")["solver"];
+  EXPECT_EQ(paused["state"], "paused");
+  EXPECT_FALSE(paused["converged"].get<bool>());
+  EXPECT_EQ(paused["solve_ms"].get<double>(), 0.0);
+  EXPECT_EQ(paused["solve_iterations"].get<int>(), 0);
+  EXPECT_NE(dump("after.json")["solver"]["state"], "paused");
+}
+
+TEST_F(Workbench, FrameShowsTheObjectivesTargetsToo) {
+  // a target 3 m above the Panda, far outside the robot's geometry: F frames it too, so its
+  // handle can be dragged
+  ASSERT_EQ(run("robot panda\nwait 2\ntarget 0 0 0 3\nwait 10\nframe\nwait 2\n"
+                "drag 0 TranslateX 10cm frames 5\nwait 5\n" +
+                dump_cmd("d.json")),
+            0)
+      << log();
+  EXPECT_NEAR(dump("d.json")["objectives"][0]["target"]["position"][0].get<double>(), 0.1, 0.01);
+}
+
+TEST_F(Workbench, ASuccessfulOpenClearsTheBannerOfAnEarlierFailure) {
+  EXPECT_EQ(run("robot panda\nwait 2\nload nonexistent.urdf\nwait 2\n" + dump_cmd("failed.json") +
+                "robot ur5e\nwait 5\n" + dump_cmd("opened.json")),
+            0)
+      << log();
+  EXPECT_NE(dump("failed.json")["error_banner"].get<std::string>().find("nonexistent.urdf"),
+            std::string::npos);
+  EXPECT_TRUE(dump("opened.json")["error_banner"].is_null()) << dump("opened.json")["error_banner"];
+}
+
+TEST_F(Workbench, AnUnknownRobotNameListsTheShippedRobots) {
+  EXPECT_EQ(run("robot nosuch\n"), 1) << log();
+  EXPECT_NE(log().find("'nosuch' is neither a file nor a shipped robot (shipped: "),
+            std::string::npos)
+      << log();
+  EXPECT_NE(log().find("panda"), std::string::npos) << log();
+  EXPECT_EQ(run_gui("--robot nosuch --frames 3"), 1) << log();
+  EXPECT_NE(log().find("'nosuch' is neither a file nor a shipped robot"), std::string::npos)
+      << log();
+  EXPECT_EQ(run("robot panda\nload nonexistent.urdf\n"), 0) << log();
+  EXPECT_NE(log().find("nonexistent.urdf: no such file"), std::string::npos) << log();
+}
+
+TEST_F(Workbench, ValuesBeyondAJointsLimitsAreClampedWithAWarning) {
+  std::ofstream(path("motion.csv"))
+      << "time,panda_joint1,panda_joint2,panda_joint3,panda_joint4,panda_joint5,panda_joint6,"
+         "panda_joint7,panda_finger_joint1\n"
+         "0,0,0,0,-1.5,0,1.5,0,0\n1,0,0,0,-1.5,0,1.5,0,0\n2,0,0,0,-1.5,0,9,0,0\n3,0,0,0,-1.5,0,9,0,"
+         "0\n";
+  ASSERT_EQ(run("robot panda\nlive off\njoint panda_joint1 500deg\nwait 1\njoint panda_joint1 "
+                "500deg\nwait 1\n" +
+                dump_cmd("d.json") + "import_motion " + path("motion.csv") + "\n"),
+            0)
+      << log();
+  const std::string warning = "joint panda_joint1: 500 deg is beyond its upper limit, set to ";
+  const std::size_t first = log().find(warning);
+  ASSERT_NE(first, std::string::npos) << log();
+  EXPECT_EQ(log().find(warning, first + 1), std::string::npos) << "warned twice\n" << log();
+  EXPECT_NEAR(dump("d.json")["joints"]["panda_joint1"]["q"].get<double>(), 2.8973, 1e-3);
+  EXPECT_NE(log().find("motion.csv: sample 3: joint panda_joint6: 515.7 deg is beyond its upper "
+                       "limit"),
+            std::string::npos)
+      << log();
 }
 
 TEST_F(Workbench, FailedExpectationAndBadSyntaxSetTheExitStatus) {

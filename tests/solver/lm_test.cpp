@@ -133,6 +133,41 @@ TEST(Cholesky, SolvesSpdSystems) {
   EXPECT_FALSE(cholesky_factor(Z.data(), 2));
 }
 
+// A system of tree pattern (parent: each dof's parent): `rows` random rows that each move one
+// chain, from a dof to the root, plus `diagonal` on A's diagonal; b = A x for a random x; the
+// dofs' depths and the packed stride.
+struct TreeSystem {
+  std::vector<double> A, x, b;
+  std::vector<int> depth;
+  int stride = 1;
+};
+
+TreeSystem tree_system(const std::vector<int>& parent, int rows, double diagonal,
+                       std::mt19937& rng) {
+  const int n = int(parent.size());
+  std::uniform_real_distribution<double> u(-1, 1);
+  TreeSystem t;
+  t.A.assign(n * n, 0.0);
+  for (int k = 0; k < rows; ++k) {
+    std::vector<double> row(n, 0.0);
+    for (int d = k % n; d >= 0; d = parent[d]) row[d] = u(rng);
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) t.A[a * n + b] += row[a] * row[b];
+  }
+  for (int a = 0; a < n; ++a) t.A[a * n + a] += diagonal;
+  t.x.resize(n);
+  for (double& v : t.x) v = u(rng);
+  t.b.assign(n, 0.0);
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < n; ++c) t.b[a] += t.A[a * n + c] * t.x[c];
+  t.depth.resize(n);
+  for (int d = 0; d < n; ++d) {
+    t.depth[d] = parent[d] < 0 ? 0 : t.depth[parent[d]] + 1;
+    t.stride = std::max(t.stride, t.depth[d] + 1);
+  }
+  return t;
+}
+
 // A matrix that couples each dof only with its ancestors (a floating base's six dofs, then
 // three branches listed breadth first, as a URDF loader lists them): the tree factor solves it,
 // and the pattern check tells it from a matrix with a term across two branches.
@@ -141,27 +176,13 @@ TEST(Cholesky, TreeFactorSolvesTreePatternSystems) {
   const int n = int(parent.size());
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
-  // rows that each move one chain, from a dof to the root
-  std::vector<double> A(n * n, 0.0);
-  for (int k = 0; k < 3 * n; ++k) {
-    std::vector<double> row(n, 0.0);
-    for (int d = k % n; d >= 0; d = parent[d]) row[d] = u(rng);
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) A[a * n + b] += row[a] * row[b];
-  }
-  for (int a = 0; a < n; ++a) A[a * n + a] += 0.1;
-  std::vector<double> x(n), b(n, 0.0);
-  for (double& v : x) v = u(rng);
-  for (int a = 0; a < n; ++a)
-    for (int c = 0; c < n; ++c) b[a] += A[a * n + c] * x[c];
+  const TreeSystem sys = tree_system(parent, 3 * n, 0.1, rng);
+  const std::vector<double>& A = sys.A;
+  const std::vector<double>& x = sys.x;
+  std::vector<double> b = sys.b;
+  const int stride = sys.stride;
   ASSERT_TRUE(lm_tree_pattern(A.data(), n, parent.data()));
-  std::vector<int> depth(n);
-  int stride = 1;
-  for (int d = 0; d < n; ++d) {
-    depth[d] = parent[d] < 0 ? 0 : depth[parent[d]] + 1;
-    stride = std::max(stride, depth[d] + 1);
-  }
-  const DofTree t{parent.data(), depth.data(), stride};
+  const DofTree t{parent.data(), sys.depth.data(), stride};
   // packed: each row its diagonal, then its ancestors' entries nearest first
   std::vector<double> L(n * stride, 0.0);
   tree_pack(A.data(), n, t, L.data());
@@ -206,30 +227,17 @@ TEST(Cholesky, TreeFactorSolvesTreePatternSystems) {
 // 64 the factor once kept on its stack): solved to rounding, the packed rows 100 wide.
 TEST(Cholesky, TreeFactorTakesDeepChains) {
   const int n = 130;
-  std::vector<int> parent(n), depth(n);
+  std::vector<int> parent(n);
   for (int d = 0; d < n; ++d) parent[d] = d == 0 ? -1 : d == 100 ? 49 : d - 1;
-  int stride = 1;
-  for (int d = 0; d < n; ++d) {
-    depth[d] = parent[d] < 0 ? 0 : depth[parent[d]] + 1;
-    stride = std::max(stride, depth[d] + 1);
-  }
-  ASSERT_EQ(stride, 100);
   std::mt19937 rng(8);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> A(n * n, 0.0);
-  for (int k = 0; k < 2 * n; ++k) {
-    std::vector<double> row(n, 0.0);
-    for (int d = k % n; d >= 0; d = parent[d]) row[d] = u(rng);
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) A[a * n + b] += row[a] * row[b];
-  }
-  for (int a = 0; a < n; ++a) A[a * n + a] += 1.0;
+  const TreeSystem sys = tree_system(parent, 2 * n, 1.0, rng);
+  const std::vector<double>& A = sys.A;
+  const std::vector<double>& x = sys.x;
+  std::vector<double> b = sys.b;
+  const int stride = sys.stride;
+  ASSERT_EQ(stride, 100);
   ASSERT_TRUE(lm_tree_pattern(A.data(), n, parent.data()));
-  std::vector<double> x(n), b(n, 0.0);
-  for (double& v : x) v = u(rng);
-  for (int a = 0; a < n; ++a)
-    for (int c = 0; c < n; ++c) b[a] += A[a * n + c] * x[c];
-  const DofTree t{parent.data(), depth.data(), stride};
+  const DofTree t{parent.data(), sys.depth.data(), stride};
   std::vector<double> L(n * stride, 0.0);
   tree_pack(A.data(), n, t, L.data());
   ASSERT_TRUE(tree_factor(L.data(), n, t));

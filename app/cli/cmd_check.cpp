@@ -112,7 +112,8 @@ int cmd_check(int argc, char** argv) {
     int colliding_configs = 0;
     for (std::size_t i = 0; i < q.row_count(); ++i) {
       eval_fk(m, q.rows[i], {}, state);
-      std::vector<BodyDistance> d = closest_distances(world, state.body_q.data());
+      // the closest pair, and every pair in collision
+      std::vector<BodyDistance> d = closest_distances(world, state.body_q.data(), 1, 0.0);
       int colliding = 0;
       for (const BodyDistance& e : d) colliding += e.contact.distance < 0;
       colliding_configs += colliding > 0;

@@ -609,13 +609,8 @@ void AppState::update_collisions() {
   }
   c.objective = any;
   if (model && int(fk.body_q.size()) == model->body_count) {
-    std::vector<BodyDistance> all = closest_distances(collision_world_, fk.body_q.data());
-    std::size_t keep = 0;
-    while (keep < all.size() &&
-           (int(keep) < kCollisionPairsListed || all[keep].contact.distance < c.margin))
-      ++keep;
-    all.resize(keep);
-    c.pairs = std::move(all);
+    c.pairs =
+        closest_distances(collision_world_, fk.body_q.data(), kCollisionPairsListed, c.margin);
     for (const BodyDistance& d : c.pairs) {
       c.penetrating_count += d.contact.distance < 0;
       c.near_count += d.contact.distance >= 0 && d.contact.distance < c.margin;

@@ -5,11 +5,14 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "engine/core/model.hpp"
 
@@ -518,48 +521,104 @@ CollisionWorld make_collision_world(const Model& model,
 }
 
 std::vector<BodyDistance> closest_distances(const CollisionWorld& world,
-                                            const Transform<double>* body_q, int max_count) {
-  std::vector<BodyDistance> out;
-  auto world_capsule = [&](int i, Vec3<double>* p0, Vec3<double>* p1) {
+                                            const Transform<double>* body_q, int max_count,
+                                            double within) {
+  // every capsule's end points in the world once (the pairs share capsules)
+  const int n = int(world.capsules.size());
+  std::vector<Vec3<double>> ends(2 * std::size_t(n));
+  for (int i = 0; i < n; ++i) {
     const LinkCapsule<double>& c = world.capsules[i];
-    *p0 = transform_point(body_q[c.body], c.p0);
-    *p1 = transform_point(body_q[c.body], c.p1);
-  };
-  // keep the closest capsule pair of each body pair / body-obstacle pair
-  auto keep = [&](BodyDistance d) {
-    for (BodyDistance& e : out)
-      if (e.body_a == d.body_a && e.body_b == d.body_b && e.obstacle == d.obstacle) {
-        if (d.contact.distance < e.contact.distance) e = d;
-        return;
-      }
-    out.push_back(d);
-  };
-  for (int k = 0; k < world.self_pair_count(); ++k) {
-    int i = world.self_pairs[2 * k], j = world.self_pairs[2 * k + 1];
-    Vec3<double> a0, a1, b0, b1;
-    world_capsule(i, &a0, &a1);
-    world_capsule(j, &b0, &b1);
-    BodyDistance d;
-    d.body_a = world.capsules[i].body;
-    d.body_b = world.capsules[j].body;
-    d.contact = capsule_capsule(a0, a1, world.capsules[i].radius, b0, b1, world.capsules[j].radius);
-    keep(d);
+    ends[2 * i] = transform_point(body_q[c.body], c.p0);
+    ends[2 * i + 1] = transform_point(body_q[c.body], c.p1);
   }
-  for (int i : world.world_capsules)
+  // The closest capsule pair of each body pair / body-obstacle pair, found by key: body_a, then
+  // body_b or (top bit set) the obstacle. order: the pair's place in the world's order (self
+  // pairs first, then each world capsule's obstacles), for ties.
+  struct Entry {
+    BodyDistance d;
+    long order;
+  };
+  std::vector<Entry> out;
+  std::unordered_map<std::uint64_t, int> index;
+  auto keep = [&](const BodyDistance& d, long order) {
+    const std::uint32_t second =
+        d.obstacle >= 0 ? 0x80000000u | std::uint32_t(d.obstacle) : std::uint32_t(d.body_b);
+    const std::uint64_t key = std::uint64_t(std::uint32_t(d.body_a)) << 32 | second;
+    auto [it, inserted] = index.try_emplace(key, int(out.size()));
+    if (inserted) {
+      out.push_back({d, order});
+      return;
+    }
+    Entry& e = out[it->second];
+    if (d.contact.distance < e.d.contact.distance ||
+        (d.contact.distance == e.d.contact.distance && order < e.order))
+      e.d = d;
+    e.order = std::min(e.order, order);
+  };
+  const int self_count = world.self_pair_count();
+  for (std::size_t w = 0; w < world.world_capsules.size(); ++w) {
+    const int i = world.world_capsules[w];
     for (std::size_t o = 0; o < world.obstacles.size(); ++o) {
-      Vec3<double> a0, a1;
-      world_capsule(i, &a0, &a1);
       BodyDistance d;
       d.body_a = world.capsules[i].body;
       d.obstacle = int(o);
-      d.contact = capsule_shape(a0, a1, world.capsules[i].radius, world.obstacles[o]);
-      keep(d);
+      d.contact =
+          capsule_shape(ends[2 * i], ends[2 * i + 1], world.capsules[i].radius, world.obstacles[o]);
+      keep(d, self_count + long(w * world.obstacles.size() + o));
     }
-  std::stable_sort(out.begin(), out.end(), [](const BodyDistance& x, const BodyDistance& y) {
-    return x.contact.distance < y.contact.distance;
+  }
+  auto measure = [&](int k) {
+    const int i = world.self_pairs[2 * k], j = world.self_pairs[2 * k + 1];
+    BodyDistance d;
+    d.body_a = world.capsules[i].body;
+    d.body_b = world.capsules[j].body;
+    d.contact = capsule_capsule(ends[2 * i], ends[2 * i + 1], world.capsules[i].radius, ends[2 * j],
+                                ends[2 * j + 1], world.capsules[j].radius);
+    keep(d, k);
+  };
+  if (max_count <= 0) {
+    for (int k = 0; k < self_count; ++k) measure(k);
+  } else {
+    // A capsule lies within its bounding sphere (centre the segment's middle, radius half its
+    // length plus its own), so the spheres' gap bounds a self pair's distance from below. The
+    // pairs of the 2 max_count smallest bounds are measured first; then the max_count-th
+    // closest body pair so far (an upper bound of the answer's) and `within` give the cutoff,
+    // and of the rest only pairs whose bound is within it are measured: the others can neither
+    // enter the answer nor change an entry of it.
+    std::vector<Vec3<double>> centre(n);
+    std::vector<double> reach(n);
+    for (int i = 0; i < n; ++i) {
+      centre[i] = 0.5 * (ends[2 * i] + ends[2 * i + 1]);
+      reach[i] = 0.5 * length(ends[2 * i + 1] - ends[2 * i]) + world.capsules[i].radius;
+    }
+    std::vector<std::pair<double, int>> bound(self_count);
+    for (int k = 0; k < self_count; ++k) {
+      const int i = world.self_pairs[2 * k], j = world.self_pairs[2 * k + 1];
+      bound[k] = {length(centre[i] - centre[j]) - reach[i] - reach[j], k};
+    }
+    const int first = std::min(self_count, 2 * max_count);
+    if (first > 0) std::nth_element(bound.begin(), bound.begin() + (first - 1), bound.end());
+    for (int s = 0; s < first; ++s) measure(bound[s].second);
+    double cutoff = std::numeric_limits<double>::infinity();
+    if (int(out.size()) >= max_count) {
+      std::vector<double> d;
+      for (const Entry& e : out) d.push_back(e.d.contact.distance);
+      std::nth_element(d.begin(), d.begin() + (max_count - 1), d.end());
+      cutoff = std::max(d[max_count - 1], within);
+    }
+    for (int s = first; s < self_count; ++s)
+      if (bound[s].first <= cutoff) measure(bound[s].second);
+  }
+  std::sort(out.begin(), out.end(), [](const Entry& x, const Entry& y) {
+    return x.d.contact.distance < y.d.contact.distance ||
+           (x.d.contact.distance == y.d.contact.distance && x.order < y.order);
   });
-  if (max_count > 0 && int(out.size()) > max_count) out.resize(max_count);
-  return out;
+  std::vector<BodyDistance> result;
+  for (const Entry& e : out) {
+    if (max_count > 0 && int(result.size()) >= max_count && !(e.d.contact.distance < within)) break;
+    result.push_back(e.d);
+  }
+  return result;
 }
 
 }  // namespace ikwb

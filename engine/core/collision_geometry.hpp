@@ -19,6 +19,7 @@
 // not be loaded is skipped with a warning.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -152,9 +153,12 @@ struct BodyDistance {
   int obstacle = -1;  // index into the world's obstacles, -1: a self pair
   Contact<double> contact;
 };
-// Per body pair (self) and per body and obstacle, the closest capsule pair, sorted by distance;
-// at most max_count entries (all when 0). body_q: (body_count) world poses.
-std::vector<BodyDistance> closest_distances(const CollisionWorld& world,
-                                            const Transform<double>* body_q, int max_count = 0);
+// Per body pair (self) and per body and obstacle, the closest capsule pair, sorted by distance
+// (ties in the world's pair order: self pairs, then each world capsule's obstacles). All of them
+// when max_count is 0; otherwise the max_count closest and every further one closer than
+// `within` (the self pairs beyond those are not measured). body_q: (body_count) world poses.
+std::vector<BodyDistance> closest_distances(
+    const CollisionWorld& world, const Transform<double>* body_q, int max_count = 0,
+    double within = -std::numeric_limits<double>::infinity());
 
 }  // namespace ikwb

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <random>
 #include <stdexcept>
 
 #include "core/test_models.hpp"
@@ -263,6 +264,52 @@ TEST(CollisionGeometry, ClosestDistancesPerBodyPairAndObstacle) {
     }
   EXPECT_TRUE(found);
   EXPECT_EQ(closest_distances(w, body_q.data(), 2).size(), 2u);
+}
+
+// The answer with max_count and within (its self pairs searched nearest bound first, stopping
+// early) is the full list's head: its max_count closest and every further pair closer than
+// within, the same entries in the same order. The shipped humanoid (652 self pairs), with a
+// ball among its links, at random configurations; within from below every distance to above
+// most of them.
+TEST(CollisionGeometry, ClosestDistancesLimitedAreTheFullListsHead) {
+  UrdfOptions options;
+  options.floating_base = true;
+  LoadResult r = load_urdf_file(
+      std::string(IKWB_SOURCE_DIR) + "/assets/robots/humanoid/humanoid.urdf", options);
+  const Model& m = *r.model;
+  Obstacle ball;
+  ball.name = "ball";
+  ball.type = ShapeType::kSphere;
+  ball.radius = 0.1;
+  ball.pose.p = {0.25, 0.1, 0.9};
+  CollisionWorld w = make_collision_world(m, {}, {ball});
+  ASSERT_GT(w.self_pair_count(), 100);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  std::vector<Transform<double>> body_q(m.body_count);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> q = m.neutral_configuration();
+    for (int a = 7; a < m.coord_count; ++a) q[a] = u(rng);
+    fk_row(m.view(), q.data(), body_q.data());
+    const std::vector<BodyDistance> all = closest_distances(w, body_q.data());
+    for (int count : {1, 8, 40}) {
+      for (double within : {-1.0, 0.0, 0.01, 0.1, 0.3}) {
+        SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(count) +
+                     " closest, within " + std::to_string(within));
+        std::vector<BodyDistance> head;
+        for (const BodyDistance& d : all)
+          if (int(head.size()) < count || d.contact.distance < within) head.push_back(d);
+        const std::vector<BodyDistance> got = closest_distances(w, body_q.data(), count, within);
+        ASSERT_EQ(got.size(), head.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          EXPECT_EQ(got[i].body_a, head[i].body_a);
+          EXPECT_EQ(got[i].body_b, head[i].body_b);
+          EXPECT_EQ(got[i].obstacle, head[i].obstacle);
+          EXPECT_EQ(got[i].contact.distance, head[i].contact.distance);
+        }
+      }
+    }
+  }
 }
 
 TEST(CollisionGeometry, SixtyLinkRobotWithMeshesFitsQuickly) {

@@ -10,8 +10,9 @@
 // this program measures the solve itself, twice: warm (the frames back to back) and with the data
 // caches flushed before each frame (64 MB written, outside the timing), which reproduces most of
 // the first pass's misses the workbench sees under software OpenGL (docs/benchmarks.md, "A
-// cold-cache proxy"). The code stays cached either way, so the flushed runs stay below the
-// workbench's figures.
+// cold-cache proxy"). Only data is written, so the instruction cache and the branch predictors
+// keep more than a drawn frame leaves them, and the flushed runs stay below the workbench's
+// figures.
 //
 // Counters: solve_median_us (the median of the frames' solve times, app.solve.solve_ms, over
 // the run's drags), iters_per_frame (the kept seed's iterations), converged (the

@@ -4,7 +4,8 @@
 //   anchor (jnt_pos) so hinge and ball rotate about it as in mj_kinematics; a body without
 //   joints is fixed to its parent. Quaternions come w first from MuJoCo and are stored w last.
 //   Geoms become visuals (and collision shapes when they collide); equality couplings of two
-//   scalar joints with a linear polynomial become mimic joints.
+//   scalar joints with a linear polynomial become mimic joints; named sites become massless
+//   bodies fixed to theirs.
 #include "engine/core/mjcf_loader.hpp"
 
 #include <unistd.h>
@@ -542,6 +543,31 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
         warn("equality constraint " + std::to_string(e) +
              " not carried over (only linear couplings of two scalar joints are)");
       }
+    }
+    // named sites (tool points, attachment frames) as massless bodies fixed to their body, so
+    // they can be targets; a site on the world is left out, a name a body or joint already has
+    // gets "_site" appended (a warning says so)
+    for (int st = 0; st < m->nsite; ++st) {
+      const char* raw = mj_id2name(m, mjOBJ_SITE, st);
+      const int mb = m->site_bodyid[st];
+      if (!raw || !*raw || mb == 0) continue;
+      std::string name = raw;
+      auto taken = [&](const std::string& n) {
+        return b.model().find_body(n) >= 0 || b.model().find_joint(n + "_weld") >= 0;
+      };
+      if (taken(name)) {
+        std::string renamed = name + "_site";
+        for (int k = 2; taken(renamed); ++k) renamed = name + "_site" + std::to_string(k);
+        warn("site '" + name + "' shares its name with a body: loaded as '" + renamed + "'");
+        name = renamed;
+      }
+      JointSpec s;
+      s.name = name + "_weld";
+      s.type = JointType::kFixed;
+      s.parent = body_of[mb];
+      s.child = b.add_body(name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+      s.X_p = {vec3(m->site_pos + 3 * st), quat_wxyz(m->site_quat + 4 * st)};
+      b.add_joint(s);
     }
   } catch (const ModelError& e) {
     mj_deleteModel(m);

@@ -18,8 +18,9 @@ bool mjcf_supported();
 // geoms that collide as collision shapes, the others as visuals (a body with only colliding
 // geoms drawn with those; capsules and ellipsoids as meshes, meshes as compiled; material
 // colours); active equality couplings of two scalar joints with a linear polynomial as mimic
-// joints (inactive ones, active="false", are skipped as MuJoCo does). Not carried over, each
-// with a warning: tendons, other equality constraints.
+// joints (inactive ones, active="false", are skipped as MuJoCo does); named sites on bodies as
+// massless bodies of their name fixed to theirs (NAME_site, with a warning, where a body has the
+// name). Not carried over, each with a warning: tendons, other equality constraints.
 // Attributes newer than the installed MuJoCo that cannot change kinematics or appearance are
 // dropped from the file and the files it includes, each with a warning naming its file and line
 // (an error with options.strict). options.floating_base puts a free joint named "root_joint"

@@ -23,14 +23,17 @@ namespace ikwb {
 namespace {
 
 // every kind of joint: a free root, a body with two hinges about offset anchors, a hinge with
-// a reference angle, a slide, a ball, an unlimited hinge, a hinge coupled to another, and geoms
+// a reference angle, a slide, a ball, an unlimited hinge, a hinge coupled to another, geoms,
+// and sites (a named one on a body; an unnamed one and one on the world, which are left out)
 const char* kRobot = R"(<mujoco model="zoo">
   <compiler angle="radian" autolimits="true"/>
   <worldbody>
     <geom name="floor" type="plane" size="2 2 0.1"/>
+    <site name="world_mark" pos="1 0 0"/>
     <body name="base" pos="0.3 -0.2 1.0" quat="0.9 0.1 0.3 -0.2">
       <freejoint name="root"/>
       <geom type="box" size="0.1 0.2 0.05" rgba="0.2 0.4 0.8 1"/>
+      <site pos="0 0 0.1"/>
       <body name="hip" pos="0 0.1 -0.1" euler="0.2 0 0.4">
         <joint name="hip_x" type="hinge" axis="1 0 0" pos="0 0 0.05" range="-1 1"/>
         <joint name="hip_y" type="hinge" axis="0 1 0.2" pos="0.02 0 0" range="-1.5 0.5"/>
@@ -50,6 +53,7 @@ const char* kRobot = R"(<mujoco model="zoo">
                 <body name="finger" pos="0 0.02 0">
                   <joint name="finger" type="hinge" axis="1 0 0" range="-0.5 0.5"/>
                   <geom type="sphere" size="0.01"/>
+                  <site name="tip" pos="0.01 0.03 -0.02" euler="0.3 -0.2 0.5"/>
                 </body>
               </body>
             </body>
@@ -118,6 +122,17 @@ TEST(Mjcf, FkMatchesMuJoCosOwnKinematics) {
       double qd = x.q.x * qm.x + x.q.y * qm.y + x.q.z * qm.z + x.q.w * qm.w;
       EXPECT_LT(std::fabs(std::fabs(qd) - 1.0), 1e-12) << name;
     }
+    // the site's frame: MuJoCo's site_xpos and site_xmat (row-major)
+    const int tip = mj_name2id(mm, mjOBJ_SITE, "tip");
+    const Transform<double>& x = s.body_q[m.find_body("tip")];
+    const mjtNum* p = d->site_xpos + 3 * tip;
+    const mjtNum* r = d->site_xmat + 9 * tip;
+    EXPECT_LT(length(x.p - Vec3<double>{p[0], p[1], p[2]}), 1e-12);
+    for (int c = 0; c < 3; ++c) {
+      Vec3<double> e{double(c == 0), double(c == 1), double(c == 2)};
+      const Vec3<double> col = rotate(x.q, e);
+      for (int row = 0; row < 3; ++row) EXPECT_NEAR(col[row], r[3 * row + c], 1e-12);
+    }
   }
   mj_deleteData(d);
   mj_deleteModel(mm);
@@ -151,6 +166,41 @@ TEST(Mjcf, JointsLimitsBodiesAndGeoms) {
   EXPECT_DOUBLE_EQ(m.body_visuals[m.find_body("base")][0].size.y, 0.4);  // full extent
   EXPECT_FALSE(m.body_collisions[m.find_body("base")].empty());
   EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+}
+
+// Sites become massless bodies fixed to theirs (the FK test checks their frames): named ones
+// on a body only; a site named like a body is renamed with a warning.
+TEST(Mjcf, NamedSitesAreFixedMasslessBodies) {
+  test::TempDir dir;
+  {
+    LoadResult r = load_robot_file(dir.write("zoo.xml", kRobot));
+    const Model& m = *r.model;
+    const int tip = m.find_body("tip");
+    ASSERT_GE(tip, 0);
+    EXPECT_EQ(m.body_mass[tip], 0.0);
+    const int j = m.body_joint[tip];
+    EXPECT_EQ(JointType(m.joint_type[j]), JointType::kFixed);
+    EXPECT_EQ(m.joint_parent[j], m.find_body("finger"));
+    EXPECT_LT(m.find_body("world_mark"), 0);
+    for (int b = 0; b < m.body_count; ++b)
+      EXPECT_EQ(m.body_name[b].rfind("site_", 0), std::string::npos) << m.body_name[b];
+  }
+  LoadResult r = load_robot_file(dir.write("clash.xml", R"(<mujoco model="clash">
+  <worldbody>
+    <body name="arm">
+      <joint name="shoulder" type="hinge" axis="0 0 1"/>
+      <geom type="sphere" size="0.05"/>
+      <site name="arm" pos="0.1 0 0"/>
+      <site name="grip" pos="0.2 0 0"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  const Model& m = *r.model;
+  EXPECT_GE(m.find_body("arm_site"), 0);
+  EXPECT_GE(m.find_body("grip"), 0);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("site 'arm'"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("'arm_site'"), std::string::npos) << r.warnings[0];
 }
 
 TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {

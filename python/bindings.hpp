@@ -24,9 +24,11 @@ struct PyModel {
   std::vector<std::string> warnings;
 };
 
-// Robot file (URDF, xacro, MJCF; or a shipped robot's name) through load_robot_file.
+// Robot file (URDF, xacro, MJCF; or a shipped robot's name) through load_robot_file;
+// xacro_args: NAME:=VALUE arguments for a .xacro file.
 std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
-                                    const std::vector<std::string>& package_paths, bool strict);
+                                    const std::vector<std::string>& package_paths, bool strict,
+                                    const std::vector<std::string>& xacro_args = {});
 
 // `obj` as a C-contiguous float64 array (no copy when it is one already) of `ndim` dimensions;
 // shape[i] >= 0 must match. Raises ValueError naming `what` for other dtypes (bool, objects,

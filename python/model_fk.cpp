@@ -292,8 +292,10 @@ void bind_model_fk(py::module_& m) {
   model
       .def_static("from_urdf", &load_model, py::arg("path"), py::arg("floating_base") = false,
                   py::arg("package_paths") = std::vector<std::string>(), py::arg("strict") = false,
+                  py::arg("xacro_args") = std::vector<std::string>(),
                   "Loads a URDF (also xacro or MJCF, or a shipped robot's name such as 'panda'). "
-                  "floating_base attaches the root with a free joint (7 coords, 6 dofs). "
+                  "floating_base attaches the root with a free joint (7 coords, 6 dofs); "
+                  "xacro_args: 'NAME:=VALUE' strings for a .xacro file's xacro run. "
                   "Raises ikwb.ModelError (a ValueError) naming the file and the problem.")
       .def_property_readonly(
           "body_count", [](const PyModel& p) { return p.model->body_count; }, "Number of bodies")

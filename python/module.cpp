@@ -14,11 +14,13 @@
 namespace ikwb::python {
 
 std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
-                                    const std::vector<std::string>& package_paths, bool strict) {
+                                    const std::vector<std::string>& package_paths, bool strict,
+                                    const std::vector<std::string>& xacro_args) {
   UrdfOptions options;
   options.floating_base = floating_base;
   options.package_paths = package_paths;
   options.strict = strict;
+  options.xacro_args = xacro_args;
   options.load_meshes = false;  // kinematics only: mesh files are resolved, not read
   LoadResult r = load_robot_file(resolve_robot(path), options);
   return std::make_shared<PyModel>(PyModel{r.model, r.warnings});

@@ -27,7 +27,7 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   s.scene = load_scene(path);
   std::vector<std::string> paths = s.scene.package_paths;
   paths.insert(paths.end(), package_paths.begin(), package_paths.end());
-  s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false);
+  s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false, s.scene.xacro_args);
   s.setup = resolve_scene(*s.model->model, s.scene);
   s.settings = batch_solve_settings();  // as `ikwb solve --scene`
   s.warnings = s.scene.warnings;

@@ -92,10 +92,7 @@ int cmd_animate(int argc, char** argv) {
       throw CliError(scene_path +
                      ": the scene has no timeline keys (\"timeline\": {\"keys\": "
                      "[...]}; the workbench's Timeline panel adds them)");
-    UrdfOptions opt = read_robot_options(args, scene_mesh_files(scene));
-    opt.floating_base = scene.floating_base;
-    opt.package_paths.insert(opt.package_paths.begin(), scene.package_paths.begin(),
-                             scene.package_paths.end());
+    UrdfOptions opt = scene_robot_options(args, scene);
     LoadResult robot = load_robot_file(resolve_robot(scene.robot), opt);
     print_warnings(robot.warnings);
     const Model& m = *robot.model;

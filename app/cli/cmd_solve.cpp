@@ -262,11 +262,8 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
                  std::string* allocating) {
   Scene scene = load_scene(scene_path);
   print_warnings(scene.warnings);
-  // --package-path folders after the scene's
-  UrdfOptions opt = read_robot_options(args, scene_mesh_files(scene));
-  opt.floating_base = scene.floating_base;
-  opt.package_paths.insert(opt.package_paths.begin(), scene.package_paths.begin(),
-                           scene.package_paths.end());
+  // --package-path folders and --xacro-arg arguments after the scene's
+  UrdfOptions opt = scene_robot_options(args, scene);
   LoadResult robot = load_robot_file(resolve_robot(scene.robot), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;

@@ -11,6 +11,7 @@ void add_robot_options(ArgParser& args) {
                 "refuse files with faults that are otherwise repaired with a warning (commas "
                 "between numbers, inverted limits, junk after </robot>, a <mimic> of a missing "
                 "joint, xacro leftovers, MJCF attributes newer than the installed MuJoCo)");
+  args.add_option("xacro-arg", "NAME:=VALUE", "an argument for a .xacro robot's xacro run", true);
 }
 
 UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
@@ -18,10 +19,20 @@ UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
   opt.floating_base = args.has("floating-base");
   opt.package_paths = args.get_all("package-path");
   opt.strict = args.has("strict");
+  opt.xacro_args = args.get_all("xacro-arg");
   opt.load_meshes = meshes == MeshFiles::kCollision;
   // the command line draws nothing; a caller that turns load_meshes on itself (the workbench)
   // still reads every mesh
   opt.load_visual_meshes = meshes == MeshFiles::kNone;
+  return opt;
+}
+
+UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene) {
+  UrdfOptions opt = read_robot_options(args, scene_mesh_files(scene));
+  opt.floating_base = scene.floating_base;
+  opt.package_paths.insert(opt.package_paths.begin(), scene.package_paths.begin(),
+                           scene.package_paths.end());
+  opt.xacro_args.insert(opt.xacro_args.begin(), scene.xacro_args.begin(), scene.xacro_args.end());
   return opt;
 }
 

@@ -1,5 +1,6 @@
 // The robot-loading options every `ikwb` command takes: --package-path DIR (repeatable),
-// --floating-base and --strict, and which mesh files a command reads.
+// --floating-base, --strict and --xacro-arg NAME:=VALUE (repeatable), and which mesh files a
+// command reads.
 #pragma once
 
 #include "app/cli/cli_args.hpp"
@@ -15,6 +16,10 @@ enum class MeshFiles { kNone, kCollision };
 void add_robot_options(ArgParser& args);
 // the options as given, reading the mesh files `meshes` names (the others are only resolved)
 UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes = MeshFiles::kNone);
+// the options for a scene's robot: the scene's floating base, its package paths before the
+// command line's, its xacro arguments before the command line's (xacro keeps the last value of a
+// name), and the mesh files the scene needs (scene_mesh_files)
+UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene);
 // the collision meshes a scene needs: kCollision when it has obstacles or an enabled objective
 // that reads collision geometry (self_collision, world_collision, a support_polygon contact
 // without points)

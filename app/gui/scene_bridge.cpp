@@ -72,6 +72,7 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file) {
   // the robot first: a failure leaves everything as it was
   UrdfOptions options = urdf_options;
   options.floating_base = scene.floating_base;
+  options.xacro_args = scene.xacro_args;
   for (auto it = scene.package_paths.rbegin(); it != scene.package_paths.rend(); ++it)
     if (std::find(options.package_paths.begin(), options.package_paths.end(), *it) ==
         options.package_paths.end())
@@ -100,6 +101,7 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
   bool same = model && scene.robot == (ec ? robot_path : robot.string()) &&
               scene.floating_base == urdf_options.floating_base &&
+              scene.xacro_args == urdf_options.xacro_args &&
               absolute_paths(scene.package_paths) == absolute_paths(urdf_options.package_paths);
   if (!same) {
     if (!apply_scene(scene)) return false;
@@ -179,6 +181,7 @@ Scene AppState::make_scene() const {
   s.robot = ec ? robot_path : robot.string();
   s.floating_base = urdf_options.floating_base;
   s.package_paths = absolute_paths(urdf_options.package_paths);
+  s.xacro_args = urdf_options.xacro_args;
   s.joint_q = joint_map(m, joint_q);
   s.rest = joint_map(m, rest_q);
   for (const WorkbenchObjective& o : objectives)

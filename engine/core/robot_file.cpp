@@ -4,12 +4,14 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <sstream>
 
 #include "engine/core/mjcf_loader.hpp"
 
@@ -80,6 +82,15 @@ std::string shell_quoted(const std::string& s) {
 LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw ModelError(path + ": cannot open file");
+  for (const std::string& a : options.xacro_args) {
+    const std::size_t at = a.find(":=");
+    bool name_ok = at != std::string::npos && at > 0;
+    for (std::size_t i = 0; name_ok && i < at; ++i)
+      name_ok = std::isalnum(static_cast<unsigned char>(a[i])) || a[i] == '_' || a[i] == '-';
+    if (!name_ok)
+      throw ModelError(path + ": xacro argument '" + a +
+                       "': expected NAME:=VALUE (a name of letters, digits, _ and -)");
+  }
   const std::string xacro = find_xacro();
   if (xacro.empty())
     throw ModelError(path +
@@ -89,9 +100,9 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
   const std::string err_path =
       (std::filesystem::temp_directory_path() / ("ikwb_xacro_" + std::to_string(getpid()) + ".err"))
           .string();
-  FILE* p = popen(
-      (shell_quoted(xacro) + " " + shell_quoted(path) + " 2>" + shell_quoted(err_path)).c_str(),
-      "r");
+  std::string command = shell_quoted(xacro) + " " + shell_quoted(path);
+  for (const std::string& a : options.xacro_args) command += " " + shell_quoted(a);
+  FILE* p = popen((command + " 2>" + shell_quoted(err_path)).c_str(), "r");
   if (!p) throw ModelError(path + ": could not run " + xacro);
   std::string urdf;
   char buf[4096];
@@ -106,6 +117,15 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
   }
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
   LoadResult result = load_urdf_string(urdf, path, abs.parent_path().string(), options);
+  // what xacro said while expanding the file (deprecations, unused arguments), before the
+  // URDF's own warnings
+  std::vector<std::string> said;
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) said.push_back(path + ": xacro: " + line);
+  }
+  result.warnings.insert(result.warnings.begin(), said.begin(), said.end());
   Model model = *result.model;
   model.source_path = abs.lexically_normal().string();
   result.model = std::make_shared<const Model>(std::move(model));
@@ -116,7 +136,11 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
 
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
   if (ends_with(path, ".xacro")) return load_xacro_file(path, options);
-  return is_mjcf_file(path) ? load_mjcf_file(path, options) : load_urdf_file(path, options);
+  LoadResult r = is_mjcf_file(path) ? load_mjcf_file(path, options) : load_urdf_file(path, options);
+  if (!options.xacro_args.empty())
+    r.warnings.insert(r.warnings.begin(),
+                      path + ": xacro arguments given, but this is not a .xacro file: ignored");
+  return r;
 }
 
 }  // namespace ikwb

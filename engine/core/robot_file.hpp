@@ -13,10 +13,12 @@ namespace ikwb {
 bool is_mjcf_file(const std::string& path);
 
 // The robot file at `path`, whatever its kind: a `.xacro` file is expanded by the `xacro`
-// command when it is on PATH (its errors, or how to install it, in the ModelError) and loaded as
-// the URDF it prints, meshes relative to the xacro file (the model's source_path is the xacro
-// file's absolute path); an MJCF file through load_mjcf_file;
-// anything else through load_urdf_file.
+// command when it is on PATH, with options.xacro_args after the file (each NAME:=VALUE, else a
+// ModelError naming it; xacro's errors, or how to install it, in the ModelError; what else it
+// prints on standard error as warnings, "PATH: xacro: ...") and loaded as the URDF it prints,
+// meshes relative to the xacro file (the model's source_path is the xacro file's absolute path); an
+// MJCF file through load_mjcf_file; anything else through load_urdf_file (xacro arguments given for
+// one: a warning).
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options = {});
 
 }  // namespace ikwb

@@ -476,9 +476,9 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     s.warnings.push_back(source_name + ": no \"version\"; read as version 1");
   }
   static const char* const known[] = {
-      "format",       "version",    "robot",     "floating_base", "package_paths",  "joint_q",
-      "rest",         "objectives", "solver",    "camera",        "extra",          "joint_locks",
-      "joint_limits", "timeline",   "obstacles", "srdf",          "collision_pairs"};
+      "format",       "version",    "robot",     "floating_base", "package_paths",   "joint_q",
+      "rest",         "objectives", "solver",    "camera",        "extra",           "joint_locks",
+      "joint_limits", "timeline",   "obstacles", "srdf",          "collision_pairs", "xacro_args"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok = ok || it.key() == k;
@@ -487,8 +487,14 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
   if (!j.contains("robot")) r.fail("robot", "missing (a URDF path or a shipped robot's name)");
   s.robot = r.string(j["robot"], "robot");
   if (s.robot.empty()) r.fail("robot", "empty");
-  bool is_path = s.robot.find('/') != std::string::npos ||
-                 (s.robot.size() > 5 && s.robot.substr(s.robot.size() - 5) == ".urdf");
+  // a robot file (a path, or a file name with a robot file's extension) is relative to the
+  // scene's folder; a bare name is a shipped robot's
+  auto ends_with = [&](const char* ext) {
+    const std::size_t n = std::strlen(ext);
+    return s.robot.size() > n && s.robot.compare(s.robot.size() - n, n, ext) == 0;
+  };
+  bool is_path = s.robot.find('/') != std::string::npos || ends_with(".urdf") ||
+                 ends_with(".xacro") || ends_with(".xml");
   if (is_path && !base_dir.empty() && fs::path(s.robot).is_relative())
     s.robot = (fs::path(base_dir) / s.robot).lexically_normal().string();
   if (j.contains("floating_base")) s.floating_base = r.boolean(j["floating_base"], "floating_base");
@@ -497,6 +503,17 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     if (!p.is_array()) r.fail("package_paths", "expected an array of strings");
     for (std::size_t i = 0; i < p.size(); ++i)
       s.package_paths.push_back(r.string(p[i], "package_paths[" + std::to_string(i) + "]"));
+  }
+  if (j.contains("xacro_args")) {
+    const json& a = j["xacro_args"];
+    if (!a.is_array()) r.fail("xacro_args", "expected an array of \"NAME:=VALUE\" strings");
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string where = "xacro_args[" + std::to_string(i) + "]";
+      std::string v = r.string(a[i], where);
+      if (v.find(":=") == std::string::npos || v.find(":=") == 0)
+        r.fail(where, "expected \"NAME:=VALUE\", got \"" + v + "\"");
+      s.xacro_args.push_back(std::move(v));
+    }
   }
   if (j.contains("joint_q")) s.joint_q = r.joint_map(j["joint_q"], "joint_q");
   if (j.contains("rest")) s.rest = r.joint_map(j["rest"], "rest");
@@ -615,6 +632,7 @@ json scene_to_json(const Scene& s) {
   j["robot"] = s.robot;
   j["floating_base"] = s.floating_base;
   if (!s.package_paths.empty()) j["package_paths"] = s.package_paths;
+  if (!s.xacro_args.empty()) j["xacro_args"] = s.xacro_args;
   j["joint_q"] = joint_map_json(s.joint_q);
   if (!s.rest.empty()) j["rest"] = joint_map_json(s.rest);
   if (!s.joint_locks.empty()) j["joint_locks"] = s.joint_locks;

@@ -67,6 +67,7 @@ struct Scene {
                       // name of a shipped robot
   bool floating_base = false;
   std::vector<std::string> package_paths;
+  std::vector<std::string> xacro_args;  // NAME:=VALUE, for a .xacro robot (UrdfOptions)
   // joint coordinates by joint name (1 value, 4 for ball, 7 for free); missing joints keep
   // the rest / neutral value
   std::map<std::string, std::vector<double>> joint_q;

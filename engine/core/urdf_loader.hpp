@@ -22,6 +22,8 @@ struct UrdfOptions {
   bool load_visual_meshes = true;
   // refuse what would otherwise be repaired with a warning (see load_urdf_file)
   bool strict = false;
+  // a .xacro file's arguments, each NAME:=VALUE, given to the xacro command in order
+  std::vector<std::string> xacro_args;
 };
 
 struct LoadResult {

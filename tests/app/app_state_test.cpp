@@ -207,6 +207,21 @@ TEST(AppState, SceneRoundTrip) {
   EXPECT_EQ(other.settings.n_seeds, 5);
 }
 
+// the xacro arguments the robot was opened with are saved into the scene, and a scene's replace
+// the session's when it opens (for a URDF they are ignored with a warning)
+TEST(AppState, XacroArgumentsRoundTripThroughAScene) {
+  AppState app;
+  app.urdf_options.xacro_args = {"name:=ur"};
+  ASSERT_TRUE(app.load_robot("planar3"));
+  Scene scene = app.make_scene();
+  EXPECT_EQ(scene.xacro_args, (std::vector<std::string>{"name:=ur"}));
+  scene.xacro_args = {"ur_type:=ur5e"};
+  AppState other;
+  ASSERT_TRUE(other.apply_scene(scene));
+  EXPECT_EQ(other.urdf_options.xacro_args, scene.xacro_args);
+  EXPECT_EQ(other.make_scene().xacro_args, scene.xacro_args);
+}
+
 // the frame budget is kept in the scene's extra; a scene without one (or a bad one) gets the
 // default; undo keeps the budget the user set (like the solver settings)
 TEST(AppState, FrameBudgetRoundTripsThroughAScene) {

@@ -1,8 +1,10 @@
 // `ikwb info` and `ikwb fk` run in-process on temporary files.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -133,6 +135,30 @@ TEST(CliInfo, FloatingBaseAndText) {
                         "tree:", "finger  (finger_joint: revolute, mimics elbow)",
                         "joints:", "bodies:", "elbow * -0.5 + 0.1", "root_joint"})
     EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
+}
+
+// --xacro-arg: each NAME:=VALUE goes to xacro after the file; anything else is an error naming
+// the argument
+TEST(CliInfo, XacroArguments) {
+  TempDir dir;
+  std::string script = dir.write("bin/xacro",
+                                 "#!/bin/sh\n"
+                                 "shift\n"
+                                 "echo \"<robot name='args[$*]'><link name='a'/></robot>\"\n");
+  chmod(script.c_str(), 0755);
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  setenv("PATH", (dir / "bin").c_str(), 1);
+  const std::string xacro = dir.write("arm.urdf.xacro", "<robot/>");
+  CmdResult r = run(cmd_info, {"info", xacro, "--xacro-arg", "name:=ur", "--xacro-arg",
+                               "ur_type:=ur5e", "--json"});
+  CmdResult bad = run(cmd_info, {"info", xacro, "--xacro-arg", "ur5e"});
+  setenv("PATH", saved.c_str(), 1);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["name"], "args[name:=ur ur_type:=ur5e]");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("xacro argument 'ur5e': expected NAME:=VALUE"), std::string::npos)
+      << bad.err;
 }
 
 TEST(CliInfo, ShippedRobotByName) {

@@ -54,6 +54,48 @@ TEST(RobotFile, XacroRunsThroughTheXacroCommand) {
   }
 }
 
+// arguments go after the file, in order; what xacro says on standard error while it succeeds
+// comes through as warnings
+TEST(RobotFile, XacroArgumentsAndWarnings) {
+  test::TempDir dir;
+  const std::string bin = dir / "bin";
+  // the stand-in names the robot after its arguments and warns on standard error
+  std::string script = dir.write("bin/xacro",
+                                 "#!/bin/sh\n"
+                                 "f=$1; shift\n"
+                                 "echo \"deprecated: $f\" >&2\n"
+                                 "echo \"<robot name='args[$*]'><link name='a'/></robot>\"\n");
+  chmod(script.c_str(), 0755);
+  const std::string xacro = dir.write("arm.xacro", "<robot/>");
+  ScopedPath path(bin + ":/usr/bin:/bin");
+  UrdfOptions options;
+  options.xacro_args = {"name:=ur", "ur_type:=ur5e", "prefix:=a b"};
+  LoadResult r = load_robot_file(xacro, options);
+  EXPECT_EQ(r.model->name, "args[name:=ur ur_type:=ur5e prefix:=a b]");
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_EQ(r.warnings[0], xacro + ": xacro: deprecated: " + xacro);
+  // without arguments, none are passed
+  EXPECT_EQ(load_robot_file(xacro).model->name, "args[]");
+  // an argument that is not NAME:=VALUE is refused before xacro runs
+  options.xacro_args = {"name:=ur", "ur5e"};
+  try {
+    load_robot_file(xacro, options);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              xacro +
+                  ": xacro argument 'ur5e': expected NAME:=VALUE (a name of letters, digits, "
+                  "_ and -)");
+  }
+  // given for a file that is not a .xacro: ignored, with a warning
+  const std::string urdf = dir.write("plain.urdf", "<robot name='plain'><link name='a'/></robot>");
+  options.xacro_args = {"name:=ur"};
+  LoadResult plain = load_robot_file(urdf, options);
+  ASSERT_EQ(plain.warnings.size(), 1u);
+  EXPECT_EQ(plain.warnings[0],
+            urdf + ": xacro arguments given, but this is not a .xacro file: ignored");
+}
+
 TEST(RobotFile, WithoutXacroTheErrorSaysHowToGetIt) {
   test::TempDir dir;
   const std::string xacro = dir.write("robot.xacro", "<robot/>");

@@ -30,6 +30,7 @@ Scene full_scene() {
   s.robot = "/robots/arm/arm.urdf";
   s.floating_base = true;
   s.package_paths = {"/opt/ws/src", "/home/me/meshes"};
+  s.xacro_args = {"name:=arm", "prefix:=left_"};
   s.joint_q = {{"root_joint", {0.1, -0.2, 0.3, 0, 0, 0.6, 0.8}}, {"j1", {0.25}}, {"j2", {-1.5}}};
   s.rest = {{"j1", {0.5}}, {"j2", {-0.125}}};
   SceneObjective pose;
@@ -72,6 +73,7 @@ void expect_same(const Scene& a, const Scene& b) {
   EXPECT_EQ(a.robot, b.robot);
   EXPECT_EQ(a.floating_base, b.floating_base);
   EXPECT_EQ(a.package_paths, b.package_paths);
+  EXPECT_EQ(a.xacro_args, b.xacro_args);
   EXPECT_EQ(a.joint_q, b.joint_q);
   EXPECT_EQ(a.rest, b.rest);
   EXPECT_EQ(a.solver, b.solver);
@@ -173,6 +175,30 @@ TEST(Scene, RelativeRobotPathsResolveAgainstTheSceneFolder) {
   s.robot = "panda";
   save_scene(path, s);
   EXPECT_EQ(load_scene(path).robot, "panda");
+  // a bare file name with a robot file's extension is a file beside the scene
+  for (const char* file : {"arm.xml", "arm.urdf.xacro", "arm.urdf"}) {
+    s.robot = file;
+    save_scene(path, s);
+    EXPECT_EQ(load_scene(path).robot, (dir.path() / "sub" / file).lexically_normal().string());
+  }
+}
+
+// (full_scene's xacro arguments make the round trip above)
+TEST(Scene, XacroArgumentsAreChecked) {
+  Scene s = full_scene();
+  // none: no key written
+  s.xacro_args.clear();
+  EXPECT_FALSE(scene_to_json(s).contains("xacro_args"));
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "a.xacro", "xacro_args": ["ur5e"]})", "x.json", "");
+      },
+      {"xacro_args[0]", "NAME:=VALUE", "ur5e"});
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "a.xacro", "xacro_args": "a:=b"})", "x.json", "");
+      },
+      {"xacro_args", "array"});
 }
 
 // [SECTION] atomic writes

@@ -51,6 +51,25 @@ def test_floating_base_and_errors(tmp_path):
     assert issubclass(ikwb.ModelError, ValueError)
 
 
+def test_xacro_args(tmp_path, monkeypatch):
+    # a stand-in xacro command names the robot after the arguments it was given
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "xacro"
+    script.write_text("#!/bin/sh\nshift\n"
+                      "echo \"<robot name='args[$*]'><link name='a'/></robot>\"\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir) + ":/usr/bin:/bin")
+    robot = tmp_path / "arm.urdf.xacro"
+    robot.write_text("<robot/>")
+    m = ikwb.Model.from_urdf(str(robot), xacro_args=["name:=ur", "ur_type:=ur5e"])
+    assert "args[name:=ur ur_type:=ur5e]" in str(m)
+    with pytest.raises(ikwb.ModelError, match="xacro argument 'ur5e'"):
+        ikwb.Model.from_urdf(str(robot), xacro_args=["ur5e"])
+    plain = ikwb.Model.from_urdf(PANDA, xacro_args=["name:=ur"])
+    assert any("not a .xacro file" in w for w in plain.warnings)
+
+
 def test_state_shapes_and_views(panda):
     s = panda.state()
     assert s.body_q.shape == (13, 7) and s.body_q.dtype == np.float64

@@ -116,7 +116,9 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
     throw ModelError(path + ": xacro failed" + (err.empty() ? "" : ": " + err));
   }
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
-  LoadResult result = load_urdf_string(urdf, path, abs.parent_path().string(), options);
+  UrdfOptions expanded = options;  // the arguments went to xacro
+  expanded.xacro_args.clear();
+  LoadResult result = load_urdf_string(urdf, path, abs.parent_path().string(), expanded);
   // what xacro said while expanding the file (deprecations, unused arguments), before the
   // URDF's own warnings
   std::vector<std::string> said;
@@ -136,10 +138,11 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
 
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
   if (ends_with(path, ".xacro")) return load_xacro_file(path, options);
-  LoadResult r = is_mjcf_file(path) ? load_mjcf_file(path, options) : load_urdf_file(path, options);
+  if (!is_mjcf_file(path)) return load_urdf_file(path, options);
+  LoadResult r = load_mjcf_file(path, options);
   if (!options.xacro_args.empty())
     r.warnings.insert(r.warnings.begin(),
-                      path + ": xacro arguments given, but this is not a .xacro file: ignored");
+                      path + ": xacro arguments given for an MJCF file: not used");
   return r;
 }
 

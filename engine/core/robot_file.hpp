@@ -17,8 +17,9 @@ bool is_mjcf_file(const std::string& path);
 // ModelError naming it; xacro's errors, or how to install it, in the ModelError; what else it
 // prints on standard error as warnings, "PATH: xacro: ...") and loaded as the URDF it prints,
 // meshes relative to the xacro file (the model's source_path is the xacro file's absolute path); an
-// MJCF file through load_mjcf_file; anything else through load_urdf_file (xacro arguments given for
-// one: a warning).
+// MJCF file through load_mjcf_file (xacro arguments given for one: a warning); anything else
+// through load_urdf_file, which takes xacro arguments for the $(arg NAME) a xacro run left (any
+// not used: a warning).
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options = {});
 
 }  // namespace ikwb

@@ -698,9 +698,11 @@ bool xacro_arg_default(const std::string& text, const std::string& name, std::st
 }
 
 // What a xacro substitution left in a URDF stands for: $(optenv NAME DEFAULT...) the variable
-// or the default, $(env NAME) the variable, $(arg NAME) the default of its <xacro:arg> in the
-// file, $(find PKG) package://PKG. Anything else needs xacro.
-std::string expand_substitutions(const std::string& text, Messages& msg) {
+// or the default, $(env NAME) the variable, $(arg NAME) the last of the xacro arguments given
+// for NAME (args: NAME:=VALUE; used[i] set for each one taken) or else the default of its
+// <xacro:arg> in the file, $(find PKG) package://PKG. Anything else needs xacro.
+std::string expand_substitutions(const std::string& text, Messages& msg,
+                                 const std::vector<std::string>& args, std::vector<bool>& used) {
   std::string out;
   std::size_t from = 0;
   for (std::size_t at = text.find("$("); at != std::string::npos; at = text.find("$(", from)) {
@@ -714,7 +716,15 @@ std::string expand_substitutions(const std::string& text, Messages& msg) {
     std::vector<std::string> rest;
     while (words >> word) rest.push_back(word);
     const char* env = name.empty() ? nullptr : std::getenv(name.c_str());
-    if (verb == "optenv") {
+    int given = -1;  // the last value of the name stands; every one given for it is used
+    for (std::size_t i = 0; verb == "arg" && i < args.size(); ++i)
+      if (args[i].compare(0, name.size() + 2, name + ":=") == 0) {
+        given = int(i);
+        used[i] = true;
+      }
+    if (given >= 0) {
+      value = args[given].substr(name.size() + 2);
+    } else if (verb == "optenv") {
       if (env) {
         value = env;
       } else {
@@ -737,8 +747,10 @@ std::string expand_substitutions(const std::string& text, Messages& msg) {
 }
 
 // Text-level repairs: what follows </robot> when it is not XML (a trailing NUL, garbage), and
-// substitutions a xacro run left behind.
-std::string repair_text(const std::string& xml, Messages& msg) {
+// substitutions a xacro run left behind (expand_substitutions; xacro arguments no $(arg NAME)
+// used get a warning).
+std::string repair_text(const std::string& xml, Messages& msg,
+                        const std::vector<std::string>& args) {
   std::string text = xml;
   std::size_t end = text.rfind("</robot>");
   if (end != std::string::npos) {
@@ -752,7 +764,12 @@ std::string repair_text(const std::string& xml, Messages& msg) {
       text.resize(end);
     }
   }
-  if (text.find("$(") != std::string::npos) text = expand_substitutions(text, msg);
+  std::vector<bool> used(args.size(), false);
+  if (text.find("$(") != std::string::npos) text = expand_substitutions(text, msg, args, used);
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (!used[i])
+      msg.warn(0, "xacro argument '" + args[i] + "' not used (not a .xacro file, and no $(arg " +
+                      args[i].substr(0, args[i].find(":=")) + ") in it)");
   return text;
 }
 
@@ -773,7 +790,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   Messages msg{source_name, {}, opt.strict};
 
   // 1. pre-scan: repairs of the raw text, then the XML
-  const std::string xml = repair_text(xml_in, msg);
+  const std::string xml = repair_text(xml_in, msg, opt.xacro_args);
   if (std::size_t nul = xml.find('\0'); nul != std::string::npos) {
     int line = 1 + int(std::count(xml.begin(), xml.begin() + std::ptrdiff_t(nul), '\n'));
     msg.fail(line, "malformed XML: NUL byte at offset " + std::to_string(nul) +

@@ -22,7 +22,9 @@ struct UrdfOptions {
   bool load_visual_meshes = true;
   // refuse what would otherwise be repaired with a warning (see load_urdf_file)
   bool strict = false;
-  // a .xacro file's arguments, each NAME:=VALUE, given to the xacro command in order
+  // a .xacro file's arguments, each NAME:=VALUE, given to the xacro command in order; in a URDF
+  // they stand for the $(arg NAME) a xacro run left (the last value of a name), before the
+  // file's <xacro:arg> default (an argument no $(arg) takes: a warning)
   std::vector<std::string> xacro_args;
 };
 
@@ -61,8 +63,9 @@ struct LoadResult {
 // with more than three numbers uses the first three; inverted limits (lower > upper) make the
 // joint unlimited; a <mimic> naming a joint that is not defined is ignored (the joint moves on
 // its own); xacro substitutions left in the file are resolved ($(optenv NAME DEFAULT): the
-// variable or the default; $(env NAME); $(arg NAME): the default of its <xacro:arg> in the
-// file; $(find PKG): package://PKG) and any other is an error that says to run xacro.
+// variable or the default; $(env NAME); $(arg NAME): the xacro argument given for NAME, else the
+// default of its <xacro:arg> in the file; $(find PKG): package://PKG) and any other is an error
+// that says to run xacro.
 LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options = {});
 
 // Same from a string. source_name is used in messages; base_dir is the folder relative mesh

@@ -87,13 +87,21 @@ TEST(RobotFile, XacroArgumentsAndWarnings) {
                   ": xacro argument 'ur5e': expected NAME:=VALUE (a name of letters, digits, "
                   "_ and -)");
   }
-  // given for a file that is not a .xacro: ignored, with a warning
-  const std::string urdf = dir.write("plain.urdf", "<robot name='plain'><link name='a'/></robot>");
-  options.xacro_args = {"name:=ur"};
-  LoadResult plain = load_robot_file(urdf, options);
-  ASSERT_EQ(plain.warnings.size(), 1u);
-  EXPECT_EQ(plain.warnings[0],
-            urdf + ": xacro arguments given, but this is not a .xacro file: ignored");
+  // in a URDF they stand for the $(arg NAME) a xacro run left, before the file's default; one
+  // that no $(arg) takes gets a warning
+  const std::string urdf =
+      dir.write("left.urdf",
+                "<robot name='$(arg name)' xmlns:xacro='http://www.ros.org/wiki/xacro'>"
+                "<xacro:arg name=\"name\" default=\"from_default\"/><link name='a'/></robot>");
+  options.xacro_args = {"name:=first", "name:=given", "unused:=1"};
+  LoadResult left = load_robot_file(urdf, options);
+  EXPECT_EQ(left.model->name, "given");
+  std::string all;
+  for (const std::string& w : left.warnings) all += w + "\n";
+  EXPECT_NE(all.find("'$(arg name)': replaced by 'given'"), std::string::npos) << all;
+  EXPECT_NE(all.find(urdf + ": xacro argument 'unused:=1' not used"), std::string::npos) << all;
+  EXPECT_EQ(all.find("'name:=given' not used"), std::string::npos) << all;
+  EXPECT_EQ(load_robot_file(urdf).model->name, "from_default");
 }
 
 TEST(RobotFile, WithoutXacroTheErrorSaysHowToGetIt) {

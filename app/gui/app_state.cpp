@@ -10,6 +10,7 @@
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/scene_problem.hpp"
+#include "solver/timeline_render.hpp"
 
 namespace ikwb::gui {
 
@@ -308,6 +309,7 @@ int AppState::add_objective(Objective spec) {
     selection.objective = index;
   }
   structure_dirty_ = true;
+  refit_key_targets();
   info("added " + objectives[index].name() + " objective");
   note_edit("add objective");
   return index;
@@ -326,8 +328,17 @@ void AppState::remove_objective(int index) {
   fix(selection.objective);
   fix(hover.objective);
   structure_dirty_ = true;
+  refit_key_targets();
   info("removed " + name + " objective");
   note_edit("remove objective");
+}
+
+void AppState::refit_key_targets() {
+  // (keys of a robot replaced since are dropped when the timeline is next used)
+  if (!model || timeline.timeline.keys.empty() || timeline.model_version != model_version) return;
+  std::vector<PlacedObjective> placed;
+  for (const WorkbenchObjective& o : objectives) placed.push_back({o.spec, o.target});
+  for (Keyframe& k : timeline.timeline.keys) targets_at_key(*model, placed, k);
 }
 
 void AppState::select_link(int body) {

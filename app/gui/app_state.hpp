@@ -274,6 +274,9 @@ class AppState {
   // (unknown link, a second joint limits objective, bad values).
   int add_objective(Objective spec);
   void remove_objective(int index);
+  // the timeline's keys' targets where the objectives are met at each key's configuration (after
+  // an objective is added or removed: the keys hold a target per objective, by position)
+  void refit_key_targets();
   // selects a link and, unless the selected objective is on it already, its first objective
   // (so its gizmo appears); -1 clears the link selection
   void select_link(int body);

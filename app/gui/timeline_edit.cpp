@@ -123,6 +123,11 @@ bool delete_key(AppState& app, int index) {
   t.timeline.keys.erase(t.timeline.keys.begin() + index);
   if (t.selected == index) t.selected = -1;
   if (t.selected > index) --t.selected;
+  if (t.timeline.keys.empty() && t.motion_path.empty()) {
+    // nothing left to play or hold at: the live solve takes the robot again
+    t.playing = false;
+    t.hold = false;
+  }
   changed(app, "delete key");
   return true;
 }
@@ -159,7 +164,13 @@ bool retime_key(AppState& app, int index, double time) {
     app.error("retime key: another key is at " + std::to_string(time) + " s");
     return false;
   }
-  if (t.selected == index) t.selected = moved;
+  // the selection follows its key: the retimed one moved to `moved`, the keys between shift by one
+  if (t.selected == index)
+    t.selected = moved;
+  else if (t.selected > index && t.selected <= moved)
+    --t.selected;
+  else if (t.selected >= moved && t.selected < index)
+    ++t.selected;
   changed(app, "retime key");
   return true;
 }
@@ -262,14 +273,16 @@ void timeline_frame(AppState& app, double dt, bool user_moving) {
 
 // ---- rendering and files ------------------------------------------------------------------------
 
-const Trajectory* timeline_trajectory(AppState& app) {
-  TimelineState& t = timeline_of(app);
-  if (t.rendered_serial == t.serial) return t.render_error.empty() ? &t.trajectory : nullptr;
-  t.rendered_serial = t.serial;
-  t.render_error.clear();
+namespace {
+
+// the timeline rendered at `rate` Hz with the workbench's live limits, locks, collision world and
+// settings into `out` (each segment's IK failures and velocity flags as warnings); false, and
+// `error` says why, when it cannot be
+bool render_at(AppState& app, double rate, Trajectory& out, std::string& error) {
+  TimelineState& t = app.timeline;
   if (!app.model || t.timeline.keys.empty()) {
-    t.render_error = "the timeline has no keys (Timeline > Add key, or K with the panel open)";
-    return nullptr;
+    error = "the timeline has no keys (Timeline > Add key, or K with the panel open)";
+    return false;
   }
   fit_key_targets(app);
   try {
@@ -279,13 +292,13 @@ const Trajectory* timeline_trajectory(AppState& app) {
     world.dof_upper = app.dof_upper;
     world.locked_joints = app.locked_joints;
     world.collision = app.collision_world();
-    t.trajectory = render_timeline(app.model, placed_objectives(app), t.timeline, t.export_rate,
-                                   app.settings, *solver, &world);
+    out = render_timeline(app.model, placed_objectives(app), t.timeline, rate, app.settings,
+                          *solver, &world);
   } catch (const std::exception& e) {
-    t.render_error = e.what();
-    return nullptr;
+    error = e.what();
+    return false;
   }
-  for (const SegmentReport& s : t.trajectory.segments) {
+  for (const SegmentReport& s : out.segments) {
     if (s.ik_failed())
       app.warn("timeline segment " + std::to_string(s.key) + ": IK did not converge at " +
                std::to_string(s.ik_failures) + " of " + std::to_string(s.samples) +
@@ -295,7 +308,17 @@ const Trajectory* timeline_trajectory(AppState& app) {
                "' would exceed its velocity limit (" + std::to_string(s.max_velocity_ratio) +
                "x); give the segment more time");
   }
-  return &t.trajectory;
+  return true;
+}
+
+}  // namespace
+
+const Trajectory* timeline_trajectory(AppState& app) {
+  TimelineState& t = timeline_of(app);
+  if (t.rendered_serial == t.serial) return t.render_error.empty() ? &t.trajectory : nullptr;
+  t.rendered_serial = t.serial;
+  t.render_error.clear();
+  return render_at(app, t.render_rate, t.trajectory, t.render_error) ? &t.trajectory : nullptr;
 }
 
 bool export_trajectory(AppState& app, const std::string& path, double rate) {
@@ -304,14 +327,23 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
     app.error("export trajectory: the rate must be a number of samples per second in (0, 1e6]");
     return false;
   }
-  if (rate != t.export_rate) {
-    t.export_rate = rate;
-    ++t.serial;
-  }
-  const Trajectory* tr = timeline_trajectory(app);
-  if (!tr) {
-    app.error("trajectory not exported: " + t.render_error);
-    return false;
+  // the file's rate only: playback and scrubbing keep theirs (render_rate)
+  t.export_rate = rate;
+  Trajectory at_rate;
+  const Trajectory* tr = nullptr;
+  if (rate == t.render_rate) {
+    tr = timeline_trajectory(app);
+    if (!tr) {
+      app.error("trajectory not exported: " + t.render_error);
+      return false;
+    }
+  } else {
+    std::string error;
+    if (!render_at(app, rate, at_rate, error)) {
+      app.error("trajectory not exported: " + error);
+      return false;
+    }
+    tr = &at_rate;
   }
   try {
     if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0)
@@ -333,7 +365,8 @@ namespace {
 void warn_beyond_limits(AppState& app, const std::string& path, const Motion& motion) {
   const Model& m = *app.model;
   for (int j = 0; j < m.joint_count; ++j) {
-    if (joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
+    // one coordinate of its own (a mimic joint has none: it follows its source)
+    if (m.joint_q_start[j + 1] - m.joint_q_start[j] != 1) continue;
     const int nq = m.coord_count, qi = m.joint_q_start[j];
     for (std::size_t s = 0; s < motion.times.size(); ++s) {
       const std::string beyond = app.beyond_limit(j, 0, motion.q[s * nq + qi]);

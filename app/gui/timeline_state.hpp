@@ -20,7 +20,8 @@ struct TimelineState {
   bool hold = false;         // the playhead drives the robot (the live solve waits)
   bool show_ghosts = true;   // the keys as ghosts along the path
   bool show_panel = false;   // the Timeline window
-  double export_rate = 100;  // Hz
+  double export_rate = 100;  // Hz, the last export's (the Timeline window offers it again)
+  double render_rate = 100;  // Hz, the rendered trajectory's (playback, scrubbing, ghosts)
   uint64_t serial = 1;       // bumps with every change of the keys
 
   // the rendered timeline (current when rendered_serial == serial)

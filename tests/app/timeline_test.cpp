@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <string>
 
 #include "gui_script_fixture.hpp"
 
@@ -167,6 +169,71 @@ TEST_F(Timeline, AnObjectiveAddedAfterTheKeys) {
   EXPECT_EQ(removed["objectives"].size(), 3u);
   EXPECT_EQ(removed["timeline"]["playhead"], 0.0);
   EXPECT_LT(distance(removed["joint_q"], removed["timeline"]["keys"][0]["q"]), 1e-9);
+}
+
+// retiming a key keeps the selection on the key it was on (the keys are sorted again), so the
+// next edit goes into that key and no other
+TEST_F(Timeline, RetimingKeepsTheSelectionOnItsKey) {
+  const std::string script =
+      "robot panda\nlive off\nwait 3\ntimeline on\nkey_add 0\njoint panda_joint1 0.5\nwait 3\n"
+      "key_add 1\njoint panda_joint1 1.0\nwait 3\nkey_add 2\nkey_select 2\nwait 3\n"
+      "key_time 0 3\nwait 3\n" +
+      dump_cmd("retimed.json") + "joint panda_joint3 0.7\nwait 30\n" + dump_cmd("edited.json");
+  ASSERT_EQ(run(script), 0) << log();
+  const nlohmann::json r = dump("retimed.json")["timeline"], e = dump("edited.json")["timeline"];
+  EXPECT_EQ(r["selected"], 1);
+  EXPECT_EQ(r["keys"][1]["time"], 2.0);
+  EXPECT_EQ(r["keys"][2]["time"], 3.0);
+  EXPECT_EQ(e["keys"][2]["q"], r["keys"][2]["q"]) << "the retimed key is left as it was";
+  EXPECT_EQ(e["keys"][0]["q"], r["keys"][0]["q"]);
+  EXPECT_NEAR(e["keys"][1]["q"][2].get<double>(), 0.7, 1e-9) << "the selected key took the edit";
+}
+
+// one objective removed and another added (the count unchanged): the keys' targets are where
+// the objectives are met at each key (at a key, the new one is met), not the origin
+TEST_F(Timeline, AnObjectiveSwappedForAnotherGetsItsTargetsAtTheKeys) {
+  const std::string script =
+      "robot panda\nwait 3\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 60\nkey_add 1\n"
+      "remove 1\nadd position panda_link4\nwait 2\nscrub 1\nwait 3\n" +
+      dump_cmd("scrub.json");
+  ASSERT_EQ(run(script), 0) << log();
+  const nlohmann::json d = dump("scrub.json");
+  ASSERT_EQ(d["objectives"].size(), 3u);
+  const nlohmann::json& added = d["objectives"][2];
+  const nlohmann::json origin = nlohmann::json::array({0.0, 0.0, 0.0});
+  EXPECT_GT(distance(added["target"]["position"], origin), 0.1);
+  EXPECT_LT(added["position_error"].get<double>(), 1e-3);
+}
+
+// an export at another rate writes its file at that rate and leaves playback at its own
+TEST_F(Timeline, ExportingAtAnotherRateLeavesPlaybackAsItWas) {
+  const std::string script =
+      "robot panda\nwait 3\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 60\nkey_add 2\n"
+      "interpolation all task\nscrub 0.7\nwait 3\n" +
+      dump_cmd("before.json") + "export_trajectory " + path("t.csv") + " 1\nscrub 0.7\nwait 3\n" +
+      dump_cmd("after.json");
+  ASSERT_EQ(run(script), 0) << log();
+  const nlohmann::json b = dump("before.json"), a = dump("after.json");
+  EXPECT_EQ(a["timeline"]["samples"], b["timeline"]["samples"]);
+  EXPECT_EQ(b["timeline"]["samples"], 201);
+  EXPECT_LT(distance(a["joint_q"], b["joint_q"]), 1e-12);
+  EXPECT_LT(a["objectives"][0]["position_error"].get<double>(), 1e-3);
+  std::ifstream csv(path("t.csv"));
+  int lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  EXPECT_EQ(lines, 1 + 3) << "a header and the samples at 0, 1 and 2 s";
+}
+
+// deleting every key while playing gives the robot back to the live solve
+TEST_F(Timeline, DeletingEveryKeyWhilePlayingResumesTheLiveSolve) {
+  const std::string script =
+      "robot panda\nwait 3\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 60\nkey_add 1\nplay\n"
+      "wait 2\nkey_delete 1\nkey_delete 0\nwait 5\n" +
+      dump_cmd("d.json");
+  ASSERT_EQ(run(script), 0) << log();
+  const nlohmann::json d = dump("d.json");
+  EXPECT_FALSE(d["timeline"]["holding"].get<bool>());
+  EXPECT_NE(d["solver"]["state"], "paused");
 }
 
 TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {

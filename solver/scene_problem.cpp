@@ -1,6 +1,7 @@
 #include "solver/scene_problem.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/core/fk.hpp"
 #include "solver/objective_report.hpp"
@@ -19,6 +20,22 @@ void apply_joint_map(const Model& m, const JointMap& values, const std::string& 
     if (int(v.size()) != n) {
       warnings.push_back(what + ": joint '" + name + "' takes " + std::to_string(n) +
                          " values, got " + std::to_string(v.size()));
+      continue;
+    }
+    // a ball or free joint's rotation: renormalised; none (a zero quaternion, NaN) is refused
+    const JointType t = JointType(m.joint_type[j]);
+    if (t == JointType::kBall || t == JointType::kFree) {
+      const std::size_t at = t == JointType::kFree ? 3 : 0;
+      const Quat<double> r{v[at], v[at + 1], v[at + 2], v[at + 3]};
+      if (!(quat_norm(r) > 1e-9) || !std::isfinite(quat_norm(r))) {
+        warnings.push_back(what + ": joint '" + name +
+                           "': its quaternion has no rotation (zero or not finite), ignored");
+        continue;
+      }
+      std::copy(v.begin(), v.end(), q.begin() + m.joint_q_start[j]);
+      const Quat<double> u = normalize(r);
+      double* c = q.data() + m.joint_q_start[j] + at;
+      c[0] = u.x, c[1] = u.y, c[2] = u.z, c[3] = u.w;
       continue;
     }
     std::copy(v.begin(), v.end(), q.begin() + m.joint_q_start[j]);

@@ -34,7 +34,12 @@ Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup&
     key.interpolation = sk.interpolation;
     key.q = setup.q;
     apply_joint_map(m, sk.joint_q, "timeline key " + std::to_string(k), key.q, warnings);
-    clamp_to_limits(m, key.q);
+    // into the limits in force: the scene's joint_limits where it has them
+    if (setup.dof_lower.size() == std::size_t(m.dof_count) &&
+        setup.dof_upper.size() == std::size_t(m.dof_count))
+      clamp_to_limits(m, setup.dof_lower, setup.dof_upper, key.q);
+    else
+      clamp_to_limits(m, key.q);
     targets_at_key(m, setup.objectives, key);
     for (std::size_t i = 0; same_order && i < setup.objectives.size(); ++i)
       if (i < sk.targets.size() && sk.targets[i] &&

@@ -248,5 +248,36 @@ TEST(TimelineRender, SceneFormRoundTripsOnTheModel) {
   EXPECT_NE(warnings[0].find("no_such_joint"), std::string::npos);
 }
 
+// a key's joints go into the limits in force (the scene's joint_limits where it has them), and
+// a ball or free joint's quaternion is renormalised; one with no rotation (zero) is a warning and
+// the joint keeps the scene's value
+TEST(TimelineRender, KeysTakeTheScenesLimitsAndUnitQuaternions) {
+  Preset p = load_preset("humanoid");
+  const Model& m = *p.model;
+  Scene scene;
+  scene.robot = "humanoid";
+  scene.floating_base = true;
+  scene.joint_limits["left_elbow_joint"] = {-0.5, 0.0};
+  SceneSetup setup = resolve_scene(m, scene);
+  scene.timeline.keys.resize(2);
+  scene.timeline.keys[0].time = 0;
+  scene.timeline.keys[0].joint_q["left_elbow_joint"] = {-1.5};
+  scene.timeline.keys[0].joint_q["root_joint"] = {0, 0, 0.9, 0, 0, 0, 2};
+  scene.timeline.keys[1].time = 1;
+  scene.timeline.keys[1].joint_q["root_joint"] = {0, 0, 0.9, 0, 0, 0, 0};
+  std::vector<std::string> warnings;
+  Timeline tl = timeline_on_model(m, scene, setup, warnings);
+  ASSERT_EQ(tl.keys.size(), 2u);
+  const int elbow = m.joint_q_start[m.find_joint("left_elbow_joint")];
+  EXPECT_EQ(tl.keys[0].q[elbow], -0.5);
+  const int root = m.joint_q_start[m.find_joint("root_joint")];
+  EXPECT_EQ(tl.keys[0].q[root + 6], 1.0);
+  for (int c = 0; c < 7; ++c) EXPECT_EQ(tl.keys[1].q[root + c], setup.q[root + c]) << c;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("timeline key 1: joint 'root_joint': its quaternion has no rotation"),
+            std::string::npos)
+      << warnings[0];
+}
+
 }  // namespace
 }  // namespace ikwb

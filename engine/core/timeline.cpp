@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "engine/core/row_kinematics.hpp"
 #include "engine/core/scene.hpp"
@@ -37,12 +39,21 @@ std::vector<double> numbers(const json& j, const std::string& source, const std:
   return v;
 }
 
+// a target: a missing position is the origin, a missing orientation the identity (as an
+// objective's target)
 Transform<double> pose(const json& j, const std::string& source, const std::string& where) {
-  if (!j.is_object() || !j.contains("position") || !j.contains("orientation"))
+  if (!j.is_object() || (!j.contains("position") && !j.contains("orientation")))
     fail(source, where,
          "expected {\"position\": [x, y, z], \"orientation\": [x, y, z, w]} or null");
-  std::vector<double> p = numbers(j["position"], source, where + ".position", 3);
-  std::vector<double> q = numbers(j["orientation"], source, where + ".orientation", 4);
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "position" && it.key() != "orientation")
+      fail(source, where + "." + it.key(), "unknown key (position, orientation)");
+  std::vector<double> p = j.contains("position")
+                              ? numbers(j["position"], source, where + ".position", 3)
+                              : std::vector<double>{0, 0, 0};
+  std::vector<double> q = j.contains("orientation")
+                              ? numbers(j["orientation"], source, where + ".orientation", 4)
+                              : std::vector<double>{0, 0, 0, 1};
   Quat<double> r{q[0], q[1], q[2], q[3]};
   if (std::fabs(quat_norm(r) - 1.0) > 1e-3)
     fail(source, where + ".orientation", "quaternion (x, y, z, w) is not unit");
@@ -250,9 +261,14 @@ std::vector<double> sample_times(const Timeline& tl, double rate, std::size_t ma
   if (tl.keys.empty()) return times;
   const double t0 = tl.start(), t1 = tl.end();
   const double steps = std::floor((t1 - t0) * rate + 1e-9);
-  if (steps + tl.keys.size() > double(max_samples))
-    throw std::invalid_argument("more than " + std::to_string(max_samples) +
-                                " samples: lower the rate");
+  if (steps + tl.keys.size() > double(max_samples)) {
+    char span[160];
+    std::snprintf(span, sizeof span, "the keys span %g s (%g to %g s); at %g Hz", t1 - t0, t0, t1,
+                  rate);
+    throw std::invalid_argument(std::string(span) + " that is more than " +
+                                std::to_string(max_samples) +
+                                " samples: lower the rate or bring the keys closer");
+  }
   // k / rate from the start (no accumulated rounding), then the keys merged in
   std::size_t ki = 0;
   for (std::size_t k = 0; k <= std::size_t(steps); ++k) {

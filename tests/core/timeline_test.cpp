@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "engine/core/scene.hpp"
 #include "test_models.hpp"
@@ -161,6 +164,35 @@ TEST(Timeline, SceneTimelineRoundTrips) {
   EXPECT_FALSE(scene_to_json(plain).contains("timeline"));
 }
 
+// a key's target may leave out its orientation (the identity) or its position (the origin), as
+// an objective's target may
+TEST(Timeline, KeyTargetsTakeDefaultsForAMissingPart) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda", "timeline": {"keys": [{"time": 0,
+      "targets": [{"position": [0.4, 0.2, 0.4]}, {"orientation": [0, 0, 1, 0]}]}]}})",
+                        "s.json", "");
+  const std::vector<std::optional<Transform<double>>>& t = s.timeline.keys[0].targets;
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0]->p.y, 0.2);
+  EXPECT_EQ(t[0]->q.w, 1.0);
+  EXPECT_EQ(t[1]->p.x, 0.0);
+  EXPECT_EQ(t[1]->q.z, 1.0);
+}
+
+// a timeline too long for the rate: the error gives the keys' span and the way out
+TEST(Timeline, TooManySamplesNamesTheSpan) {
+  Timeline tl;
+  tl.keys.resize(2);
+  tl.keys[1].time = 1e300;
+  try {
+    sample_times(tl, 100, 1000);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the keys span 1e+300 s (0 to 1e+300 s); at 100 Hz that is more than 1000 samples: "
+              "lower the rate or bring the keys closer");
+  }
+}
+
 TEST(Timeline, BadSceneTimelinesNameThePlace) {
   auto error = [](const std::string& timeline) {
     try {
@@ -178,8 +210,12 @@ TEST(Timeline, BadSceneTimelinesNameThePlace) {
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "interpolation": "cubic"}]})"),
             "s.json: timeline.keys[0].interpolation: expected \"joint\" or \"task\"");
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "targets": [{"position": [1, 2]}]}]})"),
+            "s.json: timeline.keys[0].targets[0].position: expected an array of 3 numbers");
+  EXPECT_EQ(error(R"({"keys": [{"time": 0, "targets": [{}]}]})"),
             "s.json: timeline.keys[0].targets[0]: expected {\"position\": [x, y, z], "
             "\"orientation\": [x, y, z, w]} or null");
+  EXPECT_EQ(error(R"({"keys": [{"time": 0, "targets": [{"position": [1, 2, 3], "rot": 1}]}]})"),
+            "s.json: timeline.keys[0].targets[0].rot: unknown key (position, orientation)");
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "joint_q": {"j1": "a"}}]})"),
             "s.json: timeline.keys[0].joint_q.j1: expected a number");
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "speed": 2}]})"),

@@ -41,10 +41,21 @@ Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup&
     else
       clamp_to_limits(m, key.q);
     targets_at_key(m, setup.objectives, key);
-    for (std::size_t i = 0; same_order && i < setup.objectives.size(); ++i)
-      if (i < sk.targets.size() && sk.targets[i] &&
-          objective_kind(setup.objectives[i].objective.params.type).has_target())
+    const std::string where = "timeline key " + std::to_string(k);
+    if (same_order && sk.targets.size() > setup.objectives.size())
+      warnings.push_back(where + ": " + std::to_string(sk.targets.size()) + " targets for " +
+                         std::to_string(setup.objectives.size()) +
+                         " objectives: the ones past the last objective are ignored");
+    for (std::size_t i = 0; same_order && i < setup.objectives.size(); ++i) {
+      if (i >= sk.targets.size() || !sk.targets[i]) continue;
+      if (objective_kind(setup.objectives[i].objective.params.type).has_target())
         key.targets[i] = *sk.targets[i];
+      else
+        warnings.push_back(where + ": targets[" + std::to_string(i) + "]: objective " +
+                           std::to_string(i) + " (" +
+                           objective_kind(setup.objectives[i].objective.params.type).name +
+                           ") has no target: ignored");
+    }
     tl.keys.push_back(std::move(key));
   }
   if (!same_order && !tl.keys.empty())

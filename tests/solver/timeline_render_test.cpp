@@ -246,6 +246,18 @@ TEST(TimelineRender, SceneFormRoundTripsOnTheModel) {
   timeline_on_model(*p.model, read, p.setup, warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("no_such_joint"), std::string::npos);
+  // targets past the objectives, and a pose for an objective without a target: warnings
+  read.timeline.keys[0].joint_q.erase("no_such_joint");
+  // (the Panda's preset: a pose, then the posture and the joint limits, which have none)
+  read.timeline.keys[0].targets.assign(p.setup.objectives.size() + 1, transform_identity<double>());
+  warnings.clear();
+  timeline_on_model(*p.model, read, p.setup, warnings);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_NE(warnings[0].find("4 targets for 3 objectives"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[1].find("targets[1]: objective 1 (posture) has no target: ignored"),
+            std::string::npos)
+      << warnings[1];
+  EXPECT_NE(warnings[2].find("targets[2]"), std::string::npos) << warnings[2];
 }
 
 // a key's joints go into the limits in force (the scene's joint_limits where it has them), and

@@ -45,7 +45,7 @@ bool Autosave::write(const Scene& scene, uint64_t edit_serial, double now, std::
 }
 
 Scene Autosave::load() const {
-  return load_scene(path);
+  return load_scene(path, true);
 }
 
 void Autosave::remove() const {

@@ -47,7 +47,7 @@ bool open_scene_file(Ui& ui, const std::string& path) {
   AppState& app = ui.app;
   Scene scene;
   try {
-    scene = load_scene(path);
+    scene = load_scene(path, true);
   } catch (const std::exception& e) {
     app.error(std::string("scene not opened: ") + e.what());
     return false;

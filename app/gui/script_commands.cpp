@@ -143,7 +143,7 @@ bool run_open_urdf(Turn& t) {
 bool run_scene(Turn& t) {
   try {
     const std::string file = t.input_path(t.args()[1]);
-    if (!t.app().apply_scene(load_scene(file), file)) t.fail("scene not applied");
+    if (!t.app().apply_scene(load_scene(file, true), file)) t.fail("scene not applied");
   } catch (const std::exception& e) {
     t.fail(e.what());
   }

@@ -444,7 +444,7 @@ void write_collision_keys(const Scene& s, json& j) {
 }  // namespace
 
 Scene parse_scene(const std::string& text, const std::string& source_name,
-                  const std::string& base_dir) {
+                  const std::string& base_dir, bool forgiving_timeline) {
   json j;
   try {
     // deeper documents are refused while parsing: copying, comparing or writing a json value
@@ -558,11 +558,18 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     else
       s.warnings.push_back(source_name + ": extra: expected an object; ignored");
   }
-  if (j.contains("timeline")) s.timeline = timeline_from_json(j["timeline"], source_name);
+  if (j.contains("timeline")) {
+    try {
+      s.timeline = timeline_from_json(j["timeline"], source_name);
+    } catch (const SceneError& e) {
+      if (!forgiving_timeline) throw;
+      s.warnings.push_back(std::string(e.what()) + "; the scene is read without its timeline");
+    }
+  }
   return s;
 }
 
-Scene load_scene(const std::string& path) {
+Scene load_scene(const std::string& path, bool forgiving_timeline) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, not a scene file");
   std::ifstream in(path, std::ios::binary);
@@ -571,7 +578,7 @@ Scene load_scene(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) throw SceneError(path + ": read error");
   fs::path dir = fs::absolute(fs::path(path)).parent_path();
-  return parse_scene(ss.str(), path, dir.string());
+  return parse_scene(ss.str(), path, dir.string(), forgiving_timeline);
 }
 
 json scene_objective_to_json(const SceneObjective& o) {

@@ -95,10 +95,12 @@ struct Scene {
 // Throws SceneError naming the file and the problem (a folder, bad JSON, numbers past the
 // double range, nesting deeper than 256 levels, wrong types, non-finite numbers, unknown
 // objective types, missing robot, newer major version).
-Scene load_scene(const std::string& path);
+// forgiving_timeline (the workbench's way): a malformed "timeline" is a warning naming the
+// problem and the scene is read without it, instead of a SceneError.
+Scene load_scene(const std::string& path, bool forgiving_timeline = false);
 // same from text; base_dir resolves relative robot paths ("" leaves them as they are)
 Scene parse_scene(const std::string& text, const std::string& source_name,
-                  const std::string& base_dir);
+                  const std::string& base_dir, bool forgiving_timeline = false);
 nlohmann::json scene_to_json(const Scene& scene);
 // one objective as written in a scene file: the keys its kind reads (objective_kinds.hpp)
 nlohmann::json scene_objective_to_json(const SceneObjective& objective);

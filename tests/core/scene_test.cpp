@@ -183,6 +183,23 @@ TEST(Scene, RelativeRobotPathsResolveAgainstTheSceneFolder) {
   }
 }
 
+// a malformed timeline: an error for the command line, a warning for the workbench (the rest
+// of the scene is read)
+TEST(Scene, AForgivingReadSkipsAMalformedTimeline) {
+  const std::string text =
+      R"({"version": 1, "robot": "panda", "joint_q": {"panda_joint1": 0.5},
+          "timeline": {"keys": [{"time": 1}, {"time": 0.5}]}})";
+  expect_scene_error([&] { parse_scene(text, "s.json", ""); },
+                     {"timeline.keys[1].time", "must be after"});
+  Scene s = parse_scene(text, "s.json", "", true);
+  EXPECT_TRUE(s.timeline.keys.empty());
+  EXPECT_EQ(s.joint_q.at("panda_joint1"), std::vector<double>{0.5});
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_EQ(s.warnings[0],
+            "s.json: timeline.keys[1].time: must be after the previous key's time; the scene is "
+            "read without its timeline");
+}
+
 // (full_scene's xacro arguments make the round trip above)
 TEST(Scene, XacroArgumentsAreChecked) {
   Scene s = full_scene();

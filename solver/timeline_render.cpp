@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 #include <stdexcept>
 
 #include "engine/core/fk.hpp"
@@ -87,6 +89,96 @@ SceneTimeline timeline_to_scene(const Model& m, const Timeline& tl,
 
 // ---- rendering ------------------------------------------------------------------------------
 
+namespace {
+
+std::string printf_string(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string printf_string(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+// why the robot jumps at key `key` (the segment's first when `start`) and what to do about it
+std::string describe_jump(const KeyJump& jump, int key, bool start) {
+  const char* when = start ? "as the segment leaves it" : "on arriving";
+  if (jump.key_misses_targets)
+    return printf_string(
+        "key %d's joint values miss its targets (%.3g m, %.3g rad off): the robot jumps %.3g %s "
+        "at joint '%s' %s; store the key again from a pose that meets them (in the "
+        "workbench: select it, let the robot settle on its targets, press K)",
+        key, jump.key_position_error, jump.key_rotation_error, jump.gap, jump.unit.c_str(),
+        jump.joint.c_str(), when);
+  if (!jump.locked_joint.empty())
+    return printf_string(
+        "joint '%s' is locked and key %d gives it another value: the robot jumps %.3g %s at "
+        "joint '%s' %s; unlock it or give the keys the same value",
+        jump.locked_joint.c_str(), key, jump.gap, jump.unit.c_str(), jump.joint.c_str(), when);
+  if (start)
+    return printf_string(
+        "IK moves the robot from key %d's joint values as the segment starts (joint '%s' by "
+        "%.3g %s): the key does not satisfy another objective (a hard constraint, a collision, a "
+        "limit); store the key again from a solved pose",
+        key, jump.joint.c_str(), jump.gap, jump.unit.c_str());
+  return printf_string(
+      "IK meets key %d's targets with another configuration (joint '%s' %.3g %s from the key's): "
+      "the robot jumps on arriving; add a key between, or make the segment a joint segment",
+      key, jump.joint.c_str(), jump.gap, jump.unit.c_str());
+}
+
+}  // namespace
+
+std::vector<std::string> describe_segment(const SegmentReport& s) {
+  const std::string seg =
+      "timeline segment " + std::to_string(s.key) + " (" + to_string(s.interpolation) + "): ";
+  std::vector<std::string> out;
+  if (s.ik_failed())
+    out.push_back(seg +
+                  printf_string("IK did not converge at %d of %d samples, first at t = %.4g s "
+                                "(max error %.3g m, %.3g rad)",
+                                s.ik_failures, s.samples, s.first_failure, s.max_position_error,
+                                s.max_rotation_error));
+  if (s.departs_with_jump()) out.push_back(seg + describe_jump(s.departure, s.key, true));
+  if (s.arrives_with_jump()) out.push_back(seg + describe_jump(s.arrival, s.key + 1, false));
+  if (s.too_fast()) {
+    const std::string what =
+        printf_string("joint '%s' would move at %.3gx its velocity limit at t = %.4g s; ",
+                      s.fastest_joint.c_str(), s.max_velocity_ratio, s.fastest_time);
+    if (s.departs_with_jump() || s.arrives_with_jump())
+      out.push_back(seg + what + "after the jump at key " +
+                    std::to_string(s.departs_with_jump() ? s.key : s.key + 1) +
+                    ": remove the jump first");
+    else
+      out.push_back(seg + what + "give the segment more time");
+  }
+  return out;
+}
+
+nlohmann::json segment_to_json(const SegmentReport& s) {
+  auto jump = [](const KeyJump& j) {
+    return nlohmann::json{{"gap", j.gap},
+                          {"joint", j.joint},
+                          {"unit", j.unit},
+                          {"locked_joint", j.locked_joint},
+                          {"key_misses_targets", j.key_misses_targets}};
+  };
+  return {{"key", s.key},
+          {"interpolation", to_string(s.interpolation)},
+          {"flagged", s.flagged()},
+          {"ik_failures", s.ik_failures},
+          {"first_failure", s.first_failure},
+          {"max_position_error", s.max_position_error},
+          {"max_rotation_error", s.max_rotation_error},
+          {"max_velocity_ratio", s.max_velocity_ratio},
+          {"fastest_joint", s.fastest_joint},
+          {"fastest_time", s.fastest_time},
+          {"departure", jump(s.departure)},
+          {"arrival", jump(s.arrival)},
+          {"messages", describe_segment(s)}};
+}
+
 int Trajectory::flagged_segments() const {
   int n = 0;
   for (const SegmentReport& s : segments) n += s.flagged();
@@ -166,6 +258,79 @@ SolverSettings render_settings(SolverSettings s) {
   return s;
 }
 
+// the unit of dof k (0-based within joint j): m for translations, rad for rotations
+const char* dof_unit(const Model& m, int j, int k) {
+  switch (JointType(m.joint_type[j])) {
+    case JointType::kPrismatic:
+      return "m";
+    case JointType::kFree:
+      return k < 3 ? "m" : "rad";
+    case JointType::kPlanar:
+      return k < 2 ? "m" : "rad";
+    default:
+      return "rad";
+  }
+}
+
+// A solve at a key's time toward its targets (the posture on the key's configuration), from
+// `from`, against the key's configuration; and the key against its own targets.
+// locked: the locked joints, which keep their values of `from`.
+KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
+                 const std::vector<double>& from, const SolverSettings& settings, IkSolver& solver,
+                 const std::vector<int>& locked) {
+  for (int o : task.target_objectives) task.problem.set_target_pose(o, 0, key.targets[o]);
+  for (int o : task.postures) task.problem.set_rest(o, key.q);
+  SolveResult result;
+  solver.solve(task.problem, settings, from, result);
+  KeyJump jump;
+  std::vector<double> d(m.dof_count);
+  difference_row(m.view(), result.problems[0].q.data(), key.q.data(), d.data());
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0) continue;
+    const int nd = joint_type_dof_count(JointType(m.joint_type[j]));
+    for (int k = 0; k < nd; ++k) {
+      const double gap = std::fabs(d[m.joint_qd_start[j] + k]);
+      if (!(gap > jump.gap)) continue;
+      jump.gap = gap;
+      jump.joint = m.joint_name[j];
+      jump.unit = dof_unit(m, j, k);
+    }
+  }
+  double locked_gap = kKeyJumpTolerance;
+  for (int j : locked) {
+    const int nd = joint_type_dof_count(JointType(m.joint_type[j]));
+    for (int k = 0; k < nd; ++k)
+      if (std::fabs(d[m.joint_qd_start[j] + k]) > locked_gap) {
+        locked_gap = std::fabs(d[m.joint_qd_start[j] + k]);
+        jump.locked_joint = m.joint_name[j];
+      }
+  }
+  State fk(m);
+  eval_fk(m, key.q, {}, fk);
+  const std::vector<ObjectiveReport> reports =
+      report_objectives(task.problem, 0, key.q, fk.body_q, settings);
+  for (int o : task.target_objectives) {
+    jump.key_position_error = std::max(jump.key_position_error, reports[o].position_error);
+    jump.key_rotation_error = std::max(jump.key_rotation_error, reports[o].rotation_error);
+    jump.key_misses_targets = jump.key_misses_targets || !reports[o].reached;
+  }
+  return jump;
+}
+
+// The sample indices that split [first, last] into spans of at least kSpeedSpan (a short tail
+// joins the span before it).
+std::vector<std::size_t> speed_spans(const std::vector<double>& times, std::size_t first,
+                                     std::size_t last) {
+  std::vector<std::size_t> bounds{first};
+  for (std::size_t i = first + 1; i < last; ++i)
+    if (times[i] - times[bounds.back()] >= kSpeedSpan) bounds.push_back(i);
+  if (bounds.size() > 1 && times[last] - times[bounds.back()] < kSpeedSpan)
+    bounds.back() = last;
+  else
+    bounds.push_back(last);
+  return bounds;
+}
+
 }  // namespace
 
 Trajectory render_timeline(std::shared_ptr<const Model> model,
@@ -233,29 +398,51 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
     }
   }
 
+  // the task segments' ends: where IK leaves the robot at each key against the key itself
+  static const std::vector<int> kNoLocks;
+  const std::vector<int>& locked = world ? world->locked_joints : kNoLocks;
+  for (SegmentReport& r : out.segments) {
+    if (r.interpolation != Interpolation::kTask) continue;
+    const Keyframe &a = tl.keys[r.key], &b = tl.keys[r.key + 1];
+    r.departure = key_jump(m, *task, a, a.q, solve_settings, solver, locked);
+    const std::size_t end =
+        std::lower_bound(out.times.begin(), out.times.end(), b.time) - out.times.begin();
+    const double* last = out.row(end - 1);  // the last inner sample, or the first key
+    r.arrival = key_jump(m, *task, b, std::vector<double>(last, last + m.coord_count),
+                         solve_settings, solver, locked);
+  }
+
   // velocities against the limits: the cubic's peak 1.5 |dq| / T on joint segments, differences
-  // between samples (the segment's ends included) on task segments
+  // over spans of samples (the segment's ends included) on task segments
   for (SegmentReport& r : out.segments) {
     const Keyframe &a = tl.keys[r.key], &b = tl.keys[r.key + 1];
     const double duration = b.time - a.time;
-    auto note = [&](double speed, const LimitedCoord& c) {
+    auto note = [&](double speed, const LimitedCoord& c, double t) {
       if (speed / c.limit > r.max_velocity_ratio) {
         r.max_velocity_ratio = speed / c.limit;
         r.fastest_joint = m.joint_name[c.joint];
+        r.fastest_time = t;
       }
     };
     if (r.interpolation == Interpolation::kJoint) {
       for (const LimitedCoord& c : limited)
-        note(1.5 * std::fabs(b.q[c.coord] - a.q[c.coord]) / duration, c);
+        note(1.5 * std::fabs(b.q[c.coord] - a.q[c.coord]) / duration, c, a.time + 0.5 * duration);
       continue;
     }
-    const std::size_t first =
-        std::lower_bound(out.times.begin(), out.times.end(), a.time) - out.times.begin();
-    for (std::size_t i = first; i + 1 < n && out.times[i] < b.time; ++i)
+    // over spans of at least kSpeedSpan, the keys' jumps left out (they are reported as such)
+    auto at = [&](double t) {
+      return std::size_t(std::lower_bound(out.times.begin(), out.times.end(), t) -
+                         out.times.begin());
+    };
+    const std::vector<std::size_t> spans = speed_spans(out.times, at(a.time), at(b.time));
+    for (std::size_t w = 0; w + 1 < spans.size(); ++w) {
+      if ((w == 0 && r.departs_with_jump()) || (w + 2 == spans.size() && r.arrives_with_jump()))
+        continue;
+      const std::size_t i = spans[w], k = spans[w + 1];
       for (const LimitedCoord& c : limited)
-        note(std::fabs(out.row(i + 1)[c.coord] - out.row(i)[c.coord]) /
-                 (out.times[i + 1] - out.times[i]),
-             c);
+        note(std::fabs(out.row(k)[c.coord] - out.row(i)[c.coord]) / (out.times[k] - out.times[i]),
+             c, out.times[i]);
+    }
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/core/timeline.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/solver.hpp"
@@ -35,6 +37,31 @@ void targets_at_key(const Model& model, const std::vector<PlacedObjective>& obje
 
 // ---- rendering ------------------------------------------------------------------------------
 
+// A jump at one end of a task segment: where IK, solved at the key's time toward the key's
+// targets (from the key itself at the start, from the segment's last inner sample at the end),
+// leaves the robot away from the key's configuration, so the trajectory snaps between the two
+// at the key.
+struct KeyJump {
+  double gap = 0;     // largest dof difference (rad or m) from the key's configuration
+  std::string joint;  // the joint of gap ("" when none moved)
+  std::string unit;   // of gap: "rad" or "m"
+  // a joint the scene locks (joint_locks) that the key gives another value than the segment's
+  // first key (by more than kKeyJumpTolerance): the segment cannot move it ("" when none)
+  std::string locked_joint;
+  // the key's own configuration against its targets, over the objectives with a target: how far
+  // the key is from meeting them (m, rad)
+  double key_position_error = 0;
+  double key_rotation_error = 0;
+  bool key_misses_targets = false;  // beyond the solver's tolerances
+};
+
+// a dof difference above this at a key is a jump (rad or m); the posture settling of a redundant
+// arm's null space stays below it (docs/timeline.md, "Flags")
+constexpr double kKeyJumpTolerance = 0.05;
+// task segments' joint speeds are differences over spans of at least this many seconds: a finer
+// rate (or a key a hair off the sample grid) would turn IK's convergence steps into speed
+constexpr double kSpeedSpan = 0.005;
+
 // What happened on one segment (key -> key + 1).
 struct SegmentReport {
   int key = 0;  // the key the segment starts at
@@ -45,12 +72,29 @@ struct SegmentReport {
   double max_position_error = 0;  // m, task: over the inner samples
   double max_rotation_error = 0;  // rad
   double max_velocity_ratio = 0;  // largest |dq/dt| / velocity limit over the limited 1-dof
-                                  // joints (joint: the cubic's peak; task: between samples)
+                                  // joints (joint: the cubic's peak; task: over spans of at
+                                  // least kSpeedSpan, a jump at a key left out)
   std::string fastest_joint;      // the joint of max_velocity_ratio ("" when none is limited)
+  double fastest_time = -1;       // s, where it was measured (joint: the cubic's peak; task: the
+                                  // span's start)
+  KeyJump departure;              // task: at the segment's first key
+  KeyJump arrival;                // task: at the next key
   bool ik_failed() const { return ik_failures > 0; }
   bool too_fast() const { return max_velocity_ratio > 1; }
-  bool flagged() const { return ik_failed() || too_fast(); }
+  bool departs_with_jump() const { return departure.gap > kKeyJumpTolerance; }
+  bool arrives_with_jump() const { return arrival.gap > kKeyJumpTolerance; }
+  bool flagged() const {
+    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump();
+  }
 };
+
+// One line for each thing a segment is flagged for (none when it is not), each naming the
+// segment, with what the user can do about it: the workbench's messages and `ikwb animate`.
+std::vector<std::string> describe_segment(const SegmentReport& segment);
+// The segment as JSON (trajectory files, the workbench's state dump): its fields, each end's
+// jump as {"gap", "joint", "unit", "locked_joint", "key_misses_targets"}, and "messages"
+// (describe_segment).
+nlohmann::json segment_to_json(const SegmentReport& segment);
 
 struct Trajectory {
   int coord_count = 0;

@@ -43,20 +43,8 @@ bool ends_with(const std::string& s, const std::string& end) {
 
 // one line per flagged segment; returns how many
 int report_segments(const Trajectory& tr) {
-  for (const SegmentReport& s : tr.segments) {
-    if (s.ik_failed())
-      std::fprintf(stderr,
-                   "segment %d (%s): IK did not converge at %d of %d samples, first at t = %.4g s "
-                   "(max error %.3g m, %.3g rad)\n",
-                   s.key, to_string(s.interpolation), s.ik_failures, s.samples, s.first_failure,
-                   s.max_position_error, s.max_rotation_error);
-    if (s.too_fast())
-      std::fprintf(stderr,
-                   "segment %d (%s): joint '%s' would move at %.3gx its velocity limit; give the "
-                   "segment more time\n",
-                   s.key, to_string(s.interpolation), s.fastest_joint.c_str(),
-                   s.max_velocity_ratio);
-  }
+  for (const SegmentReport& s : tr.segments)
+    for (const std::string& line : describe_segment(s)) std::fprintf(stderr, "%s\n", line.c_str());
   return tr.flagged_segments();
 }
 

@@ -40,15 +40,7 @@ void write_trajectory_json(const std::string& path, const Model& m, const std::s
     samples.push_back(
         {{"time", tr.times[i]}, {"q", std::vector<double>(tr.row(i), tr.row(i) + tr.coord_count)}});
   json segments = json::array();
-  for (const SegmentReport& s : tr.segments)
-    segments.push_back({{"key", s.key},
-                        {"interpolation", to_string(s.interpolation)},
-                        {"ik_failures", s.ik_failures},
-                        {"first_failure", s.first_failure},
-                        {"max_position_error", s.max_position_error},
-                        {"max_rotation_error", s.max_rotation_error},
-                        {"max_velocity_ratio", s.max_velocity_ratio},
-                        {"fastest_joint", s.fastest_joint}});
+  for (const SegmentReport& s : tr.segments) segments.push_back(segment_to_json(s));
   json j = {
       {"format", "ikwb-trajectory"}, {"version", 1},       {"robot", robot},      {"rate", rate},
       {"columns", coord_names(m)},   {"samples", samples}, {"segments", segments}};

@@ -298,16 +298,8 @@ bool render_at(AppState& app, double rate, Trajectory& out, std::string& error) 
     error = e.what();
     return false;
   }
-  for (const SegmentReport& s : out.segments) {
-    if (s.ik_failed())
-      app.warn("timeline segment " + std::to_string(s.key) + ": IK did not converge at " +
-               std::to_string(s.ik_failures) + " of " + std::to_string(s.samples) +
-               " samples (first at " + std::to_string(s.first_failure) + " s)");
-    if (s.too_fast())
-      app.warn("timeline segment " + std::to_string(s.key) + ": joint '" + s.fastest_joint +
-               "' would exceed its velocity limit (" + std::to_string(s.max_velocity_ratio) +
-               "x); give the segment more time");
-  }
+  for (const SegmentReport& s : out.segments)
+    for (const std::string& line : describe_segment(s)) app.warn(line);
   return true;
 }
 
@@ -450,11 +442,7 @@ nlohmann::json timeline_dump(const AppState& app) {
   const bool rendered = t.rendered_serial == t.serial && t.render_error.empty();
   if (rendered)
     for (const SegmentReport& s : t.trajectory.segments)
-      if (s.flagged())
-        flagged.push_back({{"key", s.key},
-                           {"ik_failures", s.ik_failures},
-                           {"max_velocity_ratio", s.max_velocity_ratio},
-                           {"fastest_joint", s.fastest_joint}});
+      if (s.flagged()) flagged.push_back(segment_to_json(s));
   return {{"keys", keys},
           {"playhead", t.playhead},
           {"playing", t.playing},

@@ -224,6 +224,35 @@ TEST_F(Timeline, ExportingAtAnotherRateLeavesPlaybackAsItWas) {
   EXPECT_EQ(lines, 1 + 3) << "a header and the samples at 0, 1 and 2 s";
 }
 
+// A key whose joint values do not meet its targets (a scene's key without "joint_q"): the
+// segments on both sides are flagged with a message that names the key and says what to do, and
+// doing it (select the key, let the robot settle on its targets, K) clears the flags.
+TEST_F(Timeline, AKeyThatMissesItsTargetsIsFlaggedAndStoredAgainWithK) {
+  nlohmann::json scene = nlohmann::json::parse(
+      test::read_text(std::string(IKWB_SOURCE_DIR) + "/assets/demos/panda_pick_place.json"));
+  scene["robot"] = "panda";
+  scene["timeline"]["keys"][1].erase("joint_q");
+  std::ofstream(path("s.json")) << scene.dump();
+  const std::string script = "scene " + path("s.json") + "\ntimeline on\nscrub 0.5\nwait 3\n" +
+                             dump_cmd("before.json") + "key_select 1\nwait 60\nkey K\nwait 1\n" +
+                             "scrub 0.5\nwait 3\n" + dump_cmd("after.json");
+  ASSERT_EQ(run(script), 0) << log();
+  const nlohmann::json before = dump("before.json");
+  const nlohmann::json& flagged = before["timeline"]["flagged_segments"];
+  ASSERT_EQ(flagged.size(), 2u) << flagged.dump();
+  EXPECT_TRUE(flagged[0]["arrival"]["key_misses_targets"].get<bool>());
+  EXPECT_TRUE(flagged[1]["departure"]["key_misses_targets"].get<bool>());
+  const std::string messages = before["messages"].dump();
+  EXPECT_NE(messages.find("timeline segment 0 (task): key 1's joint values miss its targets"),
+            std::string::npos)
+      << messages;
+  EXPECT_EQ(messages.find("give the segment more time"), std::string::npos) << messages;
+  const nlohmann::json after = dump("after.json")["timeline"];
+  EXPECT_EQ(after["keys"].size(), 3u);
+  EXPECT_TRUE(after["rendered"].get<bool>());
+  EXPECT_TRUE(after["flagged_segments"].empty()) << after["flagged_segments"].dump();
+}
+
 // deleting every key while playing gives the robot back to the live solve
 TEST_F(Timeline, DeletingEveryKeyWhilePlayingResumesTheLiveSolve) {
   const std::string script =

@@ -182,6 +182,7 @@ TEST(TimelineRender, HumanoidTaskSpaceStanceChange) {
   Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
                                   *make_cpu_solver(), &p.setup);
   EXPECT_EQ(tr.segments[0].ik_failures, 0);
+  EXPECT_FALSE(tr.segments[0].flagged());
   EXPECT_LE(tr.segments[0].max_position_error, p.settings.tol_position);
   expect_within_limits(*p.model, tr);
 }
@@ -204,6 +205,118 @@ TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
   EXPECT_GT(tr.segments[0].first_failure, 0);
   EXPECT_LT(tr.segments[0].first_failure, 1);
   EXPECT_GT(tr.segments[0].max_position_error, 0.1);
+}
+
+// true when one of describe_segment's lines contains `text`
+bool described(const SegmentReport& s, const std::string& text) {
+  for (const std::string& line : describe_segment(s))
+    if (line.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// A key whose joint values do not meet its targets (the targets moved, the joints not): IK
+// arrives at the targets and the robot snaps to the key's joint values, and leaves them again as
+// the next segment starts. Both ends are flagged as jumps naming the key; the snap itself is not
+// a joint moving too fast, and the speed of what follows a jump is not advice to give the
+// segment more time.
+TEST(TimelineRender, FlagsTheJumpsAtAKeyWhoseJointValuesMissItsTargets) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  tl.keys[1].q = tl.keys[0].q;
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup);
+  const SegmentReport &into = tr.segments[0], &out = tr.segments[1];
+  EXPECT_TRUE(into.arrives_with_jump());
+  EXPECT_TRUE(into.arrival.key_misses_targets);
+  EXPECT_GT(into.arrival.key_position_error, 0.2);
+  EXPECT_FALSE(into.departs_with_jump());
+  EXPECT_TRUE(out.departs_with_jump());
+  EXPECT_TRUE(out.departure.key_misses_targets);
+  EXPECT_FALSE(out.arrives_with_jump());
+  EXPECT_FALSE(into.too_fast()) << into.fastest_joint;  // the snap into key 1 is the jump
+  // leaving key 1, IK's first samples still move fast (the posture settles after the snap)
+  ASSERT_TRUE(out.too_fast());
+  EXPECT_GT(out.fastest_time, tl.keys[1].time);
+  EXPECT_LT(out.fastest_time, tl.keys[1].time + 0.05);
+  EXPECT_TRUE(described(out, "after the jump at key 1: remove the jump first"));
+  for (const SegmentReport* s : {&into, &out}) {
+    EXPECT_TRUE(s->flagged());
+    EXPECT_FALSE(s->ik_failed()) << s->key;
+    EXPECT_TRUE(described(*s, "key 1's joint values miss its targets")) << s->key;
+    EXPECT_FALSE(described(*s, "more time")) << s->key;
+  }
+}
+
+// A joint the scene locks but the keys give different values cannot move in between: the robot
+// snaps at the next key, and the report names the locked joint.
+TEST(TimelineRender, FlagsALockedJointThatTheKeysMove) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  p.setup.locked_joints = {p.model->find_joint("panda_joint7")};
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup);
+  const SegmentReport& s = tr.segments[0];
+  EXPECT_TRUE(s.arrives_with_jump());
+  EXPECT_EQ(s.arrival.locked_joint, "panda_joint7");
+  EXPECT_FALSE(s.arrival.key_misses_targets);
+  EXPECT_FALSE(s.departs_with_jump());
+  EXPECT_TRUE(described(s, "joint 'panda_joint7' is locked and key 1 gives it another value"));
+}
+
+// A key stored on another branch of the same targets (the UR5e's elbow the other way): IK
+// follows the targets on the branch it started on, so it meets the key's targets with another
+// configuration and the robot flips at the key.
+TEST(TimelineRender, FlagsAnArrivalOnAnotherBranchOfTheKeysTargets) {
+  Preset p = load_preset("ur5e");
+  Timeline tl;
+  tl.keys.push_back(solved_key(p, 0.0, {0, 0, 0}, Interpolation::kTask));
+  tl.keys.push_back(solved_key(p, 1.0, {0.05, 0.1, -0.05}, Interpolation::kTask));
+  const Model& m = *p.model;
+  const int elbow = m.joint_q_start[m.find_joint("elbow_joint")];
+  // the other elbow: from the key with the elbow bent the other way
+  IkProblem problem = make_problem(p.model, p.setup.objectives, 1, &p.setup.collision);
+  problem.set_target_pose(p.tcp, 0, tl.keys[1].targets[p.tcp]);
+  std::vector<double> seed = tl.keys[1].q;
+  seed[elbow] = -seed[elbow];
+  SolverSettings s = p.settings;
+  s.max_iterations = 500;
+  s.n_seeds = 1;
+  SolveResult r;
+  make_cpu_solver()->solve(problem, s, seed, r);
+  ASSERT_TRUE(r.problems[0].converged);
+  ASSERT_LT(r.problems[0].q[elbow] * tl.keys[1].q[elbow], 0) << "the same elbow";
+  tl.keys[1].q = r.problems[0].q;
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup);
+  const SegmentReport& seg = tr.segments[0];
+  EXPECT_TRUE(seg.arrives_with_jump());
+  EXPECT_FALSE(seg.arrival.key_misses_targets);
+  EXPECT_TRUE(seg.arrival.locked_joint.empty());
+  EXPECT_GT(seg.arrival.gap, 0.5);
+  EXPECT_FALSE(seg.departs_with_jump());
+  EXPECT_TRUE(described(seg, "IK meets key 1's targets with another configuration"));
+}
+
+// Task segments' joint speeds are measured over spans of at least kSpeedSpan: a fine rate, or a
+// key a hair off the sample grid, gives the speeds of the coarse rate, not IK's convergence
+// steps over microseconds.
+TEST(TimelineRender, TaskSpeedsDoNotDependOnTheRate) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  auto ratio = [&](const Timeline& t, double rate) {
+    Trajectory tr = render_timeline(p.model, p.setup.objectives, t, rate, p.settings,
+                                    *make_cpu_solver(), &p.setup);
+    EXPECT_EQ(tr.flagged_segments(), 0) << rate;
+    double v = 0;
+    for (const SegmentReport& s : tr.segments) v = std::max(v, s.max_velocity_ratio);
+    return v;
+  };
+  const double at_100 = ratio(tl, 100);
+  ASSERT_GT(at_100, 0.1);
+  EXPECT_LT(ratio(tl, 10000), 1.1 * at_100);
+  Timeline off_grid = tl;
+  off_grid.keys[1].time += 1e-8;
+  EXPECT_LT(ratio(off_grid, 100), 1.1 * at_100);
 }
 
 TEST(TimelineRender, RejectsKeysThatDoNotFit) {

@@ -103,29 +103,45 @@ std::string printf_string(const char* fmt, ...) {
 
 // why the robot jumps at key `key` (the segment's first when `start`) and what to do about it
 std::string describe_jump(const KeyJump& jump, int key, bool start) {
-  const char* when = start ? "as the segment leaves it" : "on arriving";
+  const std::string snap =
+      printf_string("the robot jumps %.3g %s at joint '%s' %s", jump.gap, jump.unit.c_str(),
+                    jump.joint.c_str(), start ? "as the segment leaves the key" : "on arriving");
+  if (!jump.targets_reached)
+    return printf_string(
+               "key %d's targets are out of reach (IK stops %.3g m, %.3g rad from them) and its "
+               "joint values miss them by %.3g m, %.3g rad: ",
+               key, jump.reach_position_error, jump.reach_rotation_error, jump.key_position_error,
+               jump.key_rotation_error) +
+           snap + "; bring the targets within reach";
   if (jump.key_misses_targets)
-    return printf_string(
-        "key %d's joint values miss its targets (%.3g m, %.3g rad off): the robot jumps %.3g %s "
-        "at joint '%s' %s; store the key again from a pose that meets them (in the "
-        "workbench: select it, let the robot settle on its targets, press K)",
-        key, jump.key_position_error, jump.key_rotation_error, jump.gap, jump.unit.c_str(),
-        jump.joint.c_str(), when);
+    return printf_string("key %d's joint values miss its targets (%.3g m, %.3g rad off): ", key,
+                         jump.key_position_error, jump.key_rotation_error) +
+           snap +
+           "; store the key again from a pose that meets them (in the workbench: select it, let "
+           "the robot settle on its targets, press K)";
   if (!jump.locked_joint.empty())
-    return printf_string(
-        "joint '%s' is locked and key %d gives it another value: the robot jumps %.3g %s at "
-        "joint '%s' %s; unlock it or give the keys the same value",
-        jump.locked_joint.c_str(), key, jump.gap, jump.unit.c_str(), jump.joint.c_str(), when);
+    return printf_string("joint '%s' is locked and key %d gives it another value: ",
+                         jump.locked_joint.c_str(), key) +
+           snap + "; unlock it or give the keys the same value";
   if (start)
-    return printf_string(
-        "IK moves the robot from key %d's joint values as the segment starts (joint '%s' by "
-        "%.3g %s): the key does not satisfy another objective (a hard constraint, a collision, a "
-        "limit); store the key again from a solved pose",
-        key, jump.joint.c_str(), jump.gap, jump.unit.c_str());
-  return printf_string(
-      "IK meets key %d's targets with another configuration (joint '%s' %.3g %s from the key's): "
-      "the robot jumps on arriving; add a key between, or make the segment a joint segment",
-      key, jump.joint.c_str(), jump.gap, jump.unit.c_str());
+    return printf_string("IK moves the robot away from key %d's joint values: ", key) + snap +
+           "; the key does not satisfy another objective (a hard constraint, a collision, a "
+           "limit): store it again from a solved pose";
+  return printf_string("IK meets key %d's targets with another configuration: ", key) + snap +
+         "; add a key between, or make the segment a joint segment";
+}
+
+// what to do about a joint too fast on segment s
+std::string speed_advice(const SegmentReport& s) {
+  // within this of a jump, fast motion is the jump's aftermath (posture settling)
+  constexpr double kNearJump = 0.1;
+  if (s.departs_with_jump() && s.fastest_time < s.start + kNearJump)
+    return "right after the jump at key " + std::to_string(s.key) + ": remove the jump first";
+  if (s.arrives_with_jump() && s.fastest_time > s.end - kNearJump)
+    return "right before the jump at key " + std::to_string(s.key + 1) + ": remove the jump first";
+  if (s.ik_failed())
+    return "IK does not converge on this segment: bring its targets within reach first";
+  return "give the segment more time";
 }
 
 }  // namespace
@@ -142,17 +158,12 @@ std::vector<std::string> describe_segment(const SegmentReport& s) {
                                 s.max_rotation_error));
   if (s.departs_with_jump()) out.push_back(seg + describe_jump(s.departure, s.key, true));
   if (s.arrives_with_jump()) out.push_back(seg + describe_jump(s.arrival, s.key + 1, false));
-  if (s.too_fast()) {
-    const std::string what =
-        printf_string("joint '%s' would move at %.3gx its velocity limit at t = %.4g s; ",
-                      s.fastest_joint.c_str(), s.max_velocity_ratio, s.fastest_time);
-    if (s.departs_with_jump() || s.arrives_with_jump())
-      out.push_back(seg + what + "after the jump at key " +
-                    std::to_string(s.departs_with_jump() ? s.key : s.key + 1) +
-                    ": remove the jump first");
-    else
-      out.push_back(seg + what + "give the segment more time");
-  }
+  if (s.too_fast())
+    out.push_back(seg +
+                  printf_string("joint '%s' would move at %.3gx its velocity limit at t = "
+                                "%.4g s; ",
+                                s.fastest_joint.c_str(), s.max_velocity_ratio, s.fastest_time) +
+                  speed_advice(s));
   return out;
 }
 
@@ -162,9 +173,12 @@ nlohmann::json segment_to_json(const SegmentReport& s) {
                           {"joint", j.joint},
                           {"unit", j.unit},
                           {"locked_joint", j.locked_joint},
-                          {"key_misses_targets", j.key_misses_targets}};
+                          {"key_misses_targets", j.key_misses_targets},
+                          {"targets_reached", j.targets_reached}};
   };
   return {{"key", s.key},
+          {"start", s.start},
+          {"end", s.end},
           {"interpolation", to_string(s.interpolation)},
           {"flagged", s.flagged()},
           {"ik_failures", s.ik_failures},
@@ -283,6 +297,9 @@ KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
   SolveResult result;
   solver.solve(task.problem, settings, from, result);
   KeyJump jump;
+  jump.targets_reached = result.problems[0].converged;
+  jump.reach_position_error = result.problems[0].position_error;
+  jump.reach_rotation_error = result.problems[0].rotation_error;
   std::vector<double> d(m.dof_count);
   difference_row(m.view(), result.problems[0].q.data(), key.q.data(), d.data());
   for (int j = 0; j < m.joint_count; ++j) {
@@ -350,6 +367,8 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
   for (std::size_t k = 0; k + 1 < tl.keys.size(); ++k) {
     SegmentReport r;
     r.key = int(k);
+    r.start = tl.keys[k].time;
+    r.end = tl.keys[k + 1].time;
     r.interpolation = tl.keys[k].interpolation;
     out.segments.push_back(r);
   }

@@ -53,18 +53,25 @@ struct KeyJump {
   double key_position_error = 0;
   double key_rotation_error = 0;
   bool key_misses_targets = false;  // beyond the solver's tolerances
+  // the solve at the key's time met the key's targets (false: they are out of reach from the
+  // segment's side; reach_*_error is how close it got, m and rad)
+  bool targets_reached = true;
+  double reach_position_error = 0;
+  double reach_rotation_error = 0;
 };
 
-// a dof difference above this at a key is a jump (rad or m); the posture settling of a redundant
-// arm's null space stays below it (docs/timeline.md, "Flags")
-constexpr double kKeyJumpTolerance = 0.05;
+// a dof difference above this at a key is a jump (rad or m): about 8x the largest gap measured on
+// timelines whose keys meet their targets (a redundant arm's posture settling; docs/timeline.md,
+// "Flags")
+constexpr double kKeyJumpTolerance = 0.005;
 // task segments' joint speeds are differences over spans of at least this many seconds: a finer
 // rate (or a key a hair off the sample grid) would turn IK's convergence steps into speed
 constexpr double kSpeedSpan = 0.005;
 
 // What happened on one segment (key -> key + 1).
 struct SegmentReport {
-  int key = 0;  // the key the segment starts at
+  int key = 0;                // the key the segment starts at
+  double start = 0, end = 0;  // s, the times of its keys
   Interpolation interpolation = Interpolation::kJoint;
   int samples = 0;                // samples strictly inside the segment
   int ik_failures = 0;            // task: inner samples whose IK did not converge

@@ -52,7 +52,7 @@ std::vector<ObjectiveRows> objective_rows(const IkProblem& problem, int pi,
     const bool ineq = objective_is_inequality(o.type);
     for (int k = 0; k < o.dim; ++k) {
       if (o.hard) {
-        r.w[k] = !ineq || r.c[k] > -settings.tol_constraint ? 1.0 : 0.0;
+        r.w[k] = objective_row_counts(o, k) && (!ineq || r.c[k] > -settings.tol_constraint);
       } else {
         if (ineq && !(r.c[k] > 0)) r.c[k] = 0;
         r.w[k] = objective_row_weight(o, k);

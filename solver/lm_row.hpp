@@ -188,9 +188,9 @@ IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowE
   }
   T ps = T(0), rs = T(0);
   for (int k = 0; k < 3; ++k) {
-    if (first_pos >= 0 && (o.hard || objective_row_weight(o, first_pos + k) != T(0)))
+    if (first_pos >= 0 && objective_row_counts(o, first_pos + k))
       ps += raw[first_pos + k] * raw[first_pos + k];
-    if (first_rot >= 0 && (o.hard || objective_row_weight(o, first_rot + k) != T(0)))
+    if (first_rot >= 0 && objective_row_counts(o, first_rot + k))
       rs += raw[first_rot + k] * raw[first_rot + k];
   }
   T pos = sqrt(ps), rot = sqrt(rs);
@@ -203,7 +203,8 @@ IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowE
         if (raw[k] > v) v = raw[k];
     } else {
       T s = T(0);
-      for (int k = 0; k < o.dim; ++k) s += raw[k] * raw[k];
+      for (int k = 0; k < o.dim; ++k)
+        if (objective_row_counts(o, k)) s += raw[k] * raw[k];
       v = sqrt(s);
     }
     if (v > e.violation) e.violation = v;

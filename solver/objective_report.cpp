@@ -35,10 +35,10 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
     raw.assign(o.dim, 0.0);
     objective_residual(pv, oi, problem_index, q.data(), body_q.data(), raw.data());
 
-    // position and rotation errors exactly as the solver's convergence test counts them
+    // errors and a hard objective's violation exactly as the solver's convergence test counts
+    // them (disabled objectives too)
     ObjectiveParams<double> counted = o;
     counted.enabled = 1;
-    counted.hard = 0;
     RowEval<double> e;
     accumulate_row_eval(counted, raw.data(), e);
     rep.position_error = e.position_error;
@@ -46,9 +46,7 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
     if (objective_is_inequality(o.type)) {
       for (double v : raw) rep.violation = std::max(rep.violation, v);
     } else if (o.hard) {
-      double s = 0;
-      for (double v : raw) s += v * v;
-      rep.violation = std::sqrt(s);
+      rep.violation = e.violation;
     }
     if (o.type == ObjectiveType::kPosture) {
       double s = 0;

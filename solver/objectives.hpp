@@ -434,28 +434,44 @@ IKWB_HD void objective_row_terms(const ProblemView<T>& pv, int oi, const Transfo
                     terms);
 }
 
-// per-row weight of objective o's row k (soft objectives)
+// the per-axis weight of objective o's row k: position_weights / rotation_weights for the rows
+// of a position or rotation, 1 for the other rows. 0 leaves the row out, soft or hard.
 template <class T>
-IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
+IKWB_HD T objective_axis_weight(const ObjectiveParams<T>& o, int k) {
   switch (o.type) {
     case ObjectiveType::kPosition:
     case ObjectiveType::kRelativeBall:
     case ObjectiveType::kCom:
-      return o.weight * o.position_weights[k];
+      return o.position_weights[k];
     case ObjectiveType::kRotation:
-      return o.weight * o.rotation_weights[k];
+      return o.rotation_weights[k];
     case ObjectiveType::kPose:
     case ObjectiveType::kRelativeFixed:
-      return o.weight * (k < 3 ? o.position_weights[k] : o.rotation_weights[k - 3]);
+      return k < 3 ? o.position_weights[k] : o.rotation_weights[k - 3];
     default:
-      return o.weight;
+      return T(1);
   }
+}
+
+// per-row weight of objective o's row k (soft objectives)
+template <class T>
+IKWB_HD T objective_row_weight(const ObjectiveParams<T>& o, int k) {
+  return o.weight * objective_axis_weight(o, k);
+}
+
+// row k of objective o counts (in its errors, its violation and its step): a soft row of
+// non-zero weight; a hard row whose axis is not left free (a hard objective's weights only say
+// which axes it holds: it holds them exactly, whatever their size)
+template <class T>
+IKWB_HD bool objective_row_counts(const ObjectiveParams<T>& o, int k) {
+  return (o.hard ? objective_axis_weight(o, k) : objective_row_weight(o, k)) != T(0);
 }
 
 // the factor apply_mode turns raw row k of objective o into a least-squares row with
 template <class T>
 IKWB_HD T objective_row_scale(const ObjectiveParams<T>& o, T mu, int k) {
-  return o.hard ? sqrt(mu) : objective_row_weight(o, k);
+  if (o.hard) return objective_axis_weight(o, k) != T(0) ? sqrt(mu) : T(0);
+  return objective_row_weight(o, k);
 }
 
 // Turns raw rows (r and, when J is non-null, J) of objective o into least-squares rows:
@@ -463,6 +479,7 @@ IKWB_HD T objective_row_scale(const ObjectiveParams<T>& o, T mu, int k) {
 //   soft inequality   r = w max(0, g)                 J = w dg where g > 0
 //   hard equality     r = sqrt(mu) (c + lambda/mu)    J = sqrt(mu) dc
 //   hard inequality   r = sqrt(mu) max(0, g + lambda/mu)
+// (a row whose axis weight is 0, soft or hard, gets zeros: objective_row_scale)
 // lambda: the objective's multipliers (dim), mu: the penalty. Disabled objectives get zeros.
 // An inactive inequality row (g, or g + lambda/mu, <= 0) has a zero Jacobian row, except with J
 // for the kinds of objective_predicts_activation: there it keeps w dg (sqrt(mu) dg), and r the

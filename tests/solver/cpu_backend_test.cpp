@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/test_models.hpp"
+#include "solver/objective_report.hpp"
 #include "solver/solver.hpp"
 #include "solver/solver_test_util.hpp"
 #include "solver/test_robots.hpp"
@@ -374,6 +375,28 @@ TEST_F(Panda, ZeroAxisWeightsLeaveAxesFree) {
   EXPECT_NEAR(x.y, 0.3, 1e-6);
   EXPECT_LT(x.z, 2.0);
   EXPECT_LE(res.problems[0].position_error, 1e-6);
+}
+
+// a hard objective holds the axes its weights keep and leaves an axis of weight zero free, as a
+// soft one does: the target's x and y are out of reach, its z is met, and the violation and the
+// report count z alone
+TEST_F(Panda, ZeroAxisWeightsLeaveAxesFreeOfAHardObjective) {
+  IkProblem pr(model);
+  const int obj = pr.add_position(tcp, {0, 0, 0}, hard_constraint());
+  pr.set_target_position(obj, 0, {3.0, -3.0, 0.4});
+  pr.set_axis_weights(obj, {0, 0, 1}, {1, 1, 1});
+  SolverSettings s;
+  s.tol_constraint = 1e-6;
+  SolveResult res = solve(pr, s, q_mid);
+  ASSERT_TRUE(res.problems[0].converged);
+  EXPECT_LE(res.problems[0].constraint_violation, 1e-6);
+  const std::vector<Transform<double>> poses = test::body_poses(*model, res.problems[0].q);
+  EXPECT_NEAR(poses[tcp].p.z, 0.4, 1e-6);
+  EXPECT_LT(poses[tcp].p.x, 2.0);
+  const std::vector<ObjectiveReport> rep = report_objectives(pr, 0, res.problems[0].q, poses, s);
+  EXPECT_LE(rep[obj].violation, 1e-6);
+  EXPECT_LE(rep[obj].position_error, 1e-6);
+  EXPECT_TRUE(rep[obj].reached);
 }
 
 // --- minimum distance ------------------------------------------------------------------

@@ -355,12 +355,15 @@ TEST(RowEval, ZeroWeightAxesDoNotCount) {
   accumulate_row_eval(pose, raw, e);
   EXPECT_DOUBLE_EQ(e.position_error, 5.0);
   EXPECT_DOUBLE_EQ(e.rotation_error, 0.5);
-  // hard objectives ignore weights: every axis counts
+  // a hard objective holds the axes of non-zero weight, whatever their size or the objective's
+  // weight; its violation is their rows' norm
   pose.hard = 1;
+  pose.weight = 0;
   RowEval<double> h;
   accumulate_row_eval(pose, raw, h);
-  EXPECT_GT(h.position_error, 100.0);
-  EXPECT_GT(h.violation, 100.0);
+  EXPECT_DOUBLE_EQ(h.position_error, 5.0);
+  EXPECT_DOUBLE_EQ(h.rotation_error, 0.5);
+  EXPECT_DOUBLE_EQ(h.violation, std::sqrt(25.0 + 0.25));
   // a soft objective of weight 0 reports nothing
   ObjectiveParams<double> zero;
   zero.type = ObjectiveType::kPosition;

@@ -127,6 +127,7 @@ bool AppState::load_robot(const std::string& path_or_name) {
     error(std::string("could not open robot: ") + e.what());
     return false;
   }
+  robot_options = urdf_options;
   install_model(std::move(loaded), path);
   info("loaded " + robot_title + " (" + std::to_string(model->body_count) + " links, " +
        std::to_string(model->dof_count) + " dofs) from " + path);
@@ -174,6 +175,11 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   selection = {};
   hover = {};
   held_joint = -1;
+  // a branch edit belongs to the robot it started on (its joint and bodies are that robot's)
+  if (branch.active) info("branch edit ended: another robot was opened");
+  const bool follow = branch.descendants_follow;
+  branch = BranchEdit();
+  branch.descendants_follow = follow;
   SolveStatus fresh;
   fresh.cuda_available = solve.cuda_available;
   fresh.cuda_reason = solve.cuda_reason;

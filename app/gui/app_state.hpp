@@ -151,7 +151,10 @@ class AppState {
   std::string robot_path;              // URDF file
   std::string robot_title;             // shown in the UI
   std::vector<std::string> load_warnings;
-  UrdfOptions urdf_options;    // package paths, floating base
+  // the options the next robot opens with: the command line's, and package paths added since
+  // (a scene's floating base and xacro arguments are its robot's own: robot_options)
+  UrdfOptions urdf_options;
+  UrdfOptions robot_options;   // what the current robot was opened with (saved into scenes)
   uint64_t model_version = 0;  // bumps whenever the robot is replaced
 
   // Loads a URDF (a path, or a shipped robot's name) without objectives. On failure the current

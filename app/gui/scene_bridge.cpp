@@ -85,7 +85,8 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file) {
     error(std::string("could not open the scene's robot: ") + e.what());
     return false;
   }
-  urdf_options = options;
+  urdf_options.package_paths = options.package_paths;  // found once, they help later opens too
+  robot_options = options;
   install_model(std::move(loaded), path);
   apply_scene_content(scene, file);
   std::vector<std::string> camera_warnings;
@@ -100,9 +101,9 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   std::error_code ec;
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
   bool same = model && scene.robot == (ec ? robot_path : robot.string()) &&
-              scene.floating_base == urdf_options.floating_base &&
-              scene.xacro_args == urdf_options.xacro_args &&
-              absolute_paths(scene.package_paths) == absolute_paths(urdf_options.package_paths);
+              scene.floating_base == robot_options.floating_base &&
+              scene.xacro_args == robot_options.xacro_args &&
+              absolute_paths(scene.package_paths) == absolute_paths(robot_options.package_paths);
   if (!same) {
     if (!apply_scene(scene)) return false;
     last_edit = what;
@@ -179,9 +180,9 @@ Scene AppState::make_scene() const {
   std::error_code ec;
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
   s.robot = ec ? robot_path : robot.string();
-  s.floating_base = urdf_options.floating_base;
-  s.package_paths = absolute_paths(urdf_options.package_paths);
-  s.xacro_args = urdf_options.xacro_args;
+  s.floating_base = robot_options.floating_base;
+  s.package_paths = absolute_paths(robot_options.package_paths);
+  s.xacro_args = robot_options.xacro_args;
   s.joint_q = joint_map(m, joint_q);
   s.rest = joint_map(m, rest_q);
   for (const WorkbenchObjective& o : objectives)

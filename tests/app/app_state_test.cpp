@@ -208,7 +208,8 @@ TEST(AppState, SceneRoundTrip) {
 }
 
 // the xacro arguments the robot was opened with are saved into the scene, and a scene's replace
-// the session's when it opens (for a URDF they are ignored with a warning)
+// the session's for its robot when it opens (for a URDF they are ignored with a warning); a
+// robot opened after it takes the session's again
 TEST(AppState, XacroArgumentsRoundTripThroughAScene) {
   AppState app;
   app.urdf_options.xacro_args = {"name:=ur"};
@@ -218,8 +219,26 @@ TEST(AppState, XacroArgumentsRoundTripThroughAScene) {
   scene.xacro_args = {"ur_type:=ur5e"};
   AppState other;
   ASSERT_TRUE(other.apply_scene(scene));
-  EXPECT_EQ(other.urdf_options.xacro_args, scene.xacro_args);
+  EXPECT_EQ(other.robot_options.xacro_args, scene.xacro_args);
   EXPECT_EQ(other.make_scene().xacro_args, scene.xacro_args);
+  ASSERT_TRUE(other.load_robot("planar3"));
+  EXPECT_TRUE(other.make_scene().xacro_args.empty());
+}
+
+// a scene's floating base is its robot's: a fixed-base robot opened after the humanoid's preset
+// stays fixed (it stood on a free joint of 6 more dofs)
+TEST(AppState, AFloatingBaseStaysWithItsScenesRobot) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  EXPECT_TRUE(app.make_scene().floating_base);
+  ASSERT_TRUE(app.load_robot("ur5e"));
+  EXPECT_EQ(app.model->dof_count, 6);
+  EXPECT_FALSE(app.make_scene().floating_base);
+  // the command line's --floating-base is the session's
+  app.urdf_options.floating_base = true;
+  ASSERT_TRUE(app.load_robot("ur5e"));
+  EXPECT_EQ(app.model->dof_count, 12);
+  EXPECT_TRUE(app.make_scene().floating_base);
 }
 
 // the frame budget is kept in the scene's extra; a scene without one (or a bad one) gets the

@@ -334,6 +334,25 @@ TEST_F(Workbench, BranchEditPausesTheSolverAndSaysSo) {
   EXPECT_NE(dump("after.json")["solver"]["state"], "paused");
 }
 
+// opening another robot during a branch edit ends the edit (its joint and bodies were the old
+// robot's: the branch panel read the humanoid's joint 10 on the Panda, and crashed)
+TEST_F(Workbench, OpeningAnotherRobotEndsABranchEdit) {
+  ASSERT_EQ(run("robot humanoid\nwait 5\nbranch left_elbow_joint on\n"
+                "branch_set left_elbow_joint 10\nwait 3\nrobot panda\n" +
+                dump_cmd("switched.json") + "wait 5\n" + dump_cmd("later.json")),
+            0)
+      << log();
+  for (const char* name : {"switched.json", "later.json"}) {
+    const json d = dump(name);
+    EXPECT_EQ(d["robot"]["name"], "panda") << name;
+    EXPECT_FALSE(d["branch_edit"]["active"].get<bool>()) << name;
+  }
+  EXPECT_NE(
+      dump("switched.json")["messages"].dump().find("branch edit ended: another robot was opened"),
+      std::string::npos);
+  EXPECT_NE(dump("later.json")["solver"]["state"], "paused");
+}
+
 TEST_F(Workbench, FrameShowsTheObjectivesTargetsToo) {
   // a target 3 m above the Panda, far outside the robot's geometry: F frames it too, so its
   // handle can be dragged

@@ -91,6 +91,7 @@ int cmd_animate(int argc, char** argv) {
     Timeline timeline = timeline_on_model(m, scene, setup, warnings);
     SolverSettings settings;
     apply_solver_json(scene.solver, settings, warnings);
+    for (std::string& w : warnings) w = scene_path + ": " + w;
     print_warnings(warnings);
     settings = read_solver_options(args, settings);
 

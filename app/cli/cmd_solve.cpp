@@ -279,6 +279,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   std::vector<std::string> warnings;
   SolverSettings base = batch_solve_settings();
   apply_solver_json(scene.solver, base, warnings);
+  for (std::string& w : warnings) w = scene_path + ": " + w;
   print_warnings(warnings);
   SolverSettings settings = read_solver_options(args, base);  // the command line wins
 

@@ -82,15 +82,6 @@ std::string shell_quoted(const std::string& s) {
 LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw ModelError(path + ": cannot open file");
-  for (const std::string& a : options.xacro_args) {
-    const std::size_t at = a.find(":=");
-    bool name_ok = at != std::string::npos && at > 0;
-    for (std::size_t i = 0; name_ok && i < at; ++i)
-      name_ok = std::isalnum(static_cast<unsigned char>(a[i])) || a[i] == '_' || a[i] == '-';
-    if (!name_ok)
-      throw ModelError(path + ": xacro argument '" + a +
-                       "': expected NAME:=VALUE (a name of letters, digits, _ and -)");
-  }
   const std::string xacro = find_xacro();
   if (xacro.empty())
     throw ModelError(path +
@@ -136,7 +127,25 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
 
 }  // namespace
 
+namespace {
+
+// every xacro argument is NAME:=VALUE, whatever the file (a .urdf fills its $(arg NAME) with them)
+void check_xacro_args(const std::string& path, const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    const std::size_t at = a.find(":=");
+    bool name_ok = at != std::string::npos && at > 0;
+    for (std::size_t i = 0; name_ok && i < at; ++i)
+      name_ok = std::isalnum(static_cast<unsigned char>(a[i])) || a[i] == '_' || a[i] == '-';
+    if (!name_ok)
+      throw ModelError(path + ": xacro argument '" + a +
+                       "': expected NAME:=VALUE (a name of letters, digits, _ and -)");
+  }
+}
+
+}  // namespace
+
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
+  check_xacro_args(path, options.xacro_args);
   if (ends_with(path, ".xacro")) return load_xacro_file(path, options);
   if (!is_mjcf_file(path)) return load_urdf_file(path, options);
   LoadResult r = load_mjcf_file(path, options);

@@ -211,6 +211,11 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
     o.position_weights = r.vec3(j["position_weights"], where + ".position_weights");
   if (j.contains("rotation_weights"))
     o.rotation_weights = r.vec3(j["rotation_weights"], where + ".rotation_weights");
+  for (auto [v, key] :
+       {std::pair<const Vec3<double>*, const char*>{&o.position_weights, "position_weights"},
+        {&o.rotation_weights, "rotation_weights"}})
+    if (!(v->x >= 0 && v->y >= 0 && v->z >= 0))
+      r.fail(where + "." + key, "must be >= 0 on every axis");
   if (j.contains("hard")) o.hard = r.boolean(j["hard"], where + ".hard");
   if (j.contains("enabled")) o.enabled = r.boolean(j["enabled"], where + ".enabled");
   if (j.contains("null_space")) o.null_space = r.boolean(j["null_space"], where + ".null_space");

@@ -102,6 +102,21 @@ TEST(RobotFile, XacroArgumentsAndWarnings) {
   EXPECT_NE(all.find(urdf + ": xacro argument 'unused:=1' not used"), std::string::npos) << all;
   EXPECT_EQ(all.find("'name:=given' not used"), std::string::npos) << all;
   EXPECT_EQ(load_robot_file(urdf).model->name, "from_default");
+  // and there too an argument that is not NAME:=VALUE is an error, not an unused argument
+  options.xacro_args = {"name"};
+  EXPECT_THROW(
+      {
+        try {
+          load_robot_file(urdf, options);
+        } catch (const ModelError& e) {
+          EXPECT_EQ(std::string(e.what()),
+                    urdf +
+                        ": xacro argument 'name': expected NAME:=VALUE (a name of letters, "
+                        "digits, _ and -)");
+          throw;
+        }
+      },
+      ModelError);
 }
 
 TEST(RobotFile, WithoutXacroTheErrorSaysHowToGetIt) {

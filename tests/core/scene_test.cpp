@@ -406,6 +406,13 @@ TEST(Scene, AxisDirectionAndConeKeys) {
                     "s", "");
       },
       {"s: objectives[0].cone: must be an angle in [0, pi] rad"});
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
+          {"type": "pose", "link": "tcp", "rotation_weights": [1, -1, 1]}]})",
+                    "s", "");
+      },
+      {"s: objectives[0].rotation_weights: must be >= 0 on every axis"});
 }
 
 // support_polygon, position_box (null: an open side), manipulability; joint locks and limits

@@ -66,14 +66,15 @@ std::vector<ObjectiveRows> objective_rows(const IkProblem& problem, int pi,
   return rows;
 }
 
-// a 1-dof joint's coordinate is at (within tol of) its lower (-1) or upper (+1) limit, else 0
-int at_limit(const Model& m, const std::vector<double>& q, int dof, double tol) {
-  if (!m.has_limits(dof)) return 0;
+// a 1-dof joint's coordinate is at (within tol of) its lower (-1) or upper (+1) limit in the
+// problem (a scene's or the workbench's edited limits), else 0
+int at_limit(const IkProblem& p, const std::vector<double>& q, int dof, double tol) {
+  const Model& m = p.model();
   int j = m.dof_joint[dof];
   if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) return 0;
   double v = q[m.joint_q_start[j]];
-  if (v <= m.dof_lower[dof] + tol) return -1;
-  if (v >= m.dof_upper[dof] - tol) return 1;
+  if (v <= p.dof_lower()[dof] + tol) return -1;
+  if (v >= p.dof_upper()[dof] - tol) return 1;
   return 0;
 }
 
@@ -83,7 +84,7 @@ std::vector<int> free_dofs(const IkProblem& problem, const std::vector<double>& 
   const Model& m = problem.model();
   std::vector<int> f;
   for (int d = 0; d < m.dof_count; ++d)
-    if (problem.dof_free(d) && !(settings.hard_joint_limits && at_limit(m, q, d, 1e-9) != 0))
+    if (problem.dof_free(d) && !(settings.hard_joint_limits && at_limit(problem, q, d, 1e-9) != 0))
       f.push_back(d);
   return f;
 }
@@ -237,12 +238,14 @@ struct TestSolver {
     return p;
   }
 
-  // solves `base` with only the objectives in `keep` enabled (and hard joint limits as
-  // `limits`); returns the configuration reached
-  std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits) {
+  // solves `base` with only the objectives in `keep` enabled (hard joint limits as `limits`, the
+  // locked joints locked as `locks`); returns the configuration reached
+  std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits, bool locks = true) {
     SolverSettings s = settings;
     s.hard_joint_limits = limits && settings.hard_joint_limits;
-    solver->solve(only(keep), s, q, result);
+    IkProblem p = only(keep);
+    if (!locks) p.set_dof_mask({});
+    solver->solve(p, s, q, result);
     ++solves;
     return result.problems[0].q;
   }
@@ -267,10 +270,22 @@ void limit_blockers(int k, const IkProblem& p, const std::vector<double>& qs,
   std::vector<ObjectiveRows> rows = objective_rows(p, 0, qs, body_poses(m, qs), settings);
   const Eigen::VectorXd g = rows[k].present ? rows[k].g : Eigen::VectorXd::Zero(m.dof_count);
   for (int d = 0; d < m.dof_count; ++d) {
-    int side = at_limit(m, qs, d, std::max(1e-9, settings.tol_constraint));
+    int side = at_limit(p, qs, d, std::max(1e-9, settings.tol_constraint));
     // descent -g pushes past the upper limit (side 1) when g < 0, past the lower when g > 0
     if (side != 0 && side * g[d] < 0) out.push_back({-1, m.dof_joint[d]});
   }
+}
+
+// the locked joints that objective k's rows move at qs
+void lock_blockers(int k, const IkProblem& p, const std::vector<double>& qs,
+                   const SolverSettings& settings, std::vector<Blocker>& out) {
+  const Model& m = p.model();
+  std::vector<ObjectiveRows> rows = objective_rows(p, 0, qs, body_poses(m, qs), settings);
+  if (!rows[k].present) return;
+  const Eigen::VectorXd moved = rows[k].J.cwiseAbs().colwise().sum().transpose();
+  for (int d = 0; d < m.dof_count; ++d)
+    if (!p.dof_free(d) && moved[d] > 0 && (out.empty() || out.back().joint != m.dof_joint[d]))
+      out.push_back({-1, m.dof_joint[d]});
 }
 
 // the hard objectives with an active row that moves a dof objective k's rows move, at qs
@@ -340,15 +355,22 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       ex.status = ReachStatus::kTradedOff;
       continue;
     }
-    // 2. the objective alone, no joint limits
+    // 2. the objective alone, no joint limits, no joints locked
     std::vector<uint8_t> alone(n, 0);
     alone[k] = 1;
-    if (!ts.reaches(k, ts.solve(alone, false), alone)) {
+    if (!ts.reaches(k, ts.solve(alone, false, false), alone)) {
       ex.status = ReachStatus::kOutOfReach;
       continue;
     }
-    // 3. blocked: by which hard objective, or by the joint limits
+    // 3. blocked: by the locked joints, by which hard objective, or by the joint limits (each
+    // tried alone with the objective)
     ex.status = ReachStatus::kBlocked;
+    const bool any_locked =
+        std::find(one.dof_mask().begin(), one.dof_mask().end(), uint8_t(0)) != one.dof_mask().end();
+    if (any_locked) {
+      std::vector<double> locked = ts.solve(alone, false);
+      if (!ts.reaches(k, locked, alone)) lock_blockers(k, one, locked, settings, ex.blocked_by);
+    }
     std::vector<int> hard;
     for (int j = 0; j < n; ++j)
       if (j != k && one.objective(j).params.enabled && one.objective(j).params.hard)
@@ -356,10 +378,10 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     for (int h : hard) {
       std::vector<uint8_t> pair = alone;
       pair[h] = 1;
-      if (!ts.reaches(k, ts.solve(pair, false), pair)) ex.blocked_by.push_back({h, -1});
+      if (!ts.reaches(k, ts.solve(pair, false, false), pair)) ex.blocked_by.push_back({h, -1});
     }
     if (settings.hard_joint_limits) {
-      std::vector<double> limited = ts.solve(alone, true);
+      std::vector<double> limited = ts.solve(alone, true, false);
       if (!ts.reaches(k, limited, alone)) limit_blockers(k, one, limited, settings, ex.blocked_by);
     }
     if (ex.blocked_by.empty()) {

@@ -135,6 +135,42 @@ TEST_F(PandaCompromise, TargetPastAJointLimitIsBlockedByThatJoint) {
   EXPECT_TRUE(joint7);
 }
 
+// a pose reached by bending the elbow (joint 4) 0.5 rad further: with joint 4 locked it is
+// blocked by joint 4 (not out of reach: the robot reaches it with the lock off), and so it is
+// with joint 4's limits edited to 0.05 rad around where it stands (the problem's limits, not the
+// robot file's)
+TEST_F(PandaCompromise, ALockedOrEditedJointBlocksWhatItHoldsBack) {
+  const int elbow = m->find_joint("panda_joint4");
+  const int d = m->joint_qd_start[elbow];
+  std::vector<double> bent = q0;
+  bent[m->joint_q_start[elbow]] += 0.5;
+  auto blocked_by_elbow = [&](const Explanation& e) {
+    bool found = false;
+    for (const Blocker& b : e.blocked_by) found |= b.joint == elbow;
+    return found;
+  };
+  IkProblem locked(m);
+  int pose = locked.add_pose(tcp);
+  locked.set_target_pose(pose, 0, body_pose(*m, bent, tcp));
+  std::vector<uint8_t> mask(m->dof_count, 1);
+  mask[d] = 0;
+  locked.set_dof_mask(mask);
+  Explanation e = explain_compromise(locked, 0, settle(locked, q0, s), s).objectives[pose];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  EXPECT_TRUE(blocked_by_elbow(e));
+
+  IkProblem limited(m);
+  pose = limited.add_pose(tcp);
+  limited.set_target_pose(pose, 0, body_pose(*m, bent, tcp));
+  std::vector<double> lower = m->dof_lower, upper = m->dof_upper;
+  lower[d] = q0[m->joint_q_start[elbow]] - 0.05;
+  upper[d] = q0[m->joint_q_start[elbow]] + 0.05;
+  limited.set_dof_limits(lower, upper);
+  e = explain_compromise(limited, 0, settle(limited, q0, s), s).objectives[pose];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  EXPECT_TRUE(blocked_by_elbow(e));
+}
+
 TEST(TwoPandasCompromise, TargetBehindAHardMinDistanceIsBlockedByIt) {
   auto m = std::make_shared<const Model>(test::two_pandas());
   int lt = m->find_body("left_hand_tcp"), rt = m->find_body("right_hand_tcp");

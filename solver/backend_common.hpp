@@ -192,6 +192,7 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
     pr.converged = r.converged != 0;
     pr.settling = r.settling != 0;
     pr.damping = double(r.damping);
+    pr.penalty = double(r.penalty);
   }
 }
 

@@ -40,6 +40,7 @@ struct RowResult {
   uint8_t settling = 0;  // converged, the null-space posture not yet settled (RowStatus)
   uint8_t ran = 0;
   T damping = T(0);  // the LM damping the kept attempt ended with (0 from L-BFGS)
+  T penalty = T(0);  // the augmented-Lagrangian penalty mu it ended with
 };
 
 struct ProblemPick {
@@ -125,6 +126,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
       best.converged = st.converged ? 1 : 0;
       best.settling = st.settling ? 1 : 0;
       best.damping = st.lm_lambda;
+      best.penalty = st.mu;
       for (int i = 0; i < nq; ++i) best_q[i] = b.q[i];
       have_best = true;
     }

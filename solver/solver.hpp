@@ -97,6 +97,9 @@ struct ProblemResult {
                                     // or time): another solve from q moves it on
   double damping = 0;               // the LM damping the best seed ended with (0 from L-BFGS):
                                     // where a warm start from q may begin (the workbench's does)
+  double penalty = 0;  // the augmented-Lagrangian penalty mu the best seed ended with (the hard
+                       // objectives' weight): where a warm start may begin while they are not
+                       // yet met (the workbench's does)
 };
 
 struct SolveResult {

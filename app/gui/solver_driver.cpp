@@ -199,6 +199,10 @@ bool SolverDriver::solve(AppState& app) {
     return false;
   }
   const SolveResult& r = app.last_result;
+  const ProblemResult& kept = r.problems[0];
+  const bool carry = kept_seed_ == kept.seed && !kept.converged;
+  penalty_ = carry ? kept.penalty : 0;
+  penalty_serial_ = app.problem_serial();
   const int nq = problem.model().coord_count;
   const std::vector<double> q_before = app.joint_q;
   app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
@@ -210,8 +214,15 @@ bool SolverDriver::solve(AppState& app) {
   return true;
 }
 
-void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
+SolverSettings SolverDriver::frame_settings(const AppState& app) const {
   SolverSettings s = app.settings;
+  if (penalty_ > s.al_mu_init && penalty_serial_ == app.problem_serial())
+    s.al_mu_init = std::min(penalty_, s.al_mu_max);
+  return s;
+}
+
+void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
+  SolverSettings s = frame_settings(app);
   s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
   solver_->solve(problem, s, app.joint_q, app.last_result);
   const SolveResult& r = app.last_result;
@@ -241,7 +252,7 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   b.budget_ms = app.frame_budget_ms;
 
   // the warm start, with the whole budget, from the damping the last one ended with
-  SolverSettings s = app.settings;
+  SolverSettings s = frame_settings(app);
   s.n_seeds = 1;
   s.time_budget_s = budget_ms * 1e-3;
   if (!warm_.problems.empty() && warm_.problems[0].damping > 0)

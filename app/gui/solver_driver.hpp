@@ -88,6 +88,13 @@ class SolverDriver {
   FrameSolve frame_;
   SeedPool pool_;
   SolveResult warm_;  // the budgeted solve's warm start
+  // the penalty the next frame's hard objectives start with (0: the settings'): the kept seed's
+  // when it ended unconverged, so a solve that stops short of its hard objectives (a target out
+  // of reach pulling against them) weighs them more frame after frame instead of starting over
+  double penalty_ = 0;
+  uint64_t penalty_serial_ = 0;  // the problem it is of
+  // settings for this frame's solve: the app's, the hard objectives' penalty carried over
+  SolverSettings frame_settings(const AppState& app) const;
 
   // what an explanation is of: the problem, the configuration and the settings
   struct ExplainKey {

@@ -106,7 +106,8 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
     if (header_like && options.allow_header && t.rows.empty() && t.header.empty()) {
       t.header = fields;
       t.header_line = line_no;
-      if (options.expected_columns >= 0 && fields.size() != std::size_t(options.expected_columns))
+      if (options.expected_columns >= 0 && !options.header_names_columns &&
+          fields.size() != std::size_t(options.expected_columns))
         fail("header has " + std::to_string(fields.size()) + " columns, expected " +
              count_text(options.expected_columns, options.columns_name));
       continue;
@@ -122,7 +123,9 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
         if (!std::isfinite(row[k]))
           fail("column " + std::to_string(k + 1) + " is not finite ('" + fields[k] + "')");
     }
-    if (options.expected_columns >= 0 && row.size() != std::size_t(options.expected_columns)) {
+    const bool by_header = options.header_names_columns && !t.header.empty();
+    if (options.expected_columns >= 0 && !by_header &&
+        row.size() != std::size_t(options.expected_columns)) {
       fail("expected " + count_text(options.expected_columns, options.columns_name) + ", got " +
            std::to_string(row.size()));
     }

@@ -25,6 +25,9 @@ struct CsvReadOptions {
   bool allow_header = true;
   // accept nan and inf
   bool allow_non_finite = false;
+  // a header names the columns: expected_columns holds only without one (the caller checks the
+  // header's names, and the rows must match the header)
+  bool header_names_columns = false;
 };
 
 struct NumericTable {

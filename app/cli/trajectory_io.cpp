@@ -51,6 +51,7 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
   CsvReadOptions opt;
   opt.expected_columns = m.coord_count;
   opt.columns_name = "joint_coord_count";
+  opt.header_names_columns = true;  // the names are checked below, missing ones named
   NumericTable table = read_numeric_csv(path, opt);
   if (table.header.empty()) return table;
   const std::vector<std::string> names = coord_names(m);

@@ -383,6 +383,15 @@ TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
   r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("repeated: 'elbow'; missing: 'shoulder'"), std::string::npos) << r.err;
+
+  // fewer names than coordinates: the missing ones are named (not only counted)
+  q = dir.write("q.csv", "shoulder,slide\n0,0\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("q.csv:1: the header must name each joint coordinate once"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("missing: 'elbow'"), std::string::npos) << r.err;
 }
 
 // an output that cannot be written fails the run before any output is written

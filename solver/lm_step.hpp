@@ -42,16 +42,18 @@ struct FixedSize {
   IKWB_HD constexpr operator int() const { return N; }
 };
 
-// In-place Cholesky of the n x n SPD matrix L (lower triangle used); false if not SPD.
+// In-place Cholesky of the n x n SPD matrix L (lower triangle used); false if not SPD. The
+// diagonal keeps the reciprocal of the factor's, so cholesky_solve multiplies where it would
+// divide: its divisions, each waiting on the one before, were half the solve's time in the
+// Panda's TRAC-IK protocol (perf annotate).
 template <class T, class Size>
 IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
   for (int j = 0; j < n; ++j) {
     T d = L[j * n + j];
     for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
     if (!(d > T(0))) return false;
-    d = sqrt(d);
-    L[j * n + j] = d;
-    T inv = T(1) / d;
+    const T inv = T(1) / sqrt(d);
+    L[j * n + j] = inv;
     for (int i = j + 1; i < n; ++i) {
       T s = L[i * n + j];
       for (int k = 0; k < j; ++k) s -= L[i * n + k] * L[j * n + k];
@@ -61,19 +63,19 @@ IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
   return true;
 }
 
-// Solves L L^T x = b in place (x holds b on entry). Forward, each x[i] is row i of L against the
-// x before it; backward (L^T), each x[i] once known is taken off the x before it along row i of
-// L: both read L by rows, and the backward updates are independent of each other (they
-// vectorise).
+// Solves L L^T x = b in place (x holds b on entry; L from cholesky_factor_sized, its diagonal
+// reciprocal). Forward, each x[i] is row i of L against the x before it; backward (L^T), each
+// x[i] once known is taken off the x before it along row i of L: both read L by rows, and the
+// backward updates are independent of each other (they vectorise).
 template <class T, class Size>
 IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
   for (int i = 0; i < n; ++i) {
     T s = x[i];
     for (int k = 0; k < i; ++k) s -= L[i * n + k] * x[k];
-    x[i] = s / L[i * n + i];
+    x[i] = s * L[i * n + i];
   }
   for (int i = n - 1; i >= 0; --i) {
-    const T xi = x[i] / L[i * n + i];
+    const T xi = x[i] * L[i * n + i];
     x[i] = xi;
     const T* __restrict__ row = L + i * n;
     for (int k = 0; k < i; ++k) x[k] -= row[k] * xi;
@@ -112,7 +114,7 @@ IKWB_HD void cholesky_solve(const T* L, int n, T* x) {
 }
 
 // A tree's dofs, as the tree factor takes them (lm_dof_parents). The factor keeps row k of L
-// packed at C + k * stride: L(k, k), then L(k, a) for k's ancestors a, nearest first. A dof's
+// packed at C + k * stride: 1 / L(k, k), then L(k, a) for k's ancestors a, nearest first. A dof's
 // ancestors beyond its parent are its parent's ancestors, so eliminating k updates its
 // ancestors' packed rows as contiguous runs of its own.
 struct DofTree {
@@ -184,16 +186,18 @@ IKWB_HD void tree_pack(const T* A, int n, const DofTree& t, T* C) {
 // LTL factorisation): from the last dof down, row k of the factor is non-zero only at k's
 // ancestors, and eliminating k updates only the entries among them. The cost is the sum of the
 // squared depths, not n^3 / 6, and each update a run of consecutive entries. False if not SPD.
+// Each row's diagonal keeps the reciprocal of L(k, k) (as cholesky_factor_sized: the solve
+// multiplies).
 template <class T>
 IKWB_HD bool tree_factor(T* C, int n, const DofTree& t) {
   for (int k = n - 1; k >= 0; --k) {
     T* Ck = C + k * t.stride;
     if (!(Ck[0] > T(0))) return false;
-    const T d = sqrt(Ck[0]);
-    Ck[0] = d;
+    const T inv = T(1) / sqrt(Ck[0]);
+    Ck[0] = inv;
     T* lk = Ck + 1;  // L(k, a) for k's ancestors a, nearest first
     const int c = t.depth[k];
-    for (int u = 0; u < c; ++u) lk[u] = lk[u] / d;
+    for (int u = 0; u < c; ++u) lk[u] = lk[u] * inv;
     // the u-th ancestor i: its diagonal, then its own ancestors, which are k's from u + 1 on
     int i = t.parent[k];
     for (int u = 0; u < c; ++u, i = t.parent[i]) {
@@ -216,7 +220,7 @@ IKWB_HD void tree_solve_many(const T* C, int n, const DofTree& t, T* const (&xs)
     const T* Ck = C + k * t.stride;
     T xk[K];
     for (int j = 0; j < K; ++j) {
-      xk[j] = xs[j][k] / Ck[0];
+      xk[j] = xs[j][k] * Ck[0];
       xs[j][k] = xk[j];
     }
     int u = 1;
@@ -234,7 +238,7 @@ IKWB_HD void tree_solve_many(const T* C, int n, const DofTree& t, T* const (&xs)
       const T l = Ck[u];
       for (int j = 0; j < K; ++j) s[j] -= l * xs[j][i];
     }
-    for (int j = 0; j < K; ++j) xs[j][k] = s[j] / Ck[0];
+    for (int j = 0; j < K; ++j) xs[j][k] = s[j] * Ck[0];
   }
 }
 

@@ -147,8 +147,9 @@ constexpr SettingInfo kTable[] = {
     {"restarts", "restarts", "N", "Restarts", "re-seed an unconverged seed up to N times",
      kSampling, &SolverSettings::max_restarts, 0, 1e5, 0, 100},
     {"stall", "stall", "N", "Stall window",
-     "restart a seed whose cost has not halved in N iterations (0 = never)", kSampling,
-     &SolverSettings::stall_window, 0, 1e4, 0, 50},
+     "restart a seed when N iterations pass without its cost falling below 0.7 of where it last "
+     "did (0 = never)",
+     kSampling, &SolverSettings::stall_window, 0, 1e4, 0, 50},
     {"budget_ms", "budget-ms", "MS", "Time budget",
      "time budget per target, ms: restarts and iterations stop when it runs out (0 = none)",
      kSampling, &SolverSettings::time_budget_s, 0, 1e7, 0, 100, false, 1e3},

@@ -433,6 +433,25 @@ TEST_F(Panda, MinDistanceInactiveAndActive) {
   EXPECT_LE(length(x1 - nearest), 1e-3);
 }
 
+// A target inside the keep-out distance with restarts on stalls, as `ikwb solve` and Python
+// solve: every seed stalls short of the target, and the one kept still holds the distance to
+// its tolerance (a stall near it grows the penalty instead of ending the seed)
+TEST_F(Panda, MinDistanceHoldsWhenSeedsStall) {
+  const Vec3<double> obstacle{0.5, 0.0, 0.5};
+  const double d = 0.3;
+  IkProblem pr(model, 1);
+  int obj = pr.add_position(tcp);
+  pr.set_target_position(obj, 0, {0.5, 0.1, 0.5});
+  pr.add_min_distance(tcp, {0, 0, 0}, model->find_body("panda_link0"), obstacle, d);
+  SolverSettings s = batch_solve_settings();
+  s.max_restarts = 5;
+  s.threads = 1;
+  SolveResult res = solve(pr, s, q_mid);
+  EXPECT_FALSE(res.problems[0].converged);
+  EXPECT_LE(res.problems[0].constraint_violation, s.tol_constraint);
+  EXPECT_GE(length(link_pose(*model, res.problems[0].q, tcp).p - obstacle), d - s.tol_constraint);
+}
+
 // --- custom objectives -----------------------------------------------------------------
 
 TEST_F(Panda, CustomObjectivesByAutodiffAndFiniteDifferences) {

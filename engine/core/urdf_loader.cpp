@@ -773,6 +773,72 @@ std::string repair_text(const std::string& xml, Messages& msg,
   return text;
 }
 
+// The elements still open where the XML text ends, outermost first, each its name and the line
+// it opens on, by a scan of the tags (comments, CDATA, declarations and quoted attribute values
+// skipped): what a file cut short leaves unclosed.
+std::vector<std::pair<std::string, int>> open_at_end(const std::string& xml) {
+  std::vector<std::pair<std::string, int>> open;
+  int line = 1;
+  std::size_t i = 0;
+  const std::size_t n = xml.size();
+  auto skip_past = [&](const char* end) {
+    std::size_t e = xml.find(end, i);
+    std::size_t stop = e == std::string::npos ? n : e + std::strlen(end);
+    line +=
+        int(std::count(xml.begin() + std::ptrdiff_t(i), xml.begin() + std::ptrdiff_t(stop), '\n'));
+    i = stop;
+  };
+  while (i < n) {
+    if (xml[i] != '<') {
+      if (xml[i++] == '\n') ++line;
+      continue;
+    }
+    if (xml.compare(i, 4, "<!--") == 0) {
+      skip_past("-->");
+    } else if (xml.compare(i, 9, "<![CDATA[") == 0) {
+      skip_past("]]>");
+    } else if (xml.compare(i, 2, "<?") == 0) {
+      skip_past("?>");
+    } else if (xml.compare(i, 2, "<!") == 0) {
+      skip_past(">");
+    } else {
+      const bool closing = xml.compare(i, 2, "</") == 0;
+      const int at = line;
+      std::size_t k = i + (closing ? 2 : 1);
+      std::size_t name_end = k;
+      while (name_end < n && !std::isspace(static_cast<unsigned char>(xml[name_end])) &&
+             xml[name_end] != '>' && xml[name_end] != '/')
+        ++name_end;
+      const std::string name = xml.substr(k, name_end - k);
+      char quote = 0;  // inside an attribute value
+      bool self_closing = false;
+      for (k = name_end; k < n; ++k) {
+        const char c = xml[k];
+        if (c == '\n') ++line;
+        if (quote) {
+          if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+          quote = c;
+        } else if (c == '>') {
+          self_closing = xml[k - 1] == '/';
+          break;
+        }
+      }
+      if (k >= n) {  // the text ends inside this tag
+        if (!closing) open.push_back({name, at});
+        break;
+      }
+      i = k + 1;
+      if (closing) {
+        if (!open.empty()) open.pop_back();
+      } else if (!self_closing) {
+        open.push_back({name, at});
+      }
+    }
+  }
+  return open;
+}
+
 std::string read_file(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a URDF file");
@@ -806,6 +872,18 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
     std::string full = doc.ErrorStr() ? doc.ErrorStr() : "";
     std::size_t detail = full.find(": ", full.find("Line number"));
     if (detail != std::string::npos) what += " (" + full.substr(detail + 2) + ")";
+    // elements left open at the end, the error on the last line or on the line of the innermost
+    // of them (where tinyxml2 puts an element that never closes): the file was cut short
+    const int last_line = 1 + int(std::count(xml.begin(), xml.end(), '\n'));
+    const std::vector<std::pair<std::string, int>> open = open_at_end(xml);
+    if (!open.empty() && doc.ErrorID() != tinyxml2::XML_ERROR_MISMATCHED_ELEMENT &&
+        (doc.ErrorLineNum() >= last_line - 1 || doc.ErrorLineNum() == open.back().second)) {
+      what = "the file ends inside";
+      for (std::size_t k = open.size(); k-- > 0;)
+        what += std::string(k + 1 < open.size() ? " in" : "") + " <" + open[k].first + "> (line " +
+                std::to_string(open[k].second) + ")";
+      what += "; was it cut short?";
+    }
     msg.fail(doc.ErrorLineNum(), "malformed XML: " + what);
   }
   XMLElement* robot = doc.RootElement();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "engine/core/objective_kinds.hpp"
@@ -451,13 +452,46 @@ void write_collision_keys(const Scene& s, json& j) {
 Scene parse_scene(const std::string& text, const std::string& source_name,
                   const std::string& base_dir, bool forgiving_timeline) {
   json j;
+  // a key given twice in one object: JSON keeps the last, and the first is lost without a word
+  // unless it is named (the path of keys to it, arrays as "[]")
+  std::vector<std::string> duplicates;
+  struct Level {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key;  // the object's key being read
+  };
+  std::vector<Level> levels;
   try {
     // deeper documents are refused while parsing: copying, comparing or writing a json value
     // recurses once per level and would overflow the stack
-    j = json::parse(text, [&](int depth, json::parse_event_t, json&) {
+    j = json::parse(text, [&](int depth, json::parse_event_t event, json& parsed) {
       if (depth > kMaxSceneDepth)
         throw SceneError(source_name + ": not valid JSON (nested more than " +
                          std::to_string(kMaxSceneDepth) + " levels deep)");
+      switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+          levels.push_back({event == json::parse_event_t::object_start, {}, {}});
+          break;
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+          if (!levels.empty()) levels.pop_back();
+          break;
+        case json::parse_event_t::key: {
+          if (levels.empty() || !parsed.is_string()) break;
+          Level& l = levels.back();
+          l.key = parsed.get<std::string>();
+          if (l.keys.insert(l.key).second) break;
+          std::string path;
+          for (const Level& e : levels)
+            path += e.object ? (path.empty() ? "" : ".") + e.key : std::string("[]");
+          duplicates.push_back(source_name + ": " + path +
+                               ": the key appears more than once; the last value is used");
+          break;
+        }
+        default:
+          break;
+      }
       return true;
     });
   } catch (const json::exception& e) {
@@ -465,6 +499,7 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     throw SceneError(source_name + ": not valid JSON (" + e.what() + ")");
   }
   Scene s;
+  s.warnings = duplicates;
   Reader r{source_name, &s.warnings};
   if (!j.is_object()) r.fail("top level", "expected a JSON object");
   if (j.contains("version")) {

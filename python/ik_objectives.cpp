@@ -85,10 +85,30 @@ struct OrientationConeObjective : PyObjective {};
 struct SupportPolygonObjective : PyObjective {};
 struct ManipulabilityObjective : PyObjective {};
 
+// three numbers (a box's bounds: -inf and inf stand for an open side)
 Vec3<double> vec3_of(py::handle v, const std::string& what) {
   auto a = as_doubles(v, what, {3});
   const double* d = a.data();
   return {d[0], d[1], d[2]};
+}
+
+// three finite numbers, checked when given ("IKObjectivePosition link_offset must be finite,
+// got [nan, 0, 0]"), where the core would refuse them only once a solver adds the objective
+Vec3<double> finite_vec3(py::handle v, const std::string& what) {
+  Vec3<double> x = vec3_of(v, what);
+  if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z))
+    throw py::value_error(what + " must be finite, got [" + number_text(x.x) + ", " +
+                          number_text(x.y) + ", " + number_text(x.z) + "]");
+  return x;
+}
+
+// per-axis weights: finite and >= 0
+Vec3<double> axis_weights(py::handle v, const std::string& what) {
+  Vec3<double> x = finite_vec3(v, what);
+  if (x.x < 0 || x.y < 0 || x.z < 0)
+    throw py::value_error(what + " must be >= 0, got [" + number_text(x.x) + ", " +
+                          number_text(x.y) + ", " + number_text(x.z) + "]");
+  return x;
 }
 
 // a parameter checked when it is given, with the rule the core applies when a solver adds the
@@ -177,10 +197,7 @@ void position_setters(C& c) {
        "set_target_position",
        [](PyObjective& o, int i, py::handle p) {
          o.check_problem(i, "set_target_position");
-         Vec3<double> v = vec3_of(p, o.class_name + ".set_target_position new_position");
-         if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
-           throw py::value_error(o.class_name + ".set_target_position: NaN or inf values");
-         o.targets[i].p = v;
+         o.targets[i].p = finite_vec3(p, o.class_name + ".set_target_position new_position");
        },
        py::arg("problem_idx"), py::arg("new_position"),
        "Target position [m], world frame, of one base problem")
@@ -268,9 +285,9 @@ void bind_ik_objectives(py::module_& ik) {
             auto o = make<PositionObjective>("IKObjectivePosition", ObjectiveType::kPosition,
                                              weight, hard);
             o->spec.params.link = link;
-            o->spec.params.offset = vec3_of(offset, "IKObjectivePosition link_offset");
+            o->spec.params.offset = finite_vec3(offset, "IKObjectivePosition link_offset");
             o->spec.params.position_weights =
-                vec3_of(position_weights, "IKObjectivePosition position_weights");
+                axis_weights(position_weights, "IKObjectivePosition position_weights");
             set_positions(*o, targets, "target_positions", true);
             return o;
           }),
@@ -291,7 +308,7 @@ void bind_ik_objectives(py::module_& ik) {
             auto r = as_doubles(offset_rotation, "IKObjectiveRotation link_offset_rotation", {4});
             o->rotation_offset = unit_quat(r.data(), "IKObjectiveRotation link_offset_rotation");
             o->spec.params.rotation_weights =
-                vec3_of(rotation_weights, "IKObjectiveRotation rotation_weights");
+                axis_weights(rotation_weights, "IKObjectiveRotation rotation_weights");
             set_rotations(*o, targets, "target_rotations", true);
             return o;
           }),
@@ -306,9 +323,9 @@ void bind_ik_objectives(py::module_& ik) {
                        py::handle pw, py::handle rw) {
              auto o = make<PoseObjective>("IKObjectivePose", ObjectiveType::kPose, weight, hard);
              o->spec.params.link = link;
-             o->spec.params.offset = vec3_of(offset, "IKObjectivePose link_offset");
-             o->spec.params.position_weights = vec3_of(pw, "IKObjectivePose position_weights");
-             o->spec.params.rotation_weights = vec3_of(rw, "IKObjectivePose rotation_weights");
+             o->spec.params.offset = finite_vec3(offset, "IKObjectivePose link_offset");
+             o->spec.params.position_weights = axis_weights(pw, "IKObjectivePose position_weights");
+             o->spec.params.rotation_weights = axis_weights(rw, "IKObjectivePose rotation_weights");
              set_poses(*o, targets, "target_poses", true);
              return o;
            }),
@@ -388,8 +405,8 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<RelativeBallObjective>("IKObjectiveRelativeBall",
                                                   ObjectiveType::kRelativeBall, weight, hard);
              o->spec.params.link = a, o->spec.params.link_b = b;
-             o->spec.params.offset = vec3_of(oa, "IKObjectiveRelativeBall offset_a");
-             o->spec.params.offset_b = vec3_of(ob, "IKObjectiveRelativeBall offset_b");
+             o->spec.params.offset = finite_vec3(oa, "IKObjectiveRelativeBall offset_a");
+             o->spec.params.offset_b = finite_vec3(ob, "IKObjectiveRelativeBall offset_b");
              return o;
            }),
            py::arg("link_a"), py::arg("offset_a"), py::arg("link_b"), py::arg("offset_b"),
@@ -422,8 +439,8 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<MinDistanceObjective>("IKObjectiveMinDistance",
                                                  ObjectiveType::kMinDistance, weight, hard);
              o->spec.params.link = a, o->spec.params.link_b = b;
-             o->spec.params.offset = vec3_of(oa, "IKObjectiveMinDistance offset_a");
-             o->spec.params.offset_b = vec3_of(ob, "IKObjectiveMinDistance offset_b");
+             o->spec.params.offset = finite_vec3(oa, "IKObjectiveMinDistance offset_a");
+             o->spec.params.offset_b = finite_vec3(ob, "IKObjectiveMinDistance offset_b");
              o->spec.params.distance = checked(
                  distance, 0, DBL_MAX, "IKObjectiveMinDistance.distance", "finite and >= 0");
              return o;
@@ -435,7 +452,7 @@ void bind_ik_objectives(py::module_& ik) {
                                            "The model's centre of mass at a target point (3 rows)");
   com.def(py::init([](py::handle targets, double weight, bool hard, py::handle pw) {
             auto o = make<ComObjective>("IKObjectiveCom", ObjectiveType::kCom, weight, hard);
-            o->spec.params.position_weights = vec3_of(pw, "IKObjectiveCom position_weights");
+            o->spec.params.position_weights = axis_weights(pw, "IKObjectiveCom position_weights");
             set_positions(*o, targets, "target_positions", true);
             return o;
           }),
@@ -453,15 +470,15 @@ void bind_ik_objectives(py::module_& ik) {
                   double weight, bool hard, int target_link, py::handle target_offset) {
         auto o = make<LookAtObjective>("IKObjectiveLookAt", ObjectiveType::kLookAt, weight, hard);
         o->spec.params.link = link;
-        o->spec.params.offset = vec3_of(offset, "IKObjectiveLookAt link_offset");
-        o->spec.params.axis = vec3_of(axis, "IKObjectiveLookAt axis");
+        o->spec.params.offset = finite_vec3(offset, "IKObjectiveLookAt link_offset");
+        o->spec.params.axis = finite_vec3(axis, "IKObjectiveLookAt axis");
         o->spec.params.cone = checked_cone(cone, o->class_name);
         if ((target_link >= 0) == !targets.is_none())
           throw py::value_error(
               "IKObjectiveLookAt: give target_positions or target_link (>= 0), not both");
         if (target_link >= 0) {
           o->spec.params.link_b = target_link;
-          o->spec.params.offset_b = vec3_of(target_offset, "IKObjectiveLookAt target_offset");
+          o->spec.params.offset_b = finite_vec3(target_offset, "IKObjectiveLookAt target_offset");
         } else {
           set_positions(*o, targets, "target_positions", true);
         }
@@ -482,8 +499,8 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<AxisAlignObjective>("IKObjectiveAxisAlign", ObjectiveType::kAxisAlign,
                                                weight, hard);
              o->spec.params.link = link;
-             o->spec.params.axis = vec3_of(axis, "IKObjectiveAxisAlign axis");
-             o->spec.params.direction = vec3_of(direction, "IKObjectiveAxisAlign direction");
+             o->spec.params.axis = finite_vec3(axis, "IKObjectiveAxisAlign axis");
+             o->spec.params.direction = finite_vec3(direction, "IKObjectiveAxisAlign direction");
              o->spec.params.cone = checked_cone(cone, o->class_name);
              return o;
            }),
@@ -500,7 +517,7 @@ void bind_ik_objectives(py::module_& ik) {
             auto o = make<PositionBoxObjective>("IKObjectivePositionBox",
                                                 ObjectiveType::kPositionBox, weight, hard);
             o->spec.params.link = link;
-            o->spec.params.offset = vec3_of(offset, "IKObjectivePositionBox link_offset");
+            o->spec.params.offset = finite_vec3(offset, "IKObjectivePositionBox link_offset");
             o->spec.params.box_lower = vec3_of(lower, "IKObjectivePositionBox lower");
             o->spec.params.box_upper = vec3_of(upper, "IKObjectivePositionBox upper");
             set_poses(*o, targets, "target_poses", true);
@@ -557,7 +574,7 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<ManipulabilityObjective>("IKObjectiveManipulability",
                                                     ObjectiveType::kManipulability, weight, hard);
              o->spec.params.link = link;
-             o->spec.params.offset = vec3_of(offset, "IKObjectiveManipulability link_offset");
+             o->spec.params.offset = finite_vec3(offset, "IKObjectiveManipulability link_offset");
              o->spec.params.min_measure =
                  checked(min_measure, 0, DBL_MAX, "IKObjectiveManipulability.min_measure",
                          "finite and >= 0");

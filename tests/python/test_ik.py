@@ -51,8 +51,17 @@ def test_position_objective_api():
         o.set_target_positions(np.zeros((3, 3)))
     with pytest.raises(ValueError, match="problem_idx 2 out of range"):
         o.set_target_position(2, [0, 0, 0])
-    with pytest.raises(ValueError, match="NaN or inf"):
+    with pytest.raises(ValueError, match=r"set_target_position new_position must be finite, "
+                       r"got \[nan, 0.0, 0.0\]"):
         o.set_target_position(0, [np.nan, 0, 0])
+    # offsets and per-axis weights are checked when given, not when a solver adds the objective
+    with pytest.raises(ValueError, match=r"^IKObjectivePosition position_weights must be "
+                       r"finite, got \[nan, 1.0, 1.0\]$"):
+        ik.IKObjectivePosition(3, [0, 0, 0], targets, position_weights=[np.nan, 1, 1])
+    with pytest.raises(ValueError, match=r"^IKObjectiveRotation rotation_weights must be >= 0"):
+        ik.IKObjectiveRotation(3, [0, 0, 0, 1], [[0, 0, 0, 1]], rotation_weights=[1, -1, 1])
+    with pytest.raises(ValueError, match=r"^IKObjectivePose link_offset must be finite"):
+        ik.IKObjectivePose(3, [0, np.inf, 0], [[0, 0, 0, 0, 0, 0, 1]])
     with pytest.raises(ValueError, match="weight must be finite and >= 0"):
         o.weight = -1.0
     with pytest.raises(ValueError, match=r"link_offset: expected shape \(3,\)"):

@@ -1,6 +1,7 @@
 #include "solver/solver.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -75,8 +76,18 @@ std::vector<double> expand_initial(const IkProblem& problem, const std::vector<d
         " values, expected joint_coord_count = " + std::to_string(nq) +
         " or problem_count x joint_coord_count = " + std::to_string(nq * P));
   }
-  for (double v : q)
-    if (!std::isfinite(v)) throw std::invalid_argument("solve: q_init has NaN or inf values");
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (std::isfinite(q[i])) continue;
+    // name the problem (when there are several rows) and the joint of the coordinate
+    const int c = int(i % nq);
+    int j = 0;
+    while (j + 1 < m.joint_count && m.joint_q_start[j + 1] <= c) ++j;
+    std::ostringstream msg;
+    msg << "solve: q_init has a non-finite value (" << q[i] << ") at ";
+    if (q_init.size() != nq) msg << "problem " << i / nq << ", ";
+    msg << "coordinate " << c << " (joint '" << m.joint_name[j] << "')";
+    throw std::invalid_argument(msg.str());
+  }
   // quaternion coordinates are renormalised so a slightly drifted input still works
   for (std::size_t p = 0; p < P; ++p) {
     double* row = q.data() + p * nq;

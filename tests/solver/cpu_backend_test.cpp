@@ -845,7 +845,14 @@ TEST_F(Panda, BadInputThrows) {
   q[2] = std::numeric_limits<double>::quiet_NaN();
   expect_invalid([&] { solver->solve(pr, ok, q, res); }, "q_init");
   q[2] = std::numeric_limits<double>::infinity();
-  expect_invalid([&] { solver->solve(pr, ok, q, res); }, "q_init");
+  expect_invalid([&] { solver->solve(pr, ok, q, res); },
+                 "q_init has a non-finite value (inf) at coordinate 2 (joint 'panda_joint3')");
+  // one start per problem: the problem is named too
+  std::vector<double> rows = q_mid;
+  rows.insert(rows.end(), q_mid.begin(), q_mid.end());
+  rows[q_mid.size() + 6] = std::numeric_limits<double>::quiet_NaN();
+  expect_invalid([&] { solver->solve(pr, ok, rows, res); },
+                 "at problem 1, coordinate 6 (joint 'panda_joint7')");
 
   struct Case {
     const char* word;

@@ -374,10 +374,19 @@ bool run_limits(Turn& t) {
     joint_value(s, &v);
     return v;
   };
-  if (app.set_joint_limits(j, bound(a[2]), bound(a[3])))
-    app.note_edit("set joint limits");
-  else
-    t.fail("limits: " + a[1] + ": lower must be at most upper");
+  // checked here, so that the script's failure is the one message (set_joint_limits would log
+  // its own as well)
+  const Model& m = *app.model;
+  if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) {
+    t.fail("joint '" + a[1] + "' is not a moving 1-dof joint");
+    return false;
+  }
+  const double lower = bound(a[2]), upper = bound(a[3]);
+  if (lower > upper) {
+    t.fail("joint '" + a[1] + "': lower limit " + a[2] + " is above upper limit " + a[3]);
+    return false;
+  }
+  if (app.set_joint_limits(j, lower, upper)) app.note_edit("set joint limits");
   return false;
 }
 

@@ -17,6 +17,21 @@ using nlohmann::json;
 
 class WholeBodyGui : public ikwb::test::GuiScript {};
 
+// limits with the lower above the upper fail the script with one message naming both, and
+// leave the joint's limits as they were
+TEST_F(WholeBodyGui, InvertedLimitsFailWithOneMessage) {
+  EXPECT_EQ(run("robot panda\nwait 1\nlimits panda_joint4 -60deg -160deg\n"), 1) << log();
+  const std::string text = log();
+  EXPECT_NE(text.find("joint 'panda_joint4': lower limit -60deg is above upper limit -160deg"),
+            std::string::npos)
+      << text;
+  std::size_t mentions = 0;
+  for (std::size_t at = text.find("lower"); at != std::string::npos;
+       at = text.find("lower", at + 1))
+    ++mentions;
+  EXPECT_EQ(mentions, 1u) << text;
+}
+
 TEST_F(WholeBodyGui, LocksLimitsAndToleranceKindsShowInTheDumpAndUndo) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -1,5 +1,6 @@
 // `ikwb info ROBOT.urdf [--json]`: the kinematic tree, joints and bodies of a robot.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -99,18 +100,42 @@ nlohmann::json info_json(const Model& m, const std::vector<std::string>& warning
   return out;
 }
 
+// The columns a UTF-8 string takes on a terminal: one a code point, two for the East Asian
+// wide ranges and emoji, none for combining marks (a name in Japanese or with an emoji lines up
+// with the ASCII ones). Bytes that are not UTF-8 count one each.
+std::size_t display_width(const std::string& s) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    const int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
+    if (i + std::size_t(len) > s.size()) break;
+    uint32_t cp = len == 1 ? b : b & (0x7F >> len);
+    for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += std::size_t(len);
+    if (cp >= 0x300 && cp <= 0x36F) continue;  // combining diacritical marks
+    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                      (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                      (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+    w += wide ? 2 : 1;
+  }
+  return w;
+}
+
 // rows of cells printed as left-aligned columns
 void print_table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width;
   for (const auto& r : rows)
     for (std::size_t c = 0; c < r.size(); ++c) {
       if (width.size() <= c) width.push_back(0);
-      width[c] = std::max(width[c], r[c].size());
+      width[c] = std::max(width[c], display_width(r[c]));
     }
   for (const auto& r : rows) {
     std::string line = " ";
     for (std::size_t c = 0; c < r.size(); ++c)
-      line += " " + r[c] + (c + 1 < r.size() ? std::string(width[c] - r[c].size(), ' ') : "");
+      line +=
+          " " + r[c] + (c + 1 < r.size() ? std::string(width[c] - display_width(r[c]), ' ') : "");
     std::printf("%s\n", line.c_str());
   }
 }

@@ -137,6 +137,39 @@ TEST(CliInfo, FloatingBaseAndText) {
     EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
 }
 
+// the tables line up on a terminal with names in Japanese, Greek and with an emoji: in every row
+// of the joints table the type column starts at the same display column (CJK characters and
+// emoji take two columns, the others one)
+TEST(CliInfo, TablesAlignNonAsciiNames) {
+  CmdResult t =
+      run(cmd_info, {"info", IKWB_SOURCE_DIR "/tests/data/hostile/urdf/unicode_names.urdf"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  auto columns_before = [](const std::string& line, std::size_t byte) {
+    std::size_t cols = 0;
+    for (std::size_t i = 0; i < byte;) {
+      const unsigned char b = static_cast<unsigned char>(line[i]);
+      const int len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+      uint32_t cp = len == 1 ? b : b & (0x7F >> len);
+      for (int k = 1; k < len; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(line[i + k]) & 0x3F);
+      cols += (cp >= 0x3000 && cp <= 0x9FFF) || cp >= 0x1F000 ? 2 : 1;
+      i += std::size_t(len);
+    }
+    return cols;
+  };
+  std::istringstream in(t.out.substr(t.out.find("joints:")));
+  std::string line;
+  std::vector<std::size_t> starts;
+  while (std::getline(in, line) && !line.empty())
+    for (const char* type : {" type ", " fixed ", " revolute "})
+      if (std::size_t at = line.find(type); at != std::string::npos) {
+        starts.push_back(columns_before(line, at));
+        break;
+      }
+  ASSERT_EQ(starts.size(), 4u) << t.out;
+  for (std::size_t s : starts) EXPECT_EQ(s, starts[0]) << t.out;
+}
+
 // --xacro-arg: each NAME:=VALUE goes to xacro after the file; anything else is an error naming
 // the argument
 TEST(CliInfo, XacroArguments) {

@@ -270,7 +270,7 @@ void remove_copies(const MjcfSources& s) {
 }
 
 // Drops from every <element> of the sources the attributes `pick` chooses, each with a warning
-// naming its file and line; false when there is none.
+// naming its file and its own line (a start tag may span several); false when there is none.
 template <class Pick>
 bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
                      std::vector<std::string>& warnings) {
@@ -283,7 +283,7 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
     for (auto t = tags.rbegin(); t != tags.rend(); ++t)
       for (auto a = t->attributes.rbegin(); a != t->attributes.rend(); ++a) {
         if (!pick(*a)) continue;
-        found.push_back(s.paths[i] + ":" + std::to_string(line_of(text, t->begin)) +
+        found.push_back(s.paths[i] + ":" + std::to_string(line_of(text, a->begin)) +
                         ": attribute '" + a->name + "' on <" + element +
                         "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
                         "appearance: ignored");

@@ -32,6 +32,22 @@ TEST_F(WholeBodyGui, InvertedLimitsFailWithOneMessage) {
   EXPECT_EQ(mentions, 1u) << text;
 }
 
+// a floating robot opened without a preset stands on the ground grid: its root is lifted until
+// its lowest collision capsule touches z = 0 (it opened with the pelvis at the origin, the legs
+// through the floor); the preset, which gives the root's pose, is not changed
+TEST_F(WholeBodyGui, FloatingRobotWithoutAPresetStandsOnTheGround) {
+  ASSERT_EQ(run("wait 2\ndump " + path("d.json") + "\n",
+                IKWB_SOURCE_DIR "/assets/robots/humanoid/humanoid.urdf --floating-base"),
+            0)
+      << log();
+  json d = dump("d.json");
+  EXPECT_GT(d["joint_q"][2].get<double>(), 0.8);  // the pelvis, 0.92 m up on its legs
+  double lowest = HUGE_VAL;
+  for (const json& b : d["bodies"]) lowest = std::min(lowest, b["position"][2].get<double>());
+  EXPECT_GE(lowest, 0.0);   // no body origin below the ground
+  EXPECT_LT(lowest, 0.05);  // the feet (their origins 2 cm above the soles) on it
+}
+
 TEST_F(WholeBodyGui, LocksLimitsAndToleranceKindsShowInTheDumpAndUndo) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -297,7 +297,8 @@ TEST(Mjcf, RepairsReachIncludedFilesAndContinuationLines) {
   EXPECT_NE(all.find(robot + ":2: attribute 'actuatorfrcrange' on <joint> is newer"),
             std::string::npos)
       << all;
-  EXPECT_NE(all.find(robot + ":6: attribute 'actuatorfrcrange' on <joint>"), std::string::npos)
+  // on the start tag's continuation line: the attribute's own line
+  EXPECT_NE(all.find(robot + ":7: attribute 'actuatorfrcrange' on <joint>"), std::string::npos)
       << all;
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / ""),
                           std::filesystem::directory_iterator()),

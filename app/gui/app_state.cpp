@@ -103,38 +103,6 @@ void AppState::note_edit(const std::string& what) {
 
 namespace {
 
-// The rest a robot opens at: its neutral configuration, where a floating root (a free joint
-// without a parent) stands at the origin, so a humanoid's or a quadruped's legs reach through
-// the ground grid. Each floating root is lifted until the lowest point of its bodies' collision
-// capsules (their origins when it has none) is on z = 0; nothing is lowered.
-std::vector<double> standing_rest(const Model& m) {
-  std::vector<double> q = m.neutral_configuration();
-  State s(m);
-  eval_fk(m, q, {}, s);
-  for (int j = 0; j < m.joint_count; ++j) {
-    if (m.joint_parent[j] >= 0 || JointType(m.joint_type[j]) != JointType::kFree) continue;
-    double lowest = HUGE_VAL;
-    for (int b = 0; b < m.body_count; ++b) {
-      int root = m.body_joint[b];
-      while (root >= 0 && m.joint_ancestor[root] >= 0) root = m.joint_ancestor[root];
-      if (root != j) continue;
-      const Transform<double>& x = s.body_q[b];
-      if (m.collision.body_first.empty() ||
-          m.collision.body_first[b] == m.collision.body_first[b + 1])
-        lowest = std::min(lowest, x.p.z);
-      else
-        for (int c = m.collision.body_first[b]; c < m.collision.body_first[b + 1]; ++c) {
-          const LinkCapsule<double>& cap = m.collision.capsules[c];
-          lowest = std::min(
-              lowest,
-              std::min(transform_point(x, cap.p0).z, transform_point(x, cap.p1).z) - cap.radius);
-        }
-    }
-    if (std::isfinite(lowest) && lowest < 0) q[m.joint_q_start[j] + 2] -= lowest;
-  }
-  return q;
-}
-
 // what a robot argument that is no file is: a missing file, or a name that is no shipped robot
 std::string not_found(const std::string& arg) {
   if (arg.find_first_of("/.") != std::string::npos) return arg + ": no such file";
@@ -192,7 +160,7 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
     warn(load_warnings[i]);
   if (int(load_warnings.size()) > kMaxWarningsShown)
     warn(std::to_string(load_warnings.size() - kMaxWarningsShown) + " more load warnings");
-  rest_q = standing_rest(*model);
+  rest_q = standing_configuration(*model);
   joint_q = rest_q;
   dof_lower = model->dof_lower;
   dof_upper = model->dof_upper;

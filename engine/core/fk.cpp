@@ -1,5 +1,6 @@
 #include "engine/core/fk.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -318,6 +319,40 @@ std::vector<double> point_jacobian_world(const Model& model,
   point_jacobian(model.view(), body_q.data(), body, x, jac.data(), jac.data() + 3 * model.dof_count,
                  model.dof_count);
   return jac;
+}
+
+std::vector<double> standing_configuration(const Model& m) {
+  std::vector<double> q = m.neutral_configuration();
+  State s(m);
+  eval_fk(m, q, {}, s);
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_parent[j] >= 0 || JointType(m.joint_type[j]) != JointType::kFree) continue;
+    double lowest = HUGE_VAL;
+    for (int b = 0; b < m.body_count; ++b) {
+      int root = m.body_joint[b];
+      while (root >= 0 && m.joint_ancestor[root] >= 0) root = m.joint_ancestor[root];
+      if (root != j) continue;
+      const Transform<double>& x = s.body_q[b];
+      if (m.collision.body_first.empty() ||
+          m.collision.body_first[b] == m.collision.body_first[b + 1])
+        lowest = std::min(lowest, x.p.z);
+      else
+        for (int c = m.collision.body_first[b]; c < m.collision.body_first[b + 1]; ++c) {
+          const LinkCapsule<double>& cap = m.collision.capsules[c];
+          lowest = std::min(
+              lowest,
+              std::min(transform_point(x, cap.p0).z, transform_point(x, cap.p1).z) - cap.radius);
+        }
+    }
+    if (!std::isfinite(lowest) || lowest >= 0) continue;
+    // the free joint's translation is in its parent-side frame (where the file places the root)
+    const Vec3<double> up = rotate_inv(m.joint_X_p[j].q, Vec3<double>{0.0, 0.0, -lowest});
+    double* c = q.data() + m.joint_q_start[j];
+    c[0] += up.x;
+    c[1] += up.y;
+    c[2] += up.z;
+  }
+  return q;
 }
 
 }  // namespace ikwb

@@ -63,6 +63,12 @@ std::vector<uint8_t> fk_joint_selection(const Model& model, const FkOptions& opt
 void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,
              std::vector<double>* joint_qd = nullptr);
 
+// The neutral configuration with each floating root (a free joint without a parent) lifted
+// until the lowest point of its bodies' collision capsules (their origins where a body has none)
+// is on z = 0: where the workbench opens a floating robot, which at its neutral configuration
+// stands at the origin with its legs through the ground grid. Nothing is lowered.
+std::vector<double> standing_configuration(const Model& model);
+
 // joints below joint j in the tree (not j itself), in topological order
 std::vector<int> joint_descendants(const Model& model, int joint);
 // joint_mask selecting j and, when with_descendants, everything below it

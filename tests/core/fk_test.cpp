@@ -23,7 +23,10 @@
 #include <string>
 
 #include "core/kinematics_checks.hpp"
+#include "core/temp_files.hpp"
 #include "core/test_models.hpp"
+#include "engine/core/mjcf_loader.hpp"
+#include "engine/core/urdf_loader.hpp"
 
 namespace ikwb {
 namespace {
@@ -1122,6 +1125,41 @@ TEST(Branch, BranchJointMask) {
   EXPECT_EQ(branch_joint_mask(m, 3, false), (std::vector<uint8_t>{0, 0, 0, 1, 0, 0, 0, 0, 0}));
   EXPECT_EQ(branch_joint_mask(m, 6, true), (std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 1, 0, 0}));
   EXPECT_THROW(branch_joint_mask(m, 9, true), ModelError);
+}
+
+// a floating root placed turned a quarter turn about x (--floating-base: its free joint's
+// coordinates are relative to that placement): the body below it (0.5 m along the
+// root's -y, so 0.5 m below it in the world) reaches under the ground at the neutral
+// configuration; standing lifts the root along the world's z (through its turned frame) until
+// the lowest sphere touches z = 0, and leaves x and y alone
+TEST(StandingConfiguration, LiftsAFloatingRootAlongTheWorldZ) {
+  test::TempDir dir;
+  const std::string path = dir.write("floating.xml", R"(<mujoco model="t"><worldbody>
+  <body name="base" pos="0.5 0.2 0" quat="0.7071067811865476 0.7071067811865476 0 0">
+    <geom type="sphere" size="0.1"/>
+    <body name="leg" pos="0 -0.5 0">
+      <joint name="knee" type="hinge" axis="1 0 0" range="-1 1"/>
+      <geom type="sphere" size="0.05"/>
+    </body>
+  </body>
+</worldbody></mujoco>)");
+  UrdfOptions floating;
+  floating.floating_base = true;  // the root's coordinates: its pose relative to the file's
+  const std::shared_ptr<const Model> model = load_mjcf_file(path, floating).model;
+  const Model& m = *model;
+  State s(m);
+  eval_fk(m, m.neutral_configuration(), {}, s);
+  const int base = m.find_body("base"), leg = m.find_body("leg");
+  ASSERT_NEAR(s.body_q[leg].p.z, -0.5, 1e-12);
+  eval_fk(m, standing_configuration(m), {}, s);
+  EXPECT_NEAR(s.body_q[leg].p.z, 0.05, 1e-9);  // the leg's sphere (radius 0.05) on the ground
+  EXPECT_NEAR(s.body_q[base].p.z, 0.55, 1e-9);
+  EXPECT_NEAR(s.body_q[base].p.x, 0.5, 1e-12);
+  EXPECT_NEAR(s.body_q[base].p.y, 0.2, 1e-12);
+  // a fixed-base robot opens at its neutral configuration
+  const std::shared_ptr<const Model> arm =
+      load_urdf_file(IKWB_SOURCE_DIR "/assets/robots/panda/panda.urdf").model;
+  EXPECT_EQ(standing_configuration(*arm), arm->neutral_configuration());
 }
 
 }  // namespace

@@ -42,41 +42,46 @@ struct FixedSize {
   IKWB_HD constexpr operator int() const { return N; }
 };
 
-// In-place Cholesky of the n x n SPD matrix L (lower triangle used); false if not SPD. The
-// diagonal keeps the reciprocal of the factor's, so cholesky_solve multiplies where it would
-// divide: its divisions, each waiting on the one before, were half the solve's time in the
-// Panda's TRAC-IK protocol (perf annotate).
+// In-place factor L D L^T of the n x n SPD matrix L (lower triangle used; L unit lower
+// triangular); false if not SPD. The diagonal keeps 1 / D(j, j), so cholesky_solve multiplies
+// where it would divide. Without the square roots of the Cholesky factor L L^T: each column
+// waits on the one before through its pivot, and a square root and a division on that chain took
+// twice as long as the division alone (the Panda's TRAC-IK protocol, docs/benchmarks.md, "The
+// factor without square roots"). Column j's unscaled entries W(i, j) = L(i, j) D(j, j) are kept in
+// the upper triangle (at (j, i)), which no solve reads.
 template <class T, class Size>
 IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
   for (int j = 0; j < n; ++j) {
     T d = L[j * n + j];
-    for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
+    for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[k * n + j];
     if (!(d > T(0))) return false;
-    const T inv = T(1) / sqrt(d);
+    const T inv = T(1) / d;
     L[j * n + j] = inv;
     for (int i = j + 1; i < n; ++i) {
-      T s = L[i * n + j];
-      for (int k = 0; k < j; ++k) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s * inv;
+      T w = L[i * n + j];
+      for (int k = 0; k < j; ++k) w -= L[i * n + k] * L[k * n + j];
+      L[j * n + i] = w;
+      L[i * n + j] = w * inv;
     }
   }
   return true;
 }
 
-// Solves L L^T x = b in place (x holds b on entry; L from cholesky_factor_sized, its diagonal
-// reciprocal). Forward, each x[i] is row i of L against the x before it; backward (L^T), each
-// x[i] once known is taken off the x before it along row i of L: both read L by rows, and the
-// backward updates are independent of each other (they vectorise).
+// Solves L D L^T x = b in place (x holds b on entry; L from cholesky_factor_sized, its diagonal
+// 1 / D). Forward, each x[i] is row i of L against the x before it; then every x[i] is scaled by
+// 1 / D(i, i); backward (L^T), each x[i] once known is taken off the x before it along row i of
+// L: both read L by rows, and the scaling and the backward updates are independent of each other
+// (they vectorise).
 template <class T, class Size>
 IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
   for (int i = 0; i < n; ++i) {
     T s = x[i];
     for (int k = 0; k < i; ++k) s -= L[i * n + k] * x[k];
-    x[i] = s * L[i * n + i];
+    x[i] = s;
   }
-  for (int i = n - 1; i >= 0; --i) {
-    const T xi = x[i] * L[i * n + i];
-    x[i] = xi;
+  for (int i = 0; i < n; ++i) x[i] *= L[i * n + i];
+  for (int i = n - 1; i > 0; --i) {
+    const T xi = x[i];
     const T* __restrict__ row = L + i * n;
     for (int k = 0; k < i; ++k) x[k] -= row[k] * xi;
   }
@@ -186,8 +191,8 @@ IKWB_HD void tree_pack(const T* A, int n, const DofTree& t, T* C) {
 // LTL factorisation): from the last dof down, row k of the factor is non-zero only at k's
 // ancestors, and eliminating k updates only the entries among them. The cost is the sum of the
 // squared depths, not n^3 / 6, and each update a run of consecutive entries. False if not SPD.
-// Each row's diagonal keeps the reciprocal of L(k, k) (as cholesky_factor_sized: the solve
-// multiplies).
+// Each row's diagonal keeps the reciprocal of L(k, k), so the solve multiplies (as with
+// cholesky_factor_sized's 1 / D).
 template <class T>
 IKWB_HD bool tree_factor(T* C, int n, const DofTree& t) {
   for (int k = n - 1; k >= 0; --k) {

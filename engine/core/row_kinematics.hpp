@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "engine/core/spatial.hpp"
 
@@ -168,15 +169,29 @@ IKWB_HD Transform<S> joint_parent_frame(const ModelView<T>& m, int j, const Tran
   return p >= 0 ? body_q[p] * xp : xp;
 }
 
-// true when joint j's child frame X_c is the identity, as URDF child frames always are: a sum
-// of squares instead of six compared-and-branched values (a frame within 1e-154 of the identity
-// counts as the identity; NaN does not)
+// the bits of x with its sign bit dropped: zero exactly for +0 and -0
+template <class T>
+IKWB_HD uint64_t magnitude_bits(T x) {
+  static_assert(sizeof(T) == 8 || sizeof(T) == 4, "a float or a double");
+  if constexpr (sizeof(T) == 8) {
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b << 1;
+  } else {
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    return uint64_t(b << 1);
+  }
+}
+
+// true when joint j's child frame X_c is the identity, as URDF child frames always are: its
+// translation and the vector part of its rotation all zero, found by or-ing their bits (no
+// floating-point chain and one branch; every FK and Jacobian column asks; NaN is not zero)
 template <class T>
 IKWB_HD bool joint_child_frame_is_identity(const ModelView<T>& m, int j) {
   const Transform<T>& xc = m.joint_X_c[j];
-  return xc.p.x * xc.p.x + xc.p.y * xc.p.y + xc.p.z * xc.p.z + xc.q.x * xc.q.x + xc.q.y * xc.q.y +
-             xc.q.z * xc.q.z ==
-         T(0);
+  return (magnitude_bits(xc.p.x) | magnitude_bits(xc.p.y) | magnitude_bits(xc.p.z) |
+          magnitude_bits(xc.q.x) | magnitude_bits(xc.q.y) | magnitude_bits(xc.q.z)) == 0;
 }
 
 // pose of joint j's child body in its parent body's frame: X_p * X_j(q) * inv(X_c), composed

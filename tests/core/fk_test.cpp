@@ -181,6 +181,32 @@ TEST(Fk, ChildAnchorIsTheRotationCentre) {
   EXPECT_TRUE(near3(transform_point(x, {2, 0, 0}), {0, 1, 0}, kPose));
 }
 
+TEST(Fk, ChildFrameIdentityTestTakesSignedZerosOnly) {
+  // joint_child_frame_is_identity decides whether FK and the Jacobian skip the child frame:
+  // -0 counts as zero; the smallest denormal and NaN do not (they take the general path)
+  ModelBuilder b;
+  int a = b.add_body("a");
+  b.add_joint({"j", JointType::kRevolute, -1, a, tf(0, 0, 0), tf(0, 0, 0)});
+  Model m = b.finalize();
+  Transform<double>* xc = const_cast<Transform<double>*>(m.view().joint_X_c);
+  const int j = m.body_joint[a];
+  EXPECT_TRUE(joint_child_frame_is_identity(m.view(), j));
+  xc[j].p.y = -0.0;
+  xc[j].q.z = -0.0;
+  EXPECT_TRUE(joint_child_frame_is_identity(m.view(), j));
+  xc[j].q.x = std::numeric_limits<double>::denorm_min();
+  EXPECT_FALSE(joint_child_frame_is_identity(m.view(), j));
+  xc[j].q.x = 0.0;
+  xc[j].p.z = std::nan("");
+  EXPECT_FALSE(joint_child_frame_is_identity(m.view(), j));
+  ModelView<float> f{};
+  Transform<float> xf = {{0.0f, -0.0f, 0.0f}, {-0.0f, 0.0f, 0.0f, 1.0f}};
+  f.joint_X_c = &xf;
+  EXPECT_TRUE(joint_child_frame_is_identity(f, 0));
+  xf.p.x = std::numeric_limits<float>::denorm_min();
+  EXPECT_FALSE(joint_child_frame_is_identity(f, 0));
+}
+
 TEST(Fk, FixedJointMidChainAndBranch) {
   ModelBuilder b;
   int l1 = b.add_body("l1"), l2 = b.add_body("l2"), l3 = b.add_body("l3"), l4 = b.add_body("l4");

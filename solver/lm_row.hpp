@@ -249,12 +249,16 @@ IKWB_HD_OUTLINED RowEval<T> builtin_residual(const ProblemView<T>& pv, int probl
     const ObjectiveParams<T>& o = pv.objectives[oi];
     if (o.type == ObjectiveType::kCustom) continue;
     T* ro = r + o.start;
+    // disabled, or a null-space posture (a step of its own): zero rows, no error and no cost
+    // (what apply_mode makes of a disabled objective's rows)
+    if (!o.enabled || o.null_space) {
+      for (int k = 0; k < o.dim; ++k) ro[k] = T(0);
+      continue;
+    }
     objective_residual(pv, oi, problem, q, body_q, ro);
-    ObjectiveParams<T> eff = o;
-    if (o.null_space) eff.enabled = 0;  // a step of its own, no rows and no error
-    accumulate_row_eval(eff, ro, e);
-    apply_mode(eff, al_lambda + o.start, mu, pv.model.dof_count, ro, (T*)nullptr, 0);
-    finish_row_cost(eff, ro, e);
+    accumulate_row_eval(o, ro, e);
+    apply_mode(o, al_lambda + o.start, mu, pv.model.dof_count, ro, (T*)nullptr, 0);
+    finish_row_cost(o, ro, e);
   }
   return e;
 }

@@ -334,8 +334,11 @@ struct So3LeftJacobianInv {
       c = T(1) / T(12) + th2 / T(720);
     } else {
       T th = sqrt(th2);
-      // (1 + cos th) / sin th written as cot(th / 2): stays finite up to th = pi
-      c = (T(1) / th2) - cos(th * T(0.5)) / (sin(th * T(0.5)) * T(2) * th);
+      // (1 + cos th) / sin th written as cot(th / 2): stays finite up to th = pi (sin_cos: one
+      // call, and in double on the host a third of the C library's sin and cos)
+      T sh, ch;
+      sin_cos(th * T(0.5), sh, ch);
+      c = (T(1) / th2) - ch / (sh * T(2) * th);
     }
   }
   IKWB_HD Vec3<T> apply(const Vec3<T>& w) const {

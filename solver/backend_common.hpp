@@ -110,7 +110,7 @@ inline std::vector<float> float_limits(const std::vector<double>& limits, bool u
 }
 
 // The problem in scalar T: a view of the problem's own arrays for double, converted copies
-// for float.
+// for float; FK of only the bodies the objectives read (objective_fk_joints).
 template <class T>
 struct TypedProblem {
   std::unique_ptr<ModelArrays<T>> arrays;
@@ -120,6 +120,7 @@ struct TypedProblem {
   std::vector<LinkPoint<T>> points;
   std::vector<LinkCapsule<T>> capsules;
   std::vector<CollisionShape<T>> obstacles;
+  std::vector<int> fk_joints;
   ProblemView<T> view;
 
   TypedProblem(const TypedProblem&) = delete;
@@ -154,6 +155,11 @@ struct TypedProblem {
       for (const CollisionShape<double>& o : w.obstacles)
         obstacles.push_back({o.type, cast<T>(o.pose), cast<T>(o.size)});
       view.collision = collision_view(w, capsules.data(), obstacles.data());
+    }
+    fk_joints = objective_fk_joints(p);
+    if (!fk_joints.empty()) {
+      view.fk_joints = fk_joints.data();
+      view.fk_joint_count = int(fk_joints.size());
     }
   }
 };

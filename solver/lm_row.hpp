@@ -243,7 +243,7 @@ template <class T>
 IKWB_HD_OUTLINED RowEval<T> builtin_residual(const ProblemView<T>& pv, int problem,
                                              const T* al_lambda, T mu, const T* q,
                                              Transform<T>* body_q, T* r) {
-  fk_row(pv.model, q, body_q);
+  fk_row_for(pv, q, body_q);
   RowEval<T> e;
   for (int oi = 0; oi < pv.objective_count; ++oi) {
     const ObjectiveParams<T>& o = pv.objectives[oi];

@@ -78,7 +78,18 @@ struct ProblemView {
   const T* rest_q = nullptr;              // (objective_count x coord_count) posture rests
   const LinkPoint<T>* points = nullptr;   // contact points of all objectives (point_start)
   CollisionView<T> collision;             // capsules, pairs and obstacles (collision kinds)
+  // (fk_joint_count) the joints whose child bodies the objectives read (bodies_read), in
+  // model order; null: every joint. The residual's FK computes only those (fk_row_for).
+  const int* fk_joints = nullptr;
+  int fk_joint_count = 0;
 };
+
+// FK of the bodies the problem's objectives read into body_q (fk_joints), or of every body
+template <class T, class S>
+IKWB_HD void fk_row_for(const ProblemView<T>& pv, const S* q, Transform<S>* body_q) {
+  fk_row_joints(pv.model, q, body_q, pv.fk_joints,
+                pv.fk_joints ? pv.fk_joint_count : pv.model.joint_count);
+}
 
 // Accumulates motion-subspace columns into Jacobian rows (see visit_body_columns):
 // lin rows get sign * d(point)/d(dof), ang rows sign * axis for angular dofs (sign *

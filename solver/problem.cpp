@@ -498,4 +498,29 @@ bool IkProblem::has_custom() const {
   return false;
 }
 
+std::vector<int> objective_fk_joints(const IkProblem& problem) {
+  const Model& m = problem.model();
+  std::vector<uint8_t> read(m.body_count, 0);
+  auto mark = [&](int body) {  // the body and its ancestors
+    while (body >= 0 && !read[body]) {
+      read[body] = 1;
+      const int j = m.body_joint[body];
+      body = j >= 0 ? m.joint_parent[j] : -1;
+    }
+  };
+  for (const ObjectiveParams<double>& o : problem.param_array()) {
+    if (!o.enabled || o.null_space) continue;
+    const BodiesRead bodies = bodies_read(o.type);
+    if (bodies == BodiesRead::kAll) return {};
+    if (bodies == BodiesRead::kNone) continue;
+    mark(o.link);
+    mark(o.link_b);
+  }
+  std::vector<int> joints;
+  for (int j = 0; j < m.joint_count; ++j)
+    if (read[m.joint_child[j]]) joints.push_back(j);
+  if (int(joints.size()) == m.joint_count) return {};
+  return joints;
+}
+
 }  // namespace ikwb

@@ -201,4 +201,9 @@ class IkProblem {
   uint64_t version_ = 1;
 };
 
+// The joints whose child bodies the problem's objectives read (bodies_read): each enabled
+// objective's links and their ancestors, in model order. Empty when an objective reads every
+// body or the list would hold every joint (FK then computes all of them).
+std::vector<int> objective_fk_joints(const IkProblem& problem);
+
 }  // namespace ikwb

@@ -73,6 +73,33 @@ std::string objective_kind_names() {
   return out;
 }
 
+BodiesRead bodies_read(ObjectiveType type) {
+  switch (type) {
+    case ObjectiveType::kJointLimits:
+    case ObjectiveType::kPosture:
+      return BodiesRead::kNone;
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kRotation:
+    case ObjectiveType::kPose:
+    case ObjectiveType::kRelativeBall:
+    case ObjectiveType::kRelativeFixed:
+    case ObjectiveType::kMinDistance:
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign:
+    case ObjectiveType::kPositionBox:
+    case ObjectiveType::kOrientationCone:
+    case ObjectiveType::kManipulability:
+      return BodiesRead::kLinks;
+    case ObjectiveType::kCustom:
+    case ObjectiveType::kCom:
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+    case ObjectiveType::kSupportPolygon:
+      return BodiesRead::kAll;
+  }
+  return BodiesRead::kAll;
+}
+
 double default_margin(ObjectiveType type) {
   switch (type) {
     case ObjectiveType::kSupportPolygon:

@@ -121,6 +121,13 @@ const ObjectiveKind& objective_kind(ObjectiveType type);
 const ObjectiveKind* find_objective_kind(const std::string& name);
 // "position, rotation, ..." (the scene names), for error messages
 std::string objective_kind_names();
+// The body poses an objective of a kind reads: none (posture, joint limits), its "link" and
+// "link_b" (FK reaches them through their ancestors), or every body's (the centre of mass, the
+// support polygon's, the collision kinds' capsules, custom rows). The CPU backend computes FK
+// only for the bodies its problem's objectives read (solver/backend_common.hpp).
+enum class BodiesRead : int8_t { kNone, kLinks, kAll };
+BodiesRead bodies_read(ObjectiveType type);
+
 // the margin (m) an objective of this kind gets when none is given: 2 cm inside a support
 // polygon, 1 cm clearance for the collision kinds; 0 for kinds without a margin
 double default_margin(ObjectiveType type);

@@ -28,6 +28,15 @@
 
 #include "engine/core/spatial.hpp"
 
+// FK's per-joint steps (joint_local_pose, joint_child_pose) are inlined into its loop on the
+// host too: GCC kept them as calls once the loop had a second instantiation in a translation
+// unit, and FK took a fifth longer (docs/benchmarks.md, "The factor without square roots").
+#if defined(__CUDACC__)
+#define IKWB_HD_FK_STEP IKWB_HD
+#else
+#define IKWB_HD_FK_STEP inline __attribute__((always_inline))
+#endif
+
 namespace ikwb {
 
 enum class JointType : int8_t {
@@ -201,8 +210,8 @@ IKWB_HD bool joint_child_frame_is_identity(const ModelView<T>& m, int j) {
 // products (each body waits for its parent) is one composition per joint. A revolute joint's
 // rotation is (sin_half * axis, cos_half), the sine and cosine of half its angle.
 template <class T, class S>
-IKWB_HD Transform<S> joint_local_pose(const ModelView<T>& m, int j, const S* q, S sin_half,
-                                      S cos_half) {
+IKWB_HD_FK_STEP Transform<S> joint_local_pose(const ModelView<T>& m, int j, const S* q, S sin_half,
+                                              S cos_half) {
   Transform<S> x = cast<S>(m.joint_X_p[j]);
   switch (JointType(m.joint_type[j])) {
     case JointType::kFixed:
@@ -240,8 +249,9 @@ IKWB_HD void joint_half_angle_sincos(const ModelView<T>& m, int j, const S* q, S
 // world pose of joint j's child body from its local pose: body_q[parent] * local (local itself
 // at a root)
 template <class T, class S>
-IKWB_HD Transform<S> joint_child_pose(const ModelView<T>& m, int j, const Transform<S>* body_q,
-                                      const Transform<S>& local) {
+IKWB_HD_FK_STEP Transform<S> joint_child_pose(const ModelView<T>& m, int j,
+                                              const Transform<S>* body_q,
+                                              const Transform<S>& local) {
   int p = m.joint_parent[j];
   return p >= 0 ? body_q[p] * local : local;
 }
@@ -256,20 +266,33 @@ constexpr int kFkJointBlock = 1;
 constexpr int kFkJointBlock = 16;
 #endif
 
-// forward kinematics of one configuration: body_q (body_count) from q (coord_count).
-// Bodies without a joint are left untouched.
+// forward kinematics of one configuration over the n joints listed in joints (in model order,
+// each joint's ancestors listed before it), or of the first n joints when joints is null: their
+// child bodies' poses into body_q (body_count) from q (coord_count); other bodies are left as
+// they are
 template <class T, class S>
-IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
+IKWB_HD void fk_row_joints(const ModelView<T>& m, const S* q, Transform<S>* body_q,
+                           const int* joints, int n) {
   S sin_half[kFkJointBlock], cos_half[kFkJointBlock];
-  for (int j0 = 0; j0 < m.joint_count; j0 += kFkJointBlock) {
-    const int n = m.joint_count - j0 < kFkJointBlock ? m.joint_count - j0 : kFkJointBlock;
-    for (int k = 0; k < n; ++k) joint_half_angle_sincos(m, j0 + k, q, sin_half[k], cos_half[k]);
-    for (int k = 0; k < n; ++k) {
-      const int j = j0 + k;
+  for (int i0 = 0; i0 < n; i0 += kFkJointBlock) {
+    const int c = n - i0 < kFkJointBlock ? n - i0 : kFkJointBlock;
+    for (int k = 0; k < c; ++k) {
+      const int j = joints ? joints[i0 + k] : i0 + k;
+      joint_half_angle_sincos(m, j, q, sin_half[k], cos_half[k]);
+    }
+    for (int k = 0; k < c; ++k) {
+      const int j = joints ? joints[i0 + k] : i0 + k;
       body_q[m.joint_child[j]] =
           joint_child_pose(m, j, body_q, joint_local_pose(m, j, q, sin_half[k], cos_half[k]));
     }
   }
+}
+
+// forward kinematics of one configuration: body_q (body_count) from q (coord_count).
+// Bodies without a joint are left untouched.
+template <class T, class S>
+IKWB_HD void fk_row(const ModelView<T>& m, const S* q, Transform<S>* body_q) {
+  fk_row_joints(m, q, body_q, static_cast<const int*>(nullptr), m.joint_count);
 }
 
 // Visits the motion-subspace columns of joint j (none for a fixed joint): for each of its dofs,

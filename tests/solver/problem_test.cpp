@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -303,4 +304,55 @@ TEST(ProblemZoo, PostureOnFloatingModel) {
 }
 
 }  // namespace
+TEST(ObjectiveFkJoints, TheObjectivesLinksAndTheirAncestorsOnly) {
+  auto model = std::make_shared<const Model>(test::two_pandas());
+  const Model& m = *model;
+  const int left = m.find_body("left_hand_tcp"), right = m.find_body("right_hand_tcp");
+  IkProblem pr(model, 1);
+  pr.add_posture();  // reads no body
+  const int hand = pr.add_pose(left);
+  const std::vector<int> joints = objective_fk_joints(pr);
+  // exactly the joints on the way from the world to the left hand, in model order
+  std::vector<int> want;
+  for (int j = 0; j < m.joint_count; ++j) {
+    bool on_path = false;
+    for (int b = left; b >= 0 && !on_path;) {
+      on_path = m.joint_child[j] == b;
+      b = m.body_joint[b] >= 0 ? m.joint_parent[m.body_joint[b]] : -1;
+    }
+    if (on_path) want.push_back(j);
+  }
+  EXPECT_EQ(joints, want);
+  ASSERT_LT(joints.size(), std::size_t(m.joint_count));
+
+  // FK over the list: the left arm's poses as full FK gives them, the right arm untouched
+  std::vector<double> q(m.coord_count);
+  for (int i = 0; i < m.coord_count; ++i) q[i] = 0.1 * (i + 1);
+  std::vector<Transform<double>> full(m.body_count), listed(m.body_count);
+  const Transform<double> sentinel = {{7, 7, 7}, {0, 0, 0, 1}};
+  for (auto& x : listed) x = sentinel;
+  ModelView<double> v = m.view();
+  fk_row(v, q.data(), full.data());
+  fk_row_joints(v, q.data(), listed.data(), joints.data(), int(joints.size()));
+  for (int j : joints) {
+    const int b = m.joint_child[j];
+    EXPECT_EQ(std::memcmp(&listed[b], &full[b], sizeof(Transform<double>)), 0) << m.body_name[b];
+  }
+  EXPECT_EQ(std::memcmp(&listed[right], &sentinel, sizeof(Transform<double>)), 0);
+
+  // the other hand too: every joint, so FK stays whole (an empty list); disabled, it is out
+  const int other = pr.add_position(right);
+  EXPECT_TRUE(objective_fk_joints(pr).empty());
+  pr.set_enabled(other, false);
+  EXPECT_EQ(objective_fk_joints(pr), want);
+  // an objective that reads every body (the centre of mass) leaves FK whole
+  Objective com;
+  com.params.type = ObjectiveType::kCom;
+  pr.add_objective(com);
+  EXPECT_TRUE(objective_fk_joints(pr).empty());
+  pr.set_enabled(hand, false);
+  pr.set_enabled(int(pr.objective_count()) - 1, false);
+  EXPECT_TRUE(objective_fk_joints(pr).empty());  // nothing read: no list
+}
+
 }  // namespace ikwb

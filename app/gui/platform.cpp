@@ -1,6 +1,8 @@
 // GLFW, the OpenGL context and Dear ImGui's backends (see platform.hpp).
 #include "app/gui/platform.hpp"
 
+#include "app/gui/headless_context.hpp"
+
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -65,16 +67,46 @@ bool software_renderer() {
          s.find("swrast") != std::string::npos;
 }
 
+// Dear ImGui's context with no .ini file, and its backends (no GLFW backend without a window)
+void init_imgui(GLFWwindow* window) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  if (window) ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330");
+}
+
 }  // namespace
 
+Platform::Platform() = default;
+Platform::~Platform() = default;
+
 bool Platform::init(const PlatformOptions& o, std::string* error) {
+  int msaa = std::max(o.msaa, 0);
+  if (o.headless) {
+    headless_ = std::make_unique<HeadlessContext>();
+    bool made = headless_->create(o.width, o.height, msaa, o.debug_context, error);
+    if (made && msaa > 0 && !o.msaa_asked && software_renderer()) {
+      msaa = 0;
+      made = headless_->create(o.width, o.height, msaa, o.debug_context, error);
+    }
+    if (!made) {
+      headless_.reset();
+      return false;
+    }
+    if (msaa > 0) glEnable(GL_MULTISAMPLE);
+    headless_w_ = o.width;
+    headless_h_ = o.height;
+    init_imgui(nullptr);
+    return true;
+  }
+
   // window and GL context
   glfwSetErrorCallback(glfw_error);
   if (!init_glfw()) {
     *error = "cannot open a window (no display? try xvfb-run -a)";
     return false;
   }
-  int msaa = std::max(o.msaa, 0);
   window_ = open_window(o.width, o.height, msaa, o.debug_context);
   if (window_ && msaa > 0 && !o.msaa_asked && software_renderer()) {
     glfwDestroyWindow(window_);
@@ -90,20 +122,28 @@ bool Platform::init(const PlatformOptions& o, std::string* error) {
   glfwSetDropCallback(window_, on_drop);
   if (msaa > 0) glEnable(GL_MULTISAMPLE);
 
-  // Dear ImGui and its backends
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui_ImplGlfw_InitForOpenGL(window_, true);
-  ImGui_ImplOpenGL3_Init("#version 330");
+  init_imgui(window_);
   return true;
 }
 
 bool Platform::should_close() const {
-  return glfwWindowShouldClose(window_);
+  return !headless_ && glfwWindowShouldClose(window_);
 }
 
 PlatformFrame Platform::new_frame() {
+  if (headless_) {
+    // what ImGui's GLFW backend would set: the pbuffer's size and the time since the last frame
+    const auto now = std::chrono::steady_clock::now();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(headless_w_), float(headless_h_));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = last_frame_ == std::chrono::steady_clock::time_point{}
+                       ? 1.0f / 60.0f
+                       : std::max(std::chrono::duration<float>(now - last_frame_).count(), 1e-5f);
+    last_frame_ = now;
+    ImGui_ImplOpenGL3_NewFrame();
+    return {headless_w_, headless_h_, headless_w_, headless_h_};
+  }
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -124,7 +164,10 @@ void Platform::render(const PlatformFrame& f) {
 }
 
 void Platform::present() {
-  glfwSwapBuffers(window_);
+  if (headless_)
+    headless_->swap();
+  else
+    glfwSwapBuffers(window_);
 }
 
 std::vector<std::string> Platform::take_dropped() {
@@ -132,13 +175,17 @@ std::vector<std::string> Platform::take_dropped() {
 }
 
 void Platform::set_title(const std::string& title) {
-  glfwSetWindowTitle(window_, title.c_str());
+  if (window_) glfwSetWindowTitle(window_, title.c_str());
 }
 
 void Platform::shutdown() {
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  if (window_) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+  if (headless_) {
+    headless_.reset();
+    return;
+  }
   glfwDestroyWindow(window_);
   glfwTerminate();
   window_ = nullptr;

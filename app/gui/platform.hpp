@@ -3,6 +3,8 @@
 // render / present / shutdown; the frame loop (workbench.cpp) owns everything else.
 #pragma once
 
+#include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,9 @@ struct PlatformOptions {
   bool msaa_asked = false;
   bool debug_context = false;  // a debug OpenGL context (KHR_debug messages)
   bool vsync = true;           // wait for the display between frames
+  // no window and no display server: an EGL pbuffer of width x height (headless_context.hpp);
+  // no events, the frame's input comes from a script
+  bool headless = false;
 };
 
 // the sizes of one frame
@@ -29,10 +34,15 @@ struct PlatformFrame {
   float pixel_scale() const { return window_w > 0 ? float(framebuffer_w) / float(window_w) : 1; }
 };
 
+class HeadlessContext;
+
 class Platform {
  public:
+  Platform();
+  ~Platform();
   // GLFW, a window with an OpenGL 3.3 core context, Dear ImGui's context (no .ini file) and its
-  // GLFW and OpenGL3 backends; false and *error when there is no display or no context
+  // GLFW and OpenGL3 backends (headless: the EGL context and the OpenGL3 backend only); false
+  // and *error when there is no display or no context
   bool init(const PlatformOptions& options, std::string* error);
   bool should_close() const;
   // polls events and starts the backends' frame (before ImGui::NewFrame); this frame's sizes
@@ -50,6 +60,9 @@ class Platform {
 
  private:
   GLFWwindow* window_ = nullptr;
+  std::unique_ptr<HeadlessContext> headless_;
+  int headless_w_ = 0, headless_h_ = 0;
+  std::chrono::steady_clock::time_point last_frame_{};
 };
 
 }  // namespace ikwb::gui

@@ -55,6 +55,9 @@ void declare_options(ArgParser& a) {
   a.add_option("msaa", "N", "MSAA samples (default 4; 0 on software OpenGL)");
   a.add_flag("no-vsync", "do not wait for the display between frames");
   a.add_flag("gl-debug", "request a debug OpenGL context (always on with --script)");
+  a.add_flag("headless",
+             "no window and no display server: render off screen through EGL (GPU or Mesa); "
+             "needs --script or --frames");
   a.add_option("recovery-file", "FILE",
                "autosave here (default $IKWB_RECOVERY_FILE or ~/.local/state/ikwb/recovery.json; "
                "scripts autosave only with this or the variable)");
@@ -75,6 +78,8 @@ int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner
     }
     if (args.get_int("width", 1280) < 64 || args.get_int("height", 720) < 64)
       throw CliError("--width / --height: at least 64 pixels");
+    if (args.has("headless") && !args.has("script") && args.get_int("frames", -1) < 1)
+      throw CliError("--headless needs --script or --frames: nothing else can end the run");
     args.get_int("frames", -1);
     args.get_int("msaa", 4);
     read_solver_options(args, gui::interactive_solver_settings());
@@ -101,6 +106,7 @@ gui::PlatformOptions platform_options(const ArgParser& args) {
   o.msaa_asked = args.has("msaa");
   o.debug_context = scripted || args.has("gl-debug");
   o.vsync = !scripted && !args.has("no-vsync");
+  o.headless = args.has("headless");
   return o;
 }
 

@@ -1,0 +1,59 @@
+// The workbench with no display server (`ikwb gui --headless`: an EGL context off screen, Mesa's
+// software device here, the GPU's on a GPU machine): a scripted drag is followed, the screenshot
+// shows the robot at the pbuffer's size, and a run nothing could end is refused.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <string>
+
+#include "app/gui_script_fixture.hpp"
+
+namespace {
+
+class Headless : public ikwb::test::GuiScript {
+ protected:
+  Headless() { headless_ = true; }
+};
+
+TEST_F(Headless, ADragIsFollowedAndTheScreenshotHasThePbuffersSize) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 3\n"
+                "drag 0 TranslateX 10cm 0 0 frames 20\n"
+                "wait 10\n"
+                "screenshot " +
+                    path("shot.png") + "\n" + dump_cmd("after.json"),
+                "--headless --width 1280 --height 800"),
+            0)
+      << log();
+  nlohmann::json d = dump("after.json");
+  EXPECT_EQ(d["framebuffer"][0], 1280);
+  EXPECT_EQ(d["framebuffer"][1], 800);
+  EXPECT_EQ(d["gl_errors"], 0) << d["gl_error_messages"].dump();
+  EXPECT_EQ(d["solver"]["backend_in_use"], "cpu");
+  // the first objective is the hand's pose target: the drag moved it and the solve followed
+  const nlohmann::json& o = d["objectives"][0];
+  EXPECT_LT(o["position_error"].get<double>(), 1e-3) << o.dump();
+
+  int w = 0, h = 0, channels = 0;
+  uint8_t* px = stbi_load(path("shot.png").c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(px, nullptr) << "cannot read the screenshot";
+  EXPECT_EQ(w, 1280);
+  EXPECT_EQ(h, 800);
+  // not blank: the luminance varies (the panels and the robot over the background)
+  double sum = 0, sum2 = 0;
+  for (int i = 0; i < w * h; ++i) {
+    double l = 0.3 * px[4 * i] + 0.59 * px[4 * i + 1] + 0.11 * px[4 * i + 2];
+    sum += l, sum2 += l * l;
+  }
+  stbi_image_free(px);
+  const double n = double(w) * h;
+  EXPECT_GT(std::sqrt(sum2 / n - (sum / n) * (sum / n)), 10.0);
+}
+
+TEST_F(Headless, WithNeitherScriptNorFramesItIsRefused) {
+  EXPECT_EQ(run_gui("--headless --robot panda", 60), 2);
+  EXPECT_NE(log().find("--headless needs --script or --frames"), std::string::npos) << log();
+}
+
+}  // namespace

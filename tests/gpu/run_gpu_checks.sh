@@ -1,31 +1,67 @@
 #!/usr/bin/env bash
 # GPU checks of the CUDA backend, prepared for one short run on a lent GPU machine (an H200,
-# x86-64, CUDA at /usr/local/cuda, CMake present, maybe no Debian packages and no network).
+# x86-64, CUDA at /usr/local/cuda, CMake present, no Debian packages and no network).
 #
-#   here, once (no GPU needed):  tests/gpu/run_gpu_checks.sh --prepare
+#   here, once (no GPU needed):  tests/gpu/run_gpu_checks.sh --prepare [BUILD]
 #       copies the GoogleTest sources into build-gpu-deps/ (ignored by git) so the GPU machine
-#       can build the tests without libgtest-dev
+#       can build the tests without libgtest-dev; with BUILD, a build folder configured with
+#       CUDA for sm_90 (IKWB_CUDA_ARCHS=90) where gpu_tests, gpu_bench and ikwb were built,
+#       also packs those programs and the shared libraries they load that are not the C
+#       library's (Debian 12's, with glvnd's EGL and OpenGL loaders) into
+#       build-gpu-deps/prebuilt, so the GPU machine runs them without compiling
 #   on the GPU machine:          bash tests/gpu/run_gpu_checks.sh
 #       (device tool: carry ["build-gpu-deps"], timeout_s 540)
 #
 # Without a GPU (nvidia-smi fails) it stops at once and exits 2. With one it exports
 # IKWB_REQUIRE_GPU=1, so GPU tests and gpu_bench fail instead of skipping when CUDA cannot
-# use the device. It builds gpu_tests and gpu_bench for sm_90 with the project's CMake when
-# every package is there (then the ikwb CLI, separately), else with a generated stand-alone
-# CMake project over the same sources (model, FK, solver, kernels; no URDF loader needed);
-# apt-get runs only when deb.debian.org resolves. Then it runs the GPU tests, gpu_bench (batch
-# protocol at 1, 10, 100, 1000, 2000 and 65536 on CUDA and CPU, shared against global row
-# buffers, graph replay against direct launches at batch 1 and 1000, CUDA against CPU parity,
-# FK throughput), `ikwb bench --backend cuda` when ikwb was built, and with the time left a
-# compute-sanitizer memcheck of some GPU tests (where the runtime refuses the sanitizer, as
-# gVisor does, that step reads "unsupported" and does not fail the run). Everything goes to
-# stdout and to $OUT/gpu_log.txt (when OUT is set), complete before the script exits. Each step
-# has a time limit; the run stays under 8 min. Exit status: 0 all passed, 1 a step failed, 2 no
-# GPU.
+# use the device. It runs the prebuilt programs when they start there; else it builds gpu_tests
+# and gpu_bench for sm_90 with the project's CMake when every package is there (then the ikwb
+# CLI, separately), else with a generated stand-alone CMake project over the same sources
+# (model, FK, solver, kernels; no URDF loader needed); apt-get runs only when deb.debian.org
+# resolves. Then it runs the GPU tests, gpu_bench (batch protocol at 1, 10, 100, 1000, 2000
+# and 65536 on CUDA and CPU, shared against global row buffers, graph replay against direct
+# launches at batch 1 and 1000, CUDA against CPU parity, FK throughput), `ikwb bench --backend
+# cuda` when ikwb is there, the workbench's drag scripts (Panda, humanoid) headless through
+# EGL on the CUDA and CPU backends, and with the time left a compute-sanitizer memcheck of
+# some GPU tests (where the runtime refuses the sanitizer, as gVisor does, that step reads
+# "unsupported" and does not fail the run). Everything goes to stdout and to $OUT/gpu_log.txt
+# (when OUT is set; the drag runs' state dumps go there too), complete before the script exits.
+# Each step has a time limit; the run stays under 8 min. Exit status: 0 all passed, 1 a step
+# failed, 2 no GPU.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deps="$root/build-gpu-deps"
+
+prebuilt="$deps/prebuilt"
+
+# copies BUILD's gpu_tests, gpu_bench and ikwb, and the shared libraries they need that are not
+# the C library's, into $prebuilt (tests/, bench/, ikwb, lib/), the layout of a build folder
+pack() {
+  local b="$1" f lib
+  for f in tests/gpu_tests bench/gpu_bench ikwb; do
+    if [ ! -x "$b/$f" ]; then
+      echo "prepare: $b/$f not built (configure with -DIKWB_CUDA_ARCHS=90; build it)" >&2
+      return 1
+    fi
+  done
+  rm -rf "$prebuilt"
+  mkdir -p "$prebuilt/tests" "$prebuilt/bench" "$prebuilt/lib"
+  cp "$b/tests/gpu_tests" "$prebuilt/tests/"
+  cp "$b/bench/gpu_bench" "$prebuilt/bench/"
+  cp "$b/ikwb" "$prebuilt/"
+  # the C library's own, and the driver's, come from the GPU machine
+  ldd "$b/tests/gpu_tests" "$b/bench/gpu_bench" "$b/ikwb" | awk '/=> \//{print $3}' | sort -u |
+    grep -Ev '/(libc|libm|libdl|libpthread|librt|libresolv|ld-linux-x86-64|libcuda)\.so' |
+    while read -r lib; do cp -L "$lib" "$prebuilt/lib/"; done
+  # loaded at run time by the workbench's headless mode (epoxy, glvnd): the vendor's EGL
+  # driver is the GPU machine's
+  for lib in libEGL.so.1 libGLdispatch.so.0 libOpenGL.so.0; do
+    cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$prebuilt/lib/"
+  done
+  echo "prepare: packed $(ls "$prebuilt/lib" | wc -l) libraries and 3 programs into $prebuilt" \
+    "($(du -sh "$prebuilt" | cut -f1))"
+}
 
 if [ "${1:-}" = "--prepare" ]; then
   src=/usr/src/googletest
@@ -36,7 +72,8 @@ if [ "${1:-}" = "--prepare" ]; then
   rm -rf "$deps/googletest"
   mkdir -p "$deps"
   cp -r "$src" "$deps/googletest"
-  echo "prepare: copied $src to $deps/googletest ($(du -sh "$deps" | cut -f1))"
+  echo "prepare: copied $src to $deps/googletest ($(du -sh "$deps/googletest" | cut -f1))"
+  if [ -n "${2:-}" ]; then pack "$2" || exit 1; fi
   echo "prepare: name build-gpu-deps in the device run's carry"
   exit 0
 fi
@@ -70,24 +107,8 @@ summary() {
   return $failed
 }
 
-checks() {
-  step "machine"
-  uname -m
-  if nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv; then
-    # from here on a test or benchmark that finds no usable device fails instead of skipping
-    export IKWB_REQUIRE_GPU=1
-    echo "IKWB_REQUIRE_GPU=1: GPU tests fail, not skip, without a usable CUDA device"
-  else
-    echo "no GPU: nvidia-smi failed, so there is nothing to check here; stopping"
-    record machine "no GPU (nvidia-smi failed): nothing checked"
-    summary
-    return 2
-  fi
-  nvcc --version 2>&1 | tail -2
-  cmake --version 2>&1 | head -1
-  local gen=()
-  command -v ninja >/dev/null && gen=(-G Ninja)
-
+# the packages (apt-get when the network allows) and the build; sets full and bin of checks
+build_here() {
   # --- packages -----------------------------------------------------------------------------
   local missing=()
   have_header eigen3/Eigen/Core || missing+=(libeigen3-dev)
@@ -112,7 +133,6 @@ checks() {
   fi
 
   # --- build --------------------------------------------------------------------------------
-  local full=0 bin
   step "configure the project (CUDA 90, no app)"
   rm -rf "$build"
   # IKWB_GPU_STANDALONE=1 skips the project build (to try the stand-alone path)
@@ -201,6 +221,72 @@ EOF
     fi
   fi
 
+}
+
+# the workbench's drag scripts (Panda, humanoid) headless through EGL, each on the CUDA and the
+# CPU backend; a run counts when it ended with the script and its state dump names the backend
+drag_runs() {
+  local ikwb="$1" nvidia=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  # glvnd's EGL looks for vendors under /usr/share; the driver's lies with the driver
+  if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$nvidia" ]; then
+    export __EGL_VENDOR_LIBRARY_FILENAMES="$nvidia"
+  fi
+  export IKWB_ASSETS="$root/assets"
+  local script backend name dump rc
+  for script in bench_drag bench_drag_humanoid; do
+    for backend in cuda cpu; do
+      name="${script}_$backend"
+      dump="${OUT:-/tmp}/$name.json"
+      [ "$(budget 40)" -ge 40 ] || { record "$name" "not run (no time left)"; continue; }
+      step "workbench headless: $script on the $backend backend"
+      sed -e "s|^solver backend cpu|solver backend $backend|" -e "s|^dump .*|dump $dump|" \
+        "$root/assets/scripts/$script.txt" >"$build-$name.txt"
+      timeout "$(budget 90)" "$ikwb" gui --headless --script "$build-$name.txt" --stats \
+        --no-restore 2>&1 | tail -25
+      rc=${PIPESTATUS[0]}
+      if [ "$rc" = 0 ] && grep -Eq "\"backend_in_use\": *\"$backend\"" "$dump"; then
+        record "$name" ok
+      else
+        record "$name" "FAILED (exit $rc, or the dump names another backend)"
+      fi
+    done
+  done
+}
+
+checks() {
+  step "machine"
+  uname -m
+  if nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv; then
+    # from here on a test or benchmark that finds no usable device fails instead of skipping
+    export IKWB_REQUIRE_GPU=1
+    echo "IKWB_REQUIRE_GPU=1: GPU tests fail, not skip, without a usable CUDA device"
+  else
+    echo "no GPU: nvidia-smi failed, so there is nothing to check here; stopping"
+    record machine "no GPU (nvidia-smi failed): nothing checked"
+    summary
+    return 2
+  fi
+  nvcc --version 2>&1 | tail -2
+  cmake --version 2>&1 | head -1
+  local gen=()
+  command -v ninja >/dev/null && gen=(-G Ninja)
+
+  # --- the programs: prebuilt when they start here, else built here -------------------------
+  local full=0 bin=""
+  if [ -x "$prebuilt/tests/gpu_tests" ]; then
+    step "prebuilt programs ($prebuilt)"
+    export LD_LIBRARY_PATH="$prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    if timeout 30 "$prebuilt/tests/gpu_tests" --gtest_list_tests >/dev/null &&
+      timeout 30 "$prebuilt/ikwb" --help >/dev/null; then
+      bin="$prebuilt"
+      full=1
+      record build "ok (prebuilt on the development machine)"
+    else
+      echo "the prebuilt programs do not start here: building"
+    fi
+  fi
+  [ -z "$bin" ] && build_here
+
   # --- tests --------------------------------------------------------------------------------
   local tests="$bin/tests/gpu_tests" rc
   if [ -x "$tests" ]; then
@@ -244,6 +330,10 @@ EOF
     else
       record "ikwb bench" "FAILED (timed out, or not on the CUDA backend)"
     fi
+  fi
+
+  if [ "$full" = 1 ] && [ -x "$bin/ikwb" ] && "$bin/ikwb" gui --help >/dev/null 2>&1; then
+    drag_runs "$bin/ikwb"
   fi
 
   # --- memcheck, with the time left ---------------------------------------------------------

@@ -8,7 +8,8 @@
 #       CUDA for sm_90 (IKWB_CUDA_ARCHS=90) where gpu_tests, gpu_bench and ikwb were built,
 #       also packs those programs and the shared libraries they load that are not the C
 #       library's (Debian 12's, with glvnd's EGL and OpenGL loaders) into
-#       build-gpu-deps/prebuilt, so the GPU machine runs them without compiling
+#       build-gpu-deps/prebuilt.tar.gz (about 21 MB of the device tool's 64 MiB), so the GPU
+#       machine runs them without compiling
 #   on the GPU machine:          bash tests/gpu/run_gpu_checks.sh
 #       (device tool: carry ["build-gpu-deps"], timeout_s 540)
 #
@@ -33,10 +34,12 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deps="$root/build-gpu-deps"
 
-prebuilt="$deps/prebuilt"
+# the packed programs travel as one archive; the GPU run unpacks it here
+archive="$deps/prebuilt.tar.gz"
+prebuilt=/tmp/ikwb-prebuilt
 
 # copies BUILD's gpu_tests, gpu_bench and ikwb, and the shared libraries they need that are not
-# the C library's, into $prebuilt (tests/, bench/, ikwb, lib/), the layout of a build folder
+# the C library's, into $archive (tests/, bench/, ikwb, lib/: the layout of a build folder)
 pack() {
   local b="$1" f lib
   for f in tests/gpu_tests bench/gpu_bench ikwb; do
@@ -59,8 +62,11 @@ pack() {
   for lib in libEGL.so.1 libGLdispatch.so.0 libOpenGL.so.0; do
     cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$prebuilt/lib/"
   done
-  echo "prepare: packed $(ls "$prebuilt/lib" | wc -l) libraries and 3 programs into $prebuilt" \
-    "($(du -sh "$prebuilt" | cut -f1))"
+  strip -s "$prebuilt/ikwb" "$prebuilt/tests/gpu_tests" "$prebuilt/bench/gpu_bench"
+  tar -czf "$archive" -C "$prebuilt" .
+  echo "prepare: packed $(ls "$prebuilt/lib" | wc -l) libraries and 3 programs into $archive" \
+    "($(du -sh "$archive" | cut -f1))"
+  rm -rf "$prebuilt"
 }
 
 if [ "${1:-}" = "--prepare" ]; then
@@ -255,7 +261,7 @@ drag_runs() {
 
 checks() {
   step "machine"
-  uname -m
+  uname -mr
   if nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv; then
     # from here on a test or benchmark that finds no usable device fails instead of skipping
     export IKWB_REQUIRE_GPU=1
@@ -273,8 +279,12 @@ checks() {
 
   # --- the programs: prebuilt when they start here, else built here -------------------------
   local full=0 bin=""
-  if [ -x "$prebuilt/tests/gpu_tests" ]; then
-    step "prebuilt programs ($prebuilt)"
+  if [ -f "$archive" ]; then
+    step "prebuilt programs ($archive, unpacked into $prebuilt)"
+    rm -rf "$prebuilt"
+    mkdir -p "$prebuilt"
+    tar -xzf "$archive" -C "$prebuilt"
+    mkdir -p "$build"
     export LD_LIBRARY_PATH="$prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     if timeout 30 "$prebuilt/tests/gpu_tests" --gtest_list_tests >/dev/null &&
       timeout 30 "$prebuilt/ikwb" --help >/dev/null; then
@@ -288,22 +298,31 @@ checks() {
   [ -z "$bin" ] && build_here
 
   # --- tests --------------------------------------------------------------------------------
-  local tests="$bin/tests/gpu_tests" rc
+  # one process per suite: a sticky CUDA error in one cannot fail the others; a failed suite
+  # runs again with CUDA_LAUNCH_BLOCKING=1 so the error names the kernel that raised it
+  local tests="$bin/tests/gpu_tests" rc suite skipped
   if [ -x "$tests" ]; then
-    step "gpu_tests"
-    timeout "$(budget 240)" "$tests" --gtest_color=no 2>&1 | tee "$build-gpu_tests.log"
-    rc=${PIPESTATUS[0]}
-    # skipped tests are not passing ones
-    local skipped
-    skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' \
-      "$build-gpu_tests.log")
-    if [ "$rc" != 0 ]; then
-      record gpu_tests "FAILED (exit $rc)"
-    elif [ -n "$skipped" ]; then
-      record gpu_tests "FAILED ($skipped skipped)"
-    else
-      record gpu_tests ok
-    fi
+    for suite in $("$tests" --gtest_list_tests | sed -n 's/^\([A-Za-z0-9_]*\)\.$/\1/p'); do
+      step "gpu_tests: $suite"
+      timeout "$(budget 120)" "$tests" --gtest_color=no --gtest_filter="$suite.*" 2>&1 |
+        tee "$build-gpu_tests-$suite.log"
+      rc=${PIPESTATUS[0]}
+      # skipped tests are not passing ones
+      skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' \
+        "$build-gpu_tests-$suite.log")
+      if [ "$rc" != 0 ]; then
+        record "gpu_tests $suite" "FAILED (exit $rc)"
+        if [ "$(budget 60)" -ge 30 ]; then
+          step "gpu_tests: $suite again, CUDA_LAUNCH_BLOCKING=1"
+          CUDA_LAUNCH_BLOCKING=1 timeout "$(budget 60)" "$tests" --gtest_color=no \
+            --gtest_filter="$suite.*" 2>&1 | grep -v '^\[ *\(RUN\|OK\) *\]'
+        fi
+      elif [ -n "$skipped" ]; then
+        record "gpu_tests $suite" "FAILED ($skipped skipped)"
+      else
+        record "gpu_tests $suite" ok
+      fi
+    done
   else
     record gpu_tests "not built"
   fi

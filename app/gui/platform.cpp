@@ -67,13 +67,18 @@ bool software_renderer() {
          s.find("swrast") != std::string::npos;
 }
 
-// Dear ImGui's context with no .ini file, and its backends (no GLFW backend without a window)
-void init_imgui(GLFWwindow* window) {
+// Dear ImGui's context with no .ini file, and its backends (no GLFW backend without a window);
+// false and *error when the OpenGL3 backend cannot load OpenGL (it loads through libGL.so.1)
+bool init_imgui(GLFWwindow* window, std::string* error) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   if (window) ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330");
+  if (ImGui_ImplOpenGL3_Init("#version 330")) return true;
+  *error = "Dear ImGui's OpenGL3 backend could not load OpenGL (libGL.so.1 missing?)";
+  if (window) ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  return false;
 }
 
 }  // namespace
@@ -97,8 +102,9 @@ bool Platform::init(const PlatformOptions& o, std::string* error) {
     if (msaa > 0) glEnable(GL_MULTISAMPLE);
     headless_w_ = o.width;
     headless_h_ = o.height;
-    init_imgui(nullptr);
-    return true;
+    if (init_imgui(nullptr, error)) return true;
+    headless_.reset();
+    return false;
   }
 
   // window and GL context
@@ -122,8 +128,11 @@ bool Platform::init(const PlatformOptions& o, std::string* error) {
   glfwSetDropCallback(window_, on_drop);
   if (msaa > 0) glEnable(GL_MULTISAMPLE);
 
-  init_imgui(window_);
-  return true;
+  if (init_imgui(window_, error)) return true;
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+  window_ = nullptr;
+  return false;
 }
 
 bool Platform::should_close() const {

@@ -191,9 +191,14 @@ void expect_rows_match(const Fixture& f, ObjectiveRows kind) {
         }
       }
     const char* what = type_name(o.type);
-    // same float code on both sides: only FMA contraction and libm ulps differ
-    EXPECT_LT(worst_rf, 2e-5) << what << " residual, GPU vs CPU float";
-    EXPECT_LT(worst_jf, 2e-4) << what << " Jacobian, GPU vs CPU float";
+    // same float code on both sides: only FMA contraction and libm ulps differ. look_at divides
+    // the difference of two FK points (within 5e-6 m of each other across the two, see
+    // cuda_fk_test.cpp) by their distance, short for the link that looks at a point of another:
+    // its float rows differ as much as float differs from double (measured on an H200: 2.4e-5
+    // and 2.3e-4), so they get the float-against-double bounds
+    const bool divides = o.type == ObjectiveType::kLookAt;
+    EXPECT_LT(worst_rf, divides ? 1e-4 : 2e-5) << what << " residual, GPU vs CPU float";
+    EXPECT_LT(worst_jf, divides ? 1e-3 : 2e-4) << what << " Jacobian, GPU vs CPU float";
     // float against double
     EXPECT_LT(worst_rd, 1e-4) << what << " residual, GPU vs CPU double";
     EXPECT_LT(worst_jd, 1e-3) << what << " Jacobian, GPU vs CPU double";

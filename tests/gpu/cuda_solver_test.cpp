@@ -216,7 +216,8 @@ TEST(CudaSolver, SharedAndGlobalRowStorageGiveIdenticalResults) {
 
 // A budget is per row on the GPU and per problem on the CPU, so budgeted runs are not compared
 // for parity. A generous budget still gives valid results, converged wherever the CPU converges;
-// a budget too short for a second attempt runs exactly the first one.
+// a budget spent before the first clock read stops the attempt running (solver.hpp) with a
+// valid configuration and starts no other.
 TEST(CudaSolver, TimeBudgetGivesValidResultsAndStopsRestarts) {
   IKWB_REQUIRE_CUDA();
   Panda pp;
@@ -256,8 +257,10 @@ TEST(CudaSolver, TimeBudgetGivesValidResultsAndStopsRestarts) {
       EXPECT_LT(test::rotation_angle(x.q, targets[p].q), 0.05 + 1e-4) << "problem " << p;
     }
   }
-  // an attempt that does not converge runs 40 iterations, far longer than 1 ns (and than a tick
-  // of the global timer): no restart follows it
+  // a 1 ns budget runs out before the first clock read, which comes at the latest after the
+  // fourth iteration (lm_row.hpp: every fourth on arms): each row stops there with a valid
+  // configuration, and no restart follows (a restart would add its iterations). The timer's
+  // tick does not matter: any reading is past the deadline.
   s.stall_window = 0;
   s.time_budget_s = 1e-9;
   SolveResult budgeted, first;
@@ -265,10 +268,18 @@ TEST(CudaSolver, TimeBudgetGivesValidResultsAndStopsRestarts) {
   s.time_budget_s = 0;
   s.max_restarts = 0;
   gpu.solve(problem, s, q0, first);
-  EXPECT_EQ(budgeted.row_q, first.row_q);
-  EXPECT_EQ(budgeted.row_converged, first.row_converged);
-  for (int p = 0; p < P; ++p)
-    EXPECT_EQ(budgeted.problems[p].iterations, first.problems[p].iterations) << "problem " << p;
+  ASSERT_EQ(budgeted.problems.size(), std::size_t(P));
+  for (int p = 0; p < P; ++p) {
+    const ProblemResult& r = budgeted.problems[p];
+    EXPECT_GE(r.iterations, 1) << "problem " << p;
+    EXPECT_LE(r.iterations, 4) << "problem " << p;
+    EXPECT_LE(r.iterations, first.problems[p].iterations) << "problem " << p;
+    for (int i = 0; i < m.coord_count; ++i) {
+      EXPECT_TRUE(std::isfinite(r.q[i])) << "problem " << p;
+      EXPECT_GE(r.q[i], m.dof_lower[i] - 1e-6) << "problem " << p;
+      EXPECT_LE(r.q[i], m.dof_upper[i] + 1e-6) << "problem " << p;
+    }
+  }
 }
 
 TEST(CudaSolver, ModelAndStructureChangesAreUploaded) {

@@ -53,15 +53,19 @@ pack() {
   cp "$b/tests/gpu_tests" "$prebuilt/tests/"
   cp "$b/bench/gpu_bench" "$prebuilt/bench/"
   cp "$b/ikwb" "$prebuilt/"
+  # loaded at run time by the workbench's headless mode: glvnd's EGL and OpenGL loaders (epoxy)
+  # and libGL.so.1 (ImGui's OpenGL3 backend loads its functions through it); the vendor's EGL
+  # driver is the GPU machine's
+  local gl=()
+  for lib in libEGL.so.1 libGLdispatch.so.0 libOpenGL.so.0 libGL.so.1 libGLX.so.0; do
+    gl+=("/usr/lib/x86_64-linux-gnu/$lib")
+  done
   # the C library's own, and the driver's, come from the GPU machine
-  ldd "$b/tests/gpu_tests" "$b/bench/gpu_bench" "$b/ikwb" | awk '/=> \//{print $3}' | sort -u |
+  ldd "$b/tests/gpu_tests" "$b/bench/gpu_bench" "$b/ikwb" "${gl[@]}" |
+    awk '/=> \//{print $3}' | sort -u |
     grep -Ev '/(libc|libm|libdl|libpthread|librt|libresolv|ld-linux-x86-64|libcuda)\.so' |
     while read -r lib; do cp -L "$lib" "$prebuilt/lib/"; done
-  # loaded at run time by the workbench's headless mode (epoxy, glvnd): the vendor's EGL
-  # driver is the GPU machine's
-  for lib in libEGL.so.1 libGLdispatch.so.0 libOpenGL.so.0; do
-    cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$prebuilt/lib/"
-  done
+  cp -L "${gl[@]}" "$prebuilt/lib/"
   strip -s "$prebuilt/ikwb" "$prebuilt/tests/gpu_tests" "$prebuilt/bench/gpu_bench"
   tar -czf "$archive" -C "$prebuilt" .
   echo "prepare: packed $(ls "$prebuilt/lib" | wc -l) libraries and 3 programs into $archive" \
@@ -367,6 +371,9 @@ checks() {
     rc=${PIPESTATUS[0]}
     if [ "$rc" = 0 ]; then
       record memcheck ok
+    elif grep -q "ERROR SUMMARY: 0 errors" "$build-memcheck.log"; then
+      # it ran: a failing test is gpu_tests' finding, counted above
+      record memcheck "ok (0 errors; the tests' own exit $rc)"
     elif [ "$rc" = 3 ] && ! grep -q "Device not supported" "$build-memcheck.log"; then
       record memcheck "FAILED (memcheck errors, see the log)"
     elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

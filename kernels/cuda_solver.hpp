@@ -61,7 +61,8 @@ class CudaSolver : public IkSolver {
     long long graph_replays = 0;
     long long direct_launches = 0;
     bool shared_memory_rows = false;    // row buffers in shared memory (else global scratch)
-    int block_size = 0;                 // threads (= batch rows) per block of the solve kernel
+    int block_size = 0;                 // threads per block of the solve kernel
+    int attempt_lanes = 1;              // threads per batch row (its restarts side by side)
     std::size_t shared_bytes = 0;       // dynamic shared memory per block
     std::size_t row_scratch_bytes = 0;  // buffers of one row
     double last_device_ms = 0;          // last solve: upload + kernels + download, GPU event time

@@ -79,12 +79,13 @@ struct LmAnalyticSolve {
 };
 
 // Solves batch row `row` (problem row / n_seeds, seed row % n_seeds) with the row driver and
-// writes the best attempt's configuration to q_out (nq) and its evaluation to *out.
+// writes the best attempt's configuration to q_out (nq) and its evaluation to *out; with a lane
+// (AttemptLane), that lane's attempts only.
 // q_init: (problem_count x nq); scratch: one row block laid out as `l`; dof_free: (nv) or null.
 IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig& c,
                                 const uint8_t* dof_free, const float* q_init, int row,
                                 float* scratch, const RowScratchLayout& l, float* q_out,
-                                RowResult<float>* out) {
+                                RowResult<float>* out, AttemptLane lane = {}) {
   const ModelView<float>& m = pv.model;
   const int nq = m.coord_count, S = c.row.n_seeds;
   const int p = row / S, seed = row % S;
@@ -119,7 +120,7 @@ IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig&
   for (int i = 0; i < nq; ++i) init[i] = q_init[std::size_t(p) * nq + i];
 
   LmAnalyticSolve lm{AnalyticEvaluator<float>{pv, p}, &c.row.lm};
-  *out = drive_row(pv, c.row, b, p, seed, init, scratch + l.seed, q_out, deadline_ns, lm);
+  *out = drive_row(pv, c.row, b, p, seed, init, scratch + l.seed, q_out, deadline_ns, lm, lane);
 }
 
 // Marks which of problem p's rows count as run. The GPU runs every row at once; with all_seeds

@@ -4,6 +4,8 @@
 // per-row results become a SolveResult through fill_solve_result (solver/backend_common.hpp).
 #pragma once
 
+#include <algorithm>
+
 #include "kernels/row_solve.cuh"
 #include "solver/backend_common.hpp"
 #include "solver/solver.hpp"
@@ -21,6 +23,15 @@ inline SolveConfig make_solve_config(const IkProblem& problem, const SolverSetti
   c.row = make_row_driver_config<float>(s);
   c.has_dof_mask = problem.dof_mask().empty() ? 0 : 1;
   return c;
+}
+
+// How many threads run each batch row's attempts side by side (AttemptLane): enough to give the
+// GPU about `rows_in_flight` threads when the batch alone leaves it short, never more than the
+// row's attempts (max_restarts + 1) or kMaxAttemptLanes; 1 without restarts.
+constexpr int kMaxAttemptLanes = 16;
+inline int attempt_lanes(int rows, int max_restarts, int rows_in_flight) {
+  if (max_restarts <= 0 || rows <= 0) return 1;
+  return std::clamp(rows_in_flight / rows, 1, std::min(max_restarts + 1, kMaxAttemptLanes));
 }
 
 // The problem in float on the host: the arrays the device gets, with a host ProblemView.

@@ -27,31 +27,68 @@ using cuda::SolveConfig;
 constexpr int kRowsPerSharedBlock = 32;  // one warp of rows per block on the shared path
 constexpr int kGlobalBlock = 128;        // rows per block on the global-scratch path
 constexpr int kPickBlock = 128;
+constexpr int kWarpsPerSm = 4;  // one per scheduler: the threads a short batch is spread over
 
 // where solve_rows_kernel keeps each row's buffers
 enum class RowScratch { kShared, kGlobal };
 
-// Thread mapping: one thread per batch row, row = blockIdx.x * blockDim.x + threadIdx.x =
-// problem * n_seeds + seed. The thread samples its seed and runs the whole LM solve of the
-// row (restarts included) alone. Its buffers (q, poses, residuals, J, J^T J, Cholesky factor,
-// ...) are one block of `layout.stride` floats: kShared puts it in dynamic shared memory at
-// threadIdx.x * stride (the odd stride puts a warp's same-element accesses in 32 distinct
-// banks), kGlobal in global_scratch at row * stride. Each thread writes only its own row of
-// row_q and rows: no atomics, no synchronisation.
+// A launch's attempt lanes (AttemptLane, solver/row_driver.hpp): `lanes` threads per batch row,
+// each running every lanes-th attempt of the row, combined by combine_lanes_kernel. With one
+// lane the solve kernel writes the rows itself and the buffers are unused.
+struct LaneBuffers {
+  int lanes = 1;
+  int attempts = 0;                  // per row: max_restarts + 1
+  float* q = nullptr;                // (n_batch x lanes x nq) each lane's kept configuration
+  RowResult<float>* rows = nullptr;  // (n_batch x lanes)
+  unsigned* stop_after = nullptr;    // (n_batch) lowest converged attempt, ~0u while none
+  int* iterations = nullptr;         // (n_batch x attempts) each attempt's iterations
+};
+
+// Thread mapping: one thread per batch row and lane, thread = blockIdx.x * blockDim.x +
+// threadIdx.x = row * lanes + lane, row = problem * n_seeds + seed. The thread samples its
+// attempts' seeds and runs their LM solves alone. Its buffers (q, poses, residuals, J, J^T J,
+// Cholesky factor, ...) are one block of `layout.stride` floats: kShared puts it in dynamic
+// shared memory at threadIdx.x * stride (the odd stride puts a warp's same-element accesses in
+// 32 distinct banks), kGlobal in global_scratch at thread * stride. With one lane each thread
+// writes only its own row of row_q and rows; with more, its own lane's slots, its attempts'
+// iteration counts, and atomically the row's stop_after.
 template <RowScratch kScratch>
 __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                                   const uint8_t* dof_free, const float* q_init, int n_batch,
                                   RowScratchLayout layout, float* global_scratch, float* row_q,
-                                  RowResult<float>* rows) {
+                                  RowResult<float>* rows, LaneBuffers lanes) {
   extern __shared__ float shared_rows[];
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row >= n_batch) return;
+  const int thread = blockIdx.x * blockDim.x + threadIdx.x;
+  if (thread >= n_batch * lanes.lanes) return;
+  const int row = thread / lanes.lanes, lane = thread % lanes.lanes;
+  const int nq = pv.model.coord_count;
   float* scratch = kScratch == RowScratch::kShared
                        ? shared_rows + std::size_t(threadIdx.x) * layout.stride
-                       : global_scratch + std::size_t(row) * layout.stride;
+                       : global_scratch + std::size_t(thread) * layout.stride;
   const SolveConfig& c = *cfg;
-  cuda::solve_row_attempts(pv, c, c.has_dof_mask ? dof_free : nullptr, q_init, row, scratch, layout,
-                           row_q + std::size_t(row) * pv.model.coord_count, rows + row);
+  const uint8_t* free = c.has_dof_mask ? dof_free : nullptr;
+  if (lanes.lanes == 1) {
+    cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout,
+                             row_q + std::size_t(row) * nq, rows + row);
+    return;
+  }
+  cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout,
+                           lanes.q + std::size_t(thread) * nq, lanes.rows + thread,
+                           {lane, lanes.lanes, lanes.stop_after + row,
+                            lanes.iterations + std::size_t(row) * lanes.attempts});
+}
+
+// Thread mapping: one thread per batch row; it combines the row's lanes (written by
+// solve_rows_kernel) into its row of rows and row_q.
+__global__ void combine_lanes_kernel(int nq, int n_batch, LaneBuffers lanes, float* row_q,
+                                     RowResult<float>* rows) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n_batch) return;
+  const int kept = combine_attempt_lanes(lanes.rows + std::size_t(row) * lanes.lanes, lanes.lanes,
+                                         lanes.iterations + std::size_t(row) * lanes.attempts,
+                                         lanes.attempts - 1, rows + row);
+  const float* q = lanes.q + (std::size_t(row) * lanes.lanes + kept) * nq;
+  for (int i = 0; i < nq; ++i) row_q[std::size_t(row) * nq + i] = q[i];
 }
 
 // Thread mapping: one thread per base problem p; it reads the n_seeds rows of p (written by
@@ -74,6 +111,7 @@ struct Shape {
   int problems = 0, seeds = 0, objectives = 0, residuals = 0, points = 0;
   int latent_rows = 0;  // lm_latent_rows: rows the LM step may set aside
   int nq = 0, nv = 0, nb = 0;
+  int lanes = 1, attempts = 0;  // attempt lanes per row, and attempts per row when lanes > 1
   // collision world: capsules, self pair indices (2 per pair), world capsules, obstacles
   int capsules = 0, pair_indices = 0, world_capsules = 0, obstacles = 0;
   bool operator==(const Shape& o) const {
@@ -81,7 +119,8 @@ struct Shape {
            seeds == o.seeds && objectives == o.objectives && residuals == o.residuals &&
            latent_rows == o.latent_rows && points == o.points && nq == o.nq && nv == o.nv &&
            nb == o.nb && capsules == o.capsules && pair_indices == o.pair_indices &&
-           world_capsules == o.world_capsules && obstacles == o.obstacles;
+           world_capsules == o.world_capsules && obstacles == o.obstacles && lanes == o.lanes &&
+           attempts == o.attempts;
   }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   int rows() const { return problems * seeds; }
@@ -126,6 +165,7 @@ struct CudaSolver::Impl {
   cudaStream_t stream = nullptr;
   cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
   int shared_optin = 0;  // bytes of dynamic shared memory a block may opt into
+  int sm_count = 1;      // multiprocessors
 
   cuda::DeviceModel model;
   Shape shape;
@@ -138,6 +178,10 @@ struct CudaSolver::Impl {
   DeviceBuffer<float> row_q, diff, scratch;
   DeviceBuffer<RowResult<float>> rows;
   DeviceBuffer<ProblemPick> picks;
+  DeviceBuffer<float> lane_q;
+  DeviceBuffer<RowResult<float>> lane_rows;
+  DeviceBuffer<unsigned> stop_after;
+  DeviceBuffer<int> attempt_iterations;
   PinnedBuffer<float> row_q_host;
   PinnedBuffer<RowResult<float>> rows_host;
   PinnedBuffer<ProblemPick> picks_host;
@@ -160,6 +204,7 @@ struct CudaSolver::Impl {
       CUDA_CHECK(cudaGetDevice(&device));
       CUDA_CHECK(
           cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
       // the shared-rows kernel may use the whole opt-in budget (the attribute is per kernel,
       // shared by every solver in the process, so it is never lowered; each launch asks for
       // what it needs) and prefers shared memory to L1; the global-scratch kernel keeps L1
@@ -209,6 +254,13 @@ struct CudaSolver::Impl {
     row_q_host.reserve(n * s.nq);
     rows_host.reserve(n);
     picks_host.reserve(s.problems);
+    const std::size_t threads = n * s.lanes;
+    if (s.lanes > 1) {
+      lane_q.reserve(threads * s.nq);
+      lane_rows.reserve(threads);
+      stop_after.reserve(n);
+      attempt_iterations.reserve(n * s.attempts);
+    }
 
     // row buffers in shared memory when a warp of rows fits the opt-in budget
     layout = cuda::row_scratch_layout(s.nq, s.nv, s.residuals, s.nb, s.latent_rows);
@@ -220,11 +272,12 @@ struct CudaSolver::Impl {
     } else {
       block = kGlobalBlock;
       shared_bytes = 0;
-      scratch.reserve(n * layout.stride);
+      scratch.reserve(threads * layout.stride);
     }
     ++generation;
     stats.shared_memory_rows = shared_rows;
     stats.block_size = block;
+    stats.attempt_lanes = s.lanes;
     stats.shared_bytes = shared_bytes;
     stats.row_scratch_bytes = row_bytes;
     configured = true;
@@ -262,14 +315,32 @@ struct CudaSolver::Impl {
     const uint8_t* dof_free = cuda::at_offset<const uint8_t>(base, frame.dof_free);
     const float* q_init = cuda::at_offset<const float>(base, frame.q_init);
     const int n = shape.rows();
-    const int grid = (n + block - 1) / block;
+    LaneBuffers lanes;
+    lanes.lanes = shape.lanes;
+    if (shape.lanes > 1) {
+      lanes.attempts = shape.attempts;
+      lanes.q = lane_q.get();
+      lanes.rows = lane_rows.get();
+      lanes.stop_after = stop_after.get();
+      lanes.iterations = attempt_iterations.get();
+      CUDA_CHECK(cudaMemsetAsync(lanes.stop_after, 0xff, sizeof(unsigned) * n, stream));
+      CUDA_CHECK(cudaMemsetAsync(lanes.iterations, 0, sizeof(int) * std::size_t(n) * shape.attempts,
+                                 stream));
+    }
+    const int grid = (n * shape.lanes + block - 1) / block;
     auto* solve_rows = shared_rows ? solve_rows_kernel<RowScratch::kShared>
                                    : solve_rows_kernel<RowScratch::kGlobal>;
     cuda::clear_last_error();
     solve_rows<<<grid, block, shared_bytes, stream>>>(device_view(), cfg, dof_free, q_init, n,
                                                       layout, shared_rows ? nullptr : scratch.get(),
-                                                      row_q.get(), rows.get());
+                                                      row_q.get(), rows.get(), lanes);
     CUDA_CHECK_LAUNCH("solve_rows_kernel");
+    if (shape.lanes > 1) {
+      cuda::clear_last_error();
+      combine_lanes_kernel<<<(n + kPickBlock - 1) / kPickBlock, kPickBlock, 0, stream>>>(
+          shape.nq, n, lanes, row_q.get(), rows.get());
+      CUDA_CHECK_LAUNCH("combine_lanes_kernel");
+    }
     const int pick_grid = (shape.problems + kPickBlock - 1) / kPickBlock;
     cuda::clear_last_error();
     pick_seeds_kernel<<<pick_grid, kPickBlock, 0, stream>>>(model.view(), cfg, shape.problems,
@@ -376,6 +447,10 @@ struct CudaSolver::Impl {
       sh.pair_indices = int(cw.self_pairs.size());
       sh.world_capsules = int(cw.world_capsules.size());
       sh.obstacles = int(cw.obstacles.size());
+      // a short batch leaves most of the GPU idle: its rows' restarts run side by side
+      sh.lanes = cuda::attempt_lanes(sh.rows(), s.max_restarts,
+                                     sm_count * kRowsPerSharedBlock * kWarpsPerSm);
+      sh.attempts = sh.lanes > 1 ? s.max_restarts + 1 : 0;
       if (!configured || sh != shape) configure(sh);
       stage(problem, s, q0);
 

@@ -139,6 +139,11 @@ struct RowBuffers {
   RowTerms<T>* terms = nullptr;
   MotionBuffers<T>* motion = nullptr;
   uint64_t deadline_ns = ~uint64_t(0);  // row_clock_ns time at which the solve stops
+  // attempts run side by side (the CUDA backend's attempt lanes, row_driver.hpp): the lowest
+  // attempt of the row that has converged, written by other threads; this attempt stops as
+  // soon as it is below `attempt` (it can no longer be the one kept). Null: never.
+  const unsigned* stop_after = nullptr;
+  unsigned attempt = 0;
 };
 
 template <class T>
@@ -737,6 +742,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   for (int it = 0; it < cfg.max_iterations; ++it) {
     // out of time: the best so far stands
     if (timed && (it & clock_mask) == clock_mask && row_clock_ns() >= w.deadline_ns) break;
+    // an earlier attempt of the row converged in another lane: this one cannot be kept
+    if (w.stop_after && *static_cast<const volatile unsigned*>(w.stop_after) < w.attempt) break;
     // met, the posture settling: after settle_iterations posture steps the posture's next step
     // is left to the next solve (the row reports settling) without measuring it, and the row
     // ends here (its polish is the posture steps themselves, see polished)

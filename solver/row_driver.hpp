@@ -36,6 +36,7 @@ template <class T>
 struct RowResult {
   RowEval<T> eval;
   int iterations = 0;  // over all attempts (restarts included)
+  int attempt = 0;     // the attempt kept (0: the seed itself, k: its k-th restart)
   uint8_t converged = 0;
   uint8_t settling = 0;  // converged, the null-space posture not yet settled (RowStatus)
   uint8_t ran = 0;
@@ -82,10 +83,36 @@ IKWB_HD uint32_t attempt_sequence(int seed, int attempt, int n_seeds, int max_re
   return attempt == 0 ? uint32_t(seed) : uint32_t(n_seeds + seed * max_restarts + attempt - 1);
 }
 
+// Attempts of one row run side by side (the CUDA backend's attempt lanes): lane `first` of
+// `step` lanes runs attempts first, first + step, ... Each attempt's start is drawn from its own
+// sequence number (attempt_sequence), so an attempt computes the same in any lane; the lanes'
+// results combine (combine_attempt_lanes) into exactly the row one lane running every attempt
+// in turn gives, when no time budget cuts it short.
+//   stop_after: the row's lowest converged attempt (the largest unsigned while none has),
+//               lowered atomically by the lane that converges; a lane starts no attempt above
+//               it and stops one running when it drops below (RowBuffers::stop_after)
+//   attempt_iterations (max_restarts + 1): each attempt's iterations, written by its lane
+struct AttemptLane {
+  int first = 0;
+  int step = 1;
+  unsigned* stop_after = nullptr;
+  int* attempt_iterations = nullptr;
+};
+
+// lowers *stop_after to attempt (atomically on the device)
+IKWB_HD void lower_stop_after(unsigned* stop_after, unsigned attempt) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(stop_after, attempt);
+#else
+  if (attempt < *stop_after) *stop_after = attempt;
+#endif
+}
+
 // Solves seed `seed` of problem `problem`: samples the attempt's start, runs local_solve, and
 // restarts from a new sample until an attempt converges, max_restarts are spent or row_clock_ns
 // reaches deadline_ns. Returns the best attempt (converged first, then the lower merit) with the
-// iterations of all attempts; its configuration is copied to best_q.
+// iterations of all attempts; its configuration is copied to best_q. With a lane, only that
+// lane's attempts (AttemptLane).
 //   buffers: the row's LM buffers; each attempt starts from a copy (local_solve swaps the
 //            pointers), with buffers.q set to the seed, the null-space posture and the
 //            deadline filled in;
@@ -95,8 +122,8 @@ IKWB_HD uint32_t attempt_sequence(int seed, int attempt, int n_seeds, int max_re
 template <class T, class LocalSolve>
 IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T>& c,
                                const RowBuffers<T>& buffers, int problem, int seed, const T* init,
-                               T* seed_q, T* best_q, uint64_t deadline_ns,
-                               LocalSolve& local_solve) {
+                               T* seed_q, T* best_q, uint64_t deadline_ns, LocalSolve& local_solve,
+                               AttemptLane lane = {}) {
   const ModelView<T>& m = pv.model;
   const int nq = m.coord_count;
   RowBuffers<T> start = buffers;
@@ -107,7 +134,12 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
 
   RowResult<T> best;
   bool have_best = false;
-  for (int attempt = 0; attempt <= c.max_restarts; ++attempt) {
+  start.stop_after = lane.stop_after;
+  for (int attempt = lane.first; attempt <= c.max_restarts; attempt += lane.step) {
+    if (lane.stop_after &&
+        *static_cast<const volatile unsigned*>(lane.stop_after) < unsigned(attempt))
+      break;
+    start.attempt = unsigned(attempt);
     sample_seed(m, pv.dof_lower, pv.dof_upper, attempt == 0 ? c.sampler : c.restart_sampler,
                 c.sigma, c.rng_seed, problem,
                 attempt_sequence(seed, attempt, c.n_seeds, c.max_restarts), init, seed_q, start.tmp,
@@ -117,6 +149,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
     RowStatus<T> st;
     local_solve(b, st);
     best.iterations += st.iterations;
+    if (lane.attempt_iterations) lane.attempt_iterations[attempt] = st.iterations;
 
     // keep the best attempt: converged first, then the lower merit
     const bool best_converged = best.converged != 0;
@@ -127,13 +160,56 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
       best.settling = st.settling ? 1 : 0;
       best.damping = st.lm_lambda;
       best.penalty = st.mu;
+      best.attempt = attempt;
       for (int i = 0; i < nq; ++i) best_q[i] = b.q[i];
       have_best = true;
     }
+    if (st.converged && lane.stop_after) lower_stop_after(lane.stop_after, unsigned(attempt));
     if (st.converged || row_clock_ns() >= deadline_ns) break;
   }
-  best.ran = 1;
+  best.ran = have_best ? 1 : 0;
   return best;
+}
+
+// The row that one lane running every attempt in turn gives, from the lanes' rows (lanes: the
+// `step` results of drive_row with AttemptLane first 0 ... step - 1; a lane that ran no attempt
+// has ran 0): the lowest converged attempt, else the lowest merit (the earlier attempt among
+// equals), with the iterations of the attempts up to the kept converged one (of all when none
+// converged). Returns the lane whose result and configuration are the row's.
+template <class T>
+IKWB_HD int combine_attempt_lanes(const RowResult<T>* lanes, int step,
+                                  const int* attempt_iterations, int max_restarts,
+                                  RowResult<T>* out) {
+  int kept = -1;
+  for (int a = 0; a < step; ++a) {
+    const RowResult<T>& r = lanes[a];
+    if (!r.ran) continue;
+    if (kept < 0) {
+      kept = a;
+      continue;
+    }
+    const RowResult<T>& k = lanes[kept];
+    bool better;
+    if (r.converged != k.converged) {
+      better = r.converged != 0;
+    } else if (r.converged) {
+      better = r.attempt < k.attempt;
+    } else {
+      const double mr = row_merit(r.eval), mk = row_merit(k.eval);
+      better = mr < mk || (mr == mk && r.attempt < k.attempt);
+    }
+    if (better) kept = a;
+  }
+  if (kept < 0) {
+    *out = RowResult<T>{};
+    return 0;
+  }
+  *out = lanes[kept];
+  const int last = out->converged ? out->attempt : max_restarts;
+  out->iterations = 0;
+  for (int j = 0; j <= last; ++j) out->iterations += attempt_iterations[j];
+  out->ran = 1;
+  return kept;
 }
 
 // Picks problem p's seed among its rows p * n_seeds ... that ran: converged first; then the

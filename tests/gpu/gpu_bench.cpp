@@ -62,9 +62,11 @@ void batch_protocol(const std::shared_ptr<const Model>& model, int link, bool qu
     print_stats("cuda", run_batch_protocol(model, link, {0, 0, 0}, b, reps, s, gpu));
     const CudaSolver::Stats& st = gpu.stats();
     if (b == 1)
-      std::printf("      cuda rows: %s, %d rows per block, %zu B shared per block, %zu B per row\n",
-                  st.shared_memory_rows ? "shared memory" : "global scratch", st.block_size,
-                  st.shared_bytes, st.row_scratch_bytes);
+      std::printf(
+          "      cuda rows: %s, %d threads per block, %zu B shared per block, %zu B per row\n",
+          st.shared_memory_rows ? "shared memory" : "global scratch", st.block_size,
+          st.shared_bytes, st.row_scratch_bytes);
+    std::printf("      cuda attempt lanes: %d per row\n", st.attempt_lanes);
     if (b >= 1000) {
       // the same batch with every row's buffers in global memory instead of shared memory
       gpu.set_row_storage(CudaSolver::RowStorage::kGlobal);

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/test_models.hpp"
@@ -24,11 +25,19 @@
 namespace ikwb {
 namespace {
 
+// How the host runs a row's attempt lanes (the device runs them at once): lanes 0, 1, ...
+// one after another, or the last first. Either order must give the same row.
+enum class LaneOrder { kForward, kBackward };
+
 // The CUDA backend's solve with its kernel bodies (solve_row_attempts, mark_rows_run and the
 // shared pick_problem_seed) run on the host over every row, with the same float conversion and
-// SolveConfig as CudaSolver.
+// SolveConfig as CudaSolver. With lanes > 1 each row's attempts are spread over that many
+// attempt lanes, combined as combine_lanes_kernel does; *restarted counts the rows whose kept
+// attempt is a restart.
 SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSettings& s,
-                                        const std::vector<double>& q_init) {
+                                        const std::vector<double>& q_init, int lanes = 1,
+                                        LaneOrder order = LaneOrder::kForward,
+                                        int* restarted = nullptr) {
   validate_settings(s);
   std::vector<double> q0 = expand_initial(problem, q_init);
   cuda::FloatProblem fp(problem);
@@ -47,10 +56,31 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
   std::vector<ProblemPick> picks(P);
   // each row starts from NaN-filled buffers, as uninitialised shared memory on the device
   // could be: a read before a write shows up as a wrong result
+  const uint8_t* free = c.has_dof_mask ? dof_free.data() : nullptr;
+  std::vector<RowResult<float>> lane_rows(lanes);
+  std::vector<float> lane_q(std::size_t(lanes) * nq);
+  std::vector<int> attempt_iterations(s.max_restarts + 1);
   for (int row = 0; row < n; ++row) {
-    std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
-    cuda::solve_row_attempts(fp.view, c, c.has_dof_mask ? dof_free.data() : nullptr, qf.data(), row,
-                             scratch.data(), l, row_q.data() + std::size_t(row) * nq, &rows[row]);
+    float* q_out = row_q.data() + std::size_t(row) * nq;
+    if (lanes == 1) {
+      std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
+      cuda::solve_row_attempts(fp.view, c, free, qf.data(), row, scratch.data(), l, q_out,
+                               &rows[row]);
+    } else {
+      unsigned stop_after = ~0u;
+      std::fill(attempt_iterations.begin(), attempt_iterations.end(), 0);
+      for (int k = 0; k < lanes; ++k) {
+        const int a = order == LaneOrder::kForward ? k : lanes - 1 - k;
+        std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
+        cuda::solve_row_attempts(fp.view, c, free, qf.data(), row, scratch.data(), l,
+                                 lane_q.data() + std::size_t(a) * nq, &lane_rows[a],
+                                 {a, lanes, &stop_after, attempt_iterations.data()});
+      }
+      const int kept = combine_attempt_lanes(lane_rows.data(), lanes, attempt_iterations.data(),
+                                             s.max_restarts, &rows[row]);
+      std::copy_n(lane_q.data() + std::size_t(kept) * nq, nq, q_out);
+    }
+    if (restarted) *restarted += rows[row].attempt > 0;
   }
   for (int p = 0; p < P; ++p) {
     cuda::mark_rows_run(c, p, rows.data());
@@ -242,6 +272,81 @@ TEST(KernelBodiesOnHost, FixedIterationsRunOnAfterAStall) {
     EXPECT_FALSE(p.converged);
     test::expect_finite(p.q);
   }
+}
+
+// Restarts spread over attempt lanes give exactly the row of one lane running them in turn
+// (the CPU backend's): the kept attempt, its q, the flags and every iteration count, whichever
+// lane runs first; with more lanes than attempts the idle lanes take no part.
+TEST(KernelBodiesOnHost, AttemptLanesGiveTheSequentialRestarts) {
+  PandaHand pp;
+  const int P = 40;
+  IkProblem problem = pp.pose_problem(P, 8);
+  SolverSettings s;
+  s.n_seeds = 2;
+  s.sampler = Sampler::kUniform;
+  s.max_restarts = 6;
+  s.max_iterations = 12;
+  s.stall_window = 4;
+  s.rng_seed = 3;
+  const std::vector<double> q0 = pp.model->middle_configuration();
+  const SolveResult cpu = cpu_float(problem, s, q0);
+  int restarted_in_turn = 0;
+  expect_same_result(
+      solve_kernel_bodies_on_host(problem, s, q0, 1, LaneOrder::kForward, &restarted_in_turn), cpu);
+  // the case is not trivial: rows kept a restart, and some rows converged in none
+  EXPECT_GT(restarted_in_turn, 4);
+  int unconverged = 0;
+  for (uint8_t f : cpu.row_converged) unconverged += f == 0;
+  EXPECT_GT(unconverged, 0);
+  for (int lanes : {2, 3, 7, 9})
+    for (LaneOrder order : {LaneOrder::kForward, LaneOrder::kBackward}) {
+      SCOPED_TRACE("lanes " + std::to_string(lanes) +
+                   (order == LaneOrder::kForward ? " forward" : " backward"));
+      int restarted = 0;
+      expect_same_result(solve_kernel_bodies_on_host(problem, s, q0, lanes, order, &restarted),
+                         cpu);
+      EXPECT_EQ(restarted, restarted_in_turn);
+    }
+}
+
+TEST(RowDriver, AttemptLanesFillAShortBatchUpToTheAttempts) {
+  const int in_flight = 132 * 32 * 4;  // an H200's multiprocessors, four warps each
+  EXPECT_EQ(cuda::attempt_lanes(1, 50, in_flight), cuda::kMaxAttemptLanes);
+  EXPECT_EQ(cuda::attempt_lanes(1000, 50, in_flight), 16);
+  EXPECT_EQ(cuda::attempt_lanes(2000, 50, in_flight), 8);
+  EXPECT_EQ(cuda::attempt_lanes(65536, 50, in_flight), 1);
+  EXPECT_EQ(cuda::attempt_lanes(1, 3, in_flight), 4);  // no more lanes than attempts
+  EXPECT_EQ(cuda::attempt_lanes(1, 0, in_flight), 1);  // no restarts: nothing to spread
+  EXPECT_EQ(cuda::attempt_lanes(0, 50, in_flight), 1);
+}
+
+TEST(RowDriver, CombinedLanesKeepTheLowestConvergedAttemptAndCountUpToIt) {
+  // four lanes of attempts 0..9: attempts 5 and 2 converged (lanes 1 and 2), lane 3 never ran
+  std::vector<RowResult<float>> lanes(4);
+  for (RowResult<float>& r : lanes) r.ran = 1;
+  lanes[0].attempt = 8;
+  lanes[0].eval.soft_cost = 0.5f;
+  lanes[1].attempt = 5;
+  lanes[1].converged = 1;
+  lanes[2].attempt = 2;
+  lanes[2].converged = 1;
+  lanes[3].ran = 0;
+  const std::vector<int> iterations = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+  RowResult<float> out;
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, &out), 2);
+  EXPECT_EQ(out.attempt, 2);
+  EXPECT_EQ(out.iterations, 10 + 11 + 12);
+  EXPECT_EQ(out.ran, 1);
+  // none converged: the lowest merit, the earlier attempt among equals, every attempt counted
+  lanes[1].converged = lanes[2].converged = 0;
+  lanes[1].eval.soft_cost = 0.25f;
+  lanes[2].eval.soft_cost = 0.25f;
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, &out), 2);
+  EXPECT_EQ(out.iterations, 145);
+  // no lane ran: nothing to keep
+  for (RowResult<float>& r : lanes) r.ran = 0;
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, &out), 0);
+  EXPECT_EQ(out.ran, 0);
 }
 
 TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {

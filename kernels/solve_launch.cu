@@ -44,23 +44,25 @@ struct LaneBuffers {
   int* iterations = nullptr;         // (n_batch x attempts) each attempt's iterations
 };
 
-// Thread mapping: one thread per batch row and lane, thread = blockIdx.x * blockDim.x +
-// threadIdx.x = row * lanes + lane, row = problem * n_seeds + seed. The thread samples its
-// attempts' seeds and runs their LM solves alone. Its buffers (q, poses, residuals, J, J^T J,
-// Cholesky factor, ...) are one block of `layout.stride` floats: kShared puts it in dynamic
-// shared memory at threadIdx.x * stride (the odd stride puts a warp's same-element accesses in
-// 32 distinct banks), kGlobal in global_scratch at thread * stride. With one lane each thread
-// writes only its own row of row_q and rows; with more, its own lane's slots, its attempts'
-// iteration counts, and atomically the row's stop_after.
+// Thread mapping: one thread per batch row and lane, lane-major: thread = blockIdx.x *
+// blockDim.x + threadIdx.x = lane * rows_per_lane + row, row = problem * n_seeds + seed,
+// where rows_per_lane rounds n_batch up to whole blocks: a warp holds one lane of up to 32 rows,
+// and a row's lanes run in different warps (side by side, not diverging in one). The thread
+// samples its attempts' seeds and runs their LM solves alone. Its buffers (q, poses, residuals, J,
+// J^T J, Cholesky factor, ...) are one block of `layout.stride` floats: kShared puts it in
+// dynamic shared memory at threadIdx.x * stride (the odd stride puts a warp's same-element
+// accesses in 32 distinct banks), kGlobal in global_scratch at thread * stride. With one lane
+// each thread writes only its own row of row_q and rows; with more, its lane's slot (row * lanes
+// + lane), its attempts' iteration counts, and atomically the row's stop_after.
 template <RowScratch kScratch>
 __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                                   const uint8_t* dof_free, const float* q_init, int n_batch,
-                                  RowScratchLayout layout, float* global_scratch, float* row_q,
-                                  RowResult<float>* rows, LaneBuffers lanes) {
+                                  int rows_per_lane, RowScratchLayout layout, float* global_scratch,
+                                  float* row_q, RowResult<float>* rows, LaneBuffers lanes) {
   extern __shared__ float shared_rows[];
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
-  if (thread >= n_batch * lanes.lanes) return;
-  const int row = thread / lanes.lanes, lane = thread % lanes.lanes;
+  const int row = thread % rows_per_lane, lane = thread / rows_per_lane;
+  if (row >= n_batch || lane >= lanes.lanes) return;
   const int nq = pv.model.coord_count;
   float* scratch = kScratch == RowScratch::kShared
                        ? shared_rows + std::size_t(threadIdx.x) * layout.stride
@@ -72,8 +74,9 @@ __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                              row_q + std::size_t(row) * nq, rows + row);
     return;
   }
-  cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout,
-                           lanes.q + std::size_t(thread) * nq, lanes.rows + thread,
+  const std::size_t slot = std::size_t(row) * lanes.lanes + lane;
+  cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout, lanes.q + slot * nq,
+                           lanes.rows + slot,
                            {lane, lanes.lanes, lanes.stop_after + row,
                             lanes.iterations + std::size_t(row) * lanes.attempts});
 }
@@ -179,7 +182,7 @@ struct CudaSolver::Impl {
   DeviceBuffer<RowResult<float>> rows;
   DeviceBuffer<ProblemPick> picks;
   DeviceBuffer<float> lane_q;
-  DeviceBuffer<RowResult<float>> lane_rows;
+  DeviceBuffer<RowResult<float>> lane_results;
   DeviceBuffer<unsigned> stop_after;
   DeviceBuffer<int> attempt_iterations;
   PinnedBuffer<float> row_q_host;
@@ -254,10 +257,9 @@ struct CudaSolver::Impl {
     row_q_host.reserve(n * s.nq);
     rows_host.reserve(n);
     picks_host.reserve(s.problems);
-    const std::size_t threads = n * s.lanes;
     if (s.lanes > 1) {
-      lane_q.reserve(threads * s.nq);
-      lane_rows.reserve(threads);
+      lane_q.reserve(n * s.lanes * s.nq);
+      lane_results.reserve(n * s.lanes);
       stop_after.reserve(n);
       attempt_iterations.reserve(n * s.attempts);
     }
@@ -272,7 +274,7 @@ struct CudaSolver::Impl {
     } else {
       block = kGlobalBlock;
       shared_bytes = 0;
-      scratch.reserve(threads * layout.stride);
+      scratch.reserve(std::size_t(rows_per_lane(s)) * s.lanes * layout.stride);
     }
     ++generation;
     stats.shared_memory_rows = shared_rows;
@@ -281,6 +283,12 @@ struct CudaSolver::Impl {
     stats.shared_bytes = shared_bytes;
     stats.row_scratch_bytes = row_bytes;
     configured = true;
+  }
+
+  // rows per lane in the solve kernel's grid: the batch, rounded up to whole blocks when the
+  // rows have lanes (set after `block`)
+  int rows_per_lane(const Shape& s) const {
+    return s.lanes == 1 ? s.rows() : (s.rows() + block - 1) / block * block;
   }
 
   ProblemView<float> device_view() {
@@ -320,20 +328,20 @@ struct CudaSolver::Impl {
     if (shape.lanes > 1) {
       lanes.attempts = shape.attempts;
       lanes.q = lane_q.get();
-      lanes.rows = lane_rows.get();
+      lanes.rows = lane_results.get();
       lanes.stop_after = stop_after.get();
       lanes.iterations = attempt_iterations.get();
       CUDA_CHECK(cudaMemsetAsync(lanes.stop_after, 0xff, sizeof(unsigned) * n, stream));
       CUDA_CHECK(cudaMemsetAsync(lanes.iterations, 0, sizeof(int) * std::size_t(n) * shape.attempts,
                                  stream));
     }
-    const int grid = (n * shape.lanes + block - 1) / block;
+    const int grid = (rows_per_lane(shape) * shape.lanes + block - 1) / block;
     auto* solve_rows = shared_rows ? solve_rows_kernel<RowScratch::kShared>
                                    : solve_rows_kernel<RowScratch::kGlobal>;
     cuda::clear_last_error();
-    solve_rows<<<grid, block, shared_bytes, stream>>>(device_view(), cfg, dof_free, q_init, n,
-                                                      layout, shared_rows ? nullptr : scratch.get(),
-                                                      row_q.get(), rows.get(), lanes);
+    solve_rows<<<grid, block, shared_bytes, stream>>>(
+        device_view(), cfg, dof_free, q_init, n, rows_per_lane(shape), layout,
+        shared_rows ? nullptr : scratch.get(), row_q.get(), rows.get(), lanes);
     CUDA_CHECK_LAUNCH("solve_rows_kernel");
     if (shape.lanes > 1) {
       cuda::clear_last_error();

@@ -161,7 +161,9 @@ constexpr SettingInfo kTable[] = {
      &SolverSettings::solve_all_seeds},
     // execution: where and how the batch runs
     {"backend", "backend", "cpu|cuda", "Backend",
-     "solver backend (cuda falls back to cpu with a notice)", kExecution, &SolverSettings::backend},
+     "solver backend (cuda falls back to cpu with a notice; it pays off from batches of "
+     "thousands of problems, and one solve at a time is faster on the cpu)",
+     kExecution, &SolverSettings::backend},
     {"threads", "threads", "N", "Threads", "CPU threads (0 = all cores)", kExecution,
      &SolverSettings::threads, 0, 1024, 0, 64},
     {"float", "float", "", "Single precision", "solve in single precision on the CPU", kExecution,

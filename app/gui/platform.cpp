@@ -110,7 +110,7 @@ bool Platform::init(const PlatformOptions& o, std::string* error) {
   // window and GL context
   glfwSetErrorCallback(glfw_error);
   if (!init_glfw()) {
-    *error = "cannot open a window (no display? try xvfb-run -a)";
+    *error = "cannot open a window (no display? try xvfb-run -a, or --headless with --script)";
     return false;
   }
   window_ = open_window(o.width, o.height, msaa, o.debug_context);

@@ -1,6 +1,7 @@
 // The workbench with no display server (`ikwb gui --headless`: an EGL context off screen, Mesa's
 // software device here, the GPU's on a GPU machine): a scripted drag is followed, the screenshot
-// shows the robot at the pbuffer's size, and a run nothing could end is refused.
+// shows the robot at the pbuffer's size, a run nothing could end is refused, and a windowed run
+// without a display points to --headless.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
@@ -54,6 +55,13 @@ TEST_F(Headless, ADragIsFollowedAndTheScreenshotHasThePbuffersSize) {
 TEST_F(Headless, WithNeitherScriptNorFramesItIsRefused) {
   EXPECT_EQ(run_gui("--headless --robot panda", 60), 2);
   EXPECT_NE(log().find("--headless needs --script or --frames"), std::string::npos) << log();
+}
+
+// without a display a windowed run says so and names the way out
+TEST_F(Headless, AWindowWithoutADisplayPointsToHeadless) {
+  EXPECT_EQ(run_gui("--robot panda --frames 3", 60), 1);
+  EXPECT_NE(log().find("cannot open a window"), std::string::npos) << log();
+  EXPECT_NE(log().find("--headless"), std::string::npos) << log();
 }
 
 }  // namespace

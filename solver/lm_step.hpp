@@ -50,7 +50,7 @@ struct FixedSize {
 // factor without square roots"). Column j's unscaled entries W(i, j) = L(i, j) D(j, j) are kept in
 // the upper triangle (at (j, i)), which no solve reads.
 template <class T, class Size>
-IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
+IKWB_HD bool ldlt_in_place(T* L, Size n) {
   for (int j = 0; j < n; ++j) {
     T d = L[j * n + j];
     for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[k * n + j];
@@ -67,13 +67,60 @@ IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
   return true;
 }
 
+template <class T, class Size>
+IKWB_HD bool cholesky_factor_sized(T* L, Size n) {
+  return ldlt_in_place(L, n);
+}
+
+// f(std::integral_constant<int, I>()) for I = B, ..., E - 1 in turn: a loop whose index the
+// compiler sees as a constant in every step
+template <int B, int E, class F>
+IKWB_HD void static_for(F&& f) {
+  if constexpr (B < E) {
+    f(std::integral_constant<int, B>());
+    static_for<B + 1, E>(f);
+  }
+}
+
+// With the size known at compile time, the same factor with every index a constant, on a local
+// copy of L: the compiler keeps the copy in registers, where through L (which may alias
+// anything) it stores and loads each entry again, and GCC's unroller leaves the nested loops of
+// ldlt_in_place rolled. The same operations in the same order, so the same results (the
+// Cholesky tests compare the two bit for bit).
+template <class T, int N>
+IKWB_HD bool cholesky_factor_sized(T* L, FixedSize<N>) {
+  T a[N * N];
+  for (int i = 0; i < N * N; ++i) a[i] = L[i];
+  bool ok = true;
+  static_for<0, N>([&](auto jc) {
+    constexpr int j = decltype(jc)::value;
+    if (!ok) return;
+    T d = a[j * N + j];
+    static_for<0, j>([&](auto k) { d -= a[j * N + k] * a[k * N + j]; });
+    if (!(d > T(0))) {
+      ok = false;
+      return;
+    }
+    const T inv = T(1) / d;
+    a[j * N + j] = inv;
+    static_for<j + 1, N>([&](auto i) {
+      T w = a[i * N + j];
+      static_for<0, j>([&](auto k) { w -= a[i * N + k] * a[k * N + j]; });
+      a[j * N + i] = w;
+      a[i * N + j] = w * inv;
+    });
+  });
+  for (int i = 0; i < N * N; ++i) L[i] = a[i];
+  return ok;
+}
+
 // Solves L D L^T x = b in place (x holds b on entry; L from cholesky_factor_sized, its diagonal
 // 1 / D). Forward, each x[i] is row i of L against the x before it; then every x[i] is scaled by
 // 1 / D(i, i); backward (L^T), each x[i] once known is taken off the x before it along row i of
 // L: both read L by rows, and the scaling and the backward updates are independent of each other
 // (they vectorise).
 template <class T, class Size>
-IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
+IKWB_HD void ldlt_solve_in_place(const T* L, Size n, T* x) {
   for (int i = 0; i < n; ++i) {
     T s = x[i];
     for (int k = 0; k < i; ++k) s -= L[i * n + k] * x[k];
@@ -87,10 +134,38 @@ IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
   }
 }
 
+template <class T, class Size>
+IKWB_HD void cholesky_solve_sized(const T* L, Size n, T* x) {
+  ldlt_solve_in_place(L, n, x);
+}
+
+// ldlt_solve_in_place with constant indices, on a local copy of x (as cholesky_factor_sized's)
+template <class T, int N>
+IKWB_HD void cholesky_solve_sized(const T* L, FixedSize<N>, T* x) {
+  T v[N];
+  for (int i = 0; i < N; ++i) v[i] = x[i];
+  static_for<0, N>([&](auto ic) {
+    constexpr int i = decltype(ic)::value;
+    T s = v[i];
+    static_for<0, i>([&](auto k) { s -= L[i * N + k] * v[k]; });
+    v[i] = s;
+  });
+  for (int i = 0; i < N; ++i) v[i] *= L[i * N + i];
+  static_for<1, N>([&](auto step) {
+    constexpr int i = N - decltype(step)::value;
+    const T xi = v[i];
+    static_for<0, i>([&](auto k) { v[k] -= L[i * N + k] * xi; });
+  });
+  for (int i = 0; i < N; ++i) x[i] = v[i];
+}
+
 // Calls f(n) with n as a FixedSize for the sizes of common arms (6 to 8 dofs) on the CPU, where
 // the loops over n then unroll, else with the int. Unrolled, the Cholesky factor and solve took
-// 4.4 % fewer instructions in the Panda's batch protocol (1000 targets, one thread, callgrind).
-// The GPU build keeps one loop (register pressure, compile time).
+// 4.4 % fewer instructions in the Panda's batch protocol (1000 targets, one thread, callgrind);
+// with every index a constant and the factor on a local copy (the FixedSize overloads above),
+// 448 and 236 instructions a call for the Panda's 8 x 8 system, where the unrolled loops took
+// 1180 and 550, and the whole protocol 11% fewer (docs/benchmarks.md, "Constant indices in the
+// arm's factor"). The GPU build keeps one loop (register pressure, compile time).
 template <class F>
 IKWB_HD auto with_arm_size(int n, F f) -> decltype(f(n)) {
 #if !defined(__CUDA_ARCH__)

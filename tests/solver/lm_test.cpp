@@ -270,6 +270,25 @@ TEST(Cholesky, UnrolledSizesEqualTheLoop) {
   EXPECT_FALSE(cholesky_factor(not_spd.data(), 8));
 }
 
+// the same in float, the precision of the batch protocol and of the GPU: the constant-index
+// factor and solve of the arm sizes against the loops, bit for bit
+TEST(Cholesky, UnrolledSizesEqualTheLoopInFloat) {
+  std::mt19937 rng(3);
+  for (int n = 6; n <= 8; ++n) {
+    SpdSystem sys = random_spd_system(n, rng);
+    std::vector<float> L(sys.A.begin(), sys.A.end()), b(sys.b.begin(), sys.b.end());
+    std::vector<float> L_loop = L, b_loop = b;
+    ASSERT_TRUE(cholesky_factor(L.data(), n));
+    ASSERT_TRUE(cholesky_factor_sized(L_loop.data(), n));
+    EXPECT_EQ(L, L_loop) << n;
+    cholesky_solve(L.data(), n, b.data());
+    cholesky_solve_sized(L_loop.data(), n, b_loop.data());
+    EXPECT_EQ(b, b_loop) << n;
+    // A = B^T B + 0.1 I has a condition number of about 100 at most: float errors near 1e-5
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], sys.x[i], 1e-3) << n;
+  }
+}
+
 TEST(ProjectLimits, ClampsLimitedOneDofJointsOnly) {
   Model m = test::all_joint_types();
   std::mt19937 rng(4);

@@ -247,46 +247,39 @@ TEST(Cholesky, TreeFactorTakesDeepChains) {
   for (int a = 0; a < n; ++a) EXPECT_NEAR(b[a], x[a], 1e-12) << a;
 }
 
+// The n x n system in Real through cholesky_factor / cholesky_solve (the constant-index code for
+// the arm sizes 6 to 8) and through the loops with a run-time size: the two bit for bit, and the
+// solution within tol of sys.x.
+template <class Real>
+void expect_factor_equals_the_loop(const SpdSystem& sys, int n, double tol) {
+  std::vector<Real> L(sys.A.begin(), sys.A.end()), b(sys.b.begin(), sys.b.end());
+  std::vector<Real> L_loop = L, b_loop = b;
+  ASSERT_TRUE(cholesky_factor(L.data(), n));
+  ASSERT_TRUE(cholesky_factor_sized(L_loop.data(), n));
+  EXPECT_EQ(L, L_loop) << n;
+  cholesky_solve(L.data(), n, b.data());
+  cholesky_solve_sized(L_loop.data(), n, b_loop.data());
+  EXPECT_EQ(b, b_loop) << n;
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], sys.x[i], tol) << n;
+}
+
 // the unrolled sizes (6 to 8) give bit for bit what the loop with a run-time size gives, and
 // solve every size from 1 to 12 to rounding
 TEST(Cholesky, UnrolledSizesEqualTheLoop) {
   std::mt19937 rng(2);
-  for (int n = 1; n <= 12; ++n) {
-    SpdSystem sys = random_spd_system(n, rng);
-    const std::vector<double>& A = sys.A;
-    const std::vector<double>& x = sys.x;
-    std::vector<double> b = sys.b;
-    std::vector<double> L = A, L_loop = A, b_loop = b;
-    ASSERT_TRUE(cholesky_factor(L.data(), n));
-    ASSERT_TRUE(cholesky_factor_sized(L_loop.data(), n));
-    EXPECT_EQ(L, L_loop) << n;
-    cholesky_solve(L.data(), n, b.data());
-    cholesky_solve_sized(L_loop.data(), n, b_loop.data());
-    EXPECT_EQ(b, b_loop) << n;
-    for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], x[i], 1e-9) << n;
-  }
+  for (int n = 1; n <= 12; ++n)
+    expect_factor_equals_the_loop<double>(random_spd_system(n, rng), n, 1e-9);
   std::vector<double> not_spd(64, 0.0);
   for (int i = 0; i < 8; ++i) not_spd[i * 8 + i] = i == 5 ? -1.0 : 1.0;
   EXPECT_FALSE(cholesky_factor(not_spd.data(), 8));
 }
 
-// the same in float, the precision of the batch protocol and of the GPU: the constant-index
-// factor and solve of the arm sizes against the loops, bit for bit
+// the same in float, the precision of the batch protocol and of the GPU. A = B^T B + 0.1 I
+// (random_spd_system) has a condition number of about 100 at most: float errors near 1e-5.
 TEST(Cholesky, UnrolledSizesEqualTheLoopInFloat) {
   std::mt19937 rng(3);
-  for (int n = 6; n <= 8; ++n) {
-    SpdSystem sys = random_spd_system(n, rng);
-    std::vector<float> L(sys.A.begin(), sys.A.end()), b(sys.b.begin(), sys.b.end());
-    std::vector<float> L_loop = L, b_loop = b;
-    ASSERT_TRUE(cholesky_factor(L.data(), n));
-    ASSERT_TRUE(cholesky_factor_sized(L_loop.data(), n));
-    EXPECT_EQ(L, L_loop) << n;
-    cholesky_solve(L.data(), n, b.data());
-    cholesky_solve_sized(L_loop.data(), n, b_loop.data());
-    EXPECT_EQ(b, b_loop) << n;
-    // A = B^T B + 0.1 I has a condition number of about 100 at most: float errors near 1e-5
-    for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], sys.x[i], 1e-3) << n;
-  }
+  for (int n = 6; n <= 8; ++n)
+    expect_factor_equals_the_loop<float>(random_spd_system(n, rng), n, 1e-3);
 }
 
 TEST(ProjectLimits, ClampsLimitedOneDofJointsOnly) {

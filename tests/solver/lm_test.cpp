@@ -248,8 +248,8 @@ TEST(Cholesky, TreeFactorTakesDeepChains) {
 }
 
 // The n x n system in Real through cholesky_factor / cholesky_solve (the constant-index code for
-// the arm sizes 6 to 8) and through the loops with a run-time size: the two bit for bit, and the
-// solution within tol of sys.x.
+// the arm sizes 6 to 8, the right-looking factor for the others) and through the loops with a
+// run-time size: the two bit for bit, and the solution within tol of sys.x.
 template <class Real>
 void expect_factor_equals_the_loop(const SpdSystem& sys, int n, double tol) {
   std::vector<Real> L(sys.A.begin(), sys.A.end()), b(sys.b.begin(), sys.b.end());
@@ -263,11 +263,13 @@ void expect_factor_equals_the_loop(const SpdSystem& sys, int n, double tol) {
   for (int i = 0; i < n; ++i) EXPECT_NEAR(b[i], sys.x[i], tol) << n;
 }
 
-// the unrolled sizes (6 to 8) give bit for bit what the loop with a run-time size gives, and
-// solve every size from 1 to 12 to rounding
+// the unrolled sizes (6 to 8) and the right-looking factor of the large ones give bit for bit
+// what the loop with a run-time size gives, and solve every size to rounding
 TEST(Cholesky, UnrolledSizesEqualTheLoop) {
   std::mt19937 rng(2);
   for (int n = 1; n <= 12; ++n)
+    expect_factor_equals_the_loop<double>(random_spd_system(n, rng), n, 1e-9);
+  for (int n : {kRightLookingFrom, 34, 61})
     expect_factor_equals_the_loop<double>(random_spd_system(n, rng), n, 1e-9);
   std::vector<double> not_spd(64, 0.0);
   for (int i = 0; i < 8; ++i) not_spd[i * 8 + i] = i == 5 ? -1.0 : 1.0;

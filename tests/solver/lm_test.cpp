@@ -248,8 +248,8 @@ TEST(Cholesky, TreeFactorTakesDeepChains) {
 }
 
 // The n x n system in Real through cholesky_factor / cholesky_solve (the constant-index code for
-// the arm sizes 6 to 8, the right-looking factor for the others) and through the loops with a
-// run-time size: the two bit for bit, and the solution within tol of sys.x.
+// the arm sizes 6 to 8, the right-looking factor from kRightLookingFrom on) and through the loops
+// with a run-time size: the two bit for bit, and the solution within tol of sys.x.
 template <class Real>
 void expect_factor_equals_the_loop(const SpdSystem& sys, int n, double tol) {
   std::vector<Real> L(sys.A.begin(), sys.A.end()), b(sys.b.begin(), sys.b.end());

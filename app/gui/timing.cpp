@@ -69,12 +69,23 @@ double seconds_since_start() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - kStart).count();
 }
 
-std::string format_percentiles(const std::string& name, const Percentiles& p) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "%s: n %d, median %.2f, p90 %.2f, p99 %.2f, mean %.2f (min %.2f, max %.2f)",
-                name.c_str(), p.count, p.median, p.p90, p.p99, p.mean, p.min, p.max);
+namespace {
+
+// a time in ms with at least three significant digits below 1 ms (a budgeted solve takes
+// 0.03-0.2 ms, which two decimals would leave one digit of)
+std::string ms_text(double ms) {
+  const int decimals = std::abs(ms) >= 1 ? 2 : std::abs(ms) >= 0.1 ? 3 : 4;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, ms);
   return buf;
+}
+
+}  // namespace
+
+std::string format_percentiles(const std::string& name, const Percentiles& p) {
+  return name + ": n " + std::to_string(p.count) + ", median " + ms_text(p.median) + ", p90 " +
+         ms_text(p.p90) + ", p99 " + ms_text(p.p99) + ", mean " + ms_text(p.mean) + " (min " +
+         ms_text(p.min) + ", max " + ms_text(p.max) + ")";
 }
 
 }  // namespace ikwb::gui

@@ -36,7 +36,8 @@ class FrameStats {
 // seconds since the program started (steady clock)
 double seconds_since_start();
 
-// "frame_ms: n 300, median 6.1, p90 7.9, p99 9.4, mean 6.3 (min 5.2, max 11.0)"
+// "frame_ms: n 300, median 6.10, p90 7.90, p99 9.40, mean 6.30 (min 5.20, max 11.00)"; values
+// below 1 ms with three decimals, below 0.1 ms with four ("solve_ms: n 297, median 0.0377, ...")
 std::string format_percentiles(const std::string& name, const Percentiles& p);
 
 }  // namespace ikwb::gui

@@ -34,6 +34,10 @@ TEST(Timing, FrameStatsRecentAndReset) {
   EXPECT_EQ(s.solve().count, 0);
   EXPECT_NE(format_percentiles("frame_ms", summarize({1, 2, 3})).find("frame_ms: n 3, median 2.00"),
             std::string::npos);
+  // a budgeted solve's sub-millisecond times keep three significant digits
+  EXPECT_NE(format_percentiles("solve_ms", summarize({0.0377, 0.0412, 0.215}))
+                .find("solve_ms: n 3, median 0.0412, p90 0.215"),
+            std::string::npos);
 }
 
 TEST(Timing, LongSessionsKeepMemoryFlat) {

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "solver/backend_common.hpp"
+#include "solver/collision_memo.hpp"
 #include "solver/dual.hpp"
 #include "solver/lbfgs.hpp"
 #include "solver/lm_row.hpp"
@@ -48,11 +49,7 @@ struct Workspace {
   std::vector<Dual<T>> dual_q, dual_q_out, dual_step, dual_r;
   std::vector<Transform<Dual<T>>> dual_body;
   // the closest collision pairs of the last search (objective_collision.hpp)
-  CollisionMemo<T> memo;
-  std::vector<Transform<T>> memo_poses;
-  std::vector<int> memo_lists;
-  std::vector<double> memo_world;  // the collision world the memo is of (world_contents)
-  uint64_t memo_world_id = 0;      // and its IkProblem::collision_world_id (0: none)
+  CollisionMemoStore<T> memo;
   // custom objectives run in double
   std::vector<double> cq, cr;
   std::vector<Transform<double>> cbody;
@@ -102,61 +99,7 @@ struct Workspace {
     cr.assign(nr, 0.0);
     cbody.assign(nb, transform_identity<double>());
     lbfgs.resize(nv, nr, memory);
-    memo_poses.assign(std::size_t(4) * nb, transform_identity<T>());
-    memo.body_count = nb;
-    for (int set = 0; set < 2; ++set) {
-      memo.saved[set] = memo_poses.data() + set * nb;
-      memo.built[set] = memo_poses.data() + (2 + set) * nb;
-    }
-    memo.clear();
-    memo_world.clear();
-    memo_world_id = 0;
   }
-
-  // Keeps the collision memo (searches and pair lists) for a solve of the same collision world
-  // as the last one (workbench frames, the seeds of a pool), else forgets it and makes room for
-  // this world's pair lists. The same world id answers without reading the world (whose
-  // contents, 650 pairs on the humanoid, a frame's solve would otherwise read from memory that
-  // drawing the frame has evicted); another id compares the contents (an equal world in
-  // another problem keeps the memo too).
-  void use_collision_world(const CollisionView<T>& c, uint64_t world_id) {
-    if (world_id == memo_world_id) return;
-    memo_world_id = world_id;
-    world_scratch.clear();
-    world_contents(c, world_scratch);
-    if (world_scratch == memo_world) return;
-    memo_world.swap(world_scratch);
-    const int cap = std::max(collision_pair_count(c, true), collision_pair_count(c, false));
-    if (cap != memo.list_capacity) {
-      memo_lists.assign(std::size_t(2) * cap, 0);
-      memo.list[0] = memo_lists.data();
-      memo.list[1] = memo_lists.data() + cap;
-      memo.list_capacity = cap;
-    }
-    memo.clear();
-  }
-
-  // every value a collision search reads besides the poses, in order
-  static void world_contents(const CollisionView<T>& c, std::vector<double>& out) {
-    for (int i = 0; i < c.capsule_count; ++i) {
-      const LinkCapsule<T>& a = c.capsules[i];
-      out.insert(out.end(), {double(a.body), double(a.p0.x), double(a.p0.y), double(a.p0.z),
-                             double(a.p1.x), double(a.p1.y), double(a.p1.z), double(a.radius)});
-    }
-    out.push_back(-1.0);
-    for (int i = 0; i < 2 * c.self_pair_count; ++i) out.push_back(double(c.self_pairs[i]));
-    out.push_back(-1.0);
-    for (int i = 0; i < c.world_capsule_count; ++i) out.push_back(double(c.world_capsules[i]));
-    out.push_back(-1.0);
-    for (int i = 0; i < c.obstacle_count; ++i) {
-      const CollisionShape<T>& o = c.obstacles[i];
-      out.insert(out.end(),
-                 {double(int(o.type)), double(o.pose.p.x), double(o.pose.p.y), double(o.pose.p.z),
-                  double(o.pose.q.x), double(o.pose.q.y), double(o.pose.q.z), double(o.pose.q.w),
-                  double(o.size.x), double(o.size.y), double(o.size.z)});
-    }
-  }
-  std::vector<double> world_scratch;
 
   RowBuffers<T> buffers(const uint8_t* dof_free) {
     RowBuffers<T> b;
@@ -382,10 +325,10 @@ class CpuSolver : public IkSolver {
           collides || t == ObjectiveType::kSelfCollision || t == ObjectiveType::kWorldCollision;
     }
     std::vector<ProblemView<T>> thread_views(works.size(), pv);
-    for (std::size_t i = 0; i < works.size(); ++i) {
-      if (collides) works[i].use_collision_world(pv.collision, problem.collision_world_id());
-      thread_views[i].collision.memo = &works[i].memo;
-    }
+    if (collides)
+      for (std::size_t i = 0; i < works.size(); ++i)
+        thread_views[i].collision.memo =
+            works[i].memo.use(pv.collision, problem.collision_world_id(), model.body_count);
 
     std::vector<RowResult<T>> rows(std::size_t(P) * S);
     std::vector<double> row_q(std::size_t(P) * S * nq, 0.0);

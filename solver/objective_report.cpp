@@ -12,7 +12,8 @@ namespace ikwb {
 std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int problem_index,
                                                const std::vector<double>& q,
                                                const std::vector<Transform<double>>& body_q,
-                                               const SolverSettings& tol) {
+                                               const SolverSettings& tol,
+                                               CollisionMemoStore<double>* memo) {
   const Model& m = problem.model();
   if (int(q.size()) != m.coord_count)
     throw std::invalid_argument(
@@ -24,7 +25,9 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
   if (problem_index < 0 || problem_index >= problem.problem_count())
     throw std::invalid_argument("report_objectives: problem index " +
                                 std::to_string(problem_index) + " out of range");
-  const ProblemView<double> pv = problem.view();
+  ProblemView<double> pv = problem.view();
+  if (memo && pv.collision.capsule_count > 0)
+    pv.collision.memo = memo->use(pv.collision, problem.collision_world_id(), m.body_count);
   std::vector<ObjectiveReport> out(problem.objective_count());
   std::vector<double> raw;
   for (int oi = 0; oi < problem.objective_count(); ++oi) {

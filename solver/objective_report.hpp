@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "solver/collision_memo.hpp"
 #include "solver/solver.hpp"
 
 namespace ikwb {
@@ -26,10 +27,14 @@ struct ObjectiveReport {
 // Reports every objective of `problem` at configuration q (coord_count) with body poses body_q
 // (body_count, eval_fk of q). Disabled objectives are reported too (reached says nothing about
 // them). Custom objectives report zeros. Throws std::invalid_argument on wrong sizes.
+// memo (or null) keeps the collision objectives' searches from one call to the next, for a
+// caller that reports a moving robot again and again (the workbench, every frame): the same
+// answers, most of them from the last search's pair list instead of a search of every pair.
 std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int problem_index,
                                                const std::vector<double>& q,
                                                const std::vector<Transform<double>>& body_q,
-                                               const SolverSettings& tolerances);
+                                               const SolverSettings& tolerances,
+                                               CollisionMemoStore<double>* memo = nullptr);
 
 // What objective p acts on at body_q (body_count): its link point and the link's orientation,
 // the centre of mass (identity orientation) for com; identity for kinds without either.

@@ -389,7 +389,7 @@ void AppState::evaluate() {
   update_collisions();
   if (!problem_ || problem_->objective_count() != int(objectives.size())) return;
   std::vector<ObjectiveReport> reports =
-      report_objectives(*problem_, 0, joint_q, fk.body_q, settings);
+      report_objectives(*problem_, 0, joint_q, fk.body_q, settings, &status_memo_);
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     ObjectiveStatus& s = objectives[i].status;
     static_cast<ObjectiveReport&>(s) = reports[i];

@@ -367,6 +367,8 @@ class AppState {
   void update_collisions();
 
   std::unique_ptr<IkProblem> problem_;
+  // the collision searches of evaluate()'s objective status, kept from frame to frame
+  CollisionMemoStore<double> status_memo_;
   CollisionWorld collision_world_;  // of obstacles and srdf on the installed model
   bool collision_dirty_ = false;    // obstacles changed: hand the world to the problem
   // the obstacle part of collision_world_ from `obstacles` (capsules and pairs are the model's

@@ -23,6 +23,7 @@
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/backend_common.hpp"
+#include "solver/collision_memo.hpp"
 #include "solver/problem.hpp"
 #include "solver/solver.hpp"
 #include "solver/solver_test_util.hpp"
@@ -198,18 +199,9 @@ TEST(CollisionObjective, TheMemoAnswersAsEveryPairAlongAWalk) {
   CollisionWorld world = make_collision_world(*m, {}, obstacles());
   CollisionView<double> c = collision_view(world);
   const int nb = m->body_count;
-  const int cap = std::max(collision_pair_count(c, true), collision_pair_count(c, false));
-  std::vector<Transform<double>> poses(std::size_t(4) * nb);
-  std::vector<int> lists(std::size_t(2) * cap);
-  CollisionMemo<double> memo;
-  memo.body_count = nb;
-  for (int set = 0; set < 2; ++set) {
-    memo.saved[set] = poses.data() + set * nb;
-    memo.built[set] = poses.data() + (2 + set) * nb;
-    memo.list[set] = lists.data() + set * cap;
-  }
-  memo.list_capacity = cap;
-  c.memo = &memo;
+  CollisionMemoStore<double> store;
+  c.memo = store.use(c, 1, nb);
+  const CollisionMemo<double>& memo = *c.memo;
   std::mt19937 rng(23);
   std::vector<double> q = m->neutral_configuration();
   int listed = 0, searches = 0;

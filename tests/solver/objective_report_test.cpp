@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "engine/core/fk.hpp"
+#include "solver/preset_problem.hpp"
+#include "solver/solver_test_util.hpp"
 #include "solver/test_robots.hpp"
 
 namespace ikwb {
@@ -84,6 +88,46 @@ TEST_F(Report, WrongSizesAreRefused) {
   EXPECT_THROW(report_objectives(p, 0, {0.0}, fk.body_q, {}), std::invalid_argument);
   EXPECT_THROW(report_objectives(p, 0, q, {}, {}), std::invalid_argument);
   EXPECT_THROW(report_objectives(p, 1, q, fk.body_q, {}), std::invalid_argument);
+}
+
+// A memo kept from call to call (the workbench's, every frame) reports what a report without one
+// does, bit for bit, along a walk of small steps and jumps on the humanoid preset (its
+// self_collision objective searches 650 capsule pairs; the jumps make some of them penetrate).
+TEST(ReportWithMemo, ReportsAsWithoutOne) {
+  std::vector<double> q;
+  IkProblem p = test::preset_problem("humanoid", &q);
+  const Model& m = p.model();
+  int collision = -1;
+  for (int i = 0; i < p.objective_count(); ++i)
+    if (p.objective(i).params.type == ObjectiveType::kSelfCollision) collision = i;
+  ASSERT_GE(collision, 0);
+  CollisionMemoStore<double> memo;
+  std::mt19937 rng(11);
+  State fk{m};
+  const SolverSettings tol;
+  int penetrating = 0;
+  for (int step = 0; step < 80; ++step) {
+    q = test::integrate(m, q, test::random_dofs(m, rng, step % 10 == 9 ? 1.0 : 0.003));
+    eval_fk(m, q, {}, fk);
+    const std::vector<ObjectiveReport> with = report_objectives(p, 0, q, fk.body_q, tol, &memo);
+    const std::vector<ObjectiveReport> without = report_objectives(p, 0, q, fk.body_q, tol);
+    ASSERT_EQ(with.size(), without.size());
+    for (std::size_t i = 0; i < with.size(); ++i) {
+      const std::string what = "step " + std::to_string(step) + " objective " + std::to_string(i);
+      EXPECT_EQ(with[i].position_error, without[i].position_error) << what;
+      EXPECT_EQ(with[i].rotation_error, without[i].rotation_error) << what;
+      EXPECT_EQ(with[i].violation, without[i].violation) << what;
+      EXPECT_EQ(with[i].deviation, without[i].deviation) << what;
+      EXPECT_EQ(with[i].reached, without[i].reached) << what;
+    }
+    penetrating += with[collision].violation > 0.01 ? 1 : 0;
+  }
+  EXPECT_GT(penetrating, 0);
+  // the reports searched through the memo: it holds the last one's search and a pair list
+  const CollisionMemo<double>* mm =
+      memo.use(p.view().collision, p.collision_world_id(), m.body_count);
+  EXPECT_TRUE(mm->valid[0]);
+  EXPECT_TRUE(mm->listed[0]);
 }
 
 }  // namespace

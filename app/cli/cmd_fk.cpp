@@ -13,6 +13,7 @@
 #include "app/cli/robot_args.hpp"
 #include "app/cli/trajectory_io.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/output_target.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -86,6 +87,8 @@ int cmd_fk(int argc, char** argv) {
     for (std::size_t i = 0; i < q.row_count(); ++i)
       check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
 
+    if (!com_path.empty() && com_path != "-" && same_output(out_path, com_path))
+      throw CsvError("--out and --com name the same file (" + com_path + ")");
     // every output is opened before any is written: a run that fails leaves none
     CsvWriter out(out_path);
     std::unique_ptr<CsvWriter> com;
@@ -110,6 +113,8 @@ int cmd_fk(int argc, char** argv) {
       com->field(static_cast<long long>(i)).field(c.x).field(c.y).field(c.z).field(mass);
       com->end_row();
     }
+    out.finish();
+    if (com) com->finish();
     out.close();
     if (com) com->close();
     if (out_path != "-") {

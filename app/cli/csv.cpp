@@ -10,6 +10,8 @@
 #include <fstream>
 #include <system_error>
 
+#include "engine/core/output_target.hpp"
+
 namespace ikwb {
 
 namespace {
@@ -157,20 +159,26 @@ std::string format_double(double v) {
 }
 
 CsvWriter::CsvWriter(const std::string& path) : path_(path) {
+  if (path.empty()) throw CsvError("the output path is empty");
   if (path == "-") {
     f_ = stdout;
     return;
   }
-  tmp_path_ = path + ".tmp" + std::to_string(::getpid());
+  const OutputTarget out = output_target(path);
+  if (out.in_place) {
+    f_ = std::fopen(out.path.c_str(), "wb");
+    if (!f_) throw CsvError(path + ": cannot open (" + std::strerror(errno) + ")");
+    return;
+  }
+  target_ = out.path;
+  tmp_path_ = target_ + ".tmp" + std::to_string(::getpid());
   f_ = std::fopen(tmp_path_.c_str(), "wb");
   if (!f_) throw CsvError(path + ": cannot create file (" + std::strerror(errno) + ")");
 }
 
 CsvWriter::~CsvWriter() {
-  if (f_ && f_ != stdout) {
-    std::fclose(f_);
-    std::remove(tmp_path_.c_str());
-  }
+  if (f_ && f_ != stdout) std::fclose(f_);
+  if (!tmp_path_.empty()) std::remove(tmp_path_.c_str());
 }
 
 void CsvWriter::sep() {
@@ -217,21 +225,38 @@ void CsvWriter::row(const std::vector<std::string>& fields) {
   end_row();
 }
 
-void CsvWriter::close() {
+void CsvWriter::finish() {
   if (!f_) return;
   if (f_ == stdout) {
-    std::fflush(f_);
     f_ = nullptr;
+    // a redirect to a full disk or a closed pipe: the rows did not all arrive
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+      throw CsvError(std::string("standard output: write failed (") + std::strerror(errno) + ")");
     return;
   }
   bool ok = std::ferror(f_) == 0;
   ok = (std::fclose(f_) == 0) && ok;
   f_ = nullptr;
-  if (!ok || std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+  finished_ = true;
+  if (!ok) {
     int err = errno;
-    std::remove(tmp_path_.c_str());
+    if (!tmp_path_.empty()) std::remove(tmp_path_.c_str());
+    tmp_path_.clear();
     throw CsvError(path_ + ": write failed (" + std::strerror(err) + ")");
   }
+}
+
+void CsvWriter::close() {
+  finish();
+  if (!finished_ || tmp_path_.empty()) return;
+  finished_ = false;
+  if (std::rename(tmp_path_.c_str(), target_.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp_path_.c_str());
+    tmp_path_.clear();
+    throw CsvError(path_ + ": write failed (" + std::strerror(err) + ")");
+  }
+  tmp_path_.clear();
 }
 
 }  // namespace ikwb

@@ -62,7 +62,8 @@ std::string format_double(double v);
 
 // Writes a CSV file row by row. The data goes to a temporary file beside the target and
 // replaces it on close(), so a failed run never leaves a half-written file; "-" writes to
-// standard output instead.
+// standard output instead, and a device, pipe or link is written as output_target
+// (engine/core/output_target.hpp) says.
 class CsvWriter {
  public:
   // throws CsvError when the file cannot be created
@@ -80,13 +81,20 @@ class CsvWriter {
   CsvWriter& field(long long v);
   void end_row();
   void row(const std::vector<std::string>& fields);
-  // flushes and moves the file into place; throws CsvError on write errors
+  // writes out what is buffered and checks that it all arrived (throws CsvError if not),
+  // leaving the file to close(): a command with two outputs finishes both before it moves
+  // either into place
+  void finish();
+  // finish(), then moves the file into place; throws CsvError on write errors
   void close();
 
  private:
   void sep();
-  std::string path_, tmp_path_;
+  std::string path_;      // as given
+  std::string target_;    // what the temporary file replaces (output_target)
+  std::string tmp_path_;  // empty when written in place
   std::FILE* f_ = nullptr;
+  bool finished_ = false;  // finish() done, close() has not moved the file yet
   bool at_row_start_ = true;
 };
 

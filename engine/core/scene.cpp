@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "engine/core/objective_kinds.hpp"
+#include "engine/core/output_target.hpp"
 
 namespace ikwb {
 
@@ -699,7 +700,40 @@ json scene_to_json(const Scene& s) {
   return j;
 }
 
-void write_file_atomic(const std::string& path, const std::string& text) {
+namespace {
+
+// write(2) all of text to fd; false (errno set) when a write fails
+bool write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    left -= std::size_t(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& given, const std::string& text) {
+  if (given.empty()) throw SceneError("the output path is empty");
+  const OutputTarget out = output_target(given);
+  const std::string& path = out.path;
+  if (out.in_place) {
+    // a device, pipe or socket (or a link to nothing yet): no temporary file to rename over it
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) throw SceneError(given + ": cannot open (" + std::strerror(errno) + ")");
+    const bool written = write_all(fd, text);
+    const int err = errno;
+    if (close(fd) != 0 || !written)
+      throw SceneError(given + ": write failed (" + std::strerror(written ? errno : err) + ")");
+    return;
+  }
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
@@ -715,17 +749,7 @@ void write_file_atomic(const std::string& path, const std::string& text) {
     std::remove(name.data());
     throw SceneError(path + ": " + what + " (" + std::strerror(err) + "); the old file is intact");
   };
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    ssize_t n = write(fd, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write failed");
-    }
-    p += n;
-    left -= std::size_t(n);
-  }
+  if (!write_all(fd, text)) fail("write failed");
   if (fsync(fd) != 0) fail("flush to disk failed");
   fchmod(fd, 0644);
   if (close(fd) != 0) {

@@ -107,7 +107,8 @@ nlohmann::json scene_objective_to_json(const SceneObjective& objective);
 // Atomic write; on failure (including text that is not UTF-8) the old file is left intact
 // and SceneError says why.
 void save_scene(const std::string& path, const Scene& scene);
-// Atomic write of any text file (used for scenes, exports and the recovery file).
+// Atomic write of any text file (used for scenes, exports and the recovery file); a device, a
+// pipe or a link is written as output_target says.
 void write_file_atomic(const std::string& path, const std::string& text);
 
 }  // namespace ikwb

@@ -7,6 +7,8 @@
 #include <epoxy/gl.h>
 #include <stb_image_write.h>
 
+#include "engine/core/output_target.hpp"
+
 namespace ikwb::render {
 
 std::vector<uint8_t> read_pixels_rgba(int width, int height, int x, int y) {
@@ -43,12 +45,19 @@ bool save_png(const std::string& path, int width, int height, const std::vector<
   if (rgba.size() != std::size_t(width) * std::size_t(height) * 4)
     return fail("pixel buffer size does not match " + std::to_string(width) + "x" +
                 std::to_string(height) + " RGBA");
-  std::string tmp = path + ".tmp";
+  if (path.empty()) return fail("the path is empty");
+  const OutputTarget out = output_target(path);
+  if (out.in_place) {
+    if (!stbi_write_png(out.path.c_str(), width, height, 4, rgba.data(), width * 4))
+      return fail("write failed");
+    return true;
+  }
+  std::string tmp = out.path + ".tmp";
   if (!stbi_write_png(tmp.c_str(), width, height, 4, rgba.data(), width * 4)) {
     std::remove(tmp.c_str());
     return fail("write failed (folder missing or not writable?)");
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (std::rename(tmp.c_str(), out.path.c_str()) != 0) {
     std::remove(tmp.c_str());
     return fail("rename failed");
   }

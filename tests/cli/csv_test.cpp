@@ -120,6 +120,23 @@ TEST(Csv, WriterQuotesAndReplacesAtomically) {
   for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.exists();
   EXPECT_EQ(files, 1);
   EXPECT_THROW(CsvWriter("/nonexistent/dir/out.csv"), CsvError);
+  EXPECT_THROW(CsvWriter(""), CsvError);
+}
+
+// Through a symbolic link the writer replaces the link's target and keeps the link; finish()
+// writes everything out but leaves the target as it was until close()
+TEST(Csv, WriterKeepsLinksAndFinishesBeforeMoving) {
+  TempDir dir;
+  const std::string target = dir.write("real.csv", "old\n");
+  const std::string link = dir / "link.csv";
+  std::filesystem::create_symlink("real.csv", link);
+  CsvWriter w(link);
+  w.row({"a", "b"});
+  w.finish();
+  EXPECT_EQ(test::read_text(target), "old\n");
+  w.close();
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(test::read_text(target), "a,b\n");
 }
 
 }  // namespace

@@ -1,0 +1,26 @@
+// Where a program's output file goes. Outputs are written to a temporary file beside the target
+// and renamed over it, so a failed write leaves the old file intact; that is right for a regular
+// file and wrong for anything else a user may name: `--out /dev/null` run as root would replace
+// the device with a regular file, a named pipe would never see the data, and a symbolic link
+// would be replaced by a file instead of its target being written.
+#pragma once
+
+#include <string>
+
+namespace ikwb {
+
+struct OutputTarget {
+  std::string path;       // what to write or rename over
+  bool in_place = false;  // write to `path` directly (no temporary file, no rename)
+};
+
+// For `path`: a device, pipe or socket (an existing file that is not a regular file or a
+// folder) is written in place; a symbolic link to an existing file stands for that file (so the
+// link stays a link), one to nothing yet is written through (which creates its target); anything
+// else (a regular file, a new name, a folder, which then fails to be replaced) as given.
+OutputTarget output_target(const std::string& path);
+
+// Whether two output paths name one file (the same path however written, or links to it).
+bool same_output(const std::string& a, const std::string& b);
+
+}  // namespace ikwb

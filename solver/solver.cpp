@@ -110,9 +110,22 @@ void set_cuda_solver_factory(CudaSolverFactory factory) {
   g_cuda_factory = factory;
 }
 
+namespace {
+
+// Why there is no CUDA backend to make: the configure step's verdict (CMakeLists.txt,
+// IKWB_CUDA_STATUS) when it did not build one, else that this program does not register it
+// (only the ikwb command does; app/main.cpp).
+std::string no_cuda_backend_reason() {
+  const std::string status = IKWB_CUDA_BUILD_STATUS;
+  if (status.rfind("not built", 0) == 0) return "this build has no CUDA backend (" + status + ")";
+  return "this program does not register the CUDA backend (the ikwb command does)";
+}
+
+}  // namespace
+
 bool cuda_available(std::string* reason) {
   if (!g_cuda_factory) {
-    if (reason) *reason = "this build has no CUDA backend (nvcc was not found at build time)";
+    if (reason) *reason = no_cuda_backend_reason();
     return false;
   }
   std::string why;
@@ -123,7 +136,7 @@ bool cuda_available(std::string* reason) {
 
 std::unique_ptr<IkSolver> make_solver(Backend backend, std::string* reason) {
   if (backend == Backend::kCuda) {
-    std::string why = "this build has no CUDA backend (nvcc was not found at build time)";
+    std::string why = no_cuda_backend_reason();
     if (g_cuda_factory) {
       auto s = g_cuda_factory(&why);
       if (s) return s;

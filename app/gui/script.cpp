@@ -61,6 +61,8 @@ bool ScriptRunner::finished() const {
 }
 
 int ScriptRunner::line() const {
+  // a wait, a drag or queued actions still running: the command that started them
+  if (wait_ > 0 || !drags_.empty() || !queue_.empty()) return running_line_;
   return pc_ < commands_.size() ? commands_[pc_].line : 0;
 }
 
@@ -105,6 +107,7 @@ void ScriptRunner::step(ScriptHost& host) {
   }
   while (!yielded && drags_.empty() && pc_ < commands_.size()) {
     const ScriptCommand& c = commands_[pc_++];
+    running_line_ = c.line;
     yielded = execute(host, c);
   }
   hold_budget(host.ui.app);

@@ -58,7 +58,7 @@ class ScriptRunner {
   // expectations that failed and commands that could not run (the run exits with status 1)
   const std::vector<std::string>& failures() const { return failures_; }
   const std::string& path() const { return path_; }
-  int line() const;  // line of the next command (0 when finished)
+  int line() const;  // line of the command running (a wait, a drag) or next (0 when finished)
 
   // what a command's run function gets (script_commands.hpp)
   struct Turn;
@@ -95,6 +95,7 @@ class ScriptRunner {
   std::vector<Drag> drags_;  // queued drags of the current command (drag_pose has several)
   std::string path_, base_dir_;
   std::size_t pc_ = 0;
+  int running_line_ = 0;  // the line of the command last started
   int wait_ = 0;
   InputState input_;         // persistent: mouse position, held buttons and keys
   std::vector<int> tapped_;  // keys to release at the next frame

@@ -57,6 +57,16 @@ TEST_F(Headless, WithNeitherScriptNorFramesItIsRefused) {
   EXPECT_NE(log().find("--headless needs --script or --frames"), std::string::npos) << log();
 }
 
+// a script cut short by --frames names the line it was running, the wait
+TEST_F(Headless, AScriptCutShortNamesTheLineItWasRunning) {
+  EXPECT_EQ(run("robot panda\n"
+                "wait 50\n",
+                "--headless --frames 10"),
+            1);
+  EXPECT_NE(log().find("script stopped at script.txt:2 after 10 frames"), std::string::npos)
+      << log();
+}
+
 // without a display a windowed run says so and names the way out
 TEST_F(Headless, AWindowWithoutADisplayPointsToHeadless) {
   EXPECT_EQ(run_gui("--robot panda --frames 3", 60), 1);

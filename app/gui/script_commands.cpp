@@ -39,6 +39,9 @@ namespace ikwb::gui {
 
 namespace {
 
+// frames until a tapped key has acted on the view (gizmo local / world toggles with L)
+constexpr int kKeyFrames = 2;
+
 using Args = std::vector<std::string>;
 using Turn = ScriptRunner::Turn;
 
@@ -555,8 +558,12 @@ bool run_gizmo(Turn& t) {
     t.tap(GLFW_KEY_W);
   else if (a[1] == "rotate")
     t.tap(GLFW_KEY_E);
-  else if ((a[1] == "local") != (t.view().gizmo.space == render::GizmoSpace::kLocal))
+  else if ((a[1] == "local") != (t.view().gizmo.space == render::GizmoSpace::kLocal)) {
+    // L toggles: the next command must see the space it set (two `gizmo` lines in a row
+    // would otherwise both toggle), so wait until the frames have taken the key
     t.tap(GLFW_KEY_L);
+    t.wait(kKeyFrames);
+  }
   return true;
 }
 

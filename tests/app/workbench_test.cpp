@@ -257,6 +257,23 @@ TEST_F(Workbench, SnappingMovesInStepsAndLocalRingsTurnAboutTheTargetAxes) {
   EXPECT_LT(b["objectives"][0]["position_error"].get<double>(), 2e-3);
 }
 
+// `gizmo local` and `gizmo world` back to back end in world: each waits until its key toggle
+// has reached the view, so the second one sees the space the first set
+TEST_F(Workbench, GizmoSpaceLinesInARowEachTakeEffect) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "gizmo local\n"
+                "gizmo world\n" +
+                dump_cmd("world.json") +
+                "gizmo local\n"
+                "gizmo local\n" +
+                dump_cmd("local.json")),
+            0)
+      << log();
+  EXPECT_EQ(dump("world.json")["gizmo"]["space"], "world");
+  EXPECT_EQ(dump("local.json")["gizmo"]["space"], "local");
+}
+
 TEST_F(Workbench, ClickingALinkInTheViewSelectsIt) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -10,6 +10,7 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
 #include "engine/core/robot_file.hpp"
@@ -54,8 +55,8 @@ std::vector<int> parse_batches(const std::string& text) {
 }
 
 void print_row(const BenchStats& s) {
-  std::printf("%-14s %8d %8.2f%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e %7.1f\n",
-              s.label.c_str(), s.problems, 100.0 * s.success_rate(), s.mean_s * 1e6,
+  std::printf("%-14s %8d %8s%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e %7.1f\n", s.label.c_str(),
+              s.problems, format_percent(s.success_rate(), 2).c_str(), s.mean_s * 1e6,
               s.median_s * 1e6, s.p99_s * 1e6, s.solves_per_s, s.max_position_error,
               s.max_rotation_error, s.mean_iterations);
 }

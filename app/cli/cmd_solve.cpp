@@ -143,9 +143,8 @@ void write_results(CsvWriter& out, const std::string& out_path, int coord_count,
   }
   out.close();
   std::size_t n = ok.size();
-  std::fprintf(out_path == "-" ? stderr : stdout,
-               "solved %d/%zu (%.1f%%) in %.3f s, %.0f solves/s\n", solved, n,
-               n ? 100.0 * solved / double(n) : 0.0, elapsed,
+  std::fprintf(out_path == "-" ? stderr : stdout, "solved %d/%zu (%s%%) in %.3f s, %.0f solves/s\n",
+               solved, n, format_percent(n ? solved / double(n) : 0.0, 1).c_str(), elapsed,
                elapsed > 0 ? double(k) / elapsed : 0.0);
 }
 

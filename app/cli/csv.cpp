@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -156,6 +157,17 @@ std::string format_double(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof(buf), v);
   return std::string(buf, r.ptr);
+}
+
+std::string format_percent(double share, int decimals) {
+  const double pct = 100.0 * share;
+  char buf[64];
+  for (int d = decimals;; ++d) {
+    std::snprintf(buf, sizeof buf, "%.*f", d, pct);
+    const double shown = std::strtod(buf, nullptr);
+    const bool misleading = (share < 1 && shown >= 100) || (share > 0 && shown <= 0);
+    if (!misleading || d >= 6) return buf;
+  }
 }
 
 CsvWriter::CsvWriter(const std::string& path) : path_(path) {

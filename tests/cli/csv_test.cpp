@@ -94,6 +94,17 @@ TEST(Csv, FormatDoubleRoundTrips) {
   }
 }
 
+// a share short of all never reads 100%, one above none never 0%
+TEST(Csv, PercentagesDoNotRoundToAllOrNone) {
+  EXPECT_EQ(format_percent(1.0, 1), "100.0");
+  EXPECT_EQ(format_percent(0.0, 1), "0.0");
+  EXPECT_EQ(format_percent(0.5, 2), "50.00");
+  EXPECT_EQ(format_percent(49998.0 / 50000, 1), "99.996");
+  EXPECT_EQ(format_percent(99999.0 / 100000, 2), "99.999");
+  EXPECT_EQ(format_percent(1.0 / 1e6, 1), "0.0001");
+  EXPECT_EQ(format_percent(1.0 / 1e9, 1), "0.000000");  // at most 6 decimals
+}
+
 TEST(Csv, WriterQuotesAndReplacesAtomically) {
   TempDir dir;
   std::string path = dir / "out.csv";

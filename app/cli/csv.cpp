@@ -77,6 +77,13 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return fields;
 }
 
+bool next_csv_line(std::istream& in, std::string& line, int* line_no) {
+  if (!std::getline(in, line)) return false;
+  if (++*line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return true;
+}
+
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options) {
   NumericTable t;
@@ -85,9 +92,7 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
   auto fail = [&](const std::string& what) {
     throw CsvError(source_name + ":" + std::to_string(line_no) + ": " + what);
   };
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (next_csv_line(in, line, &line_no)) {
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     std::vector<std::string> fields = split_csv_line(line);

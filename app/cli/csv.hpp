@@ -50,6 +50,11 @@ NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& opt
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options = {});
 
+// Reads the next line of a CSV file into `line` and counts it in *line_no: without its "\r" of a
+// "\r\n" line end, and the first line without a UTF-8 byte order mark (which spreadsheet
+// programs write, and which would otherwise stick to the first field, unseen). False at the end.
+bool next_csv_line(std::istream& in, std::string& line, int* line_no);
+
 // Splits one CSV line into fields (double-quoted fields may contain commas and "" escapes);
 // fields are trimmed of spaces and tabs outside quotes.
 std::vector<std::string> split_csv_line(const std::string& line);

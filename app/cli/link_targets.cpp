@@ -64,8 +64,8 @@ LinkTargets parse_link_targets(std::istream& in) {
   int columns_line = 0;
   bool first = true;
   std::string text;
-  for (int line = 1; std::getline(in, text); ++line) {
-    if (!text.empty() && text.back() == '\r') text.pop_back();
+  int line = 0;
+  while (next_csv_line(in, text, &line)) {
     const std::size_t start = text.find_first_not_of(" \t");
     if (start == std::string::npos || text[start] == '#') continue;
     std::vector<std::string> f = split_csv_line(text);

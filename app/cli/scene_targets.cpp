@@ -170,9 +170,7 @@ SceneTargets parse_scene_targets(std::istream& in, const std::string& source_nam
   std::string text;
   int line = 0;
   bool have_header = false;
-  while (std::getline(in, text)) {
-    ++line;
-    if (!text.empty() && text.back() == '\r') text.pop_back();  // \r\n line ends
+  while (next_csv_line(in, text, &line)) {
     if (skipped(text)) continue;
     std::vector<std::string> f = fields_of(text);
     if (!have_header) {

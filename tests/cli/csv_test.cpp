@@ -49,6 +49,21 @@ TEST(Csv, HeaderAndQuotedFields) {
   EXPECT_EQ(split_csv_line(""), (std::vector<std::string>{""}));
 }
 
+// a byte order mark (spreadsheets write one) is not part of the first field
+TEST(Csv, AByteOrderMarkIsSkipped) {
+  NumericTable t = parse("\xEF\xBB\xBFj1,j2\r\n0.5,1\r\n");
+  ASSERT_EQ(t.header.size(), 2u);
+  EXPECT_EQ(t.header[0], "j1");
+  ASSERT_EQ(t.row_count(), 1u);
+  EXPECT_EQ(t.rows[0][0], 0.5);
+  NumericTable n = parse(
+      "\xEF\xBB\xBF"
+      "0.25,2\n");
+  ASSERT_EQ(n.row_count(), 1u);
+  EXPECT_EQ(n.rows[0][0], 0.25);
+  EXPECT_EQ(n.lines[0], 1);
+}
+
 TEST(Csv, ErrorsNameTheLine) {
   CsvReadOptions opt;
   opt.expected_columns = 3;

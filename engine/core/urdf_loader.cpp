@@ -275,16 +275,32 @@ XmlGeometry scan_geometry(Messages& msg, Prescan& ps, XMLElement* e, const std::
     std::string type = shape->Name();
     int sl = shape->GetLineNum();
     double v[3];
+    // a size below zero (a sign lost in editing) is no shape: dropped, not taken as its magnitude
+    auto negative = [&](const char* attr, int n) {
+      for (int k = 0; k < n; ++k)
+        if (v[k] < 0) {
+          drop(sl, "<" + type + "> " + attr + " " + in_quotes(shape->Attribute(attr)) +
+                       (n == 1 ? " is negative" : " has a negative value"));
+          return true;
+        }
+      return false;
+    };
     if (type == "box") {
       if (!read_numbers(msg, shape, "size", 3, v, context, kMaxLength))
         drop(sl, "<box> has no size");
+      else
+        negative("size", 3);
     } else if (type == "sphere") {
       if (!read_numbers(msg, shape, "radius", 1, v, context, kMaxLength))
         drop(sl, "<sphere> has no radius");
+      else
+        negative("radius", 1);
     } else if (type == "cylinder") {
-      bool r = read_numbers(msg, shape, "radius", 1, v, context, kMaxLength);
-      bool l = read_numbers(msg, shape, "length", 1, v, context, kMaxLength);
-      if (!r || !l) drop(sl, "<cylinder> needs both radius and length");
+      bool r =
+          read_numbers(msg, shape, "radius", 1, v, context, kMaxLength) && !negative("radius", 1);
+      bool l =
+          read_numbers(msg, shape, "length", 1, v, context, kMaxLength) && !negative("length", 1);
+      if ((!r || !l) && !g.dropped) drop(sl, "<cylinder> needs both radius and length");
     } else if (type == "mesh") {
       read_numbers(msg, shape, "scale", 3, v, context, kMaxLength);
       const char* fn = shape->Attribute("filename");

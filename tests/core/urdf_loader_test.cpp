@@ -450,6 +450,30 @@ TEST(UrdfLoader, RecoverableDefectsAreWarnings) {
   EXPECT_EQ(r.warnings.size(), 6u) << all;
 }
 
+// a negative size is dropped with a warning naming it, not used as it stands (a sphere of radius
+// -1 made every distance to it 1 m longer; a box's or a cylinder's sign was ignored)
+TEST(UrdfLoader, NegativeShapeSizesAreDropped) {
+  std::string xml = R"(<robot name="r">
+    <link name="a">
+      <collision><geometry><sphere radius="-1"/></geometry></collision>
+      <collision><geometry><box size="0.1 -0.2 0.3"/></geometry></collision>
+      <collision><geometry><cylinder radius="0.1" length="-0.5"/></geometry></collision>
+      <collision><geometry><sphere radius="0.05"/></geometry></collision>
+    </link>
+  </robot>)";
+  LoadResult r = load(xml);
+  ASSERT_EQ(r.model->body_collisions[0].size(), 1u);
+  EXPECT_DOUBLE_EQ(r.model->body_collisions[0][0].size.x, 0.05);
+  std::string all;
+  for (const auto& w : r.warnings) all += w + "\n";
+  EXPECT_NE(all.find("test.urdf:3: link 'a': collision dropped: <sphere> radius '-1' is negative"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("<box> size '0.1 -0.2 0.3' has a negative value"), std::string::npos) << all;
+  EXPECT_NE(all.find("<cylinder> length '-0.5' is negative"), std::string::npos) << all;
+  EXPECT_EQ(r.warnings.size(), 3u) << all;
+}
+
 // [SECTION] meshes and resource paths
 
 std::string mesh_robot(const std::string& uri) {

@@ -144,6 +144,9 @@ struct RowBuffers {
   // soon as it is below `attempt` (it can no longer be the one kept). Null: never.
   const unsigned* stop_after = nullptr;
   unsigned attempt = 0;
+  // another attempt of the row follows this one (drive_row): a stall (LmConfig::stall_window)
+  // ends this one to make room for it; the last attempt keeps its iterations instead
+  bool restart_follows = true;
 };
 
 template <class T>
@@ -772,14 +775,17 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       // penalty below its cap, the multipliers are updated now (the cost is measured anew)
       // instead of giving the seed up, while each such update leaves under a quarter of the
       // violation before it: a hard objective that conflicts with a soft one (a target inside a
-      // keep-out distance) holds to its tolerance only once the penalty has grown
+      // keep-out distance) holds to its tolerance only once the penalty has grown. Else the
+      // attempt is given up for the restart that follows it; the row's last attempt has none to
+      // make room for and goes on (a slow convergence is still a convergence)
       const bool near = st.eval.violation > cfg.tol_constraint &&
                         st.eval.violation < T(kStallNearViolation) * cfg.tol_constraint;
-      if (!has_hard || st.mu >= cfg.mu_max || !near ||
-          !(st.eval.violation < T(0.25) * stall_violation))
+      if (has_hard && st.mu < cfg.mu_max && near && st.eval.violation < T(0.25) * stall_violation) {
+        stall_violation = st.eval.violation;
+        since_update = cfg.al_inner_iterations;
+      } else if (w.restart_follows) {
         break;
-      stall_violation = st.eval.violation;
-      since_update = cfg.al_inner_iterations;
+      }
     }
     // augmented-Lagrangian update: lambda <- sqrt(mu) r on hard rows (= lambda + mu c)
     if (has_hard && (since_update >= cfg.al_inner_iterations || st.lm_lambda > T(1e8))) {

@@ -146,6 +146,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
                 start.dof_free);
     for (int i = 0; i < nq; ++i) start.q[i] = seed_q[i];
     RowBuffers<T> b = start;
+    b.restart_follows = attempt < c.max_restarts;
     RowStatus<T> st;
     local_solve(b, st);
     best.iterations += st.iterations;

@@ -148,7 +148,7 @@ constexpr SettingInfo kTable[] = {
      kSampling, &SolverSettings::max_restarts, 0, 1e5, 0, 100},
     {"stall", "stall", "N", "Stall window",
      "restart a seed when N iterations pass without its cost falling below 0.7 of where it last "
-     "did (0 = never)",
+     "did (0 = never; a seed's last attempt goes on)",
      kSampling, &SolverSettings::stall_window, 0, 1e4, 0, 50},
     {"budget_ms", "budget-ms", "MS", "Time budget",
      "time budget per target, ms: restarts and iterations stop when it runs out (0 = none)",

@@ -32,6 +32,15 @@ bool parse_csv_number(const std::string& s, double* out) {
   return !s.empty() && r.ec == std::errc() && r.ptr == e;
 }
 
+std::string not_a_number(const std::string& f) {
+  const char* b = f.data() + (!f.empty() && f[0] == '+' ? 1 : 0);
+  double v = 0;
+  auto r = std::from_chars(b, f.data() + f.size(), v);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == f.data() + f.size())
+    return "'" + f + "' is out of range";
+  return "'" + f + "' is not a number";
+}
+
 std::vector<double> NumericTable::flat() const {
   std::vector<double> out;
   out.reserve(rows.size() * column_count());
@@ -121,7 +130,7 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
       continue;
     }
     if (bad < fields.size()) {
-      std::string why = fields[bad].empty() ? "is empty" : "'" + fields[bad] + "' is not a number";
+      std::string why = fields[bad].empty() ? "is empty" : not_a_number(fields[bad]);
       if (fields[bad].find_first_of(" \t;") != std::string::npos)
         why += " (separate values with commas)";
       fail("column " + std::to_string(bad + 1) + " " + why);

@@ -50,6 +50,14 @@ NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& opt
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options = {});
 
+// The largest magnitude a target value may have (m, or a quaternion component): beyond it the
+// residuals' squares overflow to infinity (the URDF loader's bound on lengths, 1e6 m).
+constexpr double kMaxTargetValue = 1e6;
+
+// Why field f is no number: "'f' is not a number", or "'f' is out of range" for one beyond a
+// double's range (1e400, which would read as infinity).
+std::string not_a_number(const std::string& f);
+
 // Reads the next line of a CSV file into `line` and counts it in *line_no: without its "\r" of a
 // "\r\n" line end, and the first line without a UTF-8 byte order mark (which spreadsheet
 // programs write, and which would otherwise stick to the first field, unseen). False at the end.

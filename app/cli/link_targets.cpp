@@ -33,11 +33,12 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
   for (const std::string& f : fields) {
     double d = 0;
     if (!parse_csv_number(f, &d)) {
-      std::string why = f.empty() ? "a value is empty" : "'" + f + "' is not a number";
+      std::string why = f.empty() ? "a value is empty" : not_a_number(f);
       if (f.find_first_of(" \t;") != std::string::npos) why += " (separate values with commas)";
       return why;
     }
     if (!std::isfinite(d)) return "'" + f + "' is not finite";
+    if (std::fabs(d) > kMaxTargetValue) return "'" + f + "' is out of range (magnitude above 1e6)";
     v.push_back(d);
   }
   const int n = int(v.size());

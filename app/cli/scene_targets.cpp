@@ -140,6 +140,11 @@ void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
       row.error = "column " + in_quotes(st.header[c]) + ": NaN or infinite value";
       return;
     }
+    if (std::fabs(d) > kMaxTargetValue) {
+      row.error = "column " + in_quotes(st.header[c]) + ": " + in_quotes(s) +
+                  " is out of range (magnitude above 1e6)";
+      return;
+    }
     v[c] = d;
   }
   row.targets.clear();

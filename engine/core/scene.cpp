@@ -26,6 +26,9 @@ namespace {
 
 // JSON nesting accepted in scene files (scenes need fewer than 10 levels)
 constexpr int kMaxSceneDepth = 256;
+// the largest coordinate a scene's vectors may have (m): beyond it poses and squared residuals
+// overflow to infinity (the URDF loader's bound on lengths)
+constexpr double kMaxSceneLength = 1e6;
 
 // reading helpers: every error names the JSON path
 struct Reader {
@@ -50,8 +53,12 @@ struct Reader {
       v.push_back(number(j[i], where + "[" + std::to_string(i) + "]"));
     return v;
   }
+  // three numbers within kMaxSceneLength: a position, an offset, a size, a direction
   Vec3<double> vec3(const json& j, const std::string& where) const {
     std::vector<double> v = numbers(j, where, 3);
+    for (double x : v)
+      if (std::fabs(x) > kMaxSceneLength)
+        fail(where, "magnitude above 1e6 (" + json(x).dump() + ")");
     return {v[0], v[1], v[2]};
   }
   Quat<double> unit_quat(const json& j, const std::string& where) const {

@@ -90,6 +90,25 @@ TEST(CliSolveTargets, BadLinesAfterTheHeaderAreReportedAndKeepTheirRows) {
   EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 0, 1}));
 }
 
+// numbers too large to solve for (their squares overflow) or to read are skipped by name, not
+// solved into infinities
+TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets = dir.write("t.csv", "1e308,0,0.4\n" + p[0] + "\n1e400,0,0\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":1: '1e308' is out of range (magnitude above 1e6)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(targets + ":3: '1e400' is out of range; this target is skipped"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 1/3 "), std::string::npos) << r.out;
+  EXPECT_EQ(test::read_text(out).find("inf"), std::string::npos);
+}
+
 // a bad first line (a quaternion that is not unit) does not fix the column count: the first
 // valid line does, and later lines are held to it
 TEST(CliSolveTargets, TheFirstValidLineDecidesTheFormat) {

@@ -180,6 +180,13 @@ bool objective_from_scene(const Model& m, const SceneObjective& so,
       *error = "unknown link_b '" + so.link_b + "'";
       return false;
     }
+    // a point fixed to the link itself stays where it is in the link's frame: the objective
+    // would be met always or never, whatever the robot does
+    if (p.link_b == p.link) {
+      *error = "link_b '" + so.link_b + "' is the link itself (a point of its own it always or " +
+               "never looks at)";
+      return false;
+    }
     p.offset_b = so.offset_b;
   }
   if (kind->has(kFieldOffset)) p.offset = so.offset;

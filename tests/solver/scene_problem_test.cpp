@@ -134,6 +134,13 @@ TEST(SceneProblem, LookAtWithLinkBFollowsThatLink) {
   ASSERT_FALSE(setup.warnings.empty());
   EXPECT_NE(setup.warnings.back().find("unknown link_b 'no_such_link'"), std::string::npos)
       << setup.warnings.back();
+  // a point of the looking link itself: always or never in view, skipped the same way
+  scene.objectives.back().link_b = scene.objectives.back().link;
+  setup = resolve_scene(*m, scene);
+  EXPECT_EQ(setup.objectives.size(), scene.objectives.size() - 1);
+  ASSERT_FALSE(setup.warnings.empty());
+  EXPECT_NE(setup.warnings.back().find("is the link itself"), std::string::npos)
+      << setup.warnings.back();
 }
 
 TEST(SceneProblem, UnknownLinksAndJointsAreSkippedWithWarnings) {

@@ -92,7 +92,7 @@ int cmd_check(int argc, char** argv) {
     }
     if (args.has("srdf")) scene.srdf = args.get("srdf");
     std::vector<std::pair<int, int>> disabled;
-    if (!scene.srdf.empty()) disabled = disabled_body_pairs(m, load_srdf(scene.srdf));
+    if (!scene.srdf.empty()) disabled = disabled_body_pairs(m, load_srdf(scene.srdf), scene.srdf);
     // the scene's pairs turned off or on by hand
     std::vector<std::string> pair_warnings;
     std::vector<std::pair<int, int>> off = named_body_pairs(

@@ -270,7 +270,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   if (args.has("srdf")) {
     // the command line's SRDF replaces the scene's; it must be usable
     scene.srdf = args.get("srdf");
-    disabled_body_pairs(m, load_srdf(scene.srdf));
+    disabled_body_pairs(m, load_srdf(scene.srdf), scene.srdf);
   }
   SceneSetup setup = resolve_scene(m, scene);
   require_objectives(m, scene, setup, scene_path);

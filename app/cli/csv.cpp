@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <system_error>
 
@@ -162,6 +163,9 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
 }
 
 NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw CsvError(path + ": is a directory, not a CSV file");
   std::ifstream in(path);
   if (!in) throw CsvError(path + ": cannot open file (" + std::strerror(errno) + ")");
   return parse_numeric_csv(in, path, options);

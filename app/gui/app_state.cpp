@@ -537,7 +537,7 @@ void AppState::refresh_pair_defaults() {
   std::vector<std::pair<int, int>> srdf_pairs;
   if (!srdf.empty()) {
     try {
-      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf));
+      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf), srdf);
     } catch (const std::runtime_error&) {
       // reported when the collision world was built
     }

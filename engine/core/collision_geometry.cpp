@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -269,6 +270,9 @@ std::vector<DisabledPair> parse_srdf(const std::string& xml, const std::string& 
 }
 
 std::vector<DisabledPair> load_srdf(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw std::runtime_error(path + ": is a directory, not an SRDF file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot be read");
   std::stringstream ss;
@@ -277,12 +281,14 @@ std::vector<DisabledPair> load_srdf(const std::string& path) {
 }
 
 std::vector<std::pair<int, int>> disabled_body_pairs(const Model& model,
-                                                     const std::vector<DisabledPair>& pairs) {
+                                                     const std::vector<DisabledPair>& pairs,
+                                                     const std::string& source) {
   std::vector<std::pair<int, int>> out;
   for (const DisabledPair& d : pairs) {
     int a = model.find_body(d.link1), b = model.find_body(d.link2);
     if (a < 0 || b < 0)
-      throw std::runtime_error("disable_collisions: robot '" + model.name + "' has no link '" +
+      throw std::runtime_error((source.empty() ? "" : source + ": ") +
+                               "disable_collisions: robot '" + model.name + "' has no link '" +
                                (a < 0 ? d.link1 : d.link2) + "'");
     out.push_back({a, b});
   }

@@ -147,6 +147,9 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
   fs::path p(path);
   if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
   if (is_file(p)) return p.lexically_normal().string();
+  std::error_code ec;
+  if (fs::is_directory(p, ec))
+    return fail("'" + p.lexically_normal().string() + "' is a directory, not a file");
   return fail("file '" + p.lexically_normal().string() + "' not found");
 }
 

@@ -900,6 +900,13 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
                 std::to_string(open[k].second) + ")";
       what += "; was it cut short?";
     }
+    // a file that is no XML at all: most often a scene (JSON) or some other text given in
+    // place of the robot
+    const std::size_t first = xml.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && (xml[first] == '{' || xml[first] == '['))
+      what += "; this looks like JSON, not a URDF (a scene file opens with --scene)";
+    else if (first != std::string::npos && xml[first] != '<')
+      what += "; the file does not start with '<' (is it a URDF?)";
     msg.fail(doc.ErrorLineNum(), "malformed XML: " + what);
   }
   XMLElement* robot = doc.RootElement();

@@ -96,6 +96,14 @@ TEST(Csv, ReadFileErrors) {
   } catch (const CsvError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/q.csv: cannot open file", 0), 0u);
   }
+  TempDir dir;
+  try {
+    read_numeric_csv(dir.path().string());
+    FAIL();
+  } catch (const CsvError& e) {
+    EXPECT_NE(std::string(e.what()).find(": is a directory, not a CSV file"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Csv, FormatDoubleRoundTrips) {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -169,6 +171,20 @@ TEST(CollisionGeometry, SrdfIsReadAndBadFilesNameTheProblem) {
                 .find("no link 'nope'"),
             std::string::npos);
   EXPECT_THROW(load_srdf("/nonexistent/x.srdf"), std::runtime_error);
+  // a folder, and an unknown link with the file named
+  try {
+    load_srdf(std::filesystem::temp_directory_path().string());
+    ADD_FAILURE() << "a folder read as an SRDF";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory, not an SRDF file"), std::string::npos)
+        << e.what();
+  }
+  try {
+    disabled_body_pairs(*m, {{"base", "nope", ""}}, "arm.srdf");
+    ADD_FAILURE() << "an unknown link accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("arm.srdf: disable_collisions:", 0), 0u) << e.what();
+  }
 }
 
 TEST(CollisionGeometry, SamplingFindsPairsThatNeverCollide) {

@@ -53,8 +53,9 @@ TEST(ResourcePath, RelativeAbsoluteAndFileUris) {
   EXPECT_EQ(resolve_resource("http://example.com/a.stl", base, {}, &err), "");
   EXPECT_NE(err.find("unsupported URI scheme 'http://'"), std::string::npos) << err;
   EXPECT_EQ(resolve_resource("", base, {}, &err), "");
-  // a folder is not a mesh
+  // a folder is not a mesh, and the message says it is a folder
   EXPECT_EQ(resolve_resource("meshes", base, {}, &err), "");
+  EXPECT_NE(err.find("is a directory, not a file"), std::string::npos) << err;
 }
 
 TEST(ResourcePath, PackageInAncestorFolders) {

@@ -626,7 +626,9 @@ std::string joint(const std::string& type, const std::string& inner) {
 std::vector<BadCase> bad_cases() {
   return {
       {"MalformedXml", "<robot name=\"r\"><link name=\"a\"></robot>", "malformed XML"},
-      {"NotXml", "this is not xml", "malformed XML"},
+      {"NotXml", "this is not xml", "the file does not start with '<' (is it a URDF?)"},
+      {"AScene", "{\"version\": 1, \"robot\": \"panda\"}",
+       "this looks like JSON, not a URDF (a scene file opens with --scene)"},
       {"Empty", "", "malformed XML"},
       {"NoRobot", "<robo name=\"r\"><link name=\"a\"/></robo>", "no <robot> element"},
       {"RobotWithoutName", "<robot><link name=\"a\"/></robot>", "<robot> has no name"},

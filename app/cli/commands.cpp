@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "app/cli/csv.hpp"
 #include "engine/core/robot_path.hpp"
 
 namespace ikwb {
@@ -62,6 +63,7 @@ int run_cli(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];
+  remove_temporary_outputs_on_interrupt();
   for (const Subcommand& s : kSubcommands) {
     if (cmd != s.name) continue;
     try {

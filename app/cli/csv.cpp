@@ -1,16 +1,19 @@
 #include "app/cli/csv.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+#include <utility>
 
 #include "engine/core/output_target.hpp"
 
@@ -23,7 +26,45 @@ std::string count_text(std::size_t n, const std::string& name) {
          (name.empty() ? "" : " (" + name + ")");
 }
 
+// The temporary files of the writers open now, for the handler of an interrupt to remove: fixed
+// storage, as a signal handler may not allocate. A run with more at once leaves the others.
+constexpr int kTempSlots = 8;
+constexpr std::size_t kTempPathMax = 4096;
+char g_temp_path[kTempSlots][kTempPathMax];
+volatile std::sig_atomic_t g_temp_used[kTempSlots];
+
+int register_temp(const std::string& path) {
+  if (path.size() >= kTempPathMax) return -1;
+  for (int i = 0; i < kTempSlots; ++i) {
+    if (g_temp_used[i]) continue;
+    std::memcpy(g_temp_path[i], path.c_str(), path.size() + 1);
+    g_temp_used[i] = 1;
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temp(int slot) {
+  if (slot >= 0) g_temp_used[slot] = 0;
+}
+
+// removes the temporary files, then lets the signal end the process as it would have
+// (SA_RESETHAND has put the default action back)
+extern "C" void remove_temps_and_raise(int sig) {
+  for (int i = 0; i < kTempSlots; ++i)
+    if (g_temp_used[i]) ::unlink(g_temp_path[i]);
+  ::raise(sig);
+}
+
 }  // namespace
+
+void remove_temporary_outputs_on_interrupt() {
+  struct sigaction sa = {};
+  sa.sa_handler = remove_temps_and_raise;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
 
 bool parse_csv_number(const std::string& s, double* out) {
   const char* b = s.data();
@@ -204,11 +245,13 @@ CsvWriter::CsvWriter(const std::string& path) : path_(path) {
   tmp_path_ = target_ + ".tmp" + std::to_string(::getpid());
   f_ = std::fopen(tmp_path_.c_str(), "wb");
   if (!f_) throw CsvError(path + ": cannot create file (" + std::strerror(errno) + ")");
+  temp_slot_ = register_temp(tmp_path_);
 }
 
 CsvWriter::~CsvWriter() {
   if (f_ && f_ != stdout) std::fclose(f_);
   if (!tmp_path_.empty()) std::remove(tmp_path_.c_str());
+  unregister_temp(temp_slot_);
 }
 
 void CsvWriter::sep() {
@@ -272,6 +315,7 @@ void CsvWriter::finish() {
     int err = errno;
     if (!tmp_path_.empty()) std::remove(tmp_path_.c_str());
     tmp_path_.clear();
+    unregister_temp(std::exchange(temp_slot_, -1));
     throw CsvError(path_ + ": write failed (" + std::strerror(err) + ")");
   }
 }
@@ -280,13 +324,12 @@ void CsvWriter::close() {
   finish();
   if (!finished_ || tmp_path_.empty()) return;
   finished_ = false;
-  if (std::rename(tmp_path_.c_str(), target_.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp_path_.c_str());
-    tmp_path_.clear();
-    throw CsvError(path_ + ": write failed (" + std::strerror(err) + ")");
-  }
+  const bool moved = std::rename(tmp_path_.c_str(), target_.c_str()) == 0;
+  const int err = errno;
+  if (!moved) std::remove(tmp_path_.c_str());
   tmp_path_.clear();
+  unregister_temp(std::exchange(temp_slot_, -1));
+  if (!moved) throw CsvError(path_ + ": write failed (" + std::strerror(err) + ")");
 }
 
 }  // namespace ikwb

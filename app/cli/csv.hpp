@@ -78,6 +78,11 @@ std::string format_double(double v);
 // reads 99.996, not 100.0. No percent sign.
 std::string format_percent(double share, int decimals);
 
+// From now on SIGINT, SIGTERM and SIGHUP remove the temporary files of the CsvWriters open at the
+// time before they end the process (the command line front end calls it once): a run stopped
+// with Ctrl-C leaves neither a half-written output nor a stray temporary file.
+void remove_temporary_outputs_on_interrupt();
+
 // Writes a CSV file row by row. The data goes to a temporary file beside the target and
 // replaces it on close(), so a failed run never leaves a half-written file; "-" writes to
 // standard output instead, and a device, pipe or link is written as output_target
@@ -111,6 +116,7 @@ class CsvWriter {
   std::string path_;      // as given
   std::string target_;    // what the temporary file replaces (output_target)
   std::string tmp_path_;  // empty when written in place
+  int temp_slot_ = -1;    // where an interrupt's handler finds tmp_path_ (-1: not listed)
   std::FILE* f_ = nullptr;
   bool finished_ = false;  // finish() done, close() has not moved the file yet
   bool at_row_start_ = true;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <limits>
 #include <sstream>
@@ -155,6 +156,24 @@ TEST(Csv, WriterQuotesAndReplacesAtomically) {
   EXPECT_EQ(files, 1);
   EXPECT_THROW(CsvWriter("/nonexistent/dir/out.csv"), CsvError);
   EXPECT_THROW(CsvWriter(""), CsvError);
+}
+
+// an interrupt (Ctrl-C, a kill) removes the temporary files of the writers open, then ends the
+// process as the signal would have
+TEST(CsvDeathTest, AnInterruptRemovesTheTemporaryFiles) {
+  TempDir dir;
+  const std::string out = dir / "out.csv";
+  EXPECT_EXIT(
+      {
+        remove_temporary_outputs_on_interrupt();
+        CsvWriter w(out);
+        w.row({"a"});
+        std::raise(SIGTERM);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.exists();
+  EXPECT_EQ(files, 0);
 }
 
 // Through a symbolic link the writer replaces the link's target and keeps the link; finish()

@@ -616,26 +616,13 @@ TEST_F(Planar, StallWindowGivesUpEarly) {
   st = run.run(q0, cfg);
   EXPECT_GT(st.iterations, given_up + 5);
   EXPECT_NEAR(st.eval.position_error, std::sqrt(25.0) - 2.3, 1e-6);
-}
-
-// a stall gives an attempt up for the restart that follows it; the row's last attempt has none
-// and goes on as without the window, to the same end
-TEST_F(Planar, TheLastAttemptGoesOnPastAStall) {
-  IkProblem pr(model);
-  int o = pr.add_position(tip);
-  pr.set_target_position(o, 0, {5.0, 0.0, 0.1});  // out of reach
-  RowRunner run(pr);
-  LmConfig<double> cfg;
-  cfg.max_iterations = 500;
+  // a stall gives an attempt up for the restart that follows it; the row's last attempt has
+  // none (RowBuffers::restart_follows) and goes on as without the window, to the same end
   cfg.stall_window = 5;
-  const int given_up = run.run(q0, cfg).iterations;
   run.restart_follows = false;
   const RowStatus<double> last = run.run(q0, cfg);
-  cfg.stall_window = 0;
-  const RowStatus<double> unwatched = run.run(q0, cfg);
-  EXPECT_GT(last.iterations, given_up + 5);
-  EXPECT_EQ(last.iterations, unwatched.iterations);
-  EXPECT_EQ(last.eval.cost, unwatched.eval.cost);
+  EXPECT_EQ(last.iterations, st.iterations);
+  EXPECT_EQ(last.eval.cost, st.eval.cost);
 }
 
 // fixed iterations run exactly max_iterations, also past the point where LM stalls (damping

@@ -87,7 +87,9 @@ int cmd_fk(int argc, char** argv) {
     for (std::size_t i = 0; i < q.row_count(); ++i)
       check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
 
-    if (!com_path.empty() && com_path != "-" && same_output(out_path, com_path))
+    // (a device such as /dev/null may take both)
+    if (!com_path.empty() && com_path != "-" && !output_target(com_path).in_place &&
+        same_output(out_path, com_path))
       throw CsvError("--out and --com name the same file (" + com_path + ")");
     // every output is opened before any is written: a run that fails leaves none
     CsvWriter out(out_path);

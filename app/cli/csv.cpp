@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <unistd.h>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -38,6 +39,7 @@ int register_temp(const std::string& path) {
   for (int i = 0; i < kTempSlots; ++i) {
     if (g_temp_used[i]) continue;
     std::memcpy(g_temp_path[i], path.c_str(), path.size() + 1);
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // the path is whole before it counts
     g_temp_used[i] = 1;
     return i;
   }

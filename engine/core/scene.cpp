@@ -55,10 +55,15 @@ struct Reader {
   }
   // three numbers within kMaxSceneLength: a position, an offset, a size, a direction
   Vec3<double> vec3(const json& j, const std::string& where) const {
-    std::vector<double> v = numbers(j, where, 3);
-    for (double x : v)
+    const Vec3<double> v = any_vec3(j, where);
+    for (double x : {v.x, v.y, v.z})
       if (std::fabs(x) > kMaxSceneLength)
         fail(where, "magnitude above 1e6 (" + json(x).dump() + ")");
+    return v;
+  }
+  // three numbers of any finite size (per-axis weights)
+  Vec3<double> any_vec3(const json& j, const std::string& where) const {
+    std::vector<double> v = numbers(j, where, 3);
     return {v[0], v[1], v[2]};
   }
   Quat<double> unit_quat(const json& j, const std::string& where) const {
@@ -217,9 +222,9 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       r.fail(where + ".lower", "must not be above upper (axis " + std::to_string(k) + ")");
   if (o.distance < 0) r.fail(where + ".distance", "must be >= 0");
   if (j.contains("position_weights"))
-    o.position_weights = r.vec3(j["position_weights"], where + ".position_weights");
+    o.position_weights = r.any_vec3(j["position_weights"], where + ".position_weights");
   if (j.contains("rotation_weights"))
-    o.rotation_weights = r.vec3(j["rotation_weights"], where + ".rotation_weights");
+    o.rotation_weights = r.any_vec3(j["rotation_weights"], where + ".rotation_weights");
   for (auto [v, key] :
        {std::pair<const Vec3<double>*, const char*>{&o.position_weights, "position_weights"},
         {&o.rotation_weights, "rotation_weights"}})

@@ -348,6 +348,19 @@ TEST(Scene, ErrorsNameTheJsonPath) {
   expect_scene_error(
       [] { parse_scene(R"({"version": 1, "robot": "panda", "rest": {"j": [1, null]}})", "s", ""); },
       {"s: rest.j[1]: expected a number"});
+  // a length past 1e6 m would overflow the squared residuals: refused; per-axis weights are no
+  // lengths and may be as large as any weight
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "panda", "objectives": [{"type": "pose",
+                   "link": "tcp", "offset": [0, 2e6, 0]}]})",
+                    "s.json", "");
+      },
+      {"s.json: objectives[0].offset: magnitude above 1e6 (2000000.0)"});
+  Scene heavy = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [{"type": "pose",
+                   "link": "tcp", "position_weights": [1e7, 1, 1]}]})",
+                            "s.json", "");
+  EXPECT_EQ(heavy.objectives[0].position_weights.x, 1e7);
 }
 
 // a value the objective's kind does not read is named when the file is read, not lost silently

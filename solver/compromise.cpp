@@ -117,27 +117,55 @@ Eigen::MatrixXd hard_null_space(const std::vector<ObjectiveRows>& rows, const Ik
   return svd.matrixV().rightCols(f - rank);
 }
 
+// the unit of rows `rows` of an objective of this type (row_unit; a per-dof kind's row k is dof k)
+ShareUnit rows_unit(const Model& m, ObjectiveType type, const std::vector<int>& rows) {
+  switch (row_unit(type)) {
+    case RowUnit::kMetre:
+      return ShareUnit::kMetre;
+    case RowUnit::kRadian:
+      return ShareUnit::kRadian;
+    case RowUnit::kNone:
+      return ShareUnit::kNone;
+    case RowUnit::kPerDof:
+      break;
+  }
+  int linear = 0;
+  for (int k : rows) linear += m.dof_is_linear(k) ? 1 : 0;
+  if (linear == 0) return ShareUnit::kRadian;
+  return linear == int(rows.size()) ? ShareUnit::kMetre : ShareUnit::kNone;
+}
+
 // the rows of objective k whose error the shares split: position rows, else rotation rows, else
-// all of its rows; *radians tells the unit
-std::vector<int> explained_rows(const ObjectiveParams<double>& o, const ObjectiveRows& r,
-                                const ObjectiveReport& rep, const SolverSettings& settings,
-                                bool* radians) {
+// all of its rows; *unit receives their unit
+std::vector<int> explained_rows(const Model& m, const ObjectiveParams<double>& o,
+                                const ObjectiveRows& r, const ObjectiveReport& rep,
+                                const SolverSettings& settings, ShareUnit* unit) {
   const ObjectiveKind& kind = objective_kind(o.type);
   int first = 0, count = int(r.c.size());
-  *radians = o.type == ObjectiveType::kJointLimits;
+  bool own_rows = true;  // all of its rows, in the kind's own unit
   if (kind.position_row >= 0 &&
       (rep.position_error > settings.tol_position || kind.rotation_row < 0)) {
     first = kind.position_row;
     count = 3;
-    *radians = false;
+    *unit = ShareUnit::kMetre;
+    own_rows = false;
   } else if (kind.rotation_row >= 0) {
     first = kind.rotation_row;
     count = 3;
-    *radians = true;
+    *unit = ShareUnit::kRadian;
+    own_rows = false;
   }
   std::vector<int> out;
   for (int k = first; k < first + count; ++k)
     if (r.w[k] > 0) out.push_back(k);
+  if (own_rows) {
+    // the unit of the rows that err (a humanoid's joint limits have rows for its floating
+    // base's unlimited dofs, which never do)
+    std::vector<int> erring;
+    for (int k : out)
+      if (r.c[k] != 0) erring.push_back(k);
+    *unit = rows_unit(m, o.type, erring);
+  }
   return out;
 }
 
@@ -149,7 +177,7 @@ void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>
   std::vector<int> weighted;
   for (int i = 0; i < rk.c.size(); ++i)
     if (rk.w[i] > 0) weighted.push_back(i);
-  std::vector<int> sub = explained_rows(o, rk, rep, settings, &ex.share_in_radians);
+  std::vector<int> sub = explained_rows(problem.model(), o, rk, rep, settings, &ex.unit);
   Eigen::VectorXd e(Eigen::Index(sub.size()));
   for (int i = 0; i < int(sub.size()); ++i) e[i] = rk.c[sub[i]];
   ex.error = e.norm();
@@ -306,6 +334,18 @@ void coupled_hard(int k, const IkProblem& p, const std::vector<double>& qs,
 
 const char* to_string(ReachStatus s) {
   return kStatusNames[int(s)];
+}
+
+const char* to_string(ShareUnit u) {
+  switch (u) {
+    case ShareUnit::kMetre:
+      return "m";
+    case ShareUnit::kRadian:
+      return "rad";
+    case ShareUnit::kNone:
+      break;
+  }
+  return "";
 }
 
 bool parse(const std::string& s, ReachStatus* out) {

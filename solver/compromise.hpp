@@ -52,18 +52,24 @@ struct Blocker {
   int joint = -1;
 };
 
+// The unit of an explanation's error and shares: m, rad, or none of their own (manipulability's
+// measure, custom rows, posture or joint-limit rows over dofs along and about axes alike)
+enum class ShareUnit { kMetre, kRadian, kNone };
+// "m", "rad", "" (none)
+const char* to_string(ShareUnit u);
+
 // objective `objective` accounts for `share` of the explained objective's error
 struct Pull {
   int objective = -1;
-  double share = 0;  // m, or rad when Explanation::share_in_radians
+  double share = 0;  // in Explanation::unit
 };
 
 struct Explanation {
   ReachStatus status = ReachStatus::kReached;
   std::vector<Blocker> blocked_by;
   std::vector<Pull> pulled_by;  // positive shares, largest first; empty when reached
-  bool share_in_radians = false;
-  double error = 0;  // the error the shares split (m, or rad), 0 when reached
+  ShareUnit unit = ShareUnit::kMetre;
+  double error = 0;  // the error the shares split (in unit), 0 when reached
 };
 
 struct CompromiseReport {
@@ -73,7 +79,7 @@ struct CompromiseReport {
 };
 
 // The pulls alone (no solves): every enabled objective not within the tolerances gets its
-// pulled_by, share_in_radians and error; status is left kReached. q: coord_count values.
+// pulled_by, unit and error; status is left kReached. q: coord_count values.
 std::vector<Explanation> objective_pulls(const IkProblem& problem, int problem_index,
                                          const std::vector<double>& q,
                                          const SolverSettings& settings);

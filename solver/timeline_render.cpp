@@ -274,16 +274,7 @@ SolverSettings render_settings(SolverSettings s) {
 
 // the unit of dof k (0-based within joint j): m for translations, rad for rotations
 const char* dof_unit(const Model& m, int j, int k) {
-  switch (JointType(m.joint_type[j])) {
-    case JointType::kPrismatic:
-      return "m";
-    case JointType::kFree:
-      return k < 3 ? "m" : "rad";
-    case JointType::kPlanar:
-      return k < 2 ? "m" : "rad";
-    default:
-      return "rad";
-  }
+  return m.dof_is_linear(m.joint_qd_start[j] + k) ? "m" : "rad";
 }
 
 // A solve at a key's time toward its targets (the posture on the key's configuration), from

@@ -203,8 +203,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
 
 // --explain: one line on standard error per enabled objective the solution does not reach
 // (solver/compromise.hpp), then one line with the cost of the explanation:
-//   WHERE: objective I "NAME": STATUS, error E m|rad[; blocked by "NAME"|joint NAME, ...]
-//       [; pulled by "NAME" S m|rad, ...]
+//   WHERE: objective I "NAME": STATUS, error E [m|rad][; blocked by "NAME"|joint NAME, ...]
+//       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own)
 //   WHERE: explained in T ms (N test solves), K of M objectives not reached
 // WHERE is "scene" or T.csv:LINE.
 void explain_row(const std::string& where, const IkProblem& problem, const std::vector<double>& q,
@@ -219,11 +219,12 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
     const Explanation& e = r.objectives[i];
     if (e.status == ReachStatus::kReached) continue;
     ++missed;
-    const char* unit = e.share_in_radians ? "rad" : "m";
+    // " m", " rad", or nothing for an error without a unit of its own
+    const std::string unit = e.unit == ShareUnit::kNone ? "" : std::string(" ") + to_string(e.unit);
     std::string line =
         where + ": objective " + std::to_string(i) + " \"" + o.name + "\": " + to_string(e.status);
     char num[64];
-    std::snprintf(num, sizeof num, ", error %.4g %s", e.error, unit);
+    std::snprintf(num, sizeof num, ", error %.4g%s", e.error, unit.c_str());
     line += num;
     for (std::size_t b = 0; b < e.blocked_by.size(); ++b) {
       line += b == 0 ? "; blocked by " : ", ";
@@ -232,7 +233,7 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                   : "joint " + m.joint_name[e.blocked_by[b].joint];
     }
     for (std::size_t p = 0; p < e.pulled_by.size(); ++p) {
-      std::snprintf(num, sizeof num, " %.4g %s", e.pulled_by[p].share, unit);
+      std::snprintf(num, sizeof num, " %.4g%s", e.pulled_by[p].share, unit.c_str());
       line += (p == 0 ? "; pulled by \"" : ", \"") +
               problem.objective(e.pulled_by[p].objective).name + "\"" + num;
     }

@@ -32,8 +32,8 @@ struct ObjectiveStatus : ObjectiveReport {
   bool explained = false;  // the fields below describe the current, settled solution
   ReachStatus status = ReachStatus::kReached;
   std::vector<Blocker> blocked_by;
-  std::vector<Pull> pulled_by;  // shares in m (rad when share_in_radians), largest first
-  bool share_in_radians = false;
+  std::vector<Pull> pulled_by;  // shares in unit, largest first
+  ShareUnit unit = ShareUnit::kMetre;
   // the explanation says so: missed, and the objective alone is not reached either (false
   // until the robot rests and its explanation comes)
   bool out_of_reach() const { return explained && status == ReachStatus::kOutOfReach; }

@@ -69,12 +69,15 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     dl->AddRectFilled(a, ImVec2(a.x + bw * float(p.share / total), a.y + bh),
                       series_color(p.objective) & IM_COL32(255, 255, 255, 150), 2.0f);
     char text[160];
-    if (st.share_in_radians)
-      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f deg", p.objective,
-                    app.objectives[p.objective].name().c_str(), p.share * 57.29577951308232);
+    const char* name = app.objectives[p.objective].name().c_str();
+    if (st.unit == ShareUnit::kRadian)
+      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f deg", p.objective, name,
+                    p.share * 57.29577951308232);
+    else if (st.unit == ShareUnit::kMetre)
+      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f mm", p.objective, name,
+                    p.share * 1000.0);
     else
-      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f mm", p.objective,
-                    app.objectives[p.objective].name().c_str(), p.share * 1000.0);
+      std::snprintf(text, sizeof text, "pulled by %d %s  %.3g", p.objective, name, p.share);
     dl->AddText(ImVec2(a.x + 6, a.y), IM_COL32(235, 235, 240, 255), text);
     ImGui::Dummy(ImVec2(w, bh + 1));
   }

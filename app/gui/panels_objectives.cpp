@@ -18,13 +18,15 @@ const ImVec4 kAmber(1.0f, 0.72f, 0.3f, 1.0f);
 const ImVec4 kRed(1.0f, 0.42f, 0.38f, 1.0f);
 const ImVec4 kGrey(0.7f, 0.74f, 0.8f, 1.0f);
 
-// "1.4 mm" or "0.8°"
-std::string share_text(double share, bool radians) {
+// "1.4 mm", "0.8°", or "0.0012" (a share without a unit)
+std::string share_text(double share, ShareUnit unit) {
   char buf[32];
-  if (radians)
+  if (unit == ShareUnit::kRadian)
     std::snprintf(buf, sizeof buf, "%.2f\xc2\xb0", share * kDeg);
-  else
+  else if (unit == ShareUnit::kMetre)
     std::snprintf(buf, sizeof buf, share < 1e-4 ? "%.3f mm" : "%.1f mm", 1000.0 * share);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", share);
   return buf;
 }
 
@@ -60,8 +62,7 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
   for (const Pull& p : s.pulled_by) {
     ImGui::SameLine();
     const std::string label = app.objectives[p.objective].name() + " " +
-                              share_text(p.share, s.share_in_radians) + "##pull" +
-                              std::to_string(p.objective);
+                              share_text(p.share, s.unit) + "##pull" + std::to_string(p.objective);
     if (ImGui::SmallButton(label.c_str())) {
       app.selection.objective = p.objective;
       const int link = app.objectives[p.objective].link();
@@ -69,7 +70,7 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("accounts for %s of the error; click to select it (turn its weight down)",
-                        share_text(p.share, s.share_in_radians).c_str());
+                        share_text(p.share, s.unit).c_str());
   }
 }
 

@@ -126,7 +126,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
         s.status = r.objectives[i].status;
         s.blocked_by = r.objectives[i].blocked_by;
         s.pulled_by = r.objectives[i].pulled_by;
-        s.share_in_radians = r.objectives[i].share_in_radians;
+        s.unit = r.objectives[i].unit;
       }
       app.solve.explain_ms = r.seconds * 1e3;
       app.solve.explain_solves = r.solves;

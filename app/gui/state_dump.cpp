@@ -232,7 +232,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
       pulled.push_back({{"objective", p.objective}, {"share", p.share}});
     e["blocked_by"] = blocked;
     e["pulled_by"] = pulled;
-    e["share_unit"] = s.share_in_radians ? "rad" : "m";
+    e["share_unit"] = s.unit == ShareUnit::kNone ? json(nullptr) : json(to_string(s.unit));
     if (o.link() >= 0 || o.has_target())  // com: the centre of mass
       e["current"] = {{"position", vec(s.current.p)}, {"orientation", quat(s.current.q)}};
     objectives.push_back(e);

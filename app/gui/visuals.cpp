@@ -214,7 +214,7 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
         if (e > 3.0f * wpp)
           ov.arrow(cur, tgt, magnitude_color(e / 0.1f), 3.0f, std::min(e * 0.3f, 14.0f * wpp),
                    false);
-        if (!o.status.share_in_radians) pull_arrows(ov, o, cur, tgt, wpp);
+        if (o.status.unit == ShareUnit::kMetre) pull_arrows(ov, o, cur, tgt, wpp);
       }
       if (o.has_target_orientation() && o.status.rotation_error > 1e-3) {
         // the rotation taking the link's orientation to the target's, as an arc at the link

@@ -79,6 +79,13 @@ bool Model::has_limits(int dof) const {
   return std::isfinite(dof_lower[dof]) && std::isfinite(dof_upper[dof]);
 }
 
+bool Model::dof_is_linear(int dof) const {
+  const int j = dof_joint[dof], k = dof - joint_qd_start[j];
+  const JointType t = JointType(joint_type[j]);
+  return t == JointType::kPrismatic || (t == JointType::kFree && k < 3) ||
+         (t == JointType::kPlanar && k < 2);
+}
+
 std::vector<double> Model::neutral_configuration() const {
   std::vector<double> q(coord_count, 0.0);
   for (int j = 0; j < joint_count; ++j) {

@@ -98,6 +98,9 @@ class Model {
   // centre of the limits for limited joints, neutral elsewhere
   std::vector<double> middle_configuration() const;
   bool has_limits(int dof) const;
+  // dof moves along an axis (m) rather than about one (rad): a prismatic joint's, a free
+  // joint's first three, a planar joint's first two
+  bool dof_is_linear(int dof) const;
 };
 
 // Same arrays as the Model's kinematic part converted to another scalar (float for the GPU and

@@ -112,4 +112,32 @@ double default_margin(ObjectiveType type) {
   }
 }
 
+RowUnit row_unit(ObjectiveType type) {
+  switch (type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kPose:
+    case ObjectiveType::kRelativeBall:
+    case ObjectiveType::kRelativeFixed:
+    case ObjectiveType::kMinDistance:
+    case ObjectiveType::kCom:
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+    case ObjectiveType::kSupportPolygon:
+    case ObjectiveType::kPositionBox:
+      return RowUnit::kMetre;
+    case ObjectiveType::kRotation:
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign:
+    case ObjectiveType::kOrientationCone:
+      return RowUnit::kRadian;
+    case ObjectiveType::kJointLimits:
+    case ObjectiveType::kPosture:
+      return RowUnit::kPerDof;
+    case ObjectiveType::kCustom:
+    case ObjectiveType::kManipulability:
+      return RowUnit::kNone;
+  }
+  return RowUnit::kNone;
+}
+
 }  // namespace ikwb

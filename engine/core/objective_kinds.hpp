@@ -132,4 +132,11 @@ BodiesRead bodies_read(ObjectiveType type);
 // polygon, 1 cm clearance for the collision kinds; 0 for kinds without a margin
 double default_margin(ObjectiveType type);
 
+// The unit of a kind's residual rows other than its position and rotation error rows (which are
+// m and rad): m (distances, the centre of mass, boxes), rad (cones and axes), per dof (posture
+// and joint limits: rad for a dof about an axis, m for one along it), or none of their own
+// (manipulability's measure, custom rows).
+enum class RowUnit : int8_t { kMetre, kRadian, kPerDof, kNone };
+RowUnit row_unit(ObjectiveType type);
+
 }  // namespace ikwb

@@ -86,6 +86,16 @@ TEST(Model, DofLimits) {
   EXPECT_FALSE(m.has_limits(8));   // ball
 }
 
+TEST(Model, LinearDofs) {
+  Model m = all_joint_types();
+  // free (x y z linear, then rotation), revolute, prismatic, ball, continuous, revolute, planar
+  // (x y linear, then the angle)
+  std::vector<int> linear;
+  for (int d = 0; d < m.dof_count; ++d)
+    if (m.dof_is_linear(d)) linear.push_back(d);
+  EXPECT_EQ(linear, (std::vector<int>{0, 1, 2, 7, 13, 14}));
+}
+
 TEST(Model, ContinuousIgnoresLimitsAndHalfLimitsAreUnlimited) {
   ModelBuilder b;
   int a = b.add_body("a"), c = b.add_body("c");

@@ -65,7 +65,7 @@ TEST_F(PandaCompromise, ReachableTargetHeldBackByPostureIsTradedOffAndPostureTak
   ASSERT_EQ(r.objectives.size(), 2u);
   const Explanation& e = r.objectives[pose];
   EXPECT_EQ(e.status, ReachStatus::kTradedOff);
-  EXPECT_FALSE(e.share_in_radians);
+  EXPECT_EQ(e.unit, ShareUnit::kMetre);
   EXPECT_GT(e.error, s.tol_position);
   ASSERT_EQ(e.pulled_by.size(), 1u);
   EXPECT_EQ(e.pulled_by[0].objective, posture);
@@ -99,6 +99,26 @@ TEST_F(PandaCompromise, TwoPullersShareTheErrorByTheirWeights) {
   EXPECT_EQ(e[pos].pulled_by[0].objective, b);
   EXPECT_EQ(e[pos].pulled_by[1].objective, a);
   EXPECT_NEAR(e[pos].pulled_by[0].share / e[pos].pulled_by[1].share, 4.0, 0.05);
+}
+
+// an objective whose rows have no unit of their own explains its error without one: a
+// manipulability minimum far beyond any the Panda reaches, a pose target pulling against it
+TEST_F(PandaCompromise, AManipulabilityMeasureIsExplainedWithoutAUnit) {
+  IkProblem p(m);
+  int pose = p.add_pose(tcp);
+  Objective manip;
+  manip.params.type = ObjectiveType::kManipulability;
+  manip.params.link = tcp;
+  manip.params.min_measure = 10.0;
+  int mi = p.add_objective(manip);
+  p.set_target_pose(pose, 0, body_pose(*m, q0, tcp));
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[mi];
+  EXPECT_NE(e.status, ReachStatus::kReached);
+  EXPECT_EQ(e.unit, ShareUnit::kNone);
+  EXPECT_STREQ(to_string(e.unit), "");
+  EXPECT_GT(e.error, 0);
 }
 
 TEST_F(PandaCompromise, TargetTwoMetresAwayIsOutOfReach) {

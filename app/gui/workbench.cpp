@@ -97,6 +97,18 @@ int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner
   return -1;
 }
 
+// A robot or scene file the command line names that is not there: reported before any window
+// opens (without a display the window's error would be the only one), as "robot PATH" / "scene
+// PATH"; "" when every named file exists. --robot may name a catalogue robot: it is left to the
+// loader.
+std::string missing_input_file(const ArgParser& args) {
+  std::error_code ec;
+  for (const char* key : {"scene", "urdf"})
+    if (args.has(key) && !std::filesystem::exists(args.get(key), ec))
+      return std::string(key == std::string("scene") ? "scene " : "robot ") + args.get(key);
+  return "";
+}
+
 gui::PlatformOptions platform_options(const ArgParser& args) {
   const bool scripted = args.has("script");
   gui::PlatformOptions o;
@@ -249,6 +261,11 @@ int run_workbench(int argc, char** argv) {
   if (int code = parse_command_line(argc, argv, args, source.script); code >= 0) return code;
   source.scripted = args.has("script");
   const int frame_limit = int(args.get_int("frames", -1));
+
+  if (const std::string missing = missing_input_file(args); !missing.empty()) {
+    std::fprintf(stderr, "ikwb gui: could not open %s: no such file\n", missing.c_str());
+    return 1;
+  }
 
   // window, GL context, ImGui with its backends, and the theme
   gui::Platform platform;

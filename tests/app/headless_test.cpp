@@ -74,4 +74,12 @@ TEST_F(Headless, AWindowWithoutADisplayPointsToHeadless) {
   EXPECT_NE(log().find("--headless"), std::string::npos) << log();
 }
 
+// a robot file that is not there is named before any window is tried: without a display that
+// error is the one the user gets, not the display's
+TEST_F(Headless, AMissingRobotFileIsNamedBeforeTheDisplay) {
+  EXPECT_EQ(run_gui("nope.urdf --frames 3", 60), 1);
+  EXPECT_NE(log().find("could not open robot nope.urdf: no such file"), std::string::npos) << log();
+  EXPECT_EQ(log().find("cannot open a window"), std::string::npos) << log();
+}
+
 }  // namespace

@@ -316,6 +316,8 @@ TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattended
   EXPECT_EQ(run_gui("--robot no_such_robot --frames 3" + rec), 1) << log();
   EXPECT_NE(log().find("the robot no_such_robot did not load"), std::string::npos) << log();
   EXPECT_EQ(run_gui("--scene missing.json --frames 3" + rec), 1) << log();
+  EXPECT_NE(log().find("could not open scene missing.json: no such file"), std::string::npos)
+      << log();
   EXPECT_EQ(run_gui("--scene bad_scene.json --frames 3" + rec), 1) << log();
   EXPECT_NE(log().find("the scene bad_scene.json did not load"), std::string::npos) << log();
   // scripted runs stop before their first command

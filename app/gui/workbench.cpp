@@ -97,15 +97,16 @@ int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner
   return -1;
 }
 
-// A robot or scene file the command line names that is not there: reported before any window
-// opens (without a display the window's error would be the only one), as "robot PATH" / "scene
-// PATH"; "" when every named file exists. --robot may name a catalogue robot: it is left to the
-// loader.
+// A robot or scene file the command line names that is not there (neither a file nor a shipped
+// robot's name), as "robot PATH" / "scene PATH"; "" when there is none. Reported when no window
+// opens, before the window's error: without a display that would otherwise be the only one.
+// --robot may name a catalogue robot: it is left to the loader.
 std::string missing_input_file(const ArgParser& args) {
   std::error_code ec;
-  for (const char* key : {"scene", "urdf"})
-    if (args.has(key) && !std::filesystem::exists(args.get(key), ec))
-      return std::string(key == std::string("scene") ? "scene " : "robot ") + args.get(key);
+  if (args.has("scene") && !std::filesystem::exists(args.get("scene"), ec))
+    return "scene " + args.get("scene");
+  if (args.has("urdf") && !std::filesystem::exists(resolve_robot(args.get("urdf")), ec))
+    return "robot " + args.get("urdf");
   return "";
 }
 
@@ -262,15 +263,12 @@ int run_workbench(int argc, char** argv) {
   source.scripted = args.has("script");
   const int frame_limit = int(args.get_int("frames", -1));
 
-  if (const std::string missing = missing_input_file(args); !missing.empty()) {
-    std::fprintf(stderr, "ikwb gui: could not open %s: no such file\n", missing.c_str());
-    return 1;
-  }
-
   // window, GL context, ImGui with its backends, and the theme
   gui::Platform platform;
   std::string error;
   if (!platform.init(platform_options(args), &error)) {
+    if (const std::string missing = missing_input_file(args); !missing.empty())
+      std::fprintf(stderr, "ikwb gui: could not open %s: no such file\n", missing.c_str());
     std::fprintf(stderr, "ikwb gui: %s\n", error.c_str());
     return 1;
   }

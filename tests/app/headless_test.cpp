@@ -74,12 +74,14 @@ TEST_F(Headless, AWindowWithoutADisplayPointsToHeadless) {
   EXPECT_NE(log().find("--headless"), std::string::npos) << log();
 }
 
-// a robot file that is not there is named before any window is tried: without a display that
-// error is the one the user gets, not the display's
-TEST_F(Headless, AMissingRobotFileIsNamedBeforeTheDisplay) {
+// without a display a robot file that is not there is named too (a shipped robot's name is no
+// missing file)
+TEST_F(Headless, AMissingRobotFileIsNamedBesideTheDisplaysError) {
   EXPECT_EQ(run_gui("nope.urdf --frames 3", 60), 1);
   EXPECT_NE(log().find("could not open robot nope.urdf: no such file"), std::string::npos) << log();
-  EXPECT_EQ(log().find("cannot open a window"), std::string::npos) << log();
+  EXPECT_NE(log().find("cannot open a window"), std::string::npos) << log();
+  EXPECT_EQ(run_gui("humanoid --frames 3", 60), 1);
+  EXPECT_EQ(log().find("could not open"), std::string::npos) << log();
 }
 
 }  // namespace

@@ -316,8 +316,6 @@ TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattended
   EXPECT_EQ(run_gui("--robot no_such_robot --frames 3" + rec), 1) << log();
   EXPECT_NE(log().find("the robot no_such_robot did not load"), std::string::npos) << log();
   EXPECT_EQ(run_gui("--scene missing.json --frames 3" + rec), 1) << log();
-  EXPECT_NE(log().find("could not open scene missing.json: no such file"), std::string::npos)
-      << log();
   EXPECT_EQ(run_gui("--scene bad_scene.json --frames 3" + rec), 1) << log();
   EXPECT_NE(log().find("the scene bad_scene.json did not load"), std::string::npos) << log();
   // scripted runs stop before their first command
@@ -325,9 +323,10 @@ TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattended
   EXPECT_EQ(run(dump_cmd("never.json"), "--robot no_such_robot"), 1) << log();
   EXPECT_FALSE(std::filesystem::exists(path("never.json")));
   EXPECT_FALSE(std::filesystem::exists(path("rec.json")));
-  // a robot that loads runs its frames
+  // a robot that loads runs its frames; the argument may name a shipped robot
   ASSERT_EQ(run_gui("--robot panda --frames 3 --dump-state ok.json" + rec), 0) << log();
   EXPECT_EQ(dump("ok.json")["frame"], 3);
+  ASSERT_EQ(run_gui("humanoid --frames 3" + rec), 0) << log();
   // a later open that fails is a message; the run goes on with the robot it had
   ASSERT_EQ(run("open_urdf bad.urdf\nwait 2\n" + dump_cmd("later.json"), "--robot panda"), 0)
       << log();

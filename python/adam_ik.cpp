@@ -95,10 +95,7 @@ class AdamIK {
     if (t.type == TargetType::kRotation)
       throw py::value_error("update_target_position: target '" + frame + "' is a ROTATION target");
     auto p = as_doubles(position, "update_target_position position", {3});
-    for (int k = 0; k < 3; ++k)
-      if (!std::isfinite(p.data()[k]))
-        throw py::value_error("update_target_position: NaN or inf values");
-    t.target.p = {p.data()[0], p.data()[1], p.data()[2]};
+    t.target.p = target_position(p.data(), "update_target_position");
     t.position_set = true;
   }
 
@@ -374,11 +371,17 @@ void bind_adam(py::module_& m) {
                      "frame constraints, minimum distances, joint limits, warm start. The robot "
                      "is loaded with a free root joint; its base moves only with "
                      "floating_base=True.")
-      .def(py::init<const std::string&, const std::vector<std::string>&, bool, const py::object&,
-                    bool, const std::vector<std::string>&>(),
+      .def(py::init([](const std::filesystem::path& urdf_path,
+                       const std::vector<std::string>& joints_list, bool joint_limits_active,
+                       const py::object& solver_settings, bool floating_base,
+                       const std::vector<std::filesystem::path>& package_paths) {
+             return std::make_unique<AdamIK>(urdf_path.string(), joints_list, joint_limits_active,
+                                             solver_settings, floating_base,
+                                             path_texts(package_paths));
+           }),
            py::arg("urdf_path"), py::arg("joints_list"), py::arg("joint_limits_active") = true,
            py::arg("solver_settings") = py::none(), py::kw_only(), py::arg("floating_base") = false,
-           py::arg("package_paths") = std::vector<std::string>(),
+           py::arg("package_paths") = std::vector<std::filesystem::path>(),
            "urdf_path: a URDF (xacro, MJCF, or a shipped robot's name); joints_list: the "
            "revolute, continuous or prismatic joints that move, in the order of the solution's "
            "values; joint_limits_active: keep them within their limits; solver_settings: a dict "

@@ -6,7 +6,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ struct PyModel {
 std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
                                     const std::vector<std::string>& package_paths, bool strict,
                                     const std::vector<std::string>& xacro_args = {});
+
+// Paths arrive as std::filesystem::path (a str or any os.PathLike, e.g. pathlib.Path); the
+// loaders take their text
+std::vector<std::string> path_texts(const std::vector<std::filesystem::path>& paths);
 
 // `obj` as a C-contiguous float64 array (no copy when it is one already) of `ndim` dimensions;
 // shape[i] >= 0 must match. Raises ValueError naming `what` for other dtypes (bool, objects,
@@ -76,6 +82,11 @@ py::dict settings_dict(const SolverSettings& settings);
 Quat<double> quat_from_matrix(const double* r, const std::string& what);
 // a unit quaternion x, y, z, w from 4 numbers (within 1e-3 of unit, then renormalised)
 Quat<double> unit_quat(const double* q, const std::string& what);
+// a target position from 3 numbers: finite, and within kMaxLength (1e6 m) per coordinate
+// as the core and the command line require (ValueError naming `what` otherwise)
+Vec3<double> target_position(const double* p, const std::string& what);
+// a; marked read-only (a copy whose writes would be lost says so when written)
+py::array read_only(py::array a);
 // 4x4 homogeneous matrix of a transform (row-major)
 py::array matrix_of(const Transform<double>& x);
 

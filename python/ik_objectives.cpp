@@ -102,6 +102,16 @@ Vec3<double> finite_vec3(py::handle v, const std::string& what) {
   return x;
 }
 
+// a direction: finite and not zero ("IKObjectiveLookAt axis must be a finite, non-zero vector,
+// got [0.0, 0.0, 0.0]"), as the solver requires when it adds the objective
+Vec3<double> direction_vec3(py::handle v, const std::string& what) {
+  const Vec3<double> x = vec3_of(v, what);
+  if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z) || !(length(x) > 0))
+    throw py::value_error(what + " must be a finite, non-zero vector, got [" + number_text(x.x) +
+                          ", " + number_text(x.y) + ", " + number_text(x.z) + "]");
+  return x;
+}
+
 // per-axis weights: finite and >= 0
 Vec3<double> axis_weights(py::handle v, const std::string& what) {
   Vec3<double> x = finite_vec3(v, what);
@@ -141,13 +151,9 @@ void set_positions(PyObjective& o, py::handle p, const std::string& what, bool r
   auto a =
       as_doubles(p, o.class_name + "." + what, {resize ? -1 : py::ssize_t(o.targets.size()), 3});
   if (resize) o.targets.assign(a.shape(0), transform_identity<double>());
-  for (py::ssize_t i = 0; i < a.shape(0); ++i) {
-    const double* d = a.data() + 3 * i;
-    if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
-      throw py::value_error(o.class_name + "." + what + ": target " + std::to_string(i) +
-                            " has NaN or inf values");
-    o.targets[i].p = {d[0], d[1], d[2]};
-  }
+  for (py::ssize_t i = 0; i < a.shape(0); ++i)
+    o.targets[i].p = target_position(a.data() + 3 * i,
+                                     o.class_name + "." + what + " target " + std::to_string(i));
 }
 
 void set_rotations(PyObjective& o, py::handle q, const std::string& what, bool resize) {
@@ -165,10 +171,7 @@ void set_poses(PyObjective& o, py::handle x, const std::string& what, bool resiz
   if (resize) o.targets.assign(a.shape(0), transform_identity<double>());
   for (py::ssize_t i = 0; i < a.shape(0); ++i) {
     const double* d = a.data() + 7 * i;
-    if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
-      throw py::value_error(o.class_name + "." + what + ": target " + std::to_string(i) +
-                            " has NaN or inf values");
-    o.targets[i].p = {d[0], d[1], d[2]};
+    o.targets[i].p = target_position(d, o.class_name + "." + what + " target " + std::to_string(i));
     o.targets[i].q = unit_quat(d + 3, o.class_name + "." + what + " row " + std::to_string(i));
   }
 }
@@ -177,7 +180,7 @@ py::array positions_of(const PyObjective& o) {
   py::array_t<double> a({py::ssize_t(o.targets.size()), py::ssize_t(3)});
   for (std::size_t i = 0; i < o.targets.size(); ++i)
     for (int k = 0; k < 3; ++k) a.mutable_data()[3 * i + k] = o.targets[i].p[k];
-  return a;
+  return read_only(a);
 }
 
 py::array rotations_of(const PyObjective& o) {
@@ -187,7 +190,7 @@ py::array rotations_of(const PyObjective& o) {
     double* d = a.mutable_data() + 4 * i;
     d[0] = q.x, d[1] = q.y, d[2] = q.z, d[3] = q.w;
   }
-  return a;
+  return read_only(a);
 }
 
 // the setters of a kind whose target has a position
@@ -197,7 +200,9 @@ void position_setters(C& c) {
        "set_target_position",
        [](PyObjective& o, int i, py::handle p) {
          o.check_problem(i, "set_target_position");
-         o.targets[i].p = finite_vec3(p, o.class_name + ".set_target_position new_position");
+         auto a = as_doubles(p, o.class_name + ".set_target_position new_position", {3});
+         o.targets[i].p =
+             target_position(a.data(), o.class_name + ".set_target_position new_position");
        },
        py::arg("problem_idx"), py::arg("new_position"),
        "Target position [m], world frame, of one base problem")
@@ -205,7 +210,8 @@ void position_setters(C& c) {
           "set_target_positions",
           [](PyObjective& o, py::handle p) { set_positions(o, p, "set_target_positions", false); },
           py::arg("new_positions"), "Target positions of every base problem, [problem_count, 3]")
-      .def_property_readonly("target_positions", &positions_of, "A copy, [problem_count, 3]");
+      .def_property_readonly("target_positions", &positions_of,
+                             "A read-only copy, [problem_count, 3]");
 }
 
 template <class C>
@@ -223,7 +229,8 @@ void rotation_setters(C& c) {
           "set_target_rotations",
           [](PyObjective& o, py::handle q) { set_rotations(o, q, "set_target_rotations", false); },
           py::arg("new_rotations"), "Target orientations of every base problem, [problem_count, 4]")
-      .def_property_readonly("target_rotations", &rotations_of, "A copy, [problem_count, 4]");
+      .def_property_readonly("target_rotations", &rotations_of,
+                             "A read-only copy, [problem_count, 4]");
 }
 
 template <class T>
@@ -392,6 +399,11 @@ void bind_ik_objectives(py::module_& ik) {
              if (!rest_q.is_none()) {
                auto r = as_doubles(rest_q, "IKObjectivePosture rest_q", {-1});
                o->spec.rest_q.assign(r.data(), r.data() + r.size());
+               for (std::size_t i = 0; i < o->spec.rest_q.size(); ++i)
+                 if (!std::isfinite(o->spec.rest_q[i]))
+                   throw py::value_error("IKObjectivePosture rest_q must be finite, got " +
+                                         number_text(o->spec.rest_q[i]) + " at " +
+                                         std::to_string(i));
              }
              return o;
            }),
@@ -471,7 +483,7 @@ void bind_ik_objectives(py::module_& ik) {
         auto o = make<LookAtObjective>("IKObjectiveLookAt", ObjectiveType::kLookAt, weight, hard);
         o->spec.params.link = link;
         o->spec.params.offset = finite_vec3(offset, "IKObjectiveLookAt link_offset");
-        o->spec.params.axis = finite_vec3(axis, "IKObjectiveLookAt axis");
+        o->spec.params.axis = direction_vec3(axis, "IKObjectiveLookAt axis");
         o->spec.params.cone = checked_cone(cone, o->class_name);
         if ((target_link >= 0) == !targets.is_none())
           throw py::value_error(
@@ -499,8 +511,8 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<AxisAlignObjective>("IKObjectiveAxisAlign", ObjectiveType::kAxisAlign,
                                                weight, hard);
              o->spec.params.link = link;
-             o->spec.params.axis = finite_vec3(axis, "IKObjectiveAxisAlign axis");
-             o->spec.params.direction = finite_vec3(direction, "IKObjectiveAxisAlign direction");
+             o->spec.params.axis = direction_vec3(axis, "IKObjectiveAxisAlign axis");
+             o->spec.params.direction = direction_vec3(direction, "IKObjectiveAxisAlign direction");
              o->spec.params.cone = checked_cone(cone, o->class_name);
              return o;
            }),
@@ -520,6 +532,14 @@ void bind_ik_objectives(py::module_& ik) {
             o->spec.params.offset = finite_vec3(offset, "IKObjectivePositionBox link_offset");
             o->spec.params.box_lower = vec3_of(lower, "IKObjectivePositionBox lower");
             o->spec.params.box_upper = vec3_of(upper, "IKObjectivePositionBox upper");
+            for (int k = 0; k < 3; ++k) {
+              const double lo = o->spec.params.box_lower[k], hi = o->spec.params.box_upper[k];
+              if (!(lo <= hi) || lo == HUGE_VAL || hi == -HUGE_VAL)
+                throw py::value_error("IKObjectivePositionBox: axis " + std::to_string(k) +
+                                      " needs lower <= upper (not NaN; -inf / inf open a side), "
+                                      "got " +
+                                      number_text(lo) + " and " + number_text(hi));
+            }
             set_poses(*o, targets, "target_poses", true);
             return o;
           }),

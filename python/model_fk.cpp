@@ -290,13 +290,21 @@ void bind_model_fk(py::module_& m) {
       "An immutable robot model: bodies and joints in topological order (structure of arrays). "
       "Array attributes are read-only views of the C++ model.");
   model
-      .def_static("from_urdf", &load_model, py::arg("path"), py::arg("floating_base") = false,
-                  py::arg("package_paths") = std::vector<std::string>(), py::arg("strict") = false,
-                  py::arg("xacro_args") = std::vector<std::string>(),
-                  "Loads a URDF (also xacro or MJCF, or a shipped robot's name such as 'panda'). "
-                  "floating_base attaches the root with a free joint (7 coords, 6 dofs); "
-                  "xacro_args: 'NAME:=VALUE' strings for a .xacro file's xacro run. "
-                  "Raises ikwb.ModelError (a ValueError) naming the file and the problem.")
+      .def_static(
+          "from_urdf",
+          [](const std::filesystem::path& path, bool floating_base,
+             const std::vector<std::filesystem::path>& package_paths, bool strict,
+             const std::vector<std::string>& xacro_args) {
+            return load_model(path.string(), floating_base, path_texts(package_paths), strict,
+                              xacro_args);
+          },
+          py::arg("path"), py::arg("floating_base") = false,
+          py::arg("package_paths") = std::vector<std::filesystem::path>(),
+          py::arg("strict") = false, py::arg("xacro_args") = std::vector<std::string>(),
+          "Loads a URDF (also xacro or MJCF, or a shipped robot's name such as 'panda'). "
+          "floating_base attaches the root with a free joint (7 coords, 6 dofs); "
+          "xacro_args: 'NAME:=VALUE' strings for a .xacro file's xacro run. "
+          "Raises ikwb.ModelError (a ValueError) naming the file and the problem.")
       .def_property_readonly(
           "body_count", [](const PyModel& p) { return p.model->body_count; }, "Number of bodies")
       .def_property_readonly(

@@ -8,6 +8,7 @@
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
+#include "engine/core/spatial.hpp"
 #include "python/bindings.hpp"
 #include "solver/settings.hpp"
 
@@ -24,6 +25,12 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   options.load_meshes = false;  // kinematics only: mesh files are resolved, not read
   LoadResult r = load_robot_file(resolve_robot(path), options);
   return std::make_shared<PyModel>(PyModel{r.model, r.warnings});
+}
+
+std::vector<std::string> path_texts(const std::vector<std::filesystem::path>& paths) {
+  std::vector<std::string> out;
+  for (const std::filesystem::path& p : paths) out.push_back(p.string());
+  return out;
 }
 
 std::string shape_text(const py::array& a) {
@@ -127,6 +134,23 @@ std::vector<int> as_ints(py::handle obj, const std::string& what) {
   return kind == 'u' ? read(0ULL) : read(0LL);
 }
 
+namespace {
+
+// a Python int as JSON: signed within 64 bits, else unsigned (rng_seed takes up to 2^64 - 1);
+// beyond that a ValueError naming `what` and what it expects
+nlohmann::json int_json(py::handle v, const std::string& what, const std::string& expects) {
+  const long long s = PyLong_AsLongLong(v.ptr());
+  if (!(s == -1 && PyErr_Occurred())) return s;
+  PyErr_Clear();
+  const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());
+  if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return u;
+  PyErr_Clear();
+  throw py::value_error(what + ": " + std::string(py::str(v)) + " is out of range; expects " +
+                        expects);
+}
+
+}  // namespace
+
 void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what) {
   for (auto item : values) {
     const std::string key = py::str(item.first);
@@ -142,7 +166,7 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
     if (py::isinstance<py::bool_>(v))
       j = v.cast<bool>();
     else if (py::isinstance<py::int_>(v))
-      j = v.cast<long long>();
+      j = int_json(v, what + ": solver setting '" + key + "'", info->expects());
     else if (py::isinstance<py::float_>(v))
       j = v.cast<double>();
     else if (py::isinstance<py::str>(v))
@@ -182,6 +206,22 @@ Quat<double> unit_quat(const double* v, const std::string& what) {
     throw py::value_error(what + ": quaternion (x, y, z, w) is not unit (norm " +
                           std::to_string(n) + ")");
   return normalize(q);
+}
+
+Vec3<double> target_position(const double* p, const std::string& what) {
+  const std::string given =
+      ", got [" + number_text(p[0]) + ", " + number_text(p[1]) + ", " + number_text(p[2]) + "]";
+  for (int k = 0; k < 3; ++k) {
+    if (!std::isfinite(p[k])) throw py::value_error(what + " must be finite" + given);
+    if (std::fabs(p[k]) > kMaxLength)
+      throw py::value_error(what + " must be within 1e6 m of the origin per axis" + given);
+  }
+  return {p[0], p[1], p[2]};
+}
+
+py::array read_only(py::array a) {
+  a.attr("flags").attr("writeable") = false;
+  return a;
 }
 
 Quat<double> quat_from_matrix(const double* r, const std::string& what) {

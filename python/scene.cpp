@@ -29,6 +29,8 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   paths.insert(paths.end(), package_paths.begin(), package_paths.end());
   s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false, s.scene.xacro_args);
   s.setup = resolve_scene(*s.model->model, s.scene);
+  // all the scene asks or nothing, as `ikwb solve --scene`
+  require_solvable_scene(*s.model->model, s.scene, s.setup, path, "ikwb.load_scene");
   s.settings = batch_solve_settings();  // as `ikwb solve --scene`
   s.warnings = s.scene.warnings;
   s.warnings.insert(s.warnings.end(), s.model->warnings.begin(), s.model->warnings.end());
@@ -65,6 +67,11 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
                               (o.params.link_b >= 0 ? ": it follows link_b" : ""));
       t.objectives.push_back(i);
     }
+    if (t.objectives.size() > 1)
+      throw py::value_error(what + ": " + std::to_string(t.objectives.size()) +
+                            " objectives are named '" + name +
+                            "' (as `ikwb solve` refuses a "
+                            "targets column of such a name)");
     if (!known)
       throw py::value_error(what +
                             ": no objective of that name; objectives with a target: " + names);
@@ -120,11 +127,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
       const std::string row = "Scene.solve targets row " + std::to_string(r);
       for (int i : t.objectives) {
         Transform<double>& dst = x[r * count + i];
-        if (t.position) {
-          if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
-            throw py::value_error(row + ": NaN or inf values");
-          dst.p = {d[0], d[1], d[2]};
-        }
+        if (t.position) dst.p = target_position(d, row);
         if (t.rotation) dst.q = unit_quat(t.position ? d + 3 : d, row);
       }
     }
@@ -207,9 +210,9 @@ void bind_scene(py::module_& m) {
           [](const PyScene& s) {
             py::array_t<double> a(py::ssize_t(s.setup.q.size()));
             std::copy(s.setup.q.begin(), s.setup.q.end(), a.mutable_data());
-            return a;
+            return read_only(a);
           },
-          "The scene's configuration (where every problem starts), a copy")
+          "The scene's configuration (where every problem starts), a read-only copy")
       .def_property_readonly(
           "objective_names",
           [](const PyScene& s) {
@@ -239,10 +242,15 @@ void bind_scene(py::module_& m) {
            "scene's). Keyword arguments override solver settings by scene key. Returns a dict: "
            "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
            "the enabled task objectives), iterations, solve_seconds. The GIL is released.");
-  m.def("load_scene", &load_scene_py, py::arg("path"),
-        py::arg("package_paths") = std::vector<std::string>(),
-        "Reads a scene file and loads its robot; ikwb.SceneError / ikwb.ModelError (ValueErrors) "
-        "name the file and the problem");
+  m.def(
+      "load_scene",
+      [](const std::filesystem::path& path,
+         const std::vector<std::filesystem::path>& package_paths) {
+        return load_scene_py(path.string(), path_texts(package_paths));
+      },
+      py::arg("path"), py::arg("package_paths") = std::vector<std::filesystem::path>(),
+      "Reads a scene file and loads its robot; ikwb.SceneError / ikwb.ModelError (ValueErrors) "
+      "name the file and the problem");
 }
 
 }  // namespace ikwb::python

@@ -345,6 +345,33 @@ CollisionWorld scene_collision_world(const Model& m, const Scene& scene,
   return make_collision_world(m, disabled, scene.obstacles, on);
 }
 
+void require_placed_objectives(const Model& m, const Scene& scene, const SceneSetup& setup,
+                               const std::string& scene_path, const char* command) {
+  if (setup.objectives.size() >= scene.objectives.size()) return;
+  State fk(m);
+  eval_fk(m, setup.q, {}, fk);
+  for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
+    const SceneObjective& o = scene.objectives[i];
+    PlacedObjective placed;
+    std::string error;
+    if (!objective_from_scene(m, o, fk.body_q, setup.rest_q, &placed, &error))
+      throw SceneError(scene_path + ": objective " + std::to_string(i) + " \"" + o.name + "\" (" +
+                       o.type + "): " + error + " (the workbench skips it; " + command +
+                       " does not)");
+  }
+}
+
+void require_solvable_scene(const Model& m, const Scene& scene, const SceneSetup& setup,
+                            const std::string& scene_path, const char* command) {
+  require_placed_objectives(m, scene, setup, scene_path, command);
+  for (const SceneObjective& o : scene.objectives)
+    if (o.enabled) return;
+  throw SceneError(scene_path + (scene.objectives.empty()
+                                     ? ": the scene has no objectives: nothing to solve"
+                                     : ": every objective of the scene is disabled: nothing to "
+                                       "solve"));
+}
+
 IkProblem make_problem(std::shared_ptr<const Model> model,
                        const std::vector<PlacedObjective>& objectives, int problem_count,
                        const CollisionWorld* collision) {

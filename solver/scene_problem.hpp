@@ -78,6 +78,17 @@ SceneSetup resolve_scene(const Model& model, const Scene& scene);
 CollisionWorld scene_collision_world(const Model& model, const Scene& scene,
                                      std::vector<std::string>& warnings);
 
+// What a batch solve (`ikwb solve --scene`, `ikwb animate`, the Python Scene) requires of a
+// scene on its robot beyond what resolve_scene accepts: it solves all the scene asks or nothing.
+// Throws SceneError naming the first objective the robot cannot place (an unknown link, ...):
+// the workbench warns and skips it, a batch does not. command: the batch's name, for the
+// message.
+void require_placed_objectives(const Model& m, const Scene& scene, const SceneSetup& setup,
+                               const std::string& scene_path, const char* command);
+// the same, and at least one enabled objective (else SceneError: nothing to solve)
+void require_solvable_scene(const Model& m, const Scene& scene, const SceneSetup& setup,
+                            const std::string& scene_path, const char* command);
+
 // An IkProblem of problem_count problems holding the objectives, every problem starting at
 // their targets, with the collision world when given.
 IkProblem make_problem(std::shared_ptr<const Model> model,

@@ -10,12 +10,12 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
-#include "app/cli/scene_checks.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/cli/trajectory_io.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
+#include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"
 #include "solver/timeline_render.hpp"
 

@@ -18,7 +18,6 @@
 #include "app/cli/csv.hpp"
 #include "app/cli/link_targets.hpp"
 #include "app/cli/robot_args.hpp"
-#include "app/cli/scene_checks.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
 #include "engine/core/robot_file.hpp"
@@ -244,19 +243,6 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                where.c_str(), r.seconds * 1e3, r.solves, missed, enabled);
 }
 
-// A batch run solves all the scene asks or nothing: an objective the robot cannot place is an
-// error (require_placed_objectives), so is a scene with no enabled objective. Throws SceneError.
-void require_objectives(const Model& m, const Scene& scene, const SceneSetup& setup,
-                        const std::string& scene_path) {
-  require_placed_objectives(m, scene, setup, scene_path, "ikwb solve");
-  for (const SceneObjective& o : scene.objectives)
-    if (o.enabled) return;
-  throw SceneError(scene_path + (scene.objectives.empty()
-                                     ? ": the scene has no objectives: nothing to solve"
-                                     : ": every objective of the scene is disabled: nothing to "
-                                       "solve"));
-}
-
 // `ikwb solve --scene SCENE.json [--targets T.csv]`; *allocating as in solve_link_targets
 void solve_scene(const ArgParser& args, const std::string& scene_path,
                  const std::string& targets_path, const std::string& out_path, int chunk,
@@ -274,7 +260,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
     disabled_body_pairs(m, load_srdf(scene.srdf), scene.srdf);
   }
   SceneSetup setup = resolve_scene(m, scene);
-  require_objectives(m, scene, setup, scene_path);
+  require_solvable_scene(m, scene, setup, scene_path, "ikwb solve");
   print_warnings(setup.warnings);
 
   std::vector<std::string> warnings;

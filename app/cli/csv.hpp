@@ -50,10 +50,6 @@ NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& opt
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options = {});
 
-// The largest magnitude a target value may have (m, or a quaternion component): beyond it the
-// residuals' squares overflow to infinity (the URDF loader's bound on lengths, 1e6 m).
-constexpr double kMaxTargetValue = 1e6;
-
 // Why field f is no number: "'f' is not a number", or "'f' is out of range" for one beyond a
 // double's range (1e400, which would read as infinity).
 std::string not_a_number(const std::string& f);

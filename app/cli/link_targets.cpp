@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "app/cli/csv.hpp"
+#include "engine/core/spatial.hpp"
 
 namespace ikwb {
 
@@ -38,7 +39,7 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
       return why;
     }
     if (!std::isfinite(d)) return "'" + f + "' is not finite";
-    if (std::fabs(d) > kMaxTargetValue) return "'" + f + "' is out of range (magnitude above 1e6)";
+    if (std::fabs(d) > kMaxLength) return "'" + f + "' is out of range (magnitude above 1e6)";
     v.push_back(d);
   }
   const int n = int(v.size());

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "app/cli/csv.hpp"
+#include "engine/core/spatial.hpp"
 
 namespace ikwb {
 
@@ -140,7 +141,7 @@ void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
       row.error = "column " + in_quotes(st.header[c]) + ": NaN or infinite value";
       return;
     }
-    if (std::fabs(d) > kMaxTargetValue) {
+    if (std::fabs(d) > kMaxLength) {
       row.error = "column " + in_quotes(st.header[c]) + ": " + in_quotes(s) +
                   " is out of range (magnitude above 1e6)";
       return;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app/cli/csv.hpp"
+#include "engine/core/spatial.hpp"
 
 namespace ikwb {
 
@@ -44,7 +45,7 @@ Vec3<double> parse_vec3(const std::string& name, const std::string& text) {
     v[i] = std::strtod(f[i].c_str(), &end);
     if (end == f[i].c_str() || *end || !std::isfinite(v[i]))
       throw CliError("--" + name + ": '" + f[i] + "' is not a finite number");
-    if (std::fabs(v[i]) > kMaxTargetValue)
+    if (std::fabs(v[i]) > kMaxLength)
       throw CliError("--" + name + ": '" + f[i] + "' is out of range (magnitude above 1e6)");
   }
   return v;

@@ -19,6 +19,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +35,7 @@
 #include "app/gui/stored_configs.hpp"
 #include "app/gui/visuals.hpp"
 #include "engine/core/robot_path.hpp"
+#include "engine/core/spatial.hpp"
 
 namespace ikwb::gui {
 
@@ -228,10 +230,13 @@ std::string check_target(const Args& a) {
   if (a.size() != 5 && a.size() != 9) return "expected: target INDEX X Y Z [QX QY QZ QW]";
   int i;
   double v;
-  bool ok = index_value(a[1], &i);
-  for (std::size_t k = 2; k < a.size(); ++k)
+  bool ok = index_value(a[1], &i), near = true;
+  for (std::size_t k = 2; k < a.size(); ++k) {
     ok = ok && (k < 5 ? length_value(a[k], &v) : plain_number(a[k], &v));
-  return need(ok, "expected numbers");
+    near = near && (k >= 5 || !ok || std::fabs(v) <= kMaxLength);
+  }
+  if (!ok) return "expected numbers";
+  return need(near, "a target position within 1e6 m per axis");
 }
 
 bool run_target(Turn& t) {

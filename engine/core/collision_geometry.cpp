@@ -403,7 +403,7 @@ bool parse_shape_type(const std::string& name, ShapeType* type) {
 void check_obstacle(const Obstacle& o) {
   std::string w = "obstacle '" + o.name + "'";
   auto positive = [&](double v, const char* field) {
-    if (!(std::isfinite(v) && v > 0 && v <= 1e6))
+    if (!(std::isfinite(v) && v > 0 && v <= kMaxLength))
       throw std::invalid_argument(w + ": " + field + " must be in (0, 1e6] m");
   };
   switch (o.type) {
@@ -423,13 +423,13 @@ void check_obstacle(const Obstacle& o) {
     case ShapeType::kHalfSpace:
       if (!(std::abs(length(o.normal) - 1) < 1e-3))
         throw std::invalid_argument(w + ": normal must be a unit vector");
-      if (!std::isfinite(o.offset) || std::abs(o.offset) > 1e6)
+      if (!std::isfinite(o.offset) || std::abs(o.offset) > kMaxLength)
         throw std::invalid_argument(w + ": offset must be finite, within 1e6 m");
       return;
   }
   const Transform<double>& x = o.pose;
   for (int k = 0; k < 3; ++k)
-    if (!std::isfinite(x.p[k]) || std::abs(x.p[k]) > 1e6)
+    if (!std::isfinite(x.p[k]) || std::abs(x.p[k]) > kMaxLength)
       throw std::invalid_argument(w + ": pose.position must be finite, within 1e6 m");
   if (!(std::abs(quat_norm(x.q) - 1) < 1e-3))
     throw std::invalid_argument(w + ": pose.orientation must be a unit quaternion (x, y, z, w)");

@@ -26,9 +26,6 @@ namespace {
 
 // JSON nesting accepted in scene files (scenes need fewer than 10 levels)
 constexpr int kMaxSceneDepth = 256;
-// the largest coordinate a scene's vectors may have (m): beyond it poses and squared residuals
-// overflow to infinity (the URDF loader's bound on lengths)
-constexpr double kMaxSceneLength = 1e6;
 
 // reading helpers: every error names the JSON path
 struct Reader {
@@ -53,12 +50,11 @@ struct Reader {
       v.push_back(number(j[i], where + "[" + std::to_string(i) + "]"));
     return v;
   }
-  // three numbers within kMaxSceneLength: a position, an offset, a size, a direction
+  // three numbers within kMaxLength: a position, an offset, a size, a direction
   Vec3<double> vec3(const json& j, const std::string& where) const {
     const Vec3<double> v = any_vec3(j, where);
     for (double x : {v.x, v.y, v.z})
-      if (std::fabs(x) > kMaxSceneLength)
-        fail(where, "magnitude above 1e6 (" + json(x).dump() + ")");
+      if (std::fabs(x) > kMaxLength) fail(where, "magnitude above 1e6 (" + json(x).dump() + ")");
     return v;
   }
   // three numbers of any finite size (per-axis weights)

@@ -23,6 +23,11 @@
 
 namespace ikwb {
 
+// The largest length or coordinate any input may have (m): URDF origins and shapes, scene
+// positions and sizes, obstacles, timeline keys and IK targets. Beyond it poses and the
+// residuals' squares overflow to infinity.
+constexpr double kMaxLength = 1e6;
+
 // scalar helpers that dispatch to the right overload for float, double and dual numbers
 template <class T>
 IKWB_HD T sqr(T a) {

@@ -51,6 +51,8 @@ Transform<double> pose(const json& j, const std::string& source, const std::stri
   std::vector<double> p = j.contains("position")
                               ? numbers(j["position"], source, where + ".position", 3)
                               : std::vector<double>{0, 0, 0};
+  for (double x : p)
+    if (std::fabs(x) > kMaxLength) fail(source, where + ".position", "magnitude above 1e6");
   std::vector<double> q = j.contains("orientation")
                               ? numbers(j["orientation"], source, where + ".orientation", 4)
                               : std::vector<double>{0, 0, 0, 1};

@@ -85,10 +85,6 @@ std::string describe(const XMLElement* e, const char* attr) {
   return "<" + std::string(e->Name()) + " " + attr + "=\"" + (v ? v : "") + "\">";
 }
 
-// Largest length (origins, shape sizes) and mesh scale accepted: past it a model's poses and
-// squared residuals overflow to infinity (1e308 + 1e308).
-constexpr double kMaxLength = 1e6;
-
 // Reads attribute `attr` of e as exactly n finite numbers into out. Returns false when the
 // attribute is absent (out untouched); throws when it is present but malformed or when a value
 // is larger in magnitude than max_abs.

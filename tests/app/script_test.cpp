@@ -75,6 +75,10 @@ TEST(Script, AcceptsUnits) {
   EXPECT_EQ(parse_error("camera yaw 30deg pitch 0.2 distance 150cm target 0 0 50cm\n"), "");
   EXPECT_EQ(parse_error("expect position_error 0 < 2mm\nexpect rotation_error 0 < 1deg\n"), "");
   EXPECT_NE(parse_error("target 0 10furlongs 0 0\n"), "");
+  // a target beyond the solver's bound (kMaxLength) is refused with the script
+  EXPECT_NE(parse_error("target 0 1e7 0 0.5\n").find("a target position within 1e6 m per axis"),
+            std::string::npos);
+  EXPECT_EQ(parse_error("target 0 1e6 0 -1e6\n"), "");
 }
 
 TEST(ScriptArgs, UnitsSwitchesKeysAndTokens) {

@@ -211,6 +211,8 @@ TEST(Timeline, BadSceneTimelinesNameThePlace) {
             "s.json: timeline.keys[0].interpolation: expected \"joint\" or \"task\"");
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "targets": [{"position": [1, 2]}]}]})"),
             "s.json: timeline.keys[0].targets[0].position: expected an array of 3 numbers");
+  EXPECT_EQ(error(R"({"keys": [{"time": 0, "targets": [{"position": [1, 2e6, 3]}]}]})"),
+            "s.json: timeline.keys[0].targets[0].position: magnitude above 1e6");
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "targets": [{}]}]})"),
             "s.json: timeline.keys[0].targets[0]: expected {\"position\": [x, y, z], "
             "\"orientation\": [x, y, z, w]} or null");

@@ -1,6 +1,8 @@
 """ikwb.InverseKinematics: adam's InverseKinematics API (seed 003), and the adam defects it does
 not have: soft FIXED constraints keep the position, all-hard problems solve, a fixed base stays,
 set_initial_guess is where the next solve starts."""
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -62,7 +64,7 @@ def reachable_pose(panda, seed):
 
 
 def test_pose_target_update_solve_get_solution(panda):
-    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik = ikwb.InverseKinematics(pathlib.Path(PANDA), ARM)  # a str or any os.PathLike
     assert ik.ndof == 7 and ik.joints_list == ARM
     ik.add_target_pose(TCP)
     assert ik.targets == {TCP: ikwb.TargetType.POSE}

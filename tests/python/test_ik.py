@@ -51,6 +51,11 @@ def test_position_objective_api():
         o.set_target_positions(np.zeros((3, 3)))
     with pytest.raises(ValueError, match="problem_idx 2 out of range"):
         o.set_target_position(2, [0, 0, 0])
+    with pytest.raises(ValueError, match=r"new_position must be within 1e6 m of the origin per "
+                                         r"axis, got \[1e\+300, 0.0, 0.0\]"):
+        o.set_target_position(0, [1e300, 0, 0])
+    with pytest.raises(ValueError, match="read-only"):
+        o.target_positions[0, 0] = 9.0  # a copy: the write would be lost
     with pytest.raises(ValueError, match=r"set_target_position new_position must be finite, "
                        r"got \[nan, 0.0, 0.0\]"):
         o.set_target_position(0, [np.nan, 0, 0])
@@ -337,6 +342,11 @@ def test_solver_value_errors(panda):
         ik.IKSolver(panda, 2, [obj], n_seeds=0)
     with pytest.raises(ValueError, match="n_problems must be >= 1"):
         ik.IKSolver(panda, 0, [obj])
+    # rng_seed takes any 64-bit unsigned value; beyond, a ValueError that names it
+    ik.IKSolver(panda, 2, [obj], rng_seed=2**64 - 1)
+    with pytest.raises(ValueError, match=r"solver setting 'rng_seed': 1180591620717411303424 is "
+                                         r"out of range; expects an integer >= 0"):
+        ik.IKSolver(panda, 2, [obj], rng_seed=2**70)
     with pytest.raises(ValueError, match=r"objective 0 \(IKObjectivePosition\): .*link"):
         ik.IKSolver(panda, 2, [ik.IKObjectivePosition(99, [0, 0, 0], np.zeros((2, 3)))])
     s = ik.IKSolver(panda, 2, [obj])
@@ -646,3 +656,13 @@ def test_objective_constructors_check_their_parameters():
         ik.IKObjectiveManipulability(1, min_measure=-1)
     with pytest.raises(ValueError, match="link_indices: expected integers, got dtype float64"):
         ik.IKObjectiveSupportPolygon([1.5], [[0, 0, 0]])
+    # directions, boxes and rests the solver would refuse are refused where they are given
+    with pytest.raises(ValueError, match=r"^IKObjectiveAxisAlign direction must be a finite, "
+                                         r"non-zero vector, got \[0.0, 0.0, 0.0\]$"):
+        ik.IKObjectiveAxisAlign(1, [0, 0, 1], [0, 0, 0])
+    with pytest.raises(ValueError, match=r"^IKObjectiveLookAt axis must be a finite, non-zero"):
+        ik.IKObjectiveLookAt(1, [0, 0, 0], [0, 0, 0], targets)
+    with pytest.raises(ValueError, match=r"IKObjectivePositionBox: axis 0 needs lower <= upper"):
+        ik.IKObjectivePositionBox(1, [0, 0, 0], [[0, 0, 0, 0, 0, 0, 1]], [1, 0, 0], [0, 0, 0])
+    with pytest.raises(ValueError, match=r"IKObjectivePosture rest_q must be finite, got nan at 2"):
+        ik.IKObjectivePosture([0, 0, np.nan])

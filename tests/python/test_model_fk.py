@@ -1,6 +1,7 @@
 """ikwb.Model, State, eval_fk / eval_ik (newton.eval_fk's semantics and ValueError cases) and the
 batched forms; FK compared bit for bit with the C++ command line tool."""
 import csv
+import pathlib
 import subprocess
 import threading
 import time
@@ -43,6 +44,8 @@ def test_floating_base_and_errors(tmp_path):
     assert m.joint_coord_count == 15 and m.joint_dof_count == 14
     with pytest.raises(ikwb.ModelError, match="nope.urdf"):
         ikwb.Model.from_urdf(str(tmp_path / "nope.urdf"))
+    # paths may be any os.PathLike (pathlib.Path), package paths too
+    assert ikwb.Model.from_urdf(pathlib.Path(PANDA), package_paths=[tmp_path]).body_count == 13
     bad = tmp_path / "bad.urdf"
     bad.write_text("<robot name='x'><link name='a'/><joint name='j' type='revolute'>"
                    "<parent link='a'/><child link='missing'/></joint></robot>")

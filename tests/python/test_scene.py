@@ -1,6 +1,7 @@
 """ikwb.load_scene and Scene.solve: a scene solved for arrays of targets, equal to
 `ikwb solve --scene SCENE --targets T.csv`."""
 import csv
+import pathlib
 import subprocess
 
 import numpy as np
@@ -72,6 +73,38 @@ def test_solve_errors(scene):
         scene.solve([np.zeros((2, 3))])
     with pytest.raises(ValueError, match=r"joint_q: expected shape \(8,\)"):
         scene.solve(joint_q=np.zeros(3))
+    # beyond the bound the command line keeps (it skips such a target line)
+    with pytest.raises(ValueError, match=r"row 0 must be within 1e6 m of the origin per axis, "
+                                         r"got \[10000000.0, 0.0, 0.0\]"):
+        scene.solve({"tcp pose": [[1e7, 0, 0]]})
+    with pytest.raises(ValueError):
+        scene.joint_q[0] = 1.0  # a read-only copy: a write would be lost
+
+
+def write_scene(path, objectives):
+    path.write_text('{"version": 1, "robot": "panda", "objectives": [' + ", ".join(objectives)
+                    + "]}")
+    return path
+
+
+def test_a_scene_is_solved_whole_or_refused_as_by_the_command_line(tmp_path):
+    tcp = ('{"type": "position", "name": "p", "link": "panda_hand_tcp", '
+           '"target": {"position": [0.5, 0, 0.4]}}')
+    with pytest.raises(ikwb.SceneError, match=r"objective 0 \"p\" \(position\): unknown link "
+                                              r"'nolink' \(the workbench skips it; "
+                                              r"ikwb.load_scene does not\)"):
+        ikwb.load_scene(write_scene(tmp_path / "link.json", [tcp.replace("panda_hand_tcp",
+                                                                         "nolink")]))
+    with pytest.raises(ikwb.SceneError, match="the scene has no objectives: nothing to solve"):
+        ikwb.load_scene(write_scene(tmp_path / "none.json", []))
+    with pytest.raises(ikwb.SceneError, match="every objective of the scene is disabled"):
+        ikwb.load_scene(write_scene(tmp_path / "off.json",
+                                    [tcp.replace('"type"', '"enabled": false, "type"')]))
+    # a name two objectives share cannot take targets
+    two = ikwb.load_scene(write_scene(tmp_path / "two.json",
+                                      [tcp, tcp.replace("panda_hand_tcp", "panda_link7")]))
+    with pytest.raises(ValueError, match="targets\\['p'\\]: 2 objectives are named 'p'"):
+        two.solve({"p": [[0.4, 0.1, 0.3]]})
 
 
 def test_load_scene_errors(tmp_path):
@@ -80,6 +113,8 @@ def test_load_scene_errors(tmp_path):
     with pytest.raises(ikwb.SceneError, match="bad.json"):
         ikwb.load_scene(str(bad))
     assert issubclass(ikwb.SceneError, ValueError)
+    # paths may be any os.PathLike
+    assert ikwb.load_scene(pathlib.Path(PANDA_PRESET)).objective_names[0] == "tcp pose"
 
 
 def test_equals_the_command_line(scene, cli, tmp_path):

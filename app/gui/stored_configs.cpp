@@ -59,7 +59,9 @@ std::string parse_target(const std::vector<std::string>& fields, Transform<doubl
   return "";
 }
 
+// (FK brought up to the configuration first: set_configuration leaves it for the next read)
 void set_link_targets_to_links(AppState& app) {
+  app.ensure_fk();
   for (std::size_t i = 0; i < app.objectives.size(); ++i)
     if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
 }

@@ -255,6 +255,21 @@ TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
       EXPECT_EQ(table.rows[r][c], j["configurations"][r]["q"][c].get<double>()) << r << "," << c;
 }
 
+// a restored configuration stays: its link targets are where the restored pose puts them (they
+// were set from the FK of the pose before it, and the solve pulled the arm back there)
+TEST_F(Session, ARestoredConfigurationStaysWhereItWasStored) {
+  ASSERT_EQ(run("robot panda\nwait 5\nstore\ndrag 0 TranslateX 10cm 0 0 frames 20\nwait 20\n"
+                "store\nrestore_config 0\nwait 30\n" +
+                dump_cmd("restored.json")),
+            0)
+      << log();
+  const json d = dump("restored.json");
+  expect_near(d["joint_q"], d["stored_configs"][0]["q"], 1e-4, "restored");
+  EXPECT_GT(std::abs(d["stored_configs"][1]["q"][1].get<double>() -
+                     d["stored_configs"][0]["q"][1].get<double>()),
+            0.05);
+}
+
 TEST_F(Session, StoredConfigurationsBelongToTheRobotTheyWereStoredOn) {
   // a planar3 configuration and a Panda one: export and restore only the open robot's
   EXPECT_EQ(run("robot planar3\nwait 2\nstore\nrobot panda\nwait 2\nstore\nexport_configs " +

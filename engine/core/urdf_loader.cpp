@@ -777,7 +777,13 @@ std::string repair_text(const std::string& xml, Messages& msg,
     }
   }
   std::vector<bool> used(args.size(), false);
-  if (text.find("$(") != std::string::npos) text = expand_substitutions(text, msg, args, used);
+  // only in XML: a file that is none (a README, a program) is reported as not a URDF by the
+  // parser, not for the $( it happens to hold
+  const std::size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  const std::size_t first = text.find_first_not_of(" \t\r\n", bom);
+  const bool is_xml = first != std::string::npos && text[first] == '<';
+  if (is_xml && text.find("$(") != std::string::npos)
+    text = expand_substitutions(text, msg, args, used);
   for (std::size_t i = 0; i < args.size(); ++i)
     if (!used[i])
       msg.warn(0, "xacro argument '" + args[i] + "' not used (not a .xacro file, and no $(arg " +

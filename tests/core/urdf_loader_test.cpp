@@ -627,6 +627,9 @@ std::vector<BadCase> bad_cases() {
   return {
       {"MalformedXml", "<robot name=\"r\"><link name=\"a\"></robot>", "malformed XML"},
       {"NotXml", "this is not xml", "the file does not start with '<' (is it a URDF?)"},
+      // a text that is no XML is said to be so, not taken for a xacro leftover
+      {"NotXmlWithASubstitution", "# Notes\nrun with $(arg NAME)\n",
+       "the file does not start with '<' (is it a URDF?)"},
       {"AScene", "{\"version\": 1, \"robot\": \"panda\"}",
        "this looks like JSON, not a URDF (a scene file opens with --scene)"},
       {"Empty", "", "malformed XML"},

@@ -168,10 +168,10 @@ void Visuals::style_robot(const AppState& app, render::DrawStyle& style) const {
   if (options.limits) {
     style.body_tint.assign(m.body_count, glm::vec4(0.0f));
     for (int j = 0; j < m.joint_count; ++j) {
-      if (!std::isfinite(limit_fraction(app, j))) continue;
-      float c = limit_closeness(app, j);
-      glm::vec4 col = magnitude_color(std::max(0.0f, (c - 0.5f) * 2.0f), 0.65f);
-      style.body_tint[m.joint_child[j]] = col;
+      // no tint in the middle half of the range, then green, yellow, red at the limit
+      const float c = limit_closeness(app, j);
+      if (!std::isfinite(limit_fraction(app, j)) || c <= 0.5f) continue;
+      style.body_tint[m.joint_child[j]] = magnitude_color((c - 0.5f) * 2.0f, 0.65f);
     }
   }
   const BranchEdit& b = app.branch;

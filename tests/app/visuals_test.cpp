@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/app_state.hpp"
+#include "app/gui/visuals.hpp"
 #include "app/gui_script_fixture.hpp"
 
 namespace {
@@ -39,6 +41,34 @@ std::set<std::string> names(const json& a) {
   std::set<std::string> s;
   for (const json& n : a) s.insert(n.get<std::string>());
   return s;
+}
+
+// View > Joint limits tints a link by its joint's closeness to a limit: none in the middle half
+// of the range, green past it, red at the limit (no window needed)
+TEST(JointLimitTint, NoneInTheMiddleHalfThenTowardRed) {
+  ikwb::gui::AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const ikwb::Model& m = *app.model;
+  const int j1 = m.find_joint("panda_joint1"), j4 = m.find_joint("panda_joint4");
+  const int j6 = m.find_joint("panda_joint6");
+  auto at = [&](int j, double fraction) {
+    const int d = m.joint_qd_start[j];
+    app.set_joint(j, app.dof_lower[d] + fraction * (app.dof_upper[d] - app.dof_lower[d]));
+  };
+  at(j1, 0.5);   // the middle
+  at(j4, 0.7);   // inside the middle half (closeness 0.4)
+  at(j6, 0.99);  // at the upper limit's edge
+  ikwb::gui::Visuals v;
+  v.options.limits = true;
+  ikwb::render::DrawStyle style;
+  v.style_robot(app, style);
+  ASSERT_EQ(int(style.body_tint.size()), m.body_count);
+  EXPECT_EQ(style.body_tint[m.joint_child[j1]].a, 0.0f);
+  EXPECT_EQ(style.body_tint[m.joint_child[j4]].a, 0.0f);
+  const glm::vec4 near = style.body_tint[m.joint_child[j6]];
+  EXPECT_GT(near.a, 0.0f);
+  EXPECT_GT(near.r, 0.9f);  // red: magnitude_color(0.98)
+  EXPECT_LT(near.g, 0.35f);
 }
 
 TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {

@@ -190,7 +190,6 @@ void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> At((A * N).transpose());
   const Eigen::VectorXd dir = e / ex.error;
   std::vector<Pull> pulls;
-  double total = 0;
   for (int j = 0; j < int(rows.size()); ++j) {
     if (j == k || !rows[j].present || problem.objective(j).params.hard) continue;
     Eigen::VectorXd p = -At.solve(N.transpose() * entries(rows[j].g, free));  // weighted rows
@@ -200,11 +199,15 @@ void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>
       double w = o.hard ? 1.0 : rk.w[sub[i]];
       share += p[at] / (w * w) * dir[i];
     }
-    total += share;
     pulls.push_back({j, share});
   }
-  if (o.hard && std::abs(total) > 0)
-    for (Pull& p : pulls) p.share *= ex.error / total;
+  // a hard objective's pulls are forces against a wall, not metres of its error: the pullers'
+  // (positive) shares are scaled to add up to its violation. (Scaled to the net sum, helpers
+  // included, a puller opposed by a helper read hundreds of times the violation.)
+  double pulling = 0;
+  for (const Pull& p : pulls) pulling += std::max(p.share, 0.0);
+  if (o.hard && pulling > 0)
+    for (Pull& p : pulls) p.share *= ex.error / pulling;
   for (const Pull& p : pulls)
     if (p.share > 0.01 * ex.error) ex.pulled_by.push_back(p);
   std::sort(ex.pulled_by.begin(), ex.pulled_by.end(),

@@ -253,6 +253,35 @@ TEST(HumanoidCompromise, HandTargetTenCentimetresForwardIsTradedOffAgainstPostur
   }
 }
 
+// a hand target 1.5 m out strains the hard feet past their tolerance: each foot's pullers'
+// shares add up to its violation, none above it (scaled to the net sum, a puller opposed by a
+// helper read 200 times the violation)
+TEST(HumanoidCompromise, AHardObjectivesPullersShareItsViolation) {
+  std::vector<double> q0;
+  IkProblem p = test::preset_problem("humanoid", &q0);
+  const int left = test::find_objective(p, "left hand");
+  Transform<double> t = p.target(left, 0);
+  t.p = {1.5, 0.33, 0.0};
+  p.set_target_position(left, 0, t.p);
+  // `ikwb solve --scene` on the preset: the batch settings under the preset's
+  SolverSettings s = batch_solve_settings();
+  s.n_seeds = 16;
+  s.sampler = Sampler::kRoberts;
+  s.max_iterations = 20;
+  SolveResult solved;
+  make_cpu_solver()->solve(p, s, q0, solved);
+  CompromiseReport r = explain_compromise(p, 0, solved.problems[0].q, s);
+  int hard_explained = 0;
+  for (int i = 0; i < p.objective_count(); ++i) {
+    const Explanation& e = r.objectives[i];
+    if (!p.objective(i).params.hard || e.pulled_by.empty()) continue;
+    ++hard_explained;
+    for (const Pull& pull : e.pulled_by) EXPECT_LE(pull.share, e.error * (1 + 1e-12));
+    EXPECT_NEAR(share_sum(e), e.error, 0.05 * e.error);
+  }
+  EXPECT_GT(hard_explained, 0);
+}
+
 // the shipped dual arm: the left tool's target on the right tool, which is held (hard) where it
 // is; the hard "tools apart" keeps them 12 cm apart
 TEST(DualArmCompromise, ToolTargetOnTheOtherToolIsBlockedByToolsApart) {

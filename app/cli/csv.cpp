@@ -171,6 +171,8 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
           fields.size() != std::size_t(options.expected_columns))
         fail("header has " + std::to_string(fields.size()) + " columns, expected " +
              count_text(options.expected_columns, options.columns_name));
+      if (options.check_header)
+        if (const std::string wrong = options.check_header(fields); !wrong.empty()) fail(wrong);
       continue;
     }
     if (bad < fields.size()) {
@@ -191,12 +193,12 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
            std::to_string(row.size()));
     }
     if (!t.rows.empty() && row.size() != t.rows[0].size()) {
-      fail("expected " + count_text(t.rows[0].size(), options.columns_name) + " as on line " +
+      fail("expected " + count_text(t.rows[0].size(), "") + " as on line " +
            std::to_string(t.lines[0]) + ", got " + std::to_string(row.size()));
     }
     if (!t.header.empty() && row.size() != t.header.size()) {
-      fail("expected " + count_text(t.header.size(), options.columns_name) +
-           " as in the header, got " + std::to_string(row.size()));
+      fail("expected " + count_text(t.header.size(), "") + " as in the header, got " +
+           std::to_string(row.size()));
     }
     t.rows.push_back(std::move(row));
     t.lines.push_back(line_no);

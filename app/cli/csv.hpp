@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <istream>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,9 @@ struct CsvReadOptions {
   // a header names the columns: expected_columns holds only without one (the caller checks the
   // header's names, and the rows must match the header)
   bool header_names_columns = false;
+  // called with the header as soon as it is read, before any row: an error about the names
+  // comes before one about a row (returns what is wrong with them, "" when nothing)
+  std::function<std::string(const std::vector<std::string>&)> check_header;
 };
 
 struct NumericTable {

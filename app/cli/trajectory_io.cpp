@@ -48,37 +48,39 @@ void write_trajectory_json(const std::string& path, const Model& m, const std::s
 }
 
 NumericTable read_configurations_csv(const std::string& path, const Model& m) {
+  const std::vector<std::string> names = coord_names(m);
+  std::map<std::string, int> column_of;  // coordinate name -> column in the file
   CsvReadOptions opt;
   opt.expected_columns = m.coord_count;
   opt.columns_name = "joint_coord_count";
-  opt.header_names_columns = true;  // the names are checked below, missing ones named
-  NumericTable table = read_numeric_csv(path, opt);
-  if (table.header.empty()) return table;
-  const std::vector<std::string> names = coord_names(m);
-  std::map<std::string, int> column_of;  // coordinate name -> column in the file
-  std::string unknown, repeated, missing;
-  auto add = [](std::string& list, const std::string& name) {
-    list += (list.empty() ? "'" : ", '") + name + "'";
-  };
-  for (int c = 0; c < int(table.header.size()); ++c) {
-    const std::string& name = table.header[c];
-    if (std::find(names.begin(), names.end(), name) == names.end())
-      add(unknown, name);
-    else if (!column_of.emplace(name, c).second)
-      add(repeated, name);
-  }
-  for (const std::string& name : names)
-    if (!column_of.count(name)) add(missing, name);
-  if (!unknown.empty() || !repeated.empty() || !missing.empty()) {
-    std::string what;
+  opt.header_names_columns = true;
+  // each coordinate named once; a `time` column (`ikwb animate`'s first) is left out
+  opt.check_header = [&](const std::vector<std::string>& header) {
+    std::string unknown, repeated, missing;
+    auto add = [](std::string& list, const std::string& name) {
+      list += (list.empty() ? "'" : ", '") + name + "'";
+    };
+    for (int c = 0; c < int(header.size()); ++c) {
+      const std::string& name = header[c];
+      if (name == "time" && c == 0) continue;
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        add(unknown, name);
+      else if (!column_of.emplace(name, c).second)
+        add(repeated, name);
+    }
+    for (const std::string& name : names)
+      if (!column_of.count(name)) add(missing, name);
+    if (unknown.empty() && repeated.empty() && missing.empty()) return std::string();
+    std::string what =
+        "the header must name each joint coordinate once (joint names; NAME_0, NAME_1, ... for "
+        "a ball or free joint; a first column `time` is left out)";
     if (!unknown.empty()) what += "; not coordinates of the robot: " + unknown;
     if (!repeated.empty()) what += "; repeated: " + repeated;
     if (!missing.empty()) what += "; missing: " + missing;
-    throw CsvError(path + ":" + std::to_string(table.header_line) +
-                   ": the header must name each joint coordinate once (joint names; NAME_0, "
-                   "NAME_1, ... for a ball or free joint)" +
-                   what);
-  }
+    return what;
+  };
+  NumericTable table = read_numeric_csv(path, opt);
+  if (table.header.empty()) return table;
   for (std::vector<double>& row : table.rows) {
     std::vector<double> q(names.size());
     for (std::size_t k = 0; k < names.size(); ++k) q[k] = row[column_of.at(names[k])];

@@ -32,9 +32,11 @@ struct Motion {
   std::vector<double> q;      // (sample_count x coord_count)
 };
 // Reads configurations: coord_count numbers a line in q_start order, or in the order of a header
-// that names every coordinate once (coord_names, in any order). Rows are returned in q_start
-// order, the header as the file has it. Throws CsvError naming the file and the line: what
-// read_numeric_csv refuses, and a header with names the robot lacks, names missing or repeated.
+// that names every coordinate once (coord_names, in any order; a first column `time`, as
+// `ikwb animate` writes, is left out). Rows are returned in q_start order, the header as the
+// file has it. Throws CsvError naming the file and the line: a header with names the robot
+// lacks, names missing or repeated (at the header, before any row), and what read_numeric_csv
+// refuses.
 NumericTable read_configurations_csv(const std::string& path, const Model& model);
 
 // Reads a trajectory CSV for `model`. Throws CsvError naming the file and the line or column:

@@ -406,8 +406,8 @@ TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
   CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("q.csv:2: the header must name each joint coordinate once (joint names; "
-                       "NAME_0, NAME_1, ... for a ball or free joint); not coordinates of the "
-                       "robot: 'wrist'; missing: 'elbow'"),
+                       "NAME_0, NAME_1, ... for a ball or free joint; a first column `time` is "
+                       "left out); not coordinates of the robot: 'wrist'; missing: 'elbow'"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -425,6 +425,27 @@ TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("missing: 'elbow'"), std::string::npos) << r.err;
+  // ... also when the rows are wider than the header: the names come first
+  q = dir.write("q.csv", "config,x\n1,2,3\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("q.csv:1: the header must name"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not coordinates of the robot: 'config', 'x'"), std::string::npos) << r.err;
+}
+
+// `ikwb animate`'s joint trajectory (time, then the coordinates) is read as configurations: its
+// time column is left out
+TEST(CliFk, ATrajectoryFileIsReadWithoutItsTime) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string plain = dir.write("q.csv", "shoulder,elbow,slide\n0.5,-1.25,0.1\n-1.5,3.0,0.2\n");
+  std::string timed =
+      dir.write("t.csv", "time,shoulder,elbow,slide\n0,0.5,-1.25,0.1\n0.5,-1.5,3.0,0.2\n");
+  CmdResult a = run(cmd_fk, {"fk", urdf, "--q", plain, "--out", "-"});
+  CmdResult b = run(cmd_fk, {"fk", urdf, "--q", timed, "--out", "-"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
 }
 
 // an output that cannot be written fails the run before any output is written

@@ -101,24 +101,11 @@ void AppState::note_edit(const std::string& what) {
 
 // ---- robot ------------------------------------------------------------------------------------
 
-namespace {
-
-// what a robot argument that is no file is: a missing file, or a name that is no shipped robot
-std::string not_found(const std::string& arg) {
-  if (arg.find_first_of("/.") != std::string::npos) return arg + ": no such file";
-  std::string names;
-  for (const std::string& n : shipped_robots()) names += (names.empty() ? "" : ", ") + n;
-  return "'" + arg + "' is neither a file nor a shipped robot (shipped: " +
-         (names.empty() ? "none found" : names) + ")";
-}
-
-}  // namespace
-
 bool AppState::load_robot(const std::string& path_or_name) {
   std::string path = resolve_robot(path_or_name);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    error("could not open robot: " + not_found(path_or_name));
+    error("could not open robot: " + robot_not_found(path_or_name));
     return false;
   }
   LoadResult loaded;

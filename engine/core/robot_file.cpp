@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "engine/core/mjcf_loader.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb {
 
@@ -145,6 +146,10 @@ void check_xacro_args(const std::string& path, const std::vector<std::string>& a
 }  // namespace
 
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
+  std::error_code ec;
+  // a bare name that resolve_robot did not find among the shipped robots
+  if (path.find_first_of("/.") == std::string::npos && !std::filesystem::exists(path, ec))
+    throw ModelError(robot_not_found(path));
   check_xacro_args(path, options.xacro_args);
   if (ends_with(path, ".xacro")) return load_xacro_file(path, options);
   if (!is_mjcf_file(path)) return load_urdf_file(path, options);

@@ -36,4 +36,12 @@ std::vector<std::string> shipped_robots() {
   return names;
 }
 
+std::string robot_not_found(const std::string& arg) {
+  if (arg.find_first_of("/.") != std::string::npos) return arg + ": no such file";
+  std::string names;
+  for (const std::string& n : shipped_robots()) names += (names.empty() ? "" : ", ") + n;
+  return "'" + arg + "' is neither a file nor a shipped robot (shipped: " +
+         (names.empty() ? "none found" : names) + ")";
+}
+
 }  // namespace ikwb

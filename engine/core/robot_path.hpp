@@ -15,5 +15,8 @@ std::string asset_dir();
 std::string resolve_robot(const std::string& arg);
 // names of the shipped robots (folders of assets/robots with a NAME.urdf), sorted
 std::vector<std::string> shipped_robots();
+// what a robot argument that names nothing is: "PATH: no such file", or for a bare name (no '/'
+// or '.') "'NAME' is neither a file nor a shipped robot (shipped: panda, ...)"
+std::string robot_not_found(const std::string& arg);
 
 }  // namespace ikwb

@@ -208,6 +208,13 @@ TEST(CliInfo, ErrorsGoToStderrWithNonZeroExit) {
   EXPECT_EQ(missing.code, 1);
   EXPECT_TRUE(missing.out.empty());
   EXPECT_NE(missing.err.find("nope.urdf: cannot open file"), std::string::npos) << missing.err;
+  // a bare name is taken for a shipped robot's: the shipped ones are listed
+  CmdResult unknown = run(cmd_info, {"info", "nosuchrobot"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("'nosuchrobot' is neither a file nor a shipped robot (shipped: "),
+            std::string::npos)
+      << unknown.err;
+  EXPECT_NE(unknown.err.find("panda"), std::string::npos) << unknown.err;
 
   std::string bad = dir.write("bad.urdf",
                               "<robot name=\"r\">\n<link name=\"a\"/>\n<link/>\n"

@@ -149,8 +149,14 @@ bool script_add_objective(AppState& app, const std::vector<std::string>& a, std:
   int links[2] = {-1, -1};
   const int link_count = kind->has(kFieldLinkB) ? 2 : kind->has(kFieldLink) ? 1 : 0;
   for (int l = 0; l < link_count; ++l, ++k) {
-    if (k >= a.size() || (links[l] = app.model->find_body(a[k])) < 0) {
-      *error = "unknown link '" + (k < a.size() ? a[k] : std::string()) + "'";
+    if (k >= a.size()) {
+      *error = std::string("a ") + kind->name + " objective needs " +
+               (link_count == 2 ? "two links: add " + std::string(kind->name) + " LINK LINK_B"
+                                : "a link: add " + std::string(kind->name) + " LINK");
+      return false;
+    }
+    if ((links[l] = app.model->find_body(a[k])) < 0) {
+      *error = "unknown link '" + a[k] + "'";
       return false;
     }
   }

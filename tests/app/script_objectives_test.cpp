@@ -89,6 +89,10 @@ TEST(ScriptObjectives, AddRefusesWhatTheKindDoesNotRead) {
   EXPECT_NE(error.find("unknown objective type 'gaze' (known: position"), std::string::npos);
   EXPECT_FALSE(script_add_objective(app, words({"add", "pose", "no_link"}), &error));
   EXPECT_EQ(error, "unknown link 'no_link'");
+  EXPECT_FALSE(script_add_objective(app, words({"add", "pose"}), &error));
+  EXPECT_EQ(error, "a pose objective needs a link: add pose LINK");
+  EXPECT_FALSE(script_add_objective(app, words({"add", "min_distance", "panda_hand"}), &error));
+  EXPECT_EQ(error, "a min_distance objective needs two links: add min_distance LINK LINK_B");
   EXPECT_FALSE(
       script_add_objective(app, words({"add", "pose", "panda_hand", "offset", "1"}), &error));
   EXPECT_EQ(error, "offset: expected 3 value(s)");

@@ -249,9 +249,11 @@ void bind_ik_objectives(py::module_& ik) {
             if (o.spec.custom) return o.spec.custom->dim;
             int dim = o.kind().dim(o.dof_count, int(o.spec.points.size()));
             if (dim < 0)
-              throw py::value_error(o.class_name +
-                                    ".residual_dim: one row per dof; known once an IKSolver "
-                                    "holds the objective (or from its limit arrays)");
+              throw py::value_error(
+                  o.class_name +
+                  ".residual_dim: one row per dof; known once an IKSolver holds the objective" +
+                  (o.spec.params.type == ObjectiveType::kJointLimits ? " (or from its limit arrays)"
+                                                                     : ""));
             return dim;
           },
           "Rows this objective adds to each problem (ValueError for a per-dof kind before a "

@@ -188,8 +188,10 @@ def test_joint_limit_objective_limits_replace_the_models(panda):
         ik.IKObjectiveJointLimit(hi, lo)
     with pytest.raises(ValueError, match="limits have 3 values, joint_dof_count is 8"):
         ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(np.zeros(3), np.ones(3))])
-    with pytest.raises(ValueError, match="one row per dof"):
+    with pytest.raises(ValueError, match=r"one row per dof; .* \(or from its limit arrays\)$"):
         ik.IKObjectiveJointLimit().residual_dim()
+    with pytest.raises(ValueError, match="holds the objective$"):  # a posture has no limits
+        ik.IKObjectivePosture().residual_dim()
 
 
 def test_weight_and_enabled_edits_apply_at_next_step(panda):

@@ -3,6 +3,7 @@
 // mirrors render::Gizmo's drag projection so the target moves by the asked amount.
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include <cmath>
 
@@ -169,9 +170,15 @@ bool ScriptRunner::advance_drag(ScriptHost& host) {
     }
     default: {
       int k = d.phase - 2;  // 1..frames: moves, frames + 1: release
-      if (k == 1 && (!view.dragging_gizmo() || view.gizmo.active() != d.handle))
+      if (k == 1 && (!view.dragging_gizmo() || view.gizmo.active() != d.handle)) {
+        // a window of the workbench (the timeline, a panel) over the handle takes the press
+        const bool covered = ImGui::GetIO().WantCaptureMouse;
         return abandon(std::string("the press grabbed ") +
-                       render::gizmo_handle_name(view.gizmo.active()) + " instead");
+                       render::gizmo_handle_name(view.gizmo.active()) + " instead" +
+                       (covered ? ": the handle is under a window of the workbench (turn the "
+                                  "camera, or close or move the window)"
+                                : ""));
+      }
       if (k <= d.frames) {
         input_.mouse = drag_point(view, double(k) / double(d.frames));
         ++d.phase;

@@ -84,6 +84,17 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
   EXPECT_TRUE(nlohmann::json::parse(test::read_text(path("s.json"))).contains("timeline"));
 }
 
+// the timeline window over the hand's gizmo takes a scripted drag's press: the failure says so
+TEST_F(Timeline, ADragWhoseHandleIsUnderTheWindowSaysSo) {
+  EXPECT_EQ(run("robot panda\ntimeline on\nwait 5\n"
+                "drag_pose 0 0.1 0.2 -0.1 0 0 0 frames 20\nwait 30\nkey_add 0\n"
+                "drag 0 TranslateZ -15cm frames 20\nwait 30\nkey_add 2\n"
+                "drag_pose 0 0 -0.4 0.15 0 0 0 frames 20\n"),
+            1);
+  EXPECT_NE(log().find("the handle is under a window of the workbench"), std::string::npos)
+      << log();
+}
+
 TEST_F(Timeline, EditsOfTheSelectedKeyUpdateItAndUndoRestoresIt) {
   const std::string script =
       "robot panda\nwait 5\ntimeline on\nkey_add 0\n"

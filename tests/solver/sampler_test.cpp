@@ -77,6 +77,8 @@ TEST_F(SamplerFixture, WithinLimitsAndUnitQuaternions) {
         }
         if (t == JointType::kFree && k != SeedSampler::kGaussian) {
           for (int i = 0; i < 3; ++i) EXPECT_LE(std::fabs(q[qs + i] - init[qs + i]), 0.3 + 1e-12);
+          // a floating base keeps its orientation: seeds are postures where the robot stands
+          for (int i = 3; i < 7; ++i) EXPECT_EQ(q[qs + i], init[qs + i]);
         }
         if (t == JointType::kContinuous && k != SeedSampler::kGaussian) {
           EXPECT_GE(q[qs], -pi);

@@ -384,7 +384,10 @@ bool set_setting_json(const SettingInfo& info, const nlohmann::json& v, SolverSe
         }
       },
       info.member);
-  if (!ok && error) *error = v.dump() + " is not " + info.expects();
+  // a NaN or infinity (from Python) is written as such, not as JSON's null
+  const bool odd = v.is_number_float() && !std::isfinite(v.get<double>());
+  if (!ok && error)
+    *error = (odd ? std::to_string(v.get<double>()) : v.dump()) + " is not " + info.expects();
   return ok;
 }
 

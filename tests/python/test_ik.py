@@ -342,6 +342,9 @@ def test_solver_value_errors(panda):
         ik.IKSolver(panda, 2, [obj], bogus=1)
     with pytest.raises(ValueError, match="solver setting 'n_seeds'"):
         ik.IKSolver(panda, 2, [obj], n_seeds=0)
+    # lambda_initial is the setting 'damping'; a NaN reads as nan (not JSON's null)
+    with pytest.raises(ValueError, match="solver setting 'damping': nan is not a number"):
+        ik.IKSolver(panda, 2, [obj], lambda_initial=np.nan)
     with pytest.raises(ValueError, match="n_problems must be >= 1"):
         ik.IKSolver(panda, 0, [obj])
     # rng_seed takes any 64-bit unsigned value; beyond, a ValueError that names it

@@ -139,7 +139,9 @@ constexpr SettingInfo kTable[] = {
      kSampling, &SolverSettings::n_seeds, 1, 4096, 1, 128, kLog},
     {"sampler", "sampler", "NAME", "Sampler",
      "seeds after seed 0: none, gaussian, uniform, roberts", kSampling, &SolverSettings::sampler},
-    {"gaussian_sigma", "gaussian-sigma", "X", "Sigma", "spread of the gaussian sampler, rad (or m)",
+    {"gaussian_sigma", "gaussian-sigma", "X", "Sigma",
+     "spread of the gaussian sampler, rad (or m); for the others the half-width (m) a floating "
+     "base's position (its orientation is kept) and an unlimited slider are drawn in",
      kSampling, &SolverSettings::gaussian_sigma, 0, 10, 0.01, 2},
     {"rng_seed", "rng-seed", "N", "RNG seed",
      "sampler seed (runs are deterministic for a given value)", kSampling,

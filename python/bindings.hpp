@@ -9,6 +9,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,8 +73,10 @@ py::array view_of(const T* data, std::vector<py::ssize_t> shape, py::handle owne
 
 // Applies solver settings given by their scene keys (README "Solver options"; the settings
 // table of solver/settings.hpp): {"tol_position": 1e-5, "sampler": "roberts", ...}. Raises
-// ValueError for an unknown key (listing the keys) or an unusable value (the table's message).
-void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what);
+// ValueError for an unknown key (listing the keys) or an unusable value (the table's message),
+// naming a key that came from a function argument by argument_names[key] too.
+void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what,
+                    const std::map<std::string, std::string>& argument_names = {});
 // every setting by scene key, as a dict
 py::dict settings_dict(const SolverSettings& settings);
 

@@ -101,7 +101,9 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_prob
   d["n_seeds"] = n_seeds;
   if (!lambda_initial.is_none()) d["damping"] = lambda_initial;
   if (!rng_seed.is_none()) d["rng_seed"] = rng_seed;
-  apply_settings(d, s->settings, "IKSolver");
+  // the constructor's arguments named as the caller wrote them
+  apply_settings(d, s->settings, "IKSolver",
+                 {{"jacobian", "jacobian_mode"}, {"damping", "lambda_initial"}});
   apply_settings(kwargs, s->settings, "IKSolver");
   const Model& m = *pm->model;
   for (const auto& o : objectives)

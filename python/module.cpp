@@ -151,10 +151,15 @@ nlohmann::json int_json(py::handle v, const std::string& what, const std::string
 
 }  // namespace
 
-void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what) {
+void apply_settings(const py::dict& values, SolverSettings& settings, const std::string& what,
+                    const std::map<std::string, std::string>& argument_names) {
   for (auto item : values) {
     const std::string key = py::str(item.first);
     const SettingInfo* info = find_setting(key);
+    const auto argument = argument_names.find(key);
+    const std::string label = argument == argument_names.end()
+                                  ? "solver setting '" + key + "'"
+                                  : argument->second + " (solver setting '" + key + "')";
     if (!info) {
       std::string keys;
       for (const SettingInfo& i : solver_settings_table())
@@ -166,7 +171,7 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
     if (py::isinstance<py::bool_>(v))
       j = v.cast<bool>();
     else if (py::isinstance<py::int_>(v))
-      j = int_json(v, what + ": solver setting '" + key + "'", info->expects());
+      j = int_json(v, what + ": " + label, info->expects());
     else if (py::isinstance<py::float_>(v))
       j = v.cast<double>();
     else if (py::isinstance<py::str>(v))
@@ -174,7 +179,7 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
     else if (py::hasattr(v, "name") && py::hasattr(v, "value"))  // one of the module's enums
       j = py::str(v.attr("name")).cast<std::string>();
     else
-      throw py::value_error(what + ": solver setting '" + key + "' expects " + info->expects());
+      throw py::value_error(what + ": " + label + " expects " + info->expects());
     std::string error;
     SolverSettings s = settings;
     if (j.is_string() && !set_setting_json(*info, j, s, nullptr)) {
@@ -185,7 +190,7 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
       j = lower;
     }
     if (!set_setting_json(*info, j, s, &error))
-      throw py::value_error(what + ": solver setting '" + key + "': " + error);
+      throw py::value_error(what + ": " + label + ": " + error);
     settings = s;
   }
 }

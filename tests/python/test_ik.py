@@ -342,9 +342,14 @@ def test_solver_value_errors(panda):
         ik.IKSolver(panda, 2, [obj], bogus=1)
     with pytest.raises(ValueError, match="solver setting 'n_seeds'"):
         ik.IKSolver(panda, 2, [obj], n_seeds=0)
-    # lambda_initial is the setting 'damping'; a NaN reads as nan (not JSON's null)
-    with pytest.raises(ValueError, match="solver setting 'damping': nan is not a number"):
+    # lambda_initial is the setting 'damping', named as the caller wrote it; a NaN reads as nan
+    # (not JSON's null)
+    with pytest.raises(ValueError, match=r"lambda_initial \(solver setting 'damping'\): nan is "
+                                         r"not a number"):
         ik.IKSolver(panda, 2, [obj], lambda_initial=np.nan)
+    with pytest.raises(ValueError, match=r"jacobian_mode \(solver setting 'jacobian'\): "
+                                         r"\"bogus\" is not one of"):
+        ik.IKSolver(panda, 2, [obj], jacobian_mode="bogus")
     with pytest.raises(ValueError, match="n_problems must be >= 1"):
         ik.IKSolver(panda, 0, [obj])
     # rng_seed takes any 64-bit unsigned value; beyond, a ValueError that names it

@@ -146,6 +146,12 @@ void AppState::apply_scene_content(const Scene& scene, const std::string& file) 
   collision_pairs = scene.collision_pairs;
   refresh_pair_defaults();
 
+  // a scene opens the same whatever was open before: its solver settings apply over the
+  // workbench's defaults, as its frame budget does (the backend, a choice about this machine,
+  // stays)
+  const Backend backend = settings.backend;
+  settings = interactive_solver_settings();
+  settings.backend = backend;
   std::vector<std::string> solver_warnings;
   apply_solver_json(scene.solver, settings, solver_warnings);
   for (const std::string& w : solver_warnings) note(w);

@@ -268,6 +268,27 @@ TEST(AppState, FrameBudgetRoundTripsThroughAScene) {
   }));
 }
 
+// a scene's solver settings apply over the workbench's defaults, not over what the scene open
+// before it left (a tolerance of the first stayed for the second); a URDF has none and keeps
+// the session's; the backend is the session's choice and stays
+TEST(AppState, ASceneOpensWithItsOwnSolverSettings) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("planar3"));
+  Scene loose = app.make_scene();
+  loose.solver = {{"tol_position", 1e-3}, {"n_seeds", 3}};
+  ASSERT_TRUE(app.apply_scene(loose));
+  EXPECT_EQ(app.settings.tol_position, 1e-3);
+  EXPECT_EQ(app.settings.n_seeds, 3);
+  ASSERT_TRUE(app.load_robot("ur5e"));
+  EXPECT_EQ(app.settings.tol_position, 1e-3);
+  app.settings.backend = Backend::kCuda;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const SolverSettings defaults = interactive_solver_settings();
+  EXPECT_EQ(app.settings.tol_position, defaults.tol_position);
+  EXPECT_EQ(app.settings.n_seeds, 16);  // the preset's
+  EXPECT_EQ(app.settings.backend, Backend::kCuda);
+}
+
 // issue 13's data loss: per-axis weights survive open / save and reach the live solve
 TEST(AppState, PerAxisWeightsSurviveOpenAndSaveAndReachTheSolver) {
   AppState app;

@@ -386,8 +386,8 @@ void bind_model_fk(py::module_& m) {
       .def_property_readonly(
           "joint_q",
           [](const PyModel& p) { return doubles_array(p.model->neutral_configuration()); },
-          "The neutral configuration (a new array): zero clamped into the limits, identity "
-          "quaternions")
+          "The neutral configuration (a new array): the robot file's home (zero and identity "
+          "quaternions; an MJCF's qpos0) with 1-dof joints clamped into their limits")
       .def(
           "middle_configuration",
           [](const PyModel& p) { return doubles_array(p.model->middle_configuration()); },

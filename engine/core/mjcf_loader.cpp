@@ -456,6 +456,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
           body = b.add_body(body_name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
         }
         JointSpec s;
+        std::vector<double> home;  // qpos0 as our coordinates
         s.parent = prev;
         s.child = body;
         if (jid < 0) {
@@ -469,26 +470,32 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
           const Vec3<double> anchor = vec3(m->jnt_pos + 3 * jid);
           const Transform<double> at_anchor = {anchor, {0, 0, 0, 1}};
           s.axis = vec3(m->jnt_axis + 3 * jid);  // unit (the compiler normalises it)
-          const double ref = m->qpos0[m->jnt_qposadr[jid]];
+          const mjtNum* qpos0 = m->qpos0 + m->jnt_qposadr[jid];
+          const double ref = qpos0[0];
           switch (m->jnt_type[jid]) {
             case mjJNT_FREE:
-              // qpos is the body's world pose: no parent offset
+              // qpos is the body's world pose: no parent offset; the file's pose is its home
               s.type = JointType::kFree;
+              if (parent < 0)
+                home = {qpos0[0], qpos0[1], qpos0[2], qpos0[4], qpos0[5], qpos0[6], qpos0[3]};
               s.X_p = parent < 0 ? transform_identity<double>() : carry;
               if (parent >= 0) warn("free joint " + s.name + " below the world: kept as free");
               break;
             case mjJNT_BALL:
               s.type = JointType::kBall;
+              home = {qpos0[1], qpos0[2], qpos0[3], qpos0[0]};
               s.X_p = carry * at_anchor;
               s.X_c = at_anchor;
               break;
             case mjJNT_SLIDE:
               s.type = JointType::kPrismatic;
+              home = {ref};
               s.X_p = carry * at_anchor * Transform<double>{(-ref) * s.axis, {0, 0, 0, 1}};
               s.X_c = at_anchor;
               break;
             default:  // hinge
               s.type = JointType::kRevolute;
+              home = {ref};
               s.X_p = carry * at_anchor *
                       Transform<double>{{0, 0, 0}, quat_from_axis_angle(s.axis, -ref)};
               s.X_c = at_anchor;
@@ -502,6 +509,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
           }
         }
         int j = b.add_joint(s);
+        if (!home.empty()) b.set_home(j, std::move(home));
         if (jid >= 0) joint_of[jid] = j;
         // the next joint of this body starts at this one's child frame (the body's frame)
         prev = body;

@@ -14,7 +14,8 @@ bool mjcf_supported();
 // MuJoCo's order; hinge -> revolute (continuous when unlimited), slide -> prismatic, ball ->
 // ball, free -> free, a body without joints fixed to its parent, a body with k joints as a
 // chain through k - 1 massless bodies named BODY/JOINT; joint reference positions (qpos0)
-// folded into the joint frames so q means MuJoCo's qpos; masses, centres of mass and inertias;
+// folded into the joint frames so q means MuJoCo's qpos, and qpos0 the model's home
+// (joint_q_home: a free body stands where the file places it); masses, centres of mass and inertias;
 // geoms that collide as collision shapes, the others as visuals (a body with only colliding
 // geoms drawn with those; capsules and ellipsoids as meshes, meshes as compiled; material
 // colours); active equality couplings of two scalar joints with a linear polynomial as mimic

@@ -87,25 +87,11 @@ bool Model::dof_is_linear(int dof) const {
 }
 
 std::vector<double> Model::neutral_configuration() const {
-  std::vector<double> q(coord_count, 0.0);
+  std::vector<double> q = joint_q_home;
   for (int j = 0; j < joint_count; ++j) {
-    if (joint_mimic[j] >= 0) continue;
-    int qs = joint_q_start[j], ds = joint_qd_start[j];
-    switch (JointType(joint_type[j])) {
-      case JointType::kRevolute:
-      case JointType::kContinuous:
-      case JointType::kPrismatic:
-        q[qs] = std::min(std::max(0.0, dof_lower[ds]), dof_upper[ds]);
-        break;
-      case JointType::kBall:
-        q[qs + 3] = 1.0;
-        break;
-      case JointType::kFree:
-        q[qs + 6] = 1.0;
-        break;
-      default:
-        break;
-    }
+    if (joint_mimic[j] >= 0 || joint_type_coord_count(JointType(joint_type[j])) != 1) continue;
+    const int qs = joint_q_start[j], ds = joint_qd_start[j];
+    q[qs] = std::min(std::max(q[qs], dof_lower[ds]), dof_upper[ds]);
   }
   return q;
 }
@@ -155,7 +141,12 @@ int ModelBuilder::add_joint(const JointSpec& s) {
   m_.joint_articulation.push_back(m_.articulation_count - 1);
   limits_.push_back({s.lower, s.upper});
   vel_eff_.push_back({s.velocity, s.effort});
+  home_.emplace_back();
   return j;
+}
+
+void ModelBuilder::set_home(int joint, std::vector<double> coords) {
+  home_.at(joint) = std::move(coords);
 }
 
 std::vector<Geometry>& ModelBuilder::visuals(int body) {
@@ -182,6 +173,7 @@ Model ModelBuilder::finalize() {
   m.joint_ancestor.assign(m.joint_count, -1);
   m.joint_q_start.assign(m.joint_count + 1, 0);
   m.joint_qd_start.assign(m.joint_count + 1, 0);
+  m.joint_q_home.clear();
   m.dof_lower.clear();
   m.dof_upper.clear();
   m.dof_velocity_limit.clear();
@@ -239,6 +231,26 @@ Model ModelBuilder::finalize() {
     int nv = src >= 0 ? 0 : ndof;
     m.joint_q_start[j + 1] = m.joint_q_start[j] + nq;
     m.joint_qd_start[j + 1] = m.joint_qd_start[j] + nv;
+    // a mimic joint has no coordinates, so no home of its own
+    const std::vector<double> home = src >= 0 ? std::vector<double>() : home_[j];
+    if (!home.empty() && int(home.size()) != nq)
+      fail(jn + " has " + std::to_string(home.size()) + " home coordinates, expected " +
+           std::to_string(nq));
+    for (double v : home)
+      if (!std::isfinite(v)) fail(jn + " has a non-finite home coordinate");
+    if (home.empty()) {
+      m.joint_q_home.resize(m.joint_q_home.size() + nq, 0.0);
+      if (type == JointType::kBall || type == JointType::kFree) m.joint_q_home.back() = 1.0;
+    } else {
+      m.joint_q_home.insert(m.joint_q_home.end(), home.begin(), home.end());
+      if (type == JointType::kBall || type == JointType::kFree) {
+        double* quat = m.joint_q_home.data() + m.joint_q_home.size() - 4;
+        const double n = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] +
+                                   quat[3] * quat[3]);
+        if (n < 1e-9) fail(jn + " has a zero home quaternion");
+        for (int k = 0; k < 4; ++k) quat[k] /= n;
+      }
+    }
     double lo = limits_[j].first, hi = limits_[j].second;
     bool limited = (type == JointType::kRevolute || type == JointType::kPrismatic);
     if (limited) {

@@ -62,6 +62,9 @@ class Model {
   std::vector<double> joint_mimic_multiplier;  // (joint_count)
   std::vector<double> joint_mimic_offset;      // (joint_count)
   std::vector<int> joint_articulation;         // (joint_count)
+  // (coord_count) the configuration the robot file describes: zero and identity quaternions,
+  // except an MJCF's qpos0 (its free joints' poses, its hinges' and slides' ref)
+  std::vector<double> joint_q_home;
 
   // dofs
   std::vector<double> dof_lower;           // (dof_count) -inf when unlimited
@@ -93,7 +96,7 @@ class Model {
   // -1 when not found
   int find_body(const std::string& name) const;
   int find_joint(const std::string& name) const;
-  // zero for 1-dof joints (clamped into the limits), identity quaternions
+  // joint_q_home with 1-dof joints clamped into their limits
   std::vector<double> neutral_configuration() const;
   // centre of the limits for limited joints, neutral elsewhere
   std::vector<double> middle_configuration() const;
@@ -169,6 +172,9 @@ class ModelBuilder {
                std::array<double, 9> inertia = {1, 0, 0, 0, 1, 0, 0, 0, 1},
                int flags = kBodyDynamic);
   int add_joint(const JointSpec& spec);
+  // joint's coordinates where the robot file places it (Model::joint_q_home; an MJCF's qpos0);
+  // joints without one are at zero and identity quaternions
+  void set_home(int joint, std::vector<double> coords);
   // joints added from now on belong to a new articulation
   void begin_articulation(const std::string& name);
   std::vector<Geometry>& visuals(int body);
@@ -181,6 +187,7 @@ class ModelBuilder {
   Model m_;
   std::vector<std::pair<double, double>> limits_;
   std::vector<std::pair<double, double>> vel_eff_;
+  std::vector<std::vector<double>> home_;
 };
 
 }  // namespace ikwb

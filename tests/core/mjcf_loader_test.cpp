@@ -69,6 +69,22 @@ const char* kRobot = R"(<mujoco model="zoo">
 
 #ifdef IKWB_HAVE_MUJOCO
 
+// every body of MuJoCo's kinematics (d after mj_kinematics) where s (our FK) has it, to 1e-12
+void expect_bodies_match(const mjModel* mm, const mjData* d, const Model& m, const State& s) {
+  for (int b = 1; b < mm->nbody; ++b) {
+    const std::string name = mj_id2name(mm, mjOBJ_BODY, b);
+    int ours = m.find_body(name);
+    ASSERT_GE(ours, 0) << name;
+    const Transform<double>& x = s.body_q[ours];
+    const mjtNum* p = d->xpos + 3 * b;
+    const mjtNum* w = d->xquat + 4 * b;
+    EXPECT_LT(length(x.p - Vec3<double>{p[0], p[1], p[2]}), 1e-12) << name;
+    Quat<double> qm{w[1], w[2], w[3], w[0]};
+    double qd = x.q.x * qm.x + x.q.y * qm.y + x.q.z * qm.z + x.q.w * qm.w;
+    EXPECT_LT(std::fabs(std::fabs(qd) - 1.0), 1e-12) << name;
+  }
+}
+
 TEST(Mjcf, FkMatchesMuJoCosOwnKinematics) {
   test::TempDir dir;
   const std::string path = dir.write("zoo.xml", kRobot);
@@ -110,18 +126,7 @@ TEST(Mjcf, FkMatchesMuJoCosOwnKinematics) {
     mj_kinematics(mm, d);
     State s(m);
     eval_fk(m, q, {}, s);
-    for (int b = 1; b < mm->nbody; ++b) {
-      const std::string name = mj_id2name(mm, mjOBJ_BODY, b);
-      int ours = m.find_body(name);
-      ASSERT_GE(ours, 0) << name;
-      const Transform<double>& x = s.body_q[ours];
-      const mjtNum* p = d->xpos + 3 * b;
-      const mjtNum* w = d->xquat + 4 * b;
-      EXPECT_LT(length(x.p - Vec3<double>{p[0], p[1], p[2]}), 1e-12) << name;
-      Quat<double> qm{w[1], w[2], w[3], w[0]};
-      double qd = x.q.x * qm.x + x.q.y * qm.y + x.q.z * qm.z + x.q.w * qm.w;
-      EXPECT_LT(std::fabs(std::fabs(qd) - 1.0), 1e-12) << name;
-    }
+    expect_bodies_match(mm, d, m, s);
     // the site's frame: MuJoCo's site_xpos and site_xmat (row-major)
     const int tip = mj_name2id(mm, mjOBJ_SITE, "tip");
     const Transform<double>& x = s.body_q[m.find_body("tip")];
@@ -136,6 +141,39 @@ TEST(Mjcf, FkMatchesMuJoCosOwnKinematics) {
   }
   mj_deleteData(d);
   mj_deleteModel(mm);
+}
+
+// qpos0 is the model's home: the free body stands where the file places it (it stood at the
+// origin), FK there is MuJoCo's at qpos0; the neutral configuration is the home with the
+// hinges clamped into their ranges (the knee's ref 0.3 is outside [-2, 0])
+TEST(Mjcf, TheHomeIsMuJoCosQpos0) {
+  test::TempDir dir;
+  const std::string path = dir.write("zoo.xml", kRobot);
+  const Model m = *load_robot_file(path).model;
+  char error[512];
+  mjModel* mm = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+  ASSERT_TRUE(mm) << error;
+  mjData* d = mj_makeData(mm);
+  // the coupling holds in our model, not in MuJoCo's qpos0
+  const int spin = mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, "spin")];
+  const int finger = mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, "finger")];
+  d->qpos[finger] = 0.1 - 0.5 * d->qpos[spin];
+  mj_kinematics(mm, d);
+  ASSERT_EQ(int(m.joint_q_home.size()), m.coord_count);
+  State s(m);
+  eval_fk(m, m.joint_q_home, {}, s);
+  expect_bodies_match(mm, d, m, s);
+  mj_deleteData(d);
+  mj_deleteModel(mm);
+
+  const std::vector<double> q = m.neutral_configuration();
+  const double* root = q.data() + m.joint_q_start[m.find_joint("root")];
+  const double n = std::sqrt(0.81 + 0.01 + 0.09 + 0.04);
+  const std::vector<double> file_pose = {0.3, -0.2, 1.0, 0.1 / n, 0.3 / n, -0.2 / n, 0.9 / n};
+  for (int k = 0; k < 7; ++k) EXPECT_NEAR(root[k], file_pose[k], 1e-12) << k;
+  EXPECT_EQ(m.joint_q_home[m.joint_q_start[m.find_joint("knee")]], 0.3);
+  EXPECT_EQ(q[m.joint_q_start[m.find_joint("knee")]], 0.0);
+  EXPECT_EQ(q[m.joint_q_start[m.find_joint("slide")]], 0.05);
 }
 
 TEST(Mjcf, JointsLimitsBodiesAndGeoms) {

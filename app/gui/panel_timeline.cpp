@@ -154,10 +154,13 @@ void draw_timeline_panel(Ui& ui) {
   AppState& app = ui.app;
   TimelineState& t = app.timeline;
   if (!t.show_panel || !app.model) return;
-  const render::Viewport& v = ui.layout.view;
-  ImGui::SetNextWindowPos(ImVec2(v.x + 8, v.y + v.height - 184), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::max(420.0f, v.width - 16), 176), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Timeline", &t.show_panel)) {
+  // its band under the 3D view (compute_layout), so it covers none of the view
+  const render::Viewport& r = ui.layout.timeline;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.width, r.height), ImGuiCond_Always);
+  if (!ImGui::Begin("Timeline", &t.show_panel,
+                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                        ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
     return;
   }

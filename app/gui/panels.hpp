@@ -18,10 +18,12 @@ namespace ikwb::gui {
 struct Session;  // session.hpp
 
 struct Layout {
-  bool show_left = true;      // robot tree and joints
-  bool show_right = true;     // objectives and solver
-  bool show_messages = true;  // log under the 3D view
+  bool show_left = true;       // robot tree and joints
+  bool show_right = true;      // objectives and solver
+  bool show_messages = true;   // log under the 3D view
+  bool show_timeline = false;  // the Timeline panel, between the 3D view and the log
   float left_width = 280, right_width = 340, messages_height = 112;
+  float timeline_height = 160;  // at most 35% of the space under the menu bar
   // the Residuals panel, under the 3D view at the right of the messages (height: at most 40%
   // of the space under the menu bar)
   float residuals_width = 360, residuals_height = 200;
@@ -29,12 +31,13 @@ struct Layout {
   float display_w = 1280, display_h = 720;
   // rectangles in window pixels; a hidden panel's has zero width
   render::Viewport view;  // the 3D view
-  render::Viewport messages, residuals;
+  render::Viewport timeline, messages, residuals;
 };
 
 // The rectangles for a display of w x h window pixels: the columns View shows, the 3D view
-// between them and, under it, the messages and (when visuals.residual_panel is on) the Residuals
-// panel at their right.
+// between them and, under it, the Timeline panel when shown (so it covers no part of the view,
+// whose camera frames the rest) and the messages with (when visuals.residual_panel is on) the
+// Residuals panel at their right.
 void compute_layout(Layout& layout, float display_w, float display_h, float menu_height,
                     const VisualOptions& visuals);
 

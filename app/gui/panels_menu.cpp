@@ -28,8 +28,11 @@ void compute_layout(Layout& l, float w, float h, float menu_height, const Visual
     bottom = std::max(bottom, std::min(l.residuals_height, 0.4f * (h - menu_height)));
     residuals_w = l.show_messages ? std::min(l.residuals_width, 0.5f * width) : width;
   }
-  l.view = {left, menu_height, width, std::max(h - menu_height - bottom, 64.0f)};
-  float strip_y = l.view.y + l.view.height;
+  const float timeline =
+      l.show_timeline ? std::min(l.timeline_height, 0.35f * (h - menu_height)) : 0;
+  l.view = {left, menu_height, width, std::max(h - menu_height - bottom - timeline, 64.0f)};
+  l.timeline = {left, l.view.y + l.view.height, l.show_timeline ? width : 0, timeline};
+  float strip_y = l.timeline.y + l.timeline.height;
   l.messages = {left, strip_y, l.show_messages ? width - residuals_w : 0, bottom};
   l.residuals = {left + width - residuals_w, strip_y, residuals_w, bottom};
 }

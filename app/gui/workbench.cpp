@@ -317,6 +317,7 @@ int run_workbench(int argc, char** argv) {
     for (const std::string& dropped : platform.take_dropped()) gui::open_any_file(ui, dropped);
     app.hover = {};
     app.held_joint = -1;
+    ui.layout.show_timeline = app.timeline.show_panel && app.model;
     gui::compute_layout(ui.layout, float(f.window_w), float(f.window_h),
                         font_px + 2.0f * ImGui::GetStyle().FramePadding.y, view.visuals.options);
     view.rect = ui.layout.view;

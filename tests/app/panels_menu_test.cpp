@@ -51,6 +51,32 @@ TEST(Layout, HiddenPanelsGiveTheirSpaceBack) {
   EXPECT_FLOAT_EQ(bottom(l.view), 720);
 }
 
+// the Timeline panel takes a band between the view and the strip: it covers none of the view
+// (a target low in the view was under it); closed, the view has the space back
+TEST(Layout, TheTimelineSitsUnderTheViewNotOverIt) {
+  Layout l;
+  VisualOptions v;
+  v.residual_panel = true;
+  compute_layout(l, 1280, 720, 22, v);
+  const float full = l.view.height;
+  l.show_timeline = true;
+  compute_layout(l, 1280, 720, 22, v);
+  EXPECT_FLOAT_EQ(l.view.height, full - l.timeline_height);
+  EXPECT_FLOAT_EQ(l.timeline.y, bottom(l.view));
+  EXPECT_FLOAT_EQ(l.timeline.x, l.view.x);
+  EXPECT_FLOAT_EQ(l.timeline.width, l.view.width);
+  EXPECT_FLOAT_EQ(l.messages.y, bottom(l.timeline));
+  EXPECT_FLOAT_EQ(l.residuals.y, bottom(l.timeline));
+  EXPECT_FLOAT_EQ(bottom(l.residuals), 720);
+  compute_layout(l, 1280, 360, 22, v);
+  EXPECT_LE(l.timeline.height, 0.35f * (360 - 22) + 1e-3f);
+  EXPECT_GE(l.view.height, 64);
+  l.show_timeline = false;
+  compute_layout(l, 1280, 720, 22, v);
+  EXPECT_FLOAT_EQ(l.view.height, full);
+  EXPECT_FLOAT_EQ(l.timeline.height, 0);
+}
+
 TEST(Layout, ASmallWindowKeepsMostOfItsHeightForTheView) {
   Layout l;
   VisualOptions v;

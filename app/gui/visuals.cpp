@@ -111,9 +111,14 @@ bool adopt_seed(AppState& app, int k) {
   if (k < 0 || k >= seed_count(app)) return false;
   if (app.branch.active) end_branch_edit(app);
   app.set_configuration(seed_q(app, k));
-  char text[96];
+  // an unconverged seed is where that seed stood: a live solve goes on from it, to the nearest
+  // answer of that branch (which may be a compromise, a local optimum)
+  char text[160];
+  const char* state = app.last_result.row_converged[k] ? ", converged"
+                      : app.live_solve ? ", not converged: the solve goes on from it"
+                                       : ", not converged";
   std::snprintf(text, sizeof text, "adopted seed %d (cost %.3g%s)", k, app.last_result.row_cost[k],
-                app.last_result.row_converged[k] ? ", converged" : "");
+                state);
   app.info(text);
   app.note_edit("adopt seed");
   return true;

@@ -225,6 +225,12 @@ TEST_F(Visuals, ClickingAGhostAdoptsItsSolution) {
     EXPECT_EQ(after["joint_q"][i].get<double>(), q[i].get<double>()) << i;
   EXPECT_NE(after["messages"].dump().find("adopted seed " + std::to_string(far)),
             std::string::npos);
+  // whether the seed had converged (live solving is off: nothing goes on from it)
+  EXPECT_NE(after["messages"].dump().find(before["seeds"][far]["converged"].get<bool>()
+                                              ? ", converged)"
+                                              : ", not converged)"),
+            std::string::npos)
+      << after["messages"].dump();
 }
 
 TEST_F(Visuals, JointAtLimitIsFlaggedWithItsFraction) {

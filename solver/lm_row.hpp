@@ -181,6 +181,12 @@ IKWB_HD T largest_magnitude(const T* v, int n) {
   return big;
 }
 
+// m = max(m, v) where a NaN stays: a row whose residual is not a number never reads as met
+template <class T>
+IKWB_HD void raise_to(T& m, T v) {
+  if (v > m || v != v) m = v;
+}
+
 template <class T>
 IKWB_HD bool row_converged(const RowEval<T>& e, const LmConfig<T>& c) {
   return e.position_error <= c.tol_position && e.rotation_error <= c.tol_rotation &&
@@ -219,21 +225,19 @@ IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowE
     if (first_rot >= 0 && objective_row_counts(o, first_rot + k))
       rs += raw[first_rot + k] * raw[first_rot + k];
   }
-  T pos = sqrt(ps), rot = sqrt(rs);
-  if (pos > e.position_error) e.position_error = pos;
-  if (rot > e.rotation_error) e.rotation_error = rot;
+  raise_to(e.position_error, sqrt(ps));
+  raise_to(e.rotation_error, sqrt(rs));
   if (o.hard) {
     T v = T(0);
     if (objective_is_inequality(o.type)) {
-      for (int k = 0; k < o.dim; ++k)
-        if (raw[k] > v) v = raw[k];
+      for (int k = 0; k < o.dim; ++k) raise_to(v, raw[k]);
     } else {
       T s = T(0);
       for (int k = 0; k < o.dim; ++k)
         if (objective_row_counts(o, k)) s += raw[k] * raw[k];
       v = sqrt(s);
     }
-    if (v > e.violation) e.violation = v;
+    raise_to(e.violation, v);
   }
 }
 

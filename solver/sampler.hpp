@@ -35,12 +35,14 @@ IKWB_HD double hash_uniform(uint64_t key, uint32_t draw) {
 
 // the R_d generator phi_d: unique positive root of x^(d+1) = x + 1
 IKWB_HD double roberts_phi(int d) {
+  // the fixed point of x <- (1 + x)^(1 / (d + 1)): from 2 it falls to the root monotonically, with
+  // a slope below 1 / (d + 1), and nothing overflows (Newton on x^(d+1) from 2 took about d steps
+  // to get there and overflowed from d = 1023)
   double x = 2.0;
-  for (int i = 0; i < 40; ++i) {
-    double p = 1.0;
-    for (int k = 0; k < d + 1; ++k) p *= x;
-    double dp = (d + 1) * p / x;
-    x -= (p - x - 1.0) / (dp - 1.0);
+  for (int i = 0; i < 200; ++i) {
+    const double next = pow(1.0 + x, 1.0 / (d + 1));
+    if (next == x) break;
+    x = next;
   }
   return x;
 }

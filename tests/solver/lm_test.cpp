@@ -324,6 +324,29 @@ TEST(RowConverged, UsesEveryTolerance) {
   EXPECT_FALSE(row_converged(e, c));
 }
 
+// a residual that is not a number (a NaN configuration, a custom objective's NaN) is never met:
+// the errors keep it whatever rows come after it (a NaN seed read as converged with 0 errors)
+TEST(RowConverged, ANaNRowIsNeverMet) {
+  LmConfig<double> c;
+  ObjectiveParams<double> pos, hard;
+  pos.type = ObjectiveType::kPosition;
+  pos.dim = 3;
+  hard = pos;
+  hard.hard = 1;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double bad[3] = {nan, 0, 0}, good[3] = {1e-9, 0, 0};
+  RowEval<double> e;
+  accumulate_row_eval(pos, bad, e);
+  accumulate_row_eval(pos, good, e);
+  EXPECT_TRUE(std::isnan(e.position_error));
+  EXPECT_FALSE(row_converged(e, c));
+  RowEval<double> h;
+  accumulate_row_eval(hard, good, h);
+  accumulate_row_eval(hard, bad, h);
+  EXPECT_TRUE(std::isnan(h.violation));
+  EXPECT_FALSE(row_converged(h, c));
+}
+
 TEST(RowEval, ReportsTaskErrorsAndViolations) {
   ObjectiveParams<double> pos;
   pos.type = ObjectiveType::kPose;

@@ -176,6 +176,40 @@ TEST(Sampler, RobertsHasLowDiscrepancy) {
   }
 }
 
+// the generator at any dimension: beyond about 50 it was not converged (Newton from 2 takes about
+// d steps) and from 1023 it was NaN (2^1024 overflows), so every Roberts seed of a chain that
+// long was NaN, and read as converged
+TEST(Sampler, RobertsGeneratorAtAnyDimension) {
+  for (int d : {52, 100, 1022, 1023, 5000, 20000}) {
+    const double x = roberts_phi(d);
+    ASSERT_TRUE(x > 1 && x < 2) << d << ": " << x;
+    EXPECT_NEAR(std::pow(x, d + 1), x + 1, 1e-10) << d;
+  }
+  ModelBuilder b;
+  int parent = b.add_body("base");
+  b.add_joint({"weld", JointType::kFixed, -1, parent});
+  for (int i = 0; i < 1100; ++i) {
+    JointSpec j;
+    j.name = "j" + std::to_string(i);
+    j.type = JointType::kRevolute;
+    j.parent = parent;
+    j.child = parent = b.add_body("l" + std::to_string(i));
+    j.X_p = {{0, 0, 0.001}, {0, 0, 0, 1}};
+    j.axis = {double(i % 3 == 0), double(i % 3 == 1), double(i % 3 == 2)};
+    j.lower = -0.5;
+    j.upper = 0.5;
+    b.add_joint(j);
+  }
+  const Model chain = b.finalize();
+  const std::vector<double> init(chain.coord_count, 0.0);
+  std::vector<double> q(chain.coord_count), scratch(chain.dof_count);
+  for (uint32_t s = 1; s <= 3; ++s) {
+    sample_seed(chain.view(), chain.dof_lower.data(), chain.dof_upper.data(), SeedSampler::kRoberts,
+                0.3, 1, 0, s, init.data(), q.data(), scratch.data());
+    for (double v : q) ASSERT_TRUE(v >= -0.5 && v <= 0.5) << v;
+  }
+}
+
 TEST_F(SamplerFixture, GaussianSpread) {
   const int n = 3000;
   const double sigma = 0.2;

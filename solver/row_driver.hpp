@@ -58,12 +58,13 @@ IKWB_HD uint64_t row_deadline_ns(uint64_t budget_ns) {
   return budget_ns < none - start ? start + budget_ns : none;
 }
 
-// merit for picking among unconverged attempts and seeds: soft cost plus a heavy price on
-// violations, plus the task errors
+// merit for picking among unconverged attempts and seeds: the soft cost the weights define (what
+// LM minimises) plus a heavy price on violations. The task errors are not added: unweighted
+// metres and radians outweighed the cost of a compromise between objectives that cannot all be
+// met, and picked the attempt whose worst error was smallest over the one the weights ask for.
 template <class T>
 IKWB_HD double row_merit(const RowEval<T>& e) {
-  return double(e.soft_cost) + 1e4 * double(e.violation) * double(e.violation) +
-         double(e.position_error) + double(e.rotation_error);
+  return double(e.soft_cost) + 1e4 * double(e.violation) * double(e.violation);
 }
 
 // the posture objective applied in the null space of the task: the last enabled one, or -1

@@ -51,6 +51,43 @@ TEST(Solver, PandaPoseTargetsConverge) {
   EXPECT_EQ(ok, P);
 }
 
+// Two soft position targets 0.2 m apart, weights 1 and 0.5, and a weak posture: no attempt
+// converges, and the kept one is the compromise the weights ask for (the tool about 0.04 m from
+// the first target and 0.16 m from the second, the squared weights' ratio), whichever restart
+// found it. The merit added the unweighted errors to the cost, kept an attempt about 0.1 m from
+// both with the first joint at its limit, and 5x the cost.
+TEST(Solver, AnUnmetCompromiseKeepsTheWeightedOptimum) {
+  auto model = std::make_shared<Model>(test::panda());
+  const int tcp = model->find_body("panda_hand_tcp");
+  std::vector<double> rest = model->neutral_configuration();
+  for (auto [joint, v] : {std::pair<const char*, double>{"panda_joint2", -0.785},
+                          {"panda_joint4", -2.356},
+                          {"panda_joint6", 1.571},
+                          {"panda_joint7", 0.785}})
+    rest[model->joint_q_start[model->find_joint(joint)]] = v;
+  IkProblem problem(model);
+  const int a = problem.add_position(tcp);
+  ObjectiveOptions half;
+  half.weight = 0.5;
+  const int b = problem.add_position(tcp, {0, 0, 0}, half);
+  PostureOptions weak;
+  weak.weight = 0.05;
+  problem.add_posture(rest, weak);
+  problem.set_target_position(a, 0, {0.5, 0.1, 0.4});
+  problem.set_target_position(b, 0, {0.5, -0.1, 0.4});
+  SolveResult res;
+  SolverSettings s = batch_solve_settings();
+  make_cpu_solver()->solve(problem, s, rest, res);
+  ASSERT_FALSE(res.problems[0].converged);
+  const Vec3<double> x = link_pose(*model, res.problems[0].q, tcp).p;
+  EXPECT_NEAR(length(x - Vec3<double>{0.5, 0.1, 0.4}), 0.04, 0.01);
+  EXPECT_NEAR(length(x - Vec3<double>{0.5, -0.1, 0.4}), 0.16, 0.01);
+  s.max_restarts = 0;
+  SolveResult first;
+  make_cpu_solver()->solve(problem, s, rest, first);
+  EXPECT_LE(res.problems[0].cost, first.problems[0].cost + 1e-12);
+}
+
 // the LM damping a solve ended with: accepted steps lower it from lambda_init; L-BFGS has none
 TEST(Solver, ReportsTheDampingItEndedWith) {
   auto model = std::make_shared<Model>(test::panda());

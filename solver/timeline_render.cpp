@@ -268,6 +268,10 @@ SolverSettings render_settings(SolverSettings s) {
   s.prefer_closest = false;
   s.solve_all_seeds = false;
   s.fixed_iterations = false;
+  // the posture settles fully at every sample, so the path does not depend on the sample rate (a
+  // frame's cap, the workbench's 2 steps, left it short by an amount that grew with the interval
+  // and read as a jump between keys)
+  s.settle_iterations = 0;
   s.max_iterations = std::max(s.max_iterations, 50);
   return s;
 }

@@ -334,6 +334,25 @@ TEST(TimelineRender, TaskSpeedsDoNotDependOnTheRate) {
   EXPECT_LT(ratio(off_grid, 100), 1.1 * at_100);
 }
 
+// the workbench renders with its own settings, whose frames take 2 posture steps at most: the
+// render settles the posture fully all the same, so its export is ikwb animate's (whose settings
+// have no cap) and a coarse rate does not leave the posture short between keys
+TEST(TimelineRender, TheWorkbenchsSettleCapDoesNotReachTheRender) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  SolverSettings capped = p.settings, full = p.settings;
+  capped.settle_iterations = 2;
+  full.settle_iterations = 0;
+  for (double rate : {10.0, 100.0}) {
+    Trajectory a = render_timeline(p.model, p.setup.objectives, tl, rate, capped,
+                                   *make_cpu_solver(), &p.setup);
+    Trajectory b =
+        render_timeline(p.model, p.setup.objectives, tl, rate, full, *make_cpu_solver(), &p.setup);
+    EXPECT_EQ(a.q, b.q) << rate;
+    EXPECT_EQ(a.flagged_segments(), 0) << rate;
+  }
+}
+
 TEST(TimelineRender, RejectsKeysThatDoNotFit) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kJoint);

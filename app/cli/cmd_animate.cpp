@@ -12,6 +12,7 @@
 #include "app/cli/robot_args.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/cli/trajectory_io.hpp"
+#include "engine/core/output_target.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
@@ -74,6 +75,7 @@ int cmd_animate(int argc, char** argv) {
 
   try {
     const std::string scene_path = args.get("SCENE.json");
+    refuse_output_over_inputs("--out", args.get("out"), {{"SCENE.json", scene_path}});
     Scene scene = load_scene(scene_path);
     print_warnings(scene.warnings);
     if (scene.timeline.keys.empty())

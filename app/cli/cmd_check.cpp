@@ -15,6 +15,7 @@
 #include "app/cli/trajectory_io.hpp"
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/output_target.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
@@ -65,6 +66,11 @@ int cmd_check(int argc, char** argv) {
   const std::string out_path = args.has("out") ? args.get("out") : "-";
   const std::string q_path = args.get("q");
   try {
+    refuse_output_over_inputs("--out", out_path,
+                              {{"ROBOT.urdf", resolve_robot(args.get("ROBOT.urdf"))},
+                               {"--q", q_path},
+                               {"--scene", args.has("scene") ? args.get("scene") : ""},
+                               {"--srdf", args.has("srdf") ? args.get("srdf") : ""}});
     LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")),
                                    read_robot_options(args, MeshFiles::kCollision));
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());

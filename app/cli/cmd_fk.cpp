@@ -73,6 +73,10 @@ int cmd_fk(int argc, char** argv) {
   std::string q_path = args.get("q"), out_path = args.get("out");
   std::string com_path = args.has("com") ? args.get("com") : "";
   try {
+    const std::vector<NamedInput> inputs = {{"ROBOT.urdf", resolve_robot(args.get("ROBOT.urdf"))},
+                                            {"--q", q_path}};
+    refuse_output_over_inputs("--out", out_path, inputs);
+    refuse_output_over_inputs("--com", com_path, inputs);
     LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     const Model& m = *r.model;

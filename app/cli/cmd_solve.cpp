@@ -20,6 +20,7 @@
 #include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
+#include "engine/core/output_target.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
@@ -369,6 +370,12 @@ int cmd_solve(int argc, char** argv) {
 
   std::string allocating = "the robot";
   try {
+    refuse_output_over_inputs(
+        "--out", out_path,
+        {{"ROBOT.urdf", args.has("ROBOT.urdf") ? resolve_robot(args.get("ROBOT.urdf")) : ""},
+         {"--scene", scene_path},
+         {"--targets", targets_path},
+         {"--srdf", args.has("srdf") ? args.get("srdf") : ""}});
     if (!scene_path.empty())
       solve_scene(args, scene_path, targets_path, out_path, chunk, &allocating);
     else

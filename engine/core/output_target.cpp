@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <system_error>
 
 namespace ikwb {
@@ -27,6 +28,15 @@ bool same_output(const std::string& a, const std::string& b) {
   const fs::path pa = fs::absolute(output_target(a).path, ea).lexically_normal();
   const fs::path pb = fs::absolute(output_target(b).path, eb).lexically_normal();
   return !ea && !eb && pa == pb;
+}
+
+void refuse_output_over_inputs(const std::string& out_option, const std::string& out,
+                               const std::vector<NamedInput>& inputs) {
+  if (out.empty() || out == "-" || output_target(out).in_place) return;
+  for (const NamedInput& in : inputs)
+    if (!in.path.empty() && in.path != "-" && same_output(out, in.path))
+      throw std::invalid_argument(out_option + " names the same file as " + in.option + " (" + out +
+                                  "): writing it would replace the input; choose another");
 }
 
 }  // namespace ikwb

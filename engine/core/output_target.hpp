@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace ikwb {
 
@@ -22,5 +23,17 @@ OutputTarget output_target(const std::string& path);
 
 // Whether two output paths name one file (the same path however written, or links to it).
 bool same_output(const std::string& a, const std::string& b);
+
+// An input of a command, by the option that names it ("--q") and its path.
+struct NamedInput {
+  std::string option;
+  std::string path;
+};
+
+// Throws std::invalid_argument naming both when output `out` (given by `out_option`) is one of
+// the inputs: writing it would replace what the command reads (an output of "-", a device or a
+// pipe is never one). Inputs with an empty path are skipped.
+void refuse_output_over_inputs(const std::string& out_option, const std::string& out,
+                               const std::vector<NamedInput>& inputs);
 
 }  // namespace ikwb

@@ -16,6 +16,7 @@
 #include "cli/run_command.hpp"
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/objective_whole_body.hpp"
 
@@ -460,6 +461,40 @@ TEST(CliFk, AFailingOutputLeavesNoOtherOutput) {
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     left.push_back(e.path().filename().string());
   EXPECT_EQ(left, std::vector<std::string>{"q.csv"});
+}
+
+// an output that names one of the command's inputs is refused before anything is read or
+// written (each of these replaced its input: a solve's scene, an animation's scene, a check's
+// robot, an fk's configurations)
+TEST(CliOutputs, AnOutputNamingAnInputIsRefused) {
+  TempDir dir;
+  const std::string q = dir.write("q.csv", "0,0,0\n");
+  const std::string scene = dir.write("s.json", "{\"version\": 1}");
+  const std::string targets = dir.write("t.csv", "0.3,0.2,0\n");
+  const std::string robot = dir.write("r.urdf", test::read_text(resolve_robot("planar3")));
+  const std::string same_q = (std::filesystem::path(dir.path()) / "." / "q.csv").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> runs = {
+      {{"fk", robot, "--q", q, "--out", same_q}, "--out names the same file as --q"},
+      {{"fk", robot, "--q", q, "--out", dir / "p.csv", "--com", q},
+       "--com names the same file as --q"},
+      {{"solve", "--scene", scene, "--out", scene}, "--out names the same file as --scene"},
+      {{"solve", robot, "--link", "tip", "--targets", targets, "--out", targets},
+       "--out names the same file as --targets"},
+      {{"animate", scene, "--out", scene}, "--out names the same file as SCENE.json"},
+      {{"check", robot, "--q", q, "--out", robot}, "--out names the same file as ROBOT.urdf"}};
+  for (const auto& [args, message] : runs) {
+    int (*cmd)(int, char**) = args[0] == "fk"        ? cmd_fk
+                              : args[0] == "solve"   ? cmd_solve
+                              : args[0] == "animate" ? cmd_animate
+                                                     : cmd_check;
+    CmdResult r = run(cmd, args);
+    EXPECT_EQ(r.code, 1) << args[0];
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(test::read_text(q), "0,0,0\n");
+  EXPECT_EQ(test::read_text(scene), "{\"version\": 1}");
+  EXPECT_EQ(test::read_text(targets), "0.3,0.2,0\n");
+  EXPECT_EQ(test::read_text(robot), test::read_text(resolve_robot("planar3")));
 }
 
 // a robot file that cannot be opened says why, as --q does

@@ -95,6 +95,8 @@ int cmd_fk(int argc, char** argv) {
     if (!com_path.empty() && com_path != "-" && !output_target(com_path).in_place &&
         same_output(out_path, com_path))
       throw CsvError("--out and --com name the same file (" + com_path + ")");
+    if (out_path == "-" && com_path == "-")
+      throw CsvError("--out and --com are both standard output ('-'): give one of them a file");
     // every output is opened before any is written: a run that fails leaves none
     CsvWriter out(out_path);
     std::unique_ptr<CsvWriter> com;
@@ -123,9 +125,11 @@ int cmd_fk(int argc, char** argv) {
     if (com) com->finish();
     out.close();
     if (com) com->close();
+    // on standard error when a CSV goes to standard output, which then holds only the CSV
     if (out_path != "-") {
-      std::printf("fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
-                  q.row_count() == 1 ? "" : "s", m.body_count, out_path.c_str());
+      std::fprintf(com_path == "-" ? stderr : stdout,
+                   "fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
+                   q.row_count() == 1 ? "" : "s", m.body_count, out_path.c_str());
     }
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb fk", "the configurations of " + q_path);

@@ -325,6 +325,15 @@ TEST(CliFk, CenterOfMassOfEachConfiguration) {
     EXPECT_NEAR(number(f[4]), 9.5, 1e-12) << line;
   }
   EXPECT_FALSE(std::getline(in, line));
+  // --com on standard output holds only that CSV: the summary goes to standard error; both
+  // outputs there would interleave and are refused
+  r = run(cmd_fk, {"fk", "planar3", "--q", q, "--out", dir / "poses.csv", "--com", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, test::read_text(com));
+  EXPECT_NE(r.err.find("fk: 2 configurations x"), std::string::npos) << r.err;
+  r = run(cmd_fk, {"fk", "planar3", "--q", q, "--out", "-", "--com", "-"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--out and --com are both standard output"), std::string::npos) << r.err;
 }
 
 TEST(CliFk, FloatingBaseToStdout) {

@@ -103,7 +103,8 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
   return out;
 }
 
-py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::kwargs kwargs) {
+py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool sequential,
+                  py::kwargs kwargs) {
   const Model& m = *s.model->model;
   SolverSettings settings = s.settings;
   apply_settings(kwargs, settings, "Scene.solve");
@@ -132,9 +133,19 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
       }
     }
   }
+  // where the rows start: the scene's configuration, joint_q's, or (n, nq) one per row
   std::vector<double> q0 = s.setup.q;
+  bool per_row = false;
   if (!joint_q.is_none()) {
-    auto q = as_doubles(joint_q, "Scene.solve joint_q", {m.coord_count});
+    py::array given = py::array::ensure(joint_q);
+    per_row = given && given.ndim() == 2;
+    if (per_row && sequential)
+      throw py::value_error(
+          "Scene.solve joint_q: sequential starts each row from the answer to the row before; "
+          "give one configuration, shape (" +
+          std::to_string(m.coord_count) + ",), for the first");
+    auto q = per_row ? as_doubles(joint_q, "Scene.solve joint_q", {n, m.coord_count})
+                     : as_doubles(joint_q, "Scene.solve joint_q", {m.coord_count});
     q0.assign(q.data(), q.data() + q.size());
   }
   std::string note;
@@ -150,11 +161,17 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
   double seconds = 0;
   {
     py::gil_scoped_release release;
-    constexpr py::ssize_t kChunk = 4096;  // as `ikwb solve`
+    // as `ikwb solve`; sequential: one row at a time, each from the answer before it
+    const py::ssize_t chunk = sequential ? 1 : 4096;
+    const std::size_t nq = std::size_t(m.coord_count);
     SolveResult res;
     std::shared_ptr<const Model> model = s.model->model;
-    for (py::ssize_t begin = 0; begin < n; begin += kChunk) {
-      const int k = int(std::min(kChunk, n - begin));
+    std::vector<double> start = q0;
+    for (py::ssize_t begin = 0; begin < n; begin += chunk) {
+      const int k = int(std::min(chunk, n - begin));
+      if (per_row)
+        start.assign(q0.begin() + std::ptrdiff_t(begin * nq),
+                     q0.begin() + std::ptrdiff_t((begin + k) * nq));
       IkProblem problem = make_problem(model, s.setup.objectives, k, &s.setup.collision);
       apply_joint_settings(s.setup, problem);
       for (int i = 0; i < count; ++i) {
@@ -163,8 +180,9 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, py::
         for (int r = 0; r < k; ++r) ti[r] = x[(begin + r) * count + i];
         problem.set_target_poses(i, ti);
       }
-      solver->solve(problem, settings, q0, res);
+      solver->solve(problem, settings, start, res);
       seconds += res.solve_seconds;
+      if (sequential) start = res.problems[0].q;
       for (int r = 0; r < k; ++r) {
         const ProblemResult& p = res.problems[r];
         std::copy(p.q.begin(), p.q.end(), qo + (begin + r) * m.coord_count);
@@ -236,10 +254,14 @@ void bind_scene(py::module_& m) {
           "The solver settings a solve uses: ikwb solve's batch defaults, "
           "then the scene's")
       .def("solve", &solve_py, py::arg("targets") = py::none(), py::arg("joint_q") = py::none(),
+           py::arg("sequential") = false,
            "Solves the scene once per row of the target arrays: targets maps an objective's name "
            "to (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses; objectives not "
            "named keep the scene's target. Every problem starts at joint_q (default: the "
-           "scene's). Keyword arguments override solver settings by scene key. Returns a dict: "
+           "scene's; shape (n, joint_coord_count): one start per row). sequential=True solves "
+           "the rows in order, each from the answer to the row before (a trajectory that stays "
+           "on one IK branch where the targets allow; one row per solver call). Keyword "
+           "arguments override solver settings by scene key. Returns a dict: "
            "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
            "the enabled task objectives), iterations, solve_seconds. The GIL is released.");
   m.def(

@@ -57,7 +57,10 @@ constexpr const char* kSummary =
     "the largest over all enabled task objectives. An objective on a link the robot lacks, or\n"
     "a scene without enabled objectives, is an error. Solver options given here override the\n"
     "scene's, which override the defaults above. --explain: for each solution, every objective\n"
-    "it misses on standard error: traded_off, out_of_reach or blocked, and who pulls against it.";
+    "it misses on standard error: traded_off, out_of_reach or blocked, and who pulls against it.\n"
+    "--sequential (either form): the targets in order, each solved from the answer to the one\n"
+    "before (the first from the usual start), so a trajectory of targets gives a joint\n"
+    "trajectory that stays on one IK branch wherever the targets allow; one target per call.";
 
 // Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
 // skipped"). Throws CsvError when the file has no rows, or none that can be solved: a batch
@@ -78,22 +81,27 @@ void report_rows(const std::string& path, const std::vector<Row>& rows, const ch
                    " target lines is malformed (above)");
 }
 
-// Solves `count` problems in chunks of at most `chunk`; make_chunk(begin, n) builds the problem
-// set for problems begin..begin+n-1. Shows a progress bar on a terminal. Returns the results in
-// order and sets *elapsed (s).
+// Solves `count` problems in chunks of at most `chunk` from q0; make_chunk(begin, n) builds the
+// problem set for problems begin..begin+n-1. sequential: one problem at a time, each from the
+// answer before it (q0 for the first). Shows a progress bar on a terminal. Returns the results
+// in order and sets *elapsed (s).
 template <class MakeChunk>
 std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSettings& settings,
                                            const std::vector<double>& q0, std::size_t count,
-                                           int chunk, MakeChunk make_chunk, double* elapsed) {
+                                           int chunk, bool sequential, MakeChunk make_chunk,
+                                           double* elapsed) {
   std::vector<ProblemResult> results(count);
+  std::vector<double> start = q0;
+  if (sequential) chunk = 1;
   const bool tty = isatty(fileno(stderr));
   auto t0 = std::chrono::steady_clock::now();
   SolveResult res;
   for (std::size_t begin = 0; begin < count; begin += chunk) {
     int n = int(std::min<std::size_t>(chunk, count - begin));
     IkProblem problem = make_chunk(begin, n);
-    solver.solve(problem, settings, q0, res);
+    solver.solve(problem, settings, start, res);
     for (int i = 0; i < n; ++i) results[begin + i] = res.problems[i];
+    if (sequential) start = res.problems[0].q;
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::size_t done = begin + n;
     if (tty) {
@@ -164,7 +172,7 @@ std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
 void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
                         const std::string& link_name, const Vec3<double>& offset,
                         const std::string& targets_path, const std::string& out_path, int chunk,
-                        std::string* allocating) {
+                        bool sequential, std::string* allocating) {
   UrdfOptions opt = read_robot_options(args);
   LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   print_warnings(robot.warnings);
@@ -189,7 +197,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   *allocating = chunk_text(valid.size(), chunk);
   double elapsed = 0;
   std::vector<ProblemResult> results = solve_in_chunks(
-      *solver, settings, m.middle_configuration(), valid.size(), chunk,
+      *solver, settings, m.middle_configuration(), valid.size(), chunk, sequential,
       [&](std::size_t begin, int n) {
         IkProblem problem(robot.model, n);
         int obj = pose ? problem.add_pose(link, offset) : problem.add_position(link, offset);
@@ -247,7 +255,7 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
 // `ikwb solve --scene SCENE.json [--targets T.csv]`; *allocating as in solve_link_targets
 void solve_scene(const ArgParser& args, const std::string& scene_path,
                  const std::string& targets_path, const std::string& out_path, int chunk,
-                 std::string* allocating) {
+                 bool sequential, std::string* allocating) {
   Scene scene = load_scene(scene_path);
   print_warnings(scene.warnings);
   // --package-path folders and --xacro-arg arguments after the scene's
@@ -289,7 +297,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   *allocating = chunk_text(valid.size(), chunk);
   double elapsed = 0;
   std::vector<ProblemResult> results = solve_in_chunks(
-      *solver, settings, setup.q, valid.size(), chunk,
+      *solver, settings, setup.q, valid.size(), chunk, sequential,
       [&](std::size_t begin, int n) {
         IkProblem problem = make_problem(robot.model, setup.objectives, n, &setup.collision);
         apply_joint_settings(setup, problem);
@@ -326,6 +334,9 @@ int cmd_solve(int argc, char** argv) {
   args.add_option("targets", "T.csv", "targets");
   args.add_option("out", "OUT.csv", "results ('-' for standard output)");
   args.add_option("chunk", "N", "targets per solver call (default 4096)");
+  args.add_flag("sequential",
+                "solve the targets in order, each from the answer to the one before (a "
+                "trajectory whose steps stay on one IK branch; one target per solver call)");
   args.add_option("srdf", "FILE",
                   "with --scene: an SRDF whose <disable_collisions> pairs self_collision skips "
                   "(instead of the scene's \"srdf\")");
@@ -377,10 +388,11 @@ int cmd_solve(int argc, char** argv) {
          {"--targets", targets_path},
          {"--srdf", args.has("srdf") ? args.get("srdf") : ""}});
     if (!scene_path.empty())
-      solve_scene(args, scene_path, targets_path, out_path, chunk, &allocating);
+      solve_scene(args, scene_path, targets_path, out_path, chunk, args.has("sequential"),
+                  &allocating);
     else
       solve_link_targets(args, settings, link_name, offset, targets_path, out_path, chunk,
-                         &allocating);
+                         args.has("sequential"), &allocating);
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb solve", allocating);
   } catch (const CliError& e) {

@@ -3,6 +3,7 @@
 // integer options beyond their range.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -170,6 +171,72 @@ TEST(CliSolveTargets, SummaryGoesToStandardErrorWhenTheRowsGoToStandardOutput) {
   ASSERT_EQ(s.code, 0) << s.err;
   EXPECT_EQ(converged_column(s.out), (std::vector<int>{1}));
   EXPECT_NE(s.err.find("solved 1/1 "), std::string::npos) << s.err;
+}
+
+// --sequential: each target from the answer to the one before. The Panda's tool along a path of
+// wide joint swings (steps of at most 0.16 rad): solved independently, several rows land on
+// another IK branch than the row before; in order, hardly any (without a posture the arm drifts
+// in its null space and may meet a limit, where a restart starts over elsewhere)
+TEST(CliSolveTargets, SequentialTargetsStayOnOneBranch) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult r = load_urdf_file(resolve_robot("panda"), opt);
+  const Model& m = *r.model;
+  State s(m);
+  const int tcp = m.find_body("panda_hand_tcp");
+  std::string text;
+  const int n = 300;
+  double path_step = 0;
+  std::vector<double> before;
+  for (int i = 0; i < n; ++i) {
+    const double t = double(i) / (n - 1);
+    std::vector<double> q = {2.5 * std::sin(2 * M_PI * t),
+                             -0.785 + 0.9 * std::sin(3 * M_PI * t),
+                             1.5 * std::sin(2 * M_PI * t),
+                             -2.356 + std::sin(M_PI * t),
+                             0,
+                             1.571,
+                             0.785,
+                             0.035};
+    for (std::size_t k = 0; i > 0 && k < q.size(); ++k)
+      path_step = std::max(path_step, std::fabs(q[k] - before[k]));
+    before = q;
+    eval_fk(m, q, {}, s);
+    const Transform<double>& x = s.body_q[tcp];
+    for (double v : {x.p.x, x.p.y, x.p.z, x.q.x, x.q.y, x.q.z, x.q.w})
+      text += format_double(v) + ",";
+    text.back() = '\n';
+  }
+  TempDir dir;
+  const std::string targets = dir.write("t.csv", text);
+  // rows whose configuration is more than 0.5 rad from the row before's (at some joint)
+  auto jumps = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"solve",     "panda", "--link", "panda_hand_tcp",
+                                     "--targets", targets, "--out",  dir / "q.csv"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CmdResult res = test::run_command(cmd_solve, args);
+    EXPECT_EQ(res.code, 0) << res.err;
+    std::istringstream in(test::read_text(dir / "q.csv"));
+    std::string line;
+    std::getline(in, line);
+    int count = 0;
+    std::vector<double> prev;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f = split_csv_line(line);
+      EXPECT_EQ(f[0], "1") << line;
+      std::vector<double> q;
+      for (std::size_t k = 4; k < f.size(); ++k) q.push_back(test::number(f[k]));
+      double step = 0;
+      for (std::size_t k = 0; !prev.empty() && k < q.size(); ++k)
+        step = std::max(step, std::fabs(q[k] - prev[k]));
+      count += step > 0.5;
+      prev = q;
+    }
+    return count;
+  };
+  ASSERT_LT(path_step, 0.2);
+  EXPECT_GE(jumps({}), 5);
+  EXPECT_LE(jumps({"--sequential"}), 2);
 }
 
 TEST(CliSolveTargets, ChunkBeyondTheIntRangeIsRefused) {

@@ -53,6 +53,40 @@ def test_solve_arrays_of_targets(scene):
     assert r2["q"].shape == (3, 8)
 
 
+def swept_path(scene, n):
+    """tcp poses along a smooth joint path with wide swings (as motion capture gives), and the
+    path's largest step between rows"""
+    m = scene.model
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    q = np.tile(scene.joint_q, (n, 1))
+    q[:, 0] = 2.5 * np.sin(2 * np.pi * t[:, 0])
+    q[:, 1] += 0.9 * np.sin(3 * np.pi * t[:, 0])
+    q[:, 2] = 1.5 * np.sin(2 * np.pi * t[:, 0])
+    q[:, 3] += 1.0 * np.sin(np.pi * t[:, 0])
+    body_q, _ = ikwb.eval_fk_batch(m, q)
+    return body_q[:, m.body_index("panda_hand_tcp")], np.abs(np.diff(q, axis=0)).max()
+
+
+def test_sequential_rows_start_from_the_row_before(scene):
+    # independent rows land on whichever IK branch their seeds find; in order, each from the
+    # answer before it, the joint path moves no more between rows than the targets' own path
+    poses, step = swept_path(scene, 300)
+    free = scene.solve({"tcp pose": poses})
+    chained = scene.solve({"tcp pose": poses}, sequential=True)
+    assert free["converged"].all() and chained["converged"].all()
+    assert np.abs(np.diff(free["q"], axis=0)).max() > 1.0
+    assert np.abs(np.diff(chained["q"], axis=0)).max() < 3 * step
+    # per-row starts: each row started at the chained answer stays on its branch (the posture
+    # may settle a little further)
+    again = scene.solve({"tcp pose": poses}, joint_q=chained["q"], restarts=0)
+    assert np.abs(again["q"] - chained["q"]).max() < 0.05
+    assert np.abs(again["q"] - free["q"]).max() > 1.0
+    with pytest.raises(ValueError, match=r"joint_q: expected shape \(300, 8\)"):
+        scene.solve({"tcp pose": poses}, joint_q=chained["q"][:5])
+    with pytest.raises(ValueError, match="sequential starts each row from the answer"):
+        scene.solve({"tcp pose": poses}, joint_q=chained["q"], sequential=True)
+
+
 def test_solve_errors(scene):
     with pytest.raises(ValueError, match="no objective of that name; objectives with a target: "
                                          "'tcp pose'"):

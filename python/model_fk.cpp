@@ -210,9 +210,11 @@ void eval_ik_batch_py(const PyModel& pm, py::handle body_q, py::handle joint_q, 
                       py::handle joint_qd) {
   const Model& m = *pm.model;
   const std::string c = "eval_ik_batch";
-  auto q = as_output(joint_q, c + " joint_q", {-1, m.coord_count});
-  const py::ssize_t n = q.shape(0), nb = m.body_count;
-  auto xq = as_doubles(body_q, c + " body_q", {n, nb, 7});
+  // the input's rows set the count, so a joint_q of other rows is the one named wrong
+  const py::ssize_t nb = m.body_count;
+  auto xq = as_doubles(body_q, c + " body_q", {-1, nb, 7});
+  const py::ssize_t n = xq.shape(0);
+  auto q = as_output(joint_q, c + " joint_q", {n, m.coord_count});
   const bool vel = !joint_qd.is_none();
   py::array_t<double, py::array::c_style> xqd, qd;
   if (vel) {

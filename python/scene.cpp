@@ -78,7 +78,12 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
     const std::string shapes =
         ": expected shape (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses, got ";
     py::array given = py::array::ensure(item.second);
-    if (given && given.ndim() != 2) throw py::value_error(what + shapes + shape_text(given));
+    const char kind = given ? given.dtype().kind() : 'O';
+    if (kind != 'f' && kind != 'i' && kind != 'u')
+      throw py::value_error(
+          what + ": expected an array of numbers of shape (n, 3), (n, 4) or (n, 7), got " +
+          std::string(py::str(py::type::handle_of(item.second).attr("__name__"))));
+    if (given.ndim() != 2) throw py::value_error(what + shapes + shape_text(given));
     t.values = as_doubles(item.second, what, {-1, -1});
     const py::ssize_t cols = t.values.shape(1);
     if (cols != 3 && cols != 4 && cols != 7)

@@ -373,6 +373,10 @@ def test_non_finite_values_are_rejected(panda):
     body_q[1, 0, 2] = np.nan
     with pytest.raises(ValueError, match=r"eval_ik_batch body_q: row 1, body 0 .*column 2 is nan"):
         ikwb.eval_ik_batch(panda, body_q, np.zeros_like(q))
+    # rows that differ: the output is the one named (body_q, the input, sets the count)
+    with pytest.raises(ValueError, match=r"eval_ik_batch joint_q: expected shape \(%d, 8\)"
+                                         % len(q)):
+        ikwb.eval_ik_batch(panda, body_q, np.zeros((len(q) - 1, 8)))
 
 
 def test_zero_quaternion_of_a_free_joint_is_rejected():

@@ -88,6 +88,12 @@ def test_sequential_rows_start_from_the_row_before(scene):
 
 
 def test_solve_errors(scene):
+    # a value that is no array of numbers says what it is (it read "got ()")
+    for value, name in ((None, "NoneType"), ("abc", "str")):
+        with pytest.raises(ValueError, match=r"targets\['tcp pose'\]: expected an array of numbers "
+                                             r"of shape \(n, 3\), \(n, 4\) or \(n, 7\), got "
+                                             + name):
+            scene.solve({"tcp pose": value})
     with pytest.raises(ValueError, match="no objective of that name; objectives with a target: "
                                          "'tcp pose'"):
         scene.solve({"nope": np.zeros((2, 3))})

@@ -38,10 +38,6 @@ void print_warnings(const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 }
 
-bool ends_with(const std::string& s, const std::string& end) {
-  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
-}
-
 // one line per flagged segment; returns how many
 int report_segments(const Trajectory& tr) {
   for (const SegmentReport& s : tr.segments)
@@ -101,10 +97,7 @@ int cmd_animate(int argc, char** argv) {
     Trajectory tr =
         render_timeline(robot.model, setup.objectives, timeline, rate, settings, *solver, &setup);
     const std::string out = args.get("out");
-    if (ends_with(out, ".json"))
-      write_trajectory_json(out, m, scene.robot, rate, tr);
-    else
-      write_trajectory_csv(out, m, tr);
+    write_trajectory(out, m, scene.robot, rate, tr);
     const int flagged = report_segments(tr);
     std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %.3f s%s\n", tr.sample_count(),
                  timeline.end() - timeline.start(), timeline.keys.size(), tr.seconds,

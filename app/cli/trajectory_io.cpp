@@ -1,6 +1,7 @@
 #include "app/cli/trajectory_io.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <utility>
 
@@ -45,6 +46,16 @@ void write_trajectory_json(const std::string& path, const Model& m, const std::s
       {"format", "ikwb-trajectory"}, {"version", 1},       {"robot", robot},      {"rate", rate},
       {"columns", coord_names(m)},   {"samples", samples}, {"segments", segments}};
   write_file_atomic(path, j.dump(1) + "\n");
+}
+
+void write_trajectory(const std::string& path, const Model& model, const std::string& robot,
+                      double rate, const Trajectory& tr) {
+  std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".json")
+    write_trajectory_json(path, model, robot, rate, tr);
+  else
+    write_trajectory_csv(path, model, tr);
 }
 
 NumericTable read_configurations_csv(const std::string& path, const Model& m) {

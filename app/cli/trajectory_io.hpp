@@ -19,6 +19,11 @@ std::vector<std::string> coord_names(const Model& model);
 
 // One row per sample: time, then q. Atomic (app/cli/csv.hpp's CsvWriter); throws CsvError.
 void write_trajectory_csv(const std::string& path, const Model& model, const Trajectory& tr);
+
+// The format a trajectory file takes from its name, the same in the workbench and `ikwb
+// animate`: JSON for a name ending in .json (any case), CSV for any other (and "-").
+void write_trajectory(const std::string& path, const Model& model, const std::string& robot,
+                      double rate, const Trajectory& tr);
 // {"format": "ikwb-trajectory", "version", "robot", "rate", "columns", "samples": [{"time", "q"}],
 //  "segments": [{"key", "start", "end", "interpolation", "ik_failures", "first_failure",
 //  "max_position_error", "max_rotation_error", "max_velocity_ratio", "fastest_joint"}]}

@@ -338,10 +338,7 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
     tr = &at_rate;
   }
   try {
-    if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0)
-      write_trajectory_csv(path, *app.model, *tr);
-    else
-      write_trajectory_json(path, *app.model, app.robot_path, rate, *tr);
+    write_trajectory(path, *app.model, app.robot_path, rate, *tr);
   } catch (const std::exception& e) {
     app.error(std::string("trajectory not exported: ") + e.what());
     return false;

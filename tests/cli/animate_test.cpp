@@ -114,6 +114,13 @@ TEST(Animate, TaskSpaceSegmentsAndJsonOutput) {
     EXPECT_LE(s["max_position_error"].get<double>(), 1e-4);
   }
   EXPECT_EQ(j["columns"][0], "panda_joint1");
+  // the name decides the format as in the workbench: .JSON is JSON, any other name CSV
+  r = run_animate({scene, "--out", dir / "T.JSON", "--rate", "50"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir / "T.JSON"))["format"], "ikwb-trajectory");
+  r = run_animate({scene, "--out", dir / "t.txt", "--rate", "50"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_text(dir / "t.txt").rfind("time,panda_joint1,", 0), 0u);
 }
 
 TEST(Animate, FlagsTooFastSegmentsAndFailOnFlaggedFails) {

@@ -65,7 +65,9 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
   opt.expected_columns = m.coord_count;
   opt.columns_name = "joint_coord_count";
   opt.header_names_columns = true;
-  // each coordinate named once; a `time` column (`ikwb animate`'s first) is left out
+  // each coordinate named once; a `time` column (`ikwb animate`'s first) is left out, and so is
+  // one naming a joint without coordinates of its own (fixed, or a mimic joint, whose value
+  // follows its source: ROS joint_states list them)
   opt.check_header = [&](const std::vector<std::string>& header) {
     std::string unknown, repeated, missing;
     auto add = [](std::string& list, const std::string& name) {
@@ -74,6 +76,8 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
     for (int c = 0; c < int(header.size()); ++c) {
       const std::string& name = header[c];
       if (name == "time" && c == 0) continue;
+      const int joint = m.find_joint(name);
+      if (joint >= 0 && m.joint_q_start[joint] == m.joint_q_start[joint + 1]) continue;
       if (std::find(names.begin(), names.end(), name) == names.end())
         add(unknown, name);
       else if (!column_of.emplace(name, c).second)
@@ -84,7 +88,8 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
     if (unknown.empty() && repeated.empty() && missing.empty()) return std::string();
     std::string what =
         "the header must name each joint coordinate once (joint names; NAME_0, NAME_1, ... for "
-        "a ball or free joint; a first column `time` is left out)";
+        "a ball, free or planar joint; a first column `time`, fixed and mimic joints are left "
+        "out)";
     if (!unknown.empty()) what += "; not coordinates of the robot: " + unknown;
     if (!repeated.empty()) what += "; repeated: " + repeated;
     if (!missing.empty()) what += "; missing: " + missing;

@@ -420,6 +420,22 @@ TEST(CliFk, HeaderInAnotherOrderIsReadByName) {
   }
 }
 
+// ROS joint_states name every joint: a mimic joint (the Panda's second finger) and fixed ones
+// have no coordinates of their own, and their columns are left out
+TEST(CliFk, HeaderColumnsOfMimicAndFixedJointsAreLeftOut) {
+  TempDir dir;
+  const std::string plain = dir.write("q.csv", "0.1,-0.5,0.2,-2,0.3,1.5,0.7,0.02\n");
+  const std::string states = dir.write(
+      "states.csv",
+      "panda_finger_joint2,panda_joint1,panda_joint2,panda_joint3,panda_joint4,panda_joint5,"
+      "panda_joint6,panda_joint7,panda_joint8,panda_finger_joint1\n"
+      "0.99,0.1,-0.5,0.2,-2,0.3,1.5,0.7,5,0.02\n");
+  CmdResult a = run(cmd_fk, {"fk", "panda", "--q", plain, "--out", "-"});
+  CmdResult b = run(cmd_fk, {"fk", "panda", "--q", states, "--out", "-"});
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
 TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
   TempDir dir;
   std::string urdf = dir.write("bot.urdf", kRobot);
@@ -428,8 +444,9 @@ TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
   CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("q.csv:2: the header must name each joint coordinate once (joint names; "
-                       "NAME_0, NAME_1, ... for a ball or free joint; a first column `time` is "
-                       "left out); not coordinates of the robot: 'wrist'; missing: 'elbow'"),
+                       "NAME_0, NAME_1, ... for a ball, free or planar joint; a first column "
+                       "`time`, fixed and mimic joints are left out); not coordinates of the "
+                       "robot: 'wrist'; missing: 'elbow'"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));

@@ -83,11 +83,6 @@ int cmd_fk(int argc, char** argv) {
     const Model& m = *r.model;
 
     NumericTable q = read_configurations_csv(q_path, m);
-    if (q.row_count() == 0 && m.coord_count == 0) {
-      // a robot without joint coordinates has exactly one configuration: an empty file
-      q.rows.emplace_back();
-      q.lines.push_back(0);
-    }
     if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
     for (std::size_t i = 0; i < q.row_count(); ++i)
       check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));

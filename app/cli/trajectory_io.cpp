@@ -96,6 +96,11 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
     return what;
   };
   NumericTable table = read_numeric_csv(path, opt);
+  if (table.row_count() == 0 && m.coord_count == 0) {
+    // a robot without joint coordinates has exactly one configuration: an empty file
+    table.rows.emplace_back();
+    table.lines.push_back(0);
+  }
   if (table.header.empty()) return table;
   for (std::vector<double>& row : table.rows) {
     std::vector<double> q(names.size());

@@ -199,5 +199,17 @@ TEST(CliCheck, ErrorsNameTheProblem) {
   EXPECT_EQ(sq.code, 1);
 }
 
+// a robot without joint coordinates reads an empty Q.csv as its one configuration, as fk does
+TEST(CliCheck, ARobotWithoutCoordinatesTakesAnEmptyFile) {
+  TempDir dir;
+  const std::string robot = dir.write(
+      "f.urdf",
+      "<robot name=\"f\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"fixed\">"
+      "<parent link=\"a\"/><child link=\"b\"/><origin xyz=\"0 0 1\"/></joint></robot>");
+  CmdResult r = test::run_command(cmd_check, {"check", robot, "--q", dir.write("q.csv", "")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n0,no,"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace ikwb

@@ -66,7 +66,7 @@ void print_row(const BenchStats& s) {
 int cmd_bench(int argc, char** argv) {
   ArgParser args("ikwb bench", kSummary);
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
-  args.add_option("link", "NAME", "end-effector link");
+  args.add_required_option("link", "NAME", "end-effector link");
   args.add_option("offset", "X,Y,Z", "point in the link frame (default 0,0,0)");
   args.add_option("protocol", "NAME", "tracik, batch or all (default all)");
   args.add_option("problems", "N", "TRAC-IK protocol: number of targets (default 10000)");
@@ -86,7 +86,6 @@ int cmd_bench(int argc, char** argv) {
       std::printf("%s", args.usage().c_str());
       return 0;
     }
-    args.require("link");
     protocol = args.get("protocol", protocol);
     if (protocol != "all" && protocol != "tracik" && protocol != "batch")
       throw CliError("--protocol: unknown value '" + protocol + "'");
@@ -124,8 +123,11 @@ int cmd_bench(int argc, char** argv) {
     if (protocol != "batch") {
       allocating = std::to_string(problems) + " TRAC-IK targets (--problems)";
       print_row(run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver));
-      std::printf("  (tracik: times per problem, one thread, %d restarts max, %.1f ms budget)\n",
-                  tracik.max_restarts, tracik.time_budget_s * 1e3);
+      char budget[48] = "no budget";  // --budget-ms 0
+      if (tracik.time_budget_s > 0)
+        std::snprintf(budget, sizeof budget, "%.1f ms budget", tracik.time_budget_s * 1e3);
+      std::printf("  (tracik: times per problem, one thread, %d restarts max, %s)\n",
+                  tracik.max_restarts, budget);
     }
     if (protocol != "tracik") {
       for (int b : batches) {

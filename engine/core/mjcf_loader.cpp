@@ -56,7 +56,13 @@ Vec3<double> vec3(const mjtNum* v) {
 
 std::string name_of(const mjModel* m, int type, int id, const char* prefix) {
   const char* n = mj_id2name(m, type, id);
-  return n && *n ? std::string(n) : std::string(prefix) + std::to_string(id);
+  if (n && *n) return n;
+  // an unnamed element's name, unless the file gives another element that name
+  const std::string made = std::string(prefix) + std::to_string(id);
+  std::string name = made;
+  for (int k = 2; mj_name2id(m, type, name.c_str()) >= 0; ++k)
+    name = made + "_unnamed" + (k > 2 ? std::to_string(k) : "");
+  return name;
 }
 
 // a capsule (half_length > 0) or a unit sphere as triangles, axis z
@@ -553,24 +559,25 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       }
     }
     // named sites (tool points, attachment frames) as massless bodies fixed to their body, so
-    // they can be targets; a site on the world is left out, a name a body or joint already has
-    // gets "_site" appended (a warning says so)
+    // they can be targets; a site on the world is left out, a name a body already has gets
+    // "_site" appended (a warning says so), and the fixed joint is NAME_weld unless a joint has
+    // that name (then NAME_weld2, ...)
     for (int st = 0; st < m->nsite; ++st) {
       const char* raw = mj_id2name(m, mjOBJ_SITE, st);
       const int mb = m->site_bodyid[st];
       if (!raw || !*raw || mb == 0) continue;
       std::string name = raw;
-      auto taken = [&](const std::string& n) {
-        return b.model().find_body(n) >= 0 || b.model().find_joint(n + "_weld") >= 0;
-      };
-      if (taken(name)) {
+      if (b.model().find_body(name) >= 0) {
         std::string renamed = name + "_site";
-        for (int k = 2; taken(renamed); ++k) renamed = name + "_site" + std::to_string(k);
+        for (int k = 2; b.model().find_body(renamed) >= 0; ++k)
+          renamed = name + "_site" + std::to_string(k);
         warn("site '" + name + "' shares its name with a body: loaded as '" + renamed + "'");
         name = renamed;
       }
       JointSpec s;
       s.name = name + "_weld";
+      for (int k = 2; b.model().find_joint(s.name) >= 0; ++k)
+        s.name = name + "_weld" + std::to_string(k);
       s.type = JointType::kFixed;
       s.parent = body_of[mb];
       s.child = b.add_body(name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});

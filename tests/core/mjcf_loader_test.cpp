@@ -241,6 +241,32 @@ TEST(Mjcf, NamedSitesAreFixedMasslessBodies) {
   EXPECT_NE(r.warnings[0].find("'arm_site'"), std::string::npos) << r.warnings[0];
 }
 
+// a site whose fixed joint's name (NAME_weld) a joint of the file has keeps its own name (it was
+// renamed NAME_site with a warning about a body that was not there); an unnamed body's made-up
+// name (body_N) steps aside for a body the file names so
+TEST(Mjcf, MadeUpNamesStepAsideForTheFilesNames) {
+  test::TempDir dir;
+  LoadResult r = load_robot_file(dir.write("names.xml", R"(<mujoco model="names">
+  <worldbody>
+    <body name="a">
+      <joint name="tip_weld" type="hinge" axis="0 0 1"/>
+      <geom type="sphere" size="0.05"/>
+      <site name="tip" pos="0.1 0 0"/>
+      <body pos="0 0 0.1"><joint type="hinge"/><geom type="sphere" size="0.02"/>
+        <body name="body_2" pos="0 0 0.1"><joint type="hinge"/><geom type="sphere" size="0.02"/></body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  const Model& m = *r.model;
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  const int tip = m.find_body("tip");
+  ASSERT_GE(tip, 0);
+  EXPECT_EQ(m.joint_name[m.body_joint[tip]], "tip_weld2");
+  EXPECT_GE(m.find_body("body_2"), 0);
+  EXPECT_GE(m.find_body("body_2_unnamed"), 0);
+}
+
 TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
   test::TempDir dir;
   const std::string path = dir.write("bad.xml",

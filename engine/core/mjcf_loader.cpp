@@ -303,7 +303,8 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
 
 // One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in the sources when it
 // cannot change kinematics or appearance, with a warning: attributes on <mesh> (`inertia`: how
-// its inertia is computed), <joint> (`actuatorfrcrange`, `actuatorgravcomp`: actuation), the
+// its inertia is computed, `maxhullvert`: MuJoCo's collision hull), <joint> (`actuatorfrcrange`,
+// `actuatorgravcomp`: actuation), <body> (`gravcomp`: gravity compensation, dynamics), the
 // <visual> and <actuator> sections' elements (how the viewer draws, how motors act) and <option>
 // keywords (simulation settings) are dropped wherever they are; a joint range without `limited`
 // is a limit, as newer MuJoCo reads it (autolimits). false when the refusal is something else.
@@ -335,9 +336,10 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
   static const char* const visual[] = {
       "global",   "quality",  "headlight",   "map",    "scale",    "rgba",   "general", "motor",
       "position", "velocity", "intvelocity", "damper", "cylinder", "muscle", "adhesion"};
-  bool harmless =
-      (element == "mesh" && attribute == "inertia") ||
-      (element == "joint" && (attribute == "actuatorfrcrange" || attribute == "actuatorgravcomp"));
+  bool harmless = (element == "mesh" && (attribute == "inertia" || attribute == "maxhullvert")) ||
+                  (element == "joint" &&
+                   (attribute == "actuatorfrcrange" || attribute == "actuatorgravcomp")) ||
+                  (element == "body" && attribute == "gravcomp");
   for (const char* v : visual) harmless = harmless || (element == v && !attribute.empty());
   return harmless &&
          drop_attributes(

@@ -294,9 +294,10 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
   <asset>
     <mesh name="m"
           inertia="shell" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>
+    <mesh name="h" maxhullvert="8" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>
   </asset>
   <worldbody>
-    <body name="b"><joint name="j" type="hinge" range="-1 1"/><geom type="mesh" mesh="m"/></body>
+    <body name="b" gravcomp="1"><joint name="j" type="hinge" range="-1 1"/><geom type="mesh" mesh="m"/></body>
   </worldbody>
   <actuator><position joint="j" kp="10" kv="1"/></actuator>
 </mujoco>)");
@@ -306,7 +307,7 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
   EXPECT_NEAR(m.dof_upper[0], M_PI / 180, 1e-12);  // a range is a limit (MuJoCo: degrees)
   std::string all;
   for (const std::string& w : r.warnings) all += w + "\n";
-  EXPECT_EQ(r.warnings.size(), 5u) << all;
+  EXPECT_EQ(r.warnings.size(), 7u) << all;
   EXPECT_NE(all.find(path + ":4: attribute 'ellipsoidinertia' on <global> is newer than MuJoCo "
                             "2.2.2 and cannot change kinematics or appearance: ignored"),
             std::string::npos)
@@ -315,6 +316,8 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
   EXPECT_NE(all.find(":8: attribute 'inertia' on <mesh>"), std::string::npos) << all;
   EXPECT_NE(all.find(":2: attribute 'integrator' on <option>"), std::string::npos) << all;
   EXPECT_NE(all.find("attribute 'kv' on <position>"), std::string::npos) << all;
+  EXPECT_NE(all.find("attribute 'maxhullvert' on <mesh>"), std::string::npos) << all;
+  EXPECT_NE(all.find("attribute 'gravcomp' on <body>"), std::string::npos) << all;
   EXPECT_NE(all.find("joint ranges without `limited` are read as limits"), std::string::npos)
       << all;
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / ""),

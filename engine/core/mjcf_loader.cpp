@@ -311,19 +311,36 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
 bool repair_for_newer(const std::string& error, MjcfSources& s,
                       std::vector<std::string>& warnings) {
   const std::string element = field(error, "Element '", '\'');
-  if (error.find("has `range` but not `limited`") != std::string::npos) {
+  // attributes="..." on the main file's <compiler> (a <compiler> of its own when it has none, or
+  // one that sets the first attribute already)
+  auto add_to_compiler = [&](const std::string& first, const std::string& attributes) {
     std::string& text = s.texts[0];
     std::size_t c = text.find("<compiler");
-    if (c == std::string::npos || text.find("autolimits", c) < text.find('>', c)) {
+    if (c == std::string::npos || text.find(first, c) < text.find('>', c)) {
       std::size_t m = text.find("<mujoco");
       if (m == std::string::npos) return false;
-      text.insert(text.find('>', m) + 1, "<compiler autolimits=\"true\"/>");
+      text.insert(text.find('>', m) + 1, "<compiler " + attributes + "/>");
     } else {
-      text.insert(c + 9, " autolimits=\"true\"");
+      text.insert(c + 9, " " + attributes);
     }
+    return true;
+  };
+  if (error.find("has `range` but not `limited`") != std::string::npos) {
+    if (!add_to_compiler("autolimits", "autolimits=\"true\"")) return false;
     warnings.push_back(s.paths[0] +
                        ": joint ranges without `limited` are read as limits, as newer "
                        "MuJoCo does (compiler autolimits)");
+    return true;
+  }
+  if (error.find("mass and inertia of moving bodies must be larger than mjMINVAL") !=
+      std::string::npos) {
+    // a file for kinematics alone (as a URDF without <inertial>): MuJoCo's compiler bounds give
+    // its massless bodies a negligible mass; poses do not depend on masses
+    if (!add_to_compiler("boundmass", "boundmass=\"1e-9\" boundinertia=\"1e-12\"")) return false;
+    warnings.push_back(s.paths[0] +
+                       ": moving bodies without mass or inertia get 1e-9 kg and 1e-12 kg m^2 "
+                       "(compiler boundmass, boundinertia), which MuJoCo needs to compile the "
+                       "file; kinematics are unchanged");
     return true;
   }
   const std::string keyword = field(error, "invalid keyword: '", '\'');

@@ -241,6 +241,27 @@ TEST(Mjcf, NamedSitesAreFixedMasslessBodies) {
   EXPECT_NE(r.warnings[0].find("'arm_site'"), std::string::npos) << r.warnings[0];
 }
 
+// a file for kinematics alone (no masses, as a URDF without <inertial>), which MuJoCo refuses to
+// compile, loads with MuJoCo's mass bounds and a warning; --strict refuses it
+TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
+  test::TempDir dir;
+  const std::string path = dir.write(
+      "kin.xml",
+      "<mujoco model=\"kin\"><worldbody><body name=\"a\"><joint name=\"j\" axis=\"0 0 1\"/>"
+      "<body name=\"b\" pos=\"1 0 0\"><site name=\"tip\"/></body></body></worldbody></mujoco>");
+  LoadResult r = load_mjcf_file(path);
+  const Model& m = *r.model;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("moving bodies without mass or inertia"), std::string::npos)
+      << r.warnings[0];
+  State s(m);
+  eval_fk(m, std::vector<double>{M_PI / 2}, {}, s);
+  EXPECT_LT(length(s.body_q[m.find_body("tip")].p - Vec3<double>{0, 1, 0}), 1e-12);
+  UrdfOptions strict;
+  strict.strict = true;
+  EXPECT_THROW(load_mjcf_file(path, strict), ModelError);
+}
+
 // a site whose fixed joint's name (NAME_weld) a joint of the file has keeps its own name (it was
 // renamed NAME_site with a warning about a body that was not there); an unnamed body's made-up
 // name (body_N) steps aside for a body the file names so

@@ -56,6 +56,16 @@ std::string shape_text(const py::array& a);
 // a number as Python writes it ("0.1", "nan", "-inf"); needs the GIL
 std::string number_text(double v);
 
+// "row R, " in a batch's messages, "" for a single configuration
+std::string row_text(py::ssize_t row, bool batch);
+// the joint whose coordinates include coordinate c
+int coord_joint(const Model& m, int c);
+// `rows` configurations of `what` (joint_q: coord_count values each; or joint_qd: dof_count):
+// every value finite, and the quaternions of ball and free joints not zero (FK would make them
+// identities). ValueError naming the row (of a batch), the column and the joint.
+void check_joint_values(const Model& m, const double* v, py::ssize_t rows, bool coords, bool batch,
+                        const std::string& what);
+
 // A numpy view of memory owned by `owner` (kept alive by the array); read-only unless writable.
 template <class T>
 py::array view_of(const T* data, std::vector<py::ssize_t> shape, py::handle owner, bool writable) {

@@ -143,6 +143,7 @@ void step_py(PySolver& s, py::handle joint_q_in, py::handle joint_q_out, py::obj
       throw std::runtime_error(
           "IKSolver.step: step() called from within a step of the same solver (its residual)");
   auto qin = as_doubles(joint_q_in, "IKSolver.step joint_q_in", {s.n_problems, m.coord_count});
+  check_joint_values(m, qin.data(), s.n_problems, true, true, "IKSolver.step joint_q_in");
   auto qout = as_output(joint_q_out, "IKSolver.step joint_q_out", {s.n_problems, m.coord_count});
   SolverSettings settings = s.settings;  // iterations= is this call's only
   if (!iterations.is_none()) {

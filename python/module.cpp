@@ -1,5 +1,6 @@
 // The `ikwb` Python module: exceptions, numpy and settings conversions shared by the areas, and
 // the module itself (model and FK, ikwb.ik, the adam-shaped InverseKinematics, scenes).
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -272,6 +273,40 @@ py::array matrix_of(const Transform<double>& x) {
   d[12] = d[13] = d[14] = 0;
   d[15] = 1;
   return h;
+}
+
+std::string row_text(py::ssize_t row, bool batch) {
+  return batch ? "row " + std::to_string(row) + ", " : "";
+}
+
+int coord_joint(const Model& m, int c) {
+  auto it = std::upper_bound(m.joint_q_start.begin(), m.joint_q_start.end(), c);
+  return int(it - m.joint_q_start.begin()) - 1;
+}
+
+void check_joint_values(const Model& m, const double* v, py::ssize_t rows, bool coords, bool batch,
+                        const std::string& what) {
+  const int n = coords ? m.coord_count : m.dof_count;
+  for (py::ssize_t i = 0; i < rows * n; ++i) {
+    if (std::isfinite(v[i])) continue;
+    const int c = int(i % n);
+    const int j = coords ? coord_joint(m, c) : m.dof_joint[c];
+    throw py::value_error(what + ": " + row_text(i / n, batch) + "column " + std::to_string(c) +
+                          " (joint '" + m.joint_name[j] + "') is " + number_text(v[i]) +
+                          "; values must be finite");
+  }
+  for (int j = 0; coords && j < m.joint_count; ++j) {
+    const JointType t = JointType(m.joint_type[j]);
+    if (m.joint_mimic[j] >= 0 || (t != JointType::kBall && t != JointType::kFree)) continue;
+    const int c = m.joint_q_start[j] + (t == JointType::kFree ? 3 : 0);
+    for (py::ssize_t r = 0; r < rows; ++r) {
+      const double* x = v + r * n + c;
+      if (!(quat_norm(Quat<double>{x[0], x[1], x[2], x[3]}) > 1e-9))
+        throw py::value_error(what + ": " + row_text(r, batch) + "joint '" + m.joint_name[j] +
+                              "' (" + joint_type_name(t) + ") has a zero quaternion (columns " +
+                              std::to_string(c) + " to " + std::to_string(c + 3) + ")");
+    }
+  }
 }
 
 }  // namespace ikwb::python

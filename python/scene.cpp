@@ -151,6 +151,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
           std::to_string(m.coord_count) + ",), for the first");
     auto q = per_row ? as_doubles(joint_q, "Scene.solve joint_q", {n, m.coord_count})
                      : as_doubles(joint_q, "Scene.solve joint_q", {m.coord_count});
+    check_joint_values(m, q.data(), per_row ? n : 1, true, per_row, "Scene.solve joint_q");
     q0.assign(q.data(), q.data() + q.size());
   }
   std::string note;

@@ -676,3 +676,14 @@ def test_objective_constructors_check_their_parameters():
         ik.IKObjectivePositionBox(1, [0, 0, 0], [[0, 0, 0, 0, 0, 0, 1]], [1, 0, 0], [0, 0, 0])
     with pytest.raises(ValueError, match=r"IKObjectivePosture rest_q must be finite, got nan at 2"):
         ik.IKObjectivePosture([0, 0, np.nan])
+
+
+def test_a_start_that_is_not_a_number_is_named_as_passed(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    solver = ik.IKSolver(panda, 3, [ik.IKObjectivePosition(tcp, [0, 0, 0],
+                                                           np.tile([0.4, 0.0, 0.5], (3, 1)))])
+    q = np.tile(panda.joint_q, (3, 1))
+    q[2, 5] = np.inf
+    with pytest.raises(ValueError, match=r"IKSolver\.step joint_q_in: row 2, column 5 \(joint "
+                                         r"'panda_joint6'\) is inf; values must be finite"):
+        solver.step(q, q.copy())

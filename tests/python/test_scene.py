@@ -87,6 +87,16 @@ def test_sequential_rows_start_from_the_row_before(scene):
         scene.solve({"tcp pose": poses}, joint_q=chained["q"], sequential=True)
 
 
+def test_starts_that_are_not_numbers_are_named_as_passed(scene):
+    with pytest.raises(ValueError, match=r"Scene\.solve joint_q: column 0 \(joint 'panda_joint1'\) "
+                                         r"is nan; values must be finite"):
+        scene.solve(joint_q=np.full(8, np.nan))
+    rows = np.tile(scene.joint_q, (2, 1))
+    rows[1, 5] = np.inf
+    with pytest.raises(ValueError, match=r"Scene\.solve joint_q: row 1, column 5 "):
+        scene.solve({"tcp pose": tcp_poses(scene, 2, seed=3)}, joint_q=rows)
+
+
 def test_solve_errors(scene):
     # a value that is no array of numbers says what it is (it read "got ()")
     for value, name in ((None, "NoneType"), ("abc", "str")):

@@ -34,10 +34,6 @@ constexpr const char* kSummary =
     "warm start). A segment whose IK fails or that would exceed a joint's velocity limit is\n"
     "reported on standard error; --fail-on-flagged then makes the exit status 3.";
 
-void print_warnings(const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-}
-
 // one line per flagged segment; returns how many
 int report_segments(const Trajectory& tr) {
   for (const SegmentReport& s : tr.segments)
@@ -84,18 +80,22 @@ int cmd_animate(int argc, char** argv) {
     const Model& m = *robot.model;
     SceneSetup setup = resolve_scene(m, scene);
     require_placed_objectives(m, scene, setup, scene_path, "ikwb animate");
-    print_warnings(setup.warnings);
+    print_warnings(setup.warnings, scene_path);
     std::vector<std::string> warnings;
     Timeline timeline = timeline_on_model(m, scene, setup, warnings);
     SolverSettings settings;
     apply_solver_json(scene.solver, settings, warnings);
-    for (std::string& w : warnings) w = scene_path + ": " + w;
-    print_warnings(warnings);
+    print_warnings(warnings, scene_path);
     settings = read_solver_options(args, settings);
 
     auto solver = make_cpu_solver();
-    Trajectory tr =
-        render_timeline(robot.model, setup.objectives, timeline, rate, settings, *solver, &setup);
+    Trajectory tr;
+    try {
+      tr =
+          render_timeline(robot.model, setup.objectives, timeline, rate, settings, *solver, &setup);
+    } catch (const std::invalid_argument& e) {
+      throw CliError(scene_path + ": " + e.what());  // keys that do not fit, named with the file
+    }
     const std::string out = args.get("out");
     write_trajectory(out, m, scene.robot, rate, tr);
     const int flagged = report_segments(tr);

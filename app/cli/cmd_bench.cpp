@@ -105,7 +105,7 @@ int cmd_bench(int argc, char** argv) {
   try {
     UrdfOptions opt = read_robot_options(args);
     LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
-    for (const auto& w : robot.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    print_warnings(robot.warnings);
     int link = robot.model->find_body(args.get("link"));
     if (link < 0) throw CliError("unknown link '" + args.get("link") + "'");
     std::string reason;

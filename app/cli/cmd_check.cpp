@@ -73,9 +73,9 @@ int cmd_check(int argc, char** argv) {
                                {"--srdf", args.has("srdf") ? args.get("srdf") : ""}});
     LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")),
                                    read_robot_options(args, MeshFiles::kCollision));
-    for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    print_warnings(r.warnings);
     const Model& m = *r.model;
-    for (const auto& w : m.collision.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    print_warnings(m.collision.warnings);
 
     if (args.has("sample-pairs")) {
       const long long n = args.get_int("sample-pairs", 0, 1, 10000000);
@@ -94,7 +94,7 @@ int cmd_check(int argc, char** argv) {
     Scene scene;
     if (args.has("scene")) {
       scene = load_scene(args.get("scene"));
-      for (const auto& w : scene.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+      print_warnings(scene.warnings, args.get("scene"));
     }
     if (args.has("srdf")) scene.srdf = args.get("srdf");
     std::vector<std::pair<int, int>> disabled;
@@ -105,7 +105,7 @@ int cmd_check(int argc, char** argv) {
         m, scene.collision_pairs.disabled, "collision_pairs.disabled", pair_warnings);
     std::vector<std::pair<int, int>> on = named_body_pairs(
         m, scene.collision_pairs.enabled, "collision_pairs.enabled", pair_warnings);
-    for (const auto& w : pair_warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    print_warnings(pair_warnings);
     disabled.insert(disabled.end(), off.begin(), off.end());
     CollisionWorld world = make_collision_world(m, disabled, scene.obstacles, on);
 

@@ -79,7 +79,7 @@ int cmd_fk(int argc, char** argv) {
     refuse_output_over_inputs("--out", out_path, inputs);
     refuse_output_over_inputs("--com", com_path, inputs);
     LoadResult r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
-    for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    print_warnings(r.warnings);
     const Model& m = *r.model;
 
     NumericTable q = read_configurations_csv(q_path, m);

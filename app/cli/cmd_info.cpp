@@ -216,7 +216,7 @@ int cmd_info(int argc, char** argv) {
     std::fprintf(stderr, "ikwb info: %s\n", e.what());
     return 1;
   }
-  for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  print_warnings(r.warnings);
   if (args.has("json")) {
     std::printf("%s\n", info_json(*r.model, r.warnings).dump(2).c_str());
   } else {

@@ -156,10 +156,6 @@ void write_results(CsvWriter& out, const std::string& out_path, int coord_count,
                elapsed > 0 ? double(k) / elapsed : 0.0);
 }
 
-void print_warnings(const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-}
-
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
   std::string reason;
   auto solver = make_solver(settings.backend, &reason);
@@ -270,13 +266,12 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   }
   SceneSetup setup = resolve_scene(m, scene);
   require_solvable_scene(m, scene, setup, scene_path, "ikwb solve");
-  print_warnings(setup.warnings);
+  print_warnings(setup.warnings, scene_path);
 
   std::vector<std::string> warnings;
   SolverSettings base = batch_solve_settings();
   apply_solver_json(scene.solver, base, warnings);
-  for (std::string& w : warnings) w = scene_path + ": " + w;
-  print_warnings(warnings);
+  print_warnings(warnings, scene_path);
   SolverSettings settings = read_solver_options(args, base);  // the command line wins
 
   SceneTargets targets;

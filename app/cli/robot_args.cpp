@@ -1,5 +1,7 @@
 #include "app/cli/robot_args.hpp"
 
+#include <cstdio>
+
 #include "engine/core/objective_kinds.hpp"
 
 namespace ikwb {
@@ -48,6 +50,13 @@ MeshFiles scene_mesh_files(const Scene& scene) {
         if (c.points.empty()) return MeshFiles::kCollision;
   }
   return MeshFiles::kNone;
+}
+
+void print_warnings(const std::vector<std::string>& warnings, const std::string& file) {
+  for (const std::string& w : warnings) {
+    const bool named = file.empty() || w.rfind(file, 0) == 0;
+    std::fprintf(stderr, "warning: %s%s\n", named ? "" : (file + ": ").c_str(), w.c_str());
+  }
 }
 
 }  // namespace ikwb

@@ -25,4 +25,8 @@ UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene);
 // without points)
 MeshFiles scene_mesh_files(const Scene& scene);
 
+// each warning on standard error as "warning: TEXT", or "warning: FILE: TEXT" when it is about
+// `file` and does not name it already
+void print_warnings(const std::vector<std::string>& warnings, const std::string& file = "");
+
 }  // namespace ikwb

@@ -40,9 +40,9 @@ struct Motion {
 // that names every coordinate once (coord_names, in any order; a first column `time`, as
 // `ikwb animate` writes, and columns of fixed or mimic joints are left out). Rows are returned
 // in q_start order, the header as the file has it; a robot without coordinates reads an empty
-// file as its one configuration. Throws CsvError naming the file and the line: a header with names the robot
-// lacks, names missing or repeated (at the header, before any row), and what read_numeric_csv
-// refuses.
+// file as its one configuration. Throws CsvError naming the file and the line: a header with names
+// the robot lacks, names missing or repeated (at the header, before any row), and what
+// read_numeric_csv refuses.
 NumericTable read_configurations_csv(const std::string& path, const Model& model);
 
 // Reads a trajectory CSV for `model`. Throws CsvError naming the file and the line or column:

@@ -131,6 +131,20 @@ TEST(CliSolveScene, WithoutTargetsSolvesTheSceneAsItIs) {
   EXPECT_LT(angle_between(got.q, target.q), 1e-3);
 }
 
+// what resolving the scene on its robot warns about names the scene's file (an unknown joint in
+// joint_q read "warning: joint_q: ..." without it)
+TEST(CliSolveScene, TheScenesWarningsNameItsFile) {
+  TempDir dir;
+  auto model = shipped("panda");
+  std::string text = panda_scene(pose_of(*model, "panda_hand_tcp", kPandaQ));
+  text.replace(text.find("\"panda_joint2\": -0.785398"), 0, "\"nope\": 1, ");
+  std::string scene = dir.write("s.json", text);
+  CmdResult r = run_solve({"--scene", scene, "--out", dir / "out.csv", "--seeds", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: " + scene + ": joint_q: unknown joint 'nope'"), std::string::npos)
+      << r.err;
+}
+
 TEST(CliSolveScene, PerRowTargetsForTwoObjectivesOfThePreset) {
   TempDir dir;
   auto model = shipped("dual_arm");

@@ -48,6 +48,13 @@ Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup&
       warnings.push_back(where + ": " + std::to_string(sk.targets.size()) + " targets for " +
                          std::to_string(setup.objectives.size()) +
                          " objectives: the ones past the last objective are ignored");
+    // a list that stops short is most likely a mistake (no list at all, or nulls, say it)
+    if (same_order && !sk.targets.empty() && sk.targets.size() < setup.objectives.size())
+      warnings.push_back(where + ": " + std::to_string(sk.targets.size()) + " target" +
+                         (sk.targets.size() == 1 ? "" : "s") + " for " +
+                         std::to_string(setup.objectives.size()) +
+                         " objectives: the others take what they meet at the key's "
+                         "configuration");
     for (std::size_t i = 0; same_order && i < setup.objectives.size(); ++i) {
       if (i >= sk.targets.size() || !sk.targets[i]) continue;
       if (objective_kind(setup.objectives[i].objective.params.type).has_target())

@@ -405,6 +405,15 @@ TEST(TimelineRender, SceneFormRoundTripsOnTheModel) {
             std::string::npos)
       << warnings[1];
   EXPECT_NE(warnings[2].find("targets[2]"), std::string::npos) << warnings[2];
+  // a list that stops short warns too; the objective left out takes its met target
+  read.timeline.keys[0].targets.assign(1, transform_identity<double>());
+  read.timeline.keys[0].targets[0] = std::nullopt;
+  warnings.clear();
+  timeline_on_model(*p.model, read, p.setup, warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("timeline key 0: 1 target for 3 objectives: the others take"),
+            std::string::npos)
+      << warnings[0];
 }
 
 // a key's joints go into the limits in force (the scene's joint_limits where it has them), and

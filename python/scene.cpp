@@ -206,7 +206,17 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   out["rotation_error"] = rot_err;
   out["iterations"] = iterations;
   out["solve_seconds"] = seconds;
+  // the backend that ran, and why it is not the one asked for (CUDA without a device)
+  out["backend"] = std::string(to_string(solver->backend()));
+  out["backend_note"] = note;
   return out;
+}
+
+// a read-only copy of v, a 1-D array
+py::array read_only_copy(const std::vector<double>& v) {
+  py::array_t<double> a(py::ssize_t(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return read_only(a);
 }
 
 py::object json_to_python(const nlohmann::json& j) {
@@ -230,12 +240,7 @@ void bind_scene(py::module_& m) {
           "warnings", [](const PyScene& s) { return s.warnings; },
           "What loading the scene, its robot and its objectives warned about (a list)")
       .def_property_readonly(
-          "joint_q",
-          [](const PyScene& s) {
-            py::array_t<double> a(py::ssize_t(s.setup.q.size()));
-            std::copy(s.setup.q.begin(), s.setup.q.end(), a.mutable_data());
-            return read_only(a);
-          },
+          "joint_q", [](const PyScene& s) { return read_only_copy(s.setup.q); },
           "The scene's configuration (where every problem starts), a read-only copy")
       .def_property_readonly(
           "objective_names",
@@ -256,20 +261,29 @@ void bind_scene(py::module_& m) {
           },
           "Each objective as its scene record (a dict; targets written out)")
       .def_property_readonly(
+          "joint_limit_lower", [](const PyScene& s) { return read_only_copy(s.setup.dof_lower); },
+          "The lower joint limits a solve holds, per dof (the scene's joint_limits over the "
+          "robot file's; a read-only copy)")
+      .def_property_readonly(
+          "joint_limit_upper", [](const PyScene& s) { return read_only_copy(s.setup.dof_upper); },
+          "The upper joint limits a solve holds, per dof (as joint_limit_lower)")
+      .def_property_readonly(
           "settings", [](const PyScene& s) { return settings_dict(s.settings); },
           "The solver settings a solve uses: ikwb solve's batch defaults, "
           "then the scene's")
-      .def("solve", &solve_py, py::arg("targets") = py::none(), py::arg("joint_q") = py::none(),
-           py::arg("sequential") = false,
-           "Solves the scene once per row of the target arrays: targets maps an objective's name "
-           "to (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses; objectives not "
-           "named keep the scene's target. Every problem starts at joint_q (default: the "
-           "scene's; shape (n, joint_coord_count): one start per row). sequential=True solves "
-           "the rows in order, each from the answer to the row before (a trajectory that stays "
-           "on one IK branch where the targets allow; one row per solver call). Keyword "
-           "arguments override solver settings by scene key. Returns a dict: "
-           "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
-           "the enabled task objectives), iterations, solve_seconds. The GIL is released.");
+      .def(
+          "solve", &solve_py, py::arg("targets") = py::none(), py::arg("joint_q") = py::none(),
+          py::arg("sequential") = false,
+          "Solves the scene once per row of the target arrays: targets maps an objective's name "
+          "to (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses; objectives not "
+          "named keep the scene's target. Every problem starts at joint_q (default: the "
+          "scene's; shape (n, joint_coord_count): one start per row). sequential=True solves "
+          "the rows in order, each from the answer to the row before (a trajectory that stays "
+          "on one IK branch where the targets allow; one row per solver call). Keyword "
+          "arguments override solver settings by scene key. Returns a dict: "
+          "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
+          "the enabled task objectives), iterations, solve_seconds, backend (the one that ran) and "
+          "backend_note (why it is not the one asked for, or empty). The GIL is released.");
   m.def(
       "load_scene",
       [](const std::filesystem::path& path,

@@ -1,6 +1,7 @@
 """ikwb.load_scene and Scene.solve: a scene solved for arrays of targets, equal to
 `ikwb solve --scene SCENE --targets T.csv`."""
 import csv
+import json
 import pathlib
 import subprocess
 
@@ -212,3 +213,21 @@ def test_scene_locks_limits_and_obstacles_apply(cli, tmp_path):
                     "--out", str(tmp_path / "out.csv")], check=True, capture_output=True)
     expected = [float(v) for v in list(csv.reader(open(tmp_path / "out.csv")))[1]]
     np.testing.assert_allclose(q, expected[4:], atol=1e-6)
+
+
+def test_the_backend_that_ran_and_the_limits_in_force(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({
+        "version": 1, "robot": "panda",
+        "joint_limits": {"panda_joint1": [-1.0, 0.5]},
+        "objectives": [{"type": "position", "name": "tcp", "link": "panda_hand_tcp",
+                        "target": {"position": [0.4, 0.0, 0.5]}}]}))
+    scene = ikwb.load_scene(path)
+    assert scene.joint_limit_lower[0] == -1.0 and scene.joint_limit_upper[0] == 0.5
+    assert scene.joint_limit_upper[1] == scene.model.joint_limit_upper[1]
+    assert not scene.joint_limit_lower.flags.writeable
+    r = scene.solve()
+    assert r["backend"] == "cpu" and r["backend_note"] == ""
+    # CUDA asked for: it ran, or the note says why the CPU did
+    r = scene.solve(backend="cuda")
+    assert r["backend"] == "cuda" or (r["backend"] == "cpu" and "CUDA" in r["backend_note"])

@@ -25,6 +25,12 @@ namespace py = pybind11;
 struct PyModel {
   std::shared_ptr<const Model> model;
   std::vector<std::string> warnings;
+  // how it was loaded (Model.from_urdf's arguments): a pickled Model is this, loaded again
+  std::string path;
+  bool floating_base = false;
+  std::vector<std::string> package_paths;
+  bool strict = false;
+  std::vector<std::string> xacro_args;
 };
 
 // Robot file (URDF, xacro, MJCF; or a shipped robot's name) through load_robot_file;

@@ -270,6 +270,22 @@ void bind_model_fk(py::module_& m) {
           "floating_base attaches the root with a free joint (7 coords, 6 dofs); "
           "xacro_args: 'NAME:=VALUE' strings for a .xacro file's xacro run. "
           "Raises ikwb.ModelError (a ValueError) naming the file and the problem.")
+      // immutable: a copy is the same model; a pickle is how to load it (the file is read
+      // again where it is unpickled, e.g. by a multiprocessing worker)
+      .def("__copy__", [](py::object self) { return self; })
+      .def("__deepcopy__", [](py::object self, py::object) { return self; })
+      .def(py::pickle(
+          [](const PyModel& p) {
+            return py::make_tuple(p.path, p.floating_base, p.package_paths, p.strict, p.xacro_args);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 5)
+              throw py::value_error(
+                  "Model: a pickle of (path, floating_base, package_paths, strict, xacro_args)");
+            return load_model(t[0].cast<std::string>(), t[1].cast<bool>(),
+                              t[2].cast<std::vector<std::string>>(), t[3].cast<bool>(),
+                              t[4].cast<std::vector<std::string>>());
+          }))
       .def_property_readonly(
           "body_count", [](const PyModel& p) { return p.model->body_count; }, "Number of bodies")
       .def_property_readonly(
@@ -420,7 +436,31 @@ void bind_model_fk(py::module_& m) {
           "the velocity of its centre of mass), wx, wy, wz (rad/s); a writable view of the "
           "state's memory (assigning an array copies into it)")
       .def(
-          "copy", [](const PyState& s) { return PyState{s.state}; }, "An independent copy");
+          "copy", [](const PyState& s) { return PyState{s.state}; }, "An independent copy")
+      .def("__copy__", [](const PyState& s) { return PyState{s.state}; })
+      .def("__deepcopy__", [](const PyState& s, py::object) { return PyState{s.state}; })
+      .def(py::pickle(
+          [](const PyState& s) {
+            const py::ssize_t n = py::ssize_t(s.state.body_q.size());
+            py::array_t<double> q({n, py::ssize_t(7)}), qd({n, py::ssize_t(6)});
+            std::copy_n(reinterpret_cast<const double*>(s.state.body_q.data()), 7 * n,
+                        q.mutable_data());
+            std::copy_n(reinterpret_cast<const double*>(s.state.body_qd.data()), 6 * n,
+                        qd.mutable_data());
+            return py::make_tuple(q, qd);
+          },
+          [](py::tuple t) {
+            if (t.size() != 2) throw py::value_error("State: a pickle of (body_q, body_qd)");
+            auto q = as_doubles(t[0], "State pickle body_q", {-1, 7});
+            const py::ssize_t n = q.shape(0);
+            auto qd = as_doubles(t[1], "State pickle body_qd", {n, 6});
+            PyState s;
+            s.state.body_q.resize(std::size_t(n));
+            s.state.body_qd.resize(std::size_t(n));
+            std::copy_n(q.data(), 7 * n, reinterpret_cast<double*>(s.state.body_q.data()));
+            std::copy_n(qd.data(), 6 * n, reinterpret_cast<double*>(s.state.body_qd.data()));
+            return s;
+          }));
 
   m.def("eval_fk", &eval_fk_py, py::arg("model"), py::arg("joint_q"), py::arg("joint_qd"),
         py::arg("state"), py::arg("mask") = py::none(), py::arg("indices") = py::none(),

@@ -2,6 +2,7 @@
 // the module itself (model and FK, ikwb.ik, the adam-shaped InverseKinematics, scenes).
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -24,8 +25,15 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   options.strict = strict;
   options.xacro_args = xacro_args;
   options.load_meshes = false;  // kinematics only: mesh files are resolved, not read
-  LoadResult r = load_robot_file(resolve_robot(path), options);
-  return std::make_shared<PyModel>(PyModel{r.model, r.warnings});
+  const std::string file = resolve_robot(path);
+  LoadResult r = load_robot_file(file, options);
+  // absolute, so that a pickle loads the same files from any working folder
+  std::vector<std::string> absolute_paths;
+  for (const std::string& p : package_paths)
+    absolute_paths.push_back(std::filesystem::absolute(p).string());
+  return std::make_shared<PyModel>(PyModel{r.model, r.warnings,
+                                           std::filesystem::absolute(file).string(), floating_base,
+                                           absolute_paths, strict, xacro_args});
 }
 
 std::vector<std::string> path_texts(const std::vector<std::filesystem::path>& paths) {

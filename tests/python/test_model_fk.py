@@ -418,3 +418,21 @@ def test_fk_filter_arguments(panda):
     out = np.zeros((2, panda.body_count, 6))
     with pytest.raises(ValueError, match="eval_fk_batch: body_qd needs joint_qd"):
         ikwb.eval_fk_batch(panda, q, body_qd=out)
+
+
+def test_models_and_states_copy_and_pickle(tmp_path):
+    import copy
+    import pickle
+    m = ikwb.Model.from_urdf(PANDA, floating_base=True)
+    assert copy.copy(m) is m and copy.deepcopy(m) is m  # immutable
+    back = pickle.loads(pickle.dumps(m))  # loaded again from its file, with its options
+    assert back.joint_coord_count == m.joint_coord_count == 15
+    assert list(back.body_key) == list(m.body_key)
+    s = m.state()
+    q = m.joint_q.copy()
+    q[2] = 0.4
+    ikwb.eval_fk(m, q, None, s)
+    for c in (copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
+        assert np.array_equal(c.body_q, s.body_q) and np.array_equal(c.body_qd, s.body_qd)
+        c.body_q[0, 0] += 1.0  # an independent copy
+        assert c.body_q[0, 0] != s.body_q[0, 0]

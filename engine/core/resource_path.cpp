@@ -83,6 +83,26 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
+// a package:// or model:// URI split into its scheme, NAME and REST; false for other URIs
+// (REST empty when the URI is not of the form SCHEME://NAME/REST)
+bool split_package_uri(const std::string& uri, std::string* scheme, std::string* name,
+                       std::string* rest) {
+  const std::size_t sep = uri.find("://");
+  if (sep == std::string::npos) return false;
+  *scheme = uri.substr(0, sep);
+  if (*scheme != "package" && *scheme != "model") return false;
+  // package:///NAME/PATH (an empty authority, as in some example-robot-data files) means the
+  // same as package://NAME/PATH
+  const std::string tail = uri.substr(std::min(uri.find_first_not_of('/', sep + 3), uri.size()));
+  const std::size_t slash = tail.find('/');
+  name->clear();
+  rest->clear();
+  if (slash == std::string::npos || slash == 0 || slash + 1 == tail.size()) return true;
+  *name = tail.substr(0, slash);
+  *rest = tail.substr(slash + 1);
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> ros_package_path() {
@@ -96,6 +116,11 @@ std::vector<std::string> ros_package_path() {
   return out;
 }
 
+std::string resource_package(const std::string& uri) {
+  std::string scheme, name, rest;
+  return split_package_uri(uri, &scheme, &name, &rest) ? name : std::string();
+}
+
 std::string resolve_resource(const std::string& uri, const std::string& base_dir,
                              const std::vector<std::string>& package_paths, std::string* error) {
   auto fail = [&](const std::string& what) {
@@ -104,19 +129,9 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
   };
   if (uri.empty()) return fail("empty file name");
 
-  std::string scheme;
-  std::size_t sep = uri.find("://");
-  if (sep != std::string::npos) scheme = uri.substr(0, sep);
-
-  if (scheme == "package" || scheme == "model") {
-    // package:///NAME/PATH (an empty authority, as in some example-robot-data files) means
-    // the same as package://NAME/PATH
-    std::string tail = uri.substr(std::min(uri.find_first_not_of('/', sep + 3), uri.size()));
-    std::size_t slash = tail.find('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == tail.size())
-      return fail("'" + uri + "' is not of the form " + scheme + "://NAME/PATH");
-    std::string name = tail.substr(0, slash);
-    std::string rest = tail.substr(slash + 1);
+  std::string scheme, name, rest;
+  if (split_package_uri(uri, &scheme, &name, &rest)) {
+    if (rest.empty()) return fail("'" + uri + "' is not of the form " + scheme + "://NAME/PATH");
 
     std::vector<std::string> roots = package_paths;
     for (const auto& d : ros_package_path()) roots.push_back(d);
@@ -137,6 +152,8 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
                 join(roots) + "; add a search folder with --package-path or ROS_PACKAGE_PATH)");
   }
 
+  const std::size_t sep = uri.find("://");
+  if (sep != std::string::npos) scheme = uri.substr(0, sep);
   std::string path = uri;
   if (scheme == "file") {
     path = uri.substr(sep + 3);

@@ -27,4 +27,7 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
                              const std::vector<std::string>& package_paths,
                              std::string* error = nullptr);
 
+// NAME of a package://NAME/REST or model://NAME/REST URI ("package:///NAME/REST" too), else ""
+std::string resource_package(const std::string& uri);
+
 }  // namespace ikwb

@@ -606,6 +606,9 @@ struct Loader {
   const UrdfOptions& opt;
   std::string base_dir;
   std::map<std::string, std::string> failed_meshes;  // uri -> resolved path; warned once
+  // package name -> meshes of it not found after the first (whose warning says where it was
+  // searched): one line for them all at the end, not one per mesh
+  std::map<std::string, int> unfound_packages;
 
   // read_mesh: read a mesh file (else only resolve its path)
   Geometry geometry(const urdf::GeometrySharedPtr& src, const urdf::Pose& origin,
@@ -658,9 +661,25 @@ struct Loader {
     if (g.mesh_path.empty() || (read && !g.mesh)) {
       g.placeholder = true;
       failed_meshes.emplace(g.mesh_uri, g.mesh_path);
+      const std::string package = g.mesh_path.empty() ? resource_package(g.mesh_uri) : "";
+      if (!package.empty()) {
+        auto [known, first] = unfound_packages.emplace(package, 0);
+        if (!first) {
+          ++known->second;
+          return;
+        }
+      }
       msg.warn(line,
                owner + ": mesh " + in_quotes(g.mesh_uri) + ": " + err + "; shown as a placeholder");
     }
+  }
+
+  // the line for each package with more than one mesh not found
+  void warn_unfound_packages() {
+    for (const auto& [package, more] : unfound_packages)
+      if (more > 0)
+        msg.warn(0, std::to_string(more) + " more mesh" + (more == 1 ? "" : "es") + " of package " +
+                        in_quotes(package) + " not found either; shown as placeholders");
   }
 
   // colour of a visual: inline <color>, else robot-level material, else a material of that
@@ -984,7 +1003,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   m.name = ps.robot_name;
   m.source_path = source_path;
   b.begin_articulation(ps.robot_name);
-  Loader loader{msg, ps, opt, base_dir, {}};
+  Loader loader{msg, ps, opt, base_dir, {}, {}};
 
   for (int li : link_order) {
     const XmlLink& xl = ps.links[li];
@@ -1032,6 +1051,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
           loader.geometry(c->geometry, c->origin, owner + " collision", line, opt.load_meshes));
     }
   }
+  loader.warn_unfound_packages();
 
   // root joint from the world, named so it cannot clash with a URDF joint
   JointSpec rj;

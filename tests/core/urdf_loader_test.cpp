@@ -568,6 +568,41 @@ TEST(UrdfLoader, MissingMeshIsWarningAndPlaceholder) {
   EXPECT_NE(r.warnings[0].find("placeholder"), std::string::npos);
 }
 
+// a package that is not found warns once, with where it was searched, for its first mesh; its
+// other meshes are counted in one line at the end (a robot from a missing package has dozens)
+TEST(UrdfLoader, AMissingPackageIsOneWarningNotOnePerMesh) {
+  std::string xml = R"(<robot name="r">)";
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    xml += "<link name=\"l" + n + "\"><visual><geometry><mesh filename=\"package://gone/m" + n +
+           ".stl\"/></geometry></visual><collision><geometry><mesh filename=\"package://gone/c" +
+           n + ".stl\"/></geometry></collision></link>";
+    if (i > 0)
+      xml += "<joint name=\"j" + n + "\" type=\"fixed\"><parent link=\"l" + std::to_string(i - 1) +
+             "\"/><child link=\"l" + n + "\"/></joint>";
+  }
+  xml +=
+      "<link name=\"own\"><visual><geometry><mesh filename=\"missing.stl\"/></geometry>"
+      "</visual></link><joint name=\"jo\" type=\"fixed\"><parent link=\"l0\"/>"
+      "<child link=\"own\"/></joint></robot>";
+  TempDir dir;
+  LoadResult r = load_urdf_string(xml, "x.urdf", dir.path().string());
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  ASSERT_EQ(r.warnings.size(), 3u) << all;
+  EXPECT_NE(r.warnings[0].find("mesh 'package://gone/m0.stl': package 'gone' with file 'm0.stl' "
+                               "not found (searched"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(r.warnings[1].find("missing.stl"), std::string::npos) << all;
+  EXPECT_EQ(r.warnings[2],
+            "x.urdf: 7 more meshes of package 'gone' not found either; shown as "
+            "placeholders")
+      << all;
+  for (int b = 0; b < r.model->body_count; ++b)
+    for (const Geometry& g : r.model->body_visuals[b]) EXPECT_TRUE(g.placeholder);
+}
+
 TEST(UrdfLoader, CorruptMeshIsWarningAndPlaceholder) {
   TempDir dir;
   dir.write("bad.stl", "solid x\n facet normal 0 0 1\n outer loop\n vertex 0 0\n");

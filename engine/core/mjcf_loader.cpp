@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -247,32 +248,121 @@ MjcfSources read_sources(const std::string& path) {
   return s;
 }
 
-// where a corrected copy of `file` goes: beside it, hidden, so that relative paths in it
-// still resolve
-fs::path copy_of(const fs::path& file) {
-  return file.parent_path() /
-         ("." + file.filename().string() + ".ikwb-" + std::to_string(getpid()));
+// Where the corrected copies go: beside their files, hidden, so that relative paths in them
+// resolve as in the originals; where that folder cannot be written (a read-only install), in a
+// temporary folder, with the folders MuJoCo reads meshes and textures from made absolute.
+struct Copies {
+  std::vector<fs::path> paths;  // one per source, in MjcfSources order
+  fs::path temp_folder;         // empty beside the files
+};
+
+Copies plan_copies(const MjcfSources& s, const fs::path& temp_folder) {
+  Copies c{{}, temp_folder};
+  for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    const fs::path file = fs::absolute(s.paths[i]);
+    c.paths.push_back(temp_folder.empty()
+                          ? file.parent_path() / ("." + file.filename().string() + ".ikwb-" +
+                                                  std::to_string(getpid()))
+                          : temp_folder / (std::to_string(i) + "_" + file.filename().string()));
+  }
+  return c;
 }
 
-// writes every source's corrected copy, its includes naming the copies; false on a failure
-bool write_copies(const MjcfSources& s) {
+// One replacement in a source's text.
+struct TextEdit {
+  std::size_t begin, end;
+  std::string text;
+};
+
+// The edits that make a copy in a temporary folder read what the original reads: <compiler>'s
+// meshdir, texturedir and assetdir relative to the main file's folder become absolute, and the
+// main file gets meshdir and texturedir of that folder when no source names them.
+std::vector<TextEdit> absolute_folders(const MjcfSources& s, std::size_t i, const fs::path& dir) {
+  static const char* const kFolders[] = {"meshdir", "texturedir", "assetdir"};
+  std::vector<TextEdit> edits;
+  for (const StartTag& tag : start_tags(s.texts[i], "compiler"))
+    for (const TagAttribute& a : tag.attributes)
+      if (std::find(std::begin(kFolders), std::end(kFolders), a.name) != std::end(kFolders))
+        edits.push_back({a.begin, a.end, a.name + "=\"" + (dir / a.value).string() + "/\""});
+  if (i != 0) return edits;
+  std::string missing;
+  for (const char* folder : {"meshdir", "texturedir"}) {
+    bool named = false;
+    for (const std::string& text : s.texts)
+      for (const StartTag& tag : start_tags(text, "compiler"))
+        for (const TagAttribute& a : tag.attributes)
+          named = named || a.name == folder || a.name == "assetdir";
+    if (!named) missing += std::string(" ") + folder + "=\"" + dir.string() + "/\"";
+  }
+  if (missing.empty()) return edits;
+  const std::size_t m = s.texts[0].find("<mujoco");
+  if (m != std::string::npos) {
+    const std::size_t after = s.texts[0].find('>', m) + 1;
+    edits.push_back({after, after, "<compiler" + missing + "/>"});
+  }
+  return edits;
+}
+
+// writes every source's corrected copy, its includes naming the copies (relative to the main
+// copy's folder: MuJoCo 2.2.2 puts that folder before an include's path, even an absolute one);
+// false on a failure
+bool write_copies(const MjcfSources& s, const Copies& c) {
+  const fs::path dir = fs::absolute(s.paths[0]).parent_path();
   for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    std::vector<TextEdit> edits;
+    for (const StartTag& tag : start_tags(s.texts[i], "include"))
+      for (const TagAttribute& a : tag.attributes) {
+        const auto k = std::find(s.paths.begin(), s.paths.end(),
+                                 (fs::path(s.paths[0]).parent_path() / a.value).string());
+        if (a.name == "file" && k != s.paths.end())
+          edits.push_back({a.begin, a.end,
+                           "file=\"" +
+                               c.paths[std::size_t(k - s.paths.begin())]
+                                   .lexically_relative(c.paths[0].parent_path())
+                                   .string() +
+                               "\""});
+      }
+    if (!c.temp_folder.empty())
+      for (TextEdit& e : absolute_folders(s, i, dir)) edits.push_back(std::move(e));
+    std::sort(edits.begin(), edits.end(),
+              [](const TextEdit& a, const TextEdit& b) { return a.begin > b.begin; });
     std::string text = s.texts[i];
-    const std::vector<StartTag> includes = start_tags(text, "include");
-    for (auto t = includes.rbegin(); t != includes.rend(); ++t)
-      for (const TagAttribute& a : t->attributes)
-        if (a.name == "file")
-          text.replace(a.begin, a.end - a.begin, "file=\"" + copy_of(a.value).string() + "\"");
-    std::ofstream out(copy_of(s.paths[i]), std::ios::binary);
+    for (const TextEdit& e : edits) text.replace(e.begin, e.end - e.begin, e.text);
+    std::ofstream out(c.paths[i], std::ios::binary);
     out << text;
     if (!out.flush()) return false;
   }
   return true;
 }
 
-void remove_copies(const MjcfSources& s) {
+void remove_copies(const Copies& c) {
   std::error_code ec;
-  for (const std::string& p : s.paths) fs::remove(copy_of(p), ec);
+  for (const fs::path& p : c.paths) fs::remove(p, ec);
+  if (!c.temp_folder.empty()) fs::remove_all(c.temp_folder, ec);
+}
+
+// Writes the corrected copies beside the files, or where that fails in a new temporary folder;
+// false when neither can be written.
+bool write_copies_somewhere(const MjcfSources& s, Copies* c) {
+  *c = plan_copies(s, {});
+  if (write_copies(s, *c)) return true;
+  remove_copies(*c);
+  std::error_code ec;
+  fs::path temp = fs::temp_directory_path(ec);
+  if (ec) return false;
+  for (int n = 0;; ++n) {
+    const fs::path folder =
+        temp / ("ikwb-mjcf-" + std::to_string(getpid()) + "-" + std::to_string(n));
+    if (fs::create_directory(folder, ec)) {
+      temp = folder;
+      break;
+    }
+    if (ec || n > 100) return false;
+  }
+  *c = plan_copies(s, temp);
+  if (write_copies(s, *c)) return true;
+  remove_copies(*c);
+  return false;
 }
 
 // Drops from every <element> of the sources the attributes `pick` chooses, each with a warning
@@ -364,8 +454,8 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
 }
 
 // mj_loadXML, retrying after repair_for_newer (refused when strict); the retries read corrected
-// copies of the file and of those it includes, beside them so that relative includes and meshes
-// still resolve. Null and *error when MuJoCo refuses the file.
+// copies of the file and of those it includes (write_copies_somewhere). Null and *error when
+// MuJoCo refuses the file.
 mjModel* compile(const std::string& path, bool strict, std::vector<std::string>& warnings,
                  std::string* error) {
   char buf[1024] = "";
@@ -373,22 +463,22 @@ mjModel* compile(const std::string& path, bool strict, std::vector<std::string>&
   if (m) return m;
   *error = buf;
   MjcfSources sources = read_sources(path);
-  bool copied = false;
+  Copies copies;
   for (int attempt = 0; !m && attempt < 32; ++attempt) {
     if (!repair_for_newer(*error, sources, warnings)) break;
     if (strict) {
       *error += " (--strict: not repaired)";
       break;
     }
-    copied = true;
-    if (!write_copies(sources)) {
-      *error += " (could not write a corrected copy beside the file)";
+    remove_copies(copies);
+    if (!write_copies_somewhere(sources, &copies)) {
+      *error += " (could not write a corrected copy beside the file or in a temporary folder)";
       break;
     }
-    m = mj_loadXML(copy_of(path).c_str(), nullptr, buf, sizeof buf);
+    m = mj_loadXML(copies.paths[0].c_str(), nullptr, buf, sizeof buf);
     if (!m) *error = buf;
   }
-  if (copied) remove_copies(sources);
+  remove_copies(copies);
   return m;
 }
 
@@ -511,6 +601,12 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
               home = {qpos0[1], qpos0[2], qpos0[3], qpos0[0]};
               s.X_p = carry * at_anchor;
               s.X_c = at_anchor;
+              if (m->jnt_limited[jid]) {
+                char cone[32];
+                std::snprintf(cone, sizeof cone, "%.4g", m->jnt_range[2 * jid + 1]);
+                warn("ball joint " + s.name + ": its range (" + cone +
+                     " rad from the reference) is not enforced; ball joints are unlimited here");
+              }
               break;
             case mjJNT_SLIDE:
               s.type = JointType::kPrismatic;

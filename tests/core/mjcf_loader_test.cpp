@@ -6,6 +6,7 @@
 #include "engine/core/robot_file.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -262,6 +263,26 @@ TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
   EXPECT_THROW(load_mjcf_file(path, strict), ModelError);
 }
 
+// a ball joint's range is a cone the solver does not enforce: it loads unlimited, and says so
+TEST(Mjcf, ABallsRangeIsNamedAsNotEnforced) {
+  test::TempDir dir;
+  LoadResult r = load_robot_file(dir.write("ball.xml", R"(<mujoco model="ball">
+  <compiler angle="degree"/>
+  <worldbody>
+    <body name="a">
+      <joint name="shoulder" type="ball" limited="true" range="0 90"/>
+      <geom type="sphere" size="0.05" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("ball joint shoulder: its range (1.571 rad from the reference) is "
+                               "not enforced"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_EQ(JointType(r.model->joint_type[r.model->find_joint("shoulder")]), JointType::kBall);
+}
+
 // a site whose fixed joint's name (NAME_weld) a joint of the file has keeps its own name (it was
 // renamed NAME_site with a warning about a body that was not there); an unnamed body's made-up
 // name (body_N) steps aside for a body the file names so
@@ -356,6 +377,42 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
               std::string::npos)
         << e.what();
   }
+}
+
+// a file that needs repairs in a folder where the corrected copy cannot be written (a read-only
+// install; here the copy's name is taken by a folder) is corrected in a temporary folder, its
+// includes and meshes still found, and the temporary folder is removed
+TEST(Mjcf, RepairsWorkWhereTheFilesFolderCannotBeWritten) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "assets");
+  dir.write("assets/tri.obj",
+            "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\n"
+            "f 1 4 3\nf 2 3 4\n");
+  dir.write("robot.xml", R"(<mujoco model="arm"><compiler meshdir="assets"/>
+  <asset><mesh name="tri" file="tri.obj"/></asset>
+  <worldbody>
+    <body name="link1" pos="0 0 0.1" gravcomp="1">
+      <joint name="j1" axis="0 0 1"/><geom type="mesh" mesh="tri" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const std::string scene =
+      dir.write("scene.xml", "<mujoco model=\"scene\"><include file=\"robot.xml\"/></mujoco>");
+  const std::string pid = std::to_string(getpid());
+  for (const char* file : {".scene.xml.ikwb-", ".robot.xml.ikwb-"})
+    std::filesystem::create_directory(dir / (file + pid));
+  LoadResult r = load_robot_file(scene);
+  ASSERT_TRUE(r.model);
+  const int link = r.model->find_body("link1");
+  ASSERT_GE(link, 0);
+  ASSERT_EQ(r.model->body_visuals[link].size(), 1u);
+  ASSERT_TRUE(r.model->body_visuals[link][0].mesh);
+  EXPECT_EQ(r.model->body_visuals[link][0].mesh->triangle_count(), 4u);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  EXPECT_NE(all.find("attribute 'gravcomp' on <body>"), std::string::npos) << all;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    EXPECT_NE(e.path().filename().string().rfind("ikwb-mjcf-" + pid + "-", 0), 0u) << e.path();
 }
 
 // the Menagerie layout: scene.xml includes the robot, whose newer attributes (one in a default

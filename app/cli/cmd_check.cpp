@@ -44,7 +44,7 @@ constexpr int kCollides = 3;
 int cmd_check(int argc, char** argv) {
   ArgParser args("ikwb check", kSummary);
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
-  args.add_option("q", "Q.csv", "joint configurations");
+  args.add_option("q", "Q.csv", "joint configurations ('-' for standard input)");
   args.add_option("scene", "S.json", "obstacles and \"srdf\" of a scene");
   args.add_option("srdf", "FILE", "pairs to skip (replaces the scene's)");
   args.add_option("sample-pairs", "N", "write an SRDF of pairs to disable, from N samples");

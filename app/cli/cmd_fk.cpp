@@ -56,7 +56,7 @@ void check_quaternions(const Model& m, const std::vector<double>& q, const std::
 int cmd_fk(int argc, char** argv) {
   ArgParser args("ikwb fk", kSummary);
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
-  args.add_required_option("q", "Q.csv", "joint configurations");
+  args.add_required_option("q", "Q.csv", "joint configurations ('-' for standard input)");
   args.add_required_option("out", "POSES.csv", "output file ('-' for standard output)");
   args.add_option("com", "COM.csv", "also write the centre of mass of each configuration");
   add_robot_options(args);

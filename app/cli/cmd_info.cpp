@@ -71,8 +71,13 @@ nlohmann::json info_json(const Model& m, const std::vector<std::string>& warning
     bool limited = joint_limits(m, j, &lo, &hi);
     jo["lower"] = limited ? finite_or_null(lo) : json(nullptr);
     jo["upper"] = limited ? finite_or_null(hi) : json(nullptr);
+    // the axis a joint moves about or along (a planar joint: its plane's normal), in its frame;
+    // fixed, ball and free joints have none, whatever the file wrote
+    const JointType type = JointType(m.joint_type[j]);
     const Vec3<double>& a = m.joint_axis[j];
-    jo["axis"] = {a.x, a.y, a.z};
+    const bool has_axis =
+        type != JointType::kFixed && type != JointType::kBall && type != JointType::kFree;
+    jo["axis"] = has_axis ? json{a.x, a.y, a.z} : json(nullptr);
     if (m.joint_mimic[j] >= 0) {
       jo["mimic"] = {{"joint", m.joint_name[m.joint_mimic[j]]},
                      {"multiplier", m.joint_mimic_multiplier[j]},
@@ -196,7 +201,9 @@ void print_text(const Model& m) {
 int cmd_info(int argc, char** argv) {
   ArgParser args("ikwb info", "Prints the kinematic tree, joints and bodies of a robot.");
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
-  args.add_flag("json", "print one JSON object instead of text");
+  args.add_flag("json",
+                "print one JSON object instead of text (a joint's axis in its frame; null for "
+                "fixed, ball and free joints)");
   add_robot_options(args);
   try {
     args.parse(argc, argv);

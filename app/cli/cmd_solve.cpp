@@ -20,6 +20,7 @@
 #include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
 #include "app/cli/solver_args.hpp"
+#include "app/cli/trajectory_io.hpp"
 #include "engine/core/output_target.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
@@ -36,10 +37,12 @@ namespace {
 constexpr const char* kSummary =
     "Inverse kinematics for every target of T.csv.\n"
     "T.csv: one target a line, x,y,z (position) or x,y,z,qx,qy,qz,qw (pose, unit quaternion),\n"
-    "world frame; the first valid line decides which. Blank lines and # comments are skipped;\n"
-    "the first other line may be a header (no numbers). After it, a malformed line is reported\n"
+    "world frame. Blank lines and # comments are skipped; the first other line may be a header\n"
+    "(no numbers) of 3 or 7 names, which decides the format, else the first valid line does.\n"
+    "After it, a malformed line is reported\n"
     "with its line number and gets a row with converged=0; a file without a valid target is an\n"
-    "error. OUT.csv: converged,pos_err,rot_err,iterations,q0,q1,... (q in q_start order), one\n"
+    "error. OUT.csv: converged,pos_err,rot_err,iterations, then the joint coordinates in q_start\n"
+    "order, named as in Q.csv (so `ikwb fk ROBOT --q OUT.csv` reads it), one\n"
     "row per target line in order; the summary line goes to standard output (standard error\n"
     "with --out -). Defaults: seed at the middle of the limits, up to 50 uniform restarts\n"
     "(a seed is restarted when 4 iterations pass without its cost falling below 0.7 of\n"
@@ -66,7 +69,8 @@ constexpr const char* kSummary =
 // skipped"). Throws CsvError when the file has no rows, or none that can be solved: a batch
 // that solves nothing is an error, not a 0/0 summary. expected: what the file should hold.
 template <class Row>
-void report_rows(const std::string& path, const std::vector<Row>& rows, const char* expected) {
+void report_rows(const std::string& file, const std::vector<Row>& rows, const char* expected) {
+  const std::string path = file == "-" ? kStandardInput : file;
   std::size_t usable = 0;
   for (const Row& r : rows) {
     if (r.ok)
@@ -126,11 +130,12 @@ std::string chunk_text(std::size_t count, int chunk) {
 // OUT.csv (opened before the solve, so a path that cannot be written fails first) and the
 // summary line (on standard error when OUT.csv goes to standard output). ok[i]: row i was solved
 // (its result is results[k] for the k-th ok row); with_rotation false writes rot_err 0.
-void write_results(CsvWriter& out, const std::string& out_path, int coord_count,
+void write_results(CsvWriter& out, const std::string& out_path, const Model& m,
                    const std::vector<bool>& ok, const std::vector<ProblemResult>& results,
                    bool with_rotation, double elapsed) {
-  out.field("converged").field("pos_err").field("rot_err").field("iterations");
-  for (int i = 0; i < coord_count; ++i) out.field("q" + std::to_string(i));
+  const int coord_count = m.coord_count;
+  for (const char* name : kSolveResultColumns) out.field(name);
+  for (const std::string& name : coord_names(m)) out.field(name);
   out.end_row();
   int solved = 0;
   std::size_t k = 0;
@@ -202,7 +207,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
         return problem;
       },
       &elapsed);
-  write_results(out, out_path, m.coord_count, ok, results, pose, elapsed);
+  write_results(out, out_path, m, ok, results, pose, elapsed);
 }
 
 // --explain: one line on standard error per enabled objective the solution does not reach
@@ -304,7 +309,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         return problem;
       },
       &elapsed);
-  write_results(out, out_path, m.coord_count, ok, results, true, elapsed);
+  write_results(out, out_path, m, ok, results, true, elapsed);
   if (!args.has("explain")) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);
@@ -326,7 +331,7 @@ int cmd_solve(int argc, char** argv) {
   args.add_option("scene", "SCENE.json", "robot, objectives and solver settings from a scene");
   args.add_option("link", "NAME", "link whose frame (plus --offset) goes to the targets");
   args.add_option("offset", "X,Y,Z", "point in the link frame (default 0,0,0)");
-  args.add_option("targets", "T.csv", "targets");
+  args.add_option("targets", "T.csv", "targets ('-' for standard input)");
   args.add_option("out", "OUT.csv", "results ('-' for standard output)");
   args.add_option("chunk", "N", "targets per solver call (default 4096)");
   args.add_flag("sequential",

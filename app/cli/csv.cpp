@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <system_error>
 #include <utility>
 
@@ -208,6 +209,7 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
 }
 
 NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& options) {
+  if (path == "-") return parse_numeric_csv(std::cin, kStandardInput, options);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw CsvError(path + ": is a directory, not a CSV file");

@@ -48,7 +48,9 @@ struct NumericTable {
 // Reads comma-separated numbers. Blank lines and lines whose first non-blank character is '#'
 // are skipped; fields may be surrounded by spaces or double quotes; CRLF line ends are fine.
 // Throws CsvError naming the file and line for unreadable files, non-numeric fields, wrong
-// counts and (unless allowed) non-finite values.
+// counts and (unless allowed) non-finite values. The path "-" reads standard input, named
+// kStandardInput in messages.
+inline constexpr const char* kStandardInput = "<standard input>";
 NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& options = {});
 // same from a stream; source_name is used in messages
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <utility>
 
 #include "app/cli/csv.hpp"
@@ -26,10 +27,10 @@ bool is_header(const std::vector<std::string>& fields) {
   return true;
 }
 
-// one row's fields: sets *pose and returns "", or says what is wrong; columns: the count of the
-// first valid row (0 before it), on line columns_line
+// one row's fields: sets *pose and returns "", or says what is wrong; columns: the count the
+// header or the first valid row set (0 before it), on line columns_line as columns_source says
 std::string parse_row(const std::vector<std::string>& fields, int columns, int columns_line,
-                      Transform<double>* pose) {
+                      const char* columns_source, Transform<double>* pose) {
   std::vector<double> v;
   for (const std::string& f : fields) {
     double d = 0;
@@ -46,7 +47,7 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
   if (n != 3 && n != 7)
     return "expected 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw) values, got " + std::to_string(n);
   if (columns != 0 && n != columns)
-    return "expected " + std::to_string(columns) + " values as on line " +
+    return "expected " + std::to_string(columns) + " values as " + columns_source + " line " +
            std::to_string(columns_line) + ", got " + std::to_string(n);
   pose->p = {v[0], v[1], v[2]};
   if (n == 7) {
@@ -61,9 +62,10 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
 
 }  // namespace
 
-LinkTargets parse_link_targets(std::istream& in) {
+LinkTargets parse_link_targets(std::istream& in, const std::string& source_name) {
   LinkTargets targets;
   int columns_line = 0;
+  const char* columns_source = "on";
   bool first = true;
   std::string text;
   int line = 0;
@@ -72,10 +74,20 @@ LinkTargets parse_link_targets(std::istream& in) {
     if (start == std::string::npos || text[start] == '#') continue;
     std::vector<std::string> f = split_csv_line(text);
     if (f.size() > 1 && f.back().empty()) f.pop_back();  // a trailing comma
-    if (std::exchange(first, false) && is_header(f)) continue;
+    if (std::exchange(first, false) && is_header(f)) {
+      const int n = int(f.size());
+      if (n != 3 && n != 7)
+        throw CsvError(source_name + ":" + std::to_string(line) + ": the header names " +
+                       std::to_string(n) + (n == 1 ? " column" : " columns") +
+                       "; a target has 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw)");
+      targets.columns = n;
+      columns_line = line;
+      columns_source = "the header on";
+      continue;
+    }
     LinkTargetRow row;
     row.line = line;
-    row.error = parse_row(f, targets.columns, columns_line, &row.pose);
+    row.error = parse_row(f, targets.columns, columns_line, columns_source, &row.pose);
     row.ok = row.error.empty();
     if (row.ok && targets.columns == 0) {
       targets.columns = int(f.size());
@@ -87,12 +99,17 @@ LinkTargets parse_link_targets(std::istream& in) {
 }
 
 LinkTargets read_link_targets(const std::string& path) {
+  if (path == "-") {
+    LinkTargets targets = parse_link_targets(std::cin, kStandardInput);
+    if (std::cin.bad()) throw CsvError(std::string(kStandardInput) + ": read error");
+    return targets;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw CsvError(path + ": is a directory, not a targets file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CsvError(path + ": cannot open the file (" + std::strerror(errno) + ")");
-  LinkTargets targets = parse_link_targets(in);
+  LinkTargets targets = parse_link_targets(in, path);
   if (in.bad()) throw CsvError(path + ": read error");
   return targets;
 }

@@ -1,7 +1,8 @@
 // Targets for `ikwb solve ROBOT --link NAME --targets T.csv`: one a line, x,y,z (a position) or
 // x,y,z,qx,qy,qz,qw (a pose, unit quaternion), world frame. Blank lines and lines starting with
-// '#' are skipped; the first other line may be a header (no field is or starts like a number).
-// Every later line is a target row, in order, so results line up with the file's target lines.
+// '#' are skipped; the first other line may be a header (no field is or starts like a number)
+// of 3 or 7 names, which sets the count every row must have. Every later line is a target row, in
+// order, so results line up with the file's target lines.
 #pragma once
 
 #include <istream>
@@ -21,16 +22,18 @@ struct LinkTargetRow {
 
 struct LinkTargets {
   std::vector<LinkTargetRow> rows;
-  int columns = 0;  // 3 or 7: the count of the first valid row, which all rows must have; 0 when
-                    // no row is valid
+  int columns = 0;  // 3 or 7: the header's count, else the first valid row's, which all rows
+                    // must have; 0 when there is neither
 };
 
 // Reads the rows. A row is malformed when a field is not a finite number (a hint says to use
 // commas when a field holds ';' or blanks), it has neither 3 nor 7 values or not as many as the
 // first valid row, or its quaternion is not unit within 1e-3 (quaternions are renormalised).
-// CRLF line ends are fine.
-LinkTargets parse_link_targets(std::istream& in);
-// same from a file; throws CsvError naming the file when it is a folder or cannot be opened
+// CRLF line ends are fine. A header of neither 3 nor 7 names throws CsvError
+// "SOURCE_NAME:LINE: the header names N columns; ...".
+LinkTargets parse_link_targets(std::istream& in, const std::string& source_name);
+// same from a file ("-": standard input); throws CsvError naming the file when it is a folder or
+// cannot be opened
 LinkTargets read_link_targets(const std::string& path);
 
 }  // namespace ikwb

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 
 #include "app/cli/csv.hpp"
@@ -199,6 +200,7 @@ SceneTargets parse_scene_targets(std::istream& in, const std::string& source_nam
 
 SceneTargets read_scene_targets(const std::string& path,
                                 const std::vector<PlacedObjective>& objectives) {
+  if (path == "-") return parse_scene_targets(std::cin, kStandardInput, objectives);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw CsvError(path + ": is a directory, not a targets file");

@@ -46,7 +46,7 @@ struct SceneTargets {
 // and lines starting with '#' are skipped.
 SceneTargets parse_scene_targets(std::istream& in, const std::string& source_name,
                                  const std::vector<PlacedObjective>& objectives);
-// same from a file; throws CsvError when it is a folder or cannot be opened
+// same from a file ("-": standard input); throws CsvError when it is a folder or cannot be opened
 SceneTargets read_scene_targets(const std::string& path,
                                 const std::vector<PlacedObjective>& objectives);
 

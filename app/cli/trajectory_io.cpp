@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <utility>
 
@@ -73,9 +74,14 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
     auto add = [](std::string& list, const std::string& name) {
       list += (list.empty() ? "'" : ", '") + name + "'";
     };
-    for (int c = 0; c < int(header.size()); ++c) {
+    int first = 0;  // the first column that may name a coordinate
+    if (!header.empty() && header[0] == "time") first = 1;
+    constexpr int kResults = int(std::size(kSolveResultColumns));
+    if (int(header.size()) >= kResults &&
+        std::equal(header.begin(), header.begin() + kResults, std::begin(kSolveResultColumns)))
+      first = kResults;
+    for (int c = first; c < int(header.size()); ++c) {
       const std::string& name = header[c];
-      if (name == "time" && c == 0) continue;
       const int joint = m.find_joint(name);
       if (joint >= 0 && m.joint_q_start[joint] == m.joint_q_start[joint + 1]) continue;
       if (std::find(names.begin(), names.end(), name) == names.end())
@@ -88,8 +94,8 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
     if (unknown.empty() && repeated.empty() && missing.empty()) return std::string();
     std::string what =
         "the header must name each joint coordinate once (joint names; NAME_0, NAME_1, ... for "
-        "a ball, free or planar joint; a first column `time`, fixed and mimic joints are left "
-        "out)";
+        "a ball, free or planar joint; a first column `time`, the leading result columns of "
+        "`ikwb solve`, fixed and mimic joints are left out)";
     if (!unknown.empty()) what += "; not coordinates of the robot: " + unknown;
     if (!repeated.empty()) what += "; repeated: " + repeated;
     if (!missing.empty()) what += "; missing: " + missing;

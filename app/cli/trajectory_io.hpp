@@ -17,6 +17,11 @@ namespace ikwb {
 // coordinates of joints with several
 std::vector<std::string> coord_names(const Model& model);
 
+// the columns `ikwb solve` writes before a row's coordinates in OUT.csv; read_configurations_csv
+// leaves them out when they lead the header, so a solve's results read as configurations
+inline constexpr const char* kSolveResultColumns[] = {"converged", "pos_err", "rot_err",
+                                                      "iterations"};
+
 // One row per sample: time, then q. Atomic (app/cli/csv.hpp's CsvWriter); throws CsvError.
 void write_trajectory_csv(const std::string& path, const Model& model, const Trajectory& tr);
 
@@ -38,7 +43,8 @@ struct Motion {
 };
 // Reads configurations: coord_count numbers a line in q_start order, or in the order of a header
 // that names every coordinate once (coord_names, in any order; a first column `time`, as
-// `ikwb animate` writes, and columns of fixed or mimic joints are left out). Rows are returned
+// `ikwb animate` writes, leading kSolveResultColumns, as `ikwb solve` writes, and columns of
+// fixed or mimic joints are left out). Rows are returned
 // in q_start order, the header as the file has it; a robot without coordinates reads an empty
 // file as its one configuration. Throws CsvError naming the file and the line: a header with names
 // the robot lacks, names missing or repeated (at the header, before any row), and what

@@ -86,6 +86,7 @@ TEST(CliInfo, JsonHasCountsJointsAndBodies) {
   EXPECT_TRUE(root["parent"].is_null());
   EXPECT_EQ(root["child"], "base");
   EXPECT_TRUE(root["lower"].is_null());
+  EXPECT_TRUE(root["axis"].is_null());  // fixed: no axis, whatever the loader stored
 
   const auto& shoulder = j["joints"][1];
   EXPECT_EQ(shoulder["name"], "shoulder");
@@ -96,6 +97,7 @@ TEST(CliInfo, JsonHasCountsJointsAndBodies) {
   EXPECT_EQ(shoulder["qd_start"], 0);
   EXPECT_EQ(shoulder["lower"], -1.5);
   EXPECT_EQ(shoulder["upper"], 1.5);
+  EXPECT_EQ(shoulder["axis"], nlohmann::json({0.0, 1.0, 0.0}));
 
   const auto& elbow = j["joints"][2];
   EXPECT_EQ(elbow["type"], "continuous");
@@ -128,6 +130,7 @@ TEST(CliInfo, FloatingBaseAndText) {
   EXPECT_EQ(j["joint_coord_count"], 10);
   EXPECT_EQ(j["joint_dof_count"], 9);
   EXPECT_EQ(j["joints"][0]["type"], "free");
+  EXPECT_TRUE(j["joints"][0]["axis"].is_null());
   EXPECT_EQ(j["joints"][1]["q_start"], 7);
 
   CmdResult t = run(cmd_info, {"info", urdf});
@@ -445,7 +448,8 @@ TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("q.csv:2: the header must name each joint coordinate once (joint names; "
                        "NAME_0, NAME_1, ... for a ball, free or planar joint; a first column "
-                       "`time`, fixed and mimic joints are left out); not coordinates of the "
+                       "`time`, the leading result columns of `ikwb solve`, fixed and mimic "
+                       "joints are left out); not coordinates of the "
                        "robot: 'wrist'; missing: 'elbow'"),
             std::string::npos)
       << r.err;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -128,6 +129,32 @@ TEST(CliSolveTargets, TheFirstValidLineDecidesTheFormat) {
   EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 1, 0, 1}));
 }
 
+// a header fixes the column count: rows that do not match it are reported, and a header that
+// cannot describe a target (neither 3 nor 7 names) stops the command, naming its line
+TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets =
+      dir.write("t.csv", "# poses\nx,y,z,qx,qy,qz,qw\n" + p[0] + ",0,0,0,1\n" + p[1] + "\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":4: expected 7 values as the header on line 2, got 3"),
+            std::string::npos)
+      << r.err;
+  const std::vector<int> converged = converged_column(test::read_text(out));
+  ASSERT_EQ(converged.size(), 2u);  // one result a target line; the short row is not solved
+  EXPECT_EQ(converged[1], 0);
+
+  std::string narrow = dir.write("narrow.csv", "x,y\n" + p[0] + "\n");
+  r = run_solve(narrow, out);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(narrow + ":1: the header names 2 columns; a target has 3 (x,y,z) or 7 "
+                                "(x,y,z,qx,qy,qz,qw)"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliSolveTargets, AFileWithoutAUsableTargetIsAnError) {
   TempDir dir;
   struct Case {
@@ -237,6 +264,55 @@ TEST(CliSolveTargets, SequentialTargetsStayOnOneBranch) {
   ASSERT_LT(path_step, 0.2);
   EXPECT_GE(jumps({}), 5);
   EXPECT_LE(jumps({"--sequential"}), 2);
+}
+
+// OUT.csv names the coordinates, so `ikwb fk` reads a solve's results as configurations: the
+// tip of each lands on its target (within the solve's 1e-4 m tolerance)
+TEST(CliSolveTargets, FkReadsTheResults) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets = dir.write("t.csv", "x,y,z\n" + p[0] + "\n" + p[1] + "\n" + p[2] + "\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(
+      test::read_text(out).rfind("converged,pos_err,rot_err,iterations,joint1,joint2,joint3\n", 0),
+      0u)
+      << test::read_text(out);
+  std::string poses = dir / "poses.csv";
+  r = test::run_command(cmd_fk, {"fk", "planar3", "--q", out, "--out", poses});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream in(test::read_text(poses));
+  std::string line;
+  int tips = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = split_csv_line(line);
+    if (f.size() < 5 || f[1] != "tip") continue;
+    std::vector<std::string> want = split_csv_line(p[std::size_t(tips++)]);
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(test::number(f[std::size_t(2 + k)]), test::number(want[std::size_t(k)]), 1e-4)
+          << line;
+  }
+  EXPECT_EQ(tips, 3);
+}
+
+// "-" reads standard input: T.csv for solve, then solve's output as fk's Q.csv; messages name
+// it "<standard input>"
+TEST(CliSolveTargets, StandardInputIsAnInput) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::istringstream targets(p[0] + "\n1,2\n" + p[1] + "\n");
+  std::streambuf* const cin_buf = std::cin.rdbuf(targets.rdbuf());
+  CmdResult r = run_solve("-", dir / "out.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("<standard input>:2: expected 3 (x,y,z) or 7"), std::string::npos) << r.err;
+  std::istringstream results(test::read_text(dir / "out.csv"));
+  std::cin.rdbuf(results.rdbuf());
+  r = test::run_command(cmd_fk, {"fk", "planar3", "--q", "-", "--out", dir / "poses.csv"});
+  std::cin.rdbuf(cin_buf);
+  EXPECT_NE(r.code, 0);  // the skipped target's row holds nan
+  EXPECT_NE(r.err.find("<standard input>:3: column 2 is not finite ('nan')"), std::string::npos)
+      << r.err;
 }
 
 TEST(CliSolveTargets, ChunkBeyondTheIntRangeIsRefused) {

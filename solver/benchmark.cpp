@@ -98,8 +98,8 @@ SolverSettings batch_settings() {
 
 BenchStats run_tracik_protocol(const std::shared_ptr<const Model>& model, int link,
                                const Vec3<double>& offset, int n_problems,
-                               const SolverSettings& settings, IkSolver& solver,
-                               uint64_t rng_seed) {
+                               const SolverSettings& settings, IkSolver& solver, uint64_t rng_seed,
+                               const BenchProgress& progress) {
   BenchStats st;
   st.label = "trac-ik";
   std::vector<Transform<double>> targets =
@@ -117,6 +117,7 @@ BenchStats run_tracik_protocol(const std::shared_ptr<const Model>& model, int li
     times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
     ++st.problems;
     tally(st, res.problems[0]);
+    if (progress) progress(st.problems, n_problems);
   }
   finish(st, times, std::chrono::duration<double>(Clock::now() - t_all).count());
   return st;
@@ -124,7 +125,8 @@ BenchStats run_tracik_protocol(const std::shared_ptr<const Model>& model, int li
 
 BenchStats run_batch_protocol(const std::shared_ptr<const Model>& model, int link,
                               const Vec3<double>& offset, int batch, int repetitions,
-                              const SolverSettings& settings, IkSolver& solver, uint64_t rng_seed) {
+                              const SolverSettings& settings, IkSolver& solver, uint64_t rng_seed,
+                              const BenchProgress& progress) {
   BenchStats st;
   st.label = "batch " + std::to_string(batch);
   IkProblem problem(model, batch);
@@ -145,6 +147,7 @@ BenchStats run_batch_protocol(const std::shared_ptr<const Model>& model, int lin
       ++st.problems;
       tally(st, r);
     }
+    if (progress) progress(rep + 1, repetitions);
   }
   finish(st, times, total);
   return st;

@@ -7,6 +7,7 @@
 // solve call per batch; success at 5 mm and 0.05 rad.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,15 +41,19 @@ SolverSettings tracik_settings();
 // settings the batch protocol uses (tolerances 5 mm / 0.05 rad)
 SolverSettings batch_settings();
 
+// progress(done, total) after each problem (TRAC-IK) or solve call (batch), outside the timed
+// part; done counts up to total
+using BenchProgress = std::function<void(int done, int total)>;
+
 BenchStats run_tracik_protocol(const std::shared_ptr<const Model>& model, int link,
                                const Vec3<double>& offset, int n_problems,
                                const SolverSettings& settings, IkSolver& solver,
-                               uint64_t rng_seed = 1);
+                               uint64_t rng_seed = 1, const BenchProgress& progress = {});
 
 // one solve call per repetition of a batch of `batch` problems; times per call
 BenchStats run_batch_protocol(const std::shared_ptr<const Model>& model, int link,
                               const Vec3<double>& offset, int batch, int repetitions,
                               const SolverSettings& settings, IkSolver& solver,
-                              uint64_t rng_seed = 2);
+                              uint64_t rng_seed = 2, const BenchProgress& progress = {});
 
 }  // namespace ikwb

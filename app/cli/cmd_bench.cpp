@@ -1,11 +1,16 @@
 // `ikwb bench ROBOT.urdf --link NAME`: the TRAC-IK protocol and the batch protocol
 // (solver/benchmark.hpp), printed as a table with success rates and errors.
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/cli_args.hpp"
@@ -53,6 +58,36 @@ std::vector<int> parse_batches(const std::string& text) {
     begin = end + 1;
   }
 }
+
+// While a protocol runs, a line on standard error when it is a terminal ("trac-ik: 2300/10000
+// problems"), updated at most five times a second and erased when the protocol ends, so a long
+// run shows it is alive without touching what standard output gets.
+class ProgressLine {
+ public:
+  ProgressLine(std::string label, const char* unit)
+      : label_(std::move(label)), unit_(unit), tty_(isatty(fileno(stderr)) != 0) {}
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+  ~ProgressLine() {
+    if (width_ > 0) std::fprintf(stderr, "\r%*s\r", width_, "");
+  }
+  void operator()(int done, int total) {
+    if (!tty_ || done == total) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (width_ > 0 && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    width_ = std::max(
+        width_, std::fprintf(stderr, "\r%s: %d/%d %s", label_.c_str(), done, total, unit_) - 1);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::string label_;
+  const char* unit_;
+  bool tty_;
+  int width_ = 0;  // columns written so far (0: nothing shown)
+  std::chrono::steady_clock::time_point last_;
+};
 
 void print_row(const BenchStats& s) {
   std::printf("%-14s %8d %8s%% %11.2f %11.2f %11.2f %13.0f %11.2e %11.2e %7.1f\n", s.label.c_str(),
@@ -122,7 +157,13 @@ int cmd_bench(int argc, char** argv) {
                 "iters");
     if (protocol != "batch") {
       allocating = std::to_string(problems) + " TRAC-IK targets (--problems)";
-      print_row(run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver));
+      BenchStats stats;
+      {
+        ProgressLine line("trac-ik", "problems");
+        stats = run_tracik_protocol(robot.model, link, offset, problems, tracik, *solver, 1,
+                                    std::ref(line));
+      }
+      print_row(stats);
       char budget[48] = "no budget";  // --budget-ms 0
       if (tracik.time_budget_s > 0)
         std::snprintf(budget, sizeof budget, "%.1f ms budget", tracik.time_budget_s * 1e3);
@@ -132,7 +173,13 @@ int cmd_bench(int argc, char** argv) {
     if (protocol != "tracik") {
       for (int b : batches) {
         allocating = "a batch of " + std::to_string(b) + " problems (--batches)";
-        print_row(run_batch_protocol(robot.model, link, offset, b, repetitions, batch, *solver));
+        BenchStats stats;
+        {
+          ProgressLine line("batch " + std::to_string(b), "calls");
+          stats = run_batch_protocol(robot.model, link, offset, b, repetitions, batch, *solver, 2,
+                                     std::ref(line));
+        }
+        print_row(stats);
       }
       std::printf("  (batch: times per solve call of the whole batch)\n");
     }

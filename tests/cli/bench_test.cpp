@@ -6,10 +6,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/commands.hpp"
 #include "cli/run_command.hpp"
+#include "engine/core/robot_file.hpp"
+#include "engine/core/robot_path.hpp"
+#include "engine/core/urdf_loader.hpp"
 #include "solver/benchmark.hpp"
 
 namespace ikwb {
@@ -33,6 +37,24 @@ TEST(CliBench, MedianOfAnEvenCountIsTheMeanOfTheTwoMiddleValues) {
 
 // values past the int range were wrapped to 32 bits (a batch of 1 for 2^32 + 1); an empty list
 // ran nothing
+// the protocols report each problem (TRAC-IK) or call (batch) done, counting up to the total,
+// which is how `ikwb bench` shows a long run is alive
+TEST(CliBench, ProtocolsReportTheirProgress) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult r = load_robot_file(resolve_robot("planar3"), opt);
+  const int tip = r.model->find_body("tip");
+  std::string reason;
+  auto solver = make_solver(Backend::kCpu, &reason);
+  std::vector<std::pair<int, int>> calls;
+  auto record = [&](int done, int total) { calls.emplace_back(done, total); };
+  run_tracik_protocol(r.model, tip, {0, 0, 0}, 5, tracik_settings(), *solver, 1, record);
+  EXPECT_EQ(calls, (std::vector<std::pair<int, int>>{{1, 5}, {2, 5}, {3, 5}, {4, 5}, {5, 5}}));
+  calls.clear();
+  run_batch_protocol(r.model, tip, {0, 0, 0}, 4, 3, batch_settings(), *solver, 2, record);
+  EXPECT_EQ(calls, (std::vector<std::pair<int, int>>{{1, 3}, {2, 3}, {3, 3}}));
+}
+
 TEST(CliBench, CountsBeyondTheIntRangeAndEmptyListsAreRefused) {
   struct Case {
     std::vector<std::string> args;

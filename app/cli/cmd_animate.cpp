@@ -58,6 +58,8 @@ int cmd_animate(int argc, char** argv) {
       std::printf("%s", args.usage().c_str());
       return 0;
     }
+    if (args.has("floating-base"))
+      throw CliError("--floating-base does not go with a scene (its \"floating_base\" says)");
     rate = args.get_double("rate", rate);
     if (!(rate > 0) || rate > 1e6) throw CliError("--rate must be a number in (0, 1e6]");
   } catch (const CliError& e) {
@@ -69,6 +71,7 @@ int cmd_animate(int argc, char** argv) {
     const std::string scene_path = args.get("SCENE.json");
     refuse_output_over_inputs("--out", args.get("out"), {{"SCENE.json", scene_path}});
     Scene scene = load_scene(scene_path);
+    refuse_output_over_inputs("--out", args.get("out"), scene_inputs(scene));
     print_warnings(scene.warnings);
     if (scene.timeline.keys.empty())
       throw CliError(scene_path +

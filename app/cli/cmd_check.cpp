@@ -94,6 +94,7 @@ int cmd_check(int argc, char** argv) {
     Scene scene;
     if (args.has("scene")) {
       scene = load_scene(args.get("scene"));
+      refuse_output_over_inputs("--out", out_path, {{"the scene's srdf", scene.srdf}});
       print_warnings(scene.warnings, args.get("scene"));
     }
     if (args.has("srdf")) scene.srdf = args.get("srdf");

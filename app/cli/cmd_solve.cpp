@@ -258,6 +258,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
                  const std::string& targets_path, const std::string& out_path, int chunk,
                  bool sequential, std::string* allocating) {
   Scene scene = load_scene(scene_path);
+  refuse_output_over_inputs("--out", out_path, scene_inputs(scene));
   print_warnings(scene.warnings);
   // --package-path folders and --xacro-arg arguments after the scene's
   UrdfOptions opt = scene_robot_options(args, scene);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engine/core/objective_kinds.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb {
 
@@ -30,12 +31,18 @@ UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
 }
 
 UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene) {
+  if (args.has("floating-base"))
+    throw CliError("--floating-base does not go with a scene (its \"floating_base\" says)");
   UrdfOptions opt = read_robot_options(args, scene_mesh_files(scene));
   opt.floating_base = scene.floating_base;
   opt.package_paths.insert(opt.package_paths.begin(), scene.package_paths.begin(),
                            scene.package_paths.end());
   opt.xacro_args.insert(opt.xacro_args.begin(), scene.xacro_args.begin(), scene.xacro_args.end());
   return opt;
+}
+
+std::vector<NamedInput> scene_inputs(const Scene& scene) {
+  return {{"the scene's robot", resolve_robot(scene.robot)}, {"the scene's srdf", scene.srdf}};
 }
 
 MeshFiles scene_mesh_files(const Scene& scene) {

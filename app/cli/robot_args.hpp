@@ -3,7 +3,10 @@
 // command reads.
 #pragma once
 
+#include <vector>
+
 #include "app/cli/cli_args.hpp"
+#include "engine/core/output_target.hpp"
 #include "engine/core/scene.hpp"
 #include "engine/core/urdf_loader.hpp"
 
@@ -18,8 +21,12 @@ void add_robot_options(ArgParser& args);
 UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes = MeshFiles::kNone);
 // the options for a scene's robot: the scene's floating base, its package paths before the
 // command line's, its xacro arguments before the command line's (xacro keeps the last value of a
-// name), and the mesh files the scene needs (scene_mesh_files)
+// name), and the mesh files the scene needs (scene_mesh_files). Throws CliError for
+// --floating-base: the scene's "floating_base" says.
 UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene);
+// the files a scene names, its robot and its SRDF, as inputs an output must not replace
+// (refuse_output_over_inputs)
+std::vector<NamedInput> scene_inputs(const Scene& scene);
 // the collision meshes a scene needs: kCollision when it has obstacles or an enabled objective
 // that reads collision geometry (self_collision, world_collision, a support_polygon contact
 // without points)

@@ -527,6 +527,36 @@ TEST(CliOutputs, AnOutputNamingAnInputIsRefused) {
   EXPECT_EQ(test::read_text(robot), test::read_text(resolve_robot("planar3")));
 }
 
+// the files a scene names are inputs too: an output naming the scene's robot or its SRDF is
+// refused (animate and solve --scene replaced the robot with their CSV)
+TEST(CliOutputs, AnOutputNamingAFileOfTheSceneIsRefused) {
+  TempDir dir;
+  const std::string q = dir.write("q.csv", "0,0,0\n");
+  const std::string robot = dir.write("r.urdf", test::read_text(resolve_robot("planar3")));
+  const std::string srdf = dir.write("r.srdf", "<robot name=\"planar3\"/>\n");
+  const std::string scene =
+      dir.write("s.json", R"({"version": 1, "robot": "r.urdf", "srdf": "r.srdf"})");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> runs = {
+      {{"animate", scene, "--out", robot}, "--out names the same file as the scene's robot"},
+      {{"solve", "--scene", scene, "--out", robot}, "--out names the same file as the scene's robot"},
+      {{"solve", "--scene", scene, "--out", srdf}, "--out names the same file as the scene's srdf"},
+      {{"check", "planar3", "--q", q, "--scene", scene, "--out", srdf},
+       "--out names the same file as the scene's srdf"}};
+  for (const auto& [args, message] : runs) {
+    int (*cmd)(int, char**) = args[0] == "solve"     ? cmd_solve
+                              : args[0] == "animate" ? cmd_animate
+                                                     : cmd_check;
+    CmdResult r = run(cmd, args);
+    EXPECT_EQ(r.code, 1) << args[0];
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(test::read_text(robot), test::read_text(resolve_robot("planar3")));
+  EXPECT_EQ(test::read_text(srdf), "<robot name=\"planar3\"/>\n");
+  CmdResult r = run(cmd_animate, {"animate", scene, "--out", dir / "a.csv", "--floating-base"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--floating-base does not go with a scene"), std::string::npos) << r.err;
+}
+
 // a robot file that cannot be opened says why, as --q does
 TEST(CliInfo, UnreadableRobotFileSaysWhy) {
   TempDir dir;

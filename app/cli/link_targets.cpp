@@ -27,10 +27,39 @@ bool is_header(const std::vector<std::string>& fields) {
   return true;
 }
 
+constexpr const char* kTargetColumns[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
+
+// A header's columns in x, y, z[, qx, qy, qz, qw] order: order[k] is the file's column of name
+// k. Names compare without case and around blanks. Returns "" or what is wrong.
+std::string header_order(const std::vector<std::string>& header, std::vector<int>* order) {
+  const int n = int(header.size());
+  if (n != 3 && n != 7)
+    return "the header names " + std::to_string(n) + (n == 1 ? " column" : " columns") +
+           "; a target has 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw)";
+  order->assign(std::size_t(n), -1);
+  std::string unknown;
+  for (int c = 0; c < n; ++c) {
+    std::string name = header[std::size_t(c)];
+    for (char& ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    int k = 0;
+    while (k < n && name != kTargetColumns[k]) ++k;
+    if (k == n || (*order)[std::size_t(k)] >= 0)
+      unknown += (unknown.empty() ? "'" : ", '") + header[std::size_t(c)] + "'";
+    else
+      (*order)[std::size_t(k)] = c;
+  }
+  if (unknown.empty()) return "";
+  return "the header must name " +
+         std::string(n == 3 ? "x, y and z" : "x, y, z, qx, qy, qz and qw") +
+         " once each, in any order; not one of them or repeated: " + unknown;
+}
+
 // one row's fields: sets *pose and returns "", or says what is wrong; columns: the count the
-// header or the first valid row set (0 before it), on line columns_line as columns_source says
+// header or the first valid row set (0 before it), on line columns_line as columns_source says;
+// order: the header's (header_order), empty without one
 std::string parse_row(const std::vector<std::string>& fields, int columns, int columns_line,
-                      const char* columns_source, Transform<double>* pose) {
+                      const char* columns_source, const std::vector<int>& order,
+                      Transform<double>* pose) {
   std::vector<double> v;
   for (const std::string& f : fields) {
     double d = 0;
@@ -49,6 +78,11 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
   if (columns != 0 && n != columns)
     return "expected " + std::to_string(columns) + " values as " + columns_source + " line " +
            std::to_string(columns_line) + ", got " + std::to_string(n);
+  if (!order.empty()) {
+    std::vector<double> by_name(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k) by_name[k] = v[std::size_t(order[k])];
+    v = std::move(by_name);
+  }
   pose->p = {v[0], v[1], v[2]};
   if (n == 7) {
     Quat<double> q{v[3], v[4], v[5], v[6]};
@@ -66,6 +100,7 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
   LinkTargets targets;
   int columns_line = 0;
   const char* columns_source = "on";
+  std::vector<int> order;  // the header's column order (header_order); empty without one
   bool first = true;
   std::string text;
   int line = 0;
@@ -75,19 +110,16 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
     std::vector<std::string> f = split_csv_line(text);
     if (f.size() > 1 && f.back().empty()) f.pop_back();  // a trailing comma
     if (std::exchange(first, false) && is_header(f)) {
-      const int n = int(f.size());
-      if (n != 3 && n != 7)
-        throw CsvError(source_name + ":" + std::to_string(line) + ": the header names " +
-                       std::to_string(n) + (n == 1 ? " column" : " columns") +
-                       "; a target has 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw)");
-      targets.columns = n;
+      if (const std::string wrong = header_order(f, &order); !wrong.empty())
+        throw CsvError(source_name + ":" + std::to_string(line) + ": " + wrong);
+      targets.columns = int(f.size());
       columns_line = line;
       columns_source = "the header on";
       continue;
     }
     LinkTargetRow row;
     row.line = line;
-    row.error = parse_row(f, targets.columns, columns_line, columns_source, &row.pose);
+    row.error = parse_row(f, targets.columns, columns_line, columns_source, order, &row.pose);
     row.ok = row.error.empty();
     if (row.ok && targets.columns == 0) {
       targets.columns = int(f.size());

@@ -538,7 +538,8 @@ TEST(CliOutputs, AnOutputNamingAFileOfTheSceneIsRefused) {
       dir.write("s.json", R"({"version": 1, "robot": "r.urdf", "srdf": "r.srdf"})");
   const std::vector<std::pair<std::vector<std::string>, std::string>> runs = {
       {{"animate", scene, "--out", robot}, "--out names the same file as the scene's robot"},
-      {{"solve", "--scene", scene, "--out", robot}, "--out names the same file as the scene's robot"},
+      {{"solve", "--scene", scene, "--out", robot},
+       "--out names the same file as the scene's robot"},
       {{"solve", "--scene", scene, "--out", srdf}, "--out names the same file as the scene's srdf"},
       {{"check", "planar3", "--q", q, "--scene", scene, "--out", srdf},
        "--out names the same file as the scene's srdf"}};

@@ -153,6 +153,23 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
                                 "(x,y,z,qx,qy,qz,qw)"),
             std::string::npos)
       << r.err;
+
+  // columns are read by their names: z first here (a misread row is off the robot's plane)
+  std::vector<std::string> v;
+  for (const std::string& t : p) v.push_back(split_csv_line(t)[2] + "," + t);
+  std::string reordered =
+      dir.write("reordered.csv", "Z, x ,Y\n" + v[0].substr(0, v[0].rfind(',')) + "\n");
+  r = run_solve(reordered, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(converged_column(test::read_text(out)), std::vector<int>{1});
+
+  std::string unnamed = dir.write("unnamed.csv", "px,py,z\n" + p[0] + "\n");
+  r = run_solve(unnamed, out);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(unnamed + ":1: the header must name x, y and z once each, in any order; "
+                                 "not one of them or repeated: 'px', 'py'"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(CliSolveTargets, AFileWithoutAUsableTargetIsAnError) {

@@ -1,6 +1,7 @@
 #include "app/cli/csv.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <atomic>
 #include <cctype>
@@ -248,10 +249,13 @@ CsvWriter::CsvWriter(const std::string& path) : path_(path) {
     return;
   }
   target_ = out.path;
+  if (const std::string refusal = replace_refusal(target_); !refusal.empty())
+    throw CsvError(path + ": " + refusal);
   tmp_path_ = target_ + ".tmp" + std::to_string(::getpid());
   f_ = std::fopen(tmp_path_.c_str(), "wb");
   if (!f_) throw CsvError(path + ": cannot create file (" + std::strerror(errno) + ")");
   temp_slot_ = register_temp(tmp_path_);
+  ::fchmod(fileno(f_), mode_t(replacement_mode(target_)));
 }
 
 CsvWriter::~CsvWriter() {

@@ -1,6 +1,7 @@
 #include "engine/core/output_target.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -19,6 +20,21 @@ OutputTarget output_target(const std::string& path) {
   }
   if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return {path, false};
   return {path, true};
+}
+
+std::string replace_refusal(const std::string& target) {
+  struct stat st;
+  if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  if (::access(target.c_str(), W_OK) == 0) return "";
+  return "the file is write-protected; make it writable (chmod u+w) or choose another";
+}
+
+unsigned replacement_mode(const std::string& target) {
+  struct stat st;
+  if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777u;
+  const mode_t mask = ::umask(0);  // read by setting; set back at once
+  ::umask(mask);
+  return 0666u & ~unsigned(mask);
 }
 
 bool same_output(const std::string& a, const std::string& b) {

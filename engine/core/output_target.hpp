@@ -21,6 +21,14 @@ struct OutputTarget {
 // else (a regular file, a new name, a folder, which then fails to be replaced) as given.
 OutputTarget output_target(const std::string& path);
 
+// For a target written through a temporary file renamed over it: "" when it may be replaced,
+// else why not. A file the user cannot write (write-protected; root can write any) is refused,
+// as the shell's `>` refuses it, although the rename could replace it.
+std::string replace_refusal(const std::string& target);
+// The permission bits for the temporary file that replaces `target`: the existing file's (a
+// private file stays private), for a new file 0666 less the process umask (as open(2) gives).
+unsigned replacement_mode(const std::string& target);
+
 // Whether two output paths name one file (the same path however written, or links to it).
 bool same_output(const std::string& a, const std::string& b);
 

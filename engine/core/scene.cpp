@@ -742,6 +742,8 @@ void write_file_atomic(const std::string& given, const std::string& text) {
       throw SceneError(given + ": write failed (" + std::strerror(written ? errno : err) + ")");
     return;
   }
+  if (const std::string refusal = replace_refusal(path); !refusal.empty())
+    throw SceneError(given + ": " + refusal);
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
@@ -759,7 +761,7 @@ void write_file_atomic(const std::string& given, const std::string& text) {
   };
   if (!write_all(fd, text)) fail("write failed");
   if (fsync(fd) != 0) fail("flush to disk failed");
-  fchmod(fd, 0644);
+  fchmod(fd, mode_t(replacement_mode(path)));
   if (close(fd) != 0) {
     std::remove(name.data());
     throw SceneError(path + ": close failed; the old file is intact");

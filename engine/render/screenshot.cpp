@@ -1,6 +1,8 @@
 // Framebuffer read-back and PNG writing (stb_image_write from libstb).
 #include "engine/render/screenshot.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -52,11 +54,13 @@ bool save_png(const std::string& path, int width, int height, const std::vector<
       return fail("write failed");
     return true;
   }
+  if (const std::string refusal = replace_refusal(out.path); !refusal.empty()) return fail(refusal);
   std::string tmp = out.path + ".tmp";
   if (!stbi_write_png(tmp.c_str(), width, height, 4, rgba.data(), width * 4)) {
     std::remove(tmp.c_str());
     return fail("write failed (folder missing or not writable?)");
   }
+  ::chmod(tmp.c_str(), mode_t(replacement_mode(out.path)));
   if (std::rename(tmp.c_str(), out.path.c_str()) != 0) {
     std::remove(tmp.c_str());
     return fail("rename failed");

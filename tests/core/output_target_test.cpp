@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -73,6 +74,49 @@ TEST(OutputTarget, SameOutputSeesOneFileHoweverNamed) {
   EXPECT_TRUE(same_output(a, dir / "to_a.csv"));
   EXPECT_TRUE(same_output(dir / "b.csv", (dir.path() / "." / "b.csv").string()));
   EXPECT_FALSE(same_output(a, dir / "b.csv"));
+}
+
+// a replaced file keeps its permission bits (a private file stays private); a new one gets
+// what open(2) gives under the umask
+TEST(OutputTarget, AReplacedFileKeepsItsMode) {
+  TempDir dir;
+  const std::string file = dir.write("private.json", "old\n");
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+  write_file_atomic(file, "new\n");
+  EXPECT_EQ(test::read_text(file), "new\n");
+  EXPECT_EQ(fs::status(file).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  const mode_t mask = ::umask(022);
+  write_file_atomic(dir / "new.json", "x\n");
+  ::umask(mask);
+  EXPECT_EQ(fs::status(dir / "new.json").permissions() & fs::perms::all, fs::perms(0644));
+}
+
+// a file its user cannot write is not replaced (the rename could; the shell's `>` refuses it):
+// run as an unprivileged user, since root may write any file
+TEST(OutputTargetDeathTest, AWriteProtectedFileIsRefused) {
+  TempDir dir;
+  const std::string file = dir.write("kept.json", "kept\n");
+  ::chmod(dir.path().c_str(), 0777);
+  ::chmod(file.c_str(), 0444);
+  EXPECT_EXIT(
+      {
+        if (::geteuid() == 0 && ::setuid(65534) != 0) std::_Exit(3);
+        try {
+          write_file_atomic(file, "new\n");
+        } catch (const SceneError& e) {
+          const std::string what = e.what();
+          std::_Exit(what == file +
+                                 ": the file is write-protected; make it writable (chmod u+w) "
+                                 "or choose another"
+                         ? 0
+                         : 2);
+        }
+        std::_Exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_EQ(test::read_text(file), "kept\n");
+  EXPECT_EQ(replace_refusal(dir / "absent.json"), "");
 }
 
 }  // namespace

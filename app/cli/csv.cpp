@@ -78,13 +78,29 @@ bool parse_csv_number(const std::string& s, double* out) {
   return !s.empty() && r.ec == std::errc() && r.ptr == e;
 }
 
+std::string quote_field(const std::string& f) {
+  constexpr std::size_t kShown = 40;
+  std::string out = "'";
+  for (std::size_t i = 0; i < f.size() && i < kShown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(f[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + (f.size() > kShown ? "...'" : "'");
+}
+
 std::string not_a_number(const std::string& f) {
   const char* b = f.data() + (!f.empty() && f[0] == '+' ? 1 : 0);
   double v = 0;
   auto r = std::from_chars(b, f.data() + f.size(), v);
   if (r.ec == std::errc::result_out_of_range && r.ptr == f.data() + f.size())
-    return "'" + f + "' is out of range";
-  return "'" + f + "' is not a number";
+    return quote_field(f) + " is out of range";
+  return quote_field(f) + " is not a number";
 }
 
 std::vector<double> NumericTable::flat() const {
@@ -132,10 +148,34 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return fields;
 }
 
-bool next_csv_line(std::istream& in, std::string& line, int* line_no) {
-  if (!std::getline(in, line)) return false;
-  if (++*line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+bool next_csv_line(std::istream& in, std::string& line, int* line_no,
+                   const std::string& source_name) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  int c = buf ? buf->sbumpc() : EOF;
+  if (c == EOF) {
+    in.setstate(std::ios::eofbit | std::ios::failbit);
+    return false;
+  }
+  for (; c != EOF && c != '\n'; c = buf->sbumpc()) {
+    if (c == '\r') {
+      if (buf->sgetc() == '\n') buf->sbumpc();
+      break;
+    }
+    line.push_back(char(c));
+  }
+  if (c == EOF) in.setstate(std::ios::eofbit);
+  ++*line_no;
+  auto fail = [&](const std::string& what) {
+    throw CsvError(source_name + ":" + std::to_string(*line_no) + ": " + what);
+  };
+  if (*line_no == 1 && (line.compare(0, 2, "\xFF\xFE") == 0 || line.compare(0, 2, "\xFE\xFF") == 0))
+    fail("the file is UTF-16 text; save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")");
+  if (line.find('\0') != std::string::npos)
+    fail(
+        "a NUL byte: the file is not text (binary, or UTF-16 without a byte order mark); "
+        "expected comma-separated numbers in UTF-8 or ASCII");
+  if (*line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
   return true;
 }
 
@@ -147,10 +187,11 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
   auto fail = [&](const std::string& what) {
     throw CsvError(source_name + ":" + std::to_string(line_no) + ": " + what);
   };
-  while (next_csv_line(in, line, &line_no)) {
+  while (next_csv_line(in, line, &line_no, source_name)) {
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     std::vector<std::string> fields = split_csv_line(line);
+    if (fields.size() > 1 && fields.back().empty()) fields.pop_back();  // a trailing comma
     std::vector<double> row(fields.size());
     std::size_t bad = fields.size();
     std::size_t numeric = 0;

@@ -46,7 +46,8 @@ struct NumericTable {
 };
 
 // Reads comma-separated numbers. Blank lines and lines whose first non-blank character is '#'
-// are skipped; fields may be surrounded by spaces or double quotes; CRLF line ends are fine.
+// are skipped; fields may be surrounded by spaces or double quotes; a trailing comma ends a line
+// without adding a value; CRLF line ends are fine.
 // Throws CsvError naming the file and line for unreadable files, non-numeric fields, wrong
 // counts and (unless allowed) non-finite values. The path "-" reads standard input, named
 // kStandardInput in messages.
@@ -56,14 +57,21 @@ NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& opt
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options = {});
 
+// A field as messages show it: in single quotes, bytes that are not printable as \xNN, and cut
+// to 40 characters with "..." (a binary file's bytes stay off the terminal).
+std::string quote_field(const std::string& f);
+
 // Why field f is no number: "'f' is not a number", or "'f' is out of range" for one beyond a
-// double's range (1e400, which would read as infinity).
+// double's range (1e400, which would read as infinity); f as quote_field shows it.
 std::string not_a_number(const std::string& f);
 
-// Reads the next line of a CSV file into `line` and counts it in *line_no: without its "\r" of a
-// "\r\n" line end, and the first line without a UTF-8 byte order mark (which spreadsheet
-// programs write, and which would otherwise stick to the first field, unseen). False at the end.
-bool next_csv_line(std::istream& in, std::string& line, int* line_no);
+// Reads the next line of a CSV file into `line` and counts it in *line_no. Lines end at "\n",
+// "\r\n" or a lone "\r" (an old Mac file), which are not kept; the first line loses a UTF-8
+// byte order mark (which spreadsheet programs write, and which would otherwise stick to the
+// first field, unseen). False at the end. Throws CsvError "SOURCE_NAME:LINE: ..." for text that
+// is not UTF-8 or ASCII: a UTF-16 byte order mark, or a NUL byte (UTF-16 or a binary file).
+bool next_csv_line(std::istream& in, std::string& line, int* line_no,
+                   const std::string& source_name);
 
 // Splits one CSV line into fields (double-quoted fields may contain commas and "" escapes);
 // fields are trimmed of spaces and tabs outside quotes.

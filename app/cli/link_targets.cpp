@@ -68,8 +68,8 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
       if (f.find_first_of(" \t;") != std::string::npos) why += " (separate values with commas)";
       return why;
     }
-    if (!std::isfinite(d)) return "'" + f + "' is not finite";
-    if (std::fabs(d) > kMaxLength) return "'" + f + "' is out of range (magnitude above 1e6)";
+    if (!std::isfinite(d)) return quote_field(f) + " is not finite";
+    if (std::fabs(d) > kMaxLength) return quote_field(f) + " is out of range (magnitude above 1e6)";
     v.push_back(d);
   }
   const int n = int(v.size());
@@ -104,7 +104,7 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
   bool first = true;
   std::string text;
   int line = 0;
-  while (next_csv_line(in, text, &line)) {
+  while (next_csv_line(in, text, &line, source_name)) {
     const std::size_t start = text.find_first_not_of(" \t");
     if (start == std::string::npos || text[start] == '#') continue;
     std::vector<std::string> f = split_csv_line(text);

@@ -48,7 +48,7 @@ std::vector<TargetColumns> parse_header(const std::vector<std::string>& header,
   }
   auto fail = [&](int column, const std::string& what) {
     throw CsvError(where + ": column " + std::to_string(column + 1) + " " +
-                   in_quotes(header[column]) + ": " + what);
+                   quote_field(header[column]) + ": " + what);
   };
   std::vector<TargetColumns> out;
   std::map<int, std::size_t> slot;  // objective -> index in out
@@ -135,15 +135,16 @@ void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
     char* end = nullptr;
     double d = std::strtod(s.c_str(), &end);
     if (s.empty() || end == s.c_str() || *end) {
-      row.error = "column " + in_quotes(st.header[c]) + ": " + in_quotes(s) + " is not a number";
+      row.error =
+          "column " + quote_field(st.header[c]) + ": " + quote_field(s) + " is not a number";
       return;
     }
     if (!std::isfinite(d)) {
-      row.error = "column " + in_quotes(st.header[c]) + ": NaN or infinite value";
+      row.error = "column " + quote_field(st.header[c]) + ": NaN or infinite value";
       return;
     }
     if (std::fabs(d) > kMaxLength) {
-      row.error = "column " + in_quotes(st.header[c]) + ": " + in_quotes(s) +
+      row.error = "column " + quote_field(st.header[c]) + ": " + quote_field(s) +
                   " is out of range (magnitude above 1e6)";
       return;
     }
@@ -177,7 +178,7 @@ SceneTargets parse_scene_targets(std::istream& in, const std::string& source_nam
   std::string text;
   int line = 0;
   bool have_header = false;
-  while (next_csv_line(in, text, &line)) {
+  while (next_csv_line(in, text, &line, source_name)) {
     if (skipped(text)) continue;
     std::vector<std::string> f = fields_of(text);
     if (!have_header) {

@@ -65,6 +65,32 @@ TEST(Csv, AByteOrderMarkIsSkipped) {
   EXPECT_EQ(n.lines[0], 1);
 }
 
+// the line ends of other systems and a trailing comma read as usual; text that is not UTF-8 or
+// ASCII (UTF-16 from a spreadsheet, a binary file) is named as such, and a field's bytes in a
+// message are escaped and cut short
+TEST(Csv, OtherLineEndsTrailingCommasAndFilesThatAreNotText) {
+  NumericTable t = parse("a,b\r1,2,\r\r3,4\r\n5,6");
+  ASSERT_EQ(t.row_count(), 3u);
+  EXPECT_EQ(t.header, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(t.rows[2], (std::vector<double>{5, 6}));
+  EXPECT_EQ(t.lines, (std::vector<int>{2, 4, 5}));
+  EXPECT_EQ(parse_error(std::string("\xFF\xFE"
+                                    "1\0,\0"
+                                    "2\0\n\0",
+                                    10)),
+            "q.csv:1: the file is UTF-16 text; save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")");
+  EXPECT_EQ(parse_error(std::string("\x7F"
+                                    "ELF\x02\x01\0\0\n",
+                                    9))
+                .rfind("q.csv:1: a NUL byte: the "
+                       "file is not text",
+                       0),
+            0u);
+  EXPECT_EQ(parse_error("1,\x1B[31mred\n"), "q.csv:1: column 2 '\\x1B[31mred' is not a number");
+  EXPECT_EQ(parse_error("1," + std::string(50, 'a') + "\n"),
+            "q.csv:1: column 2 '" + std::string(40, 'a') + "...' is not a number");
+}
+
 TEST(Csv, ErrorsNameTheLine) {
   CsvReadOptions opt;
   opt.expected_columns = 3;

@@ -227,13 +227,33 @@ std::vector<std::pair<int, int>> self_collision_pairs(
     const Model& model, const std::vector<std::pair<int, int>>& disabled) {
   const CollisionGeometry& cg = model.collision;
   std::vector<int> group = rigid_groups(model);
-  std::set<std::pair<int, int>> adjacent, skip;
+  // the groups joined by moving joints, as a graph; a group without capsules (a link without
+  // geometry between two joints, MJCF's BODY/JOINT bodies between one body's joints) is taken
+  // out and its neighbours joined to each other, as MoveIt's setup assistant does: what is left
+  // joined is adjacent
+  std::vector<std::set<int>> edges(model.body_count);
   for (int j = 0; j < model.joint_count; ++j) {
-    int p = model.joint_parent[j], c = model.joint_child[j];
-    if (p < 0) continue;
-    int gp = group[p], gc = group[c];
-    adjacent.insert({std::min(gp, gc), std::max(gp, gc)});
+    const int p = model.joint_parent[j], c = model.joint_child[j];
+    if (p < 0 || group[c] == group[p]) continue;
+    edges[group[p]].insert(group[c]);
+    edges[group[c]].insert(group[p]);
   }
+  std::vector<char> shaped(model.body_count, 0);
+  for (int b = 0; b < model.body_count; ++b)
+    if (cg.body_first[b] != cg.body_first[b + 1]) shaped[group[b]] = 1;
+  for (int g = 0; g < model.body_count; ++g) {
+    if (shaped[g] || edges[g].empty()) continue;
+    const std::vector<int> around(edges[g].begin(), edges[g].end());
+    for (int a : around) {
+      edges[a].erase(g);
+      for (int b : around)
+        if (a != b) edges[a].insert(b);
+    }
+    edges[g].clear();
+  }
+  std::set<std::pair<int, int>> adjacent, skip;
+  for (int g = 0; g < model.body_count; ++g)
+    for (int h : edges[g]) adjacent.insert({std::min(g, h), std::max(g, h)});
   for (auto [a, b] : disabled) skip.insert({std::min(a, b), std::max(a, b)});
   std::vector<std::pair<int, int>> out;
   for (int a = 0; a < model.body_count; ++a) {

@@ -60,8 +60,11 @@ CollisionGeometry fit_collision_geometry(const Model& model);
 std::vector<int> rigid_groups(const Model& model);
 
 // Body pairs (a < b) that are checked for self collision: both have capsules, they are not
-// joined by fixed joints (same rigid group) and they are not parent and child across a moving
-// joint (between their rigid groups). disabled: more pairs to skip, by body index.
+// joined by fixed joints (same rigid group) and they are not adjacent: parent and child across
+// a moving joint (between their rigid groups), where a group without capsules counts as
+// removed and its neighbours as joined (MoveIt's "adjacent with no geometry links between
+// them": the links either side of a geometry-less link, and its children with each other).
+// disabled: more pairs to skip, by body index.
 std::vector<std::pair<int, int>> self_collision_pairs(
     const Model& model, const std::vector<std::pair<int, int>>& disabled = {});
 

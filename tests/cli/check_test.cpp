@@ -124,7 +124,7 @@ TEST(CliCheck, CollisionMeshesAreLoaded) {
   <link name="a"><collision><geometry><mesh filename="cube.stl"/></geometry></collision></link>
   <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><origin xyz="0 0 2"/>
     <axis xyz="0 0 1"/><limit lower="-2" upper="1" effort="1" velocity="1"/></joint>
-  <link name="b"/>
+  <link name="b"><collision><geometry><sphere radius="0.01"/></geometry></collision></link>
   <joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
   <link name="c"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
 </robot>)");

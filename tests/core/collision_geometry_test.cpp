@@ -10,10 +10,12 @@
 
 #include <filesystem>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/test_models.hpp"
 #include "engine/core/model.hpp"
@@ -142,6 +144,38 @@ TEST(CollisionGeometry, PairsSkipAdjacentAndFixedJoinedLinks) {
   EXPECT_EQ(fewer.size(), 2u);
 }
 
+// a link without geometry is taken out of the adjacency graph and its neighbours joined, as
+// MoveIt's setup assistant does: the links either side of it, and its children with each other,
+// are adjacent (MJCF's BODY/JOINT bodies between one body's joints are such links)
+TEST(CollisionGeometry, ALinkWithoutGeometryJoinsItsNeighbours) {
+  ModelBuilder b;
+  const int base = b.add_body("base"), hub = b.add_body("hub"), a = b.add_body("a"),
+            c = b.add_body("c"), tip = b.add_body("tip");
+  b.add_joint({"root", JointType::kFixed, -1, base});
+  const std::tuple<const char*, int, int> joints[] = {
+      {"jh", base, hub}, {"ja", hub, a}, {"jc", hub, c}, {"jt", c, tip}};
+  for (const auto& [name, parent, child] : joints) {
+    JointSpec s{name, JointType::kRevolute, parent, child, tf(0.5, 0, 0)};
+    s.axis = {0, 0, 1}, s.lower = -1, s.upper = 1;
+    b.add_joint(s);
+  }
+  for (int body : {base, a, c, tip})
+    b.collisions(body).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}));
+  Model m = b.finalize();
+  std::vector<std::pair<int, int>> pairs = self_collision_pairs(m);
+  auto has = [&](int x, int y) {
+    return std::find(pairs.begin(), pairs.end(), std::pair{std::min(x, y), std::max(x, y)}) !=
+           pairs.end();
+  };
+  EXPECT_FALSE(has(base, a));  // through the hub
+  EXPECT_FALSE(has(base, c));
+  EXPECT_FALSE(has(a, c));  // the hub's children
+  EXPECT_FALSE(has(c, tip));
+  EXPECT_TRUE(has(base, tip));
+  EXPECT_TRUE(has(a, tip));
+  EXPECT_EQ(pairs.size(), 2u);
+}
+
 TEST(CollisionGeometry, SrdfIsReadAndBadFilesNameTheProblem) {
   auto m = arm();
   std::vector<DisabledPair> d = parse_srdf(R"(<robot name="arm">
@@ -209,6 +243,7 @@ TEST(CollisionGeometry, SamplingFindsPairsThatNeverCollide) {
   jc.axis = {0, 0, 1}, jc.lower = -1, jc.upper = 1;
   b.add_joint(ja);
   b.add_joint(jc);
+  b.collisions(base).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}, tf(0, 0, -5)));
   b.collisions(a).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}, tf(0.3, 0, 0)));
   b.collisions(c).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}, tf(0.3, 0, 0)));
   Model two = b.finalize();

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "core/temp_files.hpp"
+#include "engine/core/collision_geometry.hpp"
 #include "engine/core/fk.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
@@ -261,6 +262,28 @@ TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
   UrdfOptions strict;
   strict.strict = true;
   EXPECT_THROW(load_mjcf_file(path, strict), ModelError);
+}
+
+// a body with two joints becomes a chain through a massless BODY/JOINT body without geometry:
+// the body and its parent still count as adjacent for self collision (MuJoCo excludes parent
+// and child), so their touching shapes are no collision
+TEST(Mjcf, ABodyWithSeveralJointsStaysAdjacentToItsParent) {
+  test::TempDir dir;
+  LoadResult r = load_robot_file(dir.write("two.xml", R"(<mujoco model="two">
+  <worldbody>
+    <body name="l1"><joint name="j1" type="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05"/>
+      <body name="l2" pos="0.3 0 0">
+        <joint name="hinge2" type="hinge" axis="0 0 1"/>
+        <joint name="slide2" type="slide" axis="1 0 0" range="0 0.1"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>)"));
+  const Model& m = *r.model;
+  ASSERT_GE(m.find_body("l2/hinge2"), 0);
+  EXPECT_TRUE(self_collision_pairs(m).empty());
 }
 
 // a ball joint's range is a cone the solver does not enforce: it loads unlimited, and says so

@@ -223,13 +223,13 @@ TEST(Scene, XacroArgumentsAreChecked) {
 TEST(Scene, SaveOverwritesAtomicallyAndLeavesNoTemporaries) {
   TempDir dir;
   std::string path = dir.write("scene.json", "old contents");
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   save_scene(path, full_scene());
   EXPECT_EQ(load_scene(path).robot, full_scene().robot);
   EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"scene.json"});
-  // readable by others, as a file saved by an editor would be
-  fs::perms p = fs::status(path).permissions();
-  EXPECT_NE(p & fs::perms::others_read, fs::perms::none);
+  // the file's own permissions, as an editor keeps them (not the temporary file's 0600)
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
 }
 
 TEST(Scene, SaveIntoMissingFolderThrowsWithReason) {

@@ -177,16 +177,20 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
     }
     py::handle v = item.second;
     nlohmann::json j;
-    if (py::isinstance<py::bool_>(v))
-      j = v.cast<bool>();
-    else if (py::isinstance<py::int_>(v))
-      j = int_json(v, what + ": " + label, info->expects());
-    else if (py::isinstance<py::float_>(v))
-      j = v.cast<double>();
-    else if (py::isinstance<py::str>(v))
-      j = v.cast<std::string>();
+    // numpy's scalars (np.int64, np.float32, np.bool_) as Python's bool, int and float
+    const bool numpy_bool =
+        py::isinstance(v, py::module_::import("numpy").attr("bool_").cast<py::object>());
+    if (py::isinstance<py::bool_>(v) || numpy_bool)
+      j = bool(PyObject_IsTrue(v.ptr()));
     else if (py::hasattr(v, "name") && py::hasattr(v, "value"))  // one of the module's enums
       j = py::str(v.attr("name")).cast<std::string>();
+    else if (PyIndex_Check(v.ptr()))
+      j = int_json(py::int_(py::reinterpret_borrow<py::object>(v)), what + ": " + label,
+                   info->expects());
+    else if (py::isinstance<py::str>(v))
+      j = v.cast<std::string>();
+    else if (py::hasattr(v, "__float__"))
+      j = py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>();
     else
       throw py::value_error(what + ": " + label + " expects " + info->expects());
     std::string error;

@@ -377,10 +377,12 @@ bool set_setting_json(const SettingInfo& info, const nlohmann::json& v, SolverSe
         } else if constexpr (std::is_enum_v<T>) {
           return v.is_string() && parse(v.get<std::string>(), &(s.*m));
         } else if constexpr (std::is_same_v<T, uint64_t>) {
-          // exactly, beyond the 2^53 a double holds
-          if (v.is_number_unsigned()) s.*m = v.get<uint64_t>();
-          return v.is_number_unsigned() ||
-                 (v.is_number_float() && store_number(info, v.get<double>(), &(s.*m)));
+          // exactly, beyond the 2^53 a double holds; a signed integer (as Python's ints arrive)
+          // when it is not negative
+          const bool whole =
+              v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+          if (whole) s.*m = v.is_number_unsigned() ? v.get<uint64_t>() : uint64_t(v.get<int64_t>());
+          return whole || (v.is_number_float() && store_number(info, v.get<double>(), &(s.*m)));
         } else {
           return v.is_number() && store_number(info, v.get<double>(), &(s.*m));
         }

@@ -352,8 +352,16 @@ def test_solver_value_errors(panda):
         ik.IKSolver(panda, 2, [obj], jacobian_mode="bogus")
     with pytest.raises(ValueError, match="n_problems must be >= 1"):
         ik.IKSolver(panda, 0, [obj])
-    # rng_seed takes any 64-bit unsigned value; beyond, a ValueError that names it
-    ik.IKSolver(panda, 2, [obj], rng_seed=2**64 - 1)
+    # rng_seed takes any 64-bit unsigned value (a plain int too); beyond, a ValueError that
+    # names it
+    for seed in (0, 1, 42, 2**32 + 1, 2**64 - 1, np.uint64(7), np.int64(3)):
+        assert ik.IKSolver(panda, 2, [obj], rng_seed=seed).settings["rng_seed"] == int(seed)
+    with pytest.raises(ValueError, match=r"solver setting 'rng_seed': -1 is not an integer >= 0"):
+        ik.IKSolver(panda, 2, [obj], rng_seed=-1)
+    # numpy's scalars read as Python's numbers
+    s = ik.IKSolver(panda, 2, [obj], iterations=np.int64(50), tol_position=np.float32(1e-5))
+    assert s.settings["iterations"] == 50
+    assert abs(s.settings["tol_position"] - 1e-5) < 1e-12
     with pytest.raises(ValueError, match=r"solver setting 'rng_seed': 1180591620717411303424 is "
                                          r"out of range; expects an integer >= 0"):
         ik.IKSolver(panda, 2, [obj], rng_seed=2**70)

@@ -1,5 +1,7 @@
 // ikwb.Model, ikwb.State, eval_fk / eval_ik and their batched forms (newton.eval_fk's shape and
 // semantics; engine/core/fk.hpp does the work).
+#include <pybind11/eval.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -274,18 +276,12 @@ void bind_model_fk(py::module_& m) {
       // again where it is unpickled, e.g. by a multiprocessing worker)
       .def("__copy__", [](py::object self) { return self; })
       .def("__deepcopy__", [](py::object self, py::object) { return self; })
-      .def(py::pickle(
-          [](const PyModel& p) {
-            return py::make_tuple(p.path, p.floating_base, p.package_paths, p.strict, p.xacro_args);
-          },
-          [](const py::tuple& t) {
-            if (t.size() != 5)
-              throw py::value_error(
-                  "Model: a pickle of (path, floating_base, package_paths, strict, xacro_args)");
-            return load_model(t[0].cast<std::string>(), t[1].cast<bool>(),
-                              t[2].cast<std::vector<std::string>>(), t[3].cast<bool>(),
-                              t[4].cast<std::vector<std::string>>());
-          }))
+      .def("__reduce__",
+           [](const PyModel& p) {
+             return py::make_tuple(
+                 py::module_::import("ikwb").attr("_model_from_pickle"),
+                 py::make_tuple(p.path, p.floating_base, p.package_paths, p.strict, p.xacro_args));
+           })
       .def_property_readonly(
           "body_count", [](const PyModel& p) { return p.model->body_count; }, "Number of bodies")
       .def_property_readonly(
@@ -439,28 +435,50 @@ void bind_model_fk(py::module_& m) {
           "copy", [](const PyState& s) { return PyState{s.state}; }, "An independent copy")
       .def("__copy__", [](const PyState& s) { return PyState{s.state}; })
       .def("__deepcopy__", [](const PyState& s, py::object) { return PyState{s.state}; })
-      .def(py::pickle(
-          [](const PyState& s) {
-            const py::ssize_t n = py::ssize_t(s.state.body_q.size());
-            py::array_t<double> q({n, py::ssize_t(7)}), qd({n, py::ssize_t(6)});
-            std::copy_n(reinterpret_cast<const double*>(s.state.body_q.data()), 7 * n,
-                        q.mutable_data());
-            std::copy_n(reinterpret_cast<const double*>(s.state.body_qd.data()), 6 * n,
-                        qd.mutable_data());
-            return py::make_tuple(q, qd);
-          },
-          [](py::tuple t) {
-            if (t.size() != 2) throw py::value_error("State: a pickle of (body_q, body_qd)");
-            auto q = as_doubles(t[0], "State pickle body_q", {-1, 7});
-            const py::ssize_t n = q.shape(0);
-            auto qd = as_doubles(t[1], "State pickle body_qd", {n, 6});
-            PyState s;
-            s.state.body_q.resize(std::size_t(n));
-            s.state.body_qd.resize(std::size_t(n));
-            std::copy_n(q.data(), 7 * n, reinterpret_cast<double*>(s.state.body_q.data()));
-            std::copy_n(qd.data(), 6 * n, reinterpret_cast<double*>(s.state.body_qd.data()));
-            return s;
-          }));
+      .def("__reduce__", [](const PyState& s) {
+        const py::ssize_t n = py::ssize_t(s.state.body_q.size());
+        py::array_t<double> q({n, py::ssize_t(7)}), qd({n, py::ssize_t(6)});
+        std::copy_n(reinterpret_cast<const double*>(s.state.body_q.data()), 7 * n,
+                    q.mutable_data());
+        std::copy_n(reinterpret_cast<const double*>(s.state.body_qd.data()), 6 * n,
+                    qd.mutable_data());
+        return py::make_tuple(py::module_::import("ikwb").attr("_state_from_pickle"),
+                              py::make_tuple(q, qd));
+      });
+
+  // what pickles of Model and State call, through Python functions of the module: a pickle
+  // names a callable by module and name, which a pybind11 function (its self a capsule) cannot
+  // be under pickle protocols 0 and 1
+  m.def(
+      "_load_model",
+      [](const std::string& path, bool floating_base, const std::vector<std::string>& package_paths,
+         bool strict, const std::vector<std::string>& xacro_args) {
+        return load_model(path, floating_base, package_paths, strict, xacro_args);
+      },
+      "A pickled Model: its file loaded again with the arguments it was loaded with");
+  m.def(
+      "_state_from_arrays",
+      [](py::handle body_q, py::handle body_qd) {
+        auto q = as_doubles(body_q, "State pickle body_q", {-1, 7});
+        const py::ssize_t n = q.shape(0);
+        auto qd = as_doubles(body_qd, "State pickle body_qd", {n, 6});
+        PyState s;
+        s.state.body_q.resize(std::size_t(n));
+        s.state.body_qd.resize(std::size_t(n));
+        std::copy_n(q.data(), 7 * n, reinterpret_cast<double*>(s.state.body_q.data()));
+        std::copy_n(qd.data(), 6 * n, reinterpret_cast<double*>(s.state.body_qd.data()));
+        return s;
+      },
+      "A pickled State: its body_q and body_qd");
+  py::exec(R"(
+def _model_from_pickle(*args):
+    return _load_model(*args)
+
+
+def _state_from_pickle(body_q, body_qd):
+    return _state_from_arrays(body_q, body_qd)
+)",
+           m.attr("__dict__"));
 
   m.def("eval_fk", &eval_fk_py, py::arg("model"), py::arg("joint_q"), py::arg("joint_qd"),
         py::arg("state"), py::arg("mask") = py::none(), py::arg("indices") = py::none(),

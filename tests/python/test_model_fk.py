@@ -425,14 +425,17 @@ def test_models_and_states_copy_and_pickle(tmp_path):
     import pickle
     m = ikwb.Model.from_urdf(PANDA, floating_base=True)
     assert copy.copy(m) is m and copy.deepcopy(m) is m  # immutable
-    back = pickle.loads(pickle.dumps(m))  # loaded again from its file, with its options
-    assert back.joint_coord_count == m.joint_coord_count == 15
-    assert list(back.body_key) == list(m.body_key)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(m, protocol))  # loaded again from its file and options
+        assert back.joint_coord_count == m.joint_coord_count == 15
+        assert list(back.body_key) == list(m.body_key)
     s = m.state()
     q = m.joint_q.copy()
     q[2] = 0.4
     ikwb.eval_fk(m, q, None, s)
-    for c in (copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
+    copies = [copy.copy(s), copy.deepcopy(s)]
+    copies += [pickle.loads(pickle.dumps(s, p)) for p in range(pickle.HIGHEST_PROTOCOL + 1)]
+    for c in copies:
         assert np.array_equal(c.body_q, s.body_q) and np.array_equal(c.body_qd, s.body_qd)
         c.body_q[0, 0] += 1.0  # an independent copy
         assert c.body_q[0, 0] != s.body_q[0, 0]

@@ -387,7 +387,8 @@ void bind_model_fk(py::module_& m) {
             return bools_array(branch_joint_mask(*p.model, j, d));
           },
           py::arg("joint"), py::arg("with_descendants") = true,
-          "A joint_mask for eval_fk selecting `joint` and, with_descendants, its branch")
+          "A joint_mask for eval_fk selecting `joint` and, with_descendants, its branch; joints "
+          "that mimic a selected one join it (they move with it)")
       .def(
           "state", [](const PyModel& p) { return PyState{State(*p.model)}; },
           "A new State: identity body poses, zero twists")

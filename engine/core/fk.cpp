@@ -302,9 +302,19 @@ std::vector<uint8_t> branch_joint_mask(const Model& model, int joint, bool with_
   std::vector<uint8_t> mask(model.joint_count, 0);
   if (joint < 0 || joint >= model.joint_count)
     throw ModelError("branch_joint_mask: joint index " + std::to_string(joint) + " out of range");
-  mask[joint] = 1;
-  if (with_descendants)
-    for (int j : joint_descendants(model, joint)) mask[j] = 1;
+  // a joint that mimics a selected one moves with it: it joins, with its descendants when
+  // those are asked for, until no more join (a mimic of a mimic)
+  std::vector<int> add = {joint};
+  while (!add.empty()) {
+    const int a = add.back();
+    add.pop_back();
+    if (mask[a]) continue;
+    mask[a] = 1;
+    if (with_descendants)
+      for (int j : joint_descendants(model, a)) add.push_back(j);
+    for (int j = 0; j < model.joint_count; ++j)
+      if (model.joint_mimic[j] >= 0 && mask[model.joint_mimic[j]]) add.push_back(j);
+  }
   return mask;
 }
 

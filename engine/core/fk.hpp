@@ -71,7 +71,8 @@ std::vector<double> standing_configuration(const Model& model);
 
 // joints below joint j in the tree (not j itself), in topological order
 std::vector<int> joint_descendants(const Model& model, int joint);
-// joint_mask selecting j and, when with_descendants, everything below it
+// joint_mask selecting j and, when with_descendants, everything below it; and every joint that
+// mimics a selected one (it moves with it), with its descendants when with_descendants
 std::vector<uint8_t> branch_joint_mask(const Model& model, int joint, bool with_descendants);
 
 // World Jacobian (6 x dof_count, row-major: 3 linear rows, then 3 angular rows) of the point

@@ -1149,7 +1149,9 @@ TEST(Branch, BranchJointMask) {
   Model m = all_joint_types();
   EXPECT_EQ(branch_joint_mask(m, 3, true), (std::vector<uint8_t>{0, 0, 0, 1, 1, 1, 0, 1, 0}));
   EXPECT_EQ(branch_joint_mask(m, 3, false), (std::vector<uint8_t>{0, 0, 0, 1, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(branch_joint_mask(m, 6, true), (std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 1, 0, 0}));
+  // the mimic joint (7) moves with "branch" (6): it joins its mask
+  EXPECT_EQ(branch_joint_mask(m, 6, true), (std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 1, 1, 0}));
+  EXPECT_EQ(branch_joint_mask(m, 6, false), (std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 1, 1, 0}));
   EXPECT_THROW(branch_joint_mask(m, 9, true), ModelError);
 }
 

@@ -439,3 +439,17 @@ def test_models_and_states_copy_and_pickle(tmp_path):
         assert np.array_equal(c.body_q, s.body_q) and np.array_equal(c.body_qd, s.body_qd)
         c.body_q[0, 0] += 1.0  # an independent copy
         assert c.body_q[0, 0] != s.body_q[0, 0]
+
+
+def test_a_branch_mask_takes_the_joints_that_mimic_it(panda):
+    # editing a finger moves its mimic twin: the branch's masked FK equals a full one
+    s = panda.state()
+    q = panda.middle_configuration()
+    ikwb.eval_fk(panda, q, None, s)
+    finger = panda.joint_index("panda_finger_joint1")
+    q[panda.joint_q_start[finger]] = 0.04
+    ikwb.eval_fk(panda, q, None, s, joint_mask=panda.branch_joint_mask(finger))
+    full = panda.state()
+    ikwb.eval_fk(panda, q, None, full)
+    assert np.array_equal(s.body_q, full.body_q)
+    assert panda.branch_joint_mask(finger)[panda.joint_index("panda_finger_joint2")]

@@ -503,7 +503,8 @@ def _state_from_pickle(body_q, body_qd):
   m.def("eval_ik", &eval_ik_py, py::arg("model"), py::arg("state"), py::arg("joint_q"),
         py::arg("joint_qd") = py::none(),
         "Joint coordinates (and velocities) from the state's body poses (and twists), written "
-        "into joint_q (read too: revolute angles unwrap next to its values) and joint_qd "
+        "into joint_q (read too: revolute angles unwrap next to its values, within the limits "
+        "where they can be) and joint_qd "
         "(float64 arrays, in place). Not a solver: the inverse of eval_fk.");
   m.def("eval_ik_batch", &eval_ik_batch_py, py::arg("model"), py::arg("body_q"), py::arg("joint_q"),
         py::arg("body_qd") = py::none(), py::arg("joint_qd") = py::none(),

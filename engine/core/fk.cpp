@@ -18,10 +18,19 @@ void check_size(const char* what, std::size_t got, std::size_t want) {
 }
 
 // revolute angle from a joint-motion quaternion about a unit axis, unwrapped near `near`
-// (q and -q give angles 2 pi apart)
-double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double near) {
-  double a = 2.0 * std::atan2(q.x * axis.x + q.y * axis.y + q.z * axis.z, q.w);
-  return a + 2.0 * M_PI * std::round((near - a) / (2.0 * M_PI));
+// (q and -q give angles 2 pi apart); among the angles within [lower, upper] when there are any
+// (1e-9 rad of slack for the round-off of an angle at a limit)
+double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double near,
+                      double lower = -INFINITY, double upper = INFINITY) {
+  constexpr double kTurn = 2.0 * M_PI, kSlack = 1e-9;
+  const double a = 2.0 * std::atan2(q.x * axis.x + q.y * axis.y + q.z * axis.z, q.w);
+  double k = std::round((near - a) / kTurn);
+  if (std::isfinite(lower) && std::isfinite(upper)) {
+    const double k_low = std::ceil((lower - kSlack - a) / kTurn);
+    const double k_high = std::floor((upper + kSlack - a) / kTurn);
+    if (k_low <= k_high) k = std::clamp(k, k_low, k_high);
+  }
+  return a + kTurn * k;
 }
 
 // the joint selection of eval_fk's filters, or an empty one (every joint) without any
@@ -208,10 +217,13 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
       case JointType::kRevolute:
       case JointType::kContinuous: {
         // no usable previous value: unwrap near the middle of the limits (0 when unlimited)
+        const bool limited = model.has_limits(ds);
         double near = joint_q[qs];
         if (!std::isfinite(near))
-          near = model.has_limits(ds) ? 0.5 * (model.dof_lower[ds] + model.dof_upper[ds]) : 0.0;
-        joint_q[qs] = revolute_angle(x_j.q, axis, near);
+          near = limited ? 0.5 * (model.dof_lower[ds] + model.dof_upper[ds]) : 0.0;
+        joint_q[qs] =
+            limited ? revolute_angle(x_j.q, axis, near, model.dof_lower[ds], model.dof_upper[ds])
+                    : revolute_angle(x_j.q, axis, near);
         break;
       }
       case JointType::kPrismatic:

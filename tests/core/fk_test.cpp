@@ -398,6 +398,13 @@ TEST(FkVelocity, EachJointTypeAlone) {
 // Pose of joint j's child when its parent moves rigidly with the twist stored in `s` (COM
 // velocity, world angular velocity) and the coordinates along qd, for time t; only j is
 // re-evaluated.
+// a joint_mask of joint j alone (branch_joint_mask would add the joints that mimic it)
+std::vector<uint8_t> only_joint(const Model& m, int j) {
+  std::vector<uint8_t> mask(m.joint_count, 0);
+  mask[j] = 1;
+  return mask;
+}
+
 Transform<double> child_pose_at(const Model& m, State s, int j, const std::vector<double>& q,
                                 const std::vector<double>& qd, double t) {
   int p = m.joint_parent[j];
@@ -406,7 +413,7 @@ Transform<double> child_pose_at(const Model& m, State s, int j, const std::vecto
     Quat<double> r = quat_exp(t * s.body_qd[p].ang) * s.body_q[p].q;
     s.body_q[p] = {com + t * s.body_qd[p].lin - rotate(r, m.body_com[p]), r};
   }
-  std::vector<uint8_t> jm = branch_joint_mask(m, j, false);
+  std::vector<uint8_t> jm = only_joint(m, j);
   FkOptions o;
   o.joint_mask = &jm;
   eval_fk(m, test::step(m, q, qd, t), {}, s, o);
@@ -423,7 +430,7 @@ TEST(FkVelocity, ChildTwistFollowsArbitraryParentTwist) {
       State before = random_state(m, rng);
       for (int j = 0; j < m.joint_count; ++j) {
         State s = before;
-        std::vector<uint8_t> jm = branch_joint_mask(m, j, false);
+        std::vector<uint8_t> jm = only_joint(m, j);
         FkOptions o;
         o.joint_mask = &jm;
         eval_fk(m, q, qd, s, o);
@@ -639,7 +646,8 @@ TEST(EvalIk, RoundTripsCoordinatesAndVelocities) {
       std::vector<double> q_back(m.coord_count, std::nan("")), qd_back;
       eval_ik(m, s, q_back, &qd_back);
       expect_same_coordinates(m, q_back, q, kPose, name);
-      // previous values a few turns away: unwrapped back to them
+      // previous values a few turns away: unwrapped back to them, but for a limited joint to
+      // its value within the limits
       std::vector<double> q_prev = q;
       for (int j = 0; j < m.joint_count; ++j) {
         JointType t = JointType(m.joint_type[j]);
@@ -652,7 +660,8 @@ TEST(EvalIk, RoundTripsCoordinatesAndVelocities) {
         bool angle = t == JointType::kRevolute || t == JointType::kContinuous;
         if (angle && m.joint_mimic[j] < 0) {
           int qs = m.joint_q_start[j];
-          EXPECT_NEAR(q_prev[qs], q[qs] + 4 * M_PI, kPose) << name << " " << m.joint_name[j];
+          const double turns = m.has_limits(m.joint_qd_start[j]) ? 0.0 : 4 * M_PI;
+          EXPECT_NEAR(q_prev[qs], q[qs] + turns, kPose) << name << " " << m.joint_name[j];
         }
       }
       ASSERT_EQ(int(qd_back.size()), m.dof_count);
@@ -704,7 +713,14 @@ TEST(EvalIk, RevoluteAnglesUnwrapNearThePreviousValue) {
   EXPECT_NEAR(recover(0.0, 2.0).first, 5.0 - 2 * M_PI, kPose);
   EXPECT_NEAR(recover(17.0, 2.0).first, 5.0 + 4 * M_PI, kPose);
   EXPECT_NEAR(recover(0.0, 1.0).second, 1.9, kPose);
-  EXPECT_NEAR(recover(0.0, 1.9 - 2 * M_PI).second, 1.9 - 2 * M_PI, kPose);
+  // a limited joint takes the value within its limits ([-2, 2]) when there is one, however far
+  // the previous value: 1.9 - 2 pi and 1.9 + 2 pi are outside
+  EXPECT_NEAR(recover(0.0, 1.9 - 2 * M_PI).second, 1.9, kPose);
+  EXPECT_NEAR(recover(0.0, 8.0).second, 1.9, kPose);
+  q[rev] = -1.9;
+  eval_fk(m, q, {}, s);
+  EXPECT_NEAR(recover(0.0, 1.9).second, -1.9, kPose);  // 2 pi - 1.9 is nearer 1.9, and outside
+  q[rev] = 1.9;
 
   // across the +-pi seam: the representative nearest the previous value
   q[cont] = M_PI - 1e-3;

@@ -110,6 +110,18 @@ void eval_fk_py(const PyModel& pm, py::handle joint_q, py::handle joint_qd, PySt
   eval_fk(m, qv, qdv, st.state, f.options);
 }
 
+// A ValueError when two arrays of a call (an output and an input, or two outputs) share bytes:
+// rows would be written while they are still to be read. Unset arrays (size 0) never do.
+void refuse_overlap(const py::array& a, const char* a_name, const py::array& b, const char* b_name,
+                    const std::string& caller) {
+  if (a.size() == 0 || b.size() == 0) return;
+  const char* a0 = static_cast<const char*>(a.data());
+  const char* b0 = static_cast<const char*>(b.data());
+  if (a0 < b0 + b.nbytes() && b0 < a0 + a.nbytes())
+    throw py::value_error(caller + ": " + a_name + " and " + b_name +
+                          " share memory; pass separate arrays");
+}
+
 py::tuple eval_fk_batch_py(const PyModel& pm, py::handle joint_q, py::handle joint_qd,
                            py::handle body_q, py::handle body_qd, const py::object& mask,
                            const py::object& indices, int flags, const py::object& joint_mask) {
@@ -139,6 +151,11 @@ py::tuple eval_fk_batch_py(const PyModel& pm, py::handle joint_q, py::handle joi
   py::object xqd_obj = py::none();
   py::array_t<double, py::array::c_style> xqd;
   if (vel) xqd = out(body_qd, "body_qd", 6, false), xqd_obj = xqd;
+  refuse_overlap(xq, "body_q", q, "joint_q", c);
+  refuse_overlap(xq, "body_q", qd, "joint_qd", c);
+  refuse_overlap(xqd, "body_qd", q, "joint_q", c);
+  refuse_overlap(xqd, "body_qd", qd, "joint_qd", c);
+  refuse_overlap(xq, "body_q", xqd, "body_qd", c);
   const double* qp = q.data();
   const double* qdp = vel ? qd.data() : nullptr;
   auto* bq = reinterpret_cast<Transform<double>*>(xq.mutable_data());
@@ -182,11 +199,18 @@ void eval_ik_batch_py(const PyModel& pm, py::handle body_q, py::handle joint_q, 
   auto q = as_output(joint_q, c + " joint_q", {n, m.coord_count});
   const bool vel = !joint_qd.is_none();
   py::array_t<double, py::array::c_style> xqd, qd;
+  if (!vel && !body_qd.is_none())
+    throw py::value_error(c + ": body_qd needs joint_qd (the joint velocities are written there)");
   if (vel) {
     if (body_qd.is_none()) throw py::value_error(c + ": joint_qd needs body_qd");
     xqd = as_doubles(body_qd, c + " body_qd", {n, nb, 6});
     qd = as_output(joint_qd, c + " joint_qd", {n, m.dof_count});
   }
+  refuse_overlap(q, "joint_q", xq, "body_q", c);
+  refuse_overlap(q, "joint_q", xqd, "body_qd", c);
+  refuse_overlap(qd, "joint_qd", xq, "body_q", c);
+  refuse_overlap(qd, "joint_qd", xqd, "body_qd", c);
+  refuse_overlap(q, "joint_q", qd, "joint_qd", c);
   check_body_values(m, xq.data(), n, 7, true, c + " body_q");
   if (vel) check_body_values(m, xqd.data(), n, 6, true, c + " body_qd");
   State s(m);

@@ -453,3 +453,19 @@ def test_a_branch_mask_takes_the_joints_that_mimic_it(panda):
     ikwb.eval_fk(panda, q, None, full)
     assert np.array_equal(s.body_q, full.body_q)
     assert panda.branch_joint_mask(finger)[panda.joint_index("panda_finger_joint2")]
+
+
+def test_batch_outputs_that_share_an_inputs_memory_are_refused(panda):
+    # rows written while others are still to be read gave wrong poses silently
+    q = np.tile(panda.middle_configuration(), (5, 1))
+    buf = np.zeros((5, panda.body_count, 7))
+    shared = buf.reshape(-1)[: q.size].reshape(q.shape)
+    shared[:] = q
+    with pytest.raises(ValueError, match="eval_fk_batch: body_q and joint_q share memory"):
+        ikwb.eval_fk_batch(panda, shared, body_q=buf)
+    body_q, _ = ikwb.eval_fk_batch(panda, q)
+    with pytest.raises(ValueError, match="eval_ik_batch: joint_q and body_q share memory"):
+        ikwb.eval_ik_batch(panda, body_q, body_q.reshape(-1)[: q.size].reshape(q.shape))
+    # as body_qd without joint_qd is for eval_fk_batch, joint velocities nowhere to go are named
+    with pytest.raises(ValueError, match="eval_ik_batch: body_qd needs joint_qd"):
+        ikwb.eval_ik_batch(panda, body_q, q.copy(), body_qd=np.zeros((5, panda.body_count, 6)))

@@ -152,7 +152,14 @@ void step_py(PySolver& s, py::handle joint_q_in, py::handle joint_q_out, py::obj
     apply_settings(d, settings, "IKSolver.step");
   }
   std::unique_lock<std::mutex> lock(s.busy, std::defer_lock);
-  {
+  if (scope.caller) {
+    // from another solver's residual: waiting for a step in another thread could wait forever
+    // (that step's residual may be waiting for the solver this thread holds)
+    if (!lock.try_lock())
+      throw std::runtime_error(
+          "IKSolver.step: step() called from a residual while the solver is stepping in another "
+          "thread (waiting could deadlock)");
+  } else {
     py::gil_scoped_release release;  // another thread's step may hold it while it solves
     lock.lock();
   }

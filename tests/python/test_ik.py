@@ -525,6 +525,39 @@ solvers["c"].step(q.copy(), q.copy())
 edit.enabled = False
 solvers["c"].step(q.copy(), q.copy())
 print("edits", bool(seen), pos.weight, bool(other.converged[0]))
+
+# two solvers whose residuals step each other, stepped from two threads at once: each step ends
+# (a nested step finding the other solver busy raises) instead of the two waiting for each other
+import threading
+crossed = {}
+
+def steps_y(qi, body_q):
+    crossed["y"].step(q.copy(), q.copy(), iterations=1)
+    return [0.0]
+
+def steps_x(qi, body_q):
+    crossed["x"].step(q.copy(), q.copy(), iterations=1)
+    return [0.0]
+
+crossed["x"] = ik.IKSolver(m, 1, [pos, ik.IKObjectiveCustom(1, steps_y)])
+crossed["y"] = ik.IKSolver(m, 1, [pos, ik.IKObjectiveCustom(1, steps_x)])
+outcomes = set()
+
+def run(name):
+    for _ in range(20):
+        try:
+            crossed[name].step(q.copy(), q.copy(), iterations=2)
+            outcomes.add("stepped")
+        except RuntimeError as e:
+            outcomes.add(str(e).split(":")[1].strip()[:40])
+
+threads = [threading.Thread(target=run, args=(n,)) for n in ("x", "y")]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("crossed", outcomes <= {"stepped", "step() called from within a step of the ",
+                               "step() called from a residual while the "})
 """
 
 
@@ -537,7 +570,7 @@ def test_step_from_its_own_residual_raises_instead_of_deadlocking():
     lines = run.stdout.splitlines()
     message = ("RuntimeError: IKSolver.step: step() called from within a step of the same "
                "solver (its residual)")
-    assert lines == [message, message, "edits True 2.0 True"]
+    assert lines == [message, message, "edits True 2.0 True", "crossed True"]
 
 
 @pytest.mark.parametrize("hard", [True, False])

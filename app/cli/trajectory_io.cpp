@@ -71,6 +71,7 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
   // follows its source: ROS joint_states list them)
   opt.check_header = [&](const std::vector<std::string>& header) {
     std::string unknown, repeated, missing;
+    std::string floats_hint;  // a fixed root joint whose free-joint columns (NAME_0..) are named
     auto add = [](std::string& list, const std::string& name) {
       list += (list.empty() ? "'" : ", '") + name + "'";
     };
@@ -84,9 +85,14 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
       const std::string& name = header[c];
       const int joint = m.find_joint(name);
       if (joint >= 0 && m.joint_q_start[joint] == m.joint_q_start[joint + 1]) continue;
-      if (std::find(names.begin(), names.end(), name) == names.end())
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
         add(unknown, name);
-      else if (!column_of.emplace(name, c).second)
+        const std::size_t cut = name.rfind('_');
+        const int root = cut == std::string::npos ? -1 : m.find_joint(name.substr(0, cut));
+        if (root >= 0 && m.joint_parent[root] < 0 &&
+            JointType(m.joint_type[root]) == JointType::kFixed && floats_hint.empty())
+          floats_hint = "'" + m.joint_name[root] + "'";
+      } else if (!column_of.emplace(name, c).second)
         add(repeated, name);
     }
     for (const std::string& name : names)
@@ -97,6 +103,8 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
         "a ball, free or planar joint; a first column `time`, the leading result columns of "
         "`ikwb solve`, fixed and mimic joints are left out)";
     if (!unknown.empty()) what += "; not coordinates of the robot: " + unknown;
+    if (!floats_hint.empty())
+      what += " (" + floats_hint + " is fixed here: was the file written with --floating-base?)";
     if (!repeated.empty()) what += "; repeated: " + repeated;
     if (!missing.empty()) what += "; missing: " + missing;
     return what;

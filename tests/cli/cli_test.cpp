@@ -527,6 +527,23 @@ TEST(CliOutputs, AnOutputNamingAnInputIsRefused) {
   EXPECT_EQ(test::read_text(robot), test::read_text(resolve_robot("planar3")));
 }
 
+// configurations of the robot floating (a free root's NAME_0..NAME_6 columns), read for it fixed:
+// the error says the root is fixed here and asks about --floating-base
+TEST(CliFk, AFloatingRobotsColumnsForAFixedOneAskAboutFloatingBase) {
+  TempDir dir;
+  const std::string q =
+      dir.write("q.csv",
+                "root_joint_0,root_joint_1,root_joint_2,root_joint_3,root_joint_4,root_joint_5,"
+                "root_joint_6,joint1,joint2,joint3\n0,0,0,0,0,0,1,0,0,0\n");
+  CmdResult r = run(cmd_fk, {"fk", "planar3", "--q", q, "--out", dir / "p.csv"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("('root_joint' is fixed here: was the file written with --floating-base?)"),
+            std::string::npos)
+      << r.err;
+  r = run(cmd_fk, {"fk", "planar3", "--floating-base", "--q", q, "--out", dir / "p.csv"});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 // the files a scene names are inputs too: an output naming the scene's robot or its SRDF is
 // refused (animate and solve --scene replaced the robot with their CSV)
 TEST(CliOutputs, AnOutputNamingAFileOfTheSceneIsRefused) {

@@ -289,6 +289,19 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
     *allocating = "the targets of " + targets_path;
     targets = read_scene_targets(targets_path, setup.objectives);
     report_rows(targets_path, targets.rows, "no rows after the header");
+    // targets the solve does not pursue: of a disabled objective, or a soft one of weight 0
+    std::vector<std::string> unpursued;
+    for (const TargetColumns& t : targets.columns) {
+      const Objective& o = setup.objectives[std::size_t(t.objective)].objective;
+      if (!o.params.enabled)
+        unpursued.push_back("objective '" + o.name +
+                            "' is disabled: its targets are not solved for");
+      else if (!o.params.hard && o.params.weight == 0)
+        unpursued.push_back("objective '" + o.name +
+                            "' has weight 0: its targets are not solved for (nor its error "
+                            "counted)");
+    }
+    print_warnings(unpursued, targets_path);
   }
   CsvWriter out(out_path);
   auto solver = solver_for(settings);

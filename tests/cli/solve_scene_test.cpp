@@ -403,6 +403,27 @@ TEST(CliSolveScene, ASceneWithoutEnabledObjectivesIsAnError) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// targets for an objective the solve does not pursue (disabled, or soft with weight 0) are
+// named in a warning: the row "converges" without going near them
+TEST(CliSolveScene, TargetsOfObjectivesNotPursuedAreNamed) {
+  TempDir dir;
+  std::string scene = dir.write("s.json", R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "position", "name": "tcp", "link": "panda_hand_tcp", "target": {"position": [0.4, 0, 0.5]}},
+    {"type": "position", "name": "idle", "link": "panda_link4", "weight": 0,
+     "target": {"position": [0.3, 0, 0.4]}},
+    {"type": "position", "name": "off", "link": "panda_link3", "enabled": false,
+     "target": {"position": [0.3, 0, 0.4]}}]})");
+  std::string targets = dir.write("t.csv", "idle.x,idle.y,idle.z,off.x,off.y,off.z\n5,5,5,5,5,5\n");
+  CmdResult r = run_solve({"--scene", scene, "--targets", targets, "--out", dir / "out.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("objective 'idle' has weight 0: its targets are not solved for"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("objective 'off' is disabled: its targets are not solved for"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliSolveScene, TargetsWithoutAUsableRowAreAnError) {
   TempDir dir;
   std::string scene = dir.write("s.json", panda_scene(transform_identity<double>()));

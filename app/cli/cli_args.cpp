@@ -118,6 +118,15 @@ void ArgParser::parse(int argc, char** argv, int first) {
   if (next < positionals.size()) throw CliError("unexpected argument '" + positionals[next] + "'");
 }
 
+std::string ArgParser::short_usage() const {
+  std::string line = "usage: " + command_;
+  for (const Spec& s : specs_)
+    if (s.positional) line += s.required ? " " + s.name : " [" + s.name + "]";
+  for (const Spec& s : specs_)
+    if (!s.positional && s.required) line += " --" + s.name + " " + s.value_name;
+  return line + " [options]\n'" + command_ + " --help' lists them\n";
+}
+
 std::string ArgParser::usage() const {
   std::string line = "usage: " + command_;
   std::string body;

@@ -38,6 +38,10 @@ class ArgParser {
 
   bool help_requested() const { return help_; }
   std::string usage() const;
+  // what follows a usage error: the synopsis of what is required and where the options are
+  // ("usage: ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv [options]\n'ikwb fk --help' lists
+  // them\n"), not the whole help, which would bury the error
+  std::string short_usage() const;
 
   // whether an option / flag was given, or a positional filled
   bool has(const std::string& name) const;

@@ -63,7 +63,7 @@ int cmd_animate(int argc, char** argv) {
     rate = args.get_double("rate", rate);
     if (!(rate > 0) || rate > 1e6) throw CliError("--rate must be a number in (0, 1e6]");
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ikwb animate: %s\n%s", e.what(), args.usage().c_str());
+    std::fprintf(stderr, "ikwb animate: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
 

@@ -123,7 +123,7 @@ int cmd_bench(int argc, char** argv) {
     }
     protocol = args.get("protocol", protocol);
     if (protocol != "all" && protocol != "tracik" && protocol != "batch")
-      throw CliError("--protocol: unknown value '" + protocol + "'");
+      throw CliError("--protocol: unknown value '" + protocol + "' (tracik, batch or all)");
     constexpr int kMax = std::numeric_limits<int>::max();
     problems = int(args.get_int("problems", problems, 1, kMax));
     repetitions = int(args.get_int("repetitions", repetitions, 1, kMax));
@@ -133,7 +133,7 @@ int cmd_bench(int argc, char** argv) {
     batch = read_solver_options(args, batch_settings());
     if (!args.has("threads")) tracik.threads = 1;
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ikwb bench: %s\n%s", e.what(), args.usage().c_str());
+    std::fprintf(stderr, "ikwb bench: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
   std::string allocating = "the robot";

@@ -60,7 +60,7 @@ int cmd_check(int argc, char** argv) {
     if (args.has("sample-pairs") == args.has("q"))
       throw CliError("give either --q Q.csv or --sample-pairs N");
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ikwb check: %s\n%s", e.what(), args.usage().c_str());
+    std::fprintf(stderr, "ikwb check: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
   const std::string out_path = args.has("out") ? args.get("out") : "-";

@@ -63,7 +63,7 @@ int cmd_fk(int argc, char** argv) {
   try {
     args.parse(argc, argv);
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ikwb fk: %s\n%s", e.what(), args.usage().c_str());
+    std::fprintf(stderr, "ikwb fk: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
   if (args.help_requested()) {

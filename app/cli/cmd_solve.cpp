@@ -333,7 +333,8 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
       problem.set_target_pose(targets.columns[c].objective, 0, targets.rows[valid[k]].targets[c]);
     const std::string where =
         targets_path.empty() ? "scene"
-                             : targets_path + ":" + std::to_string(targets.rows[valid[k]].line);
+                             : (targets_path == "-" ? std::string(kStandardInput) : targets_path) +
+                                   ":" + std::to_string(targets.rows[valid[k]].line);
     explain_row(where, problem, results[k].q, settings);
   }
 }
@@ -390,7 +391,7 @@ int cmd_solve(int argc, char** argv) {
     out_path = args.require("out");
     chunk = int(args.get_int("chunk", chunk, 1, std::numeric_limits<int>::max()));
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ikwb solve: %s\n%s", e.what(), args.usage().c_str());
+    std::fprintf(stderr, "ikwb solve: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
 

@@ -32,6 +32,7 @@ void print_usage() {
       "       ikwb bench ROBOT.urdf --link NAME [options]\n"
       "       ikwb animate SCENE.json --out TRAJ.csv [--rate HZ]\n"
       "       ikwb check ROBOT.urdf --q Q.csv [--scene S.json] [--srdf FILE]\n"
+      "       ikwb --version\n"
       "Run a subcommand with --help for its options.\n");
 }
 
@@ -47,8 +48,8 @@ bool opens_workbench(int argc, char** argv) {
   const std::string first = argv[1];
   if (first == "gui") return true;
   if (first.empty()) return false;
-  if (first[0] == '-') return first != "-h" && first != "--help";
-  if (first == "help") return false;
+  if (first[0] == '-') return first != "-h" && first != "--help" && first != "--version";
+  if (first == "help" || first == "version") return false;
   for (const Subcommand& s : kSubcommands)
     if (first == s.name) return false;
   std::error_code ec;
@@ -63,6 +64,10 @@ int run_cli(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];
+  if (cmd == "--version" || cmd == "version") {
+    std::printf("ikwb %s\n", IKWB_VERSION);
+    return 0;
+  }
   remove_temporary_outputs_on_interrupt();
   for (const Subcommand& s : kSubcommands) {
     if (cmd != s.name) continue;

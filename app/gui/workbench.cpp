@@ -84,7 +84,7 @@ int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner
     args.get_int("msaa", 4);
     read_solver_options(args, gui::interactive_solver_settings());
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ikwb gui: %s\n%s", e.what(), args.usage().c_str());
+    std::fprintf(stderr, "ikwb gui: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
   if (!args.has("script")) return -1;

@@ -103,6 +103,10 @@ TEST(ArgParser, Help) {
   ArgParser q = make_parser();
   parse(q, {"r.urdf", "-h", "--bogus"});
   EXPECT_TRUE(q.help_requested());
+  // after a usage error: what is required, and where the rest is (not the whole help)
+  q.add_required_option("q", "Q.csv", "configurations");
+  EXPECT_EQ(q.short_usage(),
+            "usage: ikwb test ROBOT [EXTRA] --q Q.csv [options]\n'ikwb test --help' lists them\n");
 }
 
 TEST(ArgParser, Errors) {

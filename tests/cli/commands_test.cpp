@@ -31,8 +31,8 @@ TEST(Commands, ARobotFirstOpensTheWorkbench) {
   EXPECT_TRUE(opens({"model.xml"}));
   EXPECT_TRUE(opens({"arm.urdf.xacro"}));
   EXPECT_TRUE(opens({urdf}));
-  for (const char* cli :
-       {"info", "fk", "solve", "bench", "animate", "check", "help", "-h", "--help", "slove", ""})
+  for (const char* cli : {"info", "fk", "solve", "bench", "animate", "check", "help", "-h",
+                          "--help", "--version", "version", "slove", ""})
     EXPECT_FALSE(opens({cli, "panda"})) << cli;
 }
 
@@ -41,6 +41,14 @@ TEST(Commands, AnUnknownCommandIsAnErrorWithTheUsage) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("ikwb: unknown command 'slove'"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("usage: ikwb [gui] [ROBOT.urdf] [options]"), std::string::npos) << r.out;
+}
+
+TEST(Commands, VersionPrintsTheProjectsVersion) {
+  for (const char* flag : {"--version", "version"}) {
+    test::CmdResult r = test::run_command(run_cli, {"ikwb", flag});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, std::string("ikwb ") + IKWB_TEST_VERSION + "\n");
+  }
 }
 
 }  // namespace

@@ -488,8 +488,9 @@ void bind_ik_objectives(py::module_& ik) {
         o->spec.params.axis = direction_vec3(axis, "IKObjectiveLookAt axis");
         o->spec.params.cone = checked_cone(cone, o->class_name);
         if ((target_link >= 0) == !targets.is_none())
-          throw py::value_error(
-              "IKObjectiveLookAt: give target_positions or target_link (>= 0), not both");
+          throw py::value_error(std::string("IKObjectiveLookAt: give one of target_positions or "
+                                            "target_link (>= 0); ") +
+                                (target_link >= 0 ? "both were given" : "neither was given"));
         if (target_link >= 0) {
           o->spec.params.link_b = target_link;
           o->spec.params.offset_b = finite_vec3(target_offset, "IKObjectiveLookAt target_offset");

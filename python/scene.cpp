@@ -41,6 +41,7 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
 
 // which coordinates of a target a column group sets
 struct TargetArray {
+  std::string name;             // the dict's key, for messages
   std::vector<int> objectives;  // every objective of that name
   py::array_t<double, py::array::c_style> values;
   bool position = false, rotation = false;
@@ -56,6 +57,7 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
     const std::string name = py::str(item.first);
     const std::string what = "Scene.solve targets['" + name + "']";
     TargetArray t;
+    t.name = name;
     bool known = false;
     for (int i = 0; i < int(s.setup.objectives.size()); ++i) {
       const Objective& o = s.setup.objectives[i].objective;
@@ -130,7 +132,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
     const py::ssize_t cols = t.values.shape(1);
     for (py::ssize_t r = 0; r < n; ++r) {
       const double* d = t.values.data() + r * cols;
-      const std::string row = "Scene.solve targets row " + std::to_string(r);
+      const std::string row = "Scene.solve targets['" + t.name + "'] row " + std::to_string(r);
       for (int i : t.objectives) {
         Transform<double>& dst = x[r * count + i];
         if (t.position) dst.p = target_position(d, row);

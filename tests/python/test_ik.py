@@ -250,8 +250,10 @@ def test_whole_body_and_pair_kinds(panda):
     at = bq[tcp, :3] + rotate(bq[tcp, 3:], np.array([0, 0, 0.02]))
     d = at - bq[link3, :3]
     assert np.dot(rotate(bq[link3, 3:], np.array([1.0, 0, 0])), d / np.linalg.norm(d)) > 1 - 1e-4
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(ValueError, match="both were given"):
         ik.IKObjectiveLookAt(link3, [0, 0, 0], [1, 0, 0], point, target_link=tcp)
+    with pytest.raises(ValueError, match="neither was given"):
+        ik.IKObjectiveLookAt(link3, [0, 0, 0], [1, 0, 0])
     # min_distance (hard) against a target too close to the base
     near = np.array([[0.25, 0.0, 0.3]])
     objs = [ik.IKObjectivePosition(tcp, [0, 0, 0], near),

@@ -59,6 +59,13 @@ int cmd_check(int argc, char** argv) {
     }
     if (args.has("sample-pairs") == args.has("q"))
       throw CliError("give either --q Q.csv or --sample-pairs N");
+    // what one mode reads and the other would ignore
+    for (const char* o : {"scene", "srdf"})
+      if (args.has("sample-pairs") && args.has(o))
+        throw CliError(std::string("--") + o +
+                       " does not go with --sample-pairs (it samples every pair the robot has)");
+    if (args.has("q") && args.has("seed"))
+      throw CliError("--seed goes with --sample-pairs (the random configurations it samples)");
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb check: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;

@@ -183,6 +183,15 @@ TEST(CliCheck, ErrorsNameTheProblem) {
   CmdResult both = test::run_command(cmd_check, {"check", "panda"});
   EXPECT_EQ(both.code, 2);
   EXPECT_NE(both.err.find("--q Q.csv or --sample-pairs"), std::string::npos);
+  // options the mode would ignore are refused, not dropped
+  CmdResult ignored =
+      test::run_command(cmd_check, {"check", "panda", "--sample-pairs", "5", "--srdf", "x.srdf"});
+  EXPECT_EQ(ignored.code, 2);
+  EXPECT_NE(ignored.err.find("--srdf does not go with --sample-pairs"), std::string::npos)
+      << ignored.err;
+  ignored = test::run_command(cmd_check, {"check", "panda", "--q", q, "--seed", "3"});
+  EXPECT_EQ(ignored.code, 2);
+  EXPECT_NE(ignored.err.find("--seed goes with --sample-pairs"), std::string::npos) << ignored.err;
   std::string bad =
       dir.write("bad.srdf", "<robot><disable_collisions link1=\"x\" link2=\"y\"/></robot>");
   CmdResult b = test::run_command(cmd_check, {"check", "panda", "--q", q, "--srdf", bad});

@@ -102,6 +102,10 @@ int cmd_fk(int argc, char** argv) {
     ModelView<double> view = m.view();
     double mass = 0;
     for (double w : m.body_mass) mass += w > 0 ? w : 0;
+    if (com && !(mass > 0))
+      print_warnings(
+          {"the robot has no mass (no <inertial> anywhere): COM.csv holds the mean of "
+           "the bodies' centres, with mass 0"});
     State state(m);
     for (std::size_t i = 0; i < q.row_count(); ++i) {
       eval_fk(m, q.rows[i], {}, state);

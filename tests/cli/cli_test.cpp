@@ -544,6 +544,22 @@ TEST(CliFk, AFloatingRobotsColumnsForAFixedOneAskAboutFloatingBase) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// a robot without mass has no centre of mass: --com says what it writes instead
+TEST(CliFk, AMasslessRobotsCentreOfMassIsNamedAsSuch) {
+  TempDir dir;
+  const std::string urdf = dir.write("r.urdf", R"(<robot name="r"><link name="a"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><origin xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint><link name="b"/></robot>)");
+  const std::string q = dir.write("q.csv", "0\n");
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", dir / "p.csv", "--com", dir / "c.csv"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: the robot has no mass (no <inertial> anywhere)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(test::read_text(dir / "c.csv").find("\n0,0.5,0,0,0\n"), std::string::npos)
+      << test::read_text(dir / "c.csv");
+}
+
 // the files a scene names are inputs too: an output naming the scene's robot or its SRDF is
 // refused (animate and solve --scene replaced the robot with their CSV)
 TEST(CliOutputs, AnOutputNamingAFileOfTheSceneIsRefused) {

@@ -355,9 +355,9 @@ void require_placed_objectives(const Model& m, const Scene& scene, const SceneSe
     PlacedObjective placed;
     std::string error;
     if (!objective_from_scene(m, o, fk.body_q, setup.rest_q, &placed, &error))
-      throw SceneError(scene_path + ": objective " + std::to_string(i) + " \"" + o.name + "\" (" +
-                       o.type + "): " + error + " (the workbench skips it; " + command +
-                       " does not)");
+      throw SceneError(scene_path + ": objective " + std::to_string(i) +
+                       (o.name.empty() ? "" : " \"" + o.name + "\"") + " (" + o.type + "): " +
+                       error + " (the workbench skips it; " + command + " does not)");
   }
 }
 

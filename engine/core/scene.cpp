@@ -348,8 +348,12 @@ Obstacle read_obstacle(const Reader& r, const json& j, const std::string& where)
   if (j.contains("normal")) o.normal = r.vec3(j["normal"], where + ".normal");
   if (j.contains("offset")) o.offset = r.number(j["offset"], where + ".offset");
   if (j.contains("pose")) o.pose = r.pose(j["pose"], where + ".pose");
-  if (o.type == ShapeType::kHalfSpace && length(o.normal) > 0)
+  if (o.type == ShapeType::kHalfSpace) {
+    // any length but zero: it is a direction, normalised here
+    if (!(length(o.normal) > 0))
+      r.fail(where + ".normal", "is zero: a half space needs a direction (any length)");
     o.normal = (1 / length(o.normal)) * o.normal;
+  }
   try {
     check_obstacle(o);
   } catch (const std::invalid_argument& e) {
@@ -433,8 +437,18 @@ void read_collision_keys(const Reader& r, const json& j, const std::string& base
   if (j.contains("obstacles")) {
     const json& o = j["obstacles"];
     if (!o.is_array()) r.fail("obstacles", "expected an array");
-    for (std::size_t i = 0; i < o.size(); ++i)
-      s.obstacles.push_back(read_obstacle(r, o[i], "obstacles[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < o.size(); ++i) {
+      const std::string where = "obstacles[" + std::to_string(i) + "]";
+      Obstacle ob = read_obstacle(r, o[i], where);
+      // a name tells obstacles apart in the workbench, `ikwb check` and the residuals
+      if (ob.name.empty()) ob.name = "obstacle " + std::to_string(i);
+      for (std::size_t k = 0; k < s.obstacles.size(); ++k)
+        if (s.obstacles[k].name == ob.name)
+          r.warnings->push_back(r.source + ": " + where + ".name: '" + ob.name +
+                                "' also names obstacles[" + std::to_string(k) +
+                                "]; their distances cannot be told apart");
+      s.obstacles.push_back(std::move(ob));
+    }
   }
   if (j.contains("srdf")) {
     s.srdf = r.string(j["srdf"], "srdf");

@@ -66,7 +66,7 @@ TEST(SceneCollision, ErrorsNameTheField) {
                 .find("obstacles[0]: obstacle 'x': radius"),
             std::string::npos);
   EXPECT_NE(message(with(R"({"name": "x", "type": "half_space", "normal": [0, 0, 0]})"))
-                .find("normal must be a unit vector"),
+                .find("obstacles[0].normal: is zero: a half space needs a direction"),
             std::string::npos);
   EXPECT_NE(message(with(R"({"name": "x", "type": "box", "size": [1, 1], "pose": {}})"))
                 .find("obstacles[0].size: expected 3 numbers"),
@@ -84,6 +84,22 @@ TEST(SceneCollision, ErrorsNameTheField) {
                         "s.json", "");
   ASSERT_EQ(s.warnings.size(), 1u);
   EXPECT_NE(s.warnings[0].find("obstacles[0].size: not used by a sphere"), std::string::npos);
+}
+
+// every obstacle has a name that tells it apart: an unnamed one gets "obstacle I", and a name
+// two obstacles share is a warning
+TEST(SceneCollision, ObstaclesAreToldApartByName) {
+  Scene s = parse_scene(R"({"version": 1, "robot": "panda", "obstacles": [
+    {"name": "box", "type": "sphere", "radius": 0.1, "pose": {}},
+    {"type": "sphere", "radius": 0.1, "pose": {}},
+    {"name": "box", "type": "sphere", "radius": 0.1, "pose": {}}]})",
+                        "s.json", "");
+  ASSERT_EQ(s.obstacles.size(), 3u);
+  EXPECT_EQ(s.obstacles[1].name, "obstacle 1");
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_EQ(s.warnings[0],
+            "s.json: obstacles[2].name: 'box' also names obstacles[0]; their "
+            "distances cannot be told apart");
 }
 
 TEST(SceneCollision, CollisionPairEditsRoundTrip) {

@@ -356,8 +356,8 @@ void require_placed_objectives(const Model& m, const Scene& scene, const SceneSe
     std::string error;
     if (!objective_from_scene(m, o, fk.body_q, setup.rest_q, &placed, &error))
       throw SceneError(scene_path + ": objective " + std::to_string(i) +
-                       (o.name.empty() ? "" : " \"" + o.name + "\"") + " (" + o.type + "): " +
-                       error + " (the workbench skips it; " + command + " does not)");
+                       (o.name.empty() ? "" : " \"" + o.name + "\"") + " (" + o.type +
+                       "): " + error + " (the workbench skips it; " + command + " does not)");
   }
 }
 

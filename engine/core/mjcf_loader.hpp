@@ -15,9 +15,9 @@ bool mjcf_supported();
 // ball, free -> free, a body without joints fixed to its parent, a body with k joints as a
 // chain through k - 1 massless bodies named BODY/JOINT; joint reference positions (qpos0)
 // folded into the joint frames so q means MuJoCo's qpos, and qpos0 the model's home
-// (joint_q_home: a free body stands where the file places it); masses, centres of mass and inertias;
-// geoms that collide as collision shapes, the others as visuals (a body with only colliding
-// geoms drawn with those; capsules and ellipsoids as meshes, meshes as compiled; material
+// (joint_q_home: a free body stands where the file places it); masses, centres of mass and
+// inertias; geoms that collide as collision shapes, the others as visuals (a body with only
+// colliding geoms drawn with those; capsules and ellipsoids as meshes, meshes as compiled; material
 // colours); active equality couplings of two scalar joints with a linear polynomial as mimic
 // joints (inactive ones, active="false", are skipped as MuJoCo does); named sites on bodies as
 // massless bodies of their name fixed to theirs (NAME_site, with a warning, where a body has the

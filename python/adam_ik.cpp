@@ -183,7 +183,8 @@ class AdamIK {
     const py::ssize_t n = py::ssize_t(dof_.size());
     auto lo = as_doubles(lower, "set_joint_limits lower_bounds", {n});
     auto hi = as_doubles(upper, "set_joint_limits upper_bounds", {n});
-    for (py::ssize_t i = 0; i < n; ++i) check_limit(joints_list_[i], lo.data()[i], hi.data()[i]);
+    for (py::ssize_t i = 0; i < n; ++i)
+      check_limit("set_joint_limits", joints_list_[i], lo.data()[i], hi.data()[i]);
     lower_.assign(lo.data(), lo.data() + n);
     upper_.assign(hi.data(), hi.data() + n);
     solve_model_.reset();
@@ -191,7 +192,7 @@ class AdamIK {
 
   void set_joint_limit(const std::string& name, double lo, double hi) {
     int i = listed(name, "set_joint_limit");
-    check_limit(name, lo, hi);
+    check_limit("set_joint_limit", name, lo, hi);
     lower_[i] = lo, upper_[i] = hi;
     solve_model_.reset();
   }
@@ -305,9 +306,10 @@ class AdamIK {
       if (joints_list_[i] == name) return int(i);
     throw py::value_error(std::string(what) + ": joint '" + name + "' is not in joints_list");
   }
-  static void check_limit(const std::string& name, double lo, double hi) {
+  static void check_limit(const char* what, const std::string& name, double lo, double hi) {
     if (std::isnan(lo) || std::isnan(hi) || lo > hi)
-      throw py::value_error("joint '" + name + "': lower limit above the upper one (or NaN)");
+      throw py::value_error(std::string(what) + ": joint '" + name +
+                            "': lower limit above the upper one (or NaN)");
   }
   void check_objective(const Objective& o, const char* what) const {
     IkProblem probe(model_, 1);

@@ -460,6 +460,10 @@ void bind_model_fk(py::module_& m) {
           "copy", [](const PyState& s) { return PyState{s.state}; }, "An independent copy")
       .def("__copy__", [](const PyState& s) { return PyState{s.state}; })
       .def("__deepcopy__", [](const PyState& s, py::object) { return PyState{s.state}; })
+      .def("__repr__",
+           [](const PyState& s) {
+             return "<ikwb.State of " + std::to_string(s.state.body_q.size()) + " bodies>";
+           })
       .def("__reduce__", [](const PyState& s) {
         const py::ssize_t n = py::ssize_t(s.state.body_q.size());
         py::array_t<double> q({n, py::ssize_t(7)}), qd({n, py::ssize_t(6)});

@@ -243,8 +243,10 @@ def test_joint_limits(tiny_path):
         active.set_joint_limits(np.zeros(3), np.ones(3))
     with pytest.raises(ValueError, match="'wrist' is not in joints_list"):
         active.set_joint_limit("wrist", 0, 1)
-    with pytest.raises(ValueError, match="lower limit above the upper"):
+    with pytest.raises(ValueError, match="^set_joint_limit: joint 'elbow': lower limit above the upper"):
         active.set_joint_limit("elbow", 1, 0)
+    with pytest.raises(ValueError, match="^set_joint_limits: joint '[a-z]+': lower limit above"):
+        active.set_joint_limits(np.ones(2), np.zeros(2))
 
 
 def test_min_distance_constraint(panda):

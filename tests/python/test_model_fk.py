@@ -439,6 +439,7 @@ def test_models_and_states_copy_and_pickle(tmp_path):
         assert np.array_equal(c.body_q, s.body_q) and np.array_equal(c.body_qd, s.body_qd)
         c.body_q[0, 0] += 1.0  # an independent copy
         assert c.body_q[0, 0] != s.body_q[0, 0]
+    assert repr(s) == f"<ikwb.State of {m.body_count} bodies>"
 
 
 def test_a_branch_mask_takes_the_joints_that_mimic_it(panda):

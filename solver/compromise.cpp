@@ -370,7 +370,7 @@ std::vector<Explanation> objective_pulls(const IkProblem& problem, int pi,
   const std::vector<int> free = free_dofs(problem, q, settings);
   std::vector<Explanation> out(problem.objective_count());
   for (int k = 0; k < problem.objective_count(); ++k)
-    if (rows[k].present && !reps[k].reached)
+    if (rows[k].present && reps[k].pursued && !reps[k].reached)
       add_pulls(k, problem, rows, free, reps[k], settings, out[k]);
   return out;
 }
@@ -389,7 +389,7 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
   for (int k = 0; k < n; ++k) {
     const Objective& ok = one.objective(k);
     Explanation& ex = out.objectives[k];
-    if (!ok.params.enabled || ok.custom || reps[k].reached) continue;
+    if (!reps[k].pursued || ok.custom || reps[k].reached) continue;
     // 1. the other soft objectives off, the hard ones kept
     std::vector<uint8_t> keep(n, 0);
     for (int j = 0; j < n; ++j) keep[j] = j == k || one.objective(j).params.hard;

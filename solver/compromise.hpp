@@ -1,7 +1,7 @@
-// Explaining the compromise of a settled solution: for every enabled objective, whether it is
-// reached, traded off against other soft objectives, out of the robot's reach, or blocked by a
-// hard objective or a joint limit; and for one that is not reached, which other objectives pull
-// against it and by how much.
+// Explaining the compromise of a settled solution: for every pursued objective (enabled, not soft
+// of weight 0), whether it is reached, traded off against other soft objectives, out of the
+// robot's reach, or blocked by a hard objective or a joint limit; and for one that is not reached,
+// which other objectives pull against it and by how much.
 //
 // Status, from the settled configuration q (each test solve starts there, on the CPU, one seed):
 //   reached       the objective's own rows are within the solver's tolerances
@@ -73,12 +73,13 @@ struct Explanation {
 };
 
 struct CompromiseReport {
-  std::vector<Explanation> objectives;  // (objective_count); disabled ones: reached, empty
+  // (objective_count); those not pursued (disabled, soft of weight 0): reached, empty
+  std::vector<Explanation> objectives;
   int solves = 0;                       // test solves run
   double seconds = 0;                   // wall time of the whole explanation
 };
 
-// The pulls alone (no solves): every enabled objective not within the tolerances gets its
+// The pulls alone (no solves): every pursued objective not within the tolerances gets its
 // pulled_by, unit and error; status is left kReached. q: coord_count values.
 std::vector<Explanation> objective_pulls(const IkProblem& problem, int problem_index,
                                          const std::vector<double>& q,

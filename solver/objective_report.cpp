@@ -39,9 +39,12 @@ std::vector<ObjectiveReport> report_objectives(const IkProblem& problem, int pro
     objective_residual(pv, oi, problem_index, q.data(), body_q.data(), raw.data());
 
     // errors and a hard objective's violation exactly as the solver's convergence test counts
-    // them (disabled objectives too)
+    // them (disabled objectives too, and a soft one's at weight 1: how far it is from its target
+    // when its weight is 0)
     ObjectiveParams<double> counted = o;
     counted.enabled = 1;
+    if (!o.hard) counted.weight = 1;
+    rep.pursued = objective_pursued(o);
     RowEval<double> e;
     accumulate_row_eval(counted, raw.data(), e);
     rep.position_error = e.position_error;
@@ -82,7 +85,7 @@ Transform<double> objective_met_target(const Model& m, const ObjectiveParams<dou
 
 bool all_reached(const IkProblem& problem, const std::vector<ObjectiveReport>& reports) {
   for (int i = 0; i < int(reports.size()) && i < problem.objective_count(); ++i)
-    if (problem.objective(i).params.enabled && !reports[i].reached) return false;
+    if (reports[i].pursued && !reports[i].reached) return false;
   return true;
 }
 

@@ -15,6 +15,8 @@ struct ObjectiveReport {
   // the link point and the link's orientation (world), for kinds with a link ("link" of a pair);
   // the centre of mass for com (objective_point)
   Transform<double> current = transform_identity<double>();
+  // the errors are the rows' own, whatever the objective's weight: a soft objective of weight 0
+  // reports how far it is (its axis weights still leave axes out)
   double position_error = 0;  // m, norm of the position rows (axes of weight 0 left out)
   double rotation_error = 0;  // rad, norm of the rotation rows (axes of weight 0 left out)
   double violation = 0;       // inequalities: largest row > 0 (joint limits: past a limit;
@@ -22,6 +24,9 @@ struct ObjectiveReport {
                               // equalities: norm of the rows
   double deviation = 0;       // posture: |q - rest| in dof space (a preference, never "missed")
   bool reached = true;        // within tol_position, tol_rotation and tol_constraint
+  // the solve pulls toward it (objective_pursued): false when disabled, and for a soft objective
+  // of weight 0, which is never missed or best effort, whatever its errors
+  bool pursued = true;
 };
 
 // Reports every objective of `problem` at configuration q (coord_count) with body poses body_q
@@ -46,7 +51,7 @@ Transform<double> objective_point(const Model& m, const ObjectiveParams<double>&
 Transform<double> objective_met_target(const Model& m, const ObjectiveParams<double>& p,
                                        const std::vector<Transform<double>>& body_q);
 
-// true when every enabled objective is reached
+// true when every pursued objective is reached
 bool all_reached(const IkProblem& problem, const std::vector<ObjectiveReport>& reports);
 
 }  // namespace ikwb

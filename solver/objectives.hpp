@@ -478,6 +478,16 @@ IKWB_HD bool objective_row_counts(const ObjectiveParams<T>& o, int k) {
   return (o.hard ? objective_axis_weight(o, k) : objective_row_weight(o, k)) != T(0);
 }
 
+// objective o is pursued: enabled, and one of its rows counts (a soft objective of weight 0, or
+// one whose every axis weight is 0, pulls nowhere and is not)
+template <class T>
+IKWB_HD bool objective_pursued(const ObjectiveParams<T>& o) {
+  if (!o.enabled) return false;
+  for (int k = 0; k < o.dim; ++k)
+    if (objective_row_counts(o, k)) return true;
+  return false;
+}
+
 // the factor apply_mode turns raw row k of objective o into a least-squares row with
 template <class T>
 IKWB_HD T objective_row_scale(const ObjectiveParams<T>& o, T mu, int k) {

@@ -329,6 +329,7 @@ KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
   const std::vector<ObjectiveReport> reports =
       report_objectives(task.problem, 0, key.q, fk.body_q, settings);
   for (int o : task.target_objectives) {
+    if (!reports[o].pursued) continue;
     jump.key_position_error = std::max(jump.key_position_error, reports[o].position_error);
     jump.key_rotation_error = std::max(jump.key_rotation_error, reports[o].rotation_error);
     jump.key_misses_targets = jump.key_misses_targets || !reports[o].reached;

@@ -211,7 +211,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   write_results(out, out_path, m, ok, results, pose, elapsed);
 }
 
-// --explain: one line on standard error per enabled objective the solution does not reach
+// --explain: one line on standard error per pursued objective (enabled, and not soft of weight 0)
+// the solution does not reach
 // (solver/compromise.hpp), then one line with the cost of the explanation:
 //   WHERE: objective I "NAME": STATUS, error E [m|rad][; blocked by "NAME"|joint NAME, ...]
 //       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own)
@@ -221,11 +222,11 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                  const SolverSettings& settings) {
   const CompromiseReport r = explain_compromise(problem, 0, q, settings);
   const Model& m = problem.model();
-  int missed = 0, enabled = 0;
+  int missed = 0, pursued = 0;
   for (int i = 0; i < problem.objective_count(); ++i) {
     const Objective& o = problem.objective(i);
-    if (!o.params.enabled) continue;
-    ++enabled;
+    if (!objective_pursued(o.params)) continue;
+    ++pursued;
     const Explanation& e = r.objectives[i];
     if (e.status == ReachStatus::kReached) continue;
     ++missed;
@@ -251,7 +252,7 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
   }
   std::fprintf(stderr,
                "%s: explained in %.2f ms (%d test solves), %d of %d objectives not reached\n",
-               where.c_str(), r.seconds * 1e3, r.solves, missed, enabled);
+               where.c_str(), r.seconds * 1e3, r.solves, missed, pursued);
 }
 
 // `ikwb solve --scene SCENE.json [--targets T.csv]`; *allocating as in solve_link_targets

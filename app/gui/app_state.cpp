@@ -380,13 +380,13 @@ void AppState::evaluate() {
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     ObjectiveStatus& s = objectives[i].status;
     static_cast<ObjectiveReport&>(s) = reports[i];
-    s.missed = objectives[i].enabled() && !s.reached && solve.settled;
+    s.missed = s.pursued && !s.reached && solve.settled;
   }
 }
 
 bool AppState::all_reached() const {
   for (const WorkbenchObjective& o : objectives)
-    if (o.enabled() && !o.status.reached) return false;
+    if (o.status.pursued && !o.status.reached) return false;
   return true;
 }
 

@@ -28,7 +28,7 @@ namespace ikwb::gui {
 // (solver/objective_report.hpp), whether the solver has given up on reaching it, and, once the
 // robot has rested on that solution, why (solver/compromise.hpp, SolverDriver::step_frame).
 struct ObjectiveStatus : ObjectiveReport {
-  bool missed = false;     // enabled, not reached, and the solver has settled: best effort
+  bool missed = false;     // pursued, not reached, and the solver has settled: best effort
   bool explained = false;  // the fields below describe the current, settled solution
   ReachStatus status = ReachStatus::kReached;
   std::vector<Blocker> blocked_by;

@@ -135,11 +135,16 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
     const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();
     dl->AddRectFilled(a, ImVec2(a.x + w, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
     dl->AddRectFilled(a, ImVec2(a.x + w * log_scale(r), a.y + bh),
-                      u32(magnitude_color(log_scale(r), 0.8f)), 2.0f);
+                      u32(o.status.pursued ? magnitude_color(log_scale(r), 0.8f)
+                                           : glm::vec4(0.5f, 0.5f, 0.5f, 0.8f)),
+                      2.0f);
     dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + 4, a.y + bh), series_color(i));
     char text[160];
     std::snprintf(text, sizeof text, "%d %s  %.3g%s", i, o.name().c_str(), r,
-                  o.enabled() ? (o.status.reached ? "  reached" : "") : "  off");
+                  !o.enabled()        ? "  off"
+                  : !o.status.pursued ? "  weight 0"
+                  : o.status.reached  ? "  reached"
+                                      : "");
     dl->AddText(ImVec2(a.x + 8, a.y), IM_COL32(235, 235, 240, 255), text);
     ImGui::Dummy(ImVec2(w, bh + 1));
     pull_bars(app, o, w, bh);

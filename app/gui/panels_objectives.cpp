@@ -86,7 +86,8 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     return;
   }
   const bool stuck = s.missed && (!s.explained || s.status != ReachStatus::kTradedOff);
-  ImVec4 col = s.reached ? kGreen : (stuck ? kRed : kAmber);
+  // a soft objective of weight 0 is not pursued: its errors are shown, in grey, as a measure
+  ImVec4 col = !s.pursued ? kGrey : s.reached ? kGreen : (stuck ? kRed : kAmber);
   char buf[160] = "";
   int n = 0;
   if (kind.position_row >= 0)
@@ -114,6 +115,7 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     std::snprintf(buf + n, sizeof buf - n, s.violation > 0 ? "%.1f mm outside" : "inside",
                   1000.0 * s.violation);
   ImGui::TextColored(col, "%s", buf);
+  if (!s.pursued) ImGui::TextColored(kGrey, "weight 0: not pursued");
   if (s.missed) explanation_lines(app, o);
 }
 

@@ -882,8 +882,9 @@ std::string check_expect(const Args& a) {
     return need(a.size() == 3 && index_value(a[2], &i), "expected an objective index");
   if (what == "status") {
     ReachStatus st;
-    return need(a.size() == 4 && index_value(a[2], &i) && parse(a[3], &st),
-                "expected: expect status INDEX reached|traded_off|out_of_reach|blocked");
+    return need(
+        a.size() == 4 && index_value(a[2], &i) && (a[3] == "not_pursued" || parse(a[3], &st)),
+        "expected: expect status INDEX reached|traded_off|out_of_reach|blocked|not_pursued");
   }
   if (what == "position_error" || what == "rotation_error")
     return need(a.size() == 5 && index_value(a[2], &i) && a[3] == "<" &&
@@ -920,9 +921,10 @@ bool run_expect(Turn& t) {
                   s.position_error, s.rotation_error);
     if (what == "reached") check(s.reached, actual);
     // an objective is explained once the robot rests (SolverDriver::step_frame)
-    const std::string status_word = s.explained ? to_string(s.status)
-                                    : s.reached ? "reached"
-                                                : "not explained yet";
+    const std::string status_word = !s.pursued    ? "not_pursued"
+                                    : s.explained ? to_string(s.status)
+                                    : s.reached   ? "reached"
+                                                  : "not explained yet";
     if (what == "status") check(status_word == a[3], "status " + status_word + ", " + actual);
     if (what == "out_of_reach") check(s.out_of_reach(), "status " + status_word + ", " + actual);
     if (what == "position_error") {

@@ -357,7 +357,7 @@ void SolverDriver::update_status(AppState& app) {
   else
     ++st.stalled_frames;
   for (WorkbenchObjective& o : app.objectives)
-    o.status.missed = o.enabled() && !o.status.reached && st.settled;
+    o.status.missed = o.status.pursued && !o.status.reached && st.settled;
   app.stats.add_solve_ms(st.solve_ms);
 
   serial_ = app.problem_serial();

@@ -192,6 +192,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["index"] = i;
     e["link"] = o.link() >= 0 ? json(app.model->body_name[o.link()]) : json(nullptr);
     e["reached"] = s.reached;
+    e["pursued"] = s.pursued;
     e["out_of_reach"] = s.out_of_reach();
     e["out_of_reach_by"] = s.out_of_reach() ? s.position_error : 0.0;
     e["position_error"] = s.position_error;
@@ -220,7 +221,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     }
     // the compromise (solver/compromise.hpp), once the robot has rested on this solution; a
     // reached objective needs no explanation
-    if (o.enabled() && (s.explained || s.reached))
+    if (s.pursued && (s.explained || s.reached))
       e["status"] = s.explained ? to_string(s.status) : "reached";
     else
       e["status"] = nullptr;

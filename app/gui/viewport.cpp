@@ -27,7 +27,7 @@ const glm::vec4 kSolving{1.0f, 0.72f, 0.25f, 1.0f};
 const glm::vec4 kOutOfReach{0.95f, 0.3f, 0.28f, 1.0f};
 
 glm::vec4 status_color(const WorkbenchObjective& o) {
-  if (!o.enabled()) return {0.6f, 0.6f, 0.6f, 0.7f};
+  if (!o.enabled() || !o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.7f};
   if (o.status.reached) return kReached;
   // a target traded off against other objectives is reachable: amber, not red
   const bool traded = o.status.explained && o.status.status == ReachStatus::kTradedOff;

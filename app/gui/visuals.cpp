@@ -369,8 +369,10 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
       std::snprintf(text, sizeof text, "%.1f mm  %.1f deg", o.status.position_error * 1e3,
                     o.status.rotation_error * 57.29577951308232);
-      dl->AddText(ImVec2(s.x + 8, s.y + 8),
-                  im_color(magnitude_color(float(residual_norm(o) / 0.1))), text);
+      // one not pursued (weight 0) is a measure, not a miss: grey
+      const glm::vec4 c = o.status.pursued ? magnitude_color(float(residual_norm(o) / 0.1))
+                                           : glm::vec4(0.6f, 0.6f, 0.6f, 0.9f);
+      dl->AddText(ImVec2(s.x + 8, s.y + 8), im_color(c), text);
     }
   }
 }

@@ -103,6 +103,27 @@ TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
   EXPECT_EQ(dump("tug.json")["objectives"][2]["status"], "traded_off");
 }
 
+// a soft target of weight 0 far out of reach is not pursued: the robot settles as if it were
+// off, nothing is best effort, and the panel's numbers are its real distance
+TEST_F(Explain, ATargetOfWeightZeroIsNotPursuedAndNotMissed) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "weight 0 0\n"
+                "target 0 1.5 0 0.4\n"
+                "wait 60\n"
+                "expect status 0 not_pursued\n" +
+                dump_cmd("zero.json")),
+            0)
+      << log();
+  const json d = dump("zero.json");
+  const json& o = d["objectives"][0];
+  EXPECT_FALSE(o["pursued"].get<bool>());
+  EXPECT_FALSE(o["reached"].get<bool>());
+  EXPECT_GT(o["position_error"].get<double>(), 0.5) << o.dump();
+  EXPECT_TRUE(o["status"].is_null()) << o.dump();
+  EXPECT_NE(d["solver"]["state"], "best effort") << d["solver"].dump();
+}
+
 TEST_F(Explain, ExpectStatusFailsOnTheWrongWordAndRefusesUnknownWords) {
   EXPECT_EQ(run("robot panda\n"
                 "wait 40\n"

@@ -484,6 +484,14 @@ TEST(CliSolveScene, ExplainSaysWhyEachMissedObjectiveIsMissed) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("objective 0 \"tcp\": out_of_reach"), std::string::npos) << r.err;
 
+  // at weight 0 the far target is not pursued: not missed, and not counted
+  std::string far0 = scene_with({2.0, 0.0, 0.5});
+  far0.replace(far0.find("\"link\": \"panda_hand_tcp\","), 0, "\"weight\": 0, ");
+  r = run_solve({"--scene", dir.write("far0.json", far0), "--out", out, "--explain"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("objective 0 \"tcp\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0 of 1 objectives not reached"), std::string::npos) << r.err;
+
   r = run_solve({"panda", "--link", "panda_hand_tcp", "--targets",
                  dir.write("t.csv", "0.3,0,0.5\n"), "--out", out, "--explain"});
   EXPECT_EQ(r.code, 2);

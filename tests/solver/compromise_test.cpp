@@ -84,6 +84,22 @@ TEST_F(PandaCompromise, ReachableTargetHeldBackByPostureIsTradedOffAndPostureTak
   EXPECT_EQ(r.solves, 0);
 }
 
+// a soft objective of weight 0 is not pursued: nothing to explain however far its target is, and
+// no test solve is run for it
+TEST_F(PandaCompromise, ASoftObjectiveOfWeightZeroIsNotExplained) {
+  IkProblem p(m);
+  int pos = p.add_position(tcp);
+  int posture = p.add_posture(q0, {0.1});
+  p.set_target_position(pos, 0, {2.0, 0.3, 0.5});
+  p.set_weight(pos, 0.0);
+  std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[pos].status, ReachStatus::kReached);
+  EXPECT_TRUE(r.objectives[pos].pulled_by.empty());
+  EXPECT_EQ(r.objectives[posture].status, ReachStatus::kReached);
+  EXPECT_EQ(r.solves, 0);
+}
+
 TEST_F(PandaCompromise, TwoPullersShareTheErrorByTheirWeights) {
   IkProblem p(m);
   int pos = p.add_position(tcp);

@@ -52,6 +52,34 @@ TEST_F(Report, ErrorsAreTheRowsNormsWithFreeAxesLeftOut) {
   EXPECT_TRUE(all_reached(p, report_objectives(p, 0, q, fk.body_q, tol)));
 }
 
+// weight 0 takes a soft objective out of the solve, not out of the report: its errors are how far
+// it is from its target, and it is not pursued, so it never makes the solution fall short
+TEST_F(Report, ASoftObjectiveOfWeightZeroReportsItsErrorsAndIsNotPursued) {
+  IkProblem p(m);
+  int pose = p.add_pose(tcp);
+  int other = p.add_position(tcp);
+  Transform<double> x = fk.body_q[tcp];
+  p.set_target_pose(pose, 0, {x.p + Vec3<double>{0, 0.03, 0.04}, x.q});
+  p.set_target_position(other, 0, x.p);
+  p.set_weight(pose, 0.0);
+  SolverSettings tol;
+  std::vector<ObjectiveReport> r = report_objectives(p, 0, q, fk.body_q, tol);
+  EXPECT_NEAR(r[pose].position_error, 0.05, 1e-12);
+  EXPECT_FALSE(r[pose].reached);
+  EXPECT_FALSE(r[pose].pursued);
+  EXPECT_TRUE(r[other].pursued);
+  EXPECT_TRUE(all_reached(p, r));
+  // weighted again, the same error makes the solution fall short
+  p.set_weight(pose, 0.5);
+  r = report_objectives(p, 0, q, fk.body_q, tol);
+  EXPECT_NEAR(r[pose].position_error, 0.05, 1e-12);
+  EXPECT_TRUE(r[pose].pursued);
+  EXPECT_FALSE(all_reached(p, r));
+  // every axis left free: nothing of it is pursued either
+  p.set_axis_weights(pose, {0, 0, 0}, {0, 0, 0});
+  EXPECT_FALSE(report_objectives(p, 0, q, fk.body_q, tol)[pose].pursued);
+}
+
 TEST_F(Report, AgreesWithTheSolversResult) {
   IkProblem p(m);
   int pose = p.add_pose(tcp);

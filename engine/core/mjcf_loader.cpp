@@ -150,14 +150,51 @@ bool to_geometry(const mjModel* m, int g, Geometry* out) {
 }
 
 // a scalar joint coupling q1 = c0 + c1 q2 (MuJoCo: q1 - ref1 = poly(q2 - ref2)) as a mimic
-bool linear_coupling(const mjModel* m, int e, double* mult, double* off) {
+void linear_coupling(const mjModel* m, int e, double* mult, double* off) {
   const mjtNum* c = m->eq_data + mjNEQDATA * e;
-  if (c[2] != 0 || c[3] != 0 || c[4] != 0) return false;
   const double ref1 = m->qpos0[m->jnt_qposadr[m->eq_obj1id[e]]];
   const double ref2 = m->qpos0[m->jnt_qposadr[m->eq_obj2id[e]]];
   *mult = c[1];
   *off = ref1 + c[0] - c[1] * ref2;
-  return true;
+}
+
+// equality e in messages: its kind and its name (its index when it has none)
+std::string equality_label(const mjModel* m, int e) {
+  static const char* const kinds[] = {"connect", "weld", "joint", "tendon", "distance"};
+  const int t = m->eq_type[e];
+  const char* name = mj_id2name(m, mjOBJ_EQUALITY, e);
+  return std::string(t >= 0 && t < 5 ? kinds[t] : "an") + " equality " +
+         (name && *name ? "'" + std::string(name) + "'" : std::to_string(e));
+}
+
+// why equality e cannot be a mimic coupling (linear_coupling), "" when it can
+std::string uncarried_equality(const mjModel* m, int e) {
+  if (m->eq_type[e] != mjEQ_JOINT) return "only joint couplings are";
+  const char* j1 = mj_id2name(m, mjOBJ_JOINT, m->eq_obj1id[e]);
+  const std::string n1 = j1 ? "'" + std::string(j1) + "'" : "joint1";
+  if (m->eq_obj2id[e] < 0) return "it holds joint " + n1 + " at a constant (no joint2)";
+  if (m->jnt_type[m->eq_obj1id[e]] < mjJNT_SLIDE || m->jnt_type[m->eq_obj2id[e]] < mjJNT_SLIDE)
+    return "it couples a ball or free joint (only hinge and slide joints are)";
+  const mjtNum* c = m->eq_data + mjNEQDATA * e;
+  if (c[2] != 0 || c[3] != 0 || c[4] != 0)
+    return "its polycoef is not linear (only a0 and a1 carry over)";
+  return "";
+}
+
+// couplings of couplings (c follows b, b follows a) become couplings of the final source, as
+// URDF mimic chains are folded: q_c = m1 (m2 q_a + o2) + o1; a cycle is an error
+void fold_mimic_chains(Model& mm) {
+  for (int j = 0; j < mm.joint_count; ++j) {
+    int steps = 0;
+    while (mm.joint_mimic[j] >= 0 && mm.joint_mimic[mm.joint_mimic[j]] >= 0) {
+      const int src = mm.joint_mimic[j];
+      if (++steps > mm.joint_count)
+        throw ModelError("joint equalities form a cycle through joint '" + mm.joint_name[j] + "'");
+      mm.joint_mimic_offset[j] += mm.joint_mimic_multiplier[j] * mm.joint_mimic_offset[src];
+      mm.joint_mimic_multiplier[j] *= mm.joint_mimic_multiplier[src];
+      mm.joint_mimic[j] = mm.joint_mimic[src];
+    }
+  }
 }
 
 // the text after `key` in MuJoCo's message up to `end`, or ""
@@ -656,23 +693,27 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       b.collisions(body_of[i]) = std::move(colliding[i]);
     }
     // equality constraints: linear couplings of two scalar joints become mimic joints
+    Model& mm = b.model();
     for (int e = 0; e < m->neq; ++e) {
       if (!m->eq_active[e]) continue;  // active="false": it does not hold, as in MuJoCo
-      double mult = 1, off = 0;
-      const bool scalar = m->eq_type[e] == mjEQ_JOINT && m->eq_obj2id[e] >= 0 &&
-                          m->jnt_type[m->eq_obj1id[e]] >= mjJNT_SLIDE &&
-                          m->jnt_type[m->eq_obj2id[e]] >= mjJNT_SLIDE;
-      if (scalar && linear_coupling(m, e, &mult, &off)) {
-        Model& mm = b.model();
-        int j = joint_of[m->eq_obj1id[e]];
-        mm.joint_mimic[j] = joint_of[m->eq_obj2id[e]];
-        mm.joint_mimic_multiplier[j] = mult;
-        mm.joint_mimic_offset[j] = off;
-      } else {
-        warn("equality constraint " + std::to_string(e) +
-             " not carried over (only linear couplings of two scalar joints are)");
+      const std::string why = uncarried_equality(m, e);
+      if (!why.empty()) {
+        warn(equality_label(m, e) + " not carried over: " + why);
+        continue;
       }
+      double mult = 1, off = 0;
+      linear_coupling(m, e, &mult, &off);
+      const int j = joint_of[m->eq_obj1id[e]];
+      if (mm.joint_mimic[j] >= 0) {
+        warn(equality_label(m, e) + " not carried over: joint '" + mm.joint_name[j] +
+             "' already follows '" + mm.joint_name[mm.joint_mimic[j]] + "'");
+        continue;
+      }
+      mm.joint_mimic[j] = joint_of[m->eq_obj2id[e]];
+      mm.joint_mimic_multiplier[j] = mult;
+      mm.joint_mimic_offset[j] = off;
     }
+    fold_mimic_chains(mm);
     // named sites (tool points, attachment frames) as massless bodies fixed to their body, so
     // they can be targets; a site on the world is left out, a name a body already has gets
     // "_site" appended (a warning says so), and the fixed joint is NAME_weld unless a joint has
@@ -705,7 +746,12 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   }
   mj_deleteModel(m);
   LoadResult result;
-  Model model = b.finalize();
+  Model model;
+  try {
+    model = b.finalize();
+  } catch (const ModelError& e) {
+    throw ModelError(path + ": " + e.what());
+  }
   model.source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
   result.model = std::make_shared<const Model>(std::move(model));
   result.warnings = std::move(warnings);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -15,6 +16,53 @@ bool finite_transform(const Transform<double>& x) {
   return std::isfinite(x.p.x) && std::isfinite(x.p.y) && std::isfinite(x.p.z) &&
          std::isfinite(x.q.x) && std::isfinite(x.q.y) && std::isfinite(x.q.z) &&
          std::isfinite(x.q.w);
+}
+
+// the length of the UTF-8 sequence at s[i], 0 when it is not one (overlong forms, surrogates and
+// code points above U+10FFFF included)
+std::size_t utf8_sequence(const std::string& s, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) return 1;
+  std::size_t n;
+  unsigned min;
+  unsigned cp;
+  if ((c & 0xE0) == 0xC0) {
+    n = 2, min = 0x80, cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3, min = 0x800, cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4, min = 0x10000, cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const unsigned char t = static_cast<unsigned char>(s[i + k]);
+    if ((t & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (t & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+// s with each byte that is not part of a UTF-8 sequence written as \xNN; empty when s is UTF-8
+std::string non_utf8_escaped(const std::string& s) {
+  std::string out;
+  bool bad = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", unsigned(static_cast<unsigned char>(s[i])));
+      out += hex;
+      bad = true;
+      ++i;
+    } else {
+      out.append(s, i, n);
+      i += n;
+    }
+  }
+  return bad ? out : std::string();
 }
 }  // namespace
 
@@ -158,6 +206,18 @@ std::vector<Geometry>& ModelBuilder::collisions(int body) {
 
 Model ModelBuilder::finalize() {
   Model& m = m_;
+  // names are UTF-8 (JSON, Python and the GUI's text need it): a file in another encoding
+  // (Latin-1) is refused here, naming the name with its other bytes escaped
+  auto check_utf8 = [&](const std::string& what, const std::string& name) {
+    const std::string escaped = non_utf8_escaped(name);
+    if (!escaped.empty())
+      throw ModelError(what + " '" + escaped +
+                       "' is not UTF-8 text: save the file as UTF-8 (its names in another "
+                       "encoding, such as Latin-1, cannot be read)");
+  };
+  check_utf8("the robot's name", m.name);
+  for (const auto& n : m.body_name) check_utf8("body name", n);
+  for (const auto& n : m.joint_name) check_utf8("joint name", n);
   auto fail = [&](const std::string& what) {
     throw ModelError((m.name.empty() ? std::string("model") : "model '" + m.name + "'") + ": " +
                      what);

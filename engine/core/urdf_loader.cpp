@@ -94,7 +94,12 @@ bool read_numbers(Messages& msg, XMLElement* e, const char* attr, int n, double*
   if (!text) return false;
   std::string spaced = text;
   const bool commas = spaced.find(',') != std::string::npos;
+  // tabs and line breaks are spaces in an attribute (XML's attribute-value normalisation);
+  // urdfdom splits on spaces only, so the attribute is written back with spaces
+  const bool breaks = spaced.find_first_of("\t\r\n") != std::string::npos;
   std::replace(spaced.begin(), spaced.end(), ',', ' ');
+  for (char& ch : spaced)
+    if (ch == '\t' || ch == '\r' || ch == '\n') ch = ' ';
   std::istringstream ss(spaced);
   std::vector<double> vals;
   std::string tok;
@@ -115,19 +120,26 @@ bool read_numbers(Messages& msg, XMLElement* e, const char* attr, int n, double*
     }
     vals.push_back(v);
   }
-  // origins written with a fourth number (a quaternion's w, or a typo)
-  const bool extra = n == 3 && int(vals.size()) > n && e->Name() == std::string("origin");
+  // origins written with a fourth number (a quaternion's w, or a typo); with commas, more
+  // numbers than expected are decimal commas (0,25 for 0.25), never repaired
+  const bool extra =
+      n == 3 && int(vals.size()) > n && e->Name() == std::string("origin") && !commas;
   if (int(vals.size()) != n && !extra) {
     msg.fail(e->GetLineNum(), context + describe(e, attr) + ": expected " + std::to_string(n) +
                                   (n == 1 ? " number" : " numbers") + ", found " +
-                                  std::to_string(vals.size()));
+                                  std::to_string(vals.size()) +
+                                  (commas ? " (decimal commas? numbers take a point, 0.25, and "
+                                            "are separated by spaces)"
+                                          : ""));
   }
   if (commas || extra) {
     const std::string fault =
-        context + describe(e, attr) + ": " + (commas ? "commas between numbers" : "") +
-        (commas && extra ? " and " : "") + (extra ? std::to_string(vals.size()) + " numbers" : "");
+        context + describe(e, attr) + ": " +
+        (extra ? std::to_string(vals.size()) + " numbers" : std::string("commas between numbers"));
     msg.repair(e->GetLineNum(), fault, extra ? "the first three used" : "read as spaces");
     vals.resize(n);
+  }
+  if (commas || extra || breaks) {
     std::ostringstream fixed;
     fixed.precision(17);
     for (int i = 0; i < n; ++i) fixed << (i ? " " : "") << vals[i];
@@ -441,8 +453,8 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
   bool needs_limit = j.type == "revolute" || j.type == "prismatic";
   if (needs_limit && !limit) {
     msg.fail(j.line, context + j.type +
-                         " joint without <limit> (give lower, upper, effort and "
-                         "velocity, or use a continuous joint)");
+                         " joint without <limit> (give lower, upper, effort and velocity" +
+                         (j.type == "revolute" ? ", or use a continuous joint)" : ")"));
   }
   if (limit) {
     check_numbers(msg, limit, {"lower", "upper", "effort", "velocity"}, context);
@@ -481,6 +493,23 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
   if (XMLElement* c = e->FirstChildElement("calibration"))
     check_numbers(msg, c, {"rising", "falling", "reference_position"}, context);
   ps.joints.push_back(std::move(j));
+}
+
+// --floating-base puts a free joint above the root link: refused where a floating joint below
+// the root already lets the robot float (it would float twice over, 12 dofs for 6), and a
+// warning for a root link named world (ROS's fixed world frame, which would float with the robot)
+void check_floating_root(Messages& msg, const Prescan& ps, int root) {
+  const XmlLink& r = ps.links[std::size_t(root)];
+  for (const XmlJoint& j : ps.joints)
+    if (j.parent == r.name && j.type == "floating")
+      msg.fail(j.line, "--floating-base: joint " + in_quotes(j.name) + " (floating) already lets " +
+                           in_quotes(j.child) + " float from the root link " + in_quotes(r.name) +
+                           ": the robot floats without --floating-base");
+  if (r.name == "world")
+    msg.warn(r.line,
+             "--floating-base: the root link 'world' floats, and everything below it (a "
+             "root link named world is usually the fixed world frame; without "
+             "--floating-base the robot is fixed to it)");
 }
 
 // whole-document checks: references, tree shape; returns the root link index
@@ -961,6 +990,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   for (XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
     scan_joint(msg, ps, e);
   int root = check_tree(msg, ps);
+  if (opt.floating_base) check_floating_root(msg, ps, root);
   tinyxml2::XMLPrinter cleaned;
   doc.Print(&cleaned);
 

@@ -543,6 +543,68 @@ TEST(Mjcf, InactiveEqualitiesAreNotMimics) {
   EXPECT_EQ(m.coord_count, 2);
 }
 
+// chained joint equalities (c follows b, b follows a) fold into couplings of a, as URDF mimic
+// chains do; equalities that cannot carry over are named with their kind and name
+TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
+  test::TempDir dir;
+  LoadResult r = load_robot_file(dir.write("eq.xml", R"(<mujoco model="eq">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="b1"><joint name="a" axis="0 0 1"/><geom size=".02" mass="1"/>
+      <body name="b2" pos=".2 0 0"><joint name="b" axis="0 1 0"/><geom size=".02" mass="1"/>
+        <body name="b3" pos=".2 0 0"><joint name="c" axis="0 1 0" ref="0.1"/>
+          <geom size=".02" mass="1"/></body>
+      </body>
+    </body>
+  </worldbody>
+  <equality>
+    <joint joint1="b" joint2="a" polycoef="0.1 2 0 0 0"/>
+    <joint joint1="c" joint2="b" polycoef="0 0.5 0 0 0"/>
+    <joint name="lock" joint1="a" polycoef="0.3 0 0 0 0"/>
+    <weld body1="b3"/>
+  </equality>
+</mujoco>)"));
+  const Model& m = *r.model;
+  const int a = m.find_joint("a"), c = m.find_joint("c");
+  // b = 0.1 + 2 a; c - 0.1 = 0.5 b (c's ref 0.1): c = 0.1 + 0.5 (0.1 + 2 a) = 0.15 + a
+  EXPECT_EQ(m.joint_mimic[c], a);
+  EXPECT_DOUBLE_EQ(m.joint_mimic_multiplier[c], 1.0);
+  EXPECT_NEAR(m.joint_mimic_offset[c], 0.15, 1e-15);
+  EXPECT_EQ(m.coord_count, 1);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  EXPECT_NE(all.find("joint equality 'lock' not carried over: it holds joint 'a' at a constant"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("weld equality 3 not carried over: only joint couplings are"),
+            std::string::npos)
+      << all;
+}
+
+// equalities that form a cycle are an error that names the file
+TEST(Mjcf, CyclicJointEqualitiesAreAnError) {
+  test::TempDir dir;
+  const std::string path = dir.write("cycle.xml", R"(<mujoco model="eq">
+  <worldbody>
+    <body name="b1"><joint name="a" axis="0 0 1"/><geom size=".02" mass="1"/>
+      <body name="b2" pos=".2 0 0"><joint name="b" axis="0 1 0"/><geom size=".02" mass="1"/></body>
+    </body>
+  </worldbody>
+  <equality>
+    <joint joint1="b" joint2="a" polycoef="0 2 0 0 0"/>
+    <joint joint1="a" joint2="b" polycoef="0 0.5 0 0 0"/>
+  </equality>
+</mujoco>)");
+  try {
+    load_robot_file(path);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("joint equalities form a cycle"), std::string::npos)
+        << e.what();
+  }
+}
+
 #else
 
 TEST(Mjcf, WithoutMuJoCoTheErrorSaysSo) {

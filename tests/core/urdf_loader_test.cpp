@@ -880,6 +880,82 @@ TEST(UrdfLoader, CommonFaultsAreRepairedWithWarningsOrRefusedWhenStrict) {
   EXPECT_EQ(a.joint_X_p[a.find_joint("j")].p.z, 0.25);
 }
 
+// numbers with decimal commas (0,25 for 0.25) are never read as several numbers: commas with
+// more numbers than expected are an error that says so, also on an <origin>, whose extra numbers
+// are otherwise repaired
+TEST(UrdfLoader, DecimalCommasAreAnErrorThatSaysSo) {
+  for (const char* inner : {R"(<origin xyz="0,25 0 0,5"/>)", R"(<origin rpy="0,1 0,2 0,3"/>)"}) {
+    SCOPED_TRACE(inner);
+    try {
+      load_urdf_string(two_links(joint("fixed", inner)), "t.urdf", "");
+      ADD_FAILURE() << "loaded";
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find("decimal commas? numbers take a point"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// tabs and line breaks inside a number list are spaces (XML attribute-value normalisation),
+// read without a warning
+TEST(UrdfLoader, TabsAndLineBreaksBetweenNumbersAreSpaces) {
+  LoadResult r = load_urdf_string(
+      two_links(joint("revolute",
+                      "<origin xyz=\"\t0.1\n 0.2   0.3 \"/><axis xyz=\"0\t0\r\n1\"/>"
+                      "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>")),
+      "t.urdf", "");
+  ASSERT_TRUE(r.model);
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  const Model& m = *r.model;
+  const Transform<double>& x = m.joint_X_p[m.find_joint("j")];
+  EXPECT_EQ(x.p.x, 0.1);
+  EXPECT_EQ(x.p.y, 0.2);
+  EXPECT_EQ(x.p.z, 0.3);
+  EXPECT_EQ(m.joint_axis[m.find_joint("j")].z, 1.0);
+}
+
+// --floating-base on a URDF whose root already floats (a floating joint below the root link)
+// is refused: it would float twice over; a root link named world floats with a warning
+TEST(UrdfLoader, FloatingBaseOnARootThatAlreadyFloatsIsRefused) {
+  UrdfOptions floating;
+  floating.floating_base = true;
+  const std::string floats =
+      robot(R"(<link name="world"/><link name="base"/><joint name="float" type="floating">)"
+            R"(<parent link="world"/><child link="base"/></joint>)");
+  EXPECT_TRUE(load_urdf_string(floats, "t.urdf", "").model);
+  try {
+    load_urdf_string(floats, "t.urdf", "", floating);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("--floating-base: joint 'float' (floating) already lets "
+                                         "'base' float from the root link 'world'"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::string fixed =
+      robot(R"(<link name="world"/><link name="base"/><joint name="fix" type="fixed">)"
+            R"(<parent link="world"/><child link="base"/></joint>)");
+  LoadResult r = load_urdf_string(fixed, "t.urdf", "", floating);
+  ASSERT_TRUE(r.model);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("the root link 'world' floats"), std::string::npos) << r.warnings[0];
+  EXPECT_TRUE(load_urdf_string(fixed, "t.urdf", "").warnings.empty());
+}
+
+// names in another encoding than UTF-8 (a Latin-1 file) are refused at load, naming the name
+TEST(UrdfLoader, NamesThatAreNotUtf8AreRefused) {
+  try {
+    load_urdf_string(robot("<link name=\"b\xe4se\"/>"), "t.urdf", "");
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.urdf: body name 'b\\xE4se' is not UTF-8 text"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(load_urdf_string(robot("<link name=\"b\xc3\xa4se\"/>"), "t.urdf", "").model);
+}
+
 TEST(UrdfLoader, SubstitutionsThatNeedXacroAreErrors) {
   try {
     load_urdf_string(two_links(joint("fixed", R"x(<origin xyz="0 0 $(arg missing)"/>)x")), "t.urdf",

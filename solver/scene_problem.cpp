@@ -273,12 +273,28 @@ SceneObjective objective_to_scene(const Model& m, const PlacedObjective& placed)
   return so;
 }
 
-SceneSetup resolve_scene(const Model& m, const Scene& scene) {
+SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   SceneSetup s;
   s.rest_q = m.neutral_configuration();
   apply_joint_map(m, scene.rest, "rest", s.rest_q, s.warnings);
   s.q = s.rest_q;
   apply_joint_map(m, scene.joint_q, "joint_q", s.q, s.warnings);
+  if (stand) {
+    // the floating roots the scene leaves where the file puts them
+    std::vector<int> roots;
+    for (int j = 0; j < m.joint_count; ++j)
+      if (m.joint_parent[j] < 0 && JointType(m.joint_type[j]) == JointType::kFree &&
+          !scene.joint_q.count(m.joint_name[j]))
+        roots.push_back(j);
+    if (!roots.empty()) {
+      const std::vector<double> before = s.q;
+      s.q = standing_configuration(m, s.q, &roots);
+      for (int j : roots)
+        if (!scene.rest.count(m.joint_name[j]))
+          for (int c = m.joint_q_start[j]; c < m.joint_q_start[j] + 3; ++c)
+            s.rest_q[std::size_t(c)] += s.q[std::size_t(c)] - before[std::size_t(c)];
+    }
+  }
   s.dof_lower = m.dof_lower;
   s.dof_upper = m.dof_upper;
   for (const auto& [name, b] : scene.joint_limits) {

@@ -70,7 +70,11 @@ struct SceneSetup {
 // configuration for "current" targets). The scene's own load warnings are not repeated. An SRDF
 // that cannot be read or names unknown links is a warning (no pairs are disabled); the model's
 // collision geometry warnings (visual fallbacks) are added when a collision objective is present.
-SceneSetup resolve_scene(const Model& model, const Scene& scene);
+// stand: each floating root the scene's "joint_q" does not place is lifted until the robot
+// stands on z = 0 at the scene's configuration (standing_configuration; the workbench's choice,
+// "rest" lifted the same), before the "current" targets are read; the commands keep the file's
+// placement.
+SceneSetup resolve_scene(const Model& model, const Scene& scene, bool stand = false);
 // The collision world of a scene: the model's capsules, its self pairs less the SRDF's with the
 // scene's "collision_pairs" edits (disabled pairs removed, enabled ones added), the scene's
 // obstacles (checked when the scene was read). SRDF problems and edited pairs that name unknown

@@ -81,6 +81,7 @@ AppState::AppState() : settings(interactive_solver_settings()) {}
 void AppState::log(Message::Level level, const std::string& text) {
   if (messages.size() >= kMaxMessages) messages.erase(messages.begin(), messages.begin() + 100);
   messages.push_back({level, text, frame, seconds_since_start()});
+  if (level == Message::kError) ++errors_logged;
   if (level != Message::kInfo)
     std::fprintf(stderr, "ikwb: %s: %s\n", level == Message::kError ? "error" : "warning",
                  text.c_str());
@@ -296,7 +297,8 @@ int AppState::add_objective(Objective spec) {
     return -1;
   }
   ensure_fk();
-  objectives.push_back({std::move(spec), transform_identity<double>(), {}});
+  objectives.emplace_back();
+  objectives.back().spec = objectives.back().accepted = std::move(spec);
   int index = int(objectives.size()) - 1;
   if (kind.has_target()) {
     objectives[index].target = link_point_pose(index);
@@ -412,8 +414,17 @@ void AppState::sync() {
   if (structure_dirty_ || !problem_ || synced_model_version_ != model_version) {
     problem_ = std::make_unique<IkProblem>(model);
     problem_->set_collision_world(collision_world_);
-    for (WorkbenchObjective& o : objectives)
-      o.spec = problem_->objective(problem_->add_objective(o.spec));
+    for (WorkbenchObjective& o : objectives) {
+      int i;
+      try {
+        i = problem_->add_objective(o.spec);
+      } catch (const std::exception& e) {
+        // an edit refused in the frame that also added or removed an objective
+        error(std::string("edit of ") + o.name() + " undone: " + e.what());
+        i = problem_->add_objective(o.accepted);
+      }
+      o.spec = o.accepted = problem_->objective(i);
+    }
     ++problem_serial_;
     synced_model_version_ = model_version;
     structure_dirty_ = false;
@@ -434,7 +445,7 @@ void AppState::sync() {
       } catch (const std::exception& e) {
         error(std::string("edit of ") + o.name() + " undone: " + e.what());
       }
-      o.spec = p.objective(i);
+      o.spec = o.accepted = p.objective(i);
     }
     if (o.has_target() && !same_transform(p.target(i, 0), o.target))
       p.set_target_pose(i, 0, o.target);

@@ -46,6 +46,8 @@ struct WorkbenchObjective {
   Objective spec;
   Transform<double> target = transform_identity<double>();  // world (kinds with a target)
   ObjectiveStatus status;
+  // the last spec the solver took: an edit it refuses is undone to this (sync())
+  Objective accepted;
 
   const ObjectiveKind& kind() const { return objective_kind(spec.params.type); }
   ObjectiveType type() const { return spec.params.type; }
@@ -342,6 +344,7 @@ class AppState {
   // frame the robot when it changes
   nlohmann::json scene_camera = nlohmann::json::object();  // its valid keys only
   std::vector<Message> messages;
+  std::size_t errors_logged = 0;  // errors logged since start (messages drops old ones)
   int frame = 0;
   FrameStats stats;
 

@@ -42,6 +42,9 @@ std::string base_name(ShapeType type) {
 
 }  // namespace
 
+// how far below the robot's lowest moving point a new floor goes, beyond the collision margin
+constexpr double kFloorClearance = 0.005;  // m
+
 Obstacle AppState::new_obstacle(ShapeType type, const std::string& name) const {
   Obstacle o;
   o.type = type;
@@ -101,11 +104,17 @@ Obstacle AppState::new_obstacle(ShapeType type, const std::string& name) const {
       o.radius = 0.5 * s;
       o.length = s;
       break;
-    case ShapeType::kHalfSpace:
-      // under everything that moves (a floor at 0 unless the robot reaches lower)
+    case ShapeType::kHalfSpace: {
+      // under everything that moves (a floor at 0 unless the robot reaches lower), clear of the
+      // world collision objectives' margins, so that adding one does not pull on hard feet
+      double margin = default_margin(ObjectiveType::kWorldCollision);
+      for (const WorkbenchObjective& w : objectives)
+        if (w.type() == ObjectiveType::kWorldCollision)
+          margin = std::max(margin, w.spec.params.margin);
       o.normal = {0, 0, 1};
-      o.offset = std::min(0.0, lowest_moving - 0.005);
+      o.offset = std::min(0.0, lowest_moving - margin - kFloorClearance);
       return o;
+    }
   }
   // in front of the robot (+x, REP-103), level with its middle, not below its lowest point
   double z = 0.5 * (lo.z + hi.z);

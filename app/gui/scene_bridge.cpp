@@ -133,7 +133,7 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
 void AppState::apply_scene_content(const Scene& scene, const std::string& file) {
   auto note = [&](const std::string& w) { warn(file.empty() ? w : file + ": " + w); };
   for (const std::string& w : scene.warnings) warn(w);  // named with the file already
-  SceneSetup setup = resolve_scene(*model, scene);
+  SceneSetup setup = resolve_scene(*model, scene, true);
   for (const std::string& w : setup.warnings) note(w);
   rest_q = setup.rest_q;
   dof_lower = setup.dof_lower;
@@ -171,8 +171,12 @@ void AppState::apply_scene_content(const Scene& scene, const std::string& file) 
         "budget stays");
   }
 
-  for (PlacedObjective& placed : setup.objectives)
-    objectives.push_back({std::move(placed.objective), placed.target, {}});
+  for (PlacedObjective& placed : setup.objectives) {
+    objectives.emplace_back();
+    WorkbenchObjective& o = objectives.back();
+    o.spec = o.accepted = std::move(placed.objective);
+    o.target = placed.target;
+  }
   for (int i = 0; i < int(objectives.size()) && selection.objective < 0; ++i)
     if (objectives[i].has_target()) selection.objective = i;
   structure_dirty_ = true;

@@ -70,6 +70,22 @@ void ScriptRunner::fail(int line, const std::string& what, AppState& app) {
   std::string msg = path_ + ":" + std::to_string(line) + ": " + what;
   failures_.push_back(msg);
   app.error("script: " + msg);
+  errors_seen_ = app.errors_logged;
+}
+
+void ScriptRunner::collect_errors(const AppState& app) {
+  if (app.errors_logged <= errors_seen_) return;
+  // the newest errors, in the order they were logged (the messages keep the recent ones)
+  std::vector<std::string> texts;
+  std::size_t left = app.errors_logged - errors_seen_;
+  for (auto it = app.messages.rbegin(); it != app.messages.rend() && left > 0; ++it)
+    if (it->level == Message::kError) {
+      texts.insert(texts.begin(), it->text);
+      --left;
+    }
+  for (const std::string& t : texts)
+    failures_.push_back(path_ + ":" + std::to_string(running_line_) + ": " + t);
+  errors_seen_ = app.errors_logged;
 }
 
 void ScriptRunner::fail(const ScriptCommand& c, const std::string& what, AppState& app) {
@@ -89,6 +105,9 @@ std::string ScriptRunner::input_path(const std::string& p) const {
 // ---------------------------------------------------------------------------------------------
 
 void ScriptRunner::step(ScriptHost& host) {
+  // errors the app logged since the last step (a robot that did not load, an edit undone, a
+  // file not written) fail the run like a command that could not run
+  collect_errors(host.ui.app);
   // one-frame input ends
   input_.wheel = 0;
   for (int k : tapped_) input_.keys[k] = false;

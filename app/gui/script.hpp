@@ -57,6 +57,11 @@ class ScriptRunner {
   void release_budget(AppState& app);
   // expectations that failed and commands that could not run (the run exits with status 1)
   const std::vector<std::string>& failures() const { return failures_; }
+  // the app logged errors after the last step (the run's last frame: a dump or screenshot not
+  // written); they fail the run too
+  bool errors_after_last_step(const AppState& app) const {
+    return app.errors_logged > errors_seen_;
+  }
   const std::string& path() const { return path_; }
   int line() const;  // line of the command running (a wait, a drag) or next (0 when finished)
 
@@ -89,6 +94,8 @@ class ScriptRunner {
   glm::vec2 drag_point(const Viewport3D& view, double s) const;
   void fail(const ScriptCommand& c, const std::string& what, AppState& app);
   void fail(int line, const std::string& what, AppState& app);
+  // counts the errors the app logged since the last look as failures of the running command
+  void collect_errors(const AppState& app);
   std::string input_path(const std::string& p) const;
 
   std::vector<ScriptCommand> commands_;
@@ -102,6 +109,7 @@ class ScriptRunner {
   // input changes for the coming frames, one per frame (the rest of a click)
   std::vector<std::function<void(InputState&)>> queue_;
   std::vector<std::string> failures_;
+  std::size_t errors_seen_ = 0;  // AppState::errors_logged already counted
   // A script counts frames (`wait K` then `expect ...`), so until it chooses a frame budget
   // (`frame_budget`) its frames solve in full: every step holds the budget at 0, whatever a
   // scene or preset it opened says, and release_budget gives the workbench's back

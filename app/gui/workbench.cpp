@@ -244,7 +244,9 @@ int finish_run(const ArgParser& args, const InputSource& src, AppState& app, int
     if (!src.script.finished())
       app.error("script stopped at " + src.script.path() + ":" + std::to_string(src.script.line()) +
                 " after " + std::to_string(frames) + " frames");
-    if (!src.script.finished() || !src.script.failures().empty()) status = std::max(status, 1);
+    if (!src.script.finished() || !src.script.failures().empty() ||
+        src.script.errors_after_last_step(app))
+      status = std::max(status, 1);
   }
   if (args.has("stats")) {
     std::printf("%s\n", gui::format_percentiles("frame_ms", app.stats.frame()).c_str());

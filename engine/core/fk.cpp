@@ -344,11 +344,17 @@ std::vector<double> point_jacobian_world(const Model& model,
 }
 
 std::vector<double> standing_configuration(const Model& m) {
-  std::vector<double> q = m.neutral_configuration();
+  return standing_configuration(m, m.neutral_configuration());
+}
+
+std::vector<double> standing_configuration(const Model& m, std::vector<double> q,
+                                           const std::vector<int>* roots) {
+  check_size("standing_configuration q (joint_coord_count)", q.size(), m.coord_count);
   State s(m);
   eval_fk(m, q, {}, s);
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_parent[j] >= 0 || JointType(m.joint_type[j]) != JointType::kFree) continue;
+    if (roots && std::find(roots->begin(), roots->end(), j) == roots->end()) continue;
     double lowest = HUGE_VAL;
     for (int b = 0; b < m.body_count; ++b) {
       int root = m.body_joint[b];

@@ -69,6 +69,10 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
 // is on z = 0: where the workbench opens a floating robot, which at its neutral configuration
 // stands at the origin with its legs through the ground grid. Nothing is lowered.
 std::vector<double> standing_configuration(const Model& model);
+// The same from configuration q (coord_count): its floating roots lifted, the rest as it is.
+// Only the roots in `roots` (free joints without a parent; all of them when null) are lifted.
+std::vector<double> standing_configuration(const Model& model, std::vector<double> q,
+                                           const std::vector<int>* roots = nullptr);
 
 // joints below joint j in the tree (not j itself), in topological order
 std::vector<int> joint_descendants(const Model& model, int joint);

@@ -330,6 +330,49 @@ TEST(AppState, RefusedEditIsUndoneWithAMessage) {
       << app.messages.back().text;
 }
 
+// an edit refused in the frame that also adds an objective (the problem is rebuilt) is undone
+// the same way, not thrown out of the frame
+TEST(AppState, RefusedEditWhileTheProblemIsRebuiltIsUndone) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  app.sync();
+  const uint64_t serial = app.problem_serial();
+  ASSERT_GE(app.add_objective(
+                app.new_objective(ObjectiveType::kPosition, app.model->find_body("panda_link5"))),
+            0);
+  const int posture = 1;
+  ASSERT_EQ(app.objectives[posture].type(), ObjectiveType::kPosture);
+  app.objectives[posture].spec.params.hard = 1;
+  EXPECT_NO_THROW(app.sync());
+  EXPECT_NE(app.problem_serial(), serial);
+  EXPECT_EQ(app.problem()->objective_count(), 4);
+  EXPECT_FALSE(app.objectives[posture].spec.params.hard);
+  EXPECT_FALSE(app.problem()->objective(posture).params.hard);
+  EXPECT_NE(app.messages.back().text.find("edit of posture undone"), std::string::npos)
+      << app.messages.back().text;
+}
+
+// a preset that does not place its floating root opens standing on the ground grid, its
+// "current" targets where the feet then are
+TEST(AppState, FloatingPresetsOpenStandingOnTheGrid) {
+  for (const char* robot : {"humanoid", "quadruped"}) {
+    AppState app;
+    ASSERT_TRUE(app.open_robot_preset(robot)) << robot;
+    app.ensure_fk();
+    double lowest = 1e300;
+    for (const LinkCapsule<double>& c : app.model->collision.capsules) {
+      const Transform<double>& x = app.fk.body_q[c.body];
+      lowest = std::min(
+          {lowest, transform_point(x, c.p0).z - c.radius, transform_point(x, c.p1).z - c.radius});
+    }
+    EXPECT_NEAR(lowest, 0.0, 1e-9) << robot;
+    for (const gui::WorkbenchObjective& o : app.objectives) {
+      if (!o.has_target() || !o.spec.params.hard) continue;
+      EXPECT_GT(o.target.p.z, -1e-9) << o.name();
+    }
+  }
+}
+
 TEST(AppState, SolverSettingsJson) {
   SolverSettings s = interactive_solver_settings();
   std::vector<std::string> warnings;

@@ -49,6 +49,11 @@ TEST(Obstacles, NewObstaclesStartClearOfTheRobotWithFreeNames) {
       Obstacle o = app.new_obstacle(t);
       EXPECT_NO_THROW(check_obstacle(o)) << robot << " " << o.name;
       EXPECT_GT(clearance(app, o), 0.0) << robot << " " << o.name;
+      // a floor starts beyond the world collision margin (1 cm): adding the objective after it
+      // pushes on nothing
+      if (t == ShapeType::kHalfSpace) {
+        EXPECT_GT(clearance(app, o), default_margin(ObjectiveType::kWorldCollision)) << robot;
+      }
       ASSERT_GE(app.add_obstacle(o), 0) << robot;
     }
     EXPECT_EQ(app.obstacles[0].name, "sphere");

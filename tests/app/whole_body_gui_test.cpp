@@ -156,8 +156,8 @@ double gaze_angle(const json& o) {
 // again.
 TEST_F(WholeBodyGui, HumanoidHeadFollowsTheRightHand) {
   ASSERT_EQ(run("robot humanoid\nwait 30\n" + dump_cmd("rest.json") +
-                "target 3 0.05 -0.6 0.0\nwait 60\n" + dump_cmd("right.json") +
-                "target 3 0.45 0.0 0.0\nwait 60\n" + dump_cmd("front.json") +
+                "target 3 0.05 -0.6 0.887\nwait 60\n" + dump_cmd("right.json") +
+                "target 3 0.45 0.0 0.887\nwait 60\n" + dump_cmd("front.json") +
                 "set 8 at target\nwait 5\n" + dump_cmd("target.json") + "undo\nwait 5\n" +
                 dump_cmd("undone.json")),
             0)

@@ -154,7 +154,7 @@ TEST_F(Workbench, MalformedUrdfOpenedFromTheMenuKeepsThePreviousRobot) {
                 "wait 2\n"
                 "dump " +
                 path("b.json") + "\n"),
-            0)
+            1)
       << log();
   json a = dump("a.json"), b = dump("b.json");
   EXPECT_EQ(b["robot"]["name"], a["robot"]["name"]);
@@ -327,8 +327,9 @@ TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattended
   ASSERT_EQ(run_gui("--robot panda --frames 3 --dump-state ok.json" + rec), 0) << log();
   EXPECT_EQ(dump("ok.json")["frame"], 3);
   ASSERT_EQ(run_gui("humanoid --frames 3" + rec), 0) << log();
-  // a later open that fails is a message; the run goes on with the robot it had
-  ASSERT_EQ(run("open_urdf bad.urdf\nwait 2\n" + dump_cmd("later.json"), "--robot panda"), 0)
+  // a later open that fails is an error message, which fails a script (status 1); the run goes
+  // on with the robot it had
+  ASSERT_EQ(run("open_urdf bad.urdf\nwait 2\n" + dump_cmd("later.json"), "--robot panda"), 1)
       << log();
   EXPECT_EQ(dump("later.json")["robot"]["name"], "panda");
   // an interactive start shows the error and keeps the window open (until `timeout` ends it)
@@ -406,7 +407,7 @@ TEST_F(Workbench, FrameShowsTheObjectivesTargetsToo) {
 TEST_F(Workbench, ASuccessfulOpenClearsTheBannerOfAnEarlierFailure) {
   EXPECT_EQ(run("robot panda\nwait 2\nload nonexistent.urdf\nwait 2\n" + dump_cmd("failed.json") +
                 "robot ur5e\nwait 5\n" + dump_cmd("opened.json")),
-            0)
+            1)
       << log();
   EXPECT_NE(dump("failed.json")["error_banner"].get<std::string>().find("nonexistent.urdf"),
             std::string::npos);
@@ -422,7 +423,7 @@ TEST_F(Workbench, AnUnknownRobotNameListsTheShippedRobots) {
   EXPECT_EQ(run_gui("--robot nosuch --frames 3"), 1) << log();
   EXPECT_NE(log().find("'nosuch' is neither a file nor a shipped robot"), std::string::npos)
       << log();
-  EXPECT_EQ(run("robot panda\nload nonexistent.urdf\n"), 0) << log();
+  EXPECT_EQ(run("robot panda\nload nonexistent.urdf\n"), 1) << log();
   EXPECT_NE(log().find("nonexistent.urdf: no such file"), std::string::npos) << log();
 }
 

@@ -51,6 +51,10 @@ struct RowEval {
   T position_error = T(0);  // max raw position error of task objectives (m)
   T rotation_error = T(0);  // max raw rotation error of task objectives (rad)
   T violation = T(0);       // max violation of hard objectives
+  // 0.5 |r|^2 of the soft rows that no task error counts (a weighted posture, a soft inequality
+  // in its margin, custom rows): a row within the tolerances whose pull is not 0 is not done
+  // until that pull has settled (lm_solve_row)
+  T pull = T(0);
 };
 
 // A stalled seed (LmConfig::stall_window): its cost has not fallen below this share of where it
@@ -193,31 +197,40 @@ IKWB_HD bool row_converged(const RowEval<T>& e, const LmConfig<T>& c) {
          e.violation <= c.tol_constraint;
 }
 
+// The first position and rotation row of a task objective's rows (-1: none): the rows its
+// position and rotation errors are read from. Other kinds have no task error.
+template <class T>
+IKWB_HD void task_error_rows(const ObjectiveParams<T>& o, int* first_pos, int* first_rot) {
+  *first_pos = -1;
+  *first_rot = -1;
+  switch (o.type) {
+    case ObjectiveType::kPosition:
+    case ObjectiveType::kRelativeBall:
+    case ObjectiveType::kCom:
+      *first_pos = 0;
+      break;
+    case ObjectiveType::kRotation:
+    case ObjectiveType::kLookAt:
+    case ObjectiveType::kAxisAlign:
+      *first_rot = 0;
+      break;
+    case ObjectiveType::kPose:
+    case ObjectiveType::kRelativeFixed:
+      *first_pos = 0;
+      *first_rot = 3;
+      break;
+    default:
+      break;
+  }
+}
+
 // task errors and hard violations from an objective's raw rows. A soft objective's rows whose
 // weight is zero (an axis left free, or weight 0) do not count toward its errors.
 template <class T>
 IKWB_HD void accumulate_row_eval(const ObjectiveParams<T>& o, const T* raw, RowEval<T>& e) {
   if (!o.enabled) return;
-  int first_pos = -1, first_rot = -1;
-  switch (o.type) {
-    case ObjectiveType::kPosition:
-    case ObjectiveType::kRelativeBall:
-    case ObjectiveType::kCom:
-      first_pos = 0;
-      break;
-    case ObjectiveType::kRotation:
-    case ObjectiveType::kLookAt:
-    case ObjectiveType::kAxisAlign:
-      first_rot = 0;
-      break;
-    case ObjectiveType::kPose:
-    case ObjectiveType::kRelativeFixed:
-      first_pos = 0;
-      first_rot = 3;
-      break;
-    default:
-      break;
-  }
+  int first_pos, first_rot;
+  task_error_rows(o, &first_pos, &first_rot);
   T ps = T(0), rs = T(0);
   for (int k = 0; k < 3; ++k) {
     if (first_pos >= 0 && objective_row_counts(o, first_pos + k))
@@ -246,7 +259,11 @@ IKWB_HD void finish_row_cost(const ObjectiveParams<T>& o, const T* rows, RowEval
   T s = T(0);
   for (int k = 0; k < o.dim; ++k) s += rows[k] * rows[k];
   e.cost += T(0.5) * s;
-  if (!o.hard) e.soft_cost += T(0.5) * s;
+  if (o.hard) return;
+  e.soft_cost += T(0.5) * s;
+  int first_pos, first_rot;
+  task_error_rows(o, &first_pos, &first_rot);
+  if (first_pos < 0 && first_rot < 0) e.pull += T(0.5) * s;
 }
 
 // Weighted rows of all built-in objectives at q (FK into body_q), and what RowEval reports.
@@ -631,6 +648,12 @@ constexpr int kNullProjections = 3;
 // 2e-10 m (and undoes the 2e-5 rad the posture cost the edited joint).
 constexpr double kPolishShare = 1e-3;
 
+// A row within the tolerances whose soft rows outside the task errors still pull (RowEval::pull)
+// ends once kPullFlat iterations in a row have each lowered its cost by less than kPullSettled
+// of it: the weighted compromise has settled, where the tolerances hold or not.
+constexpr double kPullSettled = 1e-3;
+constexpr int kPullFlat = 2;
+
 // Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each
 // iteration is one trial step (accepted or rejected). The buffers are swapped as steps are
 // accepted: on return w.q (and w.body_q, w.r) point at the final iterate and st holds its
@@ -698,6 +721,9 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   int settle_used = 0;                      // posture steps taken with the tolerances met
   bool settle_capped = false;  // settle_iterations ended the posture steps before it settled
   int polish_left = -1;        // >= 0 once the tolerances are met
+  int pull_flat = -1;          // iterations met with a pull that barely lowered the cost (-1: not
+                               // met with a pull)
+  T pull_cost = T(0);          // the cost when pull_flat last counted
   bool moved = false;          // a step was accepted
   // a step was accepted from an iterate within the tolerances (a posture step while settling):
   // if the row is then well within the tolerances (kPolishShare), those steps were its polish
@@ -760,7 +786,25 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       null_done = true;
       use_null = false;
     }
-    if (early_exit && null_done && row_converged(st.eval, cfg)) {
+    // met while soft rows outside the task errors pull (RowEval::pull: a weighted posture, a
+    // soft inequality in its margin): the tolerances alone do not end the row, or a weight
+    // raised while the targets are met would never be obeyed; it goes on as an unconverged row
+    // would (free to leave the tolerances, a trade-off) until kPullFlat iterations in a row
+    // each lower the cost by less than kPullSettled of it
+    const bool pulled_met = early_exit && row_converged(st.eval, cfg) && st.eval.pull > T(0);
+    if (!pulled_met) {
+      pull_flat = -1;
+    } else {
+      pull_flat = pull_flat < 0 || st.eval.cost < (T(1) - T(kPullSettled)) * pull_cost
+                      ? 0
+                      : pull_flat + 1;
+      pull_cost = st.eval.cost;
+      if (pull_flat >= kPullFlat && null_done) {
+        st.converged = true;
+        break;
+      }
+    }
+    if (early_exit && null_done && row_converged(st.eval, cfg) && !pulled_met) {
       // a row that has not moved since it started inside the tolerances is left exactly as it
       // is (a still target in the workbench keeps a still robot)
       if (polish_left < 0) polish_left = polish_after();
@@ -861,7 +905,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       // the posture ended (settled, or out of steps) on a row within the tolerances: the plain
       // step is the row's polish, or the row stops here when its posture steps polished it or
       // it has not moved
-      if (null_done && early_exit && row_converged(st.eval, cfg)) {
+      if (null_done && early_exit && row_converged(st.eval, cfg) && !(st.eval.pull > T(0))) {
         polish_left = polish_after();
         if (polish_left == 0) {
           st.converged = true;

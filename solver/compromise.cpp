@@ -238,6 +238,24 @@ IkProblem single_problem(const IkProblem& problem, int pi) {
   return out;
 }
 
+// configuration `to` with the coordinates of the joints problem p locks (its dof mask) taken
+// from `from`
+std::vector<double> with_locked_joints(const IkProblem& p, std::vector<double> to,
+                                       const std::vector<double>& from) {
+  const Model& m = p.model();
+  const std::vector<uint8_t>& mask = p.dof_mask();
+  if (mask.empty()) return to;
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0) continue;
+    bool locked = false;
+    for (int d = m.joint_qd_start[j]; d < m.joint_qd_start[j + 1]; ++d) locked |= mask[d] == 0;
+    if (!locked) continue;
+    for (int c = m.joint_q_start[j]; c < m.joint_q_start[j + 1]; ++c)
+      to[std::size_t(c)] = from[std::size_t(c)];
+  }
+  return to;
+}
+
 struct TestSolver {
   const IkProblem& base;
   const std::vector<double>& q;
@@ -270,13 +288,15 @@ struct TestSolver {
   }
 
   // solves `base` with only the objectives in `keep` enabled (hard joint limits as `limits`, the
-  // locked joints locked as `locks`); returns the configuration reached
-  std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits, bool locks = true) {
+  // locked joints locked as `locks`) from q, or from `from` when given; returns the configuration
+  // reached
+  std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits, bool locks = true,
+                            const std::vector<double>* from = nullptr) {
     SolverSettings s = settings;
     s.hard_joint_limits = limits && settings.hard_joint_limits;
     IkProblem p = only(keep);
     if (!locks) p.set_dof_mask({});
-    solver->solve(p, s, q, result);
+    solver->solve(p, s, from ? *from : q, result);
     ++solves;
     return result.problems[0].q;
   }
@@ -401,8 +421,17 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     // 2. the objective alone, no joint limits, no joints locked
     std::vector<uint8_t> alone(n, 0);
     alone[k] = 1;
-    if (!ts.reaches(k, ts.solve(alone, false, false), alone)) {
+    const std::vector<double> alone_q = ts.solve(alone, false, false);
+    if (!ts.reaches(k, alone_q, alone)) {
       ex.status = ReachStatus::kOutOfReach;
+      continue;
+    }
+    // 1 again, from where the objective alone is reached (the locked joints where they stand):
+    // one seed from q can settle in a local minimum far from it (a hand held 56 cm back by a
+    // weighted posture) and would call a reachable target blocked
+    const std::vector<double> restart = with_locked_joints(one, alone_q, q);
+    if (ts.reaches(k, ts.solve(keep, true, true, &restart), keep)) {
+      ex.status = ReachStatus::kTradedOff;
       continue;
     }
     // 3. blocked: by the locked joints, by which hard objective, or by the joint limits (each

@@ -7,7 +7,9 @@
 //   reached       the objective's own rows are within the solver's tolerances
 //                 (solver/objective_report.hpp)
 //   traded_off    not reached, but reached by a solve in which every other soft objective is
-//                 switched off and the hard objectives (and hard joint limits) are kept
+//                 switched off and the hard objectives (and hard joint limits) are kept, started
+//                 from q or, when that one seed settles short, from where the objective alone is
+//                 reached (the solve of blocked below)
 //   blocked       not reached even then, but reached by a solve of the objective alone (no hard
 //                 objectives, no joint limits); blocked_by names the hard objectives that, kept
 //                 alone with it, still stop it, and the joints at a limit (that its descent

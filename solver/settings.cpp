@@ -388,10 +388,10 @@ bool set_setting_json(const SettingInfo& info, const nlohmann::json& v, SolverSe
         }
       },
       info.member);
-  // a NaN or infinity (from Python) is written as such, not as JSON's null
-  const bool odd = v.is_number_float() && !std::isfinite(v.get<double>());
+  // a float as typed (0, not JSON's 0.0; a NaN or infinity from Python as such, not as null)
   if (!ok && error)
-    *error = (odd ? std::to_string(v.get<double>()) : v.dump()) + " is not " + info.expects();
+    *error = (v.is_number_float() ? format_number(v.get<double>()) : v.dump()) + " is not " +
+             info.expects();
   return ok;
 }
 

@@ -216,6 +216,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
 // (solver/compromise.hpp), then one line with the cost of the explanation:
 //   WHERE: objective I "NAME": STATUS, error E [m|rad][; blocked by "NAME"|joint NAME, ...]
 //       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own)
+//       [; helped by the others H [m|rad]] (the listed shares add up to the error plus H)
 //   WHERE: explained in T ms (N test solves), K of M objectives not reached
 // WHERE is "scene" or T.csv:LINE.
 void explain_row(const std::string& where, const IkProblem& problem, const std::vector<double>& q,
@@ -243,10 +244,17 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                   ? "\"" + problem.objective(e.blocked_by[b].objective).name + "\""
                   : "joint " + m.joint_name[e.blocked_by[b].joint];
     }
+    double listed = 0;
     for (std::size_t p = 0; p < e.pulled_by.size(); ++p) {
       std::snprintf(num, sizeof num, " %.4g%s", e.pulled_by[p].share, unit.c_str());
       line += (p == 0 ? "; pulled by \"" : ", \"") +
               problem.objective(e.pulled_by[p].objective).name + "\"" + num;
+      listed += e.pulled_by[p].share;
+    }
+    // the listed shares add up to more than the error: the others (negative shares) help
+    if (e.error - listed < -0.01 * e.error) {
+      std::snprintf(num, sizeof num, " %.4g%s", listed - e.error, unit.c_str());
+      line += std::string("; helped by the others") + num;
     }
     std::fprintf(stderr, "%s\n", line.c_str());
   }

@@ -34,6 +34,14 @@ struct ObjectiveStatus : ObjectiveReport {
   std::vector<Blocker> blocked_by;
   std::vector<Pull> pulled_by;  // shares in unit, largest first
   ShareUnit unit = ShareUnit::kMetre;
+  double share_error = 0;  // the error the shares split (Explanation::error, in unit)
+  // the share of the pulls not listed (negative shares: objectives that help, and those under
+  // 1%): the listed shares add up to share_error with it
+  double others_share() const {
+    double listed = 0;
+    for (const Pull& p : pulled_by) listed += p.share;
+    return share_error - listed;
+  }
   // the explanation says so: missed, and the objective alone is not reached either (false
   // until the robot rests and its explanation comes)
   bool out_of_reach() const { return explained && status == ReachStatus::kOutOfReach; }

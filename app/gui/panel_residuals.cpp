@@ -81,6 +81,21 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     dl->AddText(ImVec2(a.x + 6, a.y), IM_COL32(235, 235, 240, 255), text);
     ImGui::Dummy(ImVec2(w, bh + 1));
   }
+  // listed shares above the error: the others (negative shares) help by the difference
+  const double others = st.others_share();
+  if (others < -0.01 * st.share_error) {
+    ImVec2 a = ImGui::GetCursorScreenPos();
+    char text[96];
+    if (st.unit == ShareUnit::kRadian)
+      std::snprintf(text, sizeof text, "helped by the others  %.2f deg",
+                    -others * 57.29577951308232);
+    else if (st.unit == ShareUnit::kMetre)
+      std::snprintf(text, sizeof text, "helped by the others  %.2f mm", -others * 1000.0);
+    else
+      std::snprintf(text, sizeof text, "helped by the others  %.3g", -others);
+    dl->AddText(ImVec2(a.x + indent + 6, a.y), IM_COL32(160, 165, 175, 255), text);
+    ImGui::Dummy(ImVec2(w, bh + 1));
+  }
 }
 
 // the closest collision pairs (AppState::collisions): link names and distance in mm, red when
@@ -131,18 +146,22 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   for (int i = 0; i < int(app.objectives.size()); ++i) {
     const WorkbenchObjective& o = app.objectives[i];
     const double r = o.enabled() ? residual_norm(o) : 0.0;
+    // not an error the solve misses: a posture's distance to its rest (a preference), an
+    // objective not pursued (weight 0): grey
+    const bool rest = o.kind().has(kFieldRest), measure = rest || !o.status.pursued;
     ImVec2 a = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();
     dl->AddRectFilled(a, ImVec2(a.x + w, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
-    dl->AddRectFilled(a, ImVec2(a.x + w * log_scale(r), a.y + bh),
-                      u32(o.status.pursued ? magnitude_color(log_scale(r), 0.8f)
-                                           : glm::vec4(0.5f, 0.5f, 0.5f, 0.8f)),
-                      2.0f);
+    dl->AddRectFilled(
+        a, ImVec2(a.x + w * log_scale(r), a.y + bh),
+        u32(measure ? glm::vec4(0.5f, 0.5f, 0.5f, 0.8f) : magnitude_color(log_scale(r), 0.8f)),
+        2.0f);
     dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + 4, a.y + bh), series_color(i));
     char text[160];
     std::snprintf(text, sizeof text, "%d %s  %.3g%s", i, o.name().c_str(), r,
                   !o.enabled()        ? "  off"
                   : !o.status.pursued ? "  weight 0"
+                  : rest              ? "  to rest"
                   : o.status.reached  ? "  reached"
                                       : "");
     dl->AddText(ImVec2(a.x + 8, a.y), IM_COL32(235, 235, 240, 255), text);

@@ -212,6 +212,12 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         ImGui::SetTooltip(
             "%s\n%s", values.c_str(),
             type == JointType::kFree ? "x y z, then the quaternion x y z w" : "quaternion x y z w");
+      // the coordinates, read only (the solver and the gizmos move them): a free joint's
+      // position (m) on a line of its own, then the quaternion
+      const double* c = app.joint_q.data() + qs;
+      if (type == JointType::kFree) ImGui::TextDisabled("  xyz %.3f %.3f %.3f", c[0], c[1], c[2]);
+      const double* quat = type == JointType::kFree ? c + 3 : c;
+      ImGui::TextDisabled("  q %.3f %.3f %.3f %.3f", quat[0], quat[1], quat[2], quat[3]);
     }
     ImGui::PopID();
   }

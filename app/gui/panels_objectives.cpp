@@ -72,6 +72,10 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
       ImGui::SetTooltip("accounts for %s of the error; click to select it (turn its weight down)",
                         share_text(p.share, s.unit).c_str());
   }
+  // the listed shares can add up to more than the error: the others help by the difference
+  const double others = s.others_share();
+  if (others < -0.01 * s.share_error)
+    ImGui::TextColored(kGrey, "helped by the others by %s", share_text(-others, s.unit).c_str());
 }
 
 void status_line(AppState& app, const WorkbenchObjective& o) {

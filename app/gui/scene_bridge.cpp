@@ -93,7 +93,8 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file) {
   scene_camera = valid_camera(scene.camera, camera_warnings);
   for (const std::string& w : camera_warnings) warn(file.empty() ? w : file + ": " + w);
   note_edit("open scene");
-  info("opened " + robot_title + " with " + std::to_string(objectives.size()) + " objectives");
+  info("opened " + (file.empty() ? std::string() : "the scene " + file + ": ") + robot_title +
+       " with " + std::to_string(objectives.size()) + " objectives");
   return true;
 }
 

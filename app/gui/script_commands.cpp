@@ -236,7 +236,16 @@ std::string check_target(const Args& a) {
     near = near && (k >= 5 || !ok || std::fabs(v) <= kMaxLength);
   }
   if (!ok) return "expected numbers";
-  return need(near, "a target position within 1e6 m per axis");
+  if (!near) return "a target position within 1e6 m per axis";
+  if (a.size() == 9) {
+    // as the command line's T.csv: a quaternion is unit to 1e-3 (typed values round)
+    double q[4];
+    for (int k = 0; k < 4; ++k) plain_number(a[std::size_t(5 + k)], &q[k]);
+    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (std::fabs(norm - 1.0) > 1e-3)
+      return "the quaternion QX QY QZ QW is not unit (norm " + std::to_string(norm) + ")";
+  }
+  return "";
 }
 
 bool run_target(Turn& t) {
@@ -275,6 +284,20 @@ std::string check_joint(const Args& a) {
   return need(joint_value(a[2], &v), "expected: joint NAME VALUE[deg|mm]");
 }
 
+// value s of joint j in the joint's own unit: a length for a prismatic joint, an angle for the
+// others (a plain number is either); a unit of the other kind fails the command
+bool joint_value_of(Turn& t, int j, const std::string& s, double* out) {
+  const std::string& name = t.app().model->joint_name[j];
+  if (JointType(t.app().model->joint_type[j]) == JointType::kPrismatic) {
+    if (length_value(s, out)) return true;
+    t.fail("joint '" + name + "' is prismatic: give a length (m, cm, mm or a plain number)");
+  } else {
+    if (angle_value(s, out)) return true;
+    t.fail("joint '" + name + "' turns: give an angle (rad, deg or a plain number)");
+  }
+  return false;
+}
+
 bool run_joint(Turn& t) {
   AppState& app = t.app();
   const Args& a = t.args();
@@ -282,7 +305,9 @@ bool run_joint(Turn& t) {
   double v;
   if (j < 0) {
     t.fail("unknown joint '" + a[1] + "'");
-  } else if (joint_value(a[2], &v)) {
+    return false;
+  }
+  if (joint_value_of(t, j, a[2], &v)) {
     app.set_joint(j, v);
     app.note_edit("set joint");
   }
@@ -470,9 +495,10 @@ bool run_branch_set(Turn& t) {
   const Args& a = t.args();
   int j = app.model ? app.model->find_joint(a[1]) : -1;
   double v = 0;
-  joint_value(a[2], &v);
   if (j < 0)
     t.fail("unknown joint '" + a[1] + "'");
+  else if (!joint_value_of(t, j, a[2], &v))
+    return false;
   else if (!app.branch.active || (j != app.branch.joint && !begin_branch_edit(app, j)))
     t.fail("not in branch edit mode (branch JOINT on)");
   else if (!branch_set(app, v))
@@ -616,6 +642,12 @@ std::string check_camera(const Args& a) {
           !(key == "yaw" || key == "pitch" || key == "fov" ? angle_value(a[k + m], &v)
                                                            : length_value(a[k + m], &v)))
         return "camera " + key + " needs " + std::to_string(n) + " number(s)";
+    // the ranges the camera keeps (a value outside was clamped without a word)
+    if (key == "distance" && !(v > 0)) return "camera distance must be > 0";
+    if (key == "fov" && !(v >= 0.1 && v <= 3.0))
+      return "camera fov must be within 0.1 and 3.0 rad (5.7 to 171.9 deg)";
+    if (key == "pitch" && !(std::fabs(v) <= 1.55))
+      return "camera pitch must be within -1.55 and 1.55 rad (+-88.8 deg)";
     k += n;
   }
   return "";

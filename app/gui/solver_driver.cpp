@@ -35,7 +35,7 @@ constexpr double kSettleMotion = 1e-8;
 constexpr double kWarmDampingFloor = 0.1;
 
 struct TaskErrors {
-  double position = 0;  // m, largest over enabled objectives with a target
+  double position = 0;  // m, largest over pursued objectives with a target
   double rotation = 0;  // rad
   double combined() const { return position + 0.1 * rotation; }  // 0.1 m per radian
 };
@@ -44,7 +44,7 @@ struct TaskErrors {
 TaskErrors task_errors(const AppState& app) {
   TaskErrors e;
   for (const WorkbenchObjective& o : app.objectives) {
-    if (!o.enabled() || !o.has_target()) continue;
+    if (!o.status.pursued || !o.has_target()) continue;
     e.position = std::max(e.position, o.status.position_error);
     e.rotation = std::max(e.rotation, o.status.rotation_error);
   }
@@ -127,6 +127,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
         s.blocked_by = r.objectives[i].blocked_by;
         s.pulled_by = r.objectives[i].pulled_by;
         s.unit = r.objectives[i].unit;
+        s.share_error = r.objectives[i].error;
       }
       app.solve.explain_ms = r.seconds * 1e3;
       app.solve.explain_solves = r.solves;

@@ -47,13 +47,17 @@ std::string parse_target(const std::vector<std::string>& fields, Transform<doubl
   for (std::size_t k = 0; k < fields.size(); ++k)
     if (!plain_number(fields[k], &v[k])) return "expected x,y,z[,qx,qy,qz,qw] numbers";
   if (v.size() != 3 && v.size() != 7) return "expected x,y,z[,qx,qy,qz,qw] numbers";
+  // the command line's rules for T.csv: positions within 1e6 m, unit quaternions (to 1e-3)
+  for (int k = 0; k < 3; ++k)
+    if (!(std::fabs(v[k]) <= kMaxLength)) return "a position beyond 1e6 m";
   *t = transform_identity<double>();
   t->p = {v[0], v[1], v[2]};
   // no orientation: a zero quaternion keeps the objective's
   t->q = Quat<double>{0, 0, 0, 0};
   if (v.size() == 7) {
     Quat<double> q{v[3], v[4], v[5], v[6]};
-    if (!(quat_norm(q) > 1e-9)) return "zero quaternion";
+    if (!(std::fabs(quat_norm(q) - 1.0) <= 1e-3))
+      return "the quaternion is not unit (norm " + std::to_string(quat_norm(q)) + ")";
     t->q = normalize(q);
   }
   return "";
@@ -222,6 +226,11 @@ bool apply_imported(Ui& ui, int index, int objective) {
   AppState& app = ui.app;
   if (!ui.session || index < 0 || index >= int(ui.session->imported.size())) {
     app.error("no imported target " + std::to_string(index));
+    return false;
+  }
+  if (objective >= int(app.objectives.size())) {
+    app.error("no objective " + std::to_string(objective) + " (there are " +
+              std::to_string(app.objectives.size()) + ")");
     return false;
   }
   if (objective < 0) objective = app.selection.objective;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "app/cli/trajectory_io.hpp"
 
@@ -32,6 +33,13 @@ TimelineState& timeline_of(AppState& app) {
   fresh.model_version = app.model_version;
   t = std::move(fresh);
   return t;
+}
+
+// a time or a rate in messages: 1.5, not 1.500000
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 bool key_index_ok(AppState& app, int index) {
@@ -112,7 +120,7 @@ int add_key(AppState& app, double time) {
   t.playhead = time;
   t.hold = false;
   changed(app, "add key");
-  app.info("key " + std::to_string(index) + " at " + std::to_string(time) + " s (" +
+  app.info("key " + std::to_string(index) + " at " + short_number(time) + " s (" +
            std::to_string(t.timeline.keys.size()) + " keys)");
   return index;
 }
@@ -161,7 +169,7 @@ bool retime_key(AppState& app, int index, double time) {
   }
   const int moved = t.timeline.retime(index, time);
   if (moved < 0) {
-    app.error("retime key: another key is at " + std::to_string(time) + " s");
+    app.error("retime key: another key is at " + short_number(time) + " s");
     return false;
   }
   // the selection follows its key: the retimed one moved to `moved`, the keys between shift by one
@@ -343,8 +351,8 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
     app.error(std::string("trajectory not exported: ") + e.what());
     return false;
   }
-  app.info("exported " + std::to_string(tr->sample_count()) + " samples at " +
-           std::to_string(rate) + " Hz to " + path);
+  app.info("exported " + std::to_string(tr->sample_count()) + " samples at " + short_number(rate) +
+           " Hz to " + path);
   return true;
 }
 
@@ -393,7 +401,7 @@ bool import_motion(AppState& app, const std::string& path) {
   t.playhead = motion.times.front();
   t.show_panel = true;
   app.info("imported a motion of " + std::to_string(motion.times.size()) + " samples (" +
-           std::to_string(motion.times.back() - motion.times.front()) + " s) from " + path);
+           short_number(motion.times.back() - motion.times.front()) + " s) from " + path);
   return true;
 }
 

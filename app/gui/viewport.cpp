@@ -486,24 +486,25 @@ void Viewport3D::draw_ui(AppState& app) {
     glm::vec3 px = camera.project(render::to_glm(at), rect);
     if (px.z > 0 && rect.contains(glm::vec2(px))) {
       const ObjectiveStatus& st = o.status;
+      const std::string miss = miss_text(o);
+      const char* name = o.name().c_str();
       if (st.missed && st.explained && st.status == ReachStatus::kTradedOff)
-        std::snprintf(buf, sizeof buf, "%s: traded off, %.2f mm short", o.name().c_str(),
-                      1000.0 * st.position_error);
+        std::snprintf(buf, sizeof buf, "%s: traded off, %s short", name, miss.c_str());
       else if (st.missed && st.explained && st.status == ReachStatus::kBlocked)
-        std::snprintf(buf, sizeof buf, "%s: blocked, %.1f cm short", o.name().c_str(),
-                      100.0 * st.position_error);
+        std::snprintf(buf, sizeof buf, "%s: blocked, %s short", name, miss.c_str());
       else if (st.missed && st.explained)
-        std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f cm", o.name().c_str(),
-                      100.0 * st.position_error);
+        std::snprintf(buf, sizeof buf, "%s: out of reach by %s", name, miss.c_str());
       else if (st.missed)
-        std::snprintf(buf, sizeof buf, "%s: best effort, %.1f mm short", o.name().c_str(),
-                      1000.0 * st.position_error);
+        std::snprintf(buf, sizeof buf, "%s: best effort, %s short", name, miss.c_str());
       else if (o.status.reached)
-        std::snprintf(buf, sizeof buf, "%s", o.name().c_str());
+        std::snprintf(buf, sizeof buf, "%s", name);
       else
-        std::snprintf(buf, sizeof buf, "%s: %.1f mm, %.1f deg", o.name().c_str(),
-                      1000.0 * o.status.position_error, o.status.rotation_error * 57.2957795);
-      label(dl, ImVec2(px.x + 16, px.y + 14), buf, im_color(status_color(o)));
+        std::snprintf(buf, sizeof buf, "%s: %s", name, miss.c_str());
+      // kept inside the view and below the top row of badges
+      const ImVec2 size = ImGui::CalcTextSize(buf);
+      const float x = std::min(px.x + 16, rect.x + rect.width - size.x - 8);
+      const float y = std::max(px.y + 14, y0 + 52);
+      label(dl, ImVec2(std::max(x, rect.x + 8), y), buf, im_color(status_color(o)));
     }
   }
 

@@ -86,6 +86,25 @@ double residual_norm(const WorkbenchObjective& o) {
   return s.position_error + s.rotation_error + s.violation + s.deviation;
 }
 
+std::string miss_text(const WorkbenchObjective& o) {
+  const ObjectiveKind& kind = o.kind();
+  const ObjectiveStatus& st = o.status;
+  constexpr double kDeg = 57.29577951308232;
+  char buf[64];
+  if (kind.position_row >= 0 && kind.rotation_row >= 0)
+    std::snprintf(buf, sizeof buf, "%.1f mm, %.1f deg", 1000.0 * st.position_error,
+                  st.rotation_error * kDeg);
+  else if (kind.position_row >= 0)
+    std::snprintf(buf, sizeof buf, "%.1f mm", 1000.0 * st.position_error);
+  else if (kind.rotation_row >= 0)
+    std::snprintf(buf, sizeof buf, "%.1f deg", st.rotation_error * kDeg);
+  else if (kind.type == ObjectiveType::kOrientationCone)
+    std::snprintf(buf, sizeof buf, "%.1f deg", st.violation * kDeg);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", st.violation);
+  return buf;
+}
+
 glm::vec4 magnitude_color(float t, float alpha) {
   t = std::clamp(t, 0.0f, 1.0f);
   const glm::vec3 green(0.3f, 0.85f, 0.4f), yellow(1.0f, 0.8f, 0.2f), red(0.95f, 0.25f, 0.2f);
@@ -367,8 +386,7 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
       if (!o.has_target() || !o.enabled() || o.status.reached) continue;
       glm::vec3 s = cam.project(render::to_glm(o.status.current.p), rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
-      std::snprintf(text, sizeof text, "%.1f mm  %.1f deg", o.status.position_error * 1e3,
-                    o.status.rotation_error * 57.29577951308232);
+      std::snprintf(text, sizeof text, "%s", miss_text(o).c_str());
       // one not pursued (weight 0) is a measure, not a miss: grey
       const glm::vec4 c = o.status.pursued ? magnitude_color(float(residual_norm(o) / 0.1))
                                            : glm::vec4(0.6f, 0.6f, 0.6f, 0.9f);

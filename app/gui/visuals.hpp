@@ -59,6 +59,10 @@ glm::vec4 collision_color(double distance, double margin, float alpha = 1.0f);
 std::string collision_pair_label(const AppState& app, const BodyDistance& d);
 // an objective's residual: position error (m) + rotation error (rad), or its error
 double residual_norm(const WorkbenchObjective& o);
+// how far objective o is from its target in the units of its rows: "12.3 mm" for a position,
+// "4.5 deg" for a rotation (and an orientation cone's violation), both for a pose; another
+// kind's violation as a plain number
+std::string miss_text(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)
 glm::vec4 magnitude_color(float t, float alpha = 1.0f);
 

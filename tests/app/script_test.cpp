@@ -79,6 +79,16 @@ TEST(Script, AcceptsUnits) {
   EXPECT_NE(parse_error("target 0 1e7 0 0.5\n").find("a target position within 1e6 m per axis"),
             std::string::npos);
   EXPECT_EQ(parse_error("target 0 1e6 0 -1e6\n"), "");
+  // a quaternion is unit, as in the command line's T.csv (to 1e-3: typed values round)
+  EXPECT_NE(parse_error("target 0 0.5 0 0.4 1 1 1 1\n").find("is not unit (norm 2"),
+            std::string::npos);
+  EXPECT_EQ(parse_error("target 0 0.5 0 0.4 0 0 0.7071 0.7071\n"), "");
+  // camera values the camera cannot take are refused, not clamped
+  EXPECT_NE(parse_error("camera distance -5\n").find("camera distance must be > 0"),
+            std::string::npos);
+  EXPECT_NE(parse_error("camera fov 0\n").find("camera fov must be within"), std::string::npos);
+  EXPECT_NE(parse_error("camera pitch 90deg\n").find("camera pitch must be within"),
+            std::string::npos);
 }
 
 TEST(ScriptArgs, UnitsSwitchesKeysAndTokens) {

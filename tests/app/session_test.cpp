@@ -377,7 +377,9 @@ TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
                                         "0.4,oops,0.5\n"
                                         "# a comment\n"
                                         "0.35,-0.1,0.45,0,0,0,1\n"
-                                        "1,2\n";
+                                        "1,2\n"
+                                        "1e9,0,0\n"
+                                        "0.3,0,0.5,1,1,1,1\n";
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"
                 "import_targets targets.csv\n"
@@ -393,7 +395,14 @@ TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
   std::string text = log();
   EXPECT_NE(text.find("targets.csv: line 3"), std::string::npos) << text;
   EXPECT_NE(text.find("targets.csv: line 6"), std::string::npos) << text;
+  // the command line's rules: a position within 1e6 m, a unit quaternion
+  EXPECT_NE(text.find("targets.csv: line 7: a position beyond 1e6 m"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets.csv: line 8: the quaternion is not unit (norm 2"), std::string::npos)
+      << text;
   EXPECT_EQ(run("robot panda\nimport_targets missing.csv\n"), 1);
+  // an objective that does not exist is named as such
+  EXPECT_EQ(run("robot panda\nimport_targets targets.csv\napply_target 0 99\n"), 1) << log();
+  EXPECT_NE(log().find("no objective 99 (there are 3)"), std::string::npos) << log();
 }
 
 TEST_F(Session, ShortSoakHasNoNanNoDriftAndFlatMemory) {

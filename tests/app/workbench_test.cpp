@@ -427,6 +427,38 @@ TEST_F(Workbench, AnUnknownRobotNameListsTheShippedRobots) {
   EXPECT_NE(log().find("nonexistent.urdf: no such file"), std::string::npos) << log();
 }
 
+// a joint value's unit is the joint's: a length for the prismatic finger, an angle for the arm
+TEST_F(Workbench, AJointValueInTheOtherKindOfUnitFails) {
+  EXPECT_EQ(run("robot panda\njoint panda_joint1 30mm\n"), 1) << log();
+  EXPECT_NE(log().find("joint 'panda_joint1' turns: give an angle"), std::string::npos) << log();
+  EXPECT_EQ(run("robot panda\njoint panda_finger_joint1 30deg\n"), 1) << log();
+  EXPECT_NE(log().find("joint 'panda_finger_joint1' is prismatic: give a length"),
+            std::string::npos)
+      << log();
+  ASSERT_EQ(run("robot panda\nlive off\njoint panda_joint1 30deg\njoint panda_finger_joint1 "
+                "20mm\nwait 1\n" +
+                dump_cmd("d.json")),
+            0)
+      << log();
+  EXPECT_NEAR(dump("d.json")["joints"]["panda_joint1"]["q"].get<double>(), 0.5235988, 1e-6);
+  EXPECT_NEAR(dump("d.json")["joints"]["panda_finger_joint1"]["q"].get<double>(), 0.02, 1e-12);
+}
+
+// with the targets following, a joint set by hand stays where it was set: the rest takes its
+// value, so the null-space posture does not pull it back (the finger, outside every task, went
+// back to its rest; a redundant arm joint moved 5 deg came back to 4.2 deg)
+TEST_F(Workbench, AJointSetByHandStaysWhereItWasSet) {
+  ASSERT_EQ(run("robot panda\nwait 5\njoint panda_joint3 5deg\njoint panda_finger_joint1 10mm\n"
+                "wait 100\n" +
+                dump_cmd("d.json")),
+            0)
+      << log();
+  const json d = dump("d.json");
+  EXPECT_NEAR(d["joints"]["panda_joint3"]["q"].get<double>(), 5 * M_PI / 180, 1e-6);
+  EXPECT_NEAR(d["joints"]["panda_finger_joint1"]["q"].get<double>(), 0.01, 1e-9);
+  EXPECT_EQ(d["solver"]["state"], "converged");
+}
+
 TEST_F(Workbench, ValuesBeyondAJointsLimitsAreClampedWithAWarning) {
   std::ofstream(path("motion.csv"))
       << "time,panda_joint1,panda_joint2,panda_joint3,panda_joint4,panda_joint5,panda_joint6,"

@@ -353,6 +353,10 @@ class AppState {
   nlohmann::json scene_camera = nlohmann::json::object();  // its valid keys only
   std::vector<Message> messages;
   std::size_t errors_logged = 0;  // errors logged since start (messages drops old ones)
+  // an unconverged seed was adopted (adopt_seed) in frame adopted_frame: the solve keeps the
+  // warm start, that seed's branch, until the problem changes (SolverDriver)
+  bool hold_adopted = false;
+  int adopted_frame = -1;
   int frame = 0;
   FrameStats stats;
 

@@ -178,6 +178,8 @@ bool SolverDriver::solve(AppState& app) {
   const IkProblem& problem = *app.problem();
   same_problem_ = have_last_ && serial_ == app.problem_serial() && version_ == problem.version() &&
                   same_settings(settings_, app.settings);
+  // an adopted seed's branch is kept until the problem changes (a target moved, an edit)
+  if (!same_problem_ && app.adopted_frame != app.frame) app.hold_adopted = false;
   error_before_ = task_errors(app).combined();
 
   try {
@@ -228,7 +230,8 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   solver_->solve(problem, s, app.joint_q, app.last_result);
   const SolveResult& r = app.last_result;
   const ProblemResult& best = r.problems[0];
-  kept_seed_ = keep_seed(best.seed, best.converged, r, app.solve.stalled_frames);
+  kept_seed_ =
+      app.hold_adopted ? 0 : keep_seed(best.seed, best.converged, r, app.solve.stalled_frames);
   frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
   frame_.settling = kept_seed_ == best.seed && best.settling;
   frame_.total_iterations = best.total_iterations;
@@ -319,7 +322,8 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   r.problems.assign(1, picked);
   r.problems[0].seed = pick.seed;
   r.problems[0].total_iterations = pick.total_iterations;
-  kept_seed_ = keep_seed(pick.seed, picked.converged, r, app.solve.stalled_frames);
+  kept_seed_ =
+      app.hold_adopted ? 0 : keep_seed(pick.seed, picked.converged, r, app.solve.stalled_frames);
 
   const ProblemResult& kept = kept_seed_ == 0 ? warm : pool[kept_seed_ - 1].slice;
   frame_.iterations = kept.iterations;

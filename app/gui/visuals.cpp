@@ -130,6 +130,10 @@ bool adopt_seed(AppState& app, int k) {
   if (k < 0 || k >= seed_count(app)) return false;
   if (app.branch.active) end_branch_edit(app);
   app.set_configuration(seed_q(app, k));
+  // the solve goes on from this seed's branch (the warm start), not back to another seed that
+  // converged, until the problem changes
+  app.hold_adopted = !app.last_result.row_converged[k];
+  app.adopted_frame = app.frame;
   // an unconverged seed is where that seed stood: a live solve goes on from it, to the nearest
   // answer of that branch (which may be a compromise, a local optimum)
   char text[160];

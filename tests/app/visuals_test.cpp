@@ -174,6 +174,37 @@ TEST_F(Visuals, GhostCountEqualsSeedCountAndAdoptingSetsJointQ) {
     EXPECT_EQ(a["joint_q"][i].get<double>(), q[i].get<double>()) << i;
 }
 
+// with live solving, an adopted seed that had not converged is where the solve goes on from: the
+// robot stays on that seed's branch (it went back to the converged seed it left, in the frame
+// it was adopted)
+TEST_F(Visuals, AnAdoptedUnconvergedSeedIsWhereTheLiveSolveGoesOn) {
+  const std::string setup =
+      "robot panda\nframe_budget 0\nsolver n_seeds 16\nview ghosts on\nwait 3\n"
+      "drag 0 TranslateY 20cm frames 10\nwait 20\n";
+  ASSERT_EQ(run(setup + dump_cmd("before.json")), 0) << log();
+  const json before = dump("before.json");
+  int k = -1;
+  for (int i = 1; i < int(before["seeds"].size()) && k < 0; ++i)
+    if (!before["seeds"][i]["converged"].get<bool>()) k = i;
+  ASSERT_GE(k, 0) << "every seed converged";
+  ASSERT_EQ(run(setup + "adopt_seed " + std::to_string(k) + "\n" + dump_cmd("same.json") +
+                "wait 10\n" + dump_cmd("later.json")),
+            0)
+      << log();
+  const json& q = before["seeds"][k]["q"];
+  auto distance = [&](const json& d, const json& to) {
+    double s = 0;
+    for (std::size_t i = 0; i < to.size(); ++i)
+      s += std::abs(d["joint_q"][i].get<double>() - to[i].get<double>());
+    return s;
+  };
+  for (const char* name : {"same.json", "later.json"}) {
+    const json d = dump(name);
+    // nearer the adopted seed than the solution it left
+    EXPECT_LT(distance(d, q), distance(d, before["joint_q"])) << name;
+  }
+}
+
 TEST_F(Visuals, WithAFrameBudgetShownGhostsBringTheOtherSeedsOverAFewFrames) {
   // the warm start converges at once on a reachable target; with ghosts on the pool still
   // advances within the budget, so every seed becomes a ghost, and then the solver rests

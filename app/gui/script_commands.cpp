@@ -773,9 +773,11 @@ std::string check_drag(const Args& a) {
   if (!index_value(a[1], &i)) return "expected an objective index";
   if (pose) {
     if (end != 8) return "expected: drag_pose INDEX DX DY DZ RX RY RZ [frames K] [snap]";
-    for (int k = 2; k < 8; ++k)
+    for (int k = 2; k < 8; ++k) {
       if (!(k < 5 ? length_value(a[k], &v) : angle_value(a[k], &v)))
         return "'" + a[k] + "' is not " + (k < 5 ? "a length" : "an angle");
+      if (k < 5 && !(std::fabs(v) <= kMaxLength)) return "a drag moves at most 1e6 m per axis";
+    }
     return "";
   }
   render::GizmoHandle h = render::gizmo_handle_from_name(a[2]);
@@ -787,8 +789,11 @@ std::string check_drag(const Args& a) {
               h == render::GizmoHandle::kTranslateZ;
   if (!(amounts == 3 || (axis && amounts == 1)))
     return "a translate drag takes DX DY DZ (or one distance along an axis handle)";
-  for (int k = 3; k < end; ++k)
+  for (int k = 3; k < end; ++k) {
     if (!length_value(a[k], &v)) return "'" + a[k] + "' is not a length";
+    // as far as a target may be (a drag beyond leaves the screen and moved nothing)
+    if (!(std::fabs(v) <= kMaxLength)) return "a drag moves at most 1e6 m per axis";
+  }
   return "";
 }
 

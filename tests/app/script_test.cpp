@@ -83,6 +83,8 @@ TEST(Script, AcceptsUnits) {
   EXPECT_NE(parse_error("target 0 0.5 0 0.4 1 1 1 1\n").find("is not unit (norm 2"),
             std::string::npos);
   EXPECT_EQ(parse_error("target 0 0.5 0 0.4 0 0 0.7071 0.7071\n"), "");
+  EXPECT_NE(parse_error("drag 0 TranslateX 1e9\n").find("a drag moves at most 1e6 m per axis"),
+            std::string::npos);
   // camera values the camera cannot take are refused, not clamped
   EXPECT_NE(parse_error("camera distance -5\n").find("camera distance must be > 0"),
             std::string::npos);

@@ -1,6 +1,7 @@
 #include "engine/core/resource_path.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -103,6 +104,24 @@ bool split_package_uri(const std::string& uri, std::string* scheme, std::string*
   return true;
 }
 
+// s with its %XX escapes decoded (URIs write a space as %20); s itself when it has none or one
+// is malformed
+std::string percent_decoded(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out += s[i];
+      continue;
+    }
+    if (i + 2 >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(s[i + 2])))
+      return s;
+    out += char(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+    i += 2;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> ros_package_path() {
@@ -135,17 +154,22 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
 
     std::vector<std::string> roots = package_paths;
     for (const auto& d : ros_package_path()) roots.push_back(d);
-    for (const auto& d : roots) {
-      fs::path hit = find_in_dir(d, name, rest);
-      if (hit.empty() && !d.empty()) hit = find_below(d, name, rest, kCrawlDepth);
-      if (!hit.empty()) return hit.string();
-    }
-    std::error_code ec;
-    fs::path dir = base_dir.empty() ? fs::current_path(ec) : fs::absolute(base_dir, ec);
-    for (fs::path a = dir.lexically_normal(); !a.empty(); a = a.parent_path()) {
-      fs::path hit = find_in_dir(a, name, rest);
-      if (!hit.empty()) return hit.string();
-      if (a == a.parent_path()) break;
+    // the path as written, then with its %XX escapes decoded (b%20ox.stl: "b ox.stl")
+    std::vector<std::string> rests = {rest};
+    if (percent_decoded(rest) != rest) rests.push_back(percent_decoded(rest));
+    for (const std::string& r : rests) {
+      for (const auto& d : roots) {
+        fs::path hit = find_in_dir(d, name, r);
+        if (hit.empty() && !d.empty()) hit = find_below(d, name, r, kCrawlDepth);
+        if (!hit.empty()) return hit.string();
+      }
+      std::error_code ec;
+      fs::path dir = base_dir.empty() ? fs::current_path(ec) : fs::absolute(base_dir, ec);
+      for (fs::path a = dir.lexically_normal(); !a.empty(); a = a.parent_path()) {
+        fs::path hit = find_in_dir(a, name, r);
+        if (!hit.empty()) return hit.string();
+        if (a == a.parent_path()) break;
+      }
     }
     roots.push_back("the ancestors of " + (base_dir.empty() ? std::string(".") : base_dir));
     return fail("package '" + name + "' with file '" + rest + "' not found (searched " +
@@ -164,6 +188,11 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
   fs::path p(path);
   if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
   if (is_file(p)) return p.lexically_normal().string();
+  if (scheme == "file" && percent_decoded(path) != path) {
+    fs::path decoded(percent_decoded(path));
+    if (decoded.is_relative() && !base_dir.empty()) decoded = fs::path(base_dir) / decoded;
+    if (is_file(decoded)) return decoded.lexically_normal().string();
+  }
   std::error_code ec;
   if (fs::is_directory(p, ec))
     return fail("'" + p.lexically_normal().string() + "' is a directory, not a file");

@@ -310,9 +310,14 @@ XmlGeometry scan_geometry(Messages& msg, Prescan& ps, XMLElement* e, const std::
           read_numbers(msg, shape, "length", 1, v, context, kMaxLength) && !negative("length", 1);
       if ((!r || !l) && !g.dropped) drop(sl, "<cylinder> needs both radius and length");
     } else if (type == "mesh") {
-      read_numbers(msg, shape, "scale", 3, v, context, kMaxLength);
       const char* fn = shape->Attribute("filename");
       if (!fn || !*fn) drop(sl, "<mesh> has no filename");
+      // a zero scale flattens the mesh to nothing (a plane or a point): no shape to draw or
+      // collide with
+      if (read_numbers(msg, shape, "scale", 3, v, context, kMaxLength) && !g.dropped &&
+          (v[0] == 0 || v[1] == 0 || v[2] == 0))
+        drop(sl, "<mesh> scale " + in_quotes(shape->Attribute("scale")) +
+                     " has a zero component (the mesh would be flat)");
     } else {
       drop(sl, "unknown shape <" + type + ">");
     }

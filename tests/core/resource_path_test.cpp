@@ -58,6 +58,23 @@ TEST(ResourcePath, RelativeAbsoluteAndFileUris) {
   EXPECT_NE(err.find("is a directory, not a file"), std::string::npos) << err;
 }
 
+// URIs write a space (or another reserved character) as %XX: the escapes are decoded when the
+// path as written names no file; a file whose name holds a literal % is found as written
+TEST(ResourcePath, PercentEscapesInUrisAreDecoded) {
+  TempDir dir;
+  std::string spaced = dir.write("my_robot/meshes/b ox.stl", "x");
+  std::string percent = dir.write("my_robot/meshes/100%25.stl", "x");
+  dir.write("my_robot/package.xml", "<package><name>my_robot</name></package>");
+  std::string base = dir / "my_robot";
+  EXPECT_TRUE(same(resolve_resource("package://my_robot/meshes/b%20ox.stl", base, {}), spaced));
+  EXPECT_TRUE(
+      same(resolve_resource("file://" + (dir / "my_robot/meshes/b%20ox.stl"), base, {}), spaced));
+  EXPECT_TRUE(same(resolve_resource("package://my_robot/meshes/100%25.stl", base, {}), percent));
+  std::string err;
+  EXPECT_EQ(resolve_resource("package://my_robot/meshes/c%20ox.stl", base, {}, &err), "");
+  EXPECT_NE(err.find("not found"), std::string::npos) << err;
+}
+
 TEST(ResourcePath, PackageInAncestorFolders) {
   TempDir dir;
   std::string f = dir.write("ws/src/arm_description/meshes/link.stl", "x");

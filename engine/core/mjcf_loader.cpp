@@ -561,7 +561,17 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   if (!m) {
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
-    throw ModelError(path + ": MuJoCo could not load the file: " + why);
+    // elements of newer MuJoCo that move bodies cannot be dropped: say which version they need
+    const std::string element = field(why, "Element '", '\'');
+    static const char* const newer[] = {"frame", "replicate", "attach"};
+    std::string hint;
+    for (const char* n : newer)
+      if (why.find("unrecognized element") != std::string::npos && element == n)
+        hint =
+            " (<" + element +
+            "> is newer than MuJoCo 2.2.2, which this build reads, and it "
+            "places bodies, so it cannot be left out: move its pos/quat into the bodies it holds)";
+    throw ModelError(path + ": MuJoCo could not load the file: " + why + hint);
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
   if (m->ntendon > 0)

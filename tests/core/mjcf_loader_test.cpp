@@ -581,6 +581,23 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
       << all;
 }
 
+// a <frame> (MuJoCo 3) places bodies: it cannot be dropped like a newer attribute, and the
+// error says what it is and what to do
+TEST(Mjcf, AFrameElementIsNamedAsNewerThanThisMuJoCo) {
+  test::TempDir dir;
+  const std::string path = dir.write("frame.xml", R"(<mujoco><worldbody>
+  <body name="a"><joint name="j" axis="0 0 1"/><geom size=".1" mass="1"/>
+    <frame pos="0 0 1"><body name="b"><joint name="k"/><geom size=".1" mass="1"/></body></frame>
+  </body></worldbody></mujoco>)");
+  try {
+    load_robot_file(path);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("<frame> is newer than MuJoCo 2.2.2"), std::string::npos)
+        << e.what();
+  }
+}
+
 // equalities that form a cycle are an error that names the file
 TEST(Mjcf, CyclicJointEqualitiesAreAnError) {
   test::TempDir dir;

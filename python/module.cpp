@@ -2,6 +2,7 @@
 // the module itself (model and FK, ikwb.ik, the adam-shaped InverseKinematics, scenes).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <type_traits>
 
@@ -87,7 +88,18 @@ py::array_t<double, py::array::c_style> as_doubles(py::handle obj, const std::st
     throw py::value_error(what + ": expected numbers (float64), got dtype " +
                           std::string(py::str(a.dtype())));
   check_shape(a, what, shape);
-  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+  auto out = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+  if (!out) {
+    // the contiguous float64 copy could not be made (pybind11 clears numpy's error): a huge
+    // broadcast view, for one
+    char gb[32];
+    std::snprintf(gb, sizeof gb, "%.3g", double(a.size()) * sizeof(double) / 1e9);
+    const std::string msg = what + ": a contiguous float64 copy of " + std::to_string(a.size()) +
+                            " values (" + gb + " GB) could not be made";
+    PyErr_SetString(PyExc_MemoryError, msg.c_str());
+    throw py::error_already_set();
+  }
+  return out;
 }
 
 py::array_t<double, py::array::c_style> as_output(py::handle obj, const std::string& what,

@@ -470,3 +470,13 @@ def test_batch_outputs_that_share_an_inputs_memory_are_refused(panda):
     # as body_qd without joint_qd is for eval_fk_batch, joint velocities nowhere to go are named
     with pytest.raises(ValueError, match="eval_ik_batch: body_qd needs joint_qd"):
         ikwb.eval_ik_batch(panda, body_q, q.copy(), body_qd=np.zeros((5, panda.body_count, 6)))
+
+
+def test_an_input_too_large_to_copy_is_a_memory_error_that_names_it(panda):
+    # a broadcast view of 8e12 values (64 TB, more than any machine allocates) costs nothing until
+    # it must be made contiguous; pybind11's message was "cannot create a pybind11::array_t from
+    # a nullptr"
+    q = np.broadcast_to(panda.middle_configuration(), (10**12, panda.joint_coord_count))
+    with pytest.raises(MemoryError, match=r"eval_fk_batch joint_q: a contiguous float64 copy "
+                       r"of 8000000000000 values \(6.4e\+04 GB\) could not be made"):
+        ikwb.eval_fk_batch(panda, q)

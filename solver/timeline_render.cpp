@@ -24,6 +24,15 @@ void targets_at_key(const Model& m, const std::vector<PlacedObjective>& objectiv
       key.targets[i] = objective_met_target(m, objectives[i].objective.params, fk.body_q);
 }
 
+namespace {
+// a value in messages: 3.1416, not 3.141593
+std::string printf_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.5g", v);
+  return buf;
+}
+}  // namespace
+
 Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup& setup,
                            std::vector<std::string>& warnings) {
   Timeline tl;
@@ -36,12 +45,22 @@ Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup&
     key.interpolation = sk.interpolation;
     key.q = setup.q;
     apply_joint_map(m, sk.joint_q, "timeline key " + std::to_string(k), key.q, warnings);
-    // into the limits in force: the scene's joint_limits where it has them
+    // into the limits in force: the scene's joint_limits where it has them; a value moved is
+    // named (a later jump message was the only sign of it)
+    const std::vector<double> given = key.q;
     if (setup.dof_lower.size() == std::size_t(m.dof_count) &&
         setup.dof_upper.size() == std::size_t(m.dof_count))
       clamp_to_limits(m, setup.dof_lower, setup.dof_upper, key.q);
     else
       clamp_to_limits(m, key.q);
+    for (int j = 0; j < m.joint_count; ++j) {
+      if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
+      const std::size_t c = std::size_t(m.joint_q_start[j]);
+      if (key.q[c] != given[c])
+        warnings.push_back("timeline key " + std::to_string(k) + ": joint '" + m.joint_name[j] +
+                           "': " + printf_number(given[c]) + " is beyond its limits, set to " +
+                           printf_number(key.q[c]));
+    }
     targets_at_key(m, setup.objectives, key);
     const std::string where = "timeline key " + std::to_string(k);
     if (same_order && sk.targets.size() > setup.objectives.size())
@@ -113,6 +132,11 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
   const std::string snap =
       printf_string("the robot jumps %.3g %s at joint '%s' %s", jump.gap, jump.unit.c_str(),
                     jump.joint.c_str(), start ? "as the segment leaves the key" : "on arriving");
+  // the key itself breaks a hard objective: IK keeps it and cannot return to the key
+  if (!jump.key_breaks.empty())
+    return printf_string("key %d's joint values break the hard objective '%s' (by %.3g): ", key,
+                         jump.key_breaks.c_str(), jump.key_break) +
+           snap + "; store the key again from a pose that keeps it (a solved pose)";
   if (!jump.targets_reached)
     return printf_string(
                "key %d's targets are out of reach (IK stops %.3g m, %.3g rad from them) and its "
@@ -163,6 +187,11 @@ std::vector<std::string> describe_segment(const SegmentReport& s) {
                                 "(max error %.3g m, %.3g rad)",
                                 s.ik_failures, s.samples, s.first_failure, s.max_position_error,
                                 s.max_rotation_error));
+  if (s.breaks_hard())
+    out.push_back(seg + printf_string("the hard objective '%s' is broken at %d samples, first at "
+                                      "t = %.4g s (by up to %.3g); a joint segment does not solve: "
+                                      "make it a task segment, or add a key that keeps clear",
+                                      s.broken.c_str(), s.hard_breaks, s.first_break, s.max_break));
   if (s.departs_with_jump()) out.push_back(seg + describe_jump(s.departure, s.key, true));
   if (s.arrives_with_jump()) out.push_back(seg + describe_jump(s.arrival, s.key + 1, false));
   if (s.too_fast())
@@ -181,7 +210,9 @@ nlohmann::json segment_to_json(const SegmentReport& s) {
                           {"unit", j.unit},
                           {"locked_joint", j.locked_joint},
                           {"key_misses_targets", j.key_misses_targets},
-                          {"targets_reached", j.targets_reached}};
+                          {"targets_reached", j.targets_reached},
+                          {"key_breaks", j.key_breaks},
+                          {"key_break", j.key_break}};
   };
   return {{"key", s.key},
           {"start", s.start},
@@ -195,6 +226,10 @@ nlohmann::json segment_to_json(const SegmentReport& s) {
           {"max_velocity_ratio", s.max_velocity_ratio},
           {"fastest_joint", s.fastest_joint},
           {"fastest_time", s.fastest_time},
+          {"hard_breaks", s.hard_breaks},
+          {"first_break", s.first_break},
+          {"max_break", s.max_break},
+          {"broken", s.broken},
           {"departure", jump(s.departure)},
           {"arrival", jump(s.arrival)},
           {"messages", describe_segment(s)}};
@@ -266,6 +301,21 @@ TaskProblem make_task_problem(std::shared_ptr<const Model> model,
   return t;
 }
 
+// the hard objective without a target that reports break most beyond tol_constraint: its name
+// into *name and its violation into *by (left as they are when none does)
+void hardest_break(const IkProblem& p, const std::vector<ObjectiveReport>& reports,
+                   const SolverSettings& settings, std::string* name, double* by) {
+  for (int o = 0; o < p.objective_count(); ++o) {
+    const Objective& ob = p.objective(o);
+    if (!ob.params.hard || !reports[std::size_t(o)].pursued || ob.has_target()) continue;
+    const double v = reports[std::size_t(o)].violation;
+    if (v > settings.tol_constraint && v > *by) {
+      *by = v;
+      *name = ob.name;
+    }
+  }
+}
+
 SolverSettings render_settings(SolverSettings s) {
   s.n_seeds = 1;
   s.sampler = Sampler::kNone;
@@ -334,6 +384,7 @@ KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
     jump.key_rotation_error = std::max(jump.key_rotation_error, reports[o].rotation_error);
     jump.key_misses_targets = jump.key_misses_targets || !reports[o].reached;
   }
+  hardest_break(task.problem, reports, settings, &jump.key_breaks, &jump.key_break);
   return jump;
 }
 
@@ -376,11 +427,15 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
     out.segments.push_back(r);
   }
 
-  bool any_task = false;
+  bool any_task = false, any_hard = false;
   for (std::size_t k = 0; k + 1 < tl.keys.size(); ++k)
     any_task = any_task || tl.keys[k].interpolation == Interpolation::kTask;
+  for (const PlacedObjective& o : objectives)
+    any_hard = any_hard || (o.objective.params.hard && o.objective.params.enabled &&
+                            !o.objective.has_target());
   std::unique_ptr<TaskProblem> task;
-  if (any_task) task = std::make_unique<TaskProblem>(make_task_problem(model, objectives, world));
+  if (any_task || any_hard)
+    task = std::make_unique<TaskProblem>(make_task_problem(model, objectives, world));
   const SolverSettings solve_settings = render_settings(settings);
 
   std::vector<double> q, curve;
@@ -417,6 +472,33 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
     if (!pr.converged) {
       out.converged[i] = 0;
       if (r.ik_failures++ == 0) r.first_failure = t;
+    }
+  }
+
+  // the joint segments' samples, their keys included, against the hard objectives without a
+  // target: nothing solves there, so nothing keeps them
+  if (any_hard) {
+    State fk(m);
+    for (SegmentReport& r : out.segments) {
+      if (r.interpolation != Interpolation::kJoint) continue;
+      const std::size_t first =
+          std::lower_bound(out.times.begin(), out.times.end(), r.start) - out.times.begin();
+      const std::size_t last =
+          std::lower_bound(out.times.begin(), out.times.end(), r.end) - out.times.begin();
+      for (std::size_t i = first; i <= last && i < n; ++i) {
+        q.assign(out.row(i), out.row(i) + m.coord_count);
+        eval_fk(m, q, {}, fk);
+        std::string name;
+        double by = 0;
+        hardest_break(task->problem, report_objectives(task->problem, 0, q, fk.body_q, settings),
+                      settings, &name, &by);
+        if (name.empty()) continue;
+        if (r.hard_breaks++ == 0) r.first_break = out.times[i];
+        if (by > r.max_break) {
+          r.max_break = by;
+          r.broken = name;
+        }
+      }
     }
   }
 

@@ -53,6 +53,10 @@ struct KeyJump {
   double key_position_error = 0;
   double key_rotation_error = 0;
   bool key_misses_targets = false;  // beyond the solver's tolerances
+  // the hard objective without a target (a collision, a minimum distance, balance) the key's
+  // own configuration breaks most, beyond tol_constraint ("" when none), and by how much
+  std::string key_breaks;
+  double key_break = 0;
   // the solve at the key's time met the key's targets (false: they are out of reach from the
   // segment's side; reach_*_error is how close it got, m and rad)
   bool targets_reached = true;
@@ -86,12 +90,21 @@ struct SegmentReport {
                                   // span's start)
   KeyJump departure;              // task: at the segment's first key
   KeyJump arrival;                // task: at the next key
+  // joint: samples (its keys included) that break a hard objective without a target (a
+  // collision, a minimum distance, balance) beyond tol_constraint: a joint segment does not
+  // solve, so nothing keeps it (task segments' IK does: a break there is an IK failure)
+  int hard_breaks = 0;
+  double first_break = -1;  // s, the first of them (-1: none)
+  double max_break = 0;     // the largest violation (the objective's unit: m for distances)
+  std::string broken;       // the objective of max_break
   bool ik_failed() const { return ik_failures > 0; }
   bool too_fast() const { return max_velocity_ratio > 1; }
   bool departs_with_jump() const { return departure.gap > kKeyJumpTolerance; }
   bool arrives_with_jump() const { return arrival.gap > kKeyJumpTolerance; }
+  bool breaks_hard() const { return hard_breaks > 0; }
   bool flagged() const {
-    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump();
+    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump() ||
+           breaks_hard();
   }
 };
 
@@ -99,8 +112,8 @@ struct SegmentReport {
 // segment, with what the user can do about it: the workbench's messages and `ikwb animate`.
 std::vector<std::string> describe_segment(const SegmentReport& segment);
 // The segment as JSON (trajectory files, the workbench's state dump): its fields, each end's
-// jump as {"gap", "joint", "unit", "locked_joint", "key_misses_targets"}, and "messages"
-// (describe_segment).
+// jump as {"gap", "joint", "unit", "locked_joint", "key_misses_targets", "targets_reached",
+// "key_breaks", "key_break"}, and "messages" (describe_segment).
 nlohmann::json segment_to_json(const SegmentReport& segment);
 
 struct Trajectory {

@@ -31,8 +31,9 @@ constexpr const char* kSummary =
     "and the stored-configuration CSV do). OUT ending in .json writes JSON with the segments'\n"
     "reports. Joint-space segments follow a cubic with zero velocity at the keys; task-space\n"
     "segments move the targets on straight lines / slerp and solve IK at every sample (CPU,\n"
-    "warm start). A segment whose IK fails or that would exceed a joint's velocity limit is\n"
-    "reported on standard error; --fail-on-flagged then makes the exit status 3.";
+    "warm start). A segment whose IK fails, that jumps at a key, that would exceed a joint's\n"
+    "velocity limit, or (joint segments) that breaks a hard objective is reported on standard\n"
+    "error; --fail-on-flagged then makes the exit status 3.";
 
 // one line per flagged segment; returns how many
 int report_segments(const Trajectory& tr) {

@@ -1,4 +1,5 @@
 // `ikwb info ROBOT.urdf [--json]`: the kinematic tree, joints and bodies of a robot.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -196,6 +197,36 @@ void print_text(const Model& m) {
   print_table(rows);
 }
 
+// each body's "capsules": [{"p0": [x, y, z], "p1": [...], "radius": r}] in its frame (m)
+void add_capsules(const Model& m, nlohmann::json& out) {
+  using nlohmann::json;
+  const CollisionGeometry& g = m.collision;
+  for (int b = 0; b < m.body_count; ++b) {
+    json list = json::array();
+    for (int c = g.body_first[b]; c < g.body_first[b + 1]; ++c) {
+      const LinkCapsule<double>& k = g.capsules[c];
+      list.push_back({{"p0", {k.p0.x, k.p0.y, k.p0.z}},
+                      {"p1", {k.p1.x, k.p1.y, k.p1.z}},
+                      {"radius", k.radius}});
+    }
+    out["bodies"][b]["capsules"] = std::move(list);
+  }
+}
+
+void print_capsules(const Model& m) {
+  const CollisionGeometry& g = m.collision;
+  std::printf("\ncapsules (link frame, m):\n");
+  std::vector<std::vector<std::string>> rows = {{"link", "p0", "p1", "radius"}};
+  auto point = [](const Vec3<double>& p) {
+    return fmt("%.6g", p.x) + " " + fmt("%.6g", p.y) + " " + fmt("%.6g", p.z);
+  };
+  for (int b = 0; b < m.body_count; ++b)
+    for (int c = g.body_first[b]; c < g.body_first[b + 1]; ++c)
+      rows.push_back({m.body_name[b], point(g.capsules[c].p0), point(g.capsules[c].p1),
+                      fmt("%.6g", g.capsules[c].radius)});
+  print_table(rows);
+}
+
 }  // namespace
 
 int cmd_info(int argc, char** argv) {
@@ -204,6 +235,10 @@ int cmd_info(int argc, char** argv) {
   args.add_flag("json",
                 "print one JSON object instead of text (a joint's axis in its frame; null for "
                 "fixed, ball and free joints)");
+  args.add_flag("capsules",
+                "read the collision meshes and list the capsules fitted to each link (what "
+                "`check` and the collision objectives test): ends p0, p1 in the link's frame "
+                "(m) and radius");
   add_robot_options(args);
   try {
     args.parse(argc, argv);
@@ -215,7 +250,8 @@ int cmd_info(int argc, char** argv) {
     std::printf("%s", args.usage().c_str());
     return 0;
   }
-  UrdfOptions opt = read_robot_options(args);
+  UrdfOptions opt =
+      read_robot_options(args, args.has("capsules") ? MeshFiles::kCollision : MeshFiles::kNone);
   LoadResult r;
   try {
     r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
@@ -224,10 +260,19 @@ int cmd_info(int argc, char** argv) {
     return 1;
   }
   print_warnings(r.warnings);
+  const bool capsules = args.has("capsules");
+  // the capsule fit's own warnings (a visual used for collisions) that loading did not give
+  if (capsules)
+    for (const std::string& w : r.model->collision.warnings)
+      if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end())
+        print_warnings({w});
   if (args.has("json")) {
-    std::printf("%s\n", info_json(*r.model, r.warnings).dump(2).c_str());
+    nlohmann::json out = info_json(*r.model, r.warnings);
+    if (capsules) add_capsules(*r.model, out);
+    std::printf("%s\n", out.dump(2).c_str());
   } else {
     print_text(*r.model);
+    if (capsules) print_capsules(*r.model);
   }
   std::fflush(stdout);
   return 0;

@@ -121,6 +121,30 @@ TEST(CliInfo, JsonHasCountsJointsAndBodies) {
   EXPECT_EQ(j["bodies"][2]["parent_joint"], "elbow");
 }
 
+// --capsules lists the capsules fitted to each link, which check and the collision objectives
+// test: a box link's capsule runs along its longest side, the box's half width its radius
+TEST(CliInfo, CapsulesAreListedInTheLinksFrames) {
+  TempDir dir;
+  std::string urdf = dir.write("box.urdf", R"(<robot name="b"><link name="base">
+    <collision><origin xyz="0 0 0.5"/><geometry><box size="0.2 0.2 1"/></geometry></collision>
+    </link></robot>)");
+  CmdResult r = run(cmd_info, {"info", urdf, "--json", "--capsules"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json caps = nlohmann::json::parse(r.out)["bodies"][0]["capsules"];
+  ASSERT_EQ(caps.size(), 1u) << caps.dump();
+  const double z0 = caps[0]["p0"][2], z1 = caps[0]["p1"][2], radius = caps[0]["radius"];
+  EXPECT_GT(radius, 0.1 - 1e-9);  // covers the box's half width
+  EXPECT_LT(std::min(z0, z1), 0.5);
+  EXPECT_GT(std::max(z0, z1), 0.5);
+  EXPECT_NEAR(caps[0]["p0"][0].get<double>(), 0.0, 1e-12);
+  r = run(cmd_info, {"info", urdf, "--capsules"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("capsules (link frame, m):"), std::string::npos) << r.out;
+  // without the flag, no capsules (no meshes are read)
+  r = run(cmd_info, {"info", urdf, "--json"});
+  EXPECT_FALSE(nlohmann::json::parse(r.out)["bodies"][0].contains("capsules"));
+}
+
 TEST(CliInfo, FloatingBaseAndText) {
   TempDir dir;
   std::string urdf = dir.write("bot.urdf", kRobot);

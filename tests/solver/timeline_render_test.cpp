@@ -262,6 +262,52 @@ TEST(TimelineRender, FlagsTheJumpsAtAKeyWhoseJointValuesMissItsTargets) {
   EXPECT_FALSE(tr.segments[1].too_fast());
 }
 
+// A joint segment does not solve, so nothing keeps its hard objectives: a sphere where the hand
+// passes halfway through the Panda's first (joint) segment, with a hard world collision, flags
+// the segment at the samples inside it (both keys are clear); a key placed inside the sphere is
+// named as breaking the objective, not as out of reach
+TEST(TimelineRender, FlagsJointSegmentsAndKeysThatBreakAHardObjective) {
+  Preset p = load_preset("panda");
+  Timeline tl = pick_and_place(p, Interpolation::kJoint);
+  std::vector<double> mid(tl.keys[0].q.size());
+  for (std::size_t c = 0; c < mid.size(); ++c) mid[c] = 0.5 * (tl.keys[0].q[c] + tl.keys[1].q[c]);
+  State fk(*p.model);
+  eval_fk(*p.model, mid, {}, fk);
+  Obstacle ball;
+  ball.name = "ball";
+  ball.type = ShapeType::kSphere;
+  ball.radius = 0.04;
+  ball.pose.p = fk.body_q[p.model->find_body("panda_hand")].p;
+  p.setup.collision = make_collision_world(*p.model, {}, {ball});
+  PlacedObjective wall;
+  wall.objective.params.type = ObjectiveType::kWorldCollision;
+  wall.objective.params.hard = 1;
+  wall.objective.params.margin = 0.01;
+  wall.objective.name = "keep out";
+  p.setup.objectives.push_back(wall);
+  for (Keyframe& k : tl.keys) targets_at_key(*p.model, p.setup.objectives, k);
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup);
+  const SegmentReport& s = tr.segments[0];
+  EXPECT_TRUE(s.breaks_hard());
+  EXPECT_TRUE(s.flagged());
+  EXPECT_EQ(s.broken, "keep out");
+  EXPECT_GT(s.first_break, tl.keys[0].time);
+  EXPECT_LT(s.first_break, tl.keys[1].time);
+  EXPECT_GT(s.max_break, 0.04);  // the hand's capsule reaches the sphere's centre
+  EXPECT_TRUE(described(s, "the hard objective 'keep out' is broken at"));
+
+  // task segments: a key inside the sphere is the cause of its jump
+  tl = pick_and_place(p, Interpolation::kTask);
+  tl.keys[1].q = mid;
+  for (Keyframe& k : tl.keys) targets_at_key(*p.model, p.setup.objectives, k);
+  tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver(),
+                       &p.setup);
+  ASSERT_TRUE(tr.segments[0].arrives_with_jump());
+  EXPECT_EQ(tr.segments[0].arrival.key_breaks, "keep out");
+  EXPECT_TRUE(described(tr.segments[0], "key 1's joint values break the hard objective 'keep out'"));
+}
+
 // A joint the scene locks but the keys give different values cannot move in between: the robot
 // snaps at the next key, and the report names the locked joint.
 TEST(TimelineRender, FlagsALockedJointThatTheKeysMove) {
@@ -441,10 +487,13 @@ TEST(TimelineRender, KeysTakeTheScenesLimitsAndUnitQuaternions) {
   const int root = m.joint_q_start[m.find_joint("root_joint")];
   EXPECT_EQ(tl.keys[0].q[root + 6], 1.0);
   for (int c = 0; c < 7; ++c) EXPECT_EQ(tl.keys[1].q[root + c], setup.q[root + c]) << c;
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("timeline key 1: joint 'root_joint': its quaternion has no rotation"),
+  ASSERT_EQ(warnings.size(), 2u);
+  // the elbow moved into the scene's limits is named
+  EXPECT_EQ(warnings[0], "timeline key 0: joint 'left_elbow_joint': -1.5 is beyond its limits, set "
+                         "to -0.5");
+  EXPECT_NE(warnings[1].find("timeline key 1: joint 'root_joint': its quaternion has no rotation"),
             std::string::npos)
-      << warnings[0];
+      << warnings[1];
 }
 
 }  // namespace

@@ -77,8 +77,8 @@ struct Explanation {
 struct CompromiseReport {
   // (objective_count); those not pursued (disabled, soft of weight 0): reached, empty
   std::vector<Explanation> objectives;
-  int solves = 0;                       // test solves run
-  double seconds = 0;                   // wall time of the whole explanation
+  int solves = 0;      // test solves run
+  double seconds = 0;  // wall time of the whole explanation
 };
 
 // The pulls alone (no solves): every pursued objective not within the tolerances gets its

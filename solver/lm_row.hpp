@@ -795,9 +795,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     if (!pulled_met) {
       pull_flat = -1;
     } else {
-      pull_flat = pull_flat < 0 || st.eval.cost < (T(1) - T(kPullSettled)) * pull_cost
-                      ? 0
-                      : pull_flat + 1;
+      pull_flat =
+          pull_flat < 0 || st.eval.cost < (T(1) - T(kPullSettled)) * pull_cost ? 0 : pull_flat + 1;
       pull_cost = st.eval.cost;
       if (pull_flat >= kPullFlat && null_done) {
         st.converged = true;

@@ -54,7 +54,8 @@ Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup&
     else
       clamp_to_limits(m, key.q);
     for (int j = 0; j < m.joint_count; ++j) {
-      if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
+      if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1)
+        continue;
       const std::size_t c = std::size_t(m.joint_q_start[j]);
       if (key.q[c] != given[c])
         warnings.push_back("timeline key " + std::to_string(k) + ": joint '" + m.joint_name[j] +
@@ -431,8 +432,8 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
   for (std::size_t k = 0; k + 1 < tl.keys.size(); ++k)
     any_task = any_task || tl.keys[k].interpolation == Interpolation::kTask;
   for (const PlacedObjective& o : objectives)
-    any_hard = any_hard || (o.objective.params.hard && o.objective.params.enabled &&
-                            !o.objective.has_target());
+    any_hard = any_hard ||
+               (o.objective.params.hard && o.objective.params.enabled && !o.objective.has_target());
   std::unique_ptr<TaskProblem> task;
   if (any_task || any_hard)
     task = std::make_unique<TaskProblem>(make_task_problem(model, objectives, world));

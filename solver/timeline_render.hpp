@@ -103,8 +103,7 @@ struct SegmentReport {
   bool arrives_with_jump() const { return arrival.gap > kKeyJumpTolerance; }
   bool breaks_hard() const { return hard_breaks > 0; }
   bool flagged() const {
-    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump() ||
-           breaks_hard();
+    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump() || breaks_hard();
   }
 };
 

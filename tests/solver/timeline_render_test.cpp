@@ -305,7 +305,8 @@ TEST(TimelineRender, FlagsJointSegmentsAndKeysThatBreakAHardObjective) {
                        &p.setup);
   ASSERT_TRUE(tr.segments[0].arrives_with_jump());
   EXPECT_EQ(tr.segments[0].arrival.key_breaks, "keep out");
-  EXPECT_TRUE(described(tr.segments[0], "key 1's joint values break the hard objective 'keep out'"));
+  EXPECT_TRUE(
+      described(tr.segments[0], "key 1's joint values break the hard objective 'keep out'"));
 }
 
 // A joint the scene locks but the keys give different values cannot move in between: the robot
@@ -489,8 +490,9 @@ TEST(TimelineRender, KeysTakeTheScenesLimitsAndUnitQuaternions) {
   for (int c = 0; c < 7; ++c) EXPECT_EQ(tl.keys[1].q[root + c], setup.q[root + c]) << c;
   ASSERT_EQ(warnings.size(), 2u);
   // the elbow moved into the scene's limits is named
-  EXPECT_EQ(warnings[0], "timeline key 0: joint 'left_elbow_joint': -1.5 is beyond its limits, set "
-                         "to -0.5");
+  EXPECT_EQ(warnings[0],
+            "timeline key 0: joint 'left_elbow_joint': -1.5 is beyond its limits, set "
+            "to -0.5");
   EXPECT_NE(warnings[1].find("timeline key 1: joint 'root_joint': its quaternion has no rotation"),
             std::string::npos)
       << warnings[1];

@@ -145,13 +145,10 @@ bool run_open_urdf(Turn& t) {
   return false;
 }
 
+// as File > Open scene: the scene's stored configurations and the session's scene path come
+// along (open_scene without a session's recent list)
 bool run_scene(Turn& t) {
-  try {
-    const std::string file = t.input_path(t.args()[1]);
-    if (!t.app().apply_scene(load_scene(file, true), file)) t.fail("scene not applied");
-  } catch (const std::exception& e) {
-    t.fail(e.what());
-  }
+  if (!open_scene_file(t.ui(), t.input_path(t.args()[1]))) t.fail("scene not opened");
   return false;
 }
 

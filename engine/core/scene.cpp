@@ -249,33 +249,32 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
       o.relative_current = false;
     }
   }
-  // a value for a parameter the kind does not read would be lost on saving: say so now
+  // a key the kind does not read is ignored (and lost on saving): say so now, whatever its
+  // value (an "axis" on a pose objective does nothing even when it is the default one). "hard"
+  // only when it differs from the default: every objective is written with it
   const SceneObjective d;
-  auto same3 = [](const Vec3<double>& a, const Vec3<double>& b) {
-    return a.x == b.x && a.y == b.y && a.z == b.z;
-  };
   const struct {
     uint32_t field;
     const char* key;
     bool set;
   } unused[] = {
-      {kFieldLinkB, "link_b", !o.link_b.empty()},
-      {kFieldOffset, "offset", !same3(o.offset, d.offset)},
-      {kFieldOffsetB, "offset_b", !same3(o.offset_b, d.offset_b)},
-      {kFieldDistance, "distance", o.distance != d.distance},
-      {kFieldAxis, "axis", !same3(o.axis, d.axis)},
-      {kFieldDirection, "direction", !same3(o.direction, d.direction)},
-      {kFieldCone, "cone", o.cone != d.cone},
-      {kFieldPositionWeights, "position_weights", !same3(o.position_weights, d.position_weights)},
-      {kFieldRotationWeights, "rotation_weights", !same3(o.rotation_weights, d.rotation_weights)},
-      {kFieldNullSpace, "null_space", o.null_space != d.null_space},
+      {kFieldLinkB, "link_b", j.contains("link_b")},
+      {kFieldOffset, "offset", j.contains("offset")},
+      {kFieldOffsetB, "offset_b", j.contains("offset_b")},
+      {kFieldDistance, "distance", j.contains("distance")},
+      {kFieldAxis, "axis", j.contains("axis")},
+      {kFieldDirection, "direction", j.contains("direction")},
+      {kFieldCone, "cone", j.contains("cone")},
+      {kFieldPositionWeights, "position_weights", j.contains("position_weights")},
+      {kFieldRotationWeights, "rotation_weights", j.contains("rotation_weights")},
+      {kFieldNullSpace, "null_space", j.contains("null_space")},
       {kFieldHard, "hard", o.hard != d.hard},
-      {kFieldTarget, "target", o.target_current != d.target_current},
-      {kFieldRelative, "relative", o.relative_current != d.relative_current},
-      {kFieldContacts, "contacts", !o.contacts.empty()},
-      {kFieldMargin, "margin", o.margin != default_margin(kind->type)},
-      {kFieldBox, "lower", !same3(o.lower, d.lower) || !same3(o.upper, d.upper)},
-      {kFieldMinMeasure, "min_measure", o.min_measure != d.min_measure},
+      {kFieldTarget, "target", j.contains("target")},
+      {kFieldRelative, "relative", j.contains("relative")},
+      {kFieldContacts, "contacts", j.contains("contacts")},
+      {kFieldMargin, "margin", j.contains("margin")},
+      {kFieldBox, "lower", j.contains("lower") || j.contains("upper")},
+      {kFieldMinMeasure, "min_measure", j.contains("min_measure")},
   };
   auto reads = [kind](uint32_t field) {
     return kind->has(field) ||

@@ -363,17 +363,22 @@ TEST(Scene, ErrorsNameTheJsonPath) {
   EXPECT_EQ(heavy.objectives[0].position_weights.x, 1e7);
 }
 
-// a value the objective's kind does not read is named when the file is read, not lost silently
+// a key the objective's kind does not read is named when the file is read, not lost silently,
+// whatever its value (an offset of zero on a posture does nothing either)
 TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
   Scene s = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
     {"type": "position", "link": "tcp", "rotation_weights": [1, 1, 0], "distance": 0.2},
-    {"type": "posture", "target": "current", "offset": [0, 0, 0]}]})",
+    {"type": "posture", "target": "current", "offset": [0, 0, 0]},
+    {"type": "pose", "link": "tcp", "axis": [0, 0, 1], "hard": false}]})",
                         "s.json", "");
-  ASSERT_EQ(s.warnings.size(), 2u);
+  ASSERT_EQ(s.warnings.size(), 5u);
   EXPECT_EQ(s.warnings[0],
             "s.json: objectives[0].distance: not used by a position objective, ignored");
   EXPECT_EQ(s.warnings[1],
             "s.json: objectives[0].rotation_weights: not used by a position objective, ignored");
+  EXPECT_EQ(s.warnings[2], "s.json: objectives[1].offset: not used by a posture objective, ignored");
+  EXPECT_EQ(s.warnings[3], "s.json: objectives[1].target: not used by a posture objective, ignored");
+  EXPECT_EQ(s.warnings[4], "s.json: objectives[2].axis: not used by a pose objective, ignored");
 }
 
 // "hard" on a soft-only kind is warned about and dropped: the scene is written as it is used and

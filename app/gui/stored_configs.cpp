@@ -189,16 +189,19 @@ bool import_targets(Ui& ui, const std::string& path) {
   std::vector<Transform<double>> targets;
   std::vector<std::string> bad;
   std::string line;
+  bool seen_line = false;  // a line that is not a comment or blank was read
   for (int n = 1; std::getline(in, line); ++n) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     std::vector<std::string> fields = split_csv_line(line);
-    // a first line without a number is a header
+    // the first line that is not a comment or blank, without a number, is a header
     double v;
     bool any_number = false;
     for (const std::string& f : fields) any_number = any_number || plain_number(f, &v);
-    if (n == 1 && !any_number) continue;
+    const bool header_line = !seen_line;
+    seen_line = true;
+    if (header_line && !any_number) continue;
     Transform<double> t;
     std::string why = parse_target(fields, &t);
     if (why.empty())

@@ -379,7 +379,8 @@ TEST_F(Session, SceneSavedByAScriptKeepsTheUsersFrameBudget) {
 }
 
 TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
-  std::ofstream(path("targets.csv")) << "x,y,z\n"
+  std::ofstream(path("targets.csv")) << "# a comment before the header\n"
+                                        "x,y,z\n"
                                         "0.45,0.1,0.5\n"
                                         "0.4,oops,0.5\n"
                                         "# a comment\n"
@@ -400,11 +401,11 @@ TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
   expect_near(d["objectives"][0]["target"]["position"], json::array({0.35, -0.1, 0.45}), 1e-12,
               "applied target");
   std::string text = log();
-  EXPECT_NE(text.find("targets.csv: line 3"), std::string::npos) << text;
-  EXPECT_NE(text.find("targets.csv: line 6"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets.csv: line 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets.csv: line 7"), std::string::npos) << text;
   // the command line's rules: a position within 1e6 m, a unit quaternion
-  EXPECT_NE(text.find("targets.csv: line 7: a position beyond 1e6 m"), std::string::npos) << text;
-  EXPECT_NE(text.find("targets.csv: line 8: the quaternion is not unit (norm 2"), std::string::npos)
+  EXPECT_NE(text.find("targets.csv: line 8: a position beyond 1e6 m"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets.csv: line 9: the quaternion is not unit (norm 2"), std::string::npos)
       << text;
   EXPECT_EQ(run("robot panda\nimport_targets missing.csv\n"), 1);
   // an objective that does not exist is named as such

@@ -73,8 +73,7 @@ TEST_F(Session, SaveThenOpenRestoresConfigurationObjectivesTargetsWeightsAndCame
   expect_near(a["joint_q"], dump("opened2.json")["joint_q"], 1e-12, "joint_q");
   // and so does `scene`, with the stored configurations and the scene's path (it applied the
   // scene alone)
-  ASSERT_EQ(run("robot ur5e\nlive off\nscene scene.json\nwait 1\ndump opened3.json\n"), 0)
-      << log();
+  ASSERT_EQ(run("robot ur5e\nlive off\nscene scene.json\nwait 1\ndump opened3.json\n"), 0) << log();
   const json c = dump("opened3.json");
   EXPECT_EQ(c["stored_configs"].size(), 1u);
   EXPECT_EQ(c["scene_path"], "scene.json");

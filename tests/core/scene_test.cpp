@@ -376,8 +376,10 @@ TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
             "s.json: objectives[0].distance: not used by a position objective, ignored");
   EXPECT_EQ(s.warnings[1],
             "s.json: objectives[0].rotation_weights: not used by a position objective, ignored");
-  EXPECT_EQ(s.warnings[2], "s.json: objectives[1].offset: not used by a posture objective, ignored");
-  EXPECT_EQ(s.warnings[3], "s.json: objectives[1].target: not used by a posture objective, ignored");
+  EXPECT_EQ(s.warnings[2],
+            "s.json: objectives[1].offset: not used by a posture objective, ignored");
+  EXPECT_EQ(s.warnings[3],
+            "s.json: objectives[1].target: not used by a posture objective, ignored");
   EXPECT_EQ(s.warnings[4], "s.json: objectives[2].axis: not used by a pose objective, ignored");
 }
 

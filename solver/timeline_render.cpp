@@ -351,8 +351,21 @@ KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
   solver.solve(task.problem, settings, from, result);
   KeyJump jump;
   jump.targets_reached = result.problems[0].converged;
-  jump.reach_position_error = result.problems[0].position_error;
-  jump.reach_rotation_error = result.problems[0].rotation_error;
+  // how close the solve got to the key's targets: the objectives with a target only (a soft
+  // gaze's error is no distance from the key's targets)
+  {
+    State at(m);
+    eval_fk(m, result.problems[0].q, {}, at);
+    const std::vector<ObjectiveReport> reached =
+        report_objectives(task.problem, 0, result.problems[0].q, at.body_q, settings);
+    for (int o : task.target_objectives) {
+      if (!reached[std::size_t(o)].pursued) continue;
+      jump.reach_position_error =
+          std::max(jump.reach_position_error, reached[std::size_t(o)].position_error);
+      jump.reach_rotation_error =
+          std::max(jump.reach_rotation_error, reached[std::size_t(o)].rotation_error);
+    }
+  }
   std::vector<double> d(m.dof_count);
   difference_row(m.view(), result.problems[0].q.data(), key.q.data(), d.data());
   for (int j = 0; j < m.joint_count; ++j) {

@@ -87,6 +87,8 @@ int cmd_animate(int argc, char** argv) {
     print_warnings(setup.warnings, scene_path);
     std::vector<std::string> warnings;
     Timeline timeline = timeline_on_model(m, scene, setup, warnings);
+    if (timeline.keys.size() == 1)
+      warnings.push_back("the timeline has one key: the trajectory is that one configuration");
     SolverSettings settings;
     apply_solver_json(scene.solver, settings, warnings);
     print_warnings(warnings, scene_path);

@@ -150,6 +150,16 @@ TEST(Animate, ClearErrors) {
   r = run_animate({plain});
   EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+  // one key renders its one configuration, with a word that this is all there is
+  const std::string one = R"({"version": 1, "robot": "panda",
+    "objectives": [{"type": "pose", "name": "tcp", "link": "panda_hand_tcp", "target": "current"}],
+    "timeline": {"keys": [{"time": 0, "joint_q": {"panda_joint1": 0.3}}]}})";
+  r = run_animate({dir.write("one.json", one), "--out", dir / "one.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("one.json: the timeline has one key: the trajectory is that one "
+                       "configuration"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(TrajectoryCsv, ReadErrorsNameTheColumnOrLine) {

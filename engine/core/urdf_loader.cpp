@@ -1030,6 +1030,12 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   }
   std::vector<int> body_of_link(ps.links.size(), -1);
   std::vector<int> index_of_joint(ps.joints.size(), -1);
+  // mimic joints followed to their final source: the source, q = multiplier q_source + offset
+  struct Folded {
+    std::string source;
+    double multiplier, offset;
+  };
+  std::map<std::string, Folded> folded;
   for (int k = 0; k < int(link_order.size()); ++k) body_of_link[link_order[k]] = k;
   for (int k = 0; k < int(joint_order.size()); ++k) index_of_joint[joint_order[k]] = k + 1;
 
@@ -1143,7 +1149,8 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       // a fixed joint has no coordinate to drive (real URDFs, e.g. Talos, carry such tags)
       msg.warn(xj.line, context + "fixed joint has a <mimic>; ignored");
     } else if (!xj.mimic.empty()) {
-      // follow a chain of mimics to its final source: q = a (c q_src + d) + b
+      // follow a chain of mimics to its final source: q = a (c q_src + d) + b; a joint already
+      // followed to its source ends the walk (a chain of n mimics then loads in n steps, not n^2)
       double mult = j->mimic ? j->mimic->multiplier : 1.0;
       double off = j->mimic ? j->mimic->offset : 0.0;
       std::set<std::string> seen = {xj.name};
@@ -1151,6 +1158,13 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       for (;;) {
         if (!seen.insert(src).second)
           msg.fail(xj.line, context + "mimic joints form a cycle through " + in_quotes(src));
+        const auto known = folded.find(src);
+        if (known != folded.end()) {
+          off = mult * known->second.offset + off;
+          mult = mult * known->second.multiplier;
+          src = known->second.source;
+          break;
+        }
         const XmlJoint& xs = ps.joints[ps.joint_index.at(src)];
         if (xs.mimic.empty()) break;
         urdf::JointConstSharedPtr sj = urdf->getJoint(src);
@@ -1172,6 +1186,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       s.mimic = index_of_joint[ps.joint_index.at(src)];
       s.mimic_multiplier = mult;
       s.mimic_offset = off;
+      folded[xj.name] = {src, mult, off};
     }
     b.add_joint(s);
   }

@@ -208,7 +208,9 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
        {std::pair<const Vec3<double>*, const char*>{&o.axis, "axis"}, {&o.direction, "direction"}})
     if (v->x == 0 && v->y == 0 && v->z == 0) r.fail(where + "." + key, "must not be zero");
   if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
-  if (j.contains("contacts")) o.contacts = read_contacts(r, j["contacts"], where + ".contacts");
+  // read only where the kind reads them: elsewhere the key is a warning whatever it holds
+  if (j.contains("contacts") && kind->has(kFieldContacts))
+    o.contacts = read_contacts(r, j["contacts"], where + ".contacts");
   if (j.contains("min_measure")) o.min_measure = r.number(j["min_measure"], where + ".min_measure");
   if (o.min_measure < 0) r.fail(where + ".min_measure", "must be >= 0");
   if (j.contains("lower")) o.lower = read_bounds(r, j["lower"], where + ".lower", -HUGE_VAL);

@@ -369,9 +369,9 @@ TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
   Scene s = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [
     {"type": "position", "link": "tcp", "rotation_weights": [1, 1, 0], "distance": 0.2},
     {"type": "posture", "target": "current", "offset": [0, 0, 0]},
-    {"type": "pose", "link": "tcp", "axis": [0, 0, 1], "hard": false}]})",
+    {"type": "pose", "link": "tcp", "axis": [0, 0, 1], "hard": false, "contacts": []}]})",
                         "s.json", "");
-  ASSERT_EQ(s.warnings.size(), 5u);
+  ASSERT_EQ(s.warnings.size(), 6u);
   EXPECT_EQ(s.warnings[0],
             "s.json: objectives[0].distance: not used by a position objective, ignored");
   EXPECT_EQ(s.warnings[1],
@@ -381,6 +381,9 @@ TEST(Scene, ValuesTheKindDoesNotReadAreWarnings) {
   EXPECT_EQ(s.warnings[3],
             "s.json: objectives[1].target: not used by a posture objective, ignored");
   EXPECT_EQ(s.warnings[4], "s.json: objectives[2].axis: not used by a pose objective, ignored");
+  // read only where the kind reads them: an empty list on a pose is the same warning, not the
+  // support polygon's "expected a non-empty array"
+  EXPECT_EQ(s.warnings[5], "s.json: objectives[2].contacts: not used by a pose objective, ignored");
 }
 
 // "hard" on a soft-only kind is warned about and dropped: the scene is written as it is used and

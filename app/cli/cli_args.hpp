@@ -45,6 +45,8 @@ class ArgParser {
 
   // whether an option / flag was given, or a positional filled
   bool has(const std::string& name) const;
+  // whether the command declares the option at all (shared option sets that differ by command)
+  bool declares(const std::string& name) const { return find_option(name) != nullptr; }
   // value of an option or positional; fallback when absent
   std::string get(const std::string& name, const std::string& fallback = "") const;
   // every value of a (repeatable) option, in command line order

@@ -50,7 +50,7 @@ int cmd_animate(int argc, char** argv) {
   args.add_required_option("out", "TRAJ.csv", "output (.csv, .json, or '-' for CSV on stdout)");
   args.add_option("rate", "HZ", "samples per second (default 100)");
   args.add_flag("fail-on-flagged", "exit status 3 when a segment is flagged");
-  add_robot_options(args);
+  add_robot_options(args, RobotSource::kSceneOnly);
   add_solver_options(args);
   double rate = 100;
   try {
@@ -59,8 +59,6 @@ int cmd_animate(int argc, char** argv) {
       std::printf("%s", args.usage().c_str());
       return 0;
     }
-    if (args.has("floating-base"))
-      throw CliError("--floating-base does not go with a scene (its \"floating_base\" says)");
     rate = args.get_double("rate", rate);
     if (!(rate > 0) || rate > 1e6) throw CliError("--rate must be a number in (0, 1e6]");
   } catch (const CliError& e) {

@@ -7,8 +7,9 @@
 
 namespace ikwb {
 
-void add_robot_options(ArgParser& args) {
-  args.add_flag("floating-base", "attach the root link with a free joint");
+void add_robot_options(ArgParser& args, RobotSource source) {
+  if (source == RobotSource::kFileOrScene)
+    args.add_flag("floating-base", "attach the root link with a free joint");
   args.add_option("package-path", "DIR", "search folder for package:// URIs", true);
   args.add_flag("strict",
                 "refuse files with faults that are otherwise repaired with a warning (commas "
@@ -19,7 +20,7 @@ void add_robot_options(ArgParser& args) {
 
 UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
   UrdfOptions opt;
-  opt.floating_base = args.has("floating-base");
+  opt.floating_base = args.declares("floating-base") && args.has("floating-base");
   opt.package_paths = args.get_all("package-path");
   opt.strict = args.has("strict");
   opt.xacro_args = args.get_all("xacro-arg");
@@ -31,7 +32,7 @@ UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
 }
 
 UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene) {
-  if (args.has("floating-base"))
+  if (args.declares("floating-base") && args.has("floating-base"))
     throw CliError("--floating-base does not go with a scene (its \"floating_base\" says)");
   UrdfOptions opt = read_robot_options(args, scene_mesh_files(scene));
   opt.floating_base = scene.floating_base;

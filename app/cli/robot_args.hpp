@@ -16,7 +16,12 @@ namespace ikwb {
 // collisions stay fast) or the collision meshes (it evaluates collisions)
 enum class MeshFiles { kNone, kCollision };
 
-void add_robot_options(ArgParser& args);
+// where a command's robot comes from: a robot file or a scene (solve, fk, ...), or only a scene
+// (animate), whose "floating_base" says what --floating-base would: such a command does not
+// offer the flag
+enum class RobotSource { kFileOrScene, kSceneOnly };
+
+void add_robot_options(ArgParser& args, RobotSource source = RobotSource::kFileOrScene);
 // the options as given, reading the mesh files `meshes` names (the others are only resolved)
 UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes = MeshFiles::kNone);
 // the options for a scene's robot: the scene's floating base, its package paths before the

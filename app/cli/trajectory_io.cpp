@@ -66,7 +66,7 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
   opt.expected_columns = m.coord_count;
   opt.columns_name = "joint_coord_count";
   opt.header_names_columns = true;
-  // each coordinate named once; a `time` column (`ikwb animate`'s first) is left out, and so is
+  // each coordinate named once; a first `time` column (`ikwb animate`'s) is left out, and so is
   // one naming a joint without coordinates of its own (fixed, or a mimic joint, whose value
   // follows its source: ROS joint_states list them)
   opt.check_header = [&](const std::vector<std::string>& header) {
@@ -76,7 +76,12 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
       list += (list.empty() ? "'" : ", '") + name + "'";
     };
     int first = 0;  // the first column that may name a coordinate
-    if (!header.empty() && header[0] == "time") first = 1;
+    // `time` first is `ikwb animate`'s time column, unless the robot has a coordinate of that
+    // name and the header names it only there
+    const bool time_coord = std::find(names.begin(), names.end(), "time") != names.end();
+    if (!header.empty() && header[0] == "time" &&
+        (!time_coord || std::count(header.begin(), header.end(), "time") > 1))
+      first = 1;
     constexpr int kResults = int(std::size(kSolveResultColumns));
     if (int(header.size()) >= kResults &&
         std::equal(header.begin(), header.begin() + kResults, std::begin(kSolveResultColumns)))

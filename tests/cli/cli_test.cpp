@@ -447,6 +447,27 @@ TEST(CliFk, HeaderInAnotherOrderIsReadByName) {
   }
 }
 
+// a robot with a joint named `time`: a header naming it once names the joint; `time` twice
+// (`ikwb animate`'s output for that robot) is the time column, then the joint
+TEST(CliFk, JointNamedTimeIsAJointUnlessTheHeaderHasTwo) {
+  TempDir dir;
+  std::string robot = kRobot;
+  for (std::size_t at; (at = robot.find("\"elbow\"")) != std::string::npos;)
+    robot.replace(at, 7, "\"time\"");
+  std::string urdf = dir.write("bot.urdf", robot);
+  std::string ordered = dir.write("ordered.csv", "0.5,-1.25,0.1\n-1.5,3.0,0.2\n");
+  std::string named = dir.write("named.csv", "time,shoulder,slide\n-1.25,0.5,0.1\n3.0,-1.5,0.2\n");
+  std::string timed = dir.write("timed.csv",
+                                "time,shoulder,time,slide\n0,0.5,-1.25,0.1\n0.5,-1.5,3.0,0.2\n");
+  CmdResult a = run(cmd_fk, {"fk", urdf, "--q", ordered, "--out", "-"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  for (const std::string& q : {named, timed}) {
+    CmdResult b = run(cmd_fk, {"fk", urdf, "--q", q, "--out", "-"});
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(a.out, b.out) << q;
+  }
+}
+
 // ROS joint_states name every joint: a mimic joint (the Panda's second finger) and fixed ones
 // have no coordinates of their own, and their columns are left out
 TEST(CliFk, HeaderColumnsOfMimicAndFixedJointsAreLeftOut) {
@@ -610,9 +631,12 @@ TEST(CliOutputs, AnOutputNamingAFileOfTheSceneIsRefused) {
   }
   EXPECT_EQ(test::read_text(robot), test::read_text(resolve_robot("planar3")));
   EXPECT_EQ(test::read_text(srdf), "<robot name=\"planar3\"/>\n");
+  // animate reads only scenes: it does not offer the flag
   CmdResult r = run(cmd_animate, {"animate", scene, "--out", dir / "a.csv", "--floating-base"});
-  EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.err.find("--floating-base does not go with a scene"), std::string::npos) << r.err;
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown option '--floating-base'"), std::string::npos) << r.err;
+  r = run(cmd_animate, {"animate", "--help"});
+  EXPECT_EQ(r.out.find("--floating-base"), std::string::npos) << r.out;
 }
 
 // a robot file that cannot be opened says why, as --q does

@@ -101,7 +101,8 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   bool at_minimum = false;  // the line search found no decrease since the last update
   T last_violation = st.eval.violation;
   const bool timed = w.deadline_ns != ~uint64_t(0);
-  for (int it = 0; it < cfg.max_iterations; ++it) {
+  const int max_iterations = has_free_dof(nv, w.dof_free) ? cfg.max_iterations : 0;
+  for (int it = 0; it < max_iterations; ++it) {
     if (early_exit && row_converged(st.eval, cfg)) {
       st.converged = true;
       break;

@@ -163,6 +163,14 @@ struct RowStatus {
   bool settling = false;  // converged with the null-space posture not yet settled
 };
 
+// whether any of the nv dofs may move (dof_free null: all may); a row without one has nothing
+// to iterate on: every seed and restart is its initial configuration
+IKWB_HD bool has_free_dof(int nv, const uint8_t* dof_free) {
+  for (int a = 0; a < nv; ++a)
+    if (!dof_free || dof_free[a]) return true;
+  return false;
+}
+
 // Projects the 1-dof joints of q into their limits; frozen dofs (dof_free[d] == 0) stay put.
 template <class T>
 IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q,
@@ -772,7 +780,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     }
     return true;
   };
-  for (int it = 0; it < cfg.max_iterations; ++it) {
+  const int max_iterations = has_free_dof(nv, w.dof_free) ? cfg.max_iterations : 0;
+  for (int it = 0; it < max_iterations; ++it) {
     // out of time: the best so far stands
     if (timed && (it & clock_mask) == clock_mask && row_clock_ns() >= w.deadline_ns) break;
     // an earlier attempt of the row converged in another lane: this one cannot be kept

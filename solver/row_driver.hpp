@@ -168,6 +168,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
     }
     if (st.converged && lane.stop_after) lower_stop_after(lane.stop_after, unsigned(attempt));
     if (st.converged || row_clock_ns() >= deadline_ns) break;
+    if (!has_free_dof(m.dof_count, start.dof_free)) break;  // a restart would start there again
   }
   best.ran = have_best ? 1 : 0;
   return best;

@@ -271,6 +271,47 @@ TEST_F(PandaFixture, ZeroWeightsLeaveTheConfigurationAlone) {
   }
 }
 
+// Nothing to move (a robot of fixed joints; the Panda with every dof masked): an unreachable
+// target is a best effort after no iteration and no restart, where every attempt used to run
+// until its damping gave up (209 iterations over the CLI's 51 attempts); a met one converges.
+TEST_F(PandaFixture, NoFreeDofTakesNoIterations) {
+  LoadResult lr = load_urdf_string(
+      "<robot name=\"fixed\"><link name=\"a\"/><link name=\"b\"/><joint name=\"f\" "
+      "type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/><origin xyz=\"0.1 0 "
+      "0\"/></joint></robot>",
+      "fixed.urdf", "");
+  ASSERT_TRUE(lr.model);
+  std::shared_ptr<const Model> fixed = lr.model;
+  IkProblem still(fixed, 2);
+  const int b = still.add_position(fixed->find_body("b"));
+  still.set_target_position(b, 0, {0.5, 0, 0});
+  still.set_target_position(b, 1, {0.1, 0, 0});
+  IkProblem masked(model);
+  const int tip = masked.add_position(tcp);
+  masked.set_target_position(tip, 0, tcp_at(q_mid) + Vec3<double>{0.2, 0, 0});
+  masked.set_dof_mask(std::vector<uint8_t>(model->dof_count, 0));
+  for (Optimizer o : {Optimizer::kLevenbergMarquardt, Optimizer::kLbfgs}) {
+    SCOPED_TRACE(to_string(o));
+    SolverSettings s;
+    s.optimizer = o;
+    s.n_seeds = 4;
+    s.sampler = Sampler::kUniform;
+    s.max_restarts = 50;
+    SolveResult res;
+    make_cpu_solver()->solve(still, s, {}, res);
+    EXPECT_FALSE(res.problems[0].converged);
+    EXPECT_NEAR(res.problems[0].position_error, 0.4, 1e-12);
+    EXPECT_TRUE(res.problems[1].converged);
+    for (const ProblemResult& r : res.problems) EXPECT_EQ(r.total_iterations, 0);
+    make_cpu_solver()->solve(masked, s, q_mid, res);
+    expect_sane(*model, res);
+    EXPECT_FALSE(res.problems[0].converged);
+    EXPECT_NEAR(res.problems[0].position_error, 0.2, 1e-12);
+    EXPECT_EQ(res.problems[0].total_iterations, 0);
+    for (std::size_t i = 0; i < q_mid.size(); ++i) EXPECT_EQ(res.problems[0].q[i], q_mid[i]);
+  }
+}
+
 // [SECTION] a 200-dof synthetic robot
 
 // A trunk of 100 revolute joints with a branch of 10 joints hanging off every 10th trunk link:

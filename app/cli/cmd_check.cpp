@@ -149,6 +149,13 @@ int cmd_check(int argc, char** argv) {
         stderr, "check: %d of %zu configurations in collision (%d capsule pairs checked)\n",
         colliding_configs, q.row_count(),
         world.self_pair_count() + int(world.world_capsules.size() * world.obstacles.size()));
+    if (colliding_configs > 0 && scene.srdf.empty())
+      std::fprintf(stderr,
+                   "check: no SRDF, so every pair not joined by a joint was checked; capsules "
+                   "that cover the links across a short wrist or a gripper can overlap where "
+                   "the meshes do not. Give the robot's SRDF (--srdf, or a scene's \"srdf\"; the "
+                   "shipped robots' are beside them, e.g. assets/robots/panda/panda.srdf), or "
+                   "write one: ikwb check ROBOT --sample-pairs 10000 --out ROBOT.srdf\n");
     return colliding_configs > 0 ? kCollides : 0;
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb check", args.has("q") ? "the configurations of " + q_path

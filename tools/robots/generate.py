@@ -1069,6 +1069,11 @@ def make_panda():
               "panda_joint7": PI / 4, "panda_finger_joint1": 0.035}
     r.end_effectors = ["panda_hand_tcp"]
     r.objectives = [obj_pose("tcp pose", "panda_hand_tcp"), obj_posture(1.0, True), obj_limits()]
+    # capsules that overlap in the neutral configuration (`ikwb check panda --sample-pairs`,
+    # reason Default): across the short wrist, and the two fingers
+    r.disabled_pairs = [("panda_link5", "panda_link7", "Default"),
+                        ("panda_link5", "panda_hand", "Default"),
+                        ("panda_leftfinger", "panda_rightfinger", "Default")]
     return r, dict(a=a, d=d, alpha=alpha)
 
 
@@ -1132,6 +1137,10 @@ def make_ur5e():
               "wrist_1_joint": -HALF_PI, "wrist_2_joint": -HALF_PI, "wrist_3_joint": 0.0}
     r.end_effectors = ["tool0"]
     r.objectives = [obj_pose("tool pose", "tool0"), obj_posture(1.0, True), obj_limits()]
+    # capsules that overlap in the neutral configuration (`ikwb check ur5e --sample-pairs`,
+    # reason Default): the shoulder's base against the upper arm, the forearm against the wrist
+    r.disabled_pairs = [("base_link_inertia", "upper_arm_link", "Default"),
+                        ("forearm_link", "wrist_2_link", "Default")]
     return r, dict(d=[d1, 0, 0, d4, d5, d6], a=[0, a2, a3, 0, 0, 0],
                    alpha=[HALF_PI, 0, 0, HALF_PI, -HALF_PI, 0])
 
@@ -1194,6 +1203,9 @@ def make_iiwa7():
     r.rest = {"iiwa_joint_2": 0.6, "iiwa_joint_4": -1.4, "iiwa_joint_6": 1.14}
     r.end_effectors = ["iiwa_link_ee"]
     r.objectives = [obj_pose("flange pose", "iiwa_link_ee"), obj_posture(1.0, True), obj_limits()]
+    # capsules that overlap in the neutral configuration across the wrist (`ikwb check iiwa7
+    # --sample-pairs`, reason Default)
+    r.disabled_pairs = [("iiwa_link_5", "iiwa_link_7", "Default")]
     return r
 
 

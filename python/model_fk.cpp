@@ -389,6 +389,13 @@ void bind_model_fk(py::module_& m) {
           [](const PyModel& p) { return doubles_array(p.model->neutral_configuration()); },
           "The neutral configuration (a new array): the robot file's home (zero and identity "
           "quaternions; an MJCF's qpos0) with 1-dof joints clamped into their limits")
+      .def_property_readonly(
+          "joint_qd",
+          [](const PyModel& p) {
+            return doubles_array(std::vector<double>(std::size_t(p.model->dof_count), 0.0));
+          },
+          "Zero joint velocities (a new array of joint_dof_count), as Newton's Model.joint_qd "
+          "starts: eval_fk(model, model.joint_q, model.joint_qd, state) runs as there")
       .def(
           "middle_configuration",
           [](const PyModel& p) { return doubles_array(p.model->middle_configuration()); },

@@ -128,18 +128,30 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   std::vector<Transform<double>> x(std::size_t(n) * count);
   for (py::ssize_t r = 0; r < n; ++r)
     for (int i = 0; i < count; ++i) x[r * count + i] = s.setup.objectives[i].target;
+  // a row whose values cannot be a target (NaN or inf, a quaternion not unit, beyond 1e6 m: a
+  // motion-capture gap) is not solved, as `ikwb solve` skips such a line; the others are
+  std::vector<std::string> skipped(static_cast<std::size_t>(n));
   for (const TargetArray& t : arrays) {
     const py::ssize_t cols = t.values.shape(1);
     for (py::ssize_t r = 0; r < n; ++r) {
+      if (!skipped[r].empty()) continue;
       const double* d = t.values.data() + r * cols;
       const std::string row = "Scene.solve targets['" + t.name + "'] row " + std::to_string(r);
-      for (int i : t.objectives) {
-        Transform<double>& dst = x[r * count + i];
-        if (t.position) dst.p = target_position(d, row);
-        if (t.rotation) dst.q = unit_quat(t.position ? d + 3 : d, row);
+      try {
+        for (int i : t.objectives) {
+          Transform<double>& dst = x[r * count + i];
+          if (t.position) dst.p = target_position(d, row);
+          if (t.rotation) dst.q = unit_quat(t.position ? d + 3 : d, row);
+        }
+      } catch (const py::value_error& e) {
+        skipped[r] = e.what();
       }
     }
   }
+  std::vector<py::ssize_t> rows;  // the rows that are solved
+  for (py::ssize_t r = 0; r < n; ++r)
+    if (skipped[r].empty()) rows.push_back(r);
+  if (rows.empty()) throw py::value_error(skipped[0]);
   // where the rows start: the scene's configuration, joint_q's, or (n, nq) one per row
   std::vector<double> q0 = s.setup.q;
   bool per_row = false;
@@ -159,33 +171,48 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   std::string note;
   auto solver = make_solver(settings.backend, &note);
   py::array_t<double> q_out({n, py::ssize_t(m.coord_count)});
-  py::array_t<bool> converged(n);
+  py::array_t<bool> converged(n), skipped_out(n);
   py::array_t<double> pos_err(n), rot_err(n);
   py::array_t<int> iterations(n);
   double* qo = q_out.mutable_data();
   bool* co = converged.mutable_data();
   double *pe = pos_err.mutable_data(), *re = rot_err.mutable_data();
   int* it = iterations.mutable_data();
+  const std::size_t nq = std::size_t(m.coord_count);
+  for (py::ssize_t r = 0; r < n; ++r) {
+    skipped_out.mutable_data()[r] = !skipped[r].empty();
+    std::fill(qo + r * nq, qo + (r + 1) * nq, NAN);
+    co[r] = false;
+    pe[r] = re[r] = NAN;
+    it[r] = 0;
+  }
   double seconds = 0;
   {
     py::gil_scoped_release release;
-    // as `ikwb solve`; sequential: one row at a time, each from the answer before it
-    const py::ssize_t chunk = sequential ? 1 : 4096;
-    const std::size_t nq = std::size_t(m.coord_count);
+    // as `ikwb solve`; sequential: one row at a time, each from the answer before it. The
+    // chunks start small and double while one takes under kChunkSeconds (up to 4096 rows), so
+    // that Ctrl-C, checked between them, stops a slow batch (a whole body: a few hundred rows
+    // a second) soon, and a fast one still solves thousands of rows a call
+    constexpr double kChunkSeconds = 0.1;
+    py::ssize_t chunk = sequential ? 1 : 16;
     SolveResult res;
     std::shared_ptr<const Model> model = s.model->model;
     std::vector<double> start = q0;
-    for (py::ssize_t begin = 0; begin < n; begin += chunk) {
-      const int k = int(std::min(chunk, n - begin));
-      if (per_row)
-        start.assign(q0.begin() + std::ptrdiff_t(begin * nq),
-                     q0.begin() + std::ptrdiff_t((begin + k) * nq));
-      IkProblem problem = make_problem(model, s.setup.objectives, k, &s.setup.collision);
+    const py::ssize_t total = py::ssize_t(rows.size());
+    for (py::ssize_t begin = 0, k = 0; begin < total; begin += k) {
+      k = std::min(chunk, total - begin);
+      if (per_row) {
+        start.resize(std::size_t(k) * nq);
+        for (int r = 0; r < k; ++r)
+          std::copy_n(q0.begin() + std::ptrdiff_t(rows[begin + r] * nq), nq,
+                      start.begin() + std::ptrdiff_t(r * nq));
+      }
+      IkProblem problem = make_problem(model, s.setup.objectives, int(k), &s.setup.collision);
       apply_joint_settings(s.setup, problem);
       for (int i = 0; i < count; ++i) {
         if (!s.setup.objectives[i].objective.has_target()) continue;
         std::vector<Transform<double>> ti(k);
-        for (int r = 0; r < k; ++r) ti[r] = x[(begin + r) * count + i];
+        for (int r = 0; r < k; ++r) ti[r] = x[rows[begin + r] * count + i];
         problem.set_target_poses(i, ti);
       }
       solver->solve(problem, settings, start, res);
@@ -193,13 +220,30 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
       if (sequential) start = res.problems[0].q;
       for (int r = 0; r < k; ++r) {
         const ProblemResult& p = res.problems[r];
-        std::copy(p.q.begin(), p.q.end(), qo + (begin + r) * m.coord_count);
-        co[begin + r] = p.converged;
-        pe[begin + r] = p.position_error;
-        re[begin + r] = p.rotation_error;
-        it[begin + r] = p.iterations;
+        const py::ssize_t row = rows[begin + r];
+        std::copy(p.q.begin(), p.q.end(), qo + row * m.coord_count);
+        co[row] = p.converged;
+        pe[row] = p.position_error;
+        re[row] = p.rotation_error;
+        it[row] = p.iterations;
       }
+      {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      }
+      if (!sequential && res.solve_seconds < kChunkSeconds)
+        chunk = std::min<py::ssize_t>(chunk * 2, 4096);
     }
+  }
+  if (rows.size() < std::size_t(n)) {
+    py::ssize_t first = 0;
+    while (skipped[first].empty()) ++first;
+    const std::string text = "Scene.solve: " + std::to_string(n - py::ssize_t(rows.size())) +
+                             " of " + std::to_string(n) +
+                             " target rows not solved (their q and errors are NaN, 'skipped' "
+                             "marks them); the first: " +
+                             skipped[first];
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
   }
   py::dict out;
   out["q"] = q_out;
@@ -207,6 +251,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   out["position_error"] = pos_err;
   out["rotation_error"] = rot_err;
   out["iterations"] = iterations;
+  out["skipped"] = skipped_out;
   out["solve_seconds"] = seconds;
   // the backend that ran, and why it is not the one asked for (CUDA without a device)
   out["backend"] = std::string(to_string(solver->backend()));
@@ -284,8 +329,11 @@ void bind_scene(py::module_& m) {
           "on one IK branch where the targets allow; one row per solver call). Keyword "
           "arguments override solver settings by scene key. Returns a dict: "
           "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
-          "the enabled task objectives), iterations, solve_seconds, backend (the one that ran) and "
-          "backend_note (why it is not the one asked for, or empty). The GIL is released.");
+          "the enabled task objectives), iterations, skipped (rows whose targets cannot be "
+          "used: NaN or inf, a quaternion not unit, beyond 1e6 m; not solved, their q and "
+          "errors NaN, with a UserWarning; ValueError when every row is such), solve_seconds, "
+          "backend (the one that ran) and backend_note (why it is not the one asked for, or "
+          "empty). The GIL is released; Ctrl-C stops a batch between its chunks.");
   m.def(
       "load_scene",
       [](const std::filesystem::path& path,

@@ -98,6 +98,45 @@ def test_starts_that_are_not_numbers_are_named_as_passed(scene):
         scene.solve({"tcp pose": tcp_poses(scene, 2, seed=3)}, joint_q=rows)
 
 
+def test_rows_whose_targets_cannot_be_used_are_skipped(scene):
+    # a motion-capture gap (NaN), a quaternion that is not unit, a point beyond 1e6 m: those
+    # rows are not solved (q and errors NaN, `skipped`), the others are, with one warning, as
+    # `ikwb solve` skips such lines
+    targets = np.array(tcp_poses(scene, 6, seed=11))
+    targets[1, 2] = np.nan
+    targets[3, 3:] = [0, 0, 0, 2]
+    targets[4, 0] = 1e7
+    with pytest.warns(UserWarning, match=r"3 of 6 target rows not solved .* the first: "
+                                         r"Scene\.solve targets\['tcp pose'\] row 1 must be "
+                                         r"finite"):
+        r = scene.solve({"tcp pose": targets})
+    assert list(r["skipped"]) == [False, True, False, True, True, False]
+    for i in (1, 3, 4):
+        assert np.isnan(r["q"][i]).all() and not r["converged"][i]
+        assert np.isnan(r["position_error"][i]) and r["iterations"][i] == 0
+    alone = scene.solve({"tcp pose": targets[[0, 2, 5]]})
+    assert list(r["converged"][[0, 2, 5]]) == list(alone["converged"])
+    np.testing.assert_allclose(r["q"][[0, 2, 5]], alone["q"], atol=1e-9)
+
+
+def test_ctrl_c_stops_a_batch_between_chunks(scene):
+    # 20000 unreachable rows (each gives up after about 6 ms here) would take about two
+    # minutes; the interrupt, 0.5 s in, stops the batch at the end of the chunk running (16 or
+    # 32 rows)
+    import os
+    import signal
+    import threading
+    import time
+    far = np.tile([5.0, 0.0, 0.5], (20000, 1))
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        scene.solve({"tcp pose": far}, budget_ms=50, threads=1)
+    timer.join()
+    assert time.monotonic() - start < 20
+
+
 def test_solve_errors(scene):
     # a value that is no array of numbers says what it is (it read "got ()")
     for value, name in ((None, "NoneType"), ("abc", "str")):

@@ -141,8 +141,7 @@ int cmd_bench(int argc, char** argv) {
     UrdfOptions opt = read_robot_options(args);
     LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     print_warnings(robot.warnings);
-    int link = robot.model->find_body(args.get("link"));
-    if (link < 0) throw CliError("unknown link '" + args.get("link") + "'");
+    const int link = find_target_link(*robot.model, args.get("link"));
     std::string reason;
     auto solver = make_solver(batch.backend, &reason);
     if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());

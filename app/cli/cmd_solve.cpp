@@ -29,6 +29,7 @@
 #include "solver/compromise.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"
+#include "solver/thread_pool.hpp"
 
 namespace ikwb {
 
@@ -69,17 +70,29 @@ constexpr const char* kSummary =
 // Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
 // skipped"). Throws CsvError when the file has no rows, or none that can be solved: a batch
 // that solves nothing is an error, not a 0/0 summary. expected: what the file should hold.
+// After kRowMessages such lines the rest are counted in one line.
+constexpr int kRowMessages = 20;
+
 template <class Row>
 void report_rows(const std::string& file, const std::vector<Row>& rows, const char* expected) {
   const std::string path = file == "-" ? kStandardInput : file;
   std::size_t usable = 0;
+  int reported = 0, more = 0, last_line = 0;
   for (const Row& r : rows) {
-    if (r.ok)
+    if (r.ok) {
       ++usable;
-    else
+    } else if (reported < kRowMessages) {
+      ++reported;
       std::fprintf(stderr, "%s:%d: %s; this target is skipped\n", path.c_str(), r.line,
                    r.error.c_str());
+    } else {
+      ++more;
+      last_line = r.line;
+    }
   }
+  if (more > 0)
+    std::fprintf(stderr, "%s: %d more malformed target lines skipped (the last at line %d)\n",
+                 path.c_str(), more, last_line);
   if (rows.empty()) throw CsvError(path + ": no targets (" + expected + ")");
   if (usable == 0)
     throw CsvError(path + ": no usable target: each of its " + std::to_string(rows.size()) +
@@ -129,11 +142,14 @@ std::string chunk_text(std::size_t count, int chunk) {
 }
 
 // OUT.csv (opened before the solve, so a path that cannot be written fails first) and the
-// summary line (on standard error when OUT.csv goes to standard output). ok[i]: row i was solved
-// (its result is results[k] for the k-th ok row); with_rotation false writes rot_err 0.
+// summary line (on standard error when OUT.csv goes to standard output): the targets solved of
+// all, the malformed lines skipped, the time and rate, and where it ran (`solver`). ok[i]: row
+// i was solved (its result is results[k] for the k-th ok row); with_rotation false writes
+// rot_err 0.
 void write_results(CsvWriter& out, const std::string& out_path, const Model& m,
                    const std::vector<bool>& ok, const std::vector<ProblemResult>& results,
-                   bool with_rotation, double elapsed) {
+                   bool with_rotation, double elapsed, const IkSolver& solver,
+                   const SolverSettings& settings) {
   const int coord_count = m.coord_count;
   for (const char* name : kSolveResultColumns) out.field(name);
   for (const std::string& name : coord_names(m)) out.field(name);
@@ -157,9 +173,18 @@ void write_results(CsvWriter& out, const std::string& out_path, const Model& m,
   }
   out.close();
   std::size_t n = ok.size();
-  std::fprintf(out_path == "-" ? stderr : stdout, "solved %d/%zu (%s%%) in %.3f s, %.0f solves/s\n",
-               solved, n, format_percent(n ? solved / double(n) : 0.0, 1).c_str(), elapsed,
-               elapsed > 0 ? double(k) / elapsed : 0.0);
+  const std::size_t skipped = n - k;
+  std::string where = solver.backend() == Backend::kCuda ? "CUDA" : "CPU";
+  if (solver.backend() == Backend::kCpu) {
+    const int threads = settings.threads > 0 ? settings.threads : hardware_threads();
+    where += ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  }
+  const std::string malformed =
+      skipped ? "; " + std::to_string(skipped) + " of the lines malformed and skipped" : "";
+  std::fprintf(out_path == "-" ? stderr : stdout,
+               "solved %d/%zu (%s%%) in %.3f s, %.0f solves/s (%s)%s\n", solved, n,
+               format_percent(n ? solved / double(n) : 0.0, 1).c_str(), elapsed,
+               elapsed > 0 ? double(k) / elapsed : 0.0, where.c_str(), malformed.c_str());
 }
 
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
@@ -179,12 +204,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
-  int link = m.find_body(link_name);
-  if (link < 0) {
-    std::string names;
-    for (const auto& n : m.body_name) names += (names.empty() ? "" : ", ") + n;
-    throw CliError("unknown link '" + link_name + "'; links are: " + names);
-  }
+  const int link = find_target_link(m, link_name);
   *allocating = "the targets of " + targets_path;
   const LinkTargets targets = read_link_targets(targets_path);
   report_rows(targets_path, targets.rows, "one a line: x,y,z or x,y,z,qx,qy,qz,qw");
@@ -208,7 +228,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
         return problem;
       },
       &elapsed);
-  write_results(out, out_path, m, ok, results, pose, elapsed);
+  write_results(out, out_path, m, ok, results, pose, elapsed, *solver, settings);
 }
 
 // --explain: one line on standard error per pursued objective (enabled, and not soft of weight 0)
@@ -333,7 +353,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         return problem;
       },
       &elapsed);
-  write_results(out, out_path, m, ok, results, true, elapsed);
+  write_results(out, out_path, m, ok, results, true, elapsed, *solver, settings);
   if (!args.has("explain")) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);

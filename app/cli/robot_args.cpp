@@ -1,5 +1,6 @@
 #include "app/cli/robot_args.hpp"
 
+#include <cctype>
 #include <cstdio>
 
 #include "engine/core/objective_kinds.hpp"
@@ -40,6 +41,37 @@ UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene) {
                            scene.package_paths.end());
   opt.xacro_args.insert(opt.xacro_args.begin(), scene.xacro_args.begin(), scene.xacro_args.end());
   return opt;
+}
+
+int find_target_link(const Model& m, const std::string& name) {
+  const int link = m.find_body(name);
+  if (link < 0) {
+    auto lower = [](std::string t) {
+      for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+      return t;
+    };
+    std::string close, names;
+    int shown = 0;
+    for (const std::string& n : m.body_name) {
+      names += (names.empty() ? "" : ", ") + n;
+      if (!name.empty() && lower(n).find(lower(name)) != std::string::npos && shown < 3)
+        close += std::string(shown++ ? ", '" : "'") + n + "'";
+    }
+    throw CliError("unknown link '" + name + "'" +
+                   (close.empty() ? "" : "; did you mean " + close + "?") +
+                   "; links are: " + names);
+  }
+  for (int b = link; b >= 0;) {
+    const int j = m.body_joint[b];
+    if (j < 0) break;
+    if (m.joint_mimic[j] >= 0 || m.joint_qd_start[j + 1] > m.joint_qd_start[j]) return link;
+    b = m.joint_parent[j];
+  }
+  std::fprintf(stderr,
+               "warning: no joint moves link '%s': only a target where it already is can be "
+               "met\n",
+               name.c_str());
+  return link;
 }
 
 std::vector<NamedInput> scene_inputs(const Scene& scene) {

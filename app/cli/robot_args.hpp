@@ -37,6 +37,11 @@ std::vector<NamedInput> scene_inputs(const Scene& scene);
 // without points)
 MeshFiles scene_mesh_files(const Scene& scene);
 
+// the body named `name` (--link); an unknown name is a CliError that lists the links, those
+// whose names contain it first ("did you mean 'panda_hand', 'panda_hand_tcp'?"). A link no
+// joint moves is a warning: only a target where it already is can be met.
+int find_target_link(const Model& m, const std::string& name);
+
 // each warning on standard error as "warning: TEXT", or "warning: FILE: TEXT" when it is about
 // `file` and does not name it already
 void print_warnings(const std::vector<std::string>& warnings, const std::string& file = "");

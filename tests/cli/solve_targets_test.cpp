@@ -92,6 +92,48 @@ TEST(CliSolveTargets, BadLinesAfterTheHeaderAreReportedAndKeepTheirRows) {
   EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 0, 1}));
 }
 
+// many bad lines: the first 20 each get their line, the rest one line that counts them; the
+// summary counts the malformed lines apart from the targets that did not converge, and says
+// where the solve ran
+TEST(CliSolveTargets, ManyBadLinesAreCountedAfterTheFirstTwenty) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string text = "x,y,z\n";
+  for (int i = 0; i < 30; ++i) text += p[i % 4] + "\nnan,0,0\n";
+  std::string targets = dir.write("t.csv", text);
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out, {"--threads", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":41: 'nan' is not finite; this target is skipped"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find(targets + ":43: 'nan'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(targets + ": 10 more malformed target lines skipped (the last at line 61)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 30/60 (50.0%) in "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" solves/s (CPU, 1 thread); 30 of the lines malformed and skipped\n"),
+            std::string::npos)
+      << r.out;
+}
+
+// an unknown --link names the links whose names contain it; a link no joint moves is a warning
+TEST(CliSolveTargets, LinkNamesAreHelped) {
+  TempDir dir;
+  std::string targets = dir.write("t.csv", reachable_points()[0] + "\n");
+  CmdResult r = test::run_command(
+      cmd_solve, {"solve", "panda", "--link", "Hand", "--targets", targets, "--out", dir / "o"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown link 'Hand'; did you mean 'panda_hand', 'panda_hand_tcp'?; "
+                       "links are: panda_link0, "),
+            std::string::npos)
+      << r.err;
+  r = test::run_command(cmd_solve, {"solve", "panda", "--link", "panda_link0", "--targets",
+                                    targets, "--out", dir / "o"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: no joint moves link 'panda_link0'"), std::string::npos) << r.err;
+}
+
 // numbers too large to solve for (their squares overflow) or to read are skipped by name, not
 // solved into infinities
 TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {

@@ -132,7 +132,7 @@ struct Shape {
 // Offsets of the per-solve upload inside one byte block (16-byte aligned sections).
 struct FrameLayout {
   std::size_t config = 0, params = 0, targets = 0, rest = 0, points = 0, lower = 0, upper = 0;
-  std::size_t dof_free = 0, q_init = 0;
+  std::size_t dof_free = 0, dof_seeded = 0, q_init = 0;
   std::size_t capsules = 0, pairs = 0, world_capsules = 0, obstacles = 0;
   std::size_t bytes = 0;
 };
@@ -153,6 +153,7 @@ FrameLayout frame_layout(const Shape& s) {
   f.lower = take(sizeof(float) * s.nv);
   f.upper = take(sizeof(float) * s.nv);
   f.dof_free = take(s.nv);
+  f.dof_seeded = take(s.nv);
   f.q_init = take(sizeof(float) * s.problems * s.nq);
   f.capsules = take(sizeof(LinkCapsule<float>) * s.capsules);
   f.pairs = take(sizeof(int) * s.pair_indices);
@@ -304,6 +305,7 @@ struct CudaSolver::Impl {
     pv.targets = cuda::at_offset<const Transform<float>>(base, frame.targets);
     pv.rest_q = cuda::at_offset<const float>(base, frame.rest);
     pv.points = cuda::at_offset<const LinkPoint<float>>(base, frame.points);
+    pv.dof_seeded = cuda::at_offset<const uint8_t>(base, frame.dof_seeded);
     CollisionView<float>& c = pv.collision;
     c.capsules = cuda::at_offset<const LinkCapsule<float>>(base, frame.capsules);
     c.capsule_count = shape.capsules;
@@ -406,6 +408,10 @@ struct CudaSolver::Impl {
     uint8_t* dof_free = cuda::at_offset<uint8_t>(base, frame.dof_free);
     const auto& mask = problem.dof_mask();
     for (int d = 0; d < shape.nv; ++d) dof_free[d] = mask.empty() ? 1 : (mask[d] ? 1 : 0);
+    // every dof drawn is all ones: the pointer stays the same for a captured graph
+    uint8_t* dof_seeded = cuda::at_offset<uint8_t>(base, frame.dof_seeded);
+    const std::vector<uint8_t> seeded = objective_seeded_dofs(problem);
+    for (int d = 0; d < shape.nv; ++d) dof_seeded[d] = seeded.empty() ? 1 : seeded[d];
     float* q_init = cuda::at_offset<float>(base, frame.q_init);
     for (std::size_t i = 0; i < q0.size(); ++i) q_init[i] = float(q0[i]);
     const CollisionWorld& w = problem.collision_world();

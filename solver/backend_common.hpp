@@ -121,6 +121,7 @@ struct TypedProblem {
   std::vector<LinkCapsule<T>> capsules;
   std::vector<CollisionShape<T>> obstacles;
   std::vector<int> fk_joints;
+  std::vector<uint8_t> dof_seeded;
   ProblemView<T> view;
 
   TypedProblem(const TypedProblem&) = delete;
@@ -161,6 +162,8 @@ struct TypedProblem {
       view.fk_joints = fk_joints.data();
       view.fk_joint_count = int(fk_joints.size());
     }
+    dof_seeded = objective_seeded_dofs(p);
+    if (!dof_seeded.empty()) view.dof_seeded = dof_seeded.data();
   }
 };
 

@@ -82,6 +82,9 @@ struct ProblemView {
   // model order; null: every joint. The residual's FK computes only those (fk_row_for).
   const int* fk_joints = nullptr;
   int fk_joint_count = 0;
+  // (dof_count) objective_seeded_dofs: 0 where no objective depends on the dof, whose seeds
+  // then keep its initial value; null: every dof is drawn
+  const uint8_t* dof_seeded = nullptr;
 };
 
 // FK of the bodies the problem's objectives read into body_q (fk_joints), or of every body

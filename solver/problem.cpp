@@ -523,4 +523,19 @@ std::vector<int> objective_fk_joints(const IkProblem& problem) {
   return joints;
 }
 
+std::vector<uint8_t> objective_seeded_dofs(const IkProblem& problem) {
+  const std::vector<int> joints = objective_fk_joints(problem);
+  if (joints.empty()) return {};
+  const Model& m = problem.model();
+  std::vector<uint8_t> seeded(std::size_t(m.dof_count), 0);
+  auto mark = [&](int j) {
+    for (int d = m.joint_qd_start[j]; d < m.joint_qd_start[j + 1]; ++d) seeded[d] = 1;
+  };
+  for (int j : joints) {
+    mark(j);
+    if (m.joint_mimic[j] >= 0) mark(m.joint_mimic[j]);
+  }
+  return seeded;
+}
+
 }  // namespace ikwb

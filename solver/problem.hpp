@@ -206,4 +206,10 @@ class IkProblem {
 // body or the list would hold every joint (FK then computes all of them).
 std::vector<int> objective_fk_joints(const IkProblem& problem);
 
+// Per dof (dof_count): 1 when an objective's rows can depend on it (a joint of
+// objective_fk_joints, or the source of a mimic joint among them), 0 when none can (a gripper
+// finger, the other arm). Seeds and restarts keep such a dof at its initial value instead of
+// drawing it: nothing would pull a drawn value back. Empty when every dof counts.
+std::vector<uint8_t> objective_seeded_dofs(const IkProblem& problem);
+
 }  // namespace ikwb

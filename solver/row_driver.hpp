@@ -145,6 +145,8 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
                 c.sigma, c.rng_seed, problem,
                 attempt_sequence(seed, attempt, c.n_seeds, c.max_restarts), init, seed_q, start.tmp,
                 start.dof_free);
+    // a dof no objective depends on keeps its initial value (a gripper finger, the other arm)
+    restore_frozen(m, pv.dof_seeded, init, seed_q);
     for (int i = 0; i < nq; ++i) start.q[i] = seed_q[i];
     RowBuffers<T> b = start;
     b.restart_follows = attempt < c.max_restarts;

@@ -284,6 +284,41 @@ struct TwoArms : ::testing::Test {
   }
 };
 
+// A target on the left hand only: no objective reads the right arm, so every seed and restart
+// keeps its dofs where the solve started (drawn, nothing would pull them back, and the answer
+// would carry a random right arm); the left arm's seeds are drawn. A posture over every dof
+// does not change that (it reads no body); a position target on the right hand does.
+TEST_F(TwoArms, SeedsKeepTheDofsNoObjectiveReads) {
+  std::vector<double> q0 = q_mid;
+  for (int d = 7; d < 14; ++d) q0[d] += 0.1 * (d - 10);
+  Transform<double> grip, relative;
+  grasp(&grip, &relative, 3);
+  for (bool right_target : {false, true}) {
+    IkProblem pr(model);
+    pr.set_target_pose(pr.add_pose(left), 0, grip);
+    pr.add_posture(q0, {0.01});
+    if (right_target) pr.set_target_position(pr.add_position(right), 0, {0.4, -0.3, 0.9});
+    SolverSettings s;
+    s.sampler = Sampler::kUniform;
+    s.n_seeds = 4;
+    s.max_restarts = 3;
+    s.max_iterations = 2;
+    s.solve_all_seeds = true;
+    SolveResult res = solve(pr, s, q0);
+    int left_moved = 0, right_moved = 0;
+    for (int row = 1; row < s.n_seeds; ++row) {
+      const double* q = res.row_q.data() + row * model->coord_count;
+      for (int d = 0; d < 7; ++d) left_moved += std::abs(q[d] - q0[d]) > 0.05;
+      for (int d = 7; d < 14; ++d) right_moved += std::abs(q[d] - q0[d]) > 0.05;
+    }
+    EXPECT_GT(left_moved, 10) << right_target;
+    if (right_target)
+      EXPECT_GT(right_moved, 10);
+    else
+      EXPECT_EQ(right_moved, 0);
+  }
+}
+
 TEST_F(TwoArms, HardRelativeFixedHoldsTheObject) {
   ASSERT_EQ(model->dof_count, 14);
   const int P = 4;

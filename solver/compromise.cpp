@@ -169,6 +169,9 @@ std::vector<int> explained_rows(const Model& m, const ObjectiveParams<double>& o
   return out;
 }
 
+// the largest share of an error by which the shares may miss adding up to it (see add_pulls)
+constexpr double kBalanceMismatch = 0.5;
+
 void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>& rows,
                const std::vector<int>& free, const ObjectiveReport& rep,
                const SolverSettings& settings, Explanation& ex) {
@@ -204,8 +207,12 @@ void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>
   // a hard objective's pulls are forces against a wall, not metres of its error: the pullers'
   // (positive) shares are scaled to add up to its violation. (Scaled to the net sum, helpers
   // included, a puller opposed by a helper read hundreds of times the violation.)
-  double pulling = 0;
-  for (const Pull& p : pulls) pulling += std::max(p.share, 0.0);
+  double pulling = 0, total = 0;
+  for (const Pull& p : pulls) pulling += std::max(p.share, 0.0), total += p.share;
+  // the shares split the error only where the forces balance (a settled compromise with its
+  // hard objectives held); far from it (hard objectives that cannot all hold, and spread their
+  // violation) they read as metres many times the error: none are listed
+  if (!o.hard && std::abs(total - ex.error) > kBalanceMismatch * ex.error) return;
   if (o.hard && pulling > 0)
     for (Pull& p : pulls) p.share *= ex.error / pulling;
   for (const Pull& p : pulls)

@@ -32,6 +32,9 @@
 // for min_distance. The shares sum to the error; a negative share helps k. pulled_by lists the
 // positive shares above 1% of the error, largest first. Hard objectives are walls, not pullers
 // (blocked_by). For a hard k (W_k = 1) the p_j are scaled so that the shares sum to its error.
+// For a soft k whose shares miss adding up to its error by more than half of it, the forces do
+// not balance there (hard objectives that cannot all hold spread their violation; a solve cut
+// short) and no pull is listed.
 // Custom objectives take no part (no analytic Jacobian).
 #pragma once
 

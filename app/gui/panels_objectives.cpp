@@ -178,6 +178,12 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
   float w = float(p.weight);
   if (ImGui::SliderFloat("##w", &w, 0.001f, 100.0f, "weight %.3g", ImGuiSliderFlags_Logarithmic))
     p.weight = std::max(0.0, double(w));
+  // a null-space posture never pulls a target: its weight sets only how fast it settles
+  if (p.null_space && kind.has(kFieldNullSpace) && ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "in the null space (\"null\" on) the posture moves only what the other objectives leave "
+        "free: its weight sets how fast it settles there, never how far a target gives way. "
+        "Turn \"null\" off to trade the targets against it by weight.");
   if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set weight");
   ImGui::SameLine();
   if (kind.has(kFieldNullSpace)) {
@@ -187,7 +193,10 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
       app.note_edit("posture null space");
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("apply the posture in the null space of the other objectives");
+      ImGui::SetTooltip(
+          "on: the posture moves only in the null space of the other objectives (it never pulls "
+          "a target; the weight sets how fast it settles); off: residual rows weighed against "
+          "the targets by the weight");
   } else if (kind.has(kFieldHard)) {
     bool hard = p.hard;
     if (ImGui::Checkbox("hard", &hard)) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "app/gui/visuals.hpp"
 #include "solver/row_driver.hpp"
 
 namespace ikwb::gui {
@@ -334,6 +335,26 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   b.left_ms = std::max(0.0, budget_ms - ms_since(start));
 }
 
+void SolverDriver::warn_broken_hard(AppState& app) {
+  std::string broken;
+  int count = 0;
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.enabled() && o.spec.params.hard && o.status.missed) {
+      broken += (broken.empty() ? "'" : ", '") + o.name() + "' " + miss_text(o);
+      ++count;
+    }
+  const uint64_t serial = app.problem_serial(), version = app.problem()->version();
+  if (count == 0 || (serial == warned_serial_ && version == warned_version_)) return;
+  warned_serial_ = serial, warned_version_ = version;
+  if (count > 1)
+    app.warn("hard objectives cannot all hold here: " + broken +
+             " off; the solver spreads the violation between them (make one soft, or move its "
+             "target)");
+  else
+    app.warn("a hard objective cannot hold here: " + broken +
+             " off (out of reach, or against the joint limits and the other objectives)");
+}
+
 void SolverDriver::update_status(AppState& app) {
   SolveStatus& st = app.solve;
   const SolveResult& r = app.last_result;
@@ -363,6 +384,7 @@ void SolverDriver::update_status(AppState& app) {
     ++st.stalled_frames;
   for (WorkbenchObjective& o : app.objectives)
     o.status.missed = o.status.pursued && !o.status.reached && st.settled;
+  warn_broken_hard(app);
   app.stats.add_solve_ms(st.solve_ms);
 
   serial_ = app.problem_serial();

@@ -58,6 +58,9 @@ class SolverDriver {
   void solve_budgeted(AppState& app, const IkProblem& problem);
   // app.solve's errors, progress, settled and stall count after the solve and evaluate()
   void update_status(AppState& app);
+  // a log warning, once per problem version, when the solver settled with a hard objective
+  // violated (hard objectives that cannot all hold, or one beyond reach)
+  void warn_broken_hard(AppState& app);
   void ensure_solver(AppState& app);
   bool idle(const AppState& app) const;
   // starts explaining the resting solution, takes a finished explanation of it, or clears a
@@ -76,6 +79,7 @@ class SolverDriver {
   bool same_problem_ = false;  // this frame solved the problem the last frame solved
   double budget_ms_ = 0;       // the frame budget of the last solve (a change wakes a resting one)
   int kept_seed_ = 0;
+  uint64_t warned_serial_ = 0, warned_version_ = 0;  // the problem warn_broken_hard last named
   int settling_frames_ = 0;  // consecutive frames on one problem that ended settling
   double error_before_ = 0;  // combined task error before this frame's solve
   // this frame's solve as update_status reports it

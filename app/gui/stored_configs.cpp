@@ -8,6 +8,7 @@
 #include "app/cli/csv.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/session.hpp"
+#include "app/gui/visuals.hpp"
 
 namespace ikwb::gui {
 
@@ -89,6 +90,14 @@ void store_configuration(Ui& ui) {
   if (!ui.script_mode) s.show_stored = true;
   app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
            " stored)");
+  // a configuration that misses a target is kept, and says so (a best effort, a drag not yet
+  // caught up)
+  std::string missed;
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.enabled() && o.status.pursued && !o.status.reached)
+      missed += (missed.empty() ? "'" : ", '") + o.name() + "' by " + miss_text(o);
+  if (!missed.empty())
+    app.warn("stored configuration " + std::to_string(n) + " misses " + missed);
 }
 
 bool restore_stored(Ui& ui, int index) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -176,6 +177,11 @@ ScriptRequests read_input(InputSource& src, gui::Ui& ui, gui::Soak& soak) {
   AppState& app = ui.app;
   ImGuiIO& io = ImGui::GetIO();
   src.previous = src.input;
+  if (src.scripted && !ui.demo_request.empty()) {
+    app.warn("Demos: not while a script runs (the script command `demo " + ui.demo_request +
+             "` runs it)");
+    ui.demo_request.clear();
+  }
   if (!src.scripted && !ui.demo_request.empty()) {
     try {
       src.script = gui::ScriptRunner();
@@ -234,6 +240,24 @@ void write_outputs(const ArgParser& args, gui::Ui& ui, const gui::Soak& soak,
   gui::add_soak_dump(soak, dump);
   std::string error;
   if (!gui::write_state_dump(dump_path, dump, &error)) app.error("state dump: " + error);
+}
+
+// Ctrl-C, a closed terminal (SIGHUP) or SIGTERM ends the loop as closing the window does, so
+// the session's end (the recovery file, the settings) is written; a second such signal, while
+// that runs, ends the process as the signal would
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop_signal != 0) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  g_stop_signal = sig;
+}
+
+void catch_stop_signals() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_stop_signal);
 }
 
 // the exit status after the loop: 1 when the script stopped early or failed; --stats prints the
@@ -307,7 +331,8 @@ int run_workbench(int argc, char** argv) {
   uint64_t titled_version = 0;
   int frames = 0;
   Clock::time_point last_start{};
-  while (status == 0 && !platform.should_close()) {
+  catch_stop_signals();
+  while (status == 0 && !platform.should_close() && g_stop_signal == 0) {
     Clock::time_point start = Clock::now();
     if (frames > 0)
       app.stats.add_frame_ms(std::chrono::duration<double, std::milli>(start - last_start).count());
@@ -362,6 +387,11 @@ int run_workbench(int argc, char** argv) {
 
   status = finish_run(args, source, app, status, frames);
   gui::session_shutdown(ui);
+  if (g_stop_signal != 0) {
+    std::fprintf(stderr, "ikwb gui: stopped by signal %d; the session was saved as at a close\n",
+                 int(g_stop_signal));
+    status = 128 + int(g_stop_signal);  // as the signal's own end reports it
+  }
   view.shutdown();
   platform.shutdown();
   return status;

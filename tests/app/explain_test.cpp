@@ -86,6 +86,25 @@ TEST_F(Explain, PandaTargetFarAwayIsOutOfReach) {
   EXPECT_TRUE(d["objectives"][0]["blocked_by"].empty());
 }
 
+// a configuration stored while a target is missed says so; a hard target that cannot hold is
+// a log warning once the robot rests (once, not every frame)
+TEST_F(Explain, StoringAMissAndAHardObjectiveThatCannotHoldAreSaid) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "drag 0 TranslateX 1.5 0 0 frames 40\n"
+                "wait 80\n"
+                "store\n"
+                "hard 0 on\n"
+                "wait 80\n"),
+            0)
+      << log();
+  const std::string l = log();
+  EXPECT_NE(l.find("stored configuration 1 misses 'tcp pose' by "), std::string::npos) << l;
+  const std::size_t hard = l.find("a hard objective cannot hold here: 'tcp pose' ");
+  EXPECT_NE(hard, std::string::npos) << l;
+  EXPECT_EQ(l.find("a hard objective cannot hold here", hard + 1), std::string::npos) << l;
+}
+
 TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
   // two targets 40 cm apart pull the Panda's hand: each is reachable alone
   ASSERT_EQ(run("robot panda\nremove 0\nadd position panda_hand_tcp weight 1\n"

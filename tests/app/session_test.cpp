@@ -209,6 +209,24 @@ TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
   EXPECT_FALSE(fs::exists(rec));
 }
 
+// SIGTERM (as Ctrl-C, a closed terminal) ends the run as closing the window does: the session's
+// end writes the recovery file with the last edit (autosave every 600 s would not have), and the
+// exit status is 128 + 15
+TEST_F(Session, SigtermEndsTheSessionAsAClose) {
+  const std::string rec = path("state/recovery.json");
+  std::ofstream(path("script.txt")) << "robot panda\nwait 2\nweight 0 1.75\nwait 100000\n";
+  const std::string cmd = "cd \"" + dir_.string() + "\" && timeout --preserve-status -s TERM 10 \"" +
+                          IKWB_BINARY_DIR + "/ikwb\" gui --script script.txt --recovery-file \"" +
+                          rec + "\" --autosave-seconds 600 > log.txt 2>&1";
+  const int rc = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(rc)) << log();
+  EXPECT_EQ(WEXITSTATUS(rc), 128 + 15) << log();
+  EXPECT_NE(log().find("stopped by signal 15; the session was saved"), std::string::npos) << log();
+  ASSERT_EQ(run("wait 2\ndump restored.json\n", "--recovery-file \"" + rec + "\" --restore"), 0)
+      << log();
+  EXPECT_EQ(dump("restored.json")["objectives"][0]["weight"], 1.75);
+}
+
 // a file dropped on the window opens by its kind (robot or scene) and joins File > Recent, which
 // is kept beside the recovery file for the next start; a file that does not open changes nothing
 TEST_F(Session, DroppedFilesOpenAndAreRecentAtTheNextStart) {

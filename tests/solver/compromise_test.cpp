@@ -117,6 +117,24 @@ TEST_F(PandaCompromise, TwoPullersShareTheErrorByTheirWeights) {
   EXPECT_NEAR(e[pos].pulled_by[0].share / e[pos].pulled_by[1].share, 4.0, 0.05);
 }
 
+// where the forces do not balance (not a settled compromise: a configuration no solve ended at)
+// the shares do not split the error and none are listed (here the posture's would read 5 mm of
+// a 78 mm error); settled, they are
+TEST_F(PandaCompromise, NoPullsWhereTheForcesDoNotBalance) {
+  IkProblem p(m);
+  int pos = p.add_position(tcp);
+  p.add_posture(q0, {0.2});
+  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
+  p.set_target_position(pos, 0, body_pose(*m, qt, tcp).p);
+  std::vector<double> q_far = q0;
+  q_far[4] += 0.3;  // 78 mm off; the posture's force there accounts for 5 mm of it
+  std::vector<Explanation> e = objective_pulls(p, 0, q_far, s);
+  EXPECT_GT(e[pos].error, 0.05);
+  EXPECT_TRUE(e[pos].pulled_by.empty()) << e[pos].pulled_by[0].share << " of " << e[pos].error;
+  e = objective_pulls(p, 0, settle(p, q0, s), s);
+  ASSERT_EQ(e[pos].pulled_by.size(), 1u);
+}
+
 // an objective whose rows have no unit of their own explains its error without one: a
 // manipulability minimum far beyond any the Panda reaches, a pose target pulling against it
 TEST_F(PandaCompromise, AManipulabilityMeasureIsExplainedWithoutAUnit) {

@@ -395,7 +395,7 @@ void AppState::evaluate() {
   for (std::size_t i = 0; i < objectives.size(); ++i) {
     ObjectiveStatus& s = objectives[i].status;
     static_cast<ObjectiveReport&>(s) = reports[i];
-    s.missed = s.pursued && !s.reached && solve.settled;
+    s.missed = s.pursued && !s.reached && solve.settled && !joints_set_elsewhere();
   }
 }
 
@@ -405,8 +405,12 @@ bool AppState::all_reached() const {
   return true;
 }
 
+bool AppState::joints_set_elsewhere() const {
+  return timeline.hold || branch.active;
+}
+
 bool AppState::solver_paused() const {
-  return !live_solve || branch.active || timeline.hold;
+  return !live_solve || joints_set_elsewhere();
 }
 
 const char* AppState::solve_state() const {

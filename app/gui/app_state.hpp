@@ -329,6 +329,9 @@ class AppState {
   bool all_reached() const;
   // the live solve does not run: turned off, a branch edit or the timeline's playhead holds it
   bool solver_paused() const;
+  // the timeline or a branch edit sets the joints, not the solver: an objective left off its
+  // target then is not a best effort to explain (ObjectiveStatus::missed stays false)
+  bool joints_set_elsewhere() const;
   // "paused" (solver_paused), "idle" (no objectives), "converged", "settled" (stopped within the
   // display tolerances without meeting the solver's: a soft trade-off), "best effort" (stopped
   // short) or "solving"

@@ -158,7 +158,14 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
         2.0f);
     dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + 4, a.y + bh), series_color(i));
     char text[160];
-    std::snprintf(text, sizeof text, "%d %s  %.3g%s", i, o.name().c_str(), r,
+    // in the objective's own units (mm and degrees of a pose: their sum, the bar's length, has
+    // none); a posture's distance to its rest is over joints of either unit
+    char value[64];
+    if (rest)
+      std::snprintf(value, sizeof value, "%.3g", o.status.deviation);
+    else
+      std::snprintf(value, sizeof value, "%s", miss_text(o).c_str());
+    std::snprintf(text, sizeof text, "%d %s  %s%s", i, o.name().c_str(), value,
                   !o.enabled()        ? "  off"
                   : !o.status.pursued ? "  weight 0"
                   : rest              ? "  to rest"

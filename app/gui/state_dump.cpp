@@ -221,6 +221,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     }
     // the compromise (solver/compromise.hpp), once the robot has rested on this solution; a
     // reached objective needs no explanation
+    e["missed"] = s.missed;
     if (s.pursued && (s.explained || s.reached))
       e["status"] = s.explained ? to_string(s.status) : "reached";
     else

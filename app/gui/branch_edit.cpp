@@ -70,6 +70,21 @@ void end_branch_edit(AppState& app) {
   if (app.model && b.model_version == app.model_version) {
     eval_ik(*app.model, b.state, app.joint_q);
     app.update_fk();
+    // bodies kept in place against their joints (descendants that did not follow) go where the
+    // joints put them: say which moved most, and how far
+    const Model& m = *app.model;
+    int moved = -1;
+    double farthest = 1e-3;  // m; below, the round trip's rounding
+    for (int i = 0; i < m.body_count && i < int(b.state.body_q.size()); ++i) {
+      const double d = length(app.fk.body_q[i].p - b.state.body_q[i].p);
+      if (d > farthest) farthest = d, moved = i;
+    }
+    if (moved >= 0) {
+      char how_far[32];
+      std::snprintf(how_far, sizeof how_far, "%.1f mm", 1000.0 * farthest);
+      app.warn("left branch edit: the joints cannot hold the bodies as they were shown; '" +
+               m.body_name[moved] + "' moved " + how_far + " to where its joints put it");
+    }
     if (app.targets_follow_joints)
       for (std::size_t i = 0; i < app.objectives.size(); ++i)
         if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));

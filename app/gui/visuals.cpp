@@ -204,11 +204,20 @@ void Visuals::style_robot(const AppState& app, render::DrawStyle& style) const {
   }
   const BranchEdit& b = app.branch;
   if (b.active && int(b.updated.size()) == m.body_count) {
+    // updated bodies, and the edited joint's descendants the edit left where they were (the
+    // hand kept in place with "descendants follow" off); the rest of the robot, which no edit
+    // of this joint moves, as usual
+    auto below_edit = [&](int body) {
+      for (int j = m.body_joint[body]; j >= 0; j = m.joint_ancestor[j])
+        if (j == b.joint) return true;
+      return false;
+    };
     style.body_highlight.resize(m.body_count, render::kHighlightNone);
     for (int i = 0; i < m.body_count; ++i)
-      style.body_highlight[i] =
-          (style.body_highlight[i] & render::kHighlightHover) |
-          (b.updated[i] ? render::kHighlightUpdated : render::kHighlightPreserved);
+      style.body_highlight[i] = (style.body_highlight[i] & render::kHighlightHover) |
+                                (b.updated[i]      ? render::kHighlightUpdated
+                                 : below_edit(i)   ? render::kHighlightPreserved
+                                                   : render::kHighlightNone);
   }
 }
 

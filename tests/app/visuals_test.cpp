@@ -292,6 +292,24 @@ TEST_F(Visuals, ResidualHistoryAndViewTogglesAreInTheDump) {
   EXPECT_GE(d["visuals"]["history_frames"].get<int>(), 10);
 }
 
+// leaving the mode after an edit whose descendants did not follow: they go where the joints put
+// them, and the log says which moved most and how far; after one whose descendants followed,
+// nothing moves and nothing is said
+TEST_F(Visuals, LeavingABranchEditSaysWhatTheJointsMoved) {
+  ASSERT_EQ(run("robot panda\nwait 3\nbranch panda_joint4 on\nbranch_follow off\n"
+                "branch_set panda_joint4 -90deg\nwait 1\nbranch panda_joint4 off\nwait 2\n"
+                "branch panda_joint4 on\nbranch_follow on\nbranch_set panda_joint4 -60deg\nwait 1\n"
+                "branch panda_joint4 off\nwait 2\n"),
+            0)
+      << log();
+  const std::string l = log();
+  const std::size_t said =
+      l.find("left branch edit: the joints cannot hold the bodies as they were shown; 'panda_");
+  ASSERT_NE(said, std::string::npos) << l;
+  EXPECT_NE(l.find(" mm to where its joints put it", said), std::string::npos) << l;
+  EXPECT_EQ(l.find("left branch edit", said + 1), std::string::npos) << l;
+}
+
 TEST_F(Visuals, BranchEditDemoRunsFromTheScript) {
   ASSERT_EQ(run("demo humanoid_branch_edit\n" + dump_cmd("demo.json")), 0) << log();
   json d = dump("demo.json");

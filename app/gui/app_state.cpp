@@ -320,8 +320,31 @@ int AppState::add_objective(Objective spec) {
   structure_dirty_ = true;
   refit_key_targets();
   info("added " + objectives[index].name() + " objective");
+  if (spec.params.type == ObjectiveType::kSelfCollision) warn_overlapping_pairs();
   note_edit("add objective");
   return index;
+}
+
+void AppState::warn_overlapping_pairs() {
+  if (int(fk.body_q.size()) != model->body_count) return;
+  int overlapping = 0;
+  const BodyDistance* deepest = nullptr;
+  const std::vector<BodyDistance> d =
+      closest_distances(collision_world_, fk.body_q.data(), kCollisionPairsListed, 0.0);
+  for (const BodyDistance& e : d) {
+    if (e.obstacle >= 0 || e.contact.distance >= 0) continue;
+    ++overlapping;
+    if (!deepest || e.contact.distance < deepest->contact.distance) deepest = &e;
+  }
+  if (!deepest) return;
+  char depth[32];
+  std::snprintf(depth, sizeof depth, "%.1f mm", -1000.0 * deepest->contact.distance);
+  warn(std::to_string(overlapping) + (overlapping == 1 ? " pair overlaps" : " pairs overlap") +
+       " at this pose already (deepest: " + model->body_name[deepest->body_a] + " - " +
+       model->body_name[deepest->body_b] + ", " + depth +
+       "): fitted capsules can cover more than the links, and the solve will push them apart. "
+       "Turn such a pair off (View > Collision pairs; the script's `pair A B off`) or give an "
+       "SRDF (`ikwb check ROBOT --sample-pairs 10000 --out ROBOT.srdf` writes one)");
 }
 
 void AppState::remove_objective(int index) {

@@ -329,6 +329,9 @@ class AppState {
   bool all_reached() const;
   // the live solve does not run: turned off, a branch edit or the timeline's playhead holds it
   bool solver_paused() const;
+  // a warning naming the self pairs that overlap at the current pose (the deepest, and how
+  // many): said when a self_collision objective is added
+  void warn_overlapping_pairs();
   // the timeline or a branch edit sets the joints, not the solver: an objective left off its
   // target then is not a best effort to explain (ObjectiveStatus::missed stays false)
   bool joints_set_elsewhere() const;

@@ -100,6 +100,10 @@ std::string miss_text(const WorkbenchObjective& o) {
     std::snprintf(buf, sizeof buf, "%.1f deg", st.rotation_error * kDeg);
   else if (kind.type == ObjectiveType::kOrientationCone)
     std::snprintf(buf, sizeof buf, "%.1f deg", st.violation * kDeg);
+  else if (kind.type == ObjectiveType::kMinDistance || kind.type == ObjectiveType::kSelfCollision ||
+           kind.type == ObjectiveType::kWorldCollision ||
+           kind.type == ObjectiveType::kSupportPolygon)
+    std::snprintf(buf, sizeof buf, "%.1f mm", 1000.0 * st.violation);  // distances, in m
   else
     std::snprintf(buf, sizeof buf, "%.3g", st.violation);
   return buf;

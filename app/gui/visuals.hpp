@@ -60,7 +60,8 @@ std::string collision_pair_label(const AppState& app, const BodyDistance& d);
 // an objective's residual: position error (m) + rotation error (rad), or its error
 double residual_norm(const WorkbenchObjective& o);
 // how far objective o is from its target in the units of its rows: "12.3 mm" for a position,
-// "4.5 deg" for a rotation (and an orientation cone's violation), both for a pose; another
+// "4.5 deg" for a rotation (and an orientation cone's violation), both for a pose; in mm the
+// violation of a distance (min_distance, the collisions, a support polygon's margin); another
 // kind's violation as a plain number
 std::string miss_text(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)

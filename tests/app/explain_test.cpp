@@ -105,6 +105,19 @@ TEST_F(Explain, StoringAMissAndAHardObjectiveThatCannotHoldAreSaid) {
   EXPECT_EQ(l.find("a hard objective cannot hold here", hard + 1), std::string::npos) << l;
 }
 
+// a self_collision objective added where fitted capsules overlap already (the iiwa7's URDF
+// without its SRDF: links 5 and 7 across the wrist) says so, naming the deepest pair
+TEST_F(Explain, AddingSelfCollisionWherePairsOverlapSaysSo) {
+  ASSERT_EQ(run("robot " + std::string(IKWB_SOURCE_DIR) +
+                "/assets/robots/iiwa7/iiwa7.urdf\nwait 3\nadd self_collision\nwait 2\n"),
+            0)
+      << log();
+  EXPECT_NE(log().find("1 pair overlaps at this pose already (deepest: iiwa_link_5 - "
+                       "iiwa_link_7, 12.7 mm)"),
+            std::string::npos)
+      << log();
+}
+
 TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
   // two targets 40 cm apart pull the Panda's hand: each is reachable alone
   ASSERT_EQ(run("robot panda\nremove 0\nadd position panda_hand_tcp weight 1\n"

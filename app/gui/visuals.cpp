@@ -31,12 +31,23 @@ Transform<double> joint_frame(const Model& m, const std::vector<Transform<double
   return xp * m.joint_X_p[joint];
 }
 
-// the body a link objective's residual label sits on: the deepest link objective's, else the
-// last body
-int label_body(const AppState& app) {
-  for (const WorkbenchObjective& o : app.objectives)
-    if (o.has_target() && o.enabled() && o.link() >= 0) return o.link();
-  return app.model ? app.model->body_count - 1 : -1;
+// the body the seed ghosts' labels sit at: the one whose position differs most between the
+// ghosts, so that each label points at its own ghost (the first target's link, a foot held by a
+// hard objective, stacked every label in one column); -1 without ghosts
+int label_body(const std::vector<std::vector<Transform<double>>>& ghosts) {
+  if (ghosts.empty()) return -1;
+  const int nb = int(ghosts[0].size());
+  int best = nb - 1;
+  double best_spread = -1;
+  for (int b = 0; b < nb; ++b) {
+    Vec3<double> mean{0, 0, 0};
+    for (const auto& g : ghosts) mean = mean + g[b].p;
+    mean = (1.0 / double(ghosts.size())) * mean;
+    double spread = 0;
+    for (const auto& g : ghosts) spread += dot(g[b].p - mean, g[b].p - mean);
+    if (spread > best_spread) best = b, best_spread = spread;
+  }
+  return best;
 }
 
 // At a link the solver settled short of its target, one arrow per objective pulling against it
@@ -372,13 +383,16 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
   if (!app.model) return;
   char text[96];
   if (options.ghosts) {
-    const int body = label_body(app);
+    const int body = label_body(ghosts_);
     const SolveResult& r = app.last_result;
     std::vector<ImVec4> placed;  // label boxes so far: labels move down until they are free
     for (int k = 0; k < int(ghosts_.size()) && body >= 0; ++k) {
       glm::vec3 s = cam.project(render::to_glm(ghosts_[k][body].p), rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
       const bool ok = r.row_converged[k];
+      // the solutions are labelled; a seed that did not converge only while hovered (13 red
+      // labels of 16 seeds buried the three solutions)
+      if (!ok && k != hovered_ghost) continue;
       std::snprintf(text, sizeof text, "#%d %.2g%s", k, r.row_cost[k], ok ? " converged" : "");
       const ImVec2 size = ImGui::CalcTextSize(text);
       ImVec2 at(s.x + 8, s.y - size.y * 0.5f);

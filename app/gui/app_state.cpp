@@ -321,6 +321,17 @@ int AppState::add_objective(Objective spec) {
   refit_key_targets();
   info("added " + objectives[index].name() + " objective");
   if (spec.params.type == ObjectiveType::kSelfCollision) warn_overlapping_pairs();
+  // a target that leaves dofs free, on a robot without a posture: those dofs drift with every
+  // drag (the same target, another configuration), which a null-space posture prevents
+  bool posture = false;
+  for (const WorkbenchObjective& o : objectives) posture |= o.type() == ObjectiveType::kPosture;
+  const int pinned = kind.dim(model->dof_count);
+  if (kind.has_target() && !posture && model->dof_count > pinned) {
+    const int free = model->dof_count - pinned;
+    info(std::to_string(free) +
+         (free == 1 ? " dof is left free by it and drifts" : " dofs are left free by it and drift") +
+         " as you drag: add a posture objective with \"null\" on to hold them where they are");
+  }
   note_edit("add objective");
   return index;
 }

@@ -118,6 +118,26 @@ TEST_F(Explain, AddingSelfCollisionWherePairsOverlapSaysSo) {
       << log();
 }
 
+// a pose target on a 7-dof arm without a posture leaves a dof to drift: the Messages say so
+// and how to hold it; with a posture (the preset's) nothing is said
+TEST_F(Explain, ATargetThatLeavesDofsFreeSuggestsAPosture) {
+  ASSERT_EQ(run("robot " + std::string(IKWB_SOURCE_DIR) +
+                "/assets/robots/iiwa7/iiwa7.urdf\nwait 2\nadd pose iiwa_link_ee\nwait 1\n" +
+                dump_cmd("plain.json") + "robot iiwa7\nwait 2\nadd position iiwa_link_4\nwait 1\n" +
+                dump_cmd("preset.json")),
+            0)
+      << log();
+  auto said = [](const json& d) {
+    int n = 0;
+    for (const json& m : d["messages"])
+      n += m["text"].get<std::string>().find("1 dof is left free by it and drifts") !=
+           std::string::npos;
+    return n;
+  };
+  EXPECT_EQ(said(dump("plain.json")), 1) << dump("plain.json")["messages"].dump();
+  EXPECT_EQ(said(dump("preset.json")), 1);  // no second
+}
+
 TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
   // two targets 40 cm apart pull the Panda's hand: each is reachable alone
   ASSERT_EQ(run("robot panda\nremove 0\nadd position panda_hand_tcp weight 1\n"

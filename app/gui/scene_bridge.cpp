@@ -207,6 +207,8 @@ Scene AppState::make_scene() const {
       frame_budget_ms == 0 && held_frame_budget_ms >= 0 ? held_frame_budget_ms : frame_budget_ms;
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   s.timeline = timeline_for_scene(*this);
+  if (timeline.loop) s.extra["timeline_loop"] = true;
+  if (timeline.speed != 1) s.extra["timeline_speed"] = timeline.speed;
   return s;
 }
 

@@ -1,6 +1,8 @@
 // Scene files and the recovery file's restore (see scene_files.hpp).
 #include "app/gui/scene_files.hpp"
 
+#include <filesystem>
+
 #include "app/gui/session.hpp"
 
 namespace ikwb::gui {
@@ -63,6 +65,20 @@ bool open_scene_file(Ui& ui, const std::string& path) {
     ui.session->recent.add(path);
   }
   return true;
+}
+
+std::string describe_recovery(const Scene& scene) {
+  auto count = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string robot = std::filesystem::path(scene.robot).stem().string();
+  if (robot.empty()) robot = "no robot";
+  std::string text = robot + ": " + count(scene.objectives.size(), "objective", "objectives");
+  if (!scene.timeline.keys.empty())
+    text += ", " + count(scene.timeline.keys.size(), "timeline key", "timeline keys");
+  const std::size_t stored = scene.extra.value("stored_configs", nlohmann::json::array()).size();
+  if (stored > 0) text += ", " + count(stored, "stored configuration", "stored configurations");
+  return text;
 }
 
 bool restore_recovery(Ui& ui) {

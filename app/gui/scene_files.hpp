@@ -17,5 +17,8 @@ bool save_scene_file(Ui& ui, const std::string& path);
 bool open_scene_file(Ui& ui, const std::string& path);
 // restores the recovery file and resumes autosave
 bool restore_recovery(Ui& ui);
+// what a recovery file holds, for the restore offer: "quadruped: 9 objectives, 4 timeline
+// keys, 2 stored configurations" (the robot as its file's name)
+std::string describe_recovery(const Scene& scene);
 
 }  // namespace ikwb::gui

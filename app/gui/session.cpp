@@ -1,6 +1,11 @@
 // The session's start, frame step, shutdown and dump fields (see session.hpp).
 #include "app/gui/session.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
 #include "app/gui/scene_files.hpp"
 #include "app/gui/timing.hpp"
 
@@ -11,6 +16,31 @@ namespace {
 // edits and stored configurations: either makes the session worth autosaving
 uint64_t autosave_serial(const Ui& ui) {
   return ui.app.edit_serial + ui.session->stored.size() * 1000003ULL;
+}
+
+// the restore offer's line: what the file holds, and how long ago it was written
+std::string recovery_summary(const Autosave& autosave) {
+  std::string text;
+  try {
+    text = describe_recovery(autosave.load());
+  } catch (const std::exception& e) {
+    return std::string("it cannot be read: ") + e.what();
+  }
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(autosave.path, ec);
+  if (!ec) {
+    const double minutes =
+        std::chrono::duration<double, std::ratio<60>>(
+            std::filesystem::file_time_type::clock::now() - written)
+            .count();
+    char ago[64];
+    if (minutes < 90)
+      std::snprintf(ago, sizeof ago, "; written %.0f min ago", std::max(minutes, 0.0));
+    else
+      std::snprintf(ago, sizeof ago, "; written %.1f h ago", minutes / 60);
+    text += ago;
+  }
+  return text;
 }
 
 }  // namespace
@@ -30,6 +60,7 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
   } else if (!ui.script_mode) {
     s.offer_restore = true;
     s.autosave.paused = true;
+    s.restore_summary = recovery_summary(s.autosave);
   } else {
     // kept (no autosave over it) until restored
     s.autosave.paused = true;

@@ -34,6 +34,7 @@ struct Session {
   std::vector<Transform<double>> imported;  // imported targets
   int imported_selected = -1;
   bool offer_restore = false;  // the "Restore the previous session?" modal is pending
+  std::string restore_summary;  // what the recovery file holds and when it was written
   bool show_stored = false;    // the Stored configurations window
   // the typed-path dialog: 0 closed, else the action (see session_ui.cpp)
   int dialog = 0;

@@ -125,6 +125,7 @@ void draw_restore_offer(Ui& ui) {
                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
     return;
   ImGui::TextUnformatted("The last session did not end cleanly or had unsaved edits.");
+  ImGui::TextUnformatted(s.restore_summary.c_str());
   ImGui::TextDisabled("%s", s.autosave.path.c_str());
   if (ImGui::Button("Restore", ImVec2(110, 0))) {
     restore_recovery(ui);

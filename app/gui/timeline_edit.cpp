@@ -434,6 +434,11 @@ void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& se
   t.motion_path.clear();
   t.playhead = std::min(std::max(t.playhead, t.timeline.start()), t.timeline.end());
   if (!t.timeline.keys.empty()) t.show_panel = true;
+  // playback settings (a scene's "extra"; a looping kiosk timeline comes back looping)
+  const nlohmann::json& loop = scene.extra.value("timeline_loop", nlohmann::json(false));
+  t.loop = loop.is_boolean() && loop.get<bool>();
+  const nlohmann::json& speed = scene.extra.value("timeline_speed", nlohmann::json(1.0));
+  t.speed = speed.is_number() ? std::clamp(speed.get<double>(), 0.05, 1.0) : 1.0;
   ++t.serial;
 }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/csv.hpp"
+#include "app/gui/scene_files.hpp"
 #include "app/gui_script_fixture.hpp"
 
 namespace {
@@ -225,6 +226,21 @@ TEST_F(Session, SigtermEndsTheSessionAsAClose) {
   ASSERT_EQ(run("wait 2\ndump restored.json\n", "--recovery-file \"" + rec + "\" --restore"), 0)
       << log();
   EXPECT_EQ(dump("restored.json")["objectives"][0]["weight"], 1.75);
+}
+
+// the restore offer says what the recovery file holds
+TEST(RecoverySummary, NamesTheRobotAndCountsWhatItHolds) {
+  ikwb::Scene scene;
+  scene.robot = "/somewhere/quadruped.urdf";
+  scene.objectives.resize(9);
+  scene.timeline.keys.resize(4);
+  scene.extra["stored_configs"] = json::array({json::object()});
+  EXPECT_EQ(ikwb::gui::describe_recovery(scene),
+            "quadruped: 9 objectives, 4 timeline keys, 1 stored configuration");
+  scene.timeline.keys.clear();
+  scene.extra = json::object();
+  scene.objectives.resize(1);
+  EXPECT_EQ(ikwb::gui::describe_recovery(scene), "quadruped: 1 objective");
 }
 
 // a file dropped on the window opens by its kind (robot or scene) and joins File > Recent, which

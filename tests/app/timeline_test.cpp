@@ -103,6 +103,19 @@ TEST_F(Timeline, AJointSegmentOffItsTargetsIsNotABestEffort) {
   EXPECT_TRUE(tcp["status"].is_null());
 }
 
+// a scene keeps the timeline's loop and speed (a looping kiosk timeline restores looping)
+TEST_F(Timeline, LoopAndSpeedAreKeptInTheScene) {
+  ASSERT_EQ(run("robot panda\nwait 3\ntimeline on\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 30\n"
+                "key_add 1\nloop on\nspeed 0.5\nsave_scene " +
+                path("s.json") + "\nloop off\nspeed 1\nopen_scene " + path("s.json") +
+                "\nwait 2\n" + dump_cmd("opened.json")),
+            0)
+      << log();
+  const nlohmann::json t = dump("opened.json")["timeline"];
+  EXPECT_TRUE(t["loop"].get<bool>());
+  EXPECT_EQ(t["speed"].get<double>(), 0.5);
+}
+
 TEST_F(Timeline, TheWindowCoversNoHandleOfTheView) {
   ASSERT_EQ(run("robot panda\ntimeline on\nwait 5\n"
                 "drag_pose 0 0.1 0.2 -0.1 0 0 0 frames 20\nwait 30\nkey_add 0\n"

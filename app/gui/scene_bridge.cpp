@@ -190,7 +190,7 @@ Scene AppState::make_scene() const {
   const Model& m = *model;
   std::error_code ec;
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
-  s.robot = ec ? robot_path : robot.string();
+  s.robot = ec ? robot_path : robot.lexically_normal().string();  // no "dir/../" left
   s.floating_base = robot_options.floating_base;
   s.package_paths = absolute_paths(robot_options.package_paths);
   s.xacro_args = robot_options.xacro_args;

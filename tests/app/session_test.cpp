@@ -228,6 +228,17 @@ TEST_F(Session, SigtermEndsTheSessionAsAClose) {
   EXPECT_EQ(dump("restored.json")["objectives"][0]["weight"], 1.75);
 }
 
+// a robot opened through "dir/../" is saved with its path made plain
+TEST_F(Session, SavedRobotPathsAreNormal) {
+  const std::string urdf = std::string(IKWB_SOURCE_DIR) + "/assets/robots/../robots/ur5e/ur5e.urdf";
+  ASSERT_EQ(run("robot " + urdf + "\nwait 2\nsave_scene " + path("s.json") + "\n"), 0) << log();
+  const json saved = json::parse(read_text(path("s.json")));
+  EXPECT_EQ(saved["robot"].get<std::string>(),
+            fs::path(std::string(IKWB_SOURCE_DIR) + "/assets/robots/ur5e/ur5e.urdf")
+                .lexically_normal()
+                .string());
+}
+
 // the restore offer says what the recovery file holds
 TEST(RecoverySummary, NamesTheRobotAndCountsWhatItHolds) {
   ikwb::Scene scene;

@@ -10,6 +10,7 @@
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
+#include "solver/objective_support.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/timeline_render.hpp"
 
@@ -283,6 +284,28 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
       int(fk.body_q.size()) == model->body_count) {
     Vec3<double> p = transform_point(fk.body_q[link], offset);
     o.params.min_measure = 0.5 * manipulability_measure(model->view(), fk.body_q.data(), link, p);
+  }
+  // a support polygon over the links standing lowest now (the feet: within 1 cm of the lowest),
+  // each with the corners of its lowest face, as a scene's contact link without points gets
+  if (type == ObjectiveType::kSupportPolygon && model &&
+      int(fk.body_q.size()) == model->body_count) {
+    struct Face {
+      int link;
+      std::vector<Vec3<double>> points;
+      double z;
+    };
+    std::vector<Face> faces;
+    for (int b = 0; b < model->body_count; ++b) {
+      Face f{b, lowest_face_points(*model, b, fk.body_q), HUGE_VAL};
+      for (const Vec3<double>& p : f.points) f.z = std::min(f.z, transform_point(fk.body_q[b], p).z);
+      if (!f.points.empty()) faces.push_back(std::move(f));
+    }
+    std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) { return a.z < b.z; });
+    for (const Face& f : faces) {
+      if (f.z > faces[0].z + 0.01 || o.points.size() + f.points.size() > std::size_t(kMaxContactPoints))
+        break;
+      for (const Vec3<double>& p : f.points) o.points.push_back({f.link, p});
+    }
   }
   return o;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/gui/script_args.hpp"
+#include "solver/scene_problem.hpp"
 
 namespace ikwb::gui {
 
@@ -28,7 +29,8 @@ constexpr FieldWord kFieldWords[] = {
     {"rotation_weights", kFieldRotationWeights, 3},
     {"hard", kFieldHard, 1},
     {"null_space", kFieldNullSpace, 1},
-    {"contact", kFieldContacts, 4},  // contact LINK X Y Z (repeatable: one point each)
+    // contact LINK X Y Z: one point; contact LINK: the corners of its lowest face (repeatable)
+    {"contact", kFieldContacts, 1},
     {"margin", kFieldMargin, 1},
     {"lower", kFieldBox, 3},  // lengths, or inf / -inf
     {"upper", kFieldBox, 3},
@@ -64,9 +66,10 @@ bool vec3_value(const std::vector<std::string>& a, std::size_t k, bool lengths, 
 }
 
 // Reads FIELD VALUE... words from args[k] on into o. `flags_alone`: hard and null_space may
-// stand without on|off (add).
-bool read_fields(const Model& model, const std::vector<std::string>& a, std::size_t k,
-                 bool flags_alone, Objective& o, std::string* error) {
+// stand without on|off (add). body_q: the poses a contact link's lowest face is found at.
+bool read_fields(const Model& model, const std::vector<Transform<double>>& body_q,
+                 const std::vector<std::string>& a, std::size_t k, bool flags_alone, Objective& o,
+                 std::string* error) {
   const ObjectiveKind& kind = objective_kind(o.params.type);
   ObjectiveParams<double>& p = o.params;
   while (k < a.size()) {
@@ -121,8 +124,18 @@ bool read_fields(const Model& model, const std::vector<std::string>& a, std::siz
         *error = "contact: unknown link '" + a[k] + "'";
         return false;
       }
-      ok = vec3_value(a, k + 1, true, &lp.offset);
-      o.points.push_back(lp);
+      if (k + 4 <= a.size() && vec3_value(a, k + 1, true, &lp.offset)) {
+        o.points.push_back(lp);
+        k += 3;  // the point's coordinates
+      } else {
+        const std::vector<Vec3<double>> face = lowest_face_points(model, lp.link, body_q);
+        if (face.empty()) {
+          *error = "contact " + a[k] + ": the link has no shapes to stand on; give points " +
+                   "(contact LINK X Y Z)";
+          return false;
+        }
+        for (const Vec3<double>& p : face) o.points.push_back({lp.link, p});
+      }
     }
     if (!ok) {
       *error = word + ": bad value in '" + a[k] + "...'";
@@ -160,9 +173,12 @@ bool script_add_objective(AppState& app, const std::vector<std::string>& a, std:
       return false;
     }
   }
+  app.ensure_fk();  // the defaults read the poses now (a support polygon's lowest links)
   Objective o = app.new_objective(kind->type, links[0]);
   o.params.link_b = links[1];
-  if (!read_fields(*app.model, a, k, true, o, error)) return false;
+  // contacts given replace the default ones (a support polygon's: the links standing lowest)
+  if (std::find(a.begin(), a.end(), "contact") != a.end()) o.points.clear();
+  if (!read_fields(*app.model, app.fk.body_q, a, k, true, o, error)) return false;
   if (app.add_objective(std::move(o)) < 0) {
     *error = "objective not added (see the messages)";
     return false;
@@ -179,7 +195,7 @@ bool script_set_objective(AppState& app, const std::vector<std::string>& a, std:
   Objective edited = app.objectives[i].spec;
   // contact points given anew replace the old ones
   if (std::find(a.begin(), a.end(), "contact") != a.end()) edited.points.clear();
-  if (!read_fields(*app.model, a, 2, false, edited, error)) return false;
+  if (!read_fields(*app.model, app.fk.body_q, a, 2, false, edited, error)) return false;
   // `at`: the followed link goes through set_look_at_link (the target takes the followed point)
   const int follow = edited.params.link_b;
   edited.params.link_b = app.objectives[i].spec.params.link_b;

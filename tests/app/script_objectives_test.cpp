@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace ikwb::gui {
 namespace {
 
@@ -72,6 +74,36 @@ TEST(ScriptObjectives, AddsWholeBodyKindsWithTheirTargetsMet) {
   EXPECT_LT(length(com.status.current.p - c), 1e-12);  // the report's current: the CoM
   EXPECT_TRUE(com.status.reached);
   EXPECT_TRUE(look.status.reached);
+}
+
+// a support polygon added without contacts stands on the links lowest now (the humanoid's two
+// feet, each with its lowest face's four corners); `contact LINK` without a point gives that
+// link's face; a link with no shapes to stand on is refused by name
+TEST(ScriptObjectives, SupportPolygonContactsDefaultToTheLowestLinksFaces) {
+  AppState app;
+  app.urdf_options.load_meshes = true;  // as the workbench reads them: the feet are meshes
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  const std::size_t n = app.objectives.size();
+  std::string error;
+  ASSERT_TRUE(script_add_objective(app, words({"add", "support_polygon"}), &error)) << error;
+  ASSERT_TRUE(script_add_objective(
+      app, words({"add", "support_polygon", "contact", "left_ankle_roll_link", "margin", "1cm"}),
+      &error))
+      << error;
+  std::set<std::string> feet;
+  for (const LinkPoint<double>& p : app.objectives[n].spec.points)
+    feet.insert(app.model->body_name[p.link]);
+  EXPECT_EQ(feet, (std::set<std::string>{"left_ankle_roll_link", "right_ankle_roll_link"}));
+  EXPECT_EQ(app.objectives[n].spec.points.size(), 8u);
+  const Objective& one = app.objectives[n + 1].spec;
+  ASSERT_EQ(one.points.size(), 4u);
+  EXPECT_EQ(app.model->body_name[one.points[0].link], "left_ankle_roll_link");
+  EXPECT_DOUBLE_EQ(one.params.margin, 0.01);
+  EXPECT_FALSE(script_add_objective(
+      app, words({"add", "support_polygon", "contact", "left_wrist_link"}), &error));
+  EXPECT_NE(error.find("contact left_wrist_link: the link has no shapes to stand on"),
+            std::string::npos)
+      << error;
 }
 
 TEST(ScriptObjectives, AddRefusesWhatTheKindDoesNotRead) {

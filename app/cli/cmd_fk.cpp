@@ -82,10 +82,16 @@ int cmd_fk(int argc, char** argv) {
     print_warnings(r.warnings);
     const Model& m = *r.model;
 
-    NumericTable q = read_configurations_csv(q_path, m);
+    // rows of targets `ikwb solve` skipped (all nan) keep their place as nan poses
+    std::vector<uint8_t> unsolved;
+    NumericTable q = read_configurations_csv(q_path, m, &unsolved);
     if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
+    std::size_t skipped = 0;
     for (std::size_t i = 0; i < q.row_count(); ++i)
-      check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
+      if (unsolved[i])
+        ++skipped;
+      else
+        check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
 
     // (a device such as /dev/null may take both)
     if (!com_path.empty() && com_path != "-" && !output_target(com_path).in_place &&
@@ -107,20 +113,26 @@ int cmd_fk(int argc, char** argv) {
           {"the robot has no mass (no <inertial> anywhere): COM.csv holds the mean of "
            "the bodies' centres, with mass 0"});
     State state(m);
+    const Transform<double> no_pose{{NAN, NAN, NAN}, {NAN, NAN, NAN, NAN}};
     for (std::size_t i = 0; i < q.row_count(); ++i) {
-      eval_fk(m, q.rows[i], {}, state);
+      if (!unsolved[i]) eval_fk(m, q.rows[i], {}, state);
       for (int b = 0; b < m.body_count; ++b) {
-        const Transform<double>& x = state.body_q[b];
+        const Transform<double>& x = unsolved[i] ? no_pose : state.body_q[b];
         out.field(static_cast<long long>(i)).field(m.body_name[b]);
         out.field(x.p.x).field(x.p.y).field(x.p.z);
         out.field(x.q.x).field(x.q.y).field(x.q.z).field(x.q.w);
         out.end_row();
       }
       if (!com) continue;
-      Vec3<double> c = center_of_mass(view, state.body_q.data());
+      Vec3<double> c = unsolved[i] ? no_pose.p : center_of_mass(view, state.body_q.data());
       com->field(static_cast<long long>(i)).field(c.x).field(c.y).field(c.z).field(mass);
       com->end_row();
     }
+    if (skipped > 0)
+      std::fprintf(stderr,
+                   "fk: %zu row%s of targets ikwb solve skipped (coordinates nan) written as nan "
+                   "poses\n",
+                   skipped, skipped == 1 ? "" : "s");
     out.finish();
     if (com) com->finish();
     out.close();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <utility>
@@ -59,7 +60,8 @@ void write_trajectory(const std::string& path, const Model& model, const std::st
     write_trajectory_csv(path, model, tr);
 }
 
-NumericTable read_configurations_csv(const std::string& path, const Model& m) {
+NumericTable read_configurations_csv(const std::string& path, const Model& m,
+                                     std::vector<uint8_t>* unsolved) {
   const std::vector<std::string> names = coord_names(m);
   std::map<std::string, int> column_of;  // coordinate name -> column in the file
   CsvReadOptions opt;
@@ -114,11 +116,37 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m) {
     if (!missing.empty()) what += "; missing: " + missing;
     return what;
   };
+  opt.allow_non_finite = unsolved != nullptr;  // checked below, row by row
   NumericTable table = read_numeric_csv(path, opt);
+  if (unsolved) {
+    constexpr std::size_t kResults = std::size(kSolveResultColumns);
+    const bool solve_output =
+        table.header.size() >= kResults &&
+        std::equal(table.header.begin(), table.header.begin() + kResults,
+                   std::begin(kSolveResultColumns));
+    unsolved->assign(table.row_count(), 0);
+    for (std::size_t r = 0; r < table.row_count(); ++r) {
+      const std::vector<double>& row = table.rows[r];
+      const std::size_t first = solve_output ? kResults : 0;
+      bool all_nan = solve_output && row.size() > first;
+      for (std::size_t c = first; c < row.size(); ++c) all_nan = all_nan && std::isnan(row[c]);
+      if (all_nan) {
+        (*unsolved)[r] = 1;
+        continue;
+      }
+      for (std::size_t c = 0; c < row.size(); ++c)
+        if (!std::isfinite(row[c]) && (c >= first || c == 0))
+          throw CsvError((path == "-" ? kStandardInput : path) + ":" +
+                         std::to_string(table.lines[r]) + ": column " +
+                         std::to_string(c + 1) + " is not finite ('" + format_double(row[c]) +
+                         "')");
+    }
+  }
   if (table.row_count() == 0 && m.coord_count == 0) {
     // a robot without joint coordinates has exactly one configuration: an empty file
     table.rows.emplace_back();
     table.lines.push_back(0);
+    if (unsolved) unsolved->push_back(0);
   }
   if (table.header.empty()) return table;
   for (std::vector<double>& row : table.rows) {

@@ -48,8 +48,11 @@ struct Motion {
 // in q_start order, the header as the file has it; a robot without coordinates reads an empty
 // file as its one configuration. Throws CsvError naming the file and the line: a header with names
 // the robot lacks, names missing or repeated (at the header, before any row), and what
-// read_numeric_csv refuses.
-NumericTable read_configurations_csv(const std::string& path, const Model& model);
+// read_numeric_csv refuses. With `unsolved`, a row of `ikwb solve`'s output whose coordinates
+// are all NaN (a target line it skipped) is read and marked 1 there (one entry a row) instead of
+// refused; other non-finite values still are.
+NumericTable read_configurations_csv(const std::string& path, const Model& model,
+                                     std::vector<uint8_t>* unsolved = nullptr);
 
 // Reads a trajectory CSV for `model`. Throws CsvError naming the file and the line or column:
 // no header, a first column that is not `time`, a column count or name that does not match the

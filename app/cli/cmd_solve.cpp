@@ -207,6 +207,15 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   const int link = find_target_link(m, link_name);
   *allocating = "the targets of " + targets_path;
   const LinkTargets targets = read_link_targets(targets_path);
+  if (!targets.ignored_columns.empty()) {
+    std::string names;
+    for (const std::string& n : targets.ignored_columns)
+      names += (names.empty() ? "'" : ", '") + n + "'";
+    std::fprintf(stderr, "note: %s: column%s %s not target coordinates, not read\n",
+                 targets_path == "-" ? kStandardInput : targets_path.c_str(),
+                 targets.ignored_columns.size() == 1 ? "" : "s",
+                 (names + (targets.ignored_columns.size() == 1 ? " is" : " are")).c_str());
+  }
   report_rows(targets_path, targets.rows, "one a line: x,y,z or x,y,z,qx,qy,qz,qw");
   CsvWriter out(out_path);
   auto solver = solver_for(settings);

@@ -30,36 +30,63 @@ bool is_header(const std::vector<std::string>& fields) {
 constexpr const char* kTargetColumns[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
 
 // A header's columns in x, y, z[, qx, qy, qz, qw] order: order[k] is the file's column of name
-// k. Names compare without case and around blanks. Returns "" or what is wrong.
-std::string header_order(const std::vector<std::string>& header, std::vector<int>* order) {
-  const int n = int(header.size());
-  if (n != 3 && n != 7)
-    return "the header names " + std::to_string(n) + (n == 1 ? " column" : " columns") +
-           "; a target has 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw)";
-  order->assign(std::size_t(n), -1);
-  std::string unknown;
-  for (int c = 0; c < n; ++c) {
+// k (3 or 7 entries). Names compare without case and around blanks. Other columns (a frame
+// number, a time) are not read and are listed in *ignored. Returns "" or what is wrong: x, y or
+// z missing, some of qx, qy, qz, qw without the others, a name repeated.
+std::string header_order(const std::vector<std::string>& header, std::vector<int>* order,
+                         std::vector<std::string>* ignored) {
+  std::vector<int> at(7, -1);
+  std::string repeated;
+  for (int c = 0; c < int(header.size()); ++c) {
     std::string name = header[std::size_t(c)];
     for (char& ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
     int k = 0;
-    while (k < n && name != kTargetColumns[k]) ++k;
-    if (k == n || (*order)[std::size_t(k)] >= 0)
-      unknown += (unknown.empty() ? "'" : ", '") + header[std::size_t(c)] + "'";
+    while (k < 7 && name != kTargetColumns[k]) ++k;
+    if (k == 7)
+      ignored->push_back(header[std::size_t(c)]);
+    else if (at[std::size_t(k)] >= 0)
+      repeated += (repeated.empty() ? "'" : ", '") + header[std::size_t(c)] + "'";
     else
-      (*order)[std::size_t(k)] = c;
+      at[std::size_t(k)] = c;
   }
-  if (unknown.empty()) return "";
-  return "the header must name " +
-         std::string(n == 3 ? "x, y and z" : "x, y, z, qx, qy, qz and qw") +
-         " once each, in any order; not one of them or repeated: " + unknown;
+  if (!repeated.empty()) return "the header repeats " + repeated;
+  int quaternion = 0;
+  for (int k = 3; k < 7; ++k) quaternion += at[std::size_t(k)] >= 0;
+  std::string missing;
+  for (int k = 0; k < (quaternion ? 7 : 3); ++k)
+    if (at[std::size_t(k)] < 0) missing += (missing.empty() ? "'" : ", '") + std::string(kTargetColumns[k]) + "'";
+  if (!missing.empty()) {
+    std::string columns;
+    for (const std::string& h : header) columns += (columns.empty() ? "'" : ", '") + h + "'";
+    return "the header must name x, y and z, and for a pose qx, qy, qz and qw, once each in "
+           "any order (other columns are not read); missing " +
+           missing + " (its columns: " + columns + ")";
+  }
+  at.resize(quaternion == 4 ? 7 : 3);
+  *order = std::move(at);
+  return "";
 }
 
 // one row's fields: sets *pose and returns "", or says what is wrong; columns: the count the
 // header or the first valid row set (0 before it), on line columns_line as columns_source says;
 // order: the header's (header_order), empty without one
-std::string parse_row(const std::vector<std::string>& fields, int columns, int columns_line,
+std::string parse_row(const std::vector<std::string>& all_fields, int columns, int columns_line,
                       const char* columns_source, const std::vector<int>& order,
-                      Transform<double>* pose) {
+                      std::size_t header_width, Transform<double>* pose) {
+  // with a header: its width, and only the columns it names as target coordinates are read
+  if (!order.empty() && all_fields.size() != header_width) {
+    double d = 0;
+    for (const std::string& f : all_fields)
+      if (!f.empty() && !parse_csv_number(f, &d) && f.find_first_of(" \t;") != std::string::npos)
+        return not_a_number(f) + " (separate values with commas)";
+    return "expected " + std::to_string(header_width) + " values as the header on line " +
+           std::to_string(columns_line) + ", got " + std::to_string(all_fields.size());
+  }
+  std::vector<std::string> fields;
+  if (order.empty())
+    fields = all_fields;
+  else
+    for (int c : order) fields.push_back(all_fields[std::size_t(c)]);
   std::vector<double> v;
   for (const std::string& f : fields) {
     double d = 0;
@@ -78,11 +105,6 @@ std::string parse_row(const std::vector<std::string>& fields, int columns, int c
   if (columns != 0 && n != columns)
     return "expected " + std::to_string(columns) + " values as " + columns_source + " line " +
            std::to_string(columns_line) + ", got " + std::to_string(n);
-  if (!order.empty()) {
-    std::vector<double> by_name(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k) by_name[k] = v[std::size_t(order[k])];
-    v = std::move(by_name);
-  }
   pose->p = {v[0], v[1], v[2]};
   if (n == 7) {
     Quat<double> q{v[3], v[4], v[5], v[6]};
@@ -101,6 +123,7 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
   int columns_line = 0;
   const char* columns_source = "on";
   std::vector<int> order;  // the header's column order (header_order); empty without one
+  std::size_t header_width = 0;
   bool first = true;
   std::string text;
   int line = 0;
@@ -110,16 +133,19 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
     std::vector<std::string> f = split_csv_line(text);
     if (f.size() > 1 && f.back().empty()) f.pop_back();  // a trailing comma
     if (std::exchange(first, false) && is_header(f)) {
-      if (const std::string wrong = header_order(f, &order); !wrong.empty())
+      if (const std::string wrong = header_order(f, &order, &targets.ignored_columns);
+          !wrong.empty())
         throw CsvError(source_name + ":" + std::to_string(line) + ": " + wrong);
-      targets.columns = int(f.size());
+      header_width = f.size();
+      targets.columns = int(order.size());
       columns_line = line;
       columns_source = "the header on";
       continue;
     }
     LinkTargetRow row;
     row.line = line;
-    row.error = parse_row(f, targets.columns, columns_line, columns_source, order, &row.pose);
+    row.error =
+        parse_row(f, targets.columns, columns_line, columns_source, order, header_width, &row.pose);
     row.ok = row.error.empty();
     if (row.ok && targets.columns == 0) {
       targets.columns = int(f.size());

@@ -2,8 +2,9 @@
 // x,y,z,qx,qy,qz,qw (a pose, unit quaternion), world frame. Blank lines and lines starting with
 // '#' are skipped; the first other line may be a header (no field is or starts like a number)
 // naming x, y, z (and qx, qy, qz, qw) once each in any order, without case: the rows' values are
-// read by those names, and the header sets the count every row must have. Every later line is a
-// target row, in order, so results line up with the file's target lines.
+// read by those names, other columns (a frame number, a time) are not read, and every row must
+// have the header's width. Every later line is a target row, in order, so results line up with
+// the file's target lines.
 #pragma once
 
 #include <istream>
@@ -25,13 +26,14 @@ struct LinkTargets {
   std::vector<LinkTargetRow> rows;
   int columns = 0;  // 3 or 7: the header's count, else the first valid row's, which all rows
                     // must have; 0 when there is neither
+  std::vector<std::string> ignored_columns;  // header columns that are not target coordinates
 };
 
 // Reads the rows. A row is malformed when a field is not a finite number (a hint says to use
 // commas when a field holds ';' or blanks), it has neither 3 nor 7 values or not as many as the
 // first valid row, or its quaternion is not unit within 1e-3 (quaternions are renormalised).
-// CRLF line ends are fine. A header of neither 3 nor 7 names, or with other names, throws
-// CsvError "SOURCE_NAME:LINE: the header ...".
+// CRLF line ends are fine. A header without x, y and z, with some of the quaternion's names but
+// not all, or repeating one throws CsvError "SOURCE_NAME:LINE: the header ...".
 LinkTargets parse_link_targets(std::istream& in, const std::string& source_name);
 // same from a file ("-": standard input); throws CsvError naming the file when it is a folder or
 // cannot be opened

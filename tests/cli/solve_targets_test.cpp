@@ -191,8 +191,9 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
   std::string narrow = dir.write("narrow.csv", "x,y\n" + p[0] + "\n");
   r = run_solve(narrow, out);
   EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.err.find(narrow + ":1: the header names 2 columns; a target has 3 (x,y,z) or 7 "
-                                "(x,y,z,qx,qy,qz,qw)"),
+  EXPECT_NE(r.err.find(narrow + ":1: the header must name x, y and z, and for a pose qx, qy, "
+                                "qz and qw, once each in any order (other columns are not read); "
+                                "missing 'z' (its columns: 'x', 'y')"),
             std::string::npos)
       << r.err;
 
@@ -208,10 +209,35 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
   std::string unnamed = dir.write("unnamed.csv", "px,py,z\n" + p[0] + "\n");
   r = run_solve(unnamed, out);
   EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.err.find(unnamed + ":1: the header must name x, y and z once each, in any order; "
-                                 "not one of them or repeated: 'px', 'py'"),
+  EXPECT_NE(r.err.find(unnamed + ":1: the header must name x, y and z, and for a pose qx, qy, "
+                                 "qz and qw, once each in any order (other columns are not "
+                                 "read); missing 'x', 'y' (its columns: 'px', 'py', 'z')"),
             std::string::npos)
       << r.err;
+  std::string half = dir.write("half.csv", "x,y,z,qx,qy,qz,w\n" + p[0] + ",0,0,0,1\n");
+  r = run_solve(half, out);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("missing 'qw' (its columns: 'x', 'y', 'z', 'qx', 'qy', 'qz', 'w')"),
+            std::string::npos)
+      << r.err;
+  std::string twice = dir.write("twice.csv", "x,y,z,X\n" + p[0] + ",1\n");
+  r = run_solve(twice, out);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(twice + ":1: the header repeats 'X'"), std::string::npos) << r.err;
+
+  // other columns (a motion capture's frame number and time) are not read, and a note says so
+  std::string framed = dir.write("framed.csv", "frame,x,y,z,t\n7," + p[0] + ",0.25\n8," + p[1] +
+                                                   ",0.5\n9,1,2\n");
+  r = run_solve(framed, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: " + framed + ": columns 'frame', 't' are not target coordinates, "
+                                           "not read"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(framed + ":4: expected 5 values as the header on line 1, got 3"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{1, 1, 0}));
 }
 
 TEST(CliSolveTargets, AFileWithoutAUsableTargetIsAnError) {

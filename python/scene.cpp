@@ -151,7 +151,8 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   std::vector<py::ssize_t> rows;  // the rows that are solved
   for (py::ssize_t r = 0; r < n; ++r)
     if (skipped[r].empty()) rows.push_back(r);
-  if (rows.empty()) throw py::value_error(skipped[0]);
+  // no rows at all (an empty batch) is an empty result
+  if (rows.empty() && n > 0) throw py::value_error(skipped[0]);
   // where the rows start: the scene's configuration, joint_q's, or (n, nq) one per row
   std::vector<double> q0 = s.setup.q;
   bool per_row = false;

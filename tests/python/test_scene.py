@@ -119,6 +119,13 @@ def test_rows_whose_targets_cannot_be_used_are_skipped(scene):
     np.testing.assert_allclose(r["q"][[0, 2, 5]], alone["q"], atol=1e-9)
 
 
+def test_an_empty_batch_is_an_empty_result(scene):
+    for cols in (3, 4, 7):
+        r = scene.solve({"tcp pose": np.zeros((0, cols))})
+        assert r["q"].shape == (0, 8) and r["converged"].shape == (0,)
+    assert scene.solve({"tcp pose": np.zeros((0, 7))}, sequential=True)["q"].shape == (0, 8)
+
+
 def test_ctrl_c_stops_a_batch_between_chunks(scene):
     # 20000 unreachable rows (each gives up after about 6 ms here) would take about two
     # minutes; the interrupt, 0.5 s in, stops the batch at the end of the chunk running (16 or

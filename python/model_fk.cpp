@@ -83,6 +83,39 @@ struct FkFilters {
   }
 };
 
+// Masked FK reads the pose (and twist) a selected joint's parent body holds when no selected
+// joint of this call writes that body first: NaN or inf there would come back as NaN poses. A
+// ValueError names the row, the body and the column ("eval_fk state.body_q: body 3
+// ('panda_link3'), read as the parent of the selected joint 'panda_joint4', column 0 is nan").
+// sel: fk_joint_selection; n rows of body_count poses (and twists, or null).
+void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int flags,
+                        const Transform<double>* body_q, const Spatial<double>* body_qd,
+                        std::size_t n, const std::string& what_q, const std::string& what_qd,
+                        bool rows) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (!sel[std::size_t(j)]) continue;
+    const int p = m.joint_parent[j];
+    if (p < 0) continue;
+    const int pj = m.body_joint[p];
+    if (pj >= 0 && sel[std::size_t(pj)] && flags == kBodyAll) continue;  // written first
+    for (std::size_t r = 0; r < n; ++r) {
+      const double* x = reinterpret_cast<const double*>(body_q + r * m.body_count + p);
+      const double* v =
+          body_qd ? reinterpret_cast<const double*>(body_qd + r * m.body_count + p) : nullptr;
+      for (int k = 0; k < 7 + (v ? 6 : 0); ++k) {
+        const double value = k < 7 ? x[k] : v[k - 7];
+        if (std::isfinite(value)) continue;
+        throw py::value_error((k < 7 ? what_q : what_qd) + ": " +
+                              (rows ? "row " + std::to_string(r) + ", " : std::string()) +
+                              "body " + std::to_string(p) + " ('" + m.body_name[p] +
+                              "'), read as the parent of the selected joint '" +
+                              m.joint_name[j] + "', column " + std::to_string(k < 7 ? k : k - 7) +
+                              " is " + number_text(value) + "; values must be finite");
+      }
+    }
+  }
+}
+
 void copy_rows(const py::array_t<double, py::array::c_style>& from, double* to) {
   std::copy(from.data(), from.data() + from.size(), to);
 }
@@ -107,6 +140,10 @@ void eval_fk_py(const PyModel& pm, py::handle joint_q, py::handle joint_qd, PySt
     check_joint_values(m, qv.data(), 1, true, false, "eval_fk joint_q");
   if (qdv.size() == std::size_t(m.dof_count))
     check_joint_values(m, qdv.data(), 1, false, false, "eval_fk joint_qd");
+  if (qv.size() == std::size_t(m.coord_count) && (qdv.empty() || qdv.size() == std::size_t(m.dof_count)))
+    check_read_parents(m, fk_joint_selection(m, f.options, "eval_fk"), flags,
+                       st.state.body_q.data(), qdv.empty() ? nullptr : st.state.body_qd.data(), 1,
+                       "eval_fk state.body_q", "eval_fk state.body_qd", false);
   eval_fk(m, qv, qdv, st.state, f.options);
 }
 
@@ -160,6 +197,9 @@ py::tuple eval_fk_batch_py(const PyModel& pm, py::handle joint_q, py::handle joi
   const double* qdp = vel ? qd.data() : nullptr;
   auto* bq = reinterpret_cast<Transform<double>*>(xq.mutable_data());
   auto* bqd = vel ? reinterpret_cast<Spatial<double>*>(xqd.mutable_data()) : nullptr;
+  if (!body_q.is_none() || !body_qd.is_none())  // given arrays: what they hold is read
+    check_read_parents(m, sel, flags, bq, body_qd.is_none() ? nullptr : bqd, std::size_t(n),
+                       c + " body_q", c + " body_qd", true);
   {
     py::gil_scoped_release release;
     fk_rows(m, std::size_t(n), qp, qdp, sel.data(), flags, bq, bqd);

@@ -442,6 +442,34 @@ def test_models_and_states_copy_and_pickle(tmp_path):
     assert repr(s) == f"<ikwb.State of {m.body_count} bodies>"
 
 
+def test_a_masked_edit_refuses_a_parent_pose_that_is_not_finite(panda):
+    # masked FK reads the parent pose the state holds: NaN there would come back as NaN poses
+    q = random_configurations(panda, 1, seed=5)[0]
+    s = panda.state()
+    ikwb.eval_fk(panda, q, None, s)
+    j4 = panda.joint_index("panda_joint4")
+    parent = panda.joint_parent[j4]
+    mask = np.zeros(panda.joint_count, dtype=bool)
+    mask[j4] = True
+    s.body_q[parent, 0] = np.nan
+    before = s.body_q.copy()
+    with pytest.raises(ValueError, match=r"eval_fk state\.body_q: body 3 \('panda_link3'\), "
+                                         r"read as the parent of the selected joint "
+                                         r"'panda_joint4', column 0 is nan"):
+        ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+    np.testing.assert_array_equal(s.body_q, before)
+    # a NaN the edit does not read is no concern of its own
+    s.body_q[parent, 0] = 0.0
+    s.body_q[0, 0] = np.nan
+    ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+    # batched, in given arrays: the row is named
+    ikwb.eval_fk(panda, q, None, s)
+    body_q = np.tile(s.body_q, (2, 1, 1))
+    body_q[1, parent, 0] = np.inf
+    with pytest.raises(ValueError, match=r"eval_fk_batch body_q: row 1, body 3"):
+        ikwb.eval_fk_batch(panda, np.tile(q, (2, 1)), body_q=body_q, joint_mask=mask)
+
+
 def test_a_branch_mask_takes_the_joints_that_mimic_it(panda):
     # editing a finger moves its mimic twin: the branch's masked FK equals a full one
     s = panda.state()

@@ -309,8 +309,20 @@ void bind_ik_objectives(py::module_& ik) {
       ik, "IKObjectiveRotation",
       "Match the world orientation of a link frame turned by link_offset_rotation (3 rows, "
       "log-map error with its exact Jacobian)");
-  rot.def(py::init([](int link, py::handle offset_rotation, py::handle targets, double weight,
-                      bool hard, py::handle rotation_weights) {
+  rot.def(py::init([](int link, py::handle offset_rotation, py::handle targets,
+                      py::handle weight_arg, bool hard, py::handle rotation_weights) {
+            // Newton's fourth argument is canonicalize_quat_err (a bool): taken for the weight,
+            // False would switch the objective off and True weigh it 1
+            if (py::isinstance<py::bool_>(weight_arg))
+              throw py::type_error(
+                  "IKObjectiveRotation weight: got a bool; Newton's fourth argument "
+                  "canonicalize_quat_err has no counterpart here (the error is always the "
+                  "shortest rotation): leave it out, or pass weight=...");
+            if (!PyNumber_Check(weight_arg.ptr()))
+              throw py::type_error("IKObjectiveRotation weight: expected a number, got " +
+                                   std::string(py::str(py::type::handle_of(weight_arg).attr(
+                                       "__name__"))));
+            const double weight = py::float_(py::reinterpret_borrow<py::object>(weight_arg));
             auto o = make<RotationObjective>("IKObjectiveRotation", ObjectiveType::kRotation,
                                              weight, hard);
             o->spec.params.link = link;

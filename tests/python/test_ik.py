@@ -171,6 +171,13 @@ def test_rotation_objective_with_link_offset_rotation(panda):
         assert quat_angle(quat_mul(got[i], offset), targets[i]) < 1e-3
     with pytest.raises(ValueError, match="not unit"):
         obj.set_target_rotation(0, [0, 0, 0, 2])
+    # Newton's fourth argument is canonicalize_quat_err: a bool there is not taken for the weight
+    with pytest.raises(TypeError, match="weight: got a bool; Newton's fourth argument "
+                                        "canonicalize_quat_err has no counterpart here"):
+        ik.IKObjectiveRotation(hand, offset, targets, False)
+    with pytest.raises(TypeError, match="weight: expected a number, got str"):
+        ik.IKObjectiveRotation(hand, offset, targets, "1")
+    assert ik.IKObjectiveRotation(hand, offset, targets, 2).weight == 2.0
 
 
 def test_joint_limit_objective_limits_replace_the_models(panda):

@@ -113,8 +113,12 @@ class AdamIK {
     if (t.type != TargetType::kPose)
       throw py::value_error("update_target_pose: target '" + frame + "' is a " + type_name(t.type) +
                             " target, not a POSE target");
-    update_position(frame, position);
-    update_orientation(frame, rotation);
+    // both read before either is set: a bad rotation leaves the position as it was
+    auto p = as_doubles(position, "update_target_pose position", {3});
+    const Vec3<double> at = target_position(p.data(), "update_target_pose");
+    t.target.q = rotation_of(rotation, "update_target_pose rotation");
+    t.target.p = at;
+    t.position_set = t.rotation_set = true;
   }
 
   void update(const std::string& frame, py::handle target) {

@@ -380,8 +380,9 @@ class AppState {
   // moves the targets of link objectives to their links (after a joint edited by hand)
   void follow_joints();
   // configuration, solver settings and objectives of a scene, on the installed model; its
-  // warnings start with `file` when there is one
-  void apply_scene_content(const Scene& scene, const std::string& file);
+  // warnings start with `file` when there is one; `quiet` (an undo step: the scene's warnings
+  // were said when it was opened) says none
+  void apply_scene_content(const Scene& scene, const std::string& file, bool quiet = false);
   // the default self pairs (less the SRDF's) after the model, srdf or collision world changed
   void refresh_pair_defaults();
   // `collisions` at the current FK

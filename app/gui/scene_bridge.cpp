@@ -101,7 +101,7 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file) {
 bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   std::error_code ec;
   std::filesystem::path robot = std::filesystem::absolute(robot_path, ec);
-  bool same = model && scene.robot == (ec ? robot_path : robot.string()) &&
+  bool same = model && scene.robot == (ec ? robot_path : robot.lexically_normal().string()) &&
               scene.floating_base == robot_options.floating_base &&
               scene.xacro_args == robot_options.xacro_args &&
               absolute_paths(scene.package_paths) == absolute_paths(robot_options.package_paths);
@@ -122,7 +122,9 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   // solver settings, the frame step and the frame budget are not undo steps
   SolverSettings kept = settings;
   const double kept_step = frame_step, kept_budget = frame_budget_ms;
-  apply_scene_content(scene, "");
+  const bool kept_panel = timeline.show_panel;
+  apply_scene_content(scene, "", true);
+  timeline.show_panel = kept_panel;  // a window's layout is not an edit
   settings = kept;
   frame_step = kept_step;
   frame_budget_ms = kept_budget;
@@ -131,9 +133,12 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   return true;
 }
 
-void AppState::apply_scene_content(const Scene& scene, const std::string& file) {
-  auto note = [&](const std::string& w) { warn(file.empty() ? w : file + ": " + w); };
-  for (const std::string& w : scene.warnings) warn(w);  // named with the file already
+void AppState::apply_scene_content(const Scene& scene, const std::string& file, bool quiet) {
+  auto note = [&](const std::string& w) {
+    if (!quiet) warn(file.empty() ? w : file + ": " + w);
+  };
+  if (!quiet)
+    for (const std::string& w : scene.warnings) warn(w);  // named with the file already
   SceneSetup setup = resolve_scene(*model, scene, true);
   for (const std::string& w : setup.warnings) note(w);
   rest_q = setup.rest_q;
@@ -181,7 +186,7 @@ void AppState::apply_scene_content(const Scene& scene, const std::string& file) 
   for (int i = 0; i < int(objectives.size()) && selection.objective < 0; ++i)
     if (objectives[i].has_target()) selection.objective = i;
   structure_dirty_ = true;
-  timeline_from_scene(*this, scene, setup);
+  timeline_from_scene(*this, scene, setup, quiet);
 }
 
 Scene AppState::make_scene() const {

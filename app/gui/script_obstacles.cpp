@@ -14,6 +14,7 @@
 //   obstacle drag NAME HANDLE AMOUNTS... [frames K] [snap]   (as `drag`, on the obstacle's gizmo)
 #include <cmath>
 
+#include "app/cli/csv.hpp"
 #include "app/gui/obstacle_view.hpp"
 #include "app/gui/script_args.hpp"
 #include "app/gui/script_commands.hpp"
@@ -92,6 +93,7 @@ std::string check_obstacle_command(const Args& a) {
     if (n != 2 && n != 5) return kUsage;
     if (!type_value(a[2], &type))
       return "unknown obstacle type '" + a[2] + "' (sphere, box, capsule, cylinder, half_space)";
+    if (a[3].empty()) return "an obstacle's name must not be empty";
     return lengths(a, 4, a.size());
   }
   if (sub == "move") {
@@ -178,8 +180,10 @@ bool run_obstacle(Turn& t) {
       plain_number(a[7], &q.y);
       plain_number(a[8], &q.z);
       plain_number(a[9], &q.w);
-      if (!(quat_norm(q) > 1e-9)) {
-        t.fail("zero quaternion");
+      // as a scene's obstacle pose: unit within 1e-3 (a typo is not turned into a rotation)
+      if (!(std::abs(quat_norm(q) - 1) <= 1e-3)) {
+        t.fail("the quaternion (x, y, z, w) is not unit (norm " + format_double(quat_norm(q)) +
+               ")");
         return false;
       }
       pose.q = q;
@@ -210,8 +214,13 @@ bool run_obstacle(Turn& t) {
     }
     Vec3<double> n;
     for (int k = 0; k < 3; ++k) plain_number(a[3 + k], &n[k]);
-    double l = length(n);
-    o.normal = l > 0 ? (1.0 / l) * n : n;  // a zero normal is refused with the message
+    // any length: the direction is what counts
+    const double l = length(n);
+    if (!(l > 1e-12)) {
+      t.fail("the plane's normal must not be zero");
+      return false;
+    }
+    o.normal = (1.0 / l) * n;
     length_value(a[6], &o.offset);
   } else if (sub == "type") {
     ShapeType type;

@@ -112,6 +112,8 @@ std::string check_seconds(const Args& a) {
 bool run_scrub(Turn& t) {
   double v = 0;
   plain_number(t.args()[1], &v);
+  // the script's checks after it are at that time: playback, which runs in real time, pauses
+  t.app().timeline.playing = false;
   succeeded(t, scrub(t.app(), v), "playhead not moved");
   return false;
 }

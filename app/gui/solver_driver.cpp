@@ -336,6 +336,9 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
 }
 
 void SolverDriver::warn_broken_hard(AppState& app) {
+  // only a best effort the solve rests on (a frame it calls converged passes, whatever a
+  // report's rounding says)
+  if (!app.solve.settled || app.solve.converged) return;
   std::string broken;
   int count = 0;
   for (const WorkbenchObjective& o : app.objectives)

@@ -421,12 +421,13 @@ SceneTimeline timeline_for_scene(const AppState& app) {
   return timeline_to_scene(*app.model, app.timeline.timeline, placed_objectives(app));
 }
 
-void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& setup) {
+void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& setup, bool quiet) {
   TimelineState& t = app.timeline;
   std::vector<std::string> warnings;
   t.timeline = timeline_on_model(*app.model, scene, setup, warnings);
   t.model_version = app.model_version;
-  for (const std::string& w : warnings) app.warn(w);
+  if (!quiet)
+    for (const std::string& w : warnings) app.warn(w);
   t.selected = -1;
   t.playing = false;
   t.hold = false;

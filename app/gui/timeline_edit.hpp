@@ -55,7 +55,8 @@ void clear_motion(AppState& app);
 // the keys in the scene form (AppState::make_scene)
 SceneTimeline timeline_for_scene(const AppState& app);
 // the scene's keys on the loaded model (AppState::apply_scene); playback stops
-void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& setup);
+void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& setup,
+                         bool quiet = false);
 // the dump's "timeline": keys (time, q, interpolation), playhead, playing, loop, speed,
 // selected, flagged segments, motion
 nlohmann::json timeline_dump(const AppState& app);

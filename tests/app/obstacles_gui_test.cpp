@@ -118,6 +118,9 @@ TEST_F(ObstaclesGui, BadValuesFailWithTheReasonAndKeepTheObstacle) {
                 "obstacle plane block 0 0 1 0\n"
                 "obstacle add sphere block\n"
                 "obstacle move nothing 0 0 0\n"
+                "obstacle move block 0.6 0 0.3 0 0 1 1\n"
+                "obstacle add half_space fl\n"
+                "obstacle plane fl 0 0 0 0\n"
                 "wait 1\n" +
                 dump_cmd("state.json")),
             1)
@@ -128,8 +131,10 @@ TEST_F(ObstaclesGui, BadValuesFailWithTheReasonAndKeepTheObstacle) {
   EXPECT_NE(l.find("is not a half_space"), std::string::npos) << l;
   EXPECT_NE(l.find("an obstacle named 'block' exists already"), std::string::npos) << l;
   EXPECT_NE(l.find("no obstacle named 'nothing'"), std::string::npos) << l;
+  EXPECT_NE(l.find("the quaternion (x, y, z, w) is not unit (norm 1.414"), std::string::npos) << l;
+  EXPECT_NE(l.find("the plane's normal must not be zero"), std::string::npos) << l;
   json d = dump("state.json");
-  ASSERT_EQ(d["obstacles"].size(), 1u);
+  ASSERT_EQ(d["obstacles"].size(), 2u);
   EXPECT_EQ(d["obstacles"][0]["type"], "box");
   EXPECT_GT(d["obstacles"][0]["size"][0].get<double>(), 0.0);
   EXPECT_NEAR(at(d["obstacles"][0], "position", 0), 0.6, 1e-12);
@@ -137,6 +142,8 @@ TEST_F(ObstaclesGui, BadValuesFailWithTheReasonAndKeepTheObstacle) {
   // a number that is not one is refused when the script is read, naming the line
   EXPECT_NE(run("robot panda\nobstacle add box block\nobstacle move block nan 0 0\n"), 0);
   EXPECT_NE(log().find("'nan' is not a length"), std::string::npos) << log();
+  EXPECT_NE(run("robot panda\nobstacle add sphere \"\"\n"), 0);
+  EXPECT_NE(log().find("an obstacle's name must not be empty"), std::string::npos) << log();
 }
 
 TEST_F(ObstaclesGui, TheTargetGizmoDragsAnObstacleInOneUndoStep) {
@@ -237,7 +244,9 @@ TEST_F(ObstaclesGui, ReachAroundDemoMeetsItsExpectations) {
   json d = dump("end.json");
   ASSERT_EQ(d["obstacles"].size(), 2u);
   EXPECT_EQ(d["selection"]["obstacle"], "box");
-  EXPECT_NEAR(at(obstacle(d, "box"), "position", 0), 0.45, 2e-3);
+  EXPECT_NEAR(at(obstacle(d, "box"), "position", 0), 0.35, 2e-3);  // dragged 5 cm toward it
+  EXPECT_EQ(d["collision"]["penetrating"], 0);
+  EXPECT_LT(d["objectives"][0]["position_error"].get<double>(), 1e-3);  // out of its way
 }
 
 }  // namespace

@@ -116,6 +116,28 @@ TEST_F(Timeline, LoopAndSpeedAreKeptInTheScene) {
   EXPECT_EQ(t["speed"].get<double>(), 0.5);
 }
 
+// undo brings back data, not window layout: a Timeline window the user closed stays closed
+// (the viewport keeps its height), and the scene's warnings are not said again at every step
+TEST_F(Timeline, UndoKeepsTheTimelineWindowClosed) {
+  ASSERT_EQ(run("robot panda\nwait 2\ntimeline on\nkey_add 0\nwait 2\ntimeline off\nwait 2\n" +
+                dump_cmd("closed.json") + "weight 0 0.5\nwait 2\nundo\nwait 2\n" +
+                dump_cmd("undone.json")),
+            0)
+      << log();
+  EXPECT_EQ(dump("undone.json")["viewport"], dump("closed.json")["viewport"]);
+  EXPECT_EQ(dump("undone.json")["objectives"][0]["weight"], 1.0);
+  // a scene whose opening warns (a link without <collision>): once, not again at each step
+  ASSERT_EQ(run("scene " + std::string(IKWB_SOURCE_DIR) +
+                "/assets/demos/panda_reach_around.json\nwait 2\nweight 0 0.5\nwait 2\nundo\n"
+                "wait 2\nredo\nwait 2\nundo\nwait 2\n"),
+            0)
+      << log();
+  const std::string l = log();
+  const std::size_t first = l.find("has no <collision>");
+  ASSERT_NE(first, std::string::npos) << l;
+  EXPECT_EQ(l.find("has no <collision>", first + 1), std::string::npos) << l;
+}
+
 TEST_F(Timeline, TheWindowCoversNoHandleOfTheView) {
   ASSERT_EQ(run("robot panda\ntimeline on\nwait 5\n"
                 "drag_pose 0 0.1 0.2 -0.1 0 0 0 frames 20\nwait 30\nkey_add 0\n"

@@ -162,7 +162,7 @@ struct TypedProblem {
       view.fk_joints = fk_joints.data();
       view.fk_joint_count = int(fk_joints.size());
     }
-    dof_seeded = objective_seeded_dofs(p);
+    dof_seeded = objective_seeded_dofs(p.model(), fk_joints);
     if (!dof_seeded.empty()) view.dof_seeded = dof_seeded.data();
   }
 };

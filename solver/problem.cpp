@@ -524,9 +524,11 @@ std::vector<int> objective_fk_joints(const IkProblem& problem) {
 }
 
 std::vector<uint8_t> objective_seeded_dofs(const IkProblem& problem) {
-  const std::vector<int> joints = objective_fk_joints(problem);
+  return objective_seeded_dofs(problem.model(), objective_fk_joints(problem));
+}
+
+std::vector<uint8_t> objective_seeded_dofs(const Model& m, const std::vector<int>& joints) {
   if (joints.empty()) return {};
-  const Model& m = problem.model();
   std::vector<uint8_t> seeded(std::size_t(m.dof_count), 0);
   auto mark = [&](int j) {
     for (int d = m.joint_qd_start[j]; d < m.joint_qd_start[j + 1]; ++d) seeded[d] = 1;

@@ -211,5 +211,7 @@ std::vector<int> objective_fk_joints(const IkProblem& problem);
 // finger, the other arm). Seeds and restarts keep such a dof at its initial value instead of
 // drawing it: nothing would pull a drawn value back. Empty when every dof counts.
 std::vector<uint8_t> objective_seeded_dofs(const IkProblem& problem);
+// the same from objective_fk_joints(problem), already at hand
+std::vector<uint8_t> objective_seeded_dofs(const Model& model, const std::vector<int>& fk_joints);
 
 }  // namespace ikwb

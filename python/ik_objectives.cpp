@@ -319,9 +319,9 @@ void bind_ik_objectives(py::module_& ik) {
                   "canonicalize_quat_err has no counterpart here (the error is always the "
                   "shortest rotation): leave it out, or pass weight=...");
             if (!PyNumber_Check(weight_arg.ptr()))
-              throw py::type_error("IKObjectiveRotation weight: expected a number, got " +
-                                   std::string(py::str(py::type::handle_of(weight_arg).attr(
-                                       "__name__"))));
+              throw py::type_error(
+                  "IKObjectiveRotation weight: expected a number, got " +
+                  std::string(py::str(py::type::handle_of(weight_arg).attr("__name__"))));
             const double weight = py::float_(py::reinterpret_borrow<py::object>(weight_arg));
             auto o = make<RotationObjective>("IKObjectiveRotation", ObjectiveType::kRotation,
                                              weight, hard);

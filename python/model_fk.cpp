@@ -106,11 +106,11 @@ void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int fla
         const double value = k < 7 ? x[k] : v[k - 7];
         if (std::isfinite(value)) continue;
         throw py::value_error((k < 7 ? what_q : what_qd) + ": " +
-                              (rows ? "row " + std::to_string(r) + ", " : std::string()) +
-                              "body " + std::to_string(p) + " ('" + m.body_name[p] +
-                              "'), read as the parent of the selected joint '" +
-                              m.joint_name[j] + "', column " + std::to_string(k < 7 ? k : k - 7) +
-                              " is " + number_text(value) + "; values must be finite");
+                              (rows ? "row " + std::to_string(r) + ", " : std::string()) + "body " +
+                              std::to_string(p) + " ('" + m.body_name[p] +
+                              "'), read as the parent of the selected joint '" + m.joint_name[j] +
+                              "', column " + std::to_string(k < 7 ? k : k - 7) + " is " +
+                              number_text(value) + "; values must be finite");
       }
     }
   }
@@ -140,7 +140,8 @@ void eval_fk_py(const PyModel& pm, py::handle joint_q, py::handle joint_qd, PySt
     check_joint_values(m, qv.data(), 1, true, false, "eval_fk joint_q");
   if (qdv.size() == std::size_t(m.dof_count))
     check_joint_values(m, qdv.data(), 1, false, false, "eval_fk joint_qd");
-  if (qv.size() == std::size_t(m.coord_count) && (qdv.empty() || qdv.size() == std::size_t(m.dof_count)))
+  if (qv.size() == std::size_t(m.coord_count) &&
+      (qdv.empty() || qdv.size() == std::size_t(m.dof_count)))
     check_read_parents(m, fk_joint_selection(m, f.options, "eval_fk"), flags,
                        st.state.body_q.data(), qdv.empty() ? nullptr : st.state.body_qd.data(), 1,
                        "eval_fk state.body_q", "eval_fk state.body_qd", false);

@@ -319,22 +319,21 @@ void bind_scene(py::module_& m) {
           "settings", [](const PyScene& s) { return settings_dict(s.settings); },
           "The solver settings a solve uses: ikwb solve's batch defaults, "
           "then the scene's")
-      .def(
-          "solve", &solve_py, py::arg("targets") = py::none(), py::arg("joint_q") = py::none(),
-          py::arg("sequential") = false,
-          "Solves the scene once per row of the target arrays: targets maps an objective's name "
-          "to (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses; objectives not "
-          "named keep the scene's target. Every problem starts at joint_q (default: the "
-          "scene's; shape (n, joint_coord_count): one start per row). sequential=True solves "
-          "the rows in order, each from the answer to the row before (a trajectory that stays "
-          "on one IK branch where the targets allow; one row per solver call). Keyword "
-          "arguments override solver settings by scene key. Returns a dict: "
-          "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
-          "the enabled task objectives), iterations, skipped (rows whose targets cannot be "
-          "used: NaN or inf, a quaternion not unit, beyond 1e6 m; not solved, their q and "
-          "errors NaN, with a UserWarning; ValueError when every row is such), solve_seconds, "
-          "backend (the one that ran) and backend_note (why it is not the one asked for, or "
-          "empty). The GIL is released; Ctrl-C stops a batch between its chunks.");
+      .def("solve", &solve_py, py::arg("targets") = py::none(), py::arg("joint_q") = py::none(),
+           py::arg("sequential") = false,
+           "Solves the scene once per row of the target arrays: targets maps an objective's name "
+           "to (n, 3) positions, (n, 4) quaternions x, y, z, w or (n, 7) poses; objectives not "
+           "named keep the scene's target. Every problem starts at joint_q (default: the "
+           "scene's; shape (n, joint_coord_count): one start per row). sequential=True solves "
+           "the rows in order, each from the answer to the row before (a trajectory that stays "
+           "on one IK branch where the targets allow; one row per solver call). Keyword "
+           "arguments override solver settings by scene key. Returns a dict: "
+           "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
+           "the enabled task objectives), iterations, skipped (rows whose targets cannot be "
+           "used: NaN or inf, a quaternion not unit, beyond 1e6 m; not solved, their q and "
+           "errors NaN, with a UserWarning; ValueError when every row is such), solve_seconds, "
+           "backend (the one that ran) and backend_note (why it is not the one asked for, or "
+           "empty). The GIL is released; Ctrl-C stops a batch between its chunks.");
   m.def(
       "load_scene",
       [](const std::filesystem::path& path,

@@ -54,7 +54,8 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
   for (int k = 3; k < 7; ++k) quaternion += at[std::size_t(k)] >= 0;
   std::string missing;
   for (int k = 0; k < (quaternion ? 7 : 3); ++k)
-    if (at[std::size_t(k)] < 0) missing += (missing.empty() ? "'" : ", '") + std::string(kTargetColumns[k]) + "'";
+    if (at[std::size_t(k)] < 0)
+      missing += (missing.empty() ? "'" : ", '") + std::string(kTargetColumns[k]) + "'";
   if (!missing.empty()) {
     std::string columns;
     for (const std::string& h : header) columns += (columns.empty() ? "'" : ", '") + h + "'";

@@ -120,10 +120,9 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
   NumericTable table = read_numeric_csv(path, opt);
   if (unsolved) {
     constexpr std::size_t kResults = std::size(kSolveResultColumns);
-    const bool solve_output =
-        table.header.size() >= kResults &&
-        std::equal(table.header.begin(), table.header.begin() + kResults,
-                   std::begin(kSolveResultColumns));
+    const bool solve_output = table.header.size() >= kResults &&
+                              std::equal(table.header.begin(), table.header.begin() + kResults,
+                                         std::begin(kSolveResultColumns));
     unsolved->assign(table.row_count(), 0);
     for (std::size_t r = 0; r < table.row_count(); ++r) {
       const std::vector<double>& row = table.rows[r];
@@ -137,9 +136,8 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
       for (std::size_t c = 0; c < row.size(); ++c)
         if (!std::isfinite(row[c]) && (c >= first || c == 0))
           throw CsvError((path == "-" ? kStandardInput : path) + ":" +
-                         std::to_string(table.lines[r]) + ": column " +
-                         std::to_string(c + 1) + " is not finite ('" + format_double(row[c]) +
-                         "')");
+                         std::to_string(table.lines[r]) + ": column " + std::to_string(c + 1) +
+                         " is not finite ('" + format_double(row[c]) + "')");
     }
   }
   if (table.row_count() == 0 && m.coord_count == 0) {

@@ -297,12 +297,14 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
     std::vector<Face> faces;
     for (int b = 0; b < model->body_count; ++b) {
       Face f{b, lowest_face_points(*model, b, fk.body_q), HUGE_VAL};
-      for (const Vec3<double>& p : f.points) f.z = std::min(f.z, transform_point(fk.body_q[b], p).z);
+      for (const Vec3<double>& p : f.points)
+        f.z = std::min(f.z, transform_point(fk.body_q[b], p).z);
       if (!f.points.empty()) faces.push_back(std::move(f));
     }
     std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) { return a.z < b.z; });
     for (const Face& f : faces) {
-      if (f.z > faces[0].z + 0.01 || o.points.size() + f.points.size() > std::size_t(kMaxContactPoints))
+      if (f.z > faces[0].z + 0.01 ||
+          o.points.size() + f.points.size() > std::size_t(kMaxContactPoints))
         break;
       for (const Vec3<double>& p : f.points) o.points.push_back({f.link, p});
     }
@@ -351,9 +353,10 @@ int AppState::add_objective(Objective spec) {
   const int pinned = kind.dim(model->dof_count);
   if (kind.has_target() && !posture && model->dof_count > pinned) {
     const int free = model->dof_count - pinned;
-    info(std::to_string(free) +
-         (free == 1 ? " dof is left free by it and drifts" : " dofs are left free by it and drift") +
-         " as you drag: add a posture objective with \"null\" on to hold them where they are");
+    info(
+        std::to_string(free) +
+        (free == 1 ? " dof is left free by it and drifts" : " dofs are left free by it and drift") +
+        " as you drag: add a posture objective with \"null\" on to hold them where they are");
   }
   note_edit("add objective");
   return index;

@@ -29,10 +29,9 @@ std::string recovery_summary(const Autosave& autosave) {
   std::error_code ec;
   const auto written = std::filesystem::last_write_time(autosave.path, ec);
   if (!ec) {
-    const double minutes =
-        std::chrono::duration<double, std::ratio<60>>(
-            std::filesystem::file_time_type::clock::now() - written)
-            .count();
+    const double minutes = std::chrono::duration<double, std::ratio<60>>(
+                               std::filesystem::file_time_type::clock::now() - written)
+                               .count();
     char ago[64];
     if (minutes < 90)
       std::snprintf(ago, sizeof ago, "; written %.0f min ago", std::max(minutes, 0.0));

@@ -33,9 +33,9 @@ struct Session {
   int stored_selected = -1;
   std::vector<Transform<double>> imported;  // imported targets
   int imported_selected = -1;
-  bool offer_restore = false;  // the "Restore the previous session?" modal is pending
+  bool offer_restore = false;   // the "Restore the previous session?" modal is pending
   std::string restore_summary;  // what the recovery file holds and when it was written
-  bool show_stored = false;    // the Stored configurations window
+  bool show_stored = false;     // the Stored configurations window
   // the typed-path dialog: 0 closed, else the action (see session_ui.cpp)
   int dialog = 0;
   bool open_dialog = false;

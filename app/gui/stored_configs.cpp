@@ -96,8 +96,7 @@ void store_configuration(Ui& ui) {
   for (const WorkbenchObjective& o : app.objectives)
     if (o.enabled() && o.status.pursued && !o.status.reached)
       missed += (missed.empty() ? "'" : ", '") + o.name() + "' by " + miss_text(o);
-  if (!missed.empty())
-    app.warn("stored configuration " + std::to_string(n) + " misses " + missed);
+  if (!missed.empty()) app.warn("stored configuration " + std::to_string(n) + " misses " + missed);
 }
 
 bool restore_stored(Ui& ui, int index) {

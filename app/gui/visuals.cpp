@@ -230,9 +230,9 @@ void Visuals::style_robot(const AppState& app, render::DrawStyle& style) const {
     style.body_highlight.resize(m.body_count, render::kHighlightNone);
     for (int i = 0; i < m.body_count; ++i)
       style.body_highlight[i] = (style.body_highlight[i] & render::kHighlightHover) |
-                                (b.updated[i]      ? render::kHighlightUpdated
-                                 : below_edit(i)   ? render::kHighlightPreserved
-                                                   : render::kHighlightNone);
+                                (b.updated[i]    ? render::kHighlightUpdated
+                                 : below_edit(i) ? render::kHighlightPreserved
+                                                 : render::kHighlightNone);
   }
 }
 

@@ -216,9 +216,10 @@ TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
 TEST_F(Session, SigtermEndsTheSessionAsAClose) {
   const std::string rec = path("state/recovery.json");
   std::ofstream(path("script.txt")) << "robot panda\nwait 2\nweight 0 1.75\nwait 100000\n";
-  const std::string cmd = "cd \"" + dir_.string() + "\" && timeout --preserve-status -s TERM 10 \"" +
-                          IKWB_BINARY_DIR + "/ikwb\" gui --script script.txt --recovery-file \"" +
-                          rec + "\" --autosave-seconds 600 > log.txt 2>&1";
+  const std::string cmd = "cd \"" + dir_.string() +
+                          "\" && timeout --preserve-status -s TERM 10 \"" + IKWB_BINARY_DIR +
+                          "/ikwb\" gui --script script.txt --recovery-file \"" + rec +
+                          "\" --autosave-seconds 600 > log.txt 2>&1";
   const int rc = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(rc)) << log();
   EXPECT_EQ(WEXITSTATUS(rc), 128 + 15) << log();

@@ -457,8 +457,8 @@ TEST(CliFk, JointNamedTimeIsAJointUnlessTheHeaderHasTwo) {
   std::string urdf = dir.write("bot.urdf", robot);
   std::string ordered = dir.write("ordered.csv", "0.5,-1.25,0.1\n-1.5,3.0,0.2\n");
   std::string named = dir.write("named.csv", "time,shoulder,slide\n-1.25,0.5,0.1\n3.0,-1.5,0.2\n");
-  std::string timed = dir.write("timed.csv",
-                                "time,shoulder,time,slide\n0,0.5,-1.25,0.1\n0.5,-1.5,3.0,0.2\n");
+  std::string timed =
+      dir.write("timed.csv", "time,shoulder,time,slide\n0,0.5,-1.25,0.1\n0.5,-1.5,3.0,0.2\n");
   CmdResult a = run(cmd_fk, {"fk", urdf, "--q", ordered, "--out", "-"});
   ASSERT_EQ(a.code, 0) << a.err;
   for (const std::string& q : {named, timed}) {

@@ -128,8 +128,8 @@ TEST(CliSolveTargets, LinkNamesAreHelped) {
                        "links are: panda_link0, "),
             std::string::npos)
       << r.err;
-  r = test::run_command(cmd_solve, {"solve", "panda", "--link", "panda_link0", "--targets",
-                                    targets, "--out", dir / "o"});
+  r = test::run_command(cmd_solve, {"solve", "panda", "--link", "panda_link0", "--targets", targets,
+                                    "--out", dir / "o"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("warning: no joint moves link 'panda_link0'"), std::string::npos) << r.err;
 }
@@ -226,12 +226,13 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
   EXPECT_NE(r.err.find(twice + ":1: the header repeats 'X'"), std::string::npos) << r.err;
 
   // other columns (a motion capture's frame number and time) are not read, and a note says so
-  std::string framed = dir.write("framed.csv", "frame,x,y,z,t\n7," + p[0] + ",0.25\n8," + p[1] +
-                                                   ",0.5\n9,1,2\n");
+  std::string framed =
+      dir.write("framed.csv", "frame,x,y,z,t\n7," + p[0] + ",0.25\n8," + p[1] + ",0.5\n9,1,2\n");
   r = run_solve(framed, out);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("note: " + framed + ": columns 'frame', 't' are not target coordinates, "
-                                           "not read"),
+  EXPECT_NE(r.err.find("note: " + framed +
+                       ": columns 'frame', 't' are not target coordinates, "
+                       "not read"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(framed + ":4: expected 5 values as the header on line 1, got 3"),
@@ -405,8 +406,9 @@ TEST(CliSolveTargets, StandardInputIsAnInput) {
   EXPECT_NE(poses.find("\n1,tip,nan,nan,nan,nan,nan,nan,nan\n"), std::string::npos) << poses;
   EXPECT_EQ(poses.find("\n0,tip,nan"), std::string::npos) << poses;
   // a nan in a row that is not a skipped target's is still refused by line and column
-  std::istringstream broken("converged,pos_err,rot_err,iterations,joint1,joint2,joint3\n"
-                            "1,0,0,3,0.1,nan,0.2\n");
+  std::istringstream broken(
+      "converged,pos_err,rot_err,iterations,joint1,joint2,joint3\n"
+      "1,0,0,3,0.1,nan,0.2\n");
   std::cin.rdbuf(broken.rdbuf());
   r = test::run_command(cmd_fk, {"fk", "planar3", "--q", "-", "--out", dir / "poses2.csv"});
   std::cin.rdbuf(cin_buf);

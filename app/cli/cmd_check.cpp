@@ -3,6 +3,7 @@
 // `ikwb check ROBOT.urdf --sample-pairs N`: an SRDF that disables the pairs that never collide,
 // always collide or collide in the rest configuration (as MoveIt's setup assistant).
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <new>
 #include <string>
@@ -23,13 +24,16 @@
 
 namespace ikwb {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 constexpr const char* kSummary =
     "Collision check of each configuration in Q.csv (the format of `ikwb fk`, header included)\n"
     "against the robot itself and the obstacles of --scene (links are the capsules fitted to\n"
     "their <collision> elements; pairs joined by a joint, and those of --srdf or the scene's\n"
-    "\"srdf\", are skipped).\n"
+    "\"srdf\", are skipped; a shipped robot given by name, without either, uses the SRDF\n"
+    "beside it, as its preset does).\n"
     "Writes CSV: config,in_collision,link_a,other,distance,colliding_pairs (other: a link, or\n"
     "obstacle:NAME; distance in m, negative in penetration). Exit status 3 when any\n"
     "configuration collides.\n"
@@ -105,6 +109,18 @@ int cmd_check(int argc, char** argv) {
       print_warnings(scene.warnings, args.get("scene"));
     }
     if (args.has("srdf")) scene.srdf = args.get("srdf");
+    // a shipped robot given by name checks as its preset does: with the SRDF beside it
+    const std::string robot_arg = args.get("ROBOT.urdf");
+    const std::string robot_file = resolve_robot(robot_arg);
+    if (!args.has("scene") && !args.has("srdf") && robot_file != robot_arg) {
+      const std::string beside = fs::path(robot_file).replace_extension(".srdf").string();
+      std::error_code ec;
+      if (fs::is_regular_file(beside, ec)) {
+        scene.srdf = beside;
+        std::fprintf(stderr, "note: the shipped %s's SRDF: %s\n", robot_arg.c_str(),
+                     beside.c_str());
+      }
+    }
     std::vector<std::pair<int, int>> disabled;
     if (!scene.srdf.empty()) disabled = disabled_body_pairs(m, load_srdf(scene.srdf), scene.srdf);
     // the scene's pairs turned off or on by hand

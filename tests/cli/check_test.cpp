@@ -154,6 +154,23 @@ TEST(CliCheck, ScenesReadCollisionMeshesOnlyWhenCollisionsAreEvaluated) {
             MeshFiles::kCollision);
 }
 
+// a shipped robot given by name checks with the SRDF beside it, as its preset does: the Panda's
+// closed gripper (the finger capsules overlap) is no collision; given as a file path, every pair
+// is checked and the closed gripper collides, with a hint about an SRDF
+TEST(CliCheck, AShippedRobotByNameChecksWithItsSrdf) {
+  TempDir dir;
+  std::string q = dir.write("q.csv", "0,-0.785,0,-2.356,0,1.571,0.785,0\n");
+  CmdResult named = test::run_command(cmd_check, {"check", "panda", "--q", q});
+  EXPECT_EQ(named.code, 0) << named.err;
+  EXPECT_NE(named.err.find("note: the shipped panda's SRDF: "), std::string::npos) << named.err;
+  CmdResult file = test::run_command(cmd_check, {"check", resolve_robot("panda"), "--q", q});
+  EXPECT_EQ(file.code, 3) << file.err;
+  EXPECT_NE(file.out.find("panda_leftfinger,panda_rightfinger"), std::string::npos) << file.out;
+  EXPECT_NE(file.err.find("check: no SRDF, so every pair not joined by a joint was checked"),
+            std::string::npos)
+      << file.err;
+}
+
 TEST(CliCheck, SamplePairsWritesAnSrdfThatCheckReads) {
   TempDir dir;
   std::string srdf = dir / "panda.srdf";

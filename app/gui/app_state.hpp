@@ -181,7 +181,8 @@ class AppState {
   // the current state as a scene (robot path, configuration, objectives, solver settings)
   Scene make_scene() const;
   // Like apply_scene (undo, redo, recovery) but keeps the loaded model when the scene names the
-  // same robot; no camera change. Notes the edit as `what`.
+  // same robot; no camera change; the scene's solver settings apply but the backend, the frame
+  // step and the frame budget stay. Notes the edit as `what`.
   bool restore_scene(const Scene& scene, const std::string& what);
 
   // ---- configuration ---------------------------------------------------------------------

@@ -1,7 +1,21 @@
 // Snapshot-based undo / redo (see history.hpp).
 #include "app/gui/history.hpp"
 
+#include "solver/settings.hpp"
+
 namespace ikwb::gui {
+
+namespace {
+
+// the solver settings a step keeps, without the backend (a choice about this machine, which
+// undo leaves alone; a CUDA failure that falls back to the CPU is not an edit)
+nlohmann::json settings_of_step(const nlohmann::json& solver) {
+  nlohmann::json j = solver;
+  if (j.is_object()) j.erase("backend");
+  return j;
+}
+
+}  // namespace
 
 Scene History::resting_snapshot() const {
   Scene s = current_;
@@ -31,11 +45,16 @@ void History::observe(AppState& app, bool busy) {
     rebase(app);
     return;
   }
-  if (app.edit_serial == seen_serial_) {
+  // a solver setting changed (the Solver panel, the script's `solver`) is a step of its own,
+  // once it has been let go
+  const bool settings_edit =
+      app.edit_serial == seen_serial_ && !busy &&
+      settings_of_step(solver_settings_json(app.settings)) != settings_of_step(current_.solver);
+  if (app.edit_serial == seen_serial_ && !settings_edit) {
     if (!busy) resting_q_ = app.joint_q;
     return;
   }
-  undo_.push_back({resting_snapshot(), app.last_edit});
+  undo_.push_back({resting_snapshot(), settings_edit ? "solver settings" : app.last_edit});
   while (undo_.size() > depth_) undo_.pop_front();
   redo_.clear();
   rebase(app);

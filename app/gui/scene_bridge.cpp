@@ -105,8 +105,12 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
               scene.floating_base == robot_options.floating_base &&
               scene.xacro_args == robot_options.xacro_args &&
               absolute_paths(scene.package_paths) == absolute_paths(robot_options.package_paths);
+  // the step's solver settings come back (History makes a changed setting a step of its own);
+  // the backend, a choice about this machine, stays
+  const Backend backend = settings.backend;
   if (!same) {
     if (!apply_scene(scene)) return false;
+    settings.backend = backend;
     last_edit = what;
     return true;
   }
@@ -119,13 +123,12 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
   held_joint = -1;
   rest_q = model->neutral_configuration();
   structure_dirty_ = true;
-  // solver settings, the frame step and the frame budget are not undo steps
-  SolverSettings kept = settings;
+  // the frame step and the frame budget are not undo steps
   const double kept_step = frame_step, kept_budget = frame_budget_ms;
   const bool kept_panel = timeline.show_panel;
   apply_scene_content(scene, "", true);
   timeline.show_panel = kept_panel;  // a window's layout is not an edit
-  settings = kept;
+  settings.backend = backend;
   frame_step = kept_step;
   frame_budget_ms = kept_budget;
   if (!sel_name.empty()) select_obstacle(find_obstacle(sel_name));

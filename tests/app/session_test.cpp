@@ -240,6 +240,23 @@ TEST_F(Session, SavedRobotPathsAreNormal) {
                 .string());
 }
 
+// a solver setting is an undo step of its own: undo after it reverts the setting, not the edit
+// before it (a timeline key), and redo brings both back
+TEST_F(Session, SolverSettingsAreUndoSteps) {
+  ASSERT_EQ(run("robot panda\nwait 2\ntimeline on\nkey_add 0\nwait 2\nsolver n_seeds 4\nwait 2\n"
+                "undo\nwait 2\n" +
+                dump_cmd("u1.json") + "undo\nwait 2\n" + dump_cmd("u2.json") +
+                "redo\nwait 2\nredo\nwait 2\n" + dump_cmd("u3.json")),
+            0)
+      << log();
+  json u1 = dump("u1.json"), u2 = dump("u2.json"), u3 = dump("u3.json");
+  EXPECT_EQ(u1["solver"]["n_seeds"], 16);
+  EXPECT_EQ(u1["timeline"]["keys"].size(), 1u);
+  EXPECT_EQ(u2["timeline"]["keys"].size(), 0u);
+  EXPECT_EQ(u3["solver"]["n_seeds"], 4);
+  EXPECT_EQ(u3["timeline"]["keys"].size(), 1u);
+}
+
 // the restore offer says what the recovery file holds
 TEST(RecoverySummary, NamesTheRobotAndCountsWhatItHolds) {
   ikwb::Scene scene;

@@ -1,6 +1,9 @@
 // ikwb.load_scene and Scene.solve: a workbench scene (robot, objectives, targets, solver
 // settings) solved for arrays of targets, as `ikwb solve --scene SCENE --targets T.csv` does.
+#include <pybind11/eval.h>
+
 #include <cmath>
+#include <filesystem>
 
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/scene.hpp"
@@ -14,6 +17,8 @@ namespace {
 
 struct PyScene {
   std::string path;
+  std::string absolute_path;               // path made absolute when it was loaded (pickles)
+  std::vector<std::string> package_paths;  // load_scene's own (the scene's come with the file)
   Scene scene;
   std::shared_ptr<PyModel> model;
   SceneSetup setup;
@@ -24,6 +29,10 @@ struct PyScene {
 PyScene load_scene_py(const std::string& path, const std::vector<std::string>& package_paths) {
   PyScene s;
   s.path = path;
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  s.absolute_path = ec ? path : abs.lexically_normal().string();
+  s.package_paths = package_paths;
   s.scene = load_scene(path);
   std::vector<std::string> paths = s.scene.package_paths;
   paths.insert(paths.end(), package_paths.begin(), package_paths.end());
@@ -277,6 +286,16 @@ void bind_scene(py::module_& m) {
   py::class_<PyScene>(m, "Scene",
                       "A workbench scene on its loaded robot: objectives (with names and "
                       "targets), configuration and solver settings")
+      // immutable: a copy is the same scene; a pickle is how to load it (the file and the
+      // robot are read again where it is unpickled, e.g. by a multiprocessing worker: its path
+      // as it was when loaded, made absolute)
+      .def("__copy__", [](py::object self) { return self; })
+      .def("__deepcopy__", [](py::object self, py::object) { return self; })
+      .def("__reduce__",
+           [](const PyScene& s) {
+             return py::make_tuple(py::module_::import("ikwb").attr("_scene_from_pickle"),
+                                   py::make_tuple(s.absolute_path, s.package_paths));
+           })
       .def_property_readonly(
           "path", [](const PyScene& s) { return s.path; }, "The scene file it was loaded from")
       .def_property_readonly(
@@ -334,6 +353,17 @@ void bind_scene(py::module_& m) {
            "errors NaN, with a UserWarning; ValueError when every row is such), solve_seconds, "
            "backend (the one that ran) and backend_note (why it is not the one asked for, or "
            "empty). The GIL is released; Ctrl-C stops a batch between its chunks.");
+  m.def(
+      "_load_scene_again",
+      [](const std::string& path, const std::vector<std::string>& package_paths) {
+        return load_scene_py(path, package_paths);
+      },
+      "A pickled Scene: its file loaded again with the package paths it was loaded with");
+  py::exec(R"(
+def _scene_from_pickle(path, package_paths):
+    return _load_scene_again(path, package_paths)
+)",
+           m.attr("__dict__"));
   m.def(
       "load_scene",
       [](const std::filesystem::path& path,

@@ -119,6 +119,23 @@ def test_rows_whose_targets_cannot_be_used_are_skipped(scene):
     np.testing.assert_allclose(r["q"][[0, 2, 5]], alone["q"], atol=1e-9)
 
 
+def test_a_scene_copies_as_itself_and_pickles_as_how_to_load_it(scene, tmp_path, monkeypatch):
+    import copy
+    import pickle
+    assert copy.copy(scene) is scene and copy.deepcopy(scene) is scene
+    # loaded by a relative path, unpickled elsewhere (a multiprocessing worker's folder)
+    monkeypatch.chdir(pathlib.Path(PANDA_PRESET).parents[3])
+    relative = ikwb.load_scene("assets/robots/panda/preset.json")
+    data = pickle.dumps(relative)
+    monkeypatch.chdir(tmp_path)
+    again = pickle.loads(data)
+    assert again.path == str(pathlib.Path(PANDA_PRESET).resolve())
+    assert again.objective_names == relative.objective_names
+    targets = np.array(tcp_poses(scene, 4, seed=12))
+    a, b = relative.solve({"tcp pose": targets}), again.solve({"tcp pose": targets})
+    np.testing.assert_array_equal(a["q"], b["q"])
+
+
 def test_an_empty_batch_is_an_empty_result(scene):
     for cols in (3, 4, 7):
         r = scene.solve({"tcp pose": np.zeros((0, cols))})

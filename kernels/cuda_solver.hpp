@@ -40,8 +40,12 @@ class CudaSolver : public IkSolver {
   // throws std::runtime_error when no CUDA device is usable
   CudaSolver();
   ~CudaSolver() override;
+  using IkSolver::solve;
+  // warm's multipliers are checked and not used: every row starts them at zero, and the results
+  // carry none (ProblemResult::multipliers empty)
   void solve(const IkProblem& problem, const SolverSettings& settings,
-             const std::vector<double>& q_init, SolveResult& result) override;
+             const std::vector<double>& q_init, const WarmStart& warm,
+             SolveResult& result) override;
   Backend backend() const override { return Backend::kCuda; }
 
   // capture the per-solve launch sequence as a CUDA graph and replay it (default on); off

@@ -515,7 +515,9 @@ CudaSolver::CudaSolver() : impl_(std::make_unique<Impl>()) {}
 CudaSolver::~CudaSolver() = default;
 
 void CudaSolver::solve(const IkProblem& problem, const SolverSettings& settings,
-                       const std::vector<double>& q_init, SolveResult& result) {
+                       const std::vector<double>& q_init, const WarmStart& warm,
+                       SolveResult& result) {
+  validate_warm_start(problem, warm);
   impl_->solve(problem, settings, q_init, result);
 }
 

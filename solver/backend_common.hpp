@@ -168,11 +168,13 @@ struct TypedProblem {
 };
 
 // Fills result from the row driver's outputs: row_q (n_batch x coord_count, in the scalar Q the
-// backend keeps them in), rows (n_batch) and picks (problem_count). Rows that did not run read
+// backend keeps them in), rows (n_batch) and picks (problem_count), with row_lambda (n_batch x
+// residual_count, or null: none kept) each row's final multipliers. Rows that did not run read
 // as q zero, cost infinite, not converged.
 template <class Q, class T>
 void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
-                       const RowResult<T>* rows, const ProblemPick* picks, SolveResult& res) {
+                       const RowResult<T>* rows, const ProblemPick* picks, SolveResult& res,
+                       const double* row_lambda = nullptr) {
   const int P = problem.problem_count(), S = n_seeds, nq = problem.model().coord_count;
   const std::size_t n_batch = std::size_t(P) * S;
   res.n_seeds = S;
@@ -202,6 +204,8 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
     pr.settling = r.settling != 0;
     pr.damping = double(r.damping);
     pr.penalty = double(r.penalty);
+    const int nr = problem.residual_count();
+    if (row_lambda) pr.multipliers.assign(row_lambda + row * nr, row_lambda + (row + 1) * nr);
   }
 }
 

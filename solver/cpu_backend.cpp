@@ -33,8 +33,9 @@ struct Workspace {
   int nq = -1, nv = -1, nr = -1, nb = -1;
   long a_cap = -1, l_cap = -1, latent_cap = -1;
   std::vector<T> q, q_trial, r, r_trial, J, A, L, g, dq, tmp, al, seed, best_q, init, diag;
-  std::vector<T> latent;           // the inactive rows the LM step sets aside (lm_set_aside)
-  std::vector<RowTerms<T>> terms;  // their terms (builtin_jacobian), one per latent row
+  std::vector<T> al_init, best_al;  // (nr) the row's starting and kept multipliers
+  std::vector<T> latent;            // the inactive rows the LM step sets aside (lm_set_aside)
+  std::vector<RowTerms<T>> terms;   // their terms (builtin_jacobian), one per latent row
   // the bodies' motion for the rows' terms (latent rows only; MotionBuffers points into these)
   std::vector<MotionColumn<T>> motion_columns;
   std::vector<int> motion_joint_first;
@@ -78,7 +79,7 @@ struct Workspace {
     motion.subtree_moment = motion_vectors.data();
     motion.motion = motion_vectors.data() + mb;
     for (auto* v : {&q, &q_trial, &seed, &best_q, &init, &q_pert}) v->assign(nq, T(0));
-    for (auto* v : {&r, &r_trial, &al, &r_plus, &r_minus}) v->assign(nr, T(0));
+    for (auto* v : {&r, &r_trial, &al, &al_init, &best_al, &r_plus, &r_minus}) v->assign(nr, T(0));
     J.assign(std::size_t(nr) * nv, T(0));
     A.assign(std::size_t(a_cap), T(0));
     L.assign(std::size_t(l_cap), T(0));
@@ -303,25 +304,26 @@ class CpuSolver : public IkSolver {
   Backend backend() const override { return Backend::kCpu; }
 
   void solve(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q_init,
-             SolveResult& result) override {
+             const WarmStart& warm, SolveResult& result) override {
     validate_settings(s);
+    validate_warm_start(problem, warm);
     std::vector<double> q0 = expand_initial(problem, q_init);
     int threads = s.threads > 0 ? s.threads : hardware_threads();
     if (!pool_ || pool_->size() != std::max(threads, 1))
       pool_ = std::make_unique<ThreadPool>(threads);
     auto t0 = Clock::now();
     if (s.use_float) {
-      run<float>(problem, s, q0, result, f_);
+      run<float>(problem, s, q0, warm, result, f_);
       rescore_in_double(problem, s, result);
     } else
-      run<double>(problem, s, q0, result, d_);
+      run<double>(problem, s, q0, warm, result, d_);
     result.solve_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   }
 
  private:
   template <class T>
   void run(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q0,
-           SolveResult& res, std::vector<Workspace<T>>& works) {
+           const WarmStart& warm, SolveResult& res, std::vector<Workspace<T>>& works) {
     TypedProblem<T> tp(problem);
     const ProblemView<T>& pv = tp.view;
     const Model& model = problem.model();
@@ -356,6 +358,9 @@ class CpuSolver : public IkSolver {
 
     std::vector<RowResult<T>> rows(std::size_t(P) * S);
     std::vector<double> row_q(std::size_t(P) * S * nq, 0.0);
+    // each row's final multipliers, kept only where a hard row holds any
+    const bool hard = problem_has_hard(pv);
+    std::vector<double> row_lambda(hard ? std::size_t(P) * S * nr : 0, 0.0);
 
     // solves one seed (with its restarts) of one problem in worker `wi`'s workspace
     auto solve_row = [&](int p, int seed, int wi, uint64_t deadline_ns) {
@@ -370,9 +375,19 @@ class CpuSolver : public IkSolver {
           lm_solve_row(ev, pv, cfg.lm, b, st);
       };
       std::size_t row = std::size_t(p) * S + seed;
+      RowMultipliers<T> mult;
+      if (hard) {
+        mult.best = w.best_al.data();
+        if (seed == 0 && !warm.multipliers.empty()) {
+          for (int i = 0; i < nr; ++i) w.al_init[i] = T(warm.multipliers[std::size_t(p) * nr + i]);
+          mult.init = w.al_init.data();
+        }
+      }
       rows[row] = drive_row(pv, cfg, w.buffers(dof_free), p, seed, w.init.data(), w.seed.data(),
-                            w.best_q.data(), deadline_ns, local_solve);
+                            w.best_q.data(), deadline_ns, local_solve, AttemptLane{}, mult);
       for (int i = 0; i < nq; ++i) row_q[row * nq + i] = double(w.best_q[i]);
+      if (hard)
+        for (int i = 0; i < nr; ++i) row_lambda[row * nr + i] = double(w.best_al[i]);
     };
 
     if (cfg.all_seeds) {
@@ -395,7 +410,8 @@ class CpuSolver : public IkSolver {
     for (int p = 0; p < P; ++p)
       picks[p] = pick_problem_seed(model.view(), S, cfg.prefer_closest, p, q0.data(), row_q.data(),
                                    rows.data(), diff.data());
-    fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), res);
+    fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), res,
+                      hard ? row_lambda.data() : nullptr);
   }
 
   std::unique_ptr<ThreadPool> pool_;

@@ -83,7 +83,7 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   const bool has_hard = problem_has_hard(pv);
   const bool early_exit = !cfg.fixed_iterations && problem_has_measure(pv);
   const T c1 = T(1e-4), c2 = T(0.9);
-  std::fill(w.al_lambda, w.al_lambda + nr, T(0));
+  start_multipliers(pv, w.al_lambda_init, w.al_lambda);
   st.mu = cfg.mu_init;
   st.iterations = 0;
   st.converged = false;

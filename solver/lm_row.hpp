@@ -151,6 +151,8 @@ struct RowBuffers {
   // another attempt of the row follows this one (drive_row): a stall (LmConfig::stall_window)
   // ends this one to make room for it; the last attempt keeps its iterations instead
   bool restart_follows = true;
+  // (nr) the multipliers the solve starts from, or null: zeros (start_multipliers)
+  const T* al_lambda_init = nullptr;
 };
 
 template <class T>
@@ -385,6 +387,19 @@ IKWB_HD bool problem_has_hard(const ProblemView<T>& pv) {
     if (pv.objectives[oi].hard && pv.objectives[oi].enabled && !pv.objectives[oi].null_space)
       return true;
   return false;
+}
+
+// The multipliers a local solve starts from, into lambda (nr): init's (nr, or null: none) on
+// the enabled hard rows, 0 on the others (a row made soft since init was kept holds no force).
+template <class T>
+IKWB_HD void start_multipliers(const ProblemView<T>& pv, const T* init, T* lambda) {
+  for (int i = 0; i < pv.residual_count; ++i) lambda[i] = T(0);
+  if (!init) return;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (!o.hard || !o.enabled) continue;
+    for (int k = 0; k < o.dim; ++k) lambda[o.start + k] = init[o.start + k];
+  }
 }
 
 // true when row_converged can judge the problem: it has an enabled task objective (position,
@@ -696,7 +711,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   // iteration of a 7-dof arm takes about as long as a few clock reads)
   const bool timed = w.deadline_ns != ~uint64_t(0);
   const int clock_mask = nv >= 32 ? 0 : 3;
-  for (int i = 0; i < nr; ++i) w.al_lambda[i] = T(0);
+  start_multipliers(pv, w.al_lambda_init, w.al_lambda);
   st.mu = cfg.mu_init;
   st.lm_lambda = cfg.lambda_init;
   st.iterations = 0;

@@ -100,6 +100,14 @@ struct AttemptLane {
   int* attempt_iterations = nullptr;
 };
 
+// A row's hard-row multipliers (nr each, either null): those its attempt from the seed itself
+// starts from (a warm start's, WarmStart), and where the kept attempt's final ones are copied.
+template <class T>
+struct RowMultipliers {
+  const T* init = nullptr;
+  T* best = nullptr;
+};
+
 // lowers *stop_after to attempt (atomically on the device)
 IKWB_HD void lower_stop_after(unsigned* stop_after, unsigned attempt) {
 #if defined(__CUDA_ARCH__)
@@ -112,8 +120,8 @@ IKWB_HD void lower_stop_after(unsigned* stop_after, unsigned attempt) {
 // Solves seed `seed` of problem `problem`: samples the attempt's start, runs local_solve, and
 // restarts from a new sample until an attempt converges, max_restarts are spent or row_clock_ns
 // reaches deadline_ns. Returns the best attempt (converged first, then the lower merit) with the
-// iterations of all attempts; its configuration is copied to best_q. With a lane, only that
-// lane's attempts (AttemptLane).
+// iterations of all attempts; its configuration is copied to best_q, and its multipliers to
+// multipliers.best. With a lane, only that lane's attempts (AttemptLane).
 //   buffers: the row's LM buffers; each attempt starts from a copy (local_solve swaps the
 //            pointers), with buffers.q set to the seed, the null-space posture and the
 //            deadline filled in;
@@ -124,7 +132,7 @@ template <class T, class LocalSolve>
 IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T>& c,
                                const RowBuffers<T>& buffers, int problem, int seed, const T* init,
                                T* seed_q, T* best_q, uint64_t deadline_ns, LocalSolve& local_solve,
-                               AttemptLane lane = {}) {
+                               AttemptLane lane = {}, RowMultipliers<T> multipliers = {}) {
   const ModelView<T>& m = pv.model;
   const int nq = m.coord_count;
   RowBuffers<T> start = buffers;
@@ -141,6 +149,8 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
         *static_cast<const volatile unsigned*>(lane.stop_after) < unsigned(attempt))
       break;
     start.attempt = unsigned(attempt);
+    // a restart starts somewhere else: the warm start's forces are not its own
+    start.al_lambda_init = attempt == 0 ? multipliers.init : nullptr;
     sample_seed(m, pv.dof_lower, pv.dof_upper, attempt == 0 ? c.sampler : c.restart_sampler,
                 c.sigma, c.rng_seed, problem,
                 attempt_sequence(seed, attempt, c.n_seeds, c.max_restarts), init, seed_q, start.tmp,
@@ -166,6 +176,8 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
       best.penalty = st.mu;
       best.attempt = attempt;
       for (int i = 0; i < nq; ++i) best_q[i] = b.q[i];
+      if (multipliers.best)
+        for (int i = 0; i < pv.residual_count; ++i) multipliers.best[i] = b.al_lambda[i];
       have_best = true;
     }
     if (st.converged && lane.stop_after) lower_stop_after(lane.stop_after, unsigned(attempt));

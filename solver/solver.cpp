@@ -106,6 +106,20 @@ std::vector<double> expand_initial(const IkProblem& problem, const std::vector<d
   return q;
 }
 
+void validate_warm_start(const IkProblem& problem, const WarmStart& warm) {
+  const std::vector<double>& l = warm.multipliers;
+  if (l.empty()) return;
+  const std::size_t expected = std::size_t(problem.problem_count()) * problem.residual_count();
+  if (l.size() != expected)
+    throw std::invalid_argument(
+        "solve: warm.multipliers has " + std::to_string(l.size()) +
+        " values, expected problem_count x residual_count = " + std::to_string(expected));
+  for (std::size_t i = 0; i < l.size(); ++i)
+    if (!std::isfinite(l[i]))
+      throw std::invalid_argument("solve: warm.multipliers has a non-finite value at " +
+                                  std::to_string(i));
+}
+
 void set_cuda_solver_factory(CudaSolverFactory factory) {
   g_cuda_factory = factory;
 }

@@ -101,6 +101,23 @@ struct ProblemResult {
   double penalty = 0;  // the augmented-Lagrangian penalty mu the best seed ended with (the hard
                        // objectives' weight): where a warm start may begin while they are not
                        // yet met (the workbench's does)
+  // (residual_count) the augmented-Lagrangian multipliers the best seed ended with: the force
+  // each hard row holds against the soft ones (0 on the other rows), where a warm start begins
+  // (WarmStart). Empty when the problem has no hard objective, and from the CUDA backend.
+  std::vector<double> multipliers;
+};
+
+// What a solve may start from besides the initial configuration: the state the last solve of
+// the same problem ended in (the workbench's next frame). The multipliers matter where hard and
+// soft objectives pull against each other: a solve that starts them at zero spends its first
+// iterations letting the hard rows give way, and one of a few iterations a frame (the
+// workbench's) comes back to the same compromise every frame instead of going on toward the
+// answer.
+struct WarmStart {
+  // (problem_count x residual_count) the hard rows' multipliers (ProblemResult::multipliers)
+  // each problem's seed 0 begins from, on the attempt that starts at q_init (restarts and other
+  // seeds begin at zero); empty: zeros. The CUDA backend starts from zeros.
+  std::vector<double> multipliers;
 };
 
 struct SolveResult {
@@ -118,8 +135,14 @@ class IkSolver {
   virtual ~IkSolver() = default;
   // Solves every problem. q_init is coord_count values (shared by all problems) or
   // problem_count x coord_count. Throws std::invalid_argument on bad input (sizes, NaN).
+  void solve(const IkProblem& problem, const SolverSettings& settings,
+             const std::vector<double>& q_init, SolveResult& result) {
+    solve(problem, settings, q_init, WarmStart(), result);
+  }
+  // The same, continuing from warm (validate_warm_start).
   virtual void solve(const IkProblem& problem, const SolverSettings& settings,
-                     const std::vector<double>& q_init, SolveResult& result) = 0;
+                     const std::vector<double>& q_init, const WarmStart& warm,
+                     SolveResult& result) = 0;
   virtual Backend backend() const = 0;
 };
 
@@ -160,5 +183,8 @@ SolverSettings batch_solve_settings();
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);
 void validate_settings(const SolverSettings& s);
+// warm's multipliers are empty or problem_count x residual_count finite values; else
+// std::invalid_argument naming warm.multipliers
+void validate_warm_start(const IkProblem& problem, const WarmStart& warm);
 
 }  // namespace ikwb

@@ -187,6 +187,65 @@ TEST_F(Panda, HardPoseWinsOverConflictingSoftPosture) {
   EXPECT_GT(off, 0);
 }
 
+// The multipliers a solve ends with (ProblemResult::multipliers) are the hard rows' forces:
+// non-zero where a soft objective pulls against a hard one, zero on soft rows, none without a
+// hard objective; a warm start (WarmStart) takes them in, checked for size and finiteness.
+TEST_F(Panda, HardRowsReportTheirMultipliersAndAWarmStartTakesThemIn) {
+  IkProblem pr(model);
+  const int obj = pr.add_pose(tcp, {0, 0, 0}, {1.0, true});
+  pr.set_target_pose(obj, 0, test::reachable_poses(*model, tcp, 1, 31)[0]);
+  std::vector<double> rest = q_mid;
+  rest[0] = 2.0;  // a posture the target disagrees with
+  PostureOptions po;
+  po.weight = 1.0;
+  const int posture = pr.add_posture(rest, po);
+  SolverSettings s;
+  s.max_restarts = 10;
+  s.max_iterations = 300;
+  s.tol_constraint = 1e-8;
+  SolveResult res = solve(pr, s, q_mid);
+  const ProblemResult& r = res.problems[0];
+  ASSERT_TRUE(r.converged);
+  ASSERT_EQ(int(r.multipliers.size()), pr.residual_count());
+  double hard = 0;
+  for (int k = 0; k < pr.objective(obj).params.dim; ++k)
+    hard = std::max(hard, std::abs(r.multipliers[pr.objective(obj).params.start + k]));
+  EXPECT_GT(hard, 1e-3);  // the posture pulls the hand, the pose holds it
+  for (int k = 0; k < pr.objective(posture).params.dim; ++k)
+    EXPECT_EQ(r.multipliers[pr.objective(posture).params.start + k], 0.0);
+
+  // from the answer with its multipliers, a short solve stays on it and holds the same forces
+  WarmStart warm;
+  warm.multipliers = r.multipliers;
+  s.max_iterations = 20;
+  s.max_restarts = 0;
+  SolveResult again;
+  make_cpu_solver()->solve(pr, s, r.q, warm, again);
+  EXPECT_LE(again.problems[0].constraint_violation, 1e-8);
+  EXPECT_NEAR(again.problems[0].cost, r.cost, 1e-6 * (1 + r.cost));
+  ASSERT_EQ(again.problems[0].multipliers.size(), r.multipliers.size());
+  for (std::size_t i = 0; i < r.multipliers.size(); ++i)
+    EXPECT_NEAR(again.problems[0].multipliers[i], r.multipliers[i], 1e-6 * hard) << i;
+
+  warm.multipliers.pop_back();
+  EXPECT_THROW(
+      {
+        try {
+          make_cpu_solver()->solve(pr, s, r.q, warm, again);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("warm.multipliers"), std::string::npos);
+          throw;
+        }
+      },
+      std::invalid_argument);
+  warm.multipliers = r.multipliers;
+  warm.multipliers[0] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(make_cpu_solver()->solve(pr, s, r.q, warm, again), std::invalid_argument);
+
+  pr.set_hard(obj, false);
+  EXPECT_TRUE(solve(pr, s, q_mid).problems[0].multipliers.empty());
+}
+
 TEST_F(Panda, OnlyHardConstraintsStillSolve) {
   const int P = 6;
   IkProblem pr(model, P);

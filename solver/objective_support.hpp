@@ -40,7 +40,16 @@ IKWB_HD S cross2(const Vec3<S>& o, const Vec3<S>& a, const Vec3<S>& b) {
 }
 
 // Counter-clockwise convex hull (gift wrapping) of the xy of points xy[0..n); collinear points
-// on an edge are skipped. Writes vertex indices to hull; returns the vertex count.
+// on an edge are skipped, and so are vertices where the boundary turns by less than
+// kHullStraight radians (the vertex then lies within 1e-3 of its edges' length of the straight
+// edge that replaces it: 0.1 mm on a foot). Two feet side by side put four corners on one front
+// line, and the last bits of their poses (or a 1e-7 step of the solve) made the middle ones hull
+// vertices or not from one iterate to the next; each such vertex splits the front edge into two
+// rows of the same value, so the cost of a centre of mass past that line doubled or halved with a
+// step of 1e-7 and the LM rejected every step there (the balance_vs_reach demo's soft balance
+// stuck at four times the cost a long solve reaches). Writes vertex indices to hull; returns the
+// vertex count.
+constexpr double kHullStraight = 1e-3;
 template <class S>
 IKWB_HD int convex_hull_xy(const Vec3<S>* xy, int n, int* hull) {
   if (n <= 0) return 0;
@@ -62,6 +71,24 @@ IKWB_HD int convex_hull_xy(const Vec3<S>* xy, int n, int* hull) {
     }
     cur = next;
   } while (cur != start && h < n);
+  // the vertices where the boundary turns by less than kHullStraight, one at a time (|turn| =
+  // |ab| |bc| sin of the angle it turns by at b; a vertex dropped changes its neighbours' turns)
+  const S straight = S(kHullStraight);
+  for (int v = 0; h > 3 && v < h;) {
+    const Vec3<S>& a = xy[hull[(v + h - 1) % h]];
+    const Vec3<S>& b = xy[hull[v]];
+    const Vec3<S>& c = xy[hull[(v + 1) % h]];
+    const S turn = cross2(a, b, c);
+    const S ab = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+    const S bc = (c.x - b.x) * (c.x - b.x) + (c.y - b.y) * (c.y - b.y);
+    if (turn * turn > straight * straight * ab * bc) {
+      ++v;
+      continue;
+    }
+    for (int k = v; k + 1 < h; ++k) hull[k] = hull[k + 1];
+    --h;
+    v = 0;
+  }
   // drop a zero-length hull (every point at one place) down to one vertex
   if (h == 2 && xy[hull[0]].x == xy[hull[1]].x && xy[hull[0]].y == xy[hull[1]].y) h = 1;
   return h;

@@ -172,6 +172,37 @@ TEST(SupportPolygon, RowsAreSignedEdgeDistancesPlusMargin) {
   EXPECT_EQ(rep[o].violation, 0.0);
 }
 
+// The rows' cost holds where a corner comes within rounding (or a small step) of an edge: four
+// corners of two feet side by side on one front line, the middle two moved 1e-12 or 1e-5 m out
+// of it or into the polygon. The middle ones as hull vertices split the front edge into rows of
+// the same value, and the cost of a CoM past that line doubled with a step of 1e-7.
+TEST(SupportPolygon, ACornerWithinRoundingOfAnEdgeLeavesTheCostAsItIs) {
+  auto model = std::make_shared<Model>(test::planar_arm());
+  auto q = model->neutral_configuration();
+  auto poses = test::body_poses(*model, q);
+  Vec3<double> c = center_of_mass(model->view(), poses.data());
+  for (double bump : {-1e-5, -1e-12, 0.0, 1e-12, 1e-5}) {
+    IkProblem pr(model);
+    Objective sp;
+    sp.params.type = ObjectiveType::kSupportPolygon;
+    sp.params.margin = 0.01;
+    // the front line x = c.x - 0.05 (the CoM 5 cm past it), the feet behind it
+    const double f = c.x - 0.05, b = c.x - 0.3;
+    sp.points = {{0, {b, c.y - 0.2, 0}},  {0, {f, c.y - 0.2, 0}},  {0, {f + bump, c.y - 0.05, 0}},
+                 {0, {b, c.y - 0.05, 0}}, {0, {b, c.y + 0.05, 0}}, {0, {f + bump, c.y + 0.05, 0}},
+                 {0, {f, c.y + 0.2, 0}},  {0, {b, c.y + 0.2, 0}}};
+    const int o = pr.add_objective(sp);
+    double cost = 0;
+    int active = 0;
+    for (double v : test::raw_rows(pr.view(), o, 0, q)) {
+      cost += v > 0 ? v * v : 0;
+      active += v > 0;
+    }
+    EXPECT_EQ(active, 1) << bump;
+    EXPECT_NEAR(cost, 0.06 * 0.06, 1e-8) << bump;
+  }
+}
+
 // objective_jacobian's raw rows (from the hull and centre of mass its Jacobian uses) are the
 // residual's, bit for bit: with a polygon, a segment (two points) and one point
 TEST(SupportPolygon, JacobianWritesTheResidualsRows) {

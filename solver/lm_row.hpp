@@ -744,6 +744,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   int settle_used = 0;                      // posture steps taken with the tolerances met
   bool settle_capped = false;  // settle_iterations ended the posture steps before it settled
   int polish_left = -1;        // >= 0 once the tolerances are met
+  bool accepted = false;       // the last iteration accepted its step
   int pull_flat = -1;          // iterations met with a pull that barely lowered the cost (-1: not
                                // met with a pull)
   T pull_cost = T(0);          // the cost when pull_flat last counted
@@ -810,6 +811,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       null_done = true;
       use_null = false;
     }
+    const bool last_accepted = accepted;
+    accepted = false;
     // met while soft rows outside the task errors pull (RowEval::pull: a weighted posture, a
     // soft inequality in its margin): the tolerances alone do not end the row, or a weight
     // raised while the targets are met would never be obeyed; it goes on as an unconverged row
@@ -819,8 +822,12 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     if (!pulled_met) {
       pull_flat = -1;
     } else {
-      pull_flat =
-          pull_flat < 0 || st.eval.cost < (T(1) - T(kPullSettled)) * pull_cost ? 0 : pull_flat + 1;
+      // a rejected step says nothing about the compromise (the damping is still finding the
+      // step's size): it neither counts nor resets
+      if (pull_flat < 0 || st.eval.cost < (T(1) - T(kPullSettled)) * pull_cost)
+        pull_flat = 0;
+      else if (last_accepted)
+        ++pull_flat;
       pull_cost = st.eval.cost;
       if (pull_flat >= kPullFlat && null_done) {
         st.converged = true;
@@ -985,6 +992,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       }
       nu = T(2);
       moved = true;
+      accepted = true;
       T* t = w.q;
       w.q = w.q_trial;
       w.q_trial = t;

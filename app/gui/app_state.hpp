@@ -364,6 +364,10 @@ class AppState {
   // warm start, that seed's branch, until the problem changes (SolverDriver)
   bool hold_adopted = false;
   int adopted_frame = -1;
+  // a scene was opened with its own configuration (a file, the recovery file): the next frame
+  // rests on joint_q as it is instead of solving, until something changes
+  // (SolverDriver::rest_here)
+  bool rest_on_opened = false;
   int frame = 0;
   FrameStats stats;
 

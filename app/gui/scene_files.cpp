@@ -58,6 +58,7 @@ bool open_scene_file(Ui& ui, const std::string& path) {
     app.warn(path + ": written by scene version " + std::to_string(scene.version) +
              "; saving writes version " + std::to_string(kSceneVersion));
   if (!app.apply_scene(scene, path)) return false;
+  app.rest_on_opened = !scene.joint_q.empty();
   if (ui.session) {
     load_stored_from_scene(ui, scene, path);
     ui.session->scene_path = path;
@@ -99,6 +100,7 @@ bool restore_recovery(Ui& ui) {
     return false;
   }
   if (!app.apply_scene(scene, s.autosave.path)) return false;
+  app.rest_on_opened = !scene.joint_q.empty();
   load_stored_from_scene(ui, scene, s.autosave.path);
   s.scene_path = scene.extra.value("scene_path", std::string());
   app.last_edit = "restore session";

@@ -20,8 +20,13 @@ constexpr int kEscapeFrames = 10;
 constexpr int kRestFrames = 30;
 // another seed must beat the warm start's cost by this factor to replace it
 constexpr double kEscapeGain = 0.5;
-// a frame that reduced the error by less than this fraction has settled
+// progress: the task error or the soft cost fell by this fraction below where it stood when
+// either last did (a crawl of 1.9 % a frame is progress over two frames; measured against the
+// frame before, it read as stalled and the robot rested after kRestFrames while still closing
+// in; and a soft trade-off lowers the cost while a hand's error grows); a best effort that made
+// none for kSettledFrames frames has settled
 constexpr double kProgress = 0.02;
+constexpr int kSettledFrames = 3;
 // a frame whose solve reports the posture settling but moved no coordinate by more than this
 // (rad or m) has settled too: the posture's steps cannot go on (each is undone to keep the
 // task), far below the 1e-5 step at which the solver calls a posture settled
@@ -34,6 +39,11 @@ constexpr double kSettleMotion = 1e-8;
 // humanoid preset's left hand dragged 2 mm a frame took 3.57 iterations a frame over 288
 // frames from 1e-3, 3.18 with a floor of 1/10, 3.22 with 1/100; the Panda's unchanged (2.82).
 constexpr double kWarmDampingFloor = 0.1;
+// The penalty a frame's hard objectives start with is the last kept seed's, at most this many
+// times the settings' initial one: the multipliers carried over hold the forces, and a penalty
+// carried up to its 1e8 cap left the frames crawling (the balance_vs_reach demo's hand reached
+// its compromise after 150 frames at 1e8, 75 at 1e4 = 100 x the default 100)
+constexpr double kCarriedPenalty = 100;
 
 struct TaskErrors {
   double position = 0;  // m, largest over pursued objectives with a target
@@ -97,6 +107,13 @@ bool SolverDriver::idle(const AppState& app) const {
 void SolverDriver::step_frame(AppState& app) {
   app.ensure_fk();  // a joint set by hand moves the targets before the solver sees them
   app.sync();
+  if (app.rest_on_opened && app.problem()) {
+    app.rest_on_opened = false;
+    app.evaluate();
+    rest_here(app);
+    explain(app, true);
+    return;
+  }
   const bool rested = idle(app);
   const bool ran = solve(app);
   app.evaluate();
@@ -181,7 +198,6 @@ bool SolverDriver::solve(AppState& app) {
                   same_settings(settings_, app.settings);
   // an adopted seed's branch is kept until the problem changes (a target moved, an edit)
   if (!same_problem_ && app.adopted_frame != app.frame) app.hold_adopted = false;
-  error_before_ = task_errors(app).combined();
 
   try {
     if (app.frame_budget_ms > 0)
@@ -205,7 +221,11 @@ bool SolverDriver::solve(AppState& app) {
   const SolveResult& r = app.last_result;
   const ProblemResult& kept = r.problems[0];
   const bool carry = kept_seed_ == kept.seed && !kept.converged;
-  penalty_ = carry ? kept.penalty : 0;
+  penalty_ = carry ? std::min(kept.penalty, kCarriedPenalty * app.settings.al_mu_init) : 0;
+  if (kept_seed_ == kept.seed)
+    carried_.multipliers = kept.multipliers;
+  else
+    carried_.multipliers.clear();
   penalty_serial_ = app.problem_serial();
   const int nq = problem.model().coord_count;
   const std::vector<double> q_before = app.joint_q;
@@ -225,10 +245,18 @@ SolverSettings SolverDriver::frame_settings(const AppState& app) const {
   return s;
 }
 
+const WarmStart& SolverDriver::frame_warm_start(const AppState& app) const {
+  static const WarmStart kNone;
+  const IkProblem& problem = *app.problem();
+  const bool fits = carried_.multipliers.size() ==
+                    std::size_t(problem.problem_count()) * problem.residual_count();
+  return penalty_serial_ == app.problem_serial() && fits ? carried_ : kNone;
+}
+
 void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   SolverSettings s = frame_settings(app);
   s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
-  solver_->solve(problem, s, app.joint_q, app.last_result);
+  solver_->solve(problem, s, app.joint_q, frame_warm_start(app), app.last_result);
   const SolveResult& r = app.last_result;
   const ProblemResult& best = r.problems[0];
   kept_seed_ =
@@ -264,7 +292,7 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
     s.lambda_init =
         std::clamp(warm_.problems[0].damping, kWarmDampingFloor * s.lambda_init, s.lambda_init);
   b.warm_damping = s.lambda_init;
-  solver_->solve(problem, s, app.joint_q, warm_);
+  solver_->solve(problem, s, app.joint_q, frame_warm_start(app), warm_);
   const ProblemResult& warm = warm_.problems[0];
   b.warm_ms = ms_since(start);
   b.warm_iterations = warm.iterations;
@@ -335,10 +363,48 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   b.left_ms = std::max(0.0, budget_ms - ms_since(start));
 }
 
+void SolverDriver::rest_here(AppState& app) {
+  SolveStatus& st = app.solve;
+  const TaskErrors e = task_errors(app);
+  std::string missed;
+  for (WorkbenchObjective& o : app.objectives) {
+    o.status.missed = o.status.pursued && !o.status.reached;
+    if (o.status.missed) missed += (missed.empty() ? "'" : ", '") + o.name() + "' " + miss_text(o);
+  }
+  st.ran = false;
+  st.converged = missed.empty();
+  st.settled = true;
+  st.settling = false;
+  st.stalled_frames = kRestFrames;
+  st.seed = 0;
+  st.iterations = 0;
+  st.total_iterations = 0;
+  st.solve_ms = 0;
+  st.position_error = e.position;
+  st.rotation_error = e.rotation;
+  settling_frames_ = 0;
+  progress_error_ = e.combined();
+  progress_cost_ = HUGE_VAL;  // the cost is the next solve's
+  kept_seed_ = 0;
+  penalty_ = 0;
+  carried_.multipliers.clear();
+  serial_ = app.problem_serial();
+  version_ = app.problem()->version();
+  q_after_ = app.joint_q;
+  settings_ = app.settings;
+  budget_ms_ = app.frame_budget_ms;
+  have_last_ = true;
+  if (!missed.empty())
+    app.info("shown as saved, " + missed +
+             " off: the solver goes on from here at the next edit (a drag, a weight)");
+}
+
 void SolverDriver::warn_broken_hard(AppState& app) {
-  // only a best effort the solve rests on (a frame it calls converged passes, whatever a
-  // report's rounding says)
-  if (!app.solve.settled || app.solve.converged) return;
+  // only a best effort the solve rests on, the frame it stops solving (idle): a frame that
+  // merely made little progress may be on its way (a hard foot a tenth of a millimetre off
+  // while the hands still move), and a frame it calls converged passes, whatever a report's
+  // rounding says
+  if (app.solve.converged || app.solve.stalled_frames < kRestFrames) return;
   std::string broken;
   int count = 0;
   for (const WorkbenchObjective& o : app.objectives)
@@ -364,7 +430,14 @@ void SolverDriver::update_status(AppState& app) {
   const int keep = kept_seed_;
   const TaskErrors after = task_errors(app);
   // a changed problem (a drag) always counts as progress
-  const bool progress = !same_problem_ || after.combined() < (1.0 - kProgress) * error_before_;
+  const double cost = r.row_cost[keep];
+  const bool progress = !same_problem_ ||
+                        after.combined() < (1.0 - kProgress) * progress_error_ ||
+                        cost < (1.0 - kProgress) * progress_cost_;
+  if (progress) {
+    progress_error_ = after.combined();
+    progress_cost_ = cost;
+  }
 
   st.ran = true;
   st.converged = bool(r.row_converged[keep]);
@@ -377,7 +450,6 @@ void SolverDriver::update_status(AppState& app) {
   st.solve_ms = frame_.seconds * 1e3;
   st.backend = to_string(solver_->backend());
   st.backend_note = note_;
-  st.settled = st.converged || !progress;
   st.settling = st.converged && frame_.settling;
   settling_frames_ = st.settling && same_problem_ ? settling_frames_ + 1 : 0;
   // stuck frames count only while the problem stays the same (never during a drag)
@@ -385,6 +457,7 @@ void SolverDriver::update_status(AppState& app) {
     st.stalled_frames = 0;
   else
     ++st.stalled_frames;
+  st.settled = st.converged || st.stalled_frames >= kSettledFrames;
   for (WorkbenchObjective& o : app.objectives)
     o.status.missed = o.status.pursued && !o.status.reached && st.settled;
   warn_broken_hard(app);

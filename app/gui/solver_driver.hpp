@@ -48,6 +48,10 @@ class SolverDriver {
   // status, blocked_by and pulled_by, and app.solve its explain_ms. Any change (a drag, an
   // edit, a solve that moves the robot) clears the explanation until the robot rests again; a
   // frame never waits for one.
+  //
+  // A scene opened with its own configuration (app.rest_on_opened) is shown as it was saved:
+  // the first frame rests there (rest_here) instead of solving on from it, so a best effort
+  // saved where the solver left it does not move on to another compromise when reopened.
   void step_frame(AppState& app);
 
  private:
@@ -63,6 +67,9 @@ class SolverDriver {
   void warn_broken_hard(AppState& app);
   void ensure_solver(AppState& app);
   bool idle(const AppState& app) const;
+  // rests on app.joint_q as a settled solve would (app.solve and the objectives' missed flags
+  // from evaluate()), so the next frames are idle until something changes
+  void rest_here(AppState& app);
   // starts explaining the resting solution, takes a finished explanation of it, or clears a
   // stale one (not rested)
   void explain(AppState& app, bool rested);
@@ -80,8 +87,11 @@ class SolverDriver {
   double budget_ms_ = 0;       // the frame budget of the last solve (a change wakes a resting one)
   int kept_seed_ = 0;
   uint64_t warned_serial_ = 0, warned_version_ = 0;  // the problem warn_broken_hard last named
-  int settling_frames_ = 0;  // consecutive frames on one problem that ended settling
-  double error_before_ = 0;  // combined task error before this frame's solve
+  int settling_frames_ = 0;    // consecutive frames on one problem that ended settling
+  // the combined task error and the kept seed's soft cost after the last frame that made
+  // progress (update_status)
+  double progress_error_ = 0;
+  double progress_cost_ = 0;
   // this frame's solve as update_status reports it
   struct FrameSolve {
     int iterations = 0;        // of the kept seed
@@ -93,12 +103,18 @@ class SolverDriver {
   SeedPool pool_;
   SolveResult warm_;  // the budgeted solve's warm start
   // the penalty the next frame's hard objectives start with (0: the settings'): the kept seed's
-  // when it ended unconverged, so a solve that stops short of its hard objectives (a target out
-  // of reach pulling against them) weighs them more frame after frame instead of starting over
+  // when it ended unconverged (within kCarriedPenalty of the settings'), so a solve that stops
+  // short of its hard objectives (a target out of reach pulling against them) weighs them more
+  // frame after frame instead of starting over
   double penalty_ = 0;
-  uint64_t penalty_serial_ = 0;  // the problem it is of
+  // the multipliers the next frame's warm start begins with: the kept seed's, whether it
+  // converged or not (the forces its hard objectives held against the soft ones)
+  WarmStart carried_;
+  uint64_t penalty_serial_ = 0;  // the problem both are of
   // settings for this frame's solve: the app's, the hard objectives' penalty carried over
   SolverSettings frame_settings(const AppState& app) const;
+  // what this frame's warm start (seed 0) continues from: carried_ while the problem is its
+  const WarmStart& frame_warm_start(const AppState& app) const;
 
   // what an explanation is of: the problem, the configuration and the settings
   struct ExplainKey {

@@ -30,21 +30,37 @@ std::string share_text(double share, ShareUnit unit) {
   return buf;
 }
 
+// text in a colour, wrapped at the panel's edge: an explanation names links and objectives,
+// however long
+void wrapped_text(const ImVec4& color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+// the next item, `width` wide, goes on the line of the last one when it fits there, else on the
+// next line
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
+    ImGui::SameLine();
+}
+
 // why a settled objective is not reached (SolverDriver's explanation, solver/compromise.hpp):
 // the status word, what blocks it, and one button per objective pulling against it that
-// selects that objective
+// selects that objective; all of it wrapped within the panel
 void explanation_lines(AppState& app, const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
   const Model& m = *app.model;
   if (!s.explained) {
-    ImGui::TextColored(kAmber, "best effort; checking why it is not reached...");
+    wrapped_text(kAmber, "best effort; checking why it is not reached...");
     return;
   }
   if (s.status == ReachStatus::kOutOfReach) {
-    ImGui::TextColored(kRed,
-                       o.kind().position_row >= 0 ? "out of reach by %.1f cm (best effort)"
-                                                  : "not reachable (best effort)",
-                       100.0 * s.position_error);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)",
+                  100.0 * s.position_error);
+    wrapped_text(kRed, o.kind().position_row >= 0 ? buf : "not reachable (best effort)");
   } else if (s.status == ReachStatus::kBlocked) {
     std::string by;
     for (const Blocker& b : s.blocked_by) {
@@ -52,30 +68,30 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
       by +=
           b.objective >= 0 ? app.objectives[b.objective].name() : "joint " + m.joint_name[b.joint];
     }
-    ImGui::TextColored(kRed, "blocked by %s", by.empty() ? "the constraints" : by.c_str());
+    wrapped_text(kRed, "blocked by " + (by.empty() ? std::string("the constraints") : by));
   } else if (s.status == ReachStatus::kTradedOff) {
-    ImGui::TextColored(kAmber, s.pulled_by.empty() ? "traded off: reachable alone"
-                                                   : "traded off: reachable, held back by");
+    wrapped_text(kAmber, s.pulled_by.empty() ? "traded off: reachable alone"
+                                             : "traded off: reachable, held back by");
   }
   if (s.pulled_by.empty()) return;
-  if (s.status != ReachStatus::kTradedOff) ImGui::TextColored(kGrey, "pulled by");
+  if (s.status != ReachStatus::kTradedOff) wrapped_text(kGrey, "pulled by");
   for (const Pull& p : s.pulled_by) {
-    ImGui::SameLine();
-    const std::string label = app.objectives[p.objective].name() + " " +
-                              share_text(p.share, s.unit) + "##pull" + std::to_string(p.objective);
-    if (ImGui::SmallButton(label.c_str())) {
+    const std::string text = app.objectives[p.objective].name() + " " + share_text(p.share, s.unit);
+    same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::SmallButton((text + "##pull" + std::to_string(p.objective)).c_str())) {
       app.selection.objective = p.objective;
       const int link = app.objectives[p.objective].link();
       if (link >= 0) app.selection.body = link;
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("accounts for %s of the error; click to select it (turn its weight down)",
-                        share_text(p.share, s.unit).c_str());
+      ImGui::SetTooltip(
+          "%s accounts for %s of the error; click to select it (turn its weight down)",
+          app.objectives[p.objective].name().c_str(), share_text(p.share, s.unit).c_str());
   }
   // the listed shares can add up to more than the error: the others help by the difference
   const double others = s.others_share();
   if (others < -0.01 * s.share_error)
-    ImGui::TextColored(kGrey, "helped by the others by %s", share_text(-others, s.unit).c_str());
+    wrapped_text(kGrey, "helped by the others by " + share_text(-others, s.unit));
 }
 
 void status_line(AppState& app, const WorkbenchObjective& o) {
@@ -174,7 +190,11 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
   ObjectiveParams<double>& p = o.spec.params;
   ImGui::TextDisabled("%s", kind.label);
   ImGui::SameLine(96);
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
+  // room for the "hard" (or "null") checkbox after it
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() -
+                          style.ItemInnerSpacing.x - ImGui::CalcTextSize("hard").x -
+                          style.ItemSpacing.x);
   float w = float(p.weight);
   if (ImGui::SliderFloat("##w", &w, 0.001f, 100.0f, "weight %.3g", ImGuiSliderFlags_Logarithmic))
     p.weight = std::max(0.0, double(w));
@@ -333,8 +353,11 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     else if (p.link >= 0 && title.find(m.body_name[p.link]) == std::string::npos)
       title += "  (" + m.body_name[p.link] + ")";
     const bool selected = app.selection.objective == i;
+    // room for the delete button after it
+    const float delete_width = ImGui::CalcTextSize("x").x + 2 * ImGui::GetStyle().FramePadding.x +
+                               ImGui::GetStyle().ItemSpacing.x;
     if (ImGui::Selectable(title.c_str(), selected, 0,
-                          ImVec2(ImGui::GetContentRegionAvail().x - 28, 0))) {
+                          ImVec2(ImGui::GetContentRegionAvail().x - delete_width, 0))) {
       app.selection.objective = i;
       if (p.link >= 0) app.selection.body = p.link;
     }

@@ -334,6 +334,14 @@ int AppState::add_objective(Objective spec) {
     error(std::string("objective not added: ") + e.what());
     return -1;
   }
+  // a name of its own: explanations, target files (NAME.x columns) and the panels tell the
+  // objectives apart by it
+  const std::string base = spec.name;
+  auto taken = [&](const std::string& name) {
+    return std::any_of(objectives.begin(), objectives.end(),
+                       [&](const WorkbenchObjective& o) { return o.name() == name; });
+  };
+  for (int k = 2; taken(spec.name); ++k) spec.name = base + " " + std::to_string(k);
   ensure_fk();
   objectives.emplace_back();
   objectives.back().spec = objectives.back().accepted = std::move(spec);

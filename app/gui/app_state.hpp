@@ -283,9 +283,10 @@ class AppState {
   // a new objective of `type` with its kind's defaults (weight, mode, the rest posture) on a link
   // point (kinds with a link); add it with add_objective
   Objective new_objective(ObjectiveType type, int link = -1, Vec3<double> offset = {0, 0, 0}) const;
-  // Adds an objective; kinds with a target start with it at the link point's current pose.
-  // Returns its index, or -1 (with a message naming the problem) when the solver refuses it
-  // (unknown link, a second joint limits objective, bad values).
+  // Adds an objective; kinds with a target start with it at the link point's current pose. Its
+  // name (the spec's, else its kind's default) gets " 2", " 3", ... when another objective has
+  // it already. Returns its index, or -1 (with a message naming the problem) when the solver
+  // refuses it (unknown link, a second joint limits objective, bad values).
   int add_objective(Objective spec);
   void remove_objective(int index);
   // the timeline's keys' targets where the objectives are met at each key's configuration (after

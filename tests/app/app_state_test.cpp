@@ -87,6 +87,27 @@ TEST(AppState, FailedLoadKeepsTheCurrentRobot) {
   std::filesystem::remove(bad);
 }
 
+// the Add button and the link menu (new_objective, add_objective) name a second position
+// objective on a link "position LINK 2"; a scene that names two objectives alike still opens as
+// it is
+TEST(AppState, AddedObjectivesGetNamesOfTheirOwnScenesKeepTheirs) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const int tcp = app.model->find_body("panda_hand_tcp");
+  const int a = app.add_objective(app.new_objective(ObjectiveType::kPosition, tcp));
+  const int b = app.add_objective(app.new_objective(ObjectiveType::kPosition, tcp));
+  EXPECT_EQ(app.objectives[a].name(), "position panda_hand_tcp");
+  EXPECT_EQ(app.objectives[b].name(), "position panda_hand_tcp 2");
+  EXPECT_NE(app.messages.back().text.find("position panda_hand_tcp 2"), std::string::npos);
+
+  Scene scene = app.make_scene();
+  scene.objectives[b].name = scene.objectives[a].name;
+  ASSERT_TRUE(app.apply_scene(scene));
+  ASSERT_EQ(app.objectives.size(), scene.objectives.size());
+  EXPECT_EQ(app.objectives[a].name(), "position panda_hand_tcp");
+  EXPECT_EQ(app.objectives[b].name(), "position panda_hand_tcp");
+}
+
 TEST(AppState, ObjectivesSelectionAndSync) {
   AppState app;
   ASSERT_TRUE(app.load_robot("ur5e"));

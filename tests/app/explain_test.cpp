@@ -5,6 +5,9 @@
 // is explained during a drag.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
 #include "gui_script_fixture.hpp"
 
 namespace {
@@ -153,6 +156,29 @@ TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
     EXPECT_EQ(o["out_of_reach_by"].get<double>(), 0.0) << o.dump();
   }
   EXPECT_EQ(dump("tug.json")["objectives"][2]["status"], "traded_off");
+}
+
+// the tug-of-war's two targets on the hand are told apart by name: in the saved scene, in
+// `ikwb solve --explain` and in a targets file (which refused the scene: "2 objectives are
+// named ...")
+TEST_F(Explain, TheTugOfWarsTwoTargetsHaveNamesOfTheirOwn) {
+  ASSERT_EQ(run("robot panda\nremove 0\nadd position panda_hand_tcp weight 1\n"
+                "add position panda_hand_tcp weight 1\ntarget 2 0.5 0.2 0.45\n"
+                "target 3 0.5 -0.2 0.45\nwait 2\nsave_scene " +
+                path("tug.json") + "\n"),
+            0)
+      << log();
+  std::ofstream(path("targets.csv"))
+      << "position panda_hand_tcp.x,position panda_hand_tcp.y,position panda_hand_tcp.z,"
+         "position panda_hand_tcp 2.x,position panda_hand_tcp 2.y,position panda_hand_tcp 2.z\n"
+         "0.5,0.2,0.45,0.5,-0.2,0.45\n";
+  const std::string cmd = "cd \"" + dir_.string() + "\" && \"" + IKWB_BINARY_DIR +
+                          "/ikwb\" solve --scene tug.json --targets targets.csv --out q.csv "
+                          "--explain > cli.txt 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << ikwb::test::read_text(path("cli.txt"));
+  const std::string cli = ikwb::test::read_text(path("cli.txt"));
+  EXPECT_NE(cli.find("pulled by \"position panda_hand_tcp 2\""), std::string::npos) << cli;
+  EXPECT_NE(cli.find("pulled by \"position panda_hand_tcp\""), std::string::npos) << cli;
 }
 
 // a soft target of weight 0 far out of reach is not pursued: the robot settles as if it were

@@ -39,6 +39,28 @@ TEST(ScriptObjectives, AddTakesTheFieldsOfItsKind) {
   EXPECT_TRUE(app.objectives[n + 1].spec.params.hard);  // the kind's default
 }
 
+// a second objective of a kind on the same link, or of a name given twice, gets a name of its
+// own: explanations and target files name objectives
+TEST(ScriptObjectives, AddGivesEachObjectiveANameOfItsOwn) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const std::size_t n = app.objectives.size();
+  std::string error;
+  for (int k = 0; k < 3; ++k)
+    ASSERT_TRUE(script_add_objective(app, words({"add", "position", "panda_hand_tcp"}), &error))
+        << error;
+  for (int k = 0; k < 2; ++k)
+    ASSERT_TRUE(
+        script_add_objective(app, words({"add", "rotation", "panda_hand", "name", "grip"}), &error))
+        << error;
+  ASSERT_EQ(app.objectives.size(), n + 5);
+  EXPECT_EQ(app.objectives[n].name(), "position panda_hand_tcp");
+  EXPECT_EQ(app.objectives[n + 1].name(), "position panda_hand_tcp 2");
+  EXPECT_EQ(app.objectives[n + 2].name(), "position panda_hand_tcp 3");
+  EXPECT_EQ(app.objectives[n + 3].name(), "grip");
+  EXPECT_EQ(app.objectives[n + 4].name(), "grip 2");
+}
+
 // the whole-body kinds: com has no link and its target starts at the centre of mass (met);
 // look_at's target starts 1 m along its axis (met); axis_align has no target
 TEST(ScriptObjectives, AddsWholeBodyKindsWithTheirTargetsMet) {

@@ -94,6 +94,37 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     wrapped_text(kGrey, "helped by the others by " + share_text(-others, s.unit));
 }
 
+// where the rows of a collision kind, a support polygon or a position box stand against their
+// bound. The violation is the largest row: the margin less the closest pair's distance (a
+// collision kind), the margin less the centre of mass's depth inside the polygon (a support
+// polygon), the distance outside the box; > 0 is inside the margin, or outside the box.
+std::string clearance_text(const WorkbenchObjective& o) {
+  const double v = 1000.0 * o.status.violation, margin = 1000.0 * o.spec.params.margin;
+  char buf[96];
+  switch (o.type()) {
+    case ObjectiveType::kSelfCollision:
+    case ObjectiveType::kWorldCollision:
+      if (v > margin)
+        std::snprintf(buf, sizeof buf, "a pair penetrates by %.1f mm", v - margin);
+      else if (v > 0)
+        std::snprintf(buf, sizeof buf, "a pair %.1f mm inside the %.3g mm margin", v, margin);
+      else
+        std::snprintf(buf, sizeof buf, "every pair outside the %.3g mm margin", margin);
+      break;
+    case ObjectiveType::kSupportPolygon:
+      if (v > margin)
+        std::snprintf(buf, sizeof buf, "CoM %.1f mm outside the polygon", v - margin);
+      else if (v > 0)
+        std::snprintf(buf, sizeof buf, "CoM %.1f mm inside the %.3g mm margin", v, margin);
+      else
+        std::snprintf(buf, sizeof buf, "CoM inside, clear of the %.3g mm margin", margin);
+      break;
+    default:
+      std::snprintf(buf, sizeof buf, v > 0 ? "%.1f mm outside the box" : "inside the box", v);
+  }
+  return buf;
+}
+
 void status_line(AppState& app, const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
   if (!o.enabled()) {
@@ -132,9 +163,8 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     std::snprintf(buf + n, sizeof buf - n,
                   s.violation > 0 ? "%.4f below the floor" : "above the floor", s.violation);
   else if (objective_is_inequality(kind.type))
-    std::snprintf(buf + n, sizeof buf - n, s.violation > 0 ? "%.1f mm outside" : "inside",
-                  1000.0 * s.violation);
-  ImGui::TextColored(col, "%s", buf);
+    std::snprintf(buf + n, sizeof buf - n, "%s", clearance_text(o).c_str());
+  wrapped_text(col, buf);
   if (!s.pursued) ImGui::TextColored(kGrey, "weight 0: not pursued");
   if (s.missed) explanation_lines(app, o);
 }

@@ -1,6 +1,7 @@
 // Tests for the Objectives panel (app/gui/panels_objectives.cpp), drawn in a headless ImGui
 // frame at the workbench's width: why a settled objective is not reached reads in full, wrapped
-// within the panel (a list of blockers was cut at its right edge).
+// within the panel (a list of blockers was cut at its right edge); a collision objective's pair
+// within its margin reads "inside" it (it read "outside").
 #include <gtest/gtest.h>
 
 #include "app/gui/panels.hpp"
@@ -33,6 +34,36 @@ TEST_F(ObjectivesPanel, ABlockedObjectivesExplanationWrapsWithinThePanel) {
   EXPECT_NE(text.find("posture 200.0 mm"), std::string::npos) << text;
   EXPECT_NE(text.find("joint limits 100.0 mm"), std::string::npos) << text;
   EXPECT_LE(overflow_right("Objectives"), 0.0f) << text;
+}
+
+// the violation of a collision kind is the margin less the closest distance, a support
+// polygon's the margin less the centre of mass's depth inside it
+TEST_F(ObjectivesPanel, AMarginSaysWhetherTheClosestPairOrTheCentreOfMassIsInsideIt) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const int self = app.add_objective(app.new_objective(ObjectiveType::kSelfCollision));
+  const int support = app.add_objective(app.new_objective(ObjectiveType::kSupportPolygon));
+  ASSERT_GE(self, 0);
+  ASSERT_GE(support, 0);
+  app.objectives[self].spec.params.margin = 0.01;
+  app.objectives[support].spec.params.margin = 0.02;
+  Viewport3D view;
+  Ui ui(app, view);
+  auto text = [&](double self_violation, double support_violation) {
+    app.objectives[self].status.violation = self_violation;
+    app.objectives[support].status.violation = support_violation;
+    return frame_text([&] { draw_objectives_panel(ui, ImVec2(0, 20), ImVec2(340, 2000)); });
+  };
+  std::string t = text(0.0008, 0.005);
+  EXPECT_NE(t.find("a pair 0.8 mm inside the 10 mm margin"), std::string::npos) << t;
+  EXPECT_NE(t.find("CoM 5.0 mm inside the 20 mm margin"), std::string::npos) << t;
+  t = text(0.0, 0.0);
+  EXPECT_NE(t.find("every pair outside the 10 mm margin"), std::string::npos) << t;
+  EXPECT_NE(t.find("CoM inside, clear of the 20 mm margin"), std::string::npos) << t;
+  t = text(0.013, 0.025);
+  EXPECT_NE(t.find("a pair penetrates by 3.0 mm"), std::string::npos) << t;
+  EXPECT_NE(t.find("CoM 5.0 mm outside the polygon"), std::string::npos) << t;
+  EXPECT_EQ(t.find("mm outside\n"), std::string::npos) << t;
 }
 
 }  // namespace

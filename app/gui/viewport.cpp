@@ -22,18 +22,6 @@ constexpr float kTargetPickPx = 10.0f;     // target marker hit radius
 constexpr std::size_t kBannerChars = 600;  // longer errors are cut (the Messages panel has all)
 constexpr float kBannerWidth = 720.0f;     // wrap width, window pixels
 
-const glm::vec4 kReached{0.35f, 0.85f, 0.45f, 1.0f};
-const glm::vec4 kSolving{1.0f, 0.72f, 0.25f, 1.0f};
-const glm::vec4 kOutOfReach{0.95f, 0.3f, 0.28f, 1.0f};
-
-glm::vec4 status_color(const WorkbenchObjective& o) {
-  if (!o.enabled() || !o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.7f};
-  if (o.status.reached) return kReached;
-  // a target traded off against other objectives is reachable: amber, not red
-  const bool traded = o.status.explained && o.status.status == ReachStatus::kTradedOff;
-  return o.status.missed && !traded ? kOutOfReach : kSolving;
-}
-
 ImU32 im_color(const glm::vec4& c) {
   return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, c.a});
 }

@@ -120,6 +120,22 @@ std::string miss_text(const WorkbenchObjective& o) {
   return buf;
 }
 
+glm::vec4 status_color(const WorkbenchObjective& o) {
+  if (!o.enabled() || !o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.7f};
+  if (o.status.reached) return {0.35f, 0.85f, 0.45f, 1.0f};
+  // a target traded off against other objectives is reachable: amber, not red
+  const bool traded = o.status.explained && o.status.status == ReachStatus::kTradedOff;
+  return o.status.missed && !traded ? glm::vec4(0.95f, 0.3f, 0.28f, 1.0f)
+                                    : glm::vec4(1.0f, 0.72f, 0.25f, 1.0f);
+}
+
+glm::vec4 miss_label_color(const WorkbenchObjective& o) {
+  // one not pursued (weight 0) is a measure, not a miss: grey
+  if (!o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.9f};
+  if (o.status.missed) return status_color(o);
+  return magnitude_color(float(residual_norm(o) / 0.1));
+}
+
 glm::vec4 magnitude_color(float t, float alpha) {
   t = std::clamp(t, 0.0f, 1.0f);
   const glm::vec3 green(0.3f, 0.85f, 0.4f), yellow(1.0f, 0.8f, 0.2f), red(0.95f, 0.25f, 0.2f);
@@ -418,10 +434,7 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
       glm::vec3 s = cam.project(render::to_glm(o.status.current.p), rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
       std::snprintf(text, sizeof text, "%s", miss_text(o).c_str());
-      // one not pursued (weight 0) is a measure, not a miss: grey
-      const glm::vec4 c = o.status.pursued ? magnitude_color(float(residual_norm(o) / 0.1))
-                                           : glm::vec4(0.6f, 0.6f, 0.6f, 0.9f);
-      dl->AddText(ImVec2(s.x + 8, s.y + 8), im_color(c), text);
+      dl->AddText(ImVec2(s.x + 8, s.y + 8), im_color(miss_label_color(o)), text);
     }
   }
 }

@@ -66,6 +66,14 @@ double residual_norm(const WorkbenchObjective& o);
 std::string miss_text(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)
 glm::vec4 magnitude_color(float t, float alpha = 1.0f);
+// an objective's status, as its target marker and label show it: green when reached, red when
+// the solver settled short of it, amber while it solves or when it is traded off (reachable);
+// grey when it is off or not pursued (weight 0)
+glm::vec4 status_color(const WorkbenchObjective& o);
+// the colour of the miss in the view at its link: the status colour once the solver settled
+// short of it (a miss of 0.6 mm is as missed as one of 6 cm), while it still solves the size of
+// the miss (magnitude_color, 10 cm red); grey when it is not pursued
+glm::vec4 miss_label_color(const WorkbenchObjective& o);
 
 class Visuals {
  public:

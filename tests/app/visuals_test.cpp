@@ -71,6 +71,33 @@ TEST(JointLimitTint, NoneInTheMiddleHalfThenTowardRed) {
   EXPECT_LT(near.g, 0.35f);
 }
 
+// the miss at a link is labelled in the missed colour once the solver settled short of the
+// target, however small (a 0.6 mm miss was green, like a reached one); while it still solves,
+// by its size
+TEST(MissLabel, AMissIsLabelledInTheStatusColourOnceTheSolverSettled) {
+  ikwb::gui::AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  ikwb::gui::WorkbenchObjective& o = app.objectives[0];
+  o.status.reached = false;
+  o.status.position_error = 0.0006;
+  const glm::vec4 solving = ikwb::gui::miss_label_color(o);
+  EXPECT_GT(solving.g, 0.8f);  // green: 0.6 mm of 10 cm
+  o.status.missed = true;
+  glm::vec4 c = ikwb::gui::miss_label_color(o);
+  EXPECT_EQ(c, ikwb::gui::status_color(o));
+  EXPECT_GT(c.r, 0.9f);  // red
+  EXPECT_LT(c.g, 0.35f);
+  o.status.explained = true;
+  o.status.status = ikwb::ReachStatus::kTradedOff;
+  c = ikwb::gui::miss_label_color(o);
+  EXPECT_EQ(c, ikwb::gui::status_color(o));
+  EXPECT_GT(c.g, 0.6f);  // amber: reachable alone
+  EXPECT_LT(c.b, 0.3f);
+  o.status.pursued = false;
+  c = ikwb::gui::miss_label_color(o);
+  EXPECT_EQ(c.r, c.g);  // grey: a measure, not a miss
+}
+
 TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {
   ASSERT_EQ(
       run("robot panda\nwait 3\n"

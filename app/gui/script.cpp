@@ -60,6 +60,13 @@ bool ScriptRunner::finished() const {
   return pc_ >= commands_.size() && drags_.empty() && wait_ == 0 && queue_.empty();
 }
 
+bool ScriptRunner::opens_robot_first() const {
+  if (commands_.empty()) return false;
+  const std::string& name = commands_[0].args[0];
+  return name == "robot" || name == "load" || name == "open_urdf" || name == "scene" ||
+         name == "open_scene";
+}
+
 int ScriptRunner::line() const {
   // a wait, a drag or queued actions still running: the command that started them
   if (wait_ > 0 || !drags_.empty() || !queue_.empty()) return running_line_;

@@ -52,6 +52,9 @@ class ScriptRunner {
   // back to back; waits, input actions, screenshots and dumps end the frame's turn.
   void step(ScriptHost& host);
   bool finished() const;
+  // whether the script's first command opens a robot or a scene (robot, load, open_urdf, scene,
+  // open_scene): the workbench then opens no default robot before it
+  bool opens_robot_first() const;
   // gives back the frame budget held while the script ran (the host calls it once the script
   // has finished, after its last frame)
   void release_budget(AppState& app);

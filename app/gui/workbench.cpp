@@ -125,15 +125,17 @@ gui::PlatformOptions platform_options(const ArgParser& args) {
 }
 
 // Opens the robot the workbench starts with: --scene, --robot, the URDF argument, else the
-// default robot. Returns what the command line named when it did not load ("" when it did, or
-// when the command line named nothing).
-std::string open_initial_robot(const ArgParser& args, gui::Ui& ui) {
+// default robot, unless the script opens one first (the default would be opened, logged and
+// replaced before the first frame). Returns what the command line named when it did not load
+// ("" when it did, or when the command line named nothing).
+std::string open_initial_robot(const ArgParser& args, gui::Ui& ui, bool script_opens_robot) {
   AppState& app = ui.app;
   if (args.has("scene"))
     return gui::open_scene_file(ui, args.get("scene")) ? "" : "scene " + args.get("scene");
   if (args.has("robot"))
     return gui::open_robot(ui, args.get("robot")) ? "" : "robot " + args.get("robot");
   if (args.has("urdf")) return app.load_robot(args.get("urdf")) ? "" : "robot " + args.get("urdf");
+  if (script_opens_robot) return "";
   std::string name = gui::default_robot(ui.catalog);
   if (!name.empty()) gui::open_robot(ui, name);
   if (!app.model) app.warn("no robot found: open one with File > Open URDF");
@@ -320,7 +322,8 @@ int run_workbench(int argc, char** argv) {
   driver.init(app);
   // an unattended run (a script, --frames) ends when the command line's robot or scene did not
   // load; an interactive one shows the error and goes on
-  std::string not_loaded = open_initial_robot(args, ui);
+  std::string not_loaded =
+      open_initial_robot(args, ui, source.scripted && source.script.opens_robot_first());
   if (!not_loaded.empty() && (source.scripted || frame_limit > 0)) {
     std::fprintf(stderr, "ikwb gui: the %s did not load; stopping\n", not_loaded.c_str());
     status = 1;

@@ -414,6 +414,25 @@ TEST_F(Workbench, ASuccessfulOpenClearsTheBannerOfAnEarlierFailure) {
   EXPECT_TRUE(dump("opened.json")["error_banner"].is_null()) << dump("opened.json")["error_banner"];
 }
 
+// a script that opens its robot first is the only opening logged: the default robot is not
+// opened (and logged) before it; a script that does not starts on the default robot
+TEST_F(Workbench, TheRobotAScriptOpensFirstIsTheOnlyOneOpened) {
+  auto opened = [&](const std::string& dump_name) {
+    std::vector<std::string> said;
+    const json d = dump(dump_name);
+    for (const json& m : d["messages"])
+      if (m["text"].get<std::string>().rfind("opened ", 0) == 0) said.push_back(m["text"]);
+    return said;
+  };
+  using Said = std::vector<std::string>;
+  ASSERT_EQ(run("robot panda\nwait 1\n" + dump_cmd("panda.json")), 0) << log();
+  EXPECT_EQ(opened("panda.json"), Said{"opened panda with 3 objectives"});
+  ASSERT_EQ(run("# a comment first\nrobot ur5e\nwait 1\n" + dump_cmd("ur5e.json")), 0) << log();
+  EXPECT_EQ(opened("ur5e.json"), Said{"opened ur5e with 3 objectives"});
+  ASSERT_EQ(run("wait 1\n" + dump_cmd("default.json")), 0) << log();
+  EXPECT_EQ(opened("default.json"), Said{"opened panda with 3 objectives"});
+}
+
 TEST_F(Workbench, AnUnknownRobotNameListsTheShippedRobots) {
   EXPECT_EQ(run("robot nosuch\n"), 1) << log();
   EXPECT_NE(log().find("'nosuch' is neither a file nor a shipped robot (shipped: "),

@@ -169,11 +169,13 @@ void draw_timeline_panel(Ui& ui) {
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &t.loop);
   ImGui::SameLine();
+  // "2.25 / 3.00 s at [1.00x]": the playhead, then the speed it plays at
+  ImGui::Text("%.2f / %.2f s at", t.playhead, play_end(app));
+  ImGui::SameLine();
   float speed = float(t.speed);
   ImGui::SetNextItemWidth(90);
-  if (ImGui::SliderFloat("speed", &speed, 0.05f, 1.0f, "%.2fx")) t.speed = speed;
-  ImGui::SameLine();
-  ImGui::Text("%.2f / %.2f s", t.playhead, play_end(app));
+  if (ImGui::SliderFloat("##speed", &speed, 0.05f, 1.0f, "%.2fx")) t.speed = speed;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("playback speed (1x: real time)");
   ImGui::SameLine();
   if (ImGui::Button("Add key (K)")) add_key(app, t.playhead);
   ImGui::SameLine();

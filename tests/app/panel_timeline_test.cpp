@@ -1,0 +1,29 @@
+// Tests for the Timeline panel (app/gui/panel_timeline.cpp), drawn in a headless ImGui frame:
+// its top row reads "2.25 / 3.00 s at 1.00x" (it read "1.00x speed 2.25 / 3.00 s").
+#include <gtest/gtest.h>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/timeline_edit.hpp"
+#include "headless_imgui.hpp"
+
+namespace ikwb::gui {
+namespace {
+
+using TimelinePanel = ikwb::test::HeadlessImGui;
+
+TEST_F(TimelinePanel, ThePlayheadReadsBeforeTheSpeedItPlaysAt) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  for (double t : {0.0, 1.5, 3.0}) ASSERT_GE(add_key(app, t), 0);
+  ASSERT_TRUE(scrub(app, 2.25));
+  app.timeline.show_panel = true;
+  Viewport3D view;
+  Ui ui(app, view);
+  ui.layout.timeline = {280, 360, 660, 160};
+  const std::string text = frame_text([&] { draw_timeline_panel(ui); });
+  EXPECT_NE(text.find("2.25 / 3.00 s at { 1.00x }"), std::string::npos) << text;
+  EXPECT_LE(overflow_right("Timeline"), 0.0f) << text;
+}
+
+}  // namespace
+}  // namespace ikwb::gui

@@ -82,7 +82,7 @@ int cmd_animate(int argc, char** argv) {
     const Model& m = *robot.model;
     SceneSetup setup = resolve_scene(m, scene);
     require_placed_objectives(m, scene, setup, scene_path, "ikwb animate");
-    print_warnings(setup.warnings, scene_path);
+    print_warnings(setup.warnings, scene_path, m.source_path);
     std::vector<std::string> warnings;
     Timeline timeline = timeline_on_model(m, scene, setup, warnings);
     if (timeline.keys.size() == 1)

@@ -311,7 +311,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   }
   SceneSetup setup = resolve_scene(m, scene);
   require_solvable_scene(m, scene, setup, scene_path, "ikwb solve");
-  print_warnings(setup.warnings, scene_path);
+  print_warnings(setup.warnings, scene_path, m.source_path);
 
   std::vector<std::string> warnings;
   SolverSettings base = batch_solve_settings();

@@ -92,9 +92,11 @@ MeshFiles scene_mesh_files(const Scene& scene) {
   return MeshFiles::kNone;
 }
 
-void print_warnings(const std::vector<std::string>& warnings, const std::string& file) {
+void print_warnings(const std::vector<std::string>& warnings, const std::string& file,
+                    const std::string& robot_file) {
   for (const std::string& w : warnings) {
-    const bool named = file.empty() || w.rfind(file, 0) == 0;
+    const bool named = file.empty() || w.rfind(file, 0) == 0 ||
+                       (!robot_file.empty() && w.rfind(robot_file + ": ", 0) == 0);
     std::fprintf(stderr, "warning: %s%s\n", named ? "" : (file + ": ").c_str(), w.c_str());
   }
 }

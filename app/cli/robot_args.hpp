@@ -43,7 +43,9 @@ MeshFiles scene_mesh_files(const Scene& scene);
 int find_target_link(const Model& m, const std::string& name);
 
 // each warning on standard error as "warning: TEXT", or "warning: FILE: TEXT" when it is about
-// `file` and does not name it already
-void print_warnings(const std::vector<std::string>& warnings, const std::string& file = "");
+// `file` and does not name it already, nor `robot_file` (a scene passes on the warnings of its
+// robot's collision geometry, which name the robot file)
+void print_warnings(const std::vector<std::string>& warnings, const std::string& file = "",
+                    const std::string& robot_file = "");
 
 }  // namespace ikwb

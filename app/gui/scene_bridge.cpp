@@ -137,8 +137,10 @@ bool AppState::restore_scene(const Scene& scene, const std::string& what) {
 }
 
 void AppState::apply_scene_content(const Scene& scene, const std::string& file, bool quiet) {
+  // a warning about the robot file (its collision geometry's) names that file already
   auto note = [&](const std::string& w) {
-    if (!quiet) warn(file.empty() ? w : file + ": " + w);
+    const bool named = file.empty() || w.rfind(model->source_path + ": ", 0) == 0;
+    if (!quiet) warn(named ? w : file + ": " + w);
   };
   if (!quiet)
     for (const std::string& w : scene.warnings) warn(w);  // named with the file already

@@ -186,21 +186,24 @@ bool fit_capsule(const Geometry& g, LinkCapsule<double>* capsule, double* fit_er
 CollisionGeometry fit_collision_geometry(const Model& model) {
   CollisionGeometry out;
   out.body_first.assign(model.body_count + 1, 0);
+  // the warnings name the robot file: a scene that uses collisions passes them on
+  const std::string file = model.source_path.empty() ? "" : model.source_path + ": ";
   for (int b = 0; b < model.body_count; ++b) {
     out.body_first[b] = out.capsule_count();
     bool from_visual = model.body_collisions[b].empty();
     const std::vector<Geometry>& elements =
         from_visual ? model.body_visuals[b] : model.body_collisions[b];
+    // a link without either (a frame: a flange, a tool point) has nothing to collide with
     if (from_visual && !elements.empty())
-      out.warnings.push_back("link '" + model.body_name[b] +
+      out.warnings.push_back(file + "link '" + model.body_name[b] +
                              "' has no <collision>: its <visual> is used for collisions");
     for (std::size_t k = 0; k < elements.size(); ++k) {
       LinkCapsule<double> c;
       double err;
       if (!fit_capsule(elements[k], &c, &err)) {
-        out.warnings.push_back(
-            "link '" + model.body_name[b] + "': " + (from_visual ? "visual " : "collision ") +
-            std::to_string(k) + " has no loaded mesh; it is not used for collisions");
+        out.warnings.push_back(file + "link '" + model.body_name[b] + "': " +
+                               (from_visual ? "visual " : "collision ") + std::to_string(k) +
+                               " has no loaded mesh; it is not used for collisions");
         continue;
       }
       c.body = b;

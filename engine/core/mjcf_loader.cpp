@@ -757,12 +757,13 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   mj_deleteModel(m);
   LoadResult result;
   Model model;
+  // before finalize: the collision geometry's warnings name the file
+  b.model().source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
   try {
     model = b.finalize();
   } catch (const ModelError& e) {
     throw ModelError(path + ": " + e.what());
   }
-  model.source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
   result.model = std::make_shared<const Model>(std::move(model));
   result.warnings = std::move(warnings);
   return result;

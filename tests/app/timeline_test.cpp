@@ -126,16 +126,25 @@ TEST_F(Timeline, UndoKeepsTheTimelineWindowClosed) {
       << log();
   EXPECT_EQ(dump("undone.json")["viewport"], dump("closed.json")["viewport"]);
   EXPECT_EQ(dump("undone.json")["objectives"][0]["weight"], 1.0);
-  // a scene whose opening warns (a link without <collision>): once, not again at each step
-  ASSERT_EQ(run("scene " + std::string(IKWB_SOURCE_DIR) +
-                "/assets/demos/panda_reach_around.json\nwait 2\nweight 0 0.5\nwait 2\nundo\n"
-                "wait 2\nredo\nwait 2\nundo\nwait 2\n"),
+  // a scene whose opening warns (its robot's link without <collision>, a warning that names the
+  // robot file, not the scene): once, not again at each step
+  std::ofstream(path("arm.urdf")) << R"(<robot name="arm">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="l1"><visual><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+</robot>)";
+  std::ofstream(path("arm.json")) << R"({"version": 1, "robot": "arm.urdf",
+  "objectives": [{"type": "position", "link": "l1", "target": "current"},
+                 {"type": "self_collision"}]})";
+  ASSERT_EQ(run("scene arm.json\nwait 2\nweight 0 0.5\nwait 2\nundo\nwait 2\nredo\nwait 2\n"
+                "undo\nwait 2\n"),
             0)
       << log();
-  const std::string l = log();
-  const std::size_t first = l.find("has no <collision>");
+  const std::string l = log(), said = "arm.urdf: link 'l1' has no <collision>";
+  const std::size_t first = l.find(said);
   ASSERT_NE(first, std::string::npos) << l;
-  EXPECT_EQ(l.find("has no <collision>", first + 1), std::string::npos) << l;
+  EXPECT_EQ(l.find(said, first + 1), std::string::npos) << l;
+  EXPECT_EQ(l.find("arm.json: link"), std::string::npos) << l;
 }
 
 TEST_F(Timeline, TheWindowCoversNoHandleOfTheView) {

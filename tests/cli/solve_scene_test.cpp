@@ -145,6 +145,25 @@ TEST(CliSolveScene, TheScenesWarningsNameItsFile) {
       << r.err;
 }
 
+// a link of the scene's robot with a visual and no <collision>: the warning names the robot
+// file, not the scene that passes it on (it read "warning: s.json: link 'l1' ...")
+TEST(CliSolveScene, TheRobotsCollisionWarningNamesTheRobotFile) {
+  TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", R"(<robot name="arm">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="l1"><visual><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><origin xyz="0 0 0.05"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+</robot>)");
+  const std::string scene = dir.write("s.json", R"({"version": 1, "robot": "arm.urdf",
+  "objectives": [{"type": "position", "link": "l1", "target": "current"},
+                 {"type": "self_collision"}]})");
+  CmdResult r = run_solve({"--scene", scene, "--out", dir / "out.csv", "--seeds", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: " + urdf + ": link 'l1' has no <collision>"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find(scene + ": "), std::string::npos) << r.err;
+}
+
 TEST(CliSolveScene, PerRowTargetsForTwoObjectivesOfThePreset) {
   TempDir dir;
   auto model = shipped("dual_arm");

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/temp_files.hpp"
 #include "core/test_models.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/urdf_loader.hpp"
@@ -119,8 +120,34 @@ TEST(CollisionGeometry, VisualFallbackWarnsAndEveryBodyIsCovered) {
   const CollisionGeometry& cg = m->collision;
   EXPECT_EQ(cg.capsule_count(), 5);
   ASSERT_EQ(cg.warnings.size(), 1u);
-  EXPECT_NE(cg.warnings[0].find("'l2' has no <collision>"), std::string::npos);
+  EXPECT_EQ(cg.warnings[0], "link 'l2' has no <collision>: its <visual> is used for collisions");
   for (int b = 0; b < m->body_count; ++b) EXPECT_EQ(cg.body_first[b + 1] - cg.body_first[b], 1);
+}
+
+// from a file, the warning names it (a scene with collision objectives passes it on, and named
+// the scene instead)
+TEST(CollisionGeometry, TheVisualFallbackWarningNamesTheRobotFile) {
+  test::TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", kArm);
+  auto m = load_urdf_file(urdf).model;
+  ASSERT_EQ(m->collision.warnings.size(), 1u);
+  EXPECT_EQ(m->collision.warnings[0],
+            m->source_path + ": link 'l2' has no <collision>: its <visual> is used for collisions");
+  EXPECT_EQ(m->source_path, std::filesystem::path(urdf).lexically_normal().string());
+}
+
+// a link with neither a visual nor a collision (a frame: a flange, a tool point) has nothing to
+// collide with and is not warned about
+TEST(CollisionGeometry, AFrameWithoutGeometryIsNotWarnedAbout) {
+  auto m = load_urdf_string(R"(<robot name="arm">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="tcp"/>
+  <joint name="t" type="fixed"><parent link="base"/><child link="tcp"/><origin xyz="0 0 0.1"/></joint>
+</robot>)",
+                            "frame.urdf", "")
+               .model;
+  EXPECT_EQ(m->collision.capsule_count(), 1);
+  EXPECT_TRUE(m->collision.warnings.empty()) << m->collision.warnings.front();
 }
 
 TEST(CollisionGeometry, PairsSkipAdjacentAndFixedJoinedLinks) {

@@ -1055,8 +1055,7 @@ def make_panda():
     r.rcyl("panda_link6", (0, 0.06, 1.033), (0, -0.06, 1.033), 0.052, 0.018, K)
     r.cap("panda_link6", (0, 0, 1.033), (0.088, 0, 1.033), 0.046, 0.045, W)
     r.rcyl("panda_link7", (0.088, 0, 1.075), (0.088, 0, 0.936), 0.046, 0.015, K)
-    r.pcyl("panda_link8", (0.088, 0, 0.936), (0.088, 0, 0.926), 0.0315, "flange_silver",
-           collision=False)
+    r.pcyl("panda_link8", (0.088, 0, 0.936), (0.088, 0, 0.926), 0.0315, "flange_silver")
     hand = "panda_hand"
     r.rcyl(hand, (0, 0, 0), (0, 0, 0.02), 0.04, 0.006, K, frame=hand)
     r.rbox(hand, (0, 0, 0.039), (0.06, 0.204, 0.04), 0.018, W, frame=hand)
@@ -1493,7 +1492,7 @@ def make_planar3():
         r.rcyl(names[i], (x, 0, z - 0.03), (x, 0, z + 0.03), radii[i] * 1.35, 0.01, colors[i])
         r.cap(names[i], (x, 0, z), (x + lens[i], 0, z), radii[i], radii[i] * 0.85, colors[i])
         x += lens[i]
-    r.psphere("tip", (x, 0, z), 0.032, "tip_yellow", collision=False)
+    r.psphere("tip", (x, 0, z), 0.032, "tip_yellow")
     r.rest = {"joint1": 0.3, "joint2": 0.9, "joint3": 0.7}
     r.end_effectors = ["tip"]
     r.objectives = [obj_pose("tip position", "tip", kind="position"), obj_posture(1.0, True),

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +18,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+
+#include "engine/core/mjcf_text.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
@@ -197,93 +198,9 @@ void fold_mimic_chains(Model& mm) {
   }
 }
 
-// the text after `key` in MuJoCo's message up to `end`, or ""
-std::string field(const std::string& error, const std::string& key, char end) {
-  std::size_t at = error.find(key);
-  if (at == std::string::npos) return "";
-  at += key.size();
-  return error.substr(at, error.find(end, at) - at);
-}
-
 // [SECTION] repairs of the file's text
 
 namespace fs = std::filesystem;
-
-int line_of(const std::string& text, std::size_t pos) {
-  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
-}
-
-// name="value" in a start tag; [begin, end) spans it
-struct TagAttribute {
-  std::size_t begin, end;
-  std::string name, value;
-};
-
-// a start tag <element ...>, its attributes over however many lines it runs
-struct StartTag {
-  std::size_t begin;
-  std::vector<TagAttribute> attributes;
-};
-
-// the start tags of `element` in `text`, comments skipped
-std::vector<StartTag> start_tags(const std::string& text, const std::string& element) {
-  constexpr const char* kSpace = " \t\r\n";
-  const std::string open = "<" + element;
-  std::vector<StartTag> tags;
-  for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
-    if (text.compare(at, 4, "<!--") == 0) {
-      at = text.find("-->", at);
-      if (at == std::string::npos) break;
-      continue;
-    }
-    std::size_t p = at + open.size();
-    if (text.compare(at, open.size(), open) != 0 || p >= text.size() ||
-        !(std::isspace(static_cast<unsigned char>(text[p])) || text[p] == '/' || text[p] == '>'))
-      continue;
-    StartTag tag{at, {}};
-    for (;;) {
-      p = text.find_first_not_of(kSpace, p);
-      if (p == std::string::npos || text[p] == '/' || text[p] == '>') break;
-      const std::size_t name_end = text.find_first_of(" \t\r\n=/>", p);
-      const std::size_t eq = text.find_first_not_of(kSpace, name_end);
-      if (eq == std::string::npos || text[eq] != '=') break;
-      const std::size_t quote = text.find_first_not_of(kSpace, eq + 1);
-      if (quote == std::string::npos || (text[quote] != '"' && text[quote] != '\'')) break;
-      const std::size_t close = text.find(text[quote], quote + 1);
-      if (close == std::string::npos) break;
-      tag.attributes.push_back(
-          {p, close + 1, text.substr(p, name_end - p), text.substr(quote + 1, close - quote - 1)});
-      p = close + 1;
-    }
-    tags.push_back(std::move(tag));
-  }
-  return tags;
-}
-
-// The MJCF file and the files it includes, as text, so that a repair applies wherever the
-// element is (MuJoCo names no file for an included one). Include paths are relative to the
-// main file's folder, as MuJoCo reads them.
-struct MjcfSources {
-  std::vector<std::string> paths;  // [0] the main file, then included files as found
-  std::vector<std::string> texts;
-};
-
-MjcfSources read_sources(const std::string& path) {
-  MjcfSources s;
-  const fs::path dir = fs::path(path).parent_path();
-  s.paths.push_back(path);
-  for (std::size_t i = 0; i < s.paths.size(); ++i) {
-    std::ifstream in(s.paths[i], std::ios::binary);
-    s.texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    for (const StartTag& tag : start_tags(s.texts[i], "include"))
-      for (const TagAttribute& a : tag.attributes) {
-        const std::string file = (dir / a.value).string();
-        if (a.name == "file" && std::find(s.paths.begin(), s.paths.end(), file) == s.paths.end())
-          s.paths.push_back(file);
-      }
-  }
-  return s;
-}
 
 // Where the corrected copies go: beside their files, hidden, so that relative paths in them
 // resolve as in the originals; where that folder cannot be written (a read-only install), in a
@@ -437,7 +354,7 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
 // is a limit, as newer MuJoCo reads it (autolimits). false when the refusal is something else.
 bool repair_for_newer(const std::string& error, MjcfSources& s,
                       std::vector<std::string>& warnings) {
-  const std::string element = field(error, "Element '", '\'');
+  const std::string element = message_field(error, "Element '", '\'');
   // attributes="..." on the main file's <compiler> (a <compiler> of its own when it has none, or
   // one that sets the first attribute already)
   auto add_to_compiler = [&](const std::string& first, const std::string& attributes) {
@@ -470,12 +387,12 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
                        "file; kinematics are unchanged");
     return true;
   }
-  const std::string keyword = field(error, "invalid keyword: '", '\'');
+  const std::string keyword = message_field(error, "invalid keyword: '", '\'');
   if (element == "option" && !keyword.empty()) {
     return drop_attributes(
         s, element, [&](const TagAttribute& a) { return a.value == keyword; }, warnings);
   }
-  const std::string attribute = field(error, "unrecognized attribute: '", '\'');
+  const std::string attribute = message_field(error, "unrecognized attribute: '", '\'');
   // elements whose settings only draw (the <visual> section) or actuate (the <actuator> section)
   static const char* const visual[] = {
       "global",   "quality",  "headlight",   "map",    "scale",    "rgba",   "general", "motor",
@@ -562,7 +479,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
     // elements of newer MuJoCo that move bodies cannot be dropped: say which version they need
-    const std::string element = field(why, "Element '", '\'');
+    const std::string element = message_field(why, "Element '", '\'');
     static const char* const newer[] = {"frame", "replicate", "attach"};
     std::string hint;
     for (const char* n : newer)

@@ -1,0 +1,74 @@
+// Start tags, included files and MuJoCo's message fields, scanned from the text as written.
+#include "engine/core/mjcf_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace ikwb {
+
+int line_of(const std::string& text, std::size_t pos) {
+  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
+}
+
+std::vector<StartTag> start_tags(const std::string& text, const std::string& element) {
+  constexpr const char* kSpace = " \t\r\n";
+  const std::string open = "<" + element;
+  std::vector<StartTag> tags;
+  for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    if (text.compare(at, 4, "<!--") == 0) {
+      at = text.find("-->", at);
+      if (at == std::string::npos) break;
+      continue;
+    }
+    std::size_t p = at + open.size();
+    if (text.compare(at, open.size(), open) != 0 || p >= text.size() ||
+        !(std::isspace(static_cast<unsigned char>(text[p])) || text[p] == '/' || text[p] == '>'))
+      continue;
+    StartTag tag{at, {}};
+    for (;;) {
+      p = text.find_first_not_of(kSpace, p);
+      if (p == std::string::npos || text[p] == '/' || text[p] == '>') break;
+      const std::size_t name_end = text.find_first_of(" \t\r\n=/>", p);
+      const std::size_t eq = text.find_first_not_of(kSpace, name_end);
+      if (eq == std::string::npos || text[eq] != '=') break;
+      const std::size_t quote = text.find_first_not_of(kSpace, eq + 1);
+      if (quote == std::string::npos || (text[quote] != '"' && text[quote] != '\'')) break;
+      const std::size_t close = text.find(text[quote], quote + 1);
+      if (close == std::string::npos) break;
+      tag.attributes.push_back(
+          {p, close + 1, text.substr(p, name_end - p), text.substr(quote + 1, close - quote - 1)});
+      p = close + 1;
+    }
+    tags.push_back(std::move(tag));
+  }
+  return tags;
+}
+
+MjcfSources read_sources(const std::string& path) {
+  MjcfSources s;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  s.paths.push_back(path);
+  for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    std::ifstream in(s.paths[i], std::ios::binary);
+    s.texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    for (const StartTag& tag : start_tags(s.texts[i], "include"))
+      for (const TagAttribute& a : tag.attributes) {
+        const std::string file = (dir / a.value).string();
+        if (a.name == "file" && std::find(s.paths.begin(), s.paths.end(), file) == s.paths.end())
+          s.paths.push_back(file);
+      }
+  }
+  return s;
+}
+
+std::string message_field(const std::string& error, const std::string& key, char end) {
+  std::size_t at = error.find(key);
+  if (at == std::string::npos) return "";
+  at += key.size();
+  return error.substr(at, error.find(end, at) - at);
+}
+
+}  // namespace ikwb

@@ -1,0 +1,42 @@
+// The text of an MJCF file and the files it includes, scanned without an XML parser so that
+// edits keep every other byte (and so every line number) as it was: start tags and their
+// attributes, and fields of MuJoCo's error messages.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ikwb {
+
+// the 1-based line of offset `pos` in `text`
+int line_of(const std::string& text, std::size_t pos);
+
+// name="value" in a start tag; [begin, end) spans it
+struct TagAttribute {
+  std::size_t begin, end;
+  std::string name, value;
+};
+
+// a start tag <element ...>, its attributes over however many lines it runs
+struct StartTag {
+  std::size_t begin;
+  std::vector<TagAttribute> attributes;
+};
+
+// the start tags of `element` in `text`, comments skipped
+std::vector<StartTag> start_tags(const std::string& text, const std::string& element);
+
+// The MJCF file and the files it includes, as text, so that a repair applies wherever the
+// element is (MuJoCo names no file for an included one). Include paths are relative to the
+// main file's folder, as MuJoCo reads them.
+struct MjcfSources {
+  std::vector<std::string> paths;  // [0] the main file, then included files as found
+  std::vector<std::string> texts;
+};
+MjcfSources read_sources(const std::string& path);
+
+// the text after `key` in MuJoCo's message up to `end`, or ""
+std::string message_field(const std::string& error, const std::string& key, char end);
+
+}  // namespace ikwb

@@ -19,6 +19,7 @@
 #include <iterator>
 #include <limits>
 
+#include "engine/core/mjcf_meshes.hpp"
 #include "engine/core/mjcf_text.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
@@ -104,8 +105,9 @@ std::shared_ptr<MeshData> compiled_mesh(const mjModel* m, int id) {
   return mesh;
 }
 
-// a geom as our geometry; false for what is not drawn (planes, height fields)
-bool to_geometry(const mjModel* m, int g, Geometry* out) {
+// a geom as our geometry (a placeholder where its mesh is one of meshes'); false for what is not
+// drawn (planes, height fields)
+bool to_geometry(const mjModel* m, int g, const MjcfMeshFiles& meshes, Geometry* out) {
   Geometry geo;
   geo.origin = {vec3(m->geom_pos + 3 * g), quat_wxyz(m->geom_quat + 4 * g)};
   const mjtNum* size = m->geom_size + 3 * g;
@@ -140,7 +142,8 @@ bool to_geometry(const mjModel* m, int g, Geometry* out) {
       break;
     case mjGEOM_MESH:
       geo.type = GeometryType::kMesh;
-      geo.mesh = compiled_mesh(m, m->geom_dataid[g]);
+      geo.placeholder = meshes.placeholder(m, m->geom_dataid[g]) != nullptr;
+      if (!geo.placeholder) geo.mesh = compiled_mesh(m, m->geom_dataid[g]);
       geo.mesh_uri = name_of(m, mjOBJ_MESH, m->geom_dataid[g], "mesh");
       break;
     default:
@@ -407,19 +410,25 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
              s, element, [&](const TagAttribute& a) { return a.name == attribute; }, warnings);
 }
 
-// mj_loadXML, retrying after repair_for_newer (refused when strict); the retries read corrected
-// copies of the file and of those it includes (write_copies_somewhere). Null and *error when
-// MuJoCo refuses the file.
-mjModel* compile(const std::string& path, bool strict, std::vector<std::string>& warnings,
+// mj_loadXML of `path` (read as `sources`) with the mesh files MuJoCo cannot read given in
+// memory (meshes), retrying after each mesh it refuses (MjcfMeshFiles::replace_refused) and
+// after repair_for_newer (refused when strict); the repairs' retries read corrected copies of the
+// file and of those it includes (write_copies_somewhere). With placeholders, a second compile
+// with them at their final size (MjcfMeshFiles::size_placeholders) finds the bodies whose mass
+// or inertia MuJoCo computes from them (*mass_lost). Null and *error when MuJoCo refuses the
+// file.
+mjModel* compile(const std::string& path, bool strict, MjcfSources& sources, MjcfMeshFiles& meshes,
+                 std::vector<std::string>& warnings, std::vector<std::string>* mass_lost,
                  std::string* error) {
   char buf[1024] = "";
-  mjModel* m = mj_loadXML(path.c_str(), nullptr, buf, sizeof buf);
-  if (m) return m;
-  *error = buf;
-  MjcfSources sources = read_sources(path);
   Copies copies;
-  for (int attempt = 0; !m && attempt < 32; ++attempt) {
-    if (!repair_for_newer(*error, sources, warnings)) break;
+  std::string file = path;
+  mjModel* m = nullptr;
+  int repairs = 0;
+  while (!(m = mj_loadXML(file.c_str(), meshes.vfs(), buf, sizeof buf))) {
+    *error = buf;
+    if (meshes.replace_refused(*error)) continue;
+    if (++repairs > 32 || !repair_for_newer(*error, sources, warnings)) break;
     if (strict) {
       *error += " (--strict: not repaired)";
       break;
@@ -429,7 +438,19 @@ mjModel* compile(const std::string& path, bool strict, std::vector<std::string>&
       *error += " (could not write a corrected copy beside the file or in a temporary folder)";
       break;
     }
-    m = mj_loadXML(copies.paths[0].c_str(), nullptr, buf, sizeof buf);
+    file = copies.paths[0].string();
+  }
+  if (m && meshes.has_placeholders()) {
+    // the placeholders at their final size; the bodies whose masses change take them from them
+    meshes.size_placeholders(m);
+    mjModel* sized = mj_loadXML(file.c_str(), meshes.vfs(), buf, sizeof buf);
+    for (int b = 1; sized && b < m->nbody; ++b)
+      if (m->body_mass[b] != sized->body_mass[b] ||
+          !std::equal(m->body_inertia + 3 * b, m->body_inertia + 3 * b + 3,
+                      sized->body_inertia + 3 * b))
+        mass_lost->push_back(name_of(m, mjOBJ_BODY, b, "body_"));
+    mj_deleteModel(m);
+    m = sized;
     if (!m) *error = buf;
   }
   remove_copies(copies);
@@ -474,7 +495,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   if (std::filesystem::is_directory(path, ec)) throw ModelError(path + ": is a directory");
   std::vector<std::string> warnings;
   std::string why;
-  mjModel* m = compile(path, options.strict, warnings, &why);
+  MjcfSources sources = read_sources(path);
+  MjcfMeshFiles meshes(sources);
+  std::vector<std::string> mass_lost;
+  mjModel* m = compile(path, options.strict, sources, meshes, warnings, &mass_lost, &why);
   if (!m) {
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
@@ -491,6 +515,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     throw ModelError(path + ": MuJoCo could not load the file: " + why + hint);
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
+  for (const std::string& w : meshes.warnings(m, mass_lost)) warn(w);
   if (m->ntendon > 0)
     warn(std::to_string(m->ntendon) + " tendon(s) not carried over (kinematics only)");
 
@@ -609,7 +634,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     for (int g = 0; g < m->ngeom; ++g) {
       const int mb = m->geom_bodyid[g];
       Geometry geo;
-      if (mb == 0 || !to_geometry(m, g, &geo)) continue;  // world geoms (the floor), planes
+      if (mb == 0 || !to_geometry(m, g, meshes, &geo)) continue;  // world geoms (the floor), planes
       const bool collides = m->geom_contype[g] || m->geom_conaffinity[g];
       (collides ? colliding : drawn)[mb].push_back(std::move(geo));
     }

@@ -27,7 +27,9 @@ bool mjcf_supported();
 // (an error with options.strict). options.floating_base puts a free joint named "root_joint"
 // above the single root body (its coordinates: the root's pose relative to where the file
 // places it); an error when <worldbody> has several bodies or the root has joints (a free one
-// already floats). options.package_paths and load_meshes are not used: MuJoCo reads the meshes.
+// already floats). options.package_paths and load_meshes are not used: MuJoCo reads the meshes;
+// mesh files it cannot read (missing, ASCII STL, refused) are given to it in memory as converted
+// copies or placeholders (mjcf_meshes.hpp), with warnings grouped by reason that say what is lost.
 // Throws ModelError starting with the path and MuJoCo's own message (which names the element,
 // attribute and line) when MuJoCo refuses the file, or when this build has no MuJoCo.
 LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options = {});

@@ -322,30 +322,45 @@ bool write_copies_somewhere(const MjcfSources& s, Copies* c) {
   return false;
 }
 
-// Drops from every <element> of the sources the attributes `pick` chooses, each with a warning
-// naming its file and its own line (a start tag may span several); false when there is none.
+// Drops from every <element> of the sources the attributes `pick` chooses, with one warning per
+// attribute name: where it is first (its file and its own line; a start tag may span several)
+// and in how many more places; false when there is none.
 template <class Pick>
 bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
                      std::vector<std::string>& warnings) {
-  bool dropped = false;
+  struct Found {
+    std::string name, where;
+    std::size_t source;
+    int count;
+  };
+  std::vector<Found> found;
   for (std::size_t i = 0; i < s.paths.size(); ++i) {
     std::string& text = s.texts[i];
-    std::vector<std::string> found;
     // from the end, so that earlier positions stay valid (newlines stay: lines do too)
     const std::vector<StartTag> tags = start_tags(text, element);
     for (auto t = tags.rbegin(); t != tags.rend(); ++t)
       for (auto a = t->attributes.rbegin(); a != t->attributes.rend(); ++a) {
         if (!pick(*a)) continue;
-        found.push_back(s.paths[i] + ":" + std::to_string(line_of(text, a->begin)) +
-                        ": attribute '" + a->name + "' on <" + element +
-                        "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
-                        "appearance: ignored");
+        const std::string where = s.paths[i] + ":" + std::to_string(line_of(text, a->begin));
+        auto f = std::find_if(found.begin(), found.end(),
+                              [&](const Found& x) { return x.name == a->name; });
+        if (f == found.end()) {
+          found.push_back({a->name, where, i, 1});
+        } else {
+          ++f->count;
+          if (f->source == i) f->where = where;  // earlier in the same file
+        }
         text.erase(a->begin, a->end - a->begin);
       }
-    warnings.insert(warnings.end(), found.rbegin(), found.rend());
-    dropped = dropped || !found.empty();
   }
-  return dropped;
+  for (const Found& f : found)
+    warnings.push_back(f.where + ": attribute '" + f.name + "' on <" + element +
+                       "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
+                       "appearance: ignored" +
+                       (f.count > 1 ? " here and in " + std::to_string(f.count - 1) +
+                                          " more place" + (f.count > 2 ? "s" : "")
+                                    : ""));
+  return !found.empty();
 }
 
 // One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in the sources when it

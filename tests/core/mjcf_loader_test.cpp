@@ -448,7 +448,7 @@ TEST(Mjcf, RepairsReachIncludedFilesAndContinuationLines) {
     <body name="link1" pos="0 0 0.1">
       <inertial pos="0 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
       <joint name="j1" axis="0 0 1" limited="true"
-             actuatorfrcrange="-10 10"/>
+             actuatorgravcomp="true"/>
     </body>
   </worldbody>
 </mujoco>)");
@@ -466,7 +466,7 @@ TEST(Mjcf, RepairsReachIncludedFilesAndContinuationLines) {
             std::string::npos)
       << all;
   // on the start tag's continuation line: the attribute's own line
-  EXPECT_NE(all.find(robot + ":7: attribute 'actuatorfrcrange' on <joint>"), std::string::npos)
+  EXPECT_NE(all.find(robot + ":7: attribute 'actuatorgravcomp' on <joint>"), std::string::npos)
       << all;
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / ""),
                           std::filesystem::directory_iterator()),
@@ -481,6 +481,36 @@ TEST(Mjcf, RepairsReachIncludedFilesAndContinuationLines) {
     EXPECT_NE(std::string(e.what()).find("(--strict: not repaired)"), std::string::npos)
         << e.what();
   }
+}
+
+// an attribute dropped in many places (Menagerie's arms: one per joint and actuator) is one
+// warning: its first file and line, and how many more places had it
+TEST(Mjcf, ANewerAttributeInManyPlacesIsOneWarning) {
+  test::TempDir dir;
+  dir.write("gripper.xml", R"(<mujoco model="gripper">
+  <worldbody><body name="finger" pos="0 0 0.2"><joint name="f" actuatorfrcrange="-1 1"/>
+    <geom size="0.01" mass="0.1"/></body></worldbody>
+</mujoco>)");
+  const std::string path = dir.write("arm.xml", R"(<mujoco model="arm">
+  <worldbody>
+    <body name="a"><joint name="a" actuatorfrcrange="-1 1"/><geom size="0.01" mass="1"/>
+      <body name="b" pos="0 0 0.1"><joint name="b" actuatorfrcrange="-1 1"/>
+        <geom size="0.01" mass="1"/></body>
+    </body>
+  </worldbody>
+  <include file="gripper.xml"/>
+  <actuator><position joint="a" kv="1"/><position joint="b" kv="1"/></actuator>
+</mujoco>)");
+  LoadResult r = load_mjcf_file(path);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  ASSERT_EQ(r.warnings.size(), 2u) << all;
+  EXPECT_EQ(r.warnings[0], path +
+                               ":3: attribute 'actuatorfrcrange' on <joint> is newer than MuJoCo "
+                               "2.2.2 and cannot change kinematics or appearance: ignored here "
+                               "and in 2 more places");
+  EXPECT_EQ(r.warnings[1].rfind(path + ":9: attribute 'kv' on <position>", 0), 0u) << all;
+  EXPECT_NE(r.warnings[1].find("ignored here and in 1 more place"), std::string::npos) << all;
 }
 
 // --floating-base puts a free joint above the single root body, which stays where the file

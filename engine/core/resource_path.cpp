@@ -140,6 +140,18 @@ std::string resource_package(const std::string& uri) {
   return split_package_uri(uri, &scheme, &name, &rest) ? name : std::string();
 }
 
+std::string resource_file_path(const std::string& uri, const std::string& base_dir) {
+  std::string scheme, name, rest;
+  if (split_package_uri(uri, &scheme, &name, &rest)) return "";
+  const std::size_t sep = uri.find("://");
+  scheme = sep == std::string::npos ? "" : uri.substr(0, sep);
+  if (!scheme.empty() && scheme != "file") return "";
+  fs::path p(scheme == "file" ? uri.substr(sep + 3) : uri);
+  if (p.empty()) return "";
+  if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
+  return p.string();
+}
+
 std::string resolve_resource(const std::string& uri, const std::string& base_dir,
                              const std::vector<std::string>& package_paths, std::string* error) {
   auto fail = [&](const std::string& what) {
@@ -178,16 +190,12 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
 
   const std::size_t sep = uri.find("://");
   if (sep != std::string::npos) scheme = uri.substr(0, sep);
-  std::string path = uri;
-  if (scheme == "file") {
-    path = uri.substr(sep + 3);
-  } else if (!scheme.empty()) {
+  if (!scheme.empty() && scheme != "file")
     return fail("'" + uri + "': unsupported URI scheme '" + scheme + "://'");
-  }
-  if (path.empty()) return fail("'" + uri + "' names no file");
-  fs::path p(path);
-  if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
+  const fs::path p = resource_file_path(uri, base_dir);
+  if (p.empty()) return fail("'" + uri + "' names no file");
   if (is_file(p)) return p.lexically_normal().string();
+  const std::string path = scheme == "file" ? uri.substr(sep + 3) : uri;
   if (scheme == "file" && percent_decoded(path) != path) {
     fs::path decoded(percent_decoded(path));
     if (decoded.is_relative() && !base_dir.empty()) decoded = fs::path(base_dir) / decoded;

@@ -30,4 +30,9 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
 // NAME of a package://NAME/REST or model://NAME/REST URI ("package:///NAME/REST" too), else ""
 std::string resource_package(const std::string& uri);
 
+// The file that a file:// URI or a path names (relative to base_dir when relative), as written,
+// which resolve_resource tries first; "" for package:// and model:// URIs, other schemes and
+// URIs that name no file.
+std::string resource_file_path(const std::string& uri, const std::string& base_dir);
+
 }  // namespace ikwb

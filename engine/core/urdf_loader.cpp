@@ -640,9 +640,10 @@ struct Loader {
   const UrdfOptions& opt;
   std::string base_dir;
   std::map<std::string, std::string> failed_meshes;  // uri -> resolved path; warned once
-  // package name -> meshes of it not found after the first (whose warning says where it was
-  // searched): one line for them all at the end, not one per mesh
-  std::map<std::string, int> unfound_packages;
+  // meshes not found after the first of their package or folder (whose warning says where it
+  // was searched), by package or folder ("of package 'NAME'", "in 'FOLDER'"): one line for
+  // each at the end, not one per mesh (a robot from a missing workspace has dozens)
+  std::vector<std::pair<std::string, std::vector<std::string>>> unfound;
 
   // read_mesh: read a mesh file (else only resolve its path)
   Geometry geometry(const urdf::GeometrySharedPtr& src, const urdf::Pose& origin,
@@ -695,25 +696,54 @@ struct Loader {
     if (g.mesh_path.empty() || (read && !g.mesh)) {
       g.placeholder = true;
       failed_meshes.emplace(g.mesh_uri, g.mesh_path);
-      const std::string package = g.mesh_path.empty() ? resource_package(g.mesh_uri) : "";
-      if (!package.empty()) {
-        auto [known, first] = unfound_packages.emplace(package, 0);
-        if (!first) {
-          ++known->second;
+      const std::string group = g.mesh_path.empty() ? unfound_group(g.mesh_uri) : "";
+      if (!group.empty()) {
+        auto known = std::find_if(unfound.begin(), unfound.end(),
+                                  [&](const auto& u) { return u.first == group; });
+        if (known != unfound.end()) {
+          known->second.push_back(fs::path(g.mesh_uri).filename().string());
           return;
         }
+        unfound.push_back({group, {}});
       }
       msg.warn(line,
                owner + ": mesh " + in_quotes(g.mesh_uri) + ": " + err + "; shown as a placeholder");
     }
   }
 
-  // the line for each package with more than one mesh not found
-  void warn_unfound_packages() {
-    for (const auto& [package, more] : unfound_packages)
-      if (more > 0)
-        msg.warn(0, std::to_string(more) + " more mesh" + (more == 1 ? "" : "es") + " of package " +
-                        in_quotes(package) + " not found either; shown as placeholders");
+  // where a mesh that is not found was looked for: its package, or the folder its path names
+  // (the topmost one that does not exist, when that folder does not); "" for other URIs
+  std::string unfound_group(const std::string& uri) const {
+    const std::string package = resource_package(uri);
+    if (!package.empty()) return "of package " + in_quotes(package);
+    const std::string file = resource_file_path(uri, base_dir);
+    if (file.empty()) return "";
+    fs::path folder = fs::path(file).parent_path().lexically_normal();
+    if (folder.empty()) folder = ".";
+    std::error_code ec;
+    if (fs::is_directory(folder, ec)) return "in " + in_quotes(folder.string());
+    fs::path missing = folder;
+    for (fs::path up = folder.parent_path(); !up.empty() && up != missing && !fs::exists(up, ec);
+         up = up.parent_path())
+      missing = up;
+    return "under " + in_quotes(missing.string()) + " (which does not exist)";
+  }
+
+  // the line for each package or folder with more than one mesh not found: how many more, and
+  // the first few file names (visual and collision meshes often share theirs)
+  void warn_unfound() {
+    for (const auto& [group, files] : unfound) {
+      if (files.empty()) continue;
+      std::vector<std::string> names;
+      for (const std::string& f : files)
+        if (std::find(names.begin(), names.end(), f) == names.end()) names.push_back(f);
+      std::string list;
+      for (std::size_t i = 0; i < names.size() && i < 3; ++i) list += (i ? ", " : "") + names[i];
+      if (names.size() > 3) list += ", ...";
+      const std::size_t n = files.size();
+      msg.warn(0, std::to_string(n) + " more mesh" + (n == 1 ? " " : "es ") + group +
+                      " not found either (" + list + "); shown as placeholders");
+    }
   }
 
   // colour of a visual: inline <color>, else robot-level material, else a material of that
@@ -1092,7 +1122,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
           loader.geometry(c->geometry, c->origin, owner + " collision", line, opt.load_meshes));
     }
   }
-  loader.warn_unfound_packages();
+  loader.warn_unfound();
 
   // root joint from the world, named so it cannot clash with a URDF joint
   JointSpec rj;

@@ -58,6 +58,17 @@ TEST(ResourcePath, RelativeAbsoluteAndFileUris) {
   EXPECT_NE(err.find("is a directory, not a file"), std::string::npos) << err;
 }
 
+// the file a path or file:// URI names, found or not; nothing for packages and other schemes
+TEST(ResourcePath, TheFileAPathOrFileUriNames) {
+  EXPECT_EQ(resource_file_path("meshes/b.stl", "/robot"), "/robot/meshes/b.stl");
+  EXPECT_EQ(resource_file_path("file:///ws/meshes/b.stl", "/robot"), "/ws/meshes/b.stl");
+  EXPECT_EQ(resource_file_path("file://meshes/b.stl", "/robot"), "/robot/meshes/b.stl");
+  EXPECT_EQ(resource_file_path("meshes/b.stl", ""), "meshes/b.stl");
+  EXPECT_EQ(resource_file_path("package://arm/meshes/b.stl", "/robot"), "");
+  EXPECT_EQ(resource_file_path("http://example.com/b.stl", "/robot"), "");
+  EXPECT_EQ(resource_file_path("file://", "/robot"), "");
+}
+
 // URIs write a space (or another reserved character) as %XX: the escapes are decoded when the
 // path as written names no file; a file whose name holds a literal % is found as written
 TEST(ResourcePath, PercentEscapesInUrisAreDecoded) {

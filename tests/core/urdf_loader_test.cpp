@@ -600,11 +600,48 @@ TEST(UrdfLoader, AMissingPackageIsOneWarningNotOnePerMesh) {
       << all;
   EXPECT_NE(r.warnings[1].find("missing.stl"), std::string::npos) << all;
   EXPECT_EQ(r.warnings[2],
-            "x.urdf: 7 more meshes of package 'gone' not found either; shown as "
-            "placeholders")
+            "x.urdf: 7 more meshes of package 'gone' not found either (c0.stl, m1.stl, c1.stl, "
+            "...); shown as placeholders")
       << all;
   for (int b = 0; b < r.model->body_count; ++b)
     for (const Geometry& g : r.model->body_visuals[b]) EXPECT_TRUE(g.placeholder);
+}
+
+// meshes by file:// URI or path that are not found are grouped as a package's are: by the
+// folder that does not exist (a workspace on another machine), or by their folder when it does
+TEST(UrdfLoader, MissingMeshFilesAreOneWarningPerFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "meshes");
+  std::string xml = R"(<robot name="r">)";
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    xml += "<link name=\"l" + n + "\"><visual><geometry><mesh filename=\"file://" +
+           (dir / "ws/install/meshes/visual/m") + n +
+           ".dae\"/></geometry></visual><collision><geometry><mesh filename=\"file://" +
+           (dir / "ws/install/meshes/collision/m") + n +
+           ".stl\"/></geometry></collision><visual><geometry><mesh filename=\"meshes/own" + n +
+           ".stl\"/></geometry></visual></link>";
+    if (i > 0)
+      xml += "<joint name=\"j" + n + "\" type=\"fixed\"><parent link=\"l" + std::to_string(i - 1) +
+             "\"/><child link=\"l" + n + "\"/></joint>";
+  }
+  LoadResult r = load_urdf_string(xml + "</robot>", "x.urdf", dir.path().string());
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  ASSERT_EQ(r.warnings.size(), 4u) << all;
+  EXPECT_NE(
+      r.warnings[0].find("mesh 'file://" + (dir / "ws/install/meshes/visual/m0.dae") + "': file '"),
+      std::string::npos)
+      << all;
+  EXPECT_NE(r.warnings[1].find("mesh 'meshes/own0.stl'"), std::string::npos) << all;
+  EXPECT_EQ(r.warnings[2], "x.urdf: 7 more meshes under '" + (dir / "ws") +
+                               "' (which does not exist) not found either (m0.stl, m1.dae, "
+                               "m1.stl, ...); shown as placeholders")
+      << all;
+  EXPECT_EQ(r.warnings[3], "x.urdf: 3 more meshes in '" + (dir / "meshes") +
+                               "' not found either (own1.stl, own2.stl, own3.stl); shown as "
+                               "placeholders")
+      << all;
 }
 
 TEST(UrdfLoader, CorruptMeshIsWarningAndPlaceholder) {

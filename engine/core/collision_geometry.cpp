@@ -188,22 +188,25 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
   out.body_first.assign(model.body_count + 1, 0);
   // the warnings name the robot file: a scene that uses collisions passes them on
   const std::string file = model.source_path.empty() ? "" : model.source_path + ": ";
+  // links that fall back to their visuals, and the elements without a loaded mesh (one line
+  // each: a robot whose meshes are missing has one per link)
+  std::vector<std::string> from_visuals, meshless_links;
+  std::string meshless_element;
+  int meshless = 0;
   for (int b = 0; b < model.body_count; ++b) {
     out.body_first[b] = out.capsule_count();
     bool from_visual = model.body_collisions[b].empty();
     const std::vector<Geometry>& elements =
         from_visual ? model.body_visuals[b] : model.body_collisions[b];
-    // a link without either (a frame: a flange, a tool point) has nothing to collide with
-    if (from_visual && !elements.empty())
-      out.warnings.push_back(file + "link '" + model.body_name[b] +
-                             "' has no <collision>: its <visual> is used for collisions");
+    if (from_visual && !elements.empty()) from_visuals.push_back(model.body_name[b]);
     for (std::size_t k = 0; k < elements.size(); ++k) {
       LinkCapsule<double> c;
       double err;
       if (!fit_capsule(elements[k], &c, &err)) {
-        out.warnings.push_back(file + "link '" + model.body_name[b] + "': " +
-                               (from_visual ? "visual " : "collision ") + std::to_string(k) +
-                               " has no loaded mesh; it is not used for collisions");
+        if (meshless_links.empty() || meshless_links.back() != model.body_name[b])
+          meshless_links.push_back(model.body_name[b]);
+        meshless_element = (from_visual ? "visual " : "collision ") + std::to_string(k);
+        ++meshless;
         continue;
       }
       c.body = b;
@@ -212,6 +215,26 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
     }
   }
   out.body_first[model.body_count] = out.capsule_count();
+  auto links = [](const std::vector<std::string>& names) {
+    std::string list = names.size() == 1 ? "link " : "links ";
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+      list += (i ? ", '" : "'") + names[i] + "'";
+    if (names.size() > 3) list += " and " + std::to_string(names.size() - 3) + " more";
+    return list;
+  };
+  if (from_visuals.size() == 1)
+    out.warnings.push_back(file + links(from_visuals) +
+                           " has no <collision>: its <visual> is used for collisions");
+  else if (!from_visuals.empty())
+    out.warnings.push_back(file + links(from_visuals) +
+                           " have no <collision>: their <visual> elements are used for collisions");
+  if (meshless == 1)
+    out.warnings.push_back(file + links(meshless_links) + ": " + meshless_element +
+                           " has no loaded mesh; it is not used for collisions");
+  else if (meshless > 1)
+    out.warnings.push_back(file + std::to_string(meshless) + " elements of " +
+                           links(meshless_links) +
+                           " have no loaded mesh; they are not used for collisions");
   return out;
 }
 

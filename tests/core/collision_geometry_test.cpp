@@ -150,6 +150,30 @@ TEST(CollisionGeometry, AFrameWithoutGeometryIsNotWarnedAbout) {
   EXPECT_TRUE(m->collision.warnings.empty()) << m->collision.warnings.front();
 }
 
+// links falling back to their visuals, and elements whose meshes were not loaded (a robot whose
+// meshes are missing has one per link), are one warning each, naming the first links
+TEST(CollisionGeometry, FallbacksAndMeshlessElementsAreOneWarningEach) {
+  std::string xml = R"(<robot name="r">)";
+  for (int i = 0; i < 5; ++i) {
+    const std::string n = std::to_string(i), element = i < 2 ? "visual" : "collision";
+    xml += "<link name=\"l" + n + "\"><" + element + "><geometry><mesh filename=\"gone" + n +
+           ".stl\"/></geometry></" + element + "></link>";
+    if (i > 0)
+      xml += "<joint name=\"j" + n + "\" type=\"continuous\"><parent link=\"l" +
+             std::to_string(i - 1) + "\"/><child link=\"l" + n + "\"/></joint>";
+  }
+  auto m = load_urdf_string(xml + "</robot>", "r.urdf", "").model;
+  const CollisionGeometry& cg = m->collision;
+  EXPECT_EQ(cg.capsule_count(), 0);
+  ASSERT_EQ(cg.warnings.size(), 2u);
+  EXPECT_EQ(
+      cg.warnings[0],
+      "links 'l0', 'l1' have no <collision>: their <visual> elements are used for collisions");
+  EXPECT_EQ(cg.warnings[1],
+            "5 elements of links 'l0', 'l1', 'l2' and 2 more have no loaded mesh; they are not "
+            "used for collisions");
+}
+
 TEST(CollisionGeometry, PairsSkipAdjacentAndFixedJoinedLinks) {
   auto m = arm();
   int base = m->find_body("base"), l1 = m->find_body("l1"), l2 = m->find_body("l2");

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,12 +37,45 @@ constexpr const char* kSummary =
     "beside it, as its preset does).\n"
     "Writes CSV: config,in_collision,link_a,other,distance,colliding_pairs (other: a link, or\n"
     "obstacle:NAME; distance in m, negative in penetration). Exit status 3 when any\n"
-    "configuration collides.\n"
+    "configuration collides; an error (status 1) when nothing can be checked: no pair of links\n"
+    "and no link and obstacle (no collision geometry, meshes not loaded, every pair joined by a\n"
+    "joint or disabled).\n"
     "--sample-pairs N: writes an SRDF whose <disable_collisions> entries are the pairs that\n"
     "never collide in N random configurations (reason Never), collide in at least 95% of them\n"
-    "(Always), or collide in the neutral configuration (Default).";
+    "(Always), or collide in the neutral configuration (Default); an error when the robot has\n"
+    "no pair of links to sample.";
 
 constexpr int kCollides = 3;
+
+// Why a robot has no pair of links to check: no link with collision capsules (meshes not loaded,
+// or no geometry at all), one only, or every pair joined by a joint (or, with `disabled`,
+// skipped by the SRDF or the scene).
+std::string no_pairs_reason(const Model& m, const std::vector<std::pair<int, int>>& disabled) {
+  std::vector<std::string> with_capsules;
+  int without_mesh = 0;  // links whose collision (or visual) elements have no loaded mesh
+  for (int b = 0; b < m.body_count; ++b) {
+    const bool fitted = m.collision.body_first[b + 1] > m.collision.body_first[b];
+    if (fitted) with_capsules.push_back(m.body_name[b]);
+    const std::vector<Geometry>& elements =
+        m.body_collisions[b].empty() ? m.body_visuals[b] : m.body_collisions[b];
+    without_mesh += !fitted && !elements.empty();
+  }
+  const std::string unloaded = without_mesh > 0
+                                   ? "the meshes of " + std::to_string(without_mesh) + " link" +
+                                         (without_mesh == 1 ? " were" : "s were") +
+                                         " not loaded (see the warnings above)"
+                                   : "";
+  if (with_capsules.empty())
+    return "the robot has no collision geometry: " +
+           (unloaded.empty() ? std::string("no link has collision or visual elements") : unloaded);
+  if (with_capsules.size() == 1)
+    return "only link '" + with_capsules[0] + "' has collision geometry" +
+           (unloaded.empty() ? "" : "; " + unloaded);
+  return self_collision_pairs(m).empty() || disabled.empty()
+             ? "every pair of links with collision geometry is joined by a joint"
+             : "every pair of links with collision geometry is joined by a joint or disabled (by "
+               "the SRDF or the scene's collision_pairs)";
+}
 
 }  // namespace
 
@@ -91,6 +125,9 @@ int cmd_check(int argc, char** argv) {
     if (args.has("sample-pairs")) {
       const long long n = args.get_int("sample-pairs", 0, 1, 10000000);
       const long long seed = args.get_int("seed", 1, 0, std::numeric_limits<unsigned>::max());
+      if (self_collision_pairs(m).empty())
+        throw std::runtime_error("no pair of links to sample: " + no_pairs_reason(m, {}) +
+                                 "; no SRDF written");
       std::vector<DisabledPair> pairs = sampled_disabled_pairs(m, int(n), unsigned(seed));
       std::string text = srdf_text(m, pairs);
       if (out_path == "-")
@@ -133,6 +170,14 @@ int cmd_check(int argc, char** argv) {
     disabled.insert(disabled.end(), off.begin(), off.end());
     CollisionWorld world = make_collision_world(m, disabled, scene.obstacles, on);
 
+    // a world where nothing can collide would call every configuration free
+    if (world.self_pair_count() == 0 && (world.world_capsules.empty() || world.obstacles.empty()))
+      throw std::runtime_error(
+          "nothing can be checked: " + no_pairs_reason(m, disabled) +
+          (world.obstacles.empty() ? ""
+                                   : ", and no moving link has collision geometry to meet "
+                                     "the obstacles") +
+          "; nothing written (every configuration would read in_collision=no)");
     NumericTable q = read_configurations_csv(q_path, m);
     if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
 

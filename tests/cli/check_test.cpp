@@ -138,6 +138,45 @@ TEST(CliCheck, CollisionMeshesAreLoaded) {
   EXPECT_EQ(rows[2][1], "yes");
 }
 
+// a robot with nothing to check (its collision meshes are missing, or it has no geometry) is an
+// error naming why, not a row of in_collision=no per configuration or an empty SRDF
+TEST(CliCheck, NothingToCheckIsAnErrorThatSaysWhy) {
+  TempDir dir;
+  const std::string urdf = dir.write("r.urdf", R"(<robot name="r">
+  <link name="a"><collision><geometry><mesh filename="meshes/a.stl"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0 0 1"/>
+    <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <link name="b"><collision><geometry><mesh filename="meshes/b.stl"/></geometry></collision></link>
+  <joint name="j2" type="revolute"><parent link="b"/><child link="c"/><origin xyz="0 0 1"/>
+    <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <link name="c"><collision><geometry><mesh filename="meshes/c.stl"/></geometry></collision></link>
+</robot>)");
+  const std::string q = dir.write("q.csv", "j,j2\n0,0\n1,2\n");
+  CmdResult c = test::run_command(cmd_check, {"check", urdf, "--q", q});
+  EXPECT_EQ(c.code, 1) << c.err;
+  EXPECT_EQ(c.out, "");
+  EXPECT_NE(c.err.find("ikwb check: nothing can be checked: the robot has no collision geometry: "
+                       "the meshes of 3 links were not loaded"),
+            std::string::npos)
+      << c.err;
+  EXPECT_NE(c.err.find("3 elements of links 'a', 'b', 'c' have no loaded mesh"), std::string::npos)
+      << c.err;
+  const std::string srdf = dir / "r.srdf";
+  c = test::run_command(cmd_check, {"check", urdf, "--sample-pairs", "10", "--out", srdf});
+  EXPECT_EQ(c.code, 1) << c.err;
+  EXPECT_NE(c.err.find("no pair of links to sample: the robot has no collision geometry"),
+            std::string::npos)
+      << c.err;
+  EXPECT_FALSE(std::ifstream(srdf).good());
+  const std::string bare =
+      dir.write("bare.urdf", R"(<robot name="bare"><link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint></robot>)");
+  c = test::run_command(cmd_check, {"check", bare, "--q", dir.write("q1.csv", "j\n0\n")});
+  EXPECT_EQ(c.code, 1) << c.err;
+  EXPECT_NE(c.err.find("no link has collision or visual elements"), std::string::npos) << c.err;
+}
+
 // scenes read collision meshes only when something uses them
 TEST(CliCheck, ScenesReadCollisionMeshesOnlyWhenCollisionsAreEvaluated) {
   const std::string reach = R"({"version": 1, "robot": "panda", "objectives": [
@@ -225,16 +264,22 @@ TEST(CliCheck, ErrorsNameTheProblem) {
   EXPECT_EQ(sq.code, 1);
 }
 
-// a robot without joint coordinates reads an empty Q.csv as its one configuration, as fk does
-TEST(CliCheck, ARobotWithoutCoordinatesTakesAnEmptyFile) {
+// a robot without joint coordinates has its links welded together: nothing can collide, so
+// nothing is checked, and the error says why (fk reads its empty Q.csv as its one configuration)
+TEST(CliCheck, ARobotWithoutCoordinatesHasNothingToCheck) {
   TempDir dir;
-  const std::string robot = dir.write(
-      "f.urdf",
-      "<robot name=\"f\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"fixed\">"
-      "<parent link=\"a\"/><child link=\"b\"/><origin xyz=\"0 0 1\"/></joint></robot>");
+  const std::string robot =
+      dir.write("f.urdf",
+                "<robot name=\"f\"><link name=\"a\"><collision><geometry><sphere radius=\"0.1\"/>"
+                "</geometry></collision></link><link name=\"b\"><collision><geometry><sphere "
+                "radius=\"0.1\"/></geometry></collision></link><joint name=\"j\" type=\"fixed\">"
+                "<parent link=\"a\"/><child link=\"b\"/><origin xyz=\"0 0 1\"/></joint></robot>");
   CmdResult r = test::run_command(cmd_check, {"check", robot, "--q", dir.write("q.csv", "")});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("\n0,no,"), std::string::npos) << r.out;
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("nothing can be checked: every pair of links with collision geometry is "
+                       "joined by a joint"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

@@ -131,6 +131,37 @@ TEST(CliSolveScene, WithoutTargetsSolvesTheSceneAsItIs) {
   EXPECT_LT(angle_between(got.q, target.q), 1e-3);
 }
 
+// A scene saved by the workbench carries its settings per frame (20 iterations, no restarts, no
+// stall window, two posture steps, no budget): a batch solve lifts them to its own defaults
+// with a note naming them (a hard foot read traded off after 20 iterations), and the command
+// line sets them exactly
+TEST(CliSolveScene, PerFrameSettingsAreLiftedToABatchSolvesWithANote) {
+  TempDir dir;
+  auto model = shipped("panda");
+  Transform<double> target = pose_of(*model, "panda_hand_tcp", kPandaQ);
+  std::string scene =
+      dir.write("s.json", panda_scene(target, R"({"iterations": 20, "restarts": 0, "stall": 0,
+                                     "settle_iterations": 2, "budget_ms": 0})"));
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve({"--scene", scene, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: " + scene +
+                       ": the scene's solver settings are below a batch solve's (a workbench's "
+                       "are per frame); solving with iterations 60, restarts 50, stall 4, "
+                       "settle_iterations 0 (until settled), budget_ms 1000"),
+            std::string::npos)
+      << r.err;
+  r = run_solve({"--scene", scene, "--out", out, "--iterations", "20", "--restarts", "0"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("solving with stall 4, settle_iterations 0"), std::string::npos) << r.err;
+  EXPECT_LE(read_out(out, model->coord_count)[0].iterations, 20);
+  // a scene within the batch defaults is solved with its own, without a note
+  scene = dir.write("t.json", panda_scene(target, R"({"iterations": 200})"));
+  r = run_solve({"--scene", scene, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("note:"), std::string::npos) << r.err;
+}
+
 // what resolving the scene on its robot warns about names the scene's file (an unknown joint in
 // joint_q read "warning: joint_q: ..." without it)
 TEST(CliSolveScene, TheScenesWarningsNameItsFile) {

@@ -62,6 +62,18 @@ TaskErrors task_errors(const AppState& app) {
   return e;
 }
 
+// a status of no solve this frame: settled where the robot is, with its task errors
+void set_resting(SolveStatus& st, const TaskErrors& e, bool converged) {
+  st.settled = true;
+  st.converged = converged;
+  st.settling = false;
+  st.iterations = 0;
+  st.total_iterations = 0;
+  st.solve_ms = 0;
+  st.position_error = e.position;
+  st.rotation_error = e.rotation;
+}
+
 // The seed policy: the solver's pick when it converged (the closest converged seed); else the
 // warm start (seed 0), unless the robot has been stuck for kEscapeFrames and the pick beats the
 // warm start's cost by kEscapeGain. r: this frame's rows (row_cost).
@@ -181,14 +193,7 @@ bool SolverDriver::solve(AppState& app) {
   if (!app.model || !app.problem() || app.problem()->objective_count() == 0 ||
       app.solver_paused()) {
     // nothing of the last solve describes the robot now
-    st.settled = true;
-    st.converged = false;
-    st.settling = false;
-    st.iterations = 0;
-    st.total_iterations = 0;
-    st.solve_ms = 0;
-    st.position_error = task_errors(app).position;
-    st.rotation_error = task_errors(app).rotation;
+    set_resting(st, task_errors(app), false);
     return false;
   }
   if (idle(app)) return false;
@@ -372,16 +377,9 @@ void SolverDriver::rest_here(AppState& app) {
     if (o.status.missed) missed += (missed.empty() ? "'" : ", '") + o.name() + "' " + miss_text(o);
   }
   st.ran = false;
-  st.converged = missed.empty();
-  st.settled = true;
-  st.settling = false;
+  set_resting(st, e, missed.empty());
   st.stalled_frames = kRestFrames;
   st.seed = 0;
-  st.iterations = 0;
-  st.total_iterations = 0;
-  st.solve_ms = 0;
-  st.position_error = e.position;
-  st.rotation_error = e.rotation;
   settling_frames_ = 0;
   progress_error_ = e.combined();
   progress_cost_ = HUGE_VAL;  // the cost is the next solve's
@@ -431,8 +429,7 @@ void SolverDriver::update_status(AppState& app) {
   const TaskErrors after = task_errors(app);
   // a changed problem (a drag) always counts as progress
   const double cost = r.row_cost[keep];
-  const bool progress = !same_problem_ ||
-                        after.combined() < (1.0 - kProgress) * progress_error_ ||
+  const bool progress = !same_problem_ || after.combined() < (1.0 - kProgress) * progress_error_ ||
                         cost < (1.0 - kProgress) * progress_cost_;
   if (progress) {
     progress_error_ = after.combined();

@@ -87,7 +87,7 @@ class SolverDriver {
   double budget_ms_ = 0;       // the frame budget of the last solve (a change wakes a resting one)
   int kept_seed_ = 0;
   uint64_t warned_serial_ = 0, warned_version_ = 0;  // the problem warn_broken_hard last named
-  int settling_frames_ = 0;    // consecutive frames on one problem that ended settling
+  int settling_frames_ = 0;  // consecutive frames on one problem that ended settling
   // the combined task error and the kept seed's soft cost after the last frame that made
   // progress (update_status)
   double progress_error_ = 0;

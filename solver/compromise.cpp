@@ -475,4 +475,13 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
   return out;
 }
 
+std::string blocking_joint_text(const IkProblem& problem, int joint) {
+  const Model& m = problem.model();
+  bool locked = false;
+  for (int d = m.joint_qd_start[joint]; d < m.joint_qd_start[joint + 1]; ++d)
+    locked = locked || !problem.dof_free(d);
+  return locked ? "locked joint " + m.joint_name[joint]
+                : "joint " + m.joint_name[joint] + "'s limits";
+}
+
 }  // namespace ikwb

@@ -57,6 +57,11 @@ struct Blocker {
   int joint = -1;
 };
 
+// How a joint blocker reads: "locked joint NAME" when problem locks it (its dof mask), else
+// "joint NAME's limits" (the limits stop the objective in a test solve with it alone; the joint
+// need not be at a limit in the pose explained)
+std::string blocking_joint_text(const IkProblem& problem, int joint);
+
 // The unit of an explanation's error and shares: m, rad, or none of their own (manipulability's
 // measure, custom rows, posture or joint-limit rows over dofs along and about axes alike)
 enum class ShareUnit { kMetre, kRadian, kNone };

@@ -271,7 +271,7 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
       line += b == 0 ? "; blocked by " : ", ";
       line += e.blocked_by[b].objective >= 0
                   ? "\"" + problem.objective(e.blocked_by[b].objective).name + "\""
-                  : "joint " + m.joint_name[e.blocked_by[b].joint];
+                  : blocking_joint_text(problem, e.blocked_by[b].joint);
     }
     double listed = 0;
     for (std::size_t p = 0; p < e.pulled_by.size(); ++p) {

@@ -65,8 +65,9 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     std::string by;
     for (const Blocker& b : s.blocked_by) {
       if (!by.empty()) by += ", ";
-      by +=
-          b.objective >= 0 ? app.objectives[b.objective].name() : "joint " + m.joint_name[b.joint];
+      by += b.objective >= 0 ? app.objectives[b.objective].name()
+            : app.problem()  ? blocking_joint_text(*app.problem(), b.joint)
+                             : "joint " + m.joint_name[b.joint] + "'s limits";
     }
     wrapped_text(kRed, "blocked by " + (by.empty() ? std::string("the constraints") : by));
   } else if (s.status == ReachStatus::kTradedOff) {

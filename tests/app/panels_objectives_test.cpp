@@ -29,7 +29,8 @@ TEST_F(ObjectivesPanel, ABlockedObjectivesExplanationWrapsWithinThePanel) {
   Layout l;
   const std::string text =
       frame_text([&] { draw_objectives_panel(ui, ImVec2(0, 20), ImVec2(l.right_width, 660)); });
-  EXPECT_NE(text.find("blocked by joint panda_joint5, joint panda_joint6"), std::string::npos)
+  EXPECT_NE(text.find("blocked by joint panda_joint5's limits, joint panda_joint6's limits"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("posture 200.0 mm"), std::string::npos) << text;
   EXPECT_NE(text.find("joint limits 100.0 mm"), std::string::npos) << text;

@@ -280,11 +280,11 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   s.q = s.rest_q;
   apply_joint_map(m, scene.joint_q, "joint_q", s.q, s.warnings);
   if (stand) {
-    // the floating roots the scene leaves where the file puts them
+    // the floating roots the scene leaves where the file puts them (standing_configuration
+    // lifts the free joints of these that float from the world)
     std::vector<int> roots;
     for (int j = 0; j < m.joint_count; ++j)
-      if (m.joint_parent[j] < 0 && JointType(m.joint_type[j]) == JointType::kFree &&
-          !scene.joint_q.count(m.joint_name[j]))
+      if (JointType(m.joint_type[j]) == JointType::kFree && !scene.joint_q.count(m.joint_name[j]))
         roots.push_back(j);
     if (!roots.empty()) {
       const std::vector<double> before = s.q;

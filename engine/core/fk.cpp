@@ -352,13 +352,20 @@ std::vector<double> standing_configuration(const Model& m, std::vector<double> q
   check_size("standing_configuration q (joint_coord_count)", q.size(), m.coord_count);
   State s(m);
   eval_fk(m, q, {}, s);
+  // a free joint floats from the world when every joint above it is fixed (a URDF's floating
+  // joint below a fixed `world` link: the H1's legs stood through the grid)
+  auto floats_from_world = [&](int j) {
+    for (int a = m.joint_ancestor[j]; a >= 0; a = m.joint_ancestor[a])
+      if (m.joint_qd_start[a + 1] > m.joint_qd_start[a]) return false;
+    return true;
+  };
   for (int j = 0; j < m.joint_count; ++j) {
-    if (m.joint_parent[j] >= 0 || JointType(m.joint_type[j]) != JointType::kFree) continue;
+    if (JointType(m.joint_type[j]) != JointType::kFree || !floats_from_world(j)) continue;
     if (roots && std::find(roots->begin(), roots->end(), j) == roots->end()) continue;
     double lowest = HUGE_VAL;
     for (int b = 0; b < m.body_count; ++b) {
       int root = m.body_joint[b];
-      while (root >= 0 && m.joint_ancestor[root] >= 0) root = m.joint_ancestor[root];
+      while (root >= 0 && root != j) root = m.joint_ancestor[root];
       if (root != j) continue;
       const Transform<double>& x = s.body_q[b];
       if (m.collision.body_first.empty() ||

@@ -64,13 +64,14 @@ std::vector<uint8_t> fk_joint_selection(const Model& model, const FkOptions& opt
 void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,
              std::vector<double>* joint_qd = nullptr);
 
-// The neutral configuration with each floating root (a free joint without a parent) lifted
+// The neutral configuration with each floating root (a free joint with only fixed joints, or
+// none, above it) lifted
 // until the lowest point of its bodies' collision capsules (their origins where a body has none)
 // is on z = 0: where the workbench opens a floating robot, which at its neutral configuration
 // stands at the origin with its legs through the ground grid. Nothing is lowered.
 std::vector<double> standing_configuration(const Model& model);
 // The same from configuration q (coord_count): its floating roots lifted, the rest as it is.
-// Only the roots in `roots` (free joints without a parent; all of them when null) are lifted.
+// Only the roots in `roots` (floating roots as above; all of them when null) are lifted.
 std::vector<double> standing_configuration(const Model& model, std::vector<double> q,
                                            const std::vector<int>* roots = nullptr);
 

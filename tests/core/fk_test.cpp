@@ -1200,6 +1200,22 @@ TEST(StandingConfiguration, LiftsAFloatingRootAlongTheWorldZ) {
   EXPECT_NEAR(s.body_q[base].p.z, 0.55, 1e-9);
   EXPECT_NEAR(s.body_q[base].p.x, 0.5, 1e-12);
   EXPECT_NEAR(s.body_q[base].p.y, 0.2, 1e-12);
+  // a URDF's own floating joint below a fixed `world` link floats from the world too (the H1's
+  // legs stood through the grid): lifted the same way
+  const std::shared_ptr<const Model> h1 = load_urdf_string(R"(<robot name="h">
+  <link name="world"/>
+  <link name="pelvis"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="foot"><collision><geometry><sphere radius="0.05"/></geometry></collision></link>
+  <joint name="float" type="floating"><parent link="world"/><child link="pelvis"/></joint>
+  <joint name="leg" type="fixed"><parent link="pelvis"/><child link="foot"/>
+    <origin xyz="0 0 -0.9"/></joint>
+</robot>)",
+                                                           "h.urdf", "")
+                                              .model;
+  State hs(*h1);
+  eval_fk(*h1, standing_configuration(*h1), {}, hs);
+  EXPECT_NEAR(hs.body_q[h1->find_body("foot")].p.z, 0.05, 1e-9);
+  EXPECT_NEAR(hs.body_q[h1->find_body("pelvis")].p.z, 0.95, 1e-9);
   // a fixed-base robot opens at its neutral configuration
   const std::shared_ptr<const Model> arm =
       load_urdf_file(IKWB_SOURCE_DIR "/assets/robots/panda/panda.urdf").model;

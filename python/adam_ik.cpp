@@ -39,11 +39,26 @@ class AdamIK {
          bool joint_limits_active, const py::object& solver_settings, bool floating_base,
          const std::vector<std::string>& package_paths)
       : joints_list_(joints_list), floating_(floating_base) {
-    pymodel_ = load_model(urdf_path, true, package_paths, false);
+    // the base pose is a variable: a free root joint is added, unless the file's root floats
+    // already (an MJCF free joint, a URDF floating joint from a world link), which both loaders
+    // refuse to float twice over, saying the robot "floats without --floating-base"
+    try {
+      pymodel_ = load_model(urdf_path, true, package_paths, false);
+    } catch (const ModelError& e) {
+      if (std::string(e.what()).find("floats without --floating-base") == std::string::npos) throw;
+      pymodel_ = load_model(urdf_path, false, package_paths, false);
+    }
     model_ = pymodel_->model;
     const Model& m = *model_;
-    if (m.joint_count == 0 || JointType(m.joint_type[0]) != JointType::kFree ||
-        m.joint_parent[0] != -1)
+    // the base: the free joint with only fixed joints above it (the one added, or the file's
+    // own below a fixed world link)
+    for (int j = 0; j < m.joint_count && base_ < 0; ++j) {
+      bool from_world = JointType(m.joint_type[j]) == JointType::kFree;
+      for (int a = m.joint_ancestor[j]; a >= 0 && from_world; a = m.joint_ancestor[a])
+        from_world = m.joint_qd_start[a + 1] == m.joint_qd_start[a];
+      if (from_world) base_ = j;
+    }
+    if (base_ < 0)
       throw py::value_error("InverseKinematics: " + urdf_path +
                             " did not load with a free root joint (a URDF with one root link)");
     for (const std::string& name : joints_list) {
@@ -218,8 +233,8 @@ class AdamIK {
         throw py::value_error("set_initial_guess joint_values: NaN or inf");
     // the free root joint's coordinates that put the root body at `base`
     const Model& m = *model_;
-    Transform<double> x = inverse(m.joint_X_p[0]) * base * m.joint_X_c[0];
-    int qs = m.joint_q_start[0];
+    Transform<double> x = inverse(m.joint_X_p[base_]) * base * m.joint_X_c[base_];
+    int qs = m.joint_q_start[base_];
     q_[qs] = x.p.x, q_[qs + 1] = x.p.y, q_[qs + 2] = x.p.z;
     q_[qs + 3] = x.q.x, q_[qs + 4] = x.q.y, q_[qs + 5] = x.q.z, q_[qs + 6] = x.q.w;
     for (std::size_t i = 0; i < coord_.size(); ++i) q_[coord_[i]] = v.data()[i];
@@ -252,7 +267,7 @@ class AdamIK {
     std::vector<uint8_t> free(m.dof_count, 0);
     for (int d : dof_) free[d] = 1;
     if (floating_)
-      for (int d = m.joint_qd_start[0]; d < m.joint_qd_start[1]; ++d) free[d] = 1;
+      for (int d = m.joint_qd_start[base_]; d < m.joint_qd_start[base_ + 1]; ++d) free[d] = 1;
     problem.set_dof_mask(free);
     // listed joints start inside their limits when the limits are enforced
     std::vector<double> q0 = q_;
@@ -276,7 +291,7 @@ class AdamIK {
     eval_fk(*model_, q_, {}, s);
     py::array_t<double> v(py::ssize_t(coord_.size()));
     for (std::size_t i = 0; i < coord_.size(); ++i) v.mutable_data()[i] = q_[coord_[i]];
-    return py::make_tuple(matrix_of(s.body_q[model_->joint_child[0]]), v);
+    return py::make_tuple(matrix_of(s.body_q[model_->joint_child[base_]]), v);
   }
 
   const ProblemResult& result(const char* what) const {
@@ -339,6 +354,7 @@ class AdamIK {
   std::shared_ptr<const Model> model_;        // loaded with a free root joint
   std::shared_ptr<const Model> solve_model_;  // the same with the listed joints' limits
   bool floating_;
+  int base_ = -1;                 // the base's free joint
   std::vector<int> dof_, coord_;  // of each listed joint
   std::vector<double> lower_, upper_;
   std::vector<AdamTarget> targets_;

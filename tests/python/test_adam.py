@@ -119,6 +119,36 @@ def test_update_target_dispatch_and_type_checks(panda):
     assert ik.position_error >= 0
 
 
+def test_a_file_whose_root_floats_already_is_taken_as_it_is(tmp_path):
+    # a URDF floating joint from a world link (as Unitree's files suggest) and an MJCF free
+    # joint: the base pose is that joint, not a second free joint (the loaders refused one)
+    urdf = tmp_path / "floats.urdf"
+    urdf.write_text("""<robot name="f"><link name="world"/><link name="pelvis"/><link name="arm"/>
+      <link name="hand"/>
+      <joint name="float" type="floating"><parent link="world"/><child link="pelvis"/></joint>
+      <joint name="arm" type="revolute"><parent link="pelvis"/><child link="arm"/>
+        <axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+      <joint name="wrist" type="fixed"><parent link="arm"/><child link="hand"/>
+        <origin xyz="0 0 0.5"/></joint></robot>""")
+    mjcf = tmp_path / "floats.xml"
+    mjcf.write_text("""<mujoco><compiler angle="radian"/><worldbody><body name="pelvis"><freejoint/>
+      <geom type="sphere" size="0.1"/>
+      <body name="arm"><joint name="arm" type="hinge" axis="0 1 0" range="-2 2"/>
+      <geom type="sphere" size="0.05"/>
+      <body name="hand" pos="0 0 0.5"><geom type="sphere" size="0.05"/></body></body></body>
+      </worldbody></mujoco>""")
+    for path in (urdf, mjcf):
+        ik = ikwb.InverseKinematics(str(path), ["arm"])
+        assert ik.ndof == 1
+        ik.add_target_position("hand")
+        ik.update_target_position("hand", np.array([0.5 * np.sin(0.4), 0.0, 0.5 * np.cos(0.4)]))
+        ik.solve()
+        H, q = ik.get_solution()
+        assert ik.converged, path
+        np.testing.assert_array_equal(H, np.eye(4))  # the fixed base does not drift
+        np.testing.assert_allclose(q, [0.4], atol=1e-4)
+
+
 def test_constructor_errors():
     with pytest.raises(ValueError, match="unknown joint 'nope'"):
         ikwb.InverseKinematics(PANDA, ARM + ["nope"])

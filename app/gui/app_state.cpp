@@ -228,18 +228,17 @@ void AppState::set_joint_coordinate(int joint, int k, double value) {
   held_joint = joint;
   fk_dirty_ = true;
   follow_pending_ = follow_pending_ || targets_follow_joints;
-  // with the targets following, the hand-set value is where the user wants the joint: the rest
-  // (the scene's, the Rest button's) and the postures' take it, or their null-space steps would
-  // pull the joint back (a gripper finger, outside every task, all the way)
-  if (targets_follow_joints) {
-    const int c = model->joint_q_start[joint] + k;
-    if (int(rest_q.size()) == model->coord_count) rest_q[std::size_t(c)] = joint_q[std::size_t(c)];
-    for (WorkbenchObjective& o : objectives) {
-      if (!o.kind().has(kFieldRest)) continue;
-      if (int(o.spec.rest_q.size()) != model->coord_count)
-        o.spec.rest_q = model->neutral_configuration();
-      o.spec.rest_q[std::size_t(c)] = joint_q[std::size_t(c)];
-    }
+  if (targets_follow_joints) rest_at(model->joint_q_start[joint] + k);
+}
+
+void AppState::rest_at(int coord) {
+  const std::size_t c = std::size_t(coord);
+  if (int(rest_q.size()) == model->coord_count) rest_q[c] = joint_q[c];
+  for (WorkbenchObjective& o : objectives) {
+    if (!o.kind().has(kFieldRest)) continue;
+    if (int(o.spec.rest_q.size()) != model->coord_count)
+      o.spec.rest_q = model->neutral_configuration();
+    o.spec.rest_q[c] = joint_q[c];
   }
 }
 

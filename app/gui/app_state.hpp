@@ -222,6 +222,11 @@ class AppState {
   void set_joint(int joint, double value);
   // coordinate k of a joint: 0 of a 1-dof joint, or x, y, angle (0, 1, 2) of a planar one
   void set_joint_coordinate(int joint, int k, double value);
+  // with the targets following, a joint set by hand (the slider, a branch edit) is where the user
+  // wants it: the rest (the scene's, the Rest button's) and the postures' take coordinate
+  // `coord`'s value, or their null-space steps would pull the joint back (a gripper finger,
+  // outside every task, all the way; an elbow set to -120 deg crept back to -70)
+  void rest_at(int coord);
   // "" when coordinate k of the joint may take `value`, else a warning naming the joint and the
   // limit it is clamped to
   std::string beyond_limit(int joint, int k, double value) const;

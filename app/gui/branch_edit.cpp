@@ -85,9 +85,11 @@ void end_branch_edit(AppState& app) {
       app.warn("left branch edit: the joints cannot hold the bodies as they were shown; '" +
                m.body_name[moved] + "' moved " + how_far + " to where its joints put it");
     }
-    if (app.targets_follow_joints)
+    if (app.targets_follow_joints) {
       for (std::size_t i = 0; i < app.objectives.size(); ++i)
         if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
+      if (branch_editable(m, b.joint)) app.rest_at(m.joint_q_start[b.joint]);
+    }
     app.note_edit("branch edit");
   }
   b.joint_mask.clear();

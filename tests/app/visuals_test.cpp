@@ -337,6 +337,20 @@ TEST_F(Visuals, LeavingABranchEditSaysWhatTheJointsMoved) {
   EXPECT_EQ(l.find("left branch edit", said + 1), std::string::npos) << l;
 }
 
+// the angle a branch edit set is where the user wants the joint, as the joint slider's is: the
+// humanoid's elbow set to -120 deg stays there once the mode is left (the null-space posture,
+// whose rest still had the preset's -29 deg, walked it back to -70 deg over 60 frames)
+TEST_F(Visuals, ABranchEditsAngleStaysAfterLeaving) {
+  ASSERT_EQ(run("robot humanoid\nwait 20\nbranch left_elbow_joint on\nbranch_follow on\n"
+                "branch_set left_elbow_joint -120deg\nwait 5\nbranch left_elbow_joint off\n"
+                "wait 60\n" +
+                dump_cmd("after.json")),
+            0)
+      << log();
+  const double q = dump("after.json")["joints"]["left_elbow_joint"]["q"];
+  EXPECT_NEAR(q, -120 * M_PI / 180, 0.02);
+}
+
 TEST_F(Visuals, BranchEditDemoRunsFromTheScript) {
   ASSERT_EQ(run("demo humanoid_branch_edit\n" + dump_cmd("demo.json")), 0) << log();
   json d = dump("demo.json");

@@ -386,15 +386,19 @@ void SolverDriver::rest_here(AppState& app) {
   kept_seed_ = 0;
   penalty_ = 0;
   carried_.multipliers.clear();
+  remember_rest_point(app);
+  if (!missed.empty())
+    app.info("shown as saved, " + missed +
+             " off: the solver goes on from here at the next edit (a drag, a weight)");
+}
+
+void SolverDriver::remember_rest_point(const AppState& app) {
   serial_ = app.problem_serial();
   version_ = app.problem()->version();
   q_after_ = app.joint_q;
   settings_ = app.settings;
   budget_ms_ = app.frame_budget_ms;
   have_last_ = true;
-  if (!missed.empty())
-    app.info("shown as saved, " + missed +
-             " off: the solver goes on from here at the next edit (a drag, a weight)");
 }
 
 void SolverDriver::warn_broken_hard(AppState& app) {
@@ -460,12 +464,7 @@ void SolverDriver::update_status(AppState& app) {
   warn_broken_hard(app);
   app.stats.add_solve_ms(st.solve_ms);
 
-  serial_ = app.problem_serial();
-  version_ = app.problem()->version();
-  q_after_ = app.joint_q;
-  settings_ = app.settings;
-  budget_ms_ = app.frame_budget_ms;
-  have_last_ = true;
+  remember_rest_point(app);
 }
 
 }  // namespace ikwb::gui

@@ -70,6 +70,8 @@ class SolverDriver {
   // rests on app.joint_q as a settled solve would (app.solve and the objectives' missed flags
   // from evaluate()), so the next frames are idle until something changes
   void rest_here(AppState& app);
+  // what app.solve now describes (the problem, configuration and settings idle() compares with)
+  void remember_rest_point(const AppState& app);
   // starts explaining the resting solution, takes a finished explanation of it, or clears a
   // stale one (not rested)
   void explain(AppState& app, bool rested);

@@ -425,6 +425,10 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       ex.status = ReachStatus::kTradedOff;
       continue;
     }
+    // past here the soft objectives do not stop k: the hard objectives and limits alone do. A
+    // hard k's violation is theirs (hard objectives that cannot all hold spread it between
+    // them), not its pullers', whose shares add_pulls scaled to the whole of it
+    if (ok.params.hard) ex.pulled_by.clear();
     // 2. the objective alone, no joint limits, no joints locked
     std::vector<uint8_t> alone(n, 0);
     alone[k] = 1;

@@ -31,7 +31,11 @@
 // rotation rows when only the rotation is missed (rotation-only kinds, and joint limits), metres
 // for min_distance. The shares sum to the error; a negative share helps k. pulled_by lists the
 // positive shares above 1% of the error, largest first. Hard objectives are walls, not pullers
-// (blocked_by). For a hard k (W_k = 1) the p_j are scaled so that the shares sum to its error.
+// (blocked_by). For a hard k (W_k = 1) the p_j are scaled so that the shares sum to its error,
+// and listed only while k is traded_off (the soft objectives' pull is what strains it); a hard k
+// blocked or out of reach lists none: other hard objectives, limits or its reach stop it, and
+// with hard objectives that cannot all hold the scaled shares blamed whichever soft objective
+// pulled at all for the whole of the violation.
 // For a soft k whose shares miss adding up to its error by more than half of it, the forces do
 // not balance there (hard objectives that cannot all hold spread their violation; a solve cut
 // short) and no pull is listed.

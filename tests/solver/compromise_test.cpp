@@ -316,6 +316,39 @@ TEST(HumanoidCompromise, AHardObjectivesPullersShareItsViolation) {
   EXPECT_GT(hard_explained, 0);
 }
 
+// the right hand made hard with its target 1 m forward (story 2: a student makes the reach a
+// constraint): the hard feet, hand and balance cannot all hold and spread the violation. Each
+// of them is blocked by the other hard objectives; no soft objective is blamed for it (the
+// shares scaled to the violation named the left hand, the only soft objective pulling at all,
+// for all of each foot's 7 cm)
+TEST(HumanoidCompromise, HardObjectivesThatCannotAllHoldBlameEachOtherNotASoftOne) {
+  std::vector<double> q0;
+  IkProblem p = test::preset_problem("humanoid", &q0);
+  const int right = test::find_objective(p, "right hand");
+  ASSERT_GE(right, 0);
+  p.set_hard(right, true);
+  Transform<double> t = p.target(right, 0);
+  t.p = t.p + Vec3<double>{1.0, 0, 0};
+  p.set_target_pose(right, 0, t);
+  SolverSettings s;
+  const std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  int strained = 0;
+  for (int i = 0; i < p.objective_count(); ++i) {
+    const Explanation& e = r.objectives[i];
+    if (!p.objective(i).params.hard || e.status == ReachStatus::kReached) continue;
+    ++strained;
+    EXPECT_EQ(e.status, ReachStatus::kBlocked) << p.objective(i).name;
+    EXPECT_TRUE(e.pulled_by.empty())
+        << p.objective(i).name << " pulled by " << p.objective(e.pulled_by[0].objective).name;
+    bool by_hard = false;
+    for (const Blocker& b : e.blocked_by)
+      by_hard |= b.objective >= 0 && p.objective(b.objective).params.hard;
+    EXPECT_TRUE(by_hard) << p.objective(i).name;
+  }
+  EXPECT_GE(strained, 2);
+}
+
 // the shipped dual arm: the left tool's target on the right tool, which is held (hard) where it
 // is; the hard "tools apart" keeps them 12 cm apart
 TEST(DualArmCompromise, ToolTargetOnTheOtherToolIsBlockedByToolsApart) {

@@ -196,6 +196,14 @@ bool script_set_objective(AppState& app, const std::vector<std::string>& a, std:
   // contact points given anew replace the old ones
   if (std::find(a.begin(), a.end(), "contact") != a.end()) edited.points.clear();
   if (!read_fields(*app.model, app.fk.body_q, a, 2, false, edited, error)) return false;
+  // names tell the objectives apart (explanations, target files' NAME.x columns): a rename
+  // never takes another's
+  for (int j = 0; j < int(app.objectives.size()); ++j)
+    if (j != i && app.objectives[j].name() == edited.name) {
+      *error = "an objective named '" + edited.name + "' exists already (objective " +
+               std::to_string(j) + ")";
+      return false;
+    }
   // `at`: the followed link goes through set_look_at_link (the target takes the followed point)
   const int follow = edited.params.link_b;
   edited.params.link_b = app.objectives[i].spec.params.link_b;

@@ -170,5 +170,22 @@ TEST(ScriptObjectives, SetEditsOneFieldInPlace) {
   EXPECT_EQ(app.problem()->objective(0).params.position_weights.z, 0.0);
 }
 
+// a rename to another objective's name is refused with the one that has it (an objective keeps
+// its own name, so setting it again is no clash)
+TEST(ScriptObjectives, SetNameRefusesAnotherObjectivesName) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  ASSERT_GE(app.objectives.size(), 2u);
+  const std::string first = app.objectives[0].name(), second = app.objectives[1].name();
+  std::string error;
+  EXPECT_FALSE(script_set_objective(app, words({"set", "1", "name", first.c_str()}), &error));
+  EXPECT_EQ(error, "an objective named '" + first + "' exists already (objective 0)");
+  EXPECT_EQ(app.objectives[1].name(), second);
+  EXPECT_TRUE(script_set_objective(app, words({"set", "0", "name", first.c_str()}), &error))
+      << error;
+  EXPECT_TRUE(script_set_objective(app, words({"set", "1", "name", "grip"}), &error)) << error;
+  EXPECT_EQ(app.objectives[1].name(), "grip");
+}
+
 }  // namespace
 }  // namespace ikwb::gui

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <utility>
@@ -59,6 +60,46 @@ void write_trajectory(const std::string& path, const Model& model, const std::st
   else
     write_trajectory_csv(path, model, tr);
 }
+
+namespace {
+
+// A mimic joint's column is not read: the joint follows its source. Where its values contradict
+// the source's (a joint_states recording of a gripper whose second finger was driven on its
+// own), a warning says so, once a column, with how many rows and by how much. Rows of NaN (the
+// unsolved rows of `ikwb solve`) are left alone.
+void warn_contradicting_mimic_columns(const std::string& path, const Model& m,
+                                      const NumericTable& table,
+                                      const std::map<std::string, int>& column_of) {
+  // a column is read back exactly (%.17g); 1e-5 lets a recording in float32 agree
+  constexpr double kMimicTolerance = 1e-5;
+  for (int c = 0; c < int(table.header.size()); ++c) {
+    const int j = m.find_joint(table.header[c]);
+    if (j < 0 || m.joint_mimic[j] < 0) continue;
+    const auto source = column_of.find(m.joint_name[m.joint_mimic[j]]);
+    if (source == column_of.end()) continue;
+    int rows = 0;
+    double worst = 0;
+    for (const std::vector<double>& row : table.rows) {
+      const double expected =
+          m.joint_mimic_multiplier[j] * row[std::size_t(source->second)] + m.joint_mimic_offset[j];
+      const double off = std::fabs(row[std::size_t(c)] - expected);
+      if (!(off > kMimicTolerance)) continue;
+      ++rows;
+      worst = std::max(worst, off);
+    }
+    if (rows == 0) continue;
+    std::fprintf(stderr,
+                 "warning: %s: column '%s' (a mimic joint: %s x %s + %s) differs from its "
+                 "source's value on %d of %zu rows, by up to %s; it is not read, the joint "
+                 "follows its source\n",
+                 path == "-" ? kStandardInput : path.c_str(), table.header[c].c_str(),
+                 format_double(m.joint_mimic_multiplier[j]).c_str(), source->first.c_str(),
+                 format_double(m.joint_mimic_offset[j]).c_str(), rows, table.rows.size(),
+                 format_double(worst).c_str());
+  }
+}
+
+}  // namespace
 
 NumericTable read_configurations_csv(const std::string& path, const Model& m,
                                      std::vector<uint8_t>* unsolved) {
@@ -147,6 +188,7 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
     if (unsolved) unsolved->push_back(0);
   }
   if (table.header.empty()) return table;
+  warn_contradicting_mimic_columns(path, m, table, column_of);
   for (std::vector<double>& row : table.rows) {
     std::vector<double> q(names.size());
     for (std::size_t k = 0; k < names.size(); ++k) q[k] = row[column_of.at(names[k])];

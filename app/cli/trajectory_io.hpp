@@ -44,7 +44,8 @@ struct Motion {
 // Reads configurations: coord_count numbers a line in q_start order, or in the order of a header
 // that names every coordinate once (coord_names, in any order; a first column `time`, as
 // `ikwb animate` writes, leading kSolveResultColumns, as `ikwb solve` writes, and columns of
-// fixed or mimic joints are left out). Rows are returned
+// fixed or mimic joints are left out: a mimic column that contradicts its source's, beyond 1e-5,
+// gets a warning on standard error). Rows are returned
 // in q_start order, the header as the file has it; a robot without coordinates reads an empty
 // file as its one configuration. Throws CsvError naming the file and the line: a header with names
 // the robot lacks, names missing or repeated (at the header, before any row), and what

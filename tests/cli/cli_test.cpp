@@ -482,6 +482,20 @@ TEST(CliFk, HeaderColumnsOfMimicAndFixedJointsAreLeftOut) {
   CmdResult b = run(cmd_fk, {"fk", "panda", "--q", states, "--out", "-"});
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_EQ(a.out, b.out);
+  // the second finger's 0.99 contradicts the first's 0.02: said, not read
+  EXPECT_NE(b.err.find("states.csv: column 'panda_finger_joint2' (a mimic joint: 1 x "
+                       "panda_finger_joint1 + 0) differs from its source's value on 1 of 1 rows, "
+                       "by up to 0.97; it is not read, the joint follows its source"),
+            std::string::npos)
+      << b.err;
+  const std::string agreeing = dir.write(
+      "agreeing.csv",
+      "panda_finger_joint2,panda_joint1,panda_joint2,panda_joint3,panda_joint4,panda_joint5,"
+      "panda_joint6,panda_joint7,panda_finger_joint1\n"
+      "0.02,0.1,-0.5,0.2,-2,0.3,1.5,0.7,0.02\n");
+  CmdResult c = run(cmd_fk, {"fk", "panda", "--q", agreeing, "--out", "-"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(c.err.find("mimic"), std::string::npos) << c.err;
 }
 
 TEST(CliFk, HeaderWithUnknownOrMissingNamesIsAnError) {

@@ -10,8 +10,9 @@
 //                 switched off and the hard objectives (and hard joint limits) are kept, started
 //                 from q or, when that one seed settles short, from where the objective alone is
 //                 reached (the solve of blocked below)
-//   blocked       not reached even then, but reached by a solve of the objective alone (no hard
-//                 objectives, no joint limits); blocked_by names the hard objectives that, kept
+//   blocked       not reached even then (best_error: how close those solves came), but reached
+//                 by a solve of the objective alone (no hard objectives, no joint limits);
+//                 blocked_by names the hard objectives that, kept
 //                 alone with it, still stop it, and the joints at a limit (that its descent
 //                 pushes against) when the limits alone stop it; when only their combination
 //                 does, the hard objectives coupled to it (an active row moving a dof it moves)
@@ -39,9 +40,14 @@
 // For a soft k whose shares miss adding up to its error by more than half of it, the forces do
 // not balance there (hard objectives that cannot all hold spread their violation; a solve cut
 // short) and no pull is listed.
+// The balance is local and ignores the walls; a blocked soft k's shares are scaled to add up to
+// error - best_error, what its test solves won with every other soft objective off (the rest
+// is the walls': a hand 93 mm short read as pulled 60 mm by the self-collision and 33 mm by the
+// other hand, where turning both off won 12 mm). objective_pulls alone does not scale.
 // Custom objectives take no part (no analytic Jacobian).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -84,7 +90,16 @@ struct Explanation {
   std::vector<Pull> pulled_by;  // positive shares, largest first; empty when reached
   ShareUnit unit = ShareUnit::kMetre;
   double error = 0;  // the error the shares split (in unit), 0 when reached
+  // blocked: the least error (the same rows, in unit) of the test solves with every other soft
+  // objective off and the hard ones kept and holding; what turning weights down can win at
+  // best is error - best_error. NaN when not blocked, or when no such solve held the hard ones
+  double best_error = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The part of an explanation's error its shares split: all of it, or for a blocked objective
+// what the test solves won without the other soft objectives, error - best_error (at least 0;
+// the rest is the walls')
+double pulled_error(double error, double best_error);
 
 struct CompromiseReport {
   // (objective_count); those not pursued (disabled, soft of weight 0): reached, empty

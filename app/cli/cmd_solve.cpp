@@ -244,14 +244,15 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
 // the solution does not reach
 // (solver/compromise.hpp), then one line with the cost of the explanation:
 //   WHERE: objective I "NAME": STATUS, error E [m|rad][; blocked by "NAME"|joint NAME, ...]
-//       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own)
-//       [; helped by the others H [m|rad]] (the listed shares add up to the error plus H)
+//       [; at best B [m|rad]] (blocked: the least error without the other soft objectives)
+//       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own; they
+//       add up to the error, or to E - B where "at best" is given)
+//       [; helped by the others H [m|rad]] (the listed shares add up to that plus H)
 //   WHERE: explained in T ms (N test solves), K of M objectives not reached
 // WHERE is "scene" or T.csv:LINE.
 void explain_row(const std::string& where, const IkProblem& problem, const std::vector<double>& q,
                  const SolverSettings& settings) {
   const CompromiseReport r = explain_compromise(problem, 0, q, settings);
-  const Model& m = problem.model();
   int missed = 0, pursued = 0;
   for (int i = 0; i < problem.objective_count(); ++i) {
     const Objective& o = problem.objective(i);
@@ -273,6 +274,10 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                   ? "\"" + problem.objective(e.blocked_by[b].objective).name + "\""
                   : blocking_joint_text(problem, e.blocked_by[b].joint);
     }
+    if (std::isfinite(e.best_error)) {
+      std::snprintf(num, sizeof num, "; at best %.4g%s", e.best_error, unit.c_str());
+      line += num;
+    }
     double listed = 0;
     for (std::size_t p = 0; p < e.pulled_by.size(); ++p) {
       std::snprintf(num, sizeof num, " %.4g%s", e.pulled_by[p].share, unit.c_str());
@@ -280,9 +285,10 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
               problem.objective(e.pulled_by[p].objective).name + "\"" + num;
       listed += e.pulled_by[p].share;
     }
-    // the listed shares add up to more than the error: the others (negative shares) help
-    if (e.error - listed < -0.01 * e.error) {
-      std::snprintf(num, sizeof num, " %.4g%s", listed - e.error, unit.c_str());
+    // the listed shares add up to more than they split: the others (negative shares) help
+    const double split = pulled_error(e.error, e.best_error);
+    if (split - listed < -0.01 * e.error) {
+      std::snprintf(num, sizeof num, " %.4g%s", listed - split, unit.c_str());
       line += std::string("; helped by the others") + num;
     }
     std::fprintf(stderr, "%s\n", line.c_str());

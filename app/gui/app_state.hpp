@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,12 +36,14 @@ struct ObjectiveStatus : ObjectiveReport {
   std::vector<Pull> pulled_by;  // shares in unit, largest first
   ShareUnit unit = ShareUnit::kMetre;
   double share_error = 0;  // the error the shares split (Explanation::error, in unit)
+  double best_error = std::numeric_limits<double>::quiet_NaN();  // Explanation::best_error
   // the share of the pulls not listed (negative shares: objectives that help, and those under
-  // 1%): the listed shares add up to share_error with it
+  // 1%): the listed shares add up to pulled_error (share_error, or a blocked objective's part
+  // of it the soft objectives hold back) with it
   double others_share() const {
     double listed = 0;
     for (const Pull& p : pulled_by) listed += p.share;
-    return share_error - listed;
+    return pulled_error(share_error, best_error) - listed;
   }
   // the explanation says so: missed, and the objective alone is not reached either (false
   // until the robot rests and its explanation comes)

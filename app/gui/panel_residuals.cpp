@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "app/gui/visuals.hpp"
 
@@ -53,8 +54,22 @@ void plot_series(ImDrawList* dl, ImVec2 a, ImVec2 b, int n, F value, ImU32 color
   }
 }
 
+// "TEXT  1.23 mm", "TEXT  0.50 deg", or "TEXT  0.0012" for an amount without a unit
+std::string amount_text(const std::string& text, double v, ShareUnit unit) {
+  char num[48];
+  if (unit == ShareUnit::kRadian)
+    std::snprintf(num, sizeof num, "  %.2f deg", v * 57.29577951308232);
+  else if (unit == ShareUnit::kMetre)
+    std::snprintf(num, sizeof num, "  %.2f mm", v * 1000.0);
+  else
+    std::snprintf(num, sizeof num, "  %.3g", v);
+  return text + num;
+}
+
 // under an objective the solver settled short of, one bar per objective pulling against it
-// (SolverDriver's explanation): its share of the pulls, in its series colour
+// (SolverDriver's explanation): its share of the pulls, in its series colour; a grey line for
+// the part no soft objective holds back (blocked: the least error without them), and one for
+// the others' help
 void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float bh) {
   const ObjectiveStatus& st = o.status;
   double total = 0;
@@ -68,34 +83,23 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     dl->AddRectFilled(a, ImVec2(a.x + bw, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
     dl->AddRectFilled(a, ImVec2(a.x + bw * float(p.share / total), a.y + bh),
                       series_color(p.objective) & IM_COL32(255, 255, 255, 150), 2.0f);
-    char text[160];
-    const char* name = app.objectives[p.objective].name().c_str();
-    if (st.unit == ShareUnit::kRadian)
-      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f deg", p.objective, name,
-                    p.share * 57.29577951308232);
-    else if (st.unit == ShareUnit::kMetre)
-      std::snprintf(text, sizeof text, "pulled by %d %s  %.2f mm", p.objective, name,
-                    p.share * 1000.0);
-    else
-      std::snprintf(text, sizeof text, "pulled by %d %s  %.3g", p.objective, name, p.share);
-    dl->AddText(ImVec2(a.x + 6, a.y), IM_COL32(235, 235, 240, 255), text);
+    const std::string text = amount_text(
+        "pulled by " + std::to_string(p.objective) + " " + app.objectives[p.objective].name(),
+        p.share, st.unit);
+    dl->AddText(ImVec2(a.x + 6, a.y), IM_COL32(235, 235, 240, 255), text.c_str());
     ImGui::Dummy(ImVec2(w, bh + 1));
   }
-  // listed shares above the error: the others (negative shares) help by the difference
-  const double others = st.others_share();
-  if (others < -0.01 * st.share_error) {
+  auto grey_line = [&](const std::string& text) {
     ImVec2 a = ImGui::GetCursorScreenPos();
-    char text[96];
-    if (st.unit == ShareUnit::kRadian)
-      std::snprintf(text, sizeof text, "helped by the others  %.2f deg",
-                    -others * 57.29577951308232);
-    else if (st.unit == ShareUnit::kMetre)
-      std::snprintf(text, sizeof text, "helped by the others  %.2f mm", -others * 1000.0);
-    else
-      std::snprintf(text, sizeof text, "helped by the others  %.3g", -others);
-    dl->AddText(ImVec2(a.x + indent + 6, a.y), IM_COL32(160, 165, 175, 255), text);
+    dl->AddText(ImVec2(a.x + indent + 6, a.y), IM_COL32(160, 165, 175, 255), text.c_str());
     ImGui::Dummy(ImVec2(w, bh + 1));
-  }
+  };
+  if (std::isfinite(st.best_error))
+    grey_line(amount_text("blocked, at best", st.best_error, st.unit));
+  // listed shares above what they split: the others (negative shares) help by the difference
+  const double others = st.others_share();
+  if (others < -0.01 * st.share_error)
+    grey_line(amount_text("helped by the others", -others, st.unit));
 }
 
 // the closest collision pairs (AppState::collisions): link names and distance in mm, red when

@@ -38,6 +38,16 @@ void wrapped_text(const ImVec4& color, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// what turning the other soft objectives down can win for a blocked objective, at most: its
+// error less the least the test solves without them reached (Explanation::best_error)
+std::string best_error_text(const ObjectiveStatus& s) {
+  const double win = s.share_error - s.best_error;
+  if (!(win > 0.01 * s.share_error))
+    return "as close as it gets: the other soft objectives hold back nothing";
+  return "the other soft objectives turned down win at most " + share_text(win, s.unit) + " (" +
+         share_text(s.best_error, s.unit) + " at best)";
+}
+
 // the next item, `width` wide, goes on the line of the last one when it fits there, else on the
 // next line
 void same_line_if_fits(float width) {
@@ -70,6 +80,7 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
                              : "joint " + m.joint_name[b.joint] + "'s limits";
     }
     wrapped_text(kRed, "blocked by " + (by.empty() ? std::string("the constraints") : by));
+    if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
   } else if (s.status == ReachStatus::kTradedOff) {
     wrapped_text(kAmber, s.pulled_by.empty() ? "traded off: reachable alone"
                                              : "traded off: reachable, held back by");

@@ -158,6 +158,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
         s.pulled_by = r.objectives[i].pulled_by;
         s.unit = r.objectives[i].unit;
         s.share_error = r.objectives[i].error;
+        s.best_error = r.objectives[i].best_error;
       }
       app.solve.explain_ms = r.seconds * 1e3;
       app.solve.explain_solves = r.solves;
@@ -174,6 +175,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
       o.status.status = ReachStatus::kReached;
       o.status.blocked_by.clear();
       o.status.pulled_by.clear();
+      o.status.best_error = std::numeric_limits<double>::quiet_NaN();
     }
     return;
   }

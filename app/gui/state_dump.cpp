@@ -235,6 +235,8 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["blocked_by"] = blocked;
     e["pulled_by"] = pulled;
     e["share_unit"] = s.unit == ShareUnit::kNone ? json(nullptr) : json(to_string(s.unit));
+    e["best_error"] =
+        s.explained && std::isfinite(s.best_error) ? json(s.best_error) : json(nullptr);
     if (o.link() >= 0 || o.has_target())  // com: the centre of mass
       e["current"] = {{"position", vec(s.current.p)}, {"orientation", quat(s.current.q)}};
     objectives.push_back(e);

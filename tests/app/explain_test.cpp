@@ -54,6 +54,28 @@ TEST_F(Explain, HumanoidHandHeldBackByPostureIsTradedOffAndPostureIsAPuller) {
   EXPECT_GE(d["solver"]["explain_solves"].get<int>(), 1);
 }
 
+// the right hand 95 cm forward: the hard feet, balance and the shoulder stop it about 8 cm
+// short; the dump's best_error says how close it gets without the other soft objectives, and
+// the pulls split only what they hold back
+TEST_F(Explain, ABlockedHandSaysHowCloseItGetsAtBest) {
+  ASSERT_EQ(run("robot humanoid\n"
+                "target 3 1.041 -0.3467 0.7454\n"
+                "wait 300\n"
+                "expect status 3 blocked\n" +
+                dump_cmd("rest.json")),
+            0)
+      << log();
+  const json hand = dump("rest.json")["objectives"][3];
+  ASSERT_TRUE(hand["best_error"].is_number()) << hand.dump();
+  const double error = hand["position_error"].get<double>(), best = hand["best_error"];
+  EXPECT_GT(best, 0.5 * error) << hand.dump();
+  EXPECT_LT(best, error) << hand.dump();
+  double sum = 0;
+  for (const json& p : hand["pulled_by"]) sum += p["share"].get<double>();
+  EXPECT_LE(sum, (error - best) * (1 + 1e-6)) << hand.dump();
+  EXPECT_TRUE(dump("rest.json")["objectives"][0]["best_error"].is_null());
+}
+
 // the presets keep the posture in the task's null space, so reachable hand and body targets are
 // reached, not traded off against it
 TEST_F(Explain, HumanoidAndQuadrupedPresetsReachReachableTargets) {

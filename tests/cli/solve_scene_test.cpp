@@ -598,6 +598,12 @@ TEST(CliSolveScene, ExplainNamesTheObstacleObjectiveThatBlocksATargetInsideABox)
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("objective 0 \"reach\": blocked, error "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("blocked by \"world\""), std::string::npos) << r.err;
+  // how close it gets without the other soft objectives (there are none: all of the error)
+  std::smatch at;
+  ASSERT_TRUE(std::regex_search(
+      r.err, at, std::regex("error ([0-9.e+-]+) m; blocked by \"world\"; at best ([0-9.e+-]+) m")))
+      << r.err;
+  EXPECT_NEAR(std::stod(at[2].str()), std::stod(at[1].str()), 1e-3) << r.err;
 }
 
 }  // namespace

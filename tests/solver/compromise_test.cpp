@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "engine/core/fk.hpp"
 #include "solver/objective_report.hpp"
 #include "solver/preset_problem.hpp"
@@ -314,6 +316,36 @@ TEST(HumanoidCompromise, AHardObjectivesPullersShareItsViolation) {
     EXPECT_NEAR(share_sum(e), e.error, 0.05 * e.error);
   }
   EXPECT_GT(hard_explained, 0);
+}
+
+// the right hand (soft) 95 cm forward: the hard feet, balance and the shoulder's limits stop it
+// about 8 cm short whatever the soft objectives do. The balance of forces alone split all of its
+// 93 mm between the self-collision and the other hand; the shares now add up to what turning
+// every other soft objective off wins (error - best_error), the rest is the walls'
+TEST(HumanoidCompromise, ABlockedObjectivesSharesSplitWhatTheSoftObjectivesHoldBack) {
+  std::vector<double> q0;
+  IkProblem p = test::preset_problem("humanoid", &q0);
+  const int right = test::find_objective(p, "right hand");
+  ASSERT_GE(right, 0);
+  Transform<double> t = p.target(right, 0);
+  t.p = t.p + Vec3<double>{0.95, 0, 0};
+  p.set_target_pose(right, 0, t);
+  SolverSettings s;
+  const std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[right];
+  ASSERT_EQ(e.status, ReachStatus::kBlocked);
+  ASSERT_TRUE(std::isfinite(e.best_error));
+  EXPECT_GE(e.best_error, 0.0);
+  EXPECT_LT(e.best_error, e.error);
+  EXPECT_GT(e.best_error, 0.5 * e.error);  // mostly the walls'
+  // (scaled sums round: 1e-6 of it)
+  EXPECT_LE(share_sum(e), (e.error - e.best_error) * (1 + 1e-6)) << share_sum(e);
+  // not blocked: no best error
+  for (int i = 0; i < p.objective_count(); ++i)
+    if (r.objectives[i].status != ReachStatus::kBlocked) {
+      EXPECT_TRUE(std::isnan(r.objectives[i].best_error)) << p.objective(i).name;
+    }
 }
 
 // the right hand made hard with its target 1 m forward (story 2: a student makes the reach a

@@ -45,6 +45,16 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   s.warnings.insert(s.warnings.end(), s.model->warnings.begin(), s.model->warnings.end());
   s.warnings.insert(s.warnings.end(), s.setup.warnings.begin(), s.setup.warnings.end());
   apply_solver_json(s.scene.solver, s.settings, s.warnings);
+  // as `ikwb solve --scene`: a workbench's per-frame settings lifted to a batch solve's
+  const std::vector<std::string> lifted = lift_per_frame_settings(s.settings);
+  if (!lifted.empty()) {
+    std::string list;
+    for (const std::string& l : lifted) list += (list.empty() ? "" : ", ") + l;
+    s.warnings.push_back(
+        "the scene's solver settings are below a batch solve's (a workbench's "
+        "are per frame); solving with " +
+        list + " (Scene.solve(..., iterations=N) and the others set them exactly)");
+  }
   return s;
 }
 

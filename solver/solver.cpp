@@ -21,6 +21,29 @@ SolverSettings batch_solve_settings() {
   return s;
 }
 
+std::vector<std::string> lift_per_frame_settings(
+    SolverSettings& s, const std::function<bool(const std::string& key)>& given) {
+  const SolverSettings batch = batch_solve_settings();
+  std::vector<std::string> lifted;
+  auto lift = [&](bool below, const std::string& key, const std::string& to_text, auto* value,
+                  auto to) {
+    if (!below || (given && given(key))) return;
+    lifted.push_back(key + " " + to_text);
+    *value = to;
+  };
+  lift(s.max_iterations < batch.max_iterations, "iterations", std::to_string(batch.max_iterations),
+       &s.max_iterations, batch.max_iterations);
+  lift(s.max_restarts < batch.max_restarts, "restarts", std::to_string(batch.max_restarts),
+       &s.max_restarts, batch.max_restarts);
+  lift(s.stall_window == 0, "stall", std::to_string(batch.stall_window), &s.stall_window,
+       batch.stall_window);
+  lift(s.settle_iterations > 0, "settle_iterations", "0 (until settled)", &s.settle_iterations,
+       batch.settle_iterations);
+  lift(!(s.time_budget_s > 0), "budget_ms", std::to_string(int(batch.time_budget_s * 1e3)),
+       &s.time_budget_s, batch.time_budget_s);
+  return lifted;
+}
+
 void validate_settings(const SolverSettings& s) {
   auto bad = [](const std::string& what) {
     throw std::invalid_argument("solver settings: " + what);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -179,6 +180,15 @@ constexpr double kColdStartDamping = 3e-2;
 // "Command line"): the one seed, up to 50 uniform restarts, 60 iterations, the stall window
 // and the damping above and a time budget of 1 s per target.
 SolverSettings batch_solve_settings();
+
+// A scene saved by the workbench carries its settings per frame (20 iterations, no restarts, no
+// stall window, posture steps, no time budget); a batch solve from them stops short (a hard foot
+// read traded off after 20 iterations) and runs 30-40 times slower on targets far from the
+// scene's pose. Lifts those of s below batch_solve_settings() to it, except the settings `given`
+// says the caller sets itself (by scene key: iterations, restarts, stall, settle_iterations,
+// budget_ms). Returns what was lifted, as "iterations 60", ... (empty: nothing).
+std::vector<std::string> lift_per_frame_settings(
+    SolverSettings& s, const std::function<bool(const std::string& key)>& given = nullptr);
 
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);

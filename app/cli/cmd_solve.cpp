@@ -298,36 +298,14 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
                where.c_str(), r.seconds * 1e3, r.solves, missed, pursued);
 }
 
-// `ikwb solve --scene SCENE.json [--targets T.csv]`; *allocating as in solve_link_targets
-// A scene saved by the workbench carries its settings per frame: 20 iterations, no restarts,
-// no stall window, two posture steps, no time budget. A batch solve from them stopped short (a
-// hard foot reported traded off after 20 iterations) and ran 30-40 times slower on targets far
-// from the scene's pose. Those below the batch defaults are lifted to them, with a note naming
-// them; the command line sets any of them exactly (those it gives are left to it).
-void lift_per_frame_settings(const ArgParser& args, const std::string& scene_path,
-                             SolverSettings* s) {
-  const SolverSettings batch = batch_solve_settings();
-  std::vector<std::string> lifted;
-  auto lift = [&](bool below, const std::string& what, auto* value, auto to) {
-    const std::string flag = what.substr(0, what.find(' '));
-    if (!below || args.has(flag == "settle_iterations" ? "settle-iterations"
-                           : flag == "budget_ms"       ? "budget-ms"
-                                                       : flag))
-      return;
-    lifted.push_back(what);
-    *value = to;
-  };
-  lift(s->max_iterations < batch.max_iterations,
-       "iterations " + std::to_string(batch.max_iterations), &s->max_iterations,
-       batch.max_iterations);
-  lift(s->max_restarts < batch.max_restarts, "restarts " + std::to_string(batch.max_restarts),
-       &s->max_restarts, batch.max_restarts);
-  lift(s->stall_window == 0, "stall " + std::to_string(batch.stall_window), &s->stall_window,
-       batch.stall_window);
-  lift(s->settle_iterations > 0, "settle_iterations 0 (until settled)", &s->settle_iterations,
-       batch.settle_iterations);
-  lift(!(s->time_budget_s > 0), "budget_ms " + std::to_string(int(batch.time_budget_s * 1e3)),
-       &s->time_budget_s, batch.time_budget_s);
+// A scene's per-frame settings lifted to a batch solve's (lift_per_frame_settings), with a note
+// naming them; the command line sets any of them exactly (those it gives are left to it).
+void lift_scene_settings(const ArgParser& args, const std::string& scene_path, SolverSettings* s) {
+  const std::vector<std::string> lifted = lift_per_frame_settings(*s, [&](const std::string& key) {
+    return args.has(key == "settle_iterations" ? "settle-iterations"
+                    : key == "budget_ms"       ? "budget-ms"
+                                               : key);
+  });
   if (lifted.empty()) return;
   std::string list;
   for (const std::string& l : lifted) list += (list.empty() ? "" : ", ") + l;
@@ -362,7 +340,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   SolverSettings base = batch_solve_settings();
   apply_solver_json(scene.solver, base, warnings);
   print_warnings(warnings, scene_path);
-  lift_per_frame_settings(args, scene_path, &base);
+  lift_scene_settings(args, scene_path, &base);
   SolverSettings settings = read_solver_options(args, base);  // the command line wins
 
   SceneTargets targets;

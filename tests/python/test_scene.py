@@ -25,6 +25,9 @@ def test_scene_contents(scene):
     assert len(target["position"]) == 3 and len(target["orientation"]) == 4
     assert scene.settings["n_seeds"] == 16 and scene.settings["sampler"] == "roberts"
     assert scene.settings["restarts"] == 50  # ikwb solve's batch default under the scene's
+    # the preset's 20 iterations are per frame: lifted to a batch solve's 60, as the CLI does
+    assert scene.settings["iterations"] == 60
+    assert any("solving with iterations 60" in w for w in scene.warnings), scene.warnings
     assert scene.joint_q.shape == (8,)
     assert scene.joint_q[3] == pytest.approx(-2.356194)
 
@@ -276,6 +279,25 @@ def test_scene_locks_limits_and_obstacles_apply(cli, tmp_path):
                     "--out", str(tmp_path / "out.csv")], check=True, capture_output=True)
     expected = [float(v) for v in list(csv.reader(open(tmp_path / "out.csv")))[1]]
     np.testing.assert_allclose(q, expected[4:], atol=1e-6)
+
+
+def test_a_workbench_scenes_per_frame_settings_are_lifted_as_by_the_command_line(tmp_path):
+    path = tmp_path / "frames.json"
+    path.write_text("""{
+      "format": "ikwb-scene", "version": 1, "robot": "panda",
+      "objectives": [{"type": "position", "name": "reach", "link": "panda_hand_tcp",
+                      "target": {"position": [0.5, 0.1, 0.4]}}],
+      "solver": {"iterations": 20, "restarts": 0, "stall": 0, "settle_iterations": 2,
+                 "budget_ms": 0}
+    }""")
+    s = ikwb.load_scene(str(path))
+    assert (s.settings["iterations"], s.settings["restarts"], s.settings["stall"],
+            s.settings["settle_iterations"], s.settings["budget_ms"]) == (60, 50, 4, 0, 1000)
+    assert any("solving with iterations 60, restarts 50, stall 4, settle_iterations 0 (until "
+               "settled), budget_ms 1000" in w for w in s.warnings), s.warnings
+    # the call sets any of them exactly
+    r = s.solve(iterations=1, restarts=0)
+    assert r["iterations"][0] <= 1
 
 
 def test_the_backend_that_ran_and_the_limits_in_force(tmp_path):

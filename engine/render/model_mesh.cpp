@@ -21,7 +21,7 @@ MeshData shape_mesh(const Geometry& g, bool& missing) {
     case GeometryType::kSphere:
       return make_sphere(float(g.size.x));
     case GeometryType::kMesh:
-      if (g.mesh && !g.placeholder && !g.mesh->indices.empty()) {
+      if (!drawn_as_placeholder(g)) {
         MeshData m = *g.mesh;
         if (m.normals.size() != m.positions.size()) compute_normals(m);
         return m;
@@ -33,6 +33,10 @@ MeshData shape_mesh(const Geometry& g, bool& missing) {
 }
 
 }  // namespace
+
+bool drawn_as_placeholder(const Geometry& g) {
+  return g.type == GeometryType::kMesh && (!g.mesh || g.placeholder || g.mesh->indices.empty());
+}
 
 MeshData geometry_mesh(const Geometry& g) {
   bool missing = false;

@@ -16,6 +16,9 @@ constexpr float kPlaceholderSize = 0.05f;
 // its colour (magenta: "missing")
 constexpr float kPlaceholderColor[4] = {0.85f, 0.2f, 0.75f, 1.0f};
 
+// whether g is drawn as the placeholder box: a mesh that is missing, unreadable or empty
+bool drawn_as_placeholder(const Geometry& g);
+
 // triangles of one Geometry in the body frame. Colours: the mesh's own vertex colours when it
 // has them, else the geometry's rgba (URDF material or the loader's default).
 MeshData geometry_mesh(const Geometry& g);

@@ -151,6 +151,24 @@ TEST(ModelMesh, OriginScaleAndColours) {
   EXPECT_NEAR(p.positions[0] * 2.0f, kPlaceholderSize, 1e-6f);
 }
 
+TEST(ModelMesh, PlaceholdersAreMeshesWithoutTriangles) {
+  Geometry box;
+  EXPECT_FALSE(drawn_as_placeholder(box));
+  Geometry loaded;
+  loaded.type = GeometryType::kMesh;
+  loaded.mesh = std::make_shared<MeshData>(make_box(1.0f, 1.0f, 1.0f));
+  EXPECT_FALSE(drawn_as_placeholder(loaded));
+  Geometry flagged = loaded;
+  flagged.placeholder = true;
+  EXPECT_TRUE(drawn_as_placeholder(flagged));
+  Geometry unread = loaded;  // found but not read (visual meshes not loaded)
+  unread.mesh = nullptr;
+  EXPECT_TRUE(drawn_as_placeholder(unread));
+  Geometry empty = loaded;
+  empty.mesh = std::make_shared<MeshData>();
+  EXPECT_TRUE(drawn_as_placeholder(empty));
+}
+
 TEST(ModelMesh, WorldBounds) {
   Model m = three_bodies();
   auto meshes = build_body_meshes(m);

@@ -63,7 +63,8 @@ const std::map<std::string, int>& view_flag_names() {
       {"hints", 4},          {"robot_panel", 5}, {"objectives_panel", 6}, {"messages", 7},
       {"ghosts", 8},         {"residuals", 9},   {"limits", 10},          {"velocities", 11},
       {"residual_panel", 12},
-      {"collision_shapes", 13}, {"near_collisions", 14}, {"collision_pairs", 15}};
+      {"collision_shapes", 13}, {"near_collisions", 14}, {"collision_pairs", 15},
+      {"skeleton", 16}};
   // clang-format on
   return n;
 }
@@ -84,7 +85,8 @@ bool* view_flag(Ui& ui, int k) {
                    &ui.view.visuals.options.residual_panel,
                    &ui.view.visuals.options.collision_shapes,
                    &ui.view.visuals.options.near_collisions,
-                   &ui.view.visuals.options.collision_pairs};
+                   &ui.view.visuals.options.collision_pairs,
+                   &ui.view.visuals.options.skeleton};
   return flags[k];
 }
 
@@ -564,9 +566,13 @@ bool run_demo(Turn& t) {
 
 std::string check_view(const Args& a) {
   bool b;
+  // the names in view_flag order
+  std::vector<std::string> names(view_flag_names().size());
+  for (const auto& [name, k] : view_flag_names()) names[k] = name;
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
   return need(view_flag_names().count(a[1]) && on_off(a[2], &b),
-              "expected: view grid|axes|targets|frames|hints|robot_panel|objectives_panel|"
-              "messages|ghosts|residuals|limits|velocities|residual_panel on|off");
+              "expected: view " + list + " on|off");
 }
 
 bool run_view(Turn& t) {

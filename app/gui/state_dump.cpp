@@ -137,6 +137,8 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
                      {"q", seed_q(app, k)}});
   d["seeds"] = seeds;
   const VisualOptions& vo = view.visuals.options;
+  const std::size_t skeleton_segments =
+      vo.skeleton && app.model ? robot_skeleton(*app.model, app.fk.body_q).segments.size() / 2 : 0;
   d["visuals"] = {{"ghosts", vo.ghosts},
                   {"ghost_count", vo.ghosts ? view.visuals.ghost_count() : 0},
                   {"residuals", vo.residuals},
@@ -146,6 +148,8 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
                   {"collision_shapes", vo.collision_shapes},
                   {"near_collisions", vo.near_collisions},
                   {"collision_pairs", vo.collision_pairs},
+                  {"skeleton", vo.skeleton},
+                  {"skeleton_segments", skeleton_segments},
                   {"history_frames", view.visuals.history().size()}};
   json branch = {{"active", app.branch.active}, {"joint", nullptr}};
   if (app.model && app.branch.active) {

@@ -400,6 +400,7 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
       ov.axes(render::to_glm(x), s, 1.5f, false, 0.8f);
     }
   }
+  if (visuals.options.skeleton) draw_skeleton(ov, app);
   if (options.targets) {
     const int gizmo_i = gizmo_objective(app);
     for (int i = 0; i < int(app.objectives.size()); ++i) {

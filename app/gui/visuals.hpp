@@ -1,7 +1,8 @@
 // Solver and robot visualisation for the 3D view and the residuals panel: error vectors and
 // rotation errors per objective, joints coloured by distance to their limits with limit arcs
 // (revolute) and segments (prismatic), every seed's final configuration as a translucent ghost,
-// branch edit highlights and body velocity arrows, and the per-frame residual history.
+// branch edit highlights and body velocity arrows, the robot's skeleton, and the per-frame residual
+// history.
 #pragma once
 
 #include <deque>
@@ -28,6 +29,7 @@ struct VisualOptions {
   bool collision_shapes = false;  // every link's collision capsules, translucent
   bool near_collisions = true;    // pairs within the margin: segments, penetrating links red
   bool collision_pairs = false;   // the Collision pairs window (turn self pairs on or off)
+  bool skeleton = false;          // joint origins joined by segments, over the meshes
 };
 
 // one frame of the residual history
@@ -53,6 +55,20 @@ void draw_whole_body_overlays(render::Overlay& ov, const render::Camera& cam,
 // (options.near_collisions) from AppState::collisions (visuals_collision.cpp)
 void draw_collision_overlays(render::Overlay& ov, const AppState& app,
                              const VisualOptions& options);
+// The robot's kinematic structure at body poses body_q (world): a segment from each body's joint
+// origin (its own origin at a root without a joint) to the origin of each joint it is the parent
+// of, and the joint origins. A joint's origin is its frame on the child side, so a prismatic
+// joint's segment stretches with it. (visuals_skeleton.cpp)
+struct Skeleton {
+  std::vector<glm::vec3> segments;  // pairs; none of zero length
+  std::vector<glm::vec3> moving;    // origins of the joints that are not fixed
+  std::vector<glm::vec3> fixed;     // origins of fixed joints, and of roots without a joint
+};
+Skeleton robot_skeleton(const Model& model, const std::vector<Transform<double>>& body_q);
+// the skeleton at the current FK, drawn on top of everything (it is meant to be seen through the
+// meshes): dark-edged light segments, amber markers at moving joints, small grey ones at fixed
+// joints
+void draw_skeleton(render::Overlay& ov, const AppState& app);
 // near (orange) / penetrating (red) / clear (grey) colour of a pair distance against the margin
 glm::vec4 collision_color(double distance, double margin, float alpha = 1.0f);
 // "link_a - link_b" or "link - obstacle NAME"

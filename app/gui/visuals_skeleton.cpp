@@ -1,0 +1,55 @@
+// The skeleton view: joint origins joined by segments, for robots whose meshes do not show their
+// structure (no visuals, or meshes that could not be loaded and are drawn as placeholders). It is
+// drawn on top of the meshes, as the link frames are: its point is the structure inside them.
+#include <string>
+#include <vector>
+
+#include "app/gui/visuals.hpp"
+#include "engine/render/glm_convert.hpp"
+
+namespace ikwb::gui {
+
+namespace {
+
+const glm::vec4 kOutline(0.06f, 0.07f, 0.08f, 0.75f);
+const glm::vec4 kSegment(0.93f, 0.94f, 0.96f, 1.0f);
+const glm::vec4 kMovingJoint(1.0f, 0.72f, 0.18f, 1.0f);
+const glm::vec4 kFixedJoint(0.72f, 0.75f, 0.8f, 1.0f);
+
+// joint j's frame on its child's side, world
+glm::vec3 joint_origin(const Model& m, const std::vector<Transform<double>>& body_q, int j) {
+  return render::to_glm(transform_point(body_q[m.joint_child[j]], m.joint_X_c[j].p));
+}
+
+}  // namespace
+
+Skeleton robot_skeleton(const Model& m, const std::vector<Transform<double>>& body_q) {
+  Skeleton s;
+  if (int(body_q.size()) != m.body_count) return s;
+  for (int j = 0; j < m.joint_count; ++j) {
+    const glm::vec3 o = joint_origin(m, body_q, j);
+    (JointType(m.joint_type[j]) == JointType::kFixed ? s.fixed : s.moving).push_back(o);
+    const int parent = m.joint_parent[j];
+    if (parent < 0) continue;
+    const int in = m.body_joint[parent];
+    const glm::vec3 from = in >= 0 ? joint_origin(m, body_q, in) : render::to_glm(body_q[parent].p);
+    if (glm::length(o - from) > 1e-6f) s.segments.insert(s.segments.end(), {from, o});
+  }
+  for (int b = 0; b < m.body_count; ++b)
+    if (m.body_joint[b] < 0) s.fixed.push_back(render::to_glm(body_q[b].p));
+  return s;
+}
+
+void draw_skeleton(render::Overlay& ov, const AppState& app) {
+  if (!app.model) return;
+  const Skeleton s = robot_skeleton(*app.model, app.fk.body_q);
+  // a dark edge under each light segment and marker keeps them legible over light meshes too
+  ov.lines(s.segments, {kOutline}, 5.0f, false);
+  ov.lines(s.segments, {kSegment}, 2.5f, false);
+  ov.points(s.fixed, {kOutline}, 9.0f, false);
+  ov.points(s.fixed, {kFixedJoint}, 6.0f, false);
+  ov.points(s.moving, {kOutline}, 13.0f, false);
+  ov.points(s.moving, {kMovingJoint}, 9.0f, false);
+}
+
+}  // namespace ikwb::gui

@@ -218,7 +218,8 @@ void draw_menu_bar(Ui& ui) {
     ImGui::MenuItem("World axes", nullptr, &view.options.world_axes);
     ImGui::MenuItem("Targets and errors", nullptr, &view.options.targets);
     ImGui::MenuItem("Link frames", nullptr, &view.options.link_frames);
-    ImGui::MenuItem("Skeleton", nullptr, &view.visuals.options.skeleton);
+    if (ImGui::MenuItem("Skeleton", nullptr, view.visuals.options.skeleton))
+      view.visuals.choose_skeleton(!view.visuals.options.skeleton);
     ImGui::MenuItem("Controls hint", nullptr, &view.options.hints);
     ImGui::Separator();
     VisualOptions& vo = view.visuals.options;

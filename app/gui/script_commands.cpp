@@ -577,7 +577,10 @@ std::string check_view(const Args& a) {
 
 bool run_view(Turn& t) {
   const Args& a = t.args();
-  on_off(a[2], view_flag(t.ui(), view_flag_names().at(a[1])));
+  bool* flag = view_flag(t.ui(), view_flag_names().at(a[1]));
+  on_off(a[2], flag);
+  // the user's choice, which the next robot keeps (Visuals::skeleton_for_robot)
+  if (a[1] == "skeleton") t.view().visuals.choose_skeleton(*flag);
   return false;
 }
 

@@ -52,6 +52,7 @@ void Viewport3D::sync_model(AppState& app) {
   app.ensure_fk();  // framing reads the body poses
   renderer_.upload_model(*app.model);
   picker_.set_meshes(renderer_.body_meshes());
+  visuals.skeleton_for_robot(app);
   if (gizmo.dragging()) gizmo.cancel_drag();
   drag_ = Drag::kNone;
   // the scene's camera keys (the valid ones, AppState::apply_scene), framing for the others

@@ -39,7 +39,8 @@ class Viewport3D {
   bool init(std::string* error);
   void shutdown();
 
-  // uploads the robot when it changed and frames it (or applies the scene's camera)
+  // uploads the robot when it changed, frames it (or applies the scene's camera) and shows its
+  // skeleton when its meshes do not show its structure (Visuals::skeleton_for_robot)
   void sync_model(AppState& app);
   // Reacts to this frame's input: camera, hover, picking, selection and gizmo drags (which set
   // the selected objective's target). Call after the panels (ImGui::NewFrame has run).

@@ -65,6 +65,10 @@ struct Skeleton {
   std::vector<glm::vec3> fixed;     // origins of fixed joints, and of roots without a joint
 };
 Skeleton robot_skeleton(const Model& model, const std::vector<Transform<double>>& body_q);
+// Why the robot's visuals do not show its structure, for the message that turns the skeleton on:
+// "ROBOT has no visual geometry" or "ROBOT: 3 of 12 visual meshes could not be loaded (magenta
+// placeholders)"; "" when its visuals draw it.
+std::string skeleton_reason(const Model& model, const std::string& robot_title);
 // the skeleton at the current FK, drawn on top of everything (it is meant to be seen through the
 // meshes): dark-edged light segments, amber markers at moving joints, small grey ones at fixed
 // joints
@@ -99,6 +103,12 @@ class Visuals {
 
   // per frame after FK: appends the residual sample and refreshes the ghosts
   void record(const AppState& app);
+  // for a robot just opened: turns the skeleton on, with a message saying why, when the robot's
+  // visuals do not show its structure (skeleton_reason); on one whose visuals do, a skeleton
+  // turned on that way goes back to the user's choice from before
+  void skeleton_for_robot(AppState& app);
+  // the user's choice (View > Skeleton, `view skeleton`): the next robot keeps it
+  void choose_skeleton(bool on);
   const std::deque<ResidualSample>& history() const { return history_; }
   int ghost_count() const { return int(ghosts_.size()); }
   const std::vector<Transform<double>>& ghost_body_q(int k) const { return ghosts_[k]; }
@@ -120,6 +130,8 @@ class Visuals {
   std::vector<std::vector<Transform<double>>> ghosts_;
   std::vector<double> ghost_q_;  // the rows the ghosts were computed from
   uint64_t ghost_model_ = 0;
+  bool skeleton_auto_ = false;    // options.skeleton was turned on for the robot's sake
+  bool skeleton_choice_ = false;  // the user's choice from before that
 };
 
 // the seed rows of the last solve (problem 0): count, and a row's configuration

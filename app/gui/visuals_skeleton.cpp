@@ -6,6 +6,7 @@
 
 #include "app/gui/visuals.hpp"
 #include "engine/render/glm_convert.hpp"
+#include "engine/render/model_mesh.hpp"
 
 namespace ikwb::gui {
 
@@ -40,6 +41,20 @@ Skeleton robot_skeleton(const Model& m, const std::vector<Transform<double>>& bo
   return s;
 }
 
+std::string skeleton_reason(const Model& model, const std::string& robot_title) {
+  int geometries = 0, meshes = 0, placeholders = 0;
+  for (const std::vector<Geometry>& visuals : model.body_visuals)
+    for (const Geometry& g : visuals) {
+      ++geometries;
+      meshes += g.type == GeometryType::kMesh;
+      placeholders += render::drawn_as_placeholder(g);
+    }
+  if (geometries == 0) return robot_title + " has no visual geometry";
+  if (placeholders == 0) return "";
+  return robot_title + ": " + std::to_string(placeholders) + " of " + std::to_string(meshes) +
+         " visual meshes could not be loaded (magenta placeholders)";
+}
+
 void draw_skeleton(render::Overlay& ov, const AppState& app) {
   if (!app.model) return;
   const Skeleton s = robot_skeleton(*app.model, app.fk.body_q);
@@ -50,6 +65,24 @@ void draw_skeleton(render::Overlay& ov, const AppState& app) {
   ov.points(s.fixed, {kFixedJoint}, 6.0f, false);
   ov.points(s.moving, {kOutline}, 13.0f, false);
   ov.points(s.moving, {kMovingJoint}, 9.0f, false);
+}
+
+void Visuals::skeleton_for_robot(AppState& app) {
+  const std::string why = skeleton_reason(*app.model, app.robot_title);
+  if (!why.empty()) {
+    if (!skeleton_auto_) skeleton_choice_ = options.skeleton;
+    skeleton_auto_ = true;
+    options.skeleton = true;
+    app.info(why + ": the skeleton is shown (View > Skeleton turns it off)");
+  } else if (skeleton_auto_) {
+    options.skeleton = skeleton_choice_;
+    skeleton_auto_ = false;
+  }
+}
+
+void Visuals::choose_skeleton(bool on) {
+  options.skeleton = on;
+  skeleton_auto_ = false;
 }
 
 }  // namespace ikwb::gui

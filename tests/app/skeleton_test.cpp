@@ -1,6 +1,7 @@
 // The skeleton view (visuals_skeleton.cpp): its segments and joint markers from the body poses,
-// and in the real workbench: the `view skeleton` command and the skeleton drawn where the joints
-// are (screenshot pixels). The GUI tests are skipped without a display.
+// why a robot needs it, and in the real workbench: turned on with a message for a robot whose
+// meshes are missing or that has no visuals, left as the user chose for one whose meshes load,
+// and drawn where the joints are (screenshot pixels). The GUI tests are skipped without a display.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
@@ -43,6 +44,8 @@ std::string arm_urdf(const std::string& visual) {
          joint("flange", "fixed", "fore", "flange", "0 0 0") + "</robot>";
 }
 
+const std::string kMissingMesh =
+    "<visual><geometry><mesh filename=\"meshes/nowhere.stl\"/></geometry></visual>";
 const std::string kBox = "<visual><geometry><box size=\"0.05 0.05 0.05\"/></geometry></visual>";
 
 ikwb::Model load_arm(const std::string& visual) {
@@ -93,7 +96,62 @@ TEST(RobotSkeleton, JoinsEachJointToItsChildJointsAtTheCurrentPoses) {
   EXPECT_TRUE(ikwb::gui::robot_skeleton(m, {}).segments.empty());
 }
 
+TEST(SkeletonReason, NoVisualsOrMissingMeshesButNotVisualsThatDraw) {
+  EXPECT_EQ(ikwb::gui::skeleton_reason(load_arm(""), "arm"), "arm has no visual geometry");
+  EXPECT_EQ(ikwb::gui::skeleton_reason(load_arm(kBox), "arm"), "");
+  EXPECT_EQ(ikwb::gui::skeleton_reason(load_arm(kMissingMesh), "arm"),
+            "arm: 3 of 3 visual meshes could not be loaded (magenta placeholders)");
+}
+
 using Skeleton = ikwb::test::GuiScript;
+
+bool logged(const json& d, const std::string& text) {
+  for (const json& m : d["messages"])
+    if (m["text"].get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
+
+const std::string kShownMessage = "the skeleton is shown (View > Skeleton turns it off)";
+
+TEST_F(Skeleton, MissingMeshesTurnItOnWithAMessageAndTheUserTurnsItOff) {
+  std::ofstream(path("arm.urdf")) << arm_urdf(kMissingMesh);
+  ASSERT_EQ(run("open_urdf arm.urdf\nwait 2\n" + dump_cmd("on.json") +
+                "view skeleton off\nwait 1\n" + dump_cmd("off.json")),
+            0)
+      << log();
+  const json on = dump("on.json"), off = dump("off.json");
+  EXPECT_EQ(on["robot"]["name"], "arm");
+  EXPECT_TRUE(on["visuals"]["skeleton"].get<bool>());
+  EXPECT_EQ(on["visuals"]["skeleton_segments"], 4);
+  EXPECT_TRUE(logged(
+      on, "arm: 3 of 3 visual meshes could not be loaded (magenta placeholders): " + kShownMessage))
+      << on["messages"].dump(1);
+  EXPECT_FALSE(off["visuals"]["skeleton"].get<bool>());
+  EXPECT_EQ(off["visuals"]["skeleton_segments"], 0);
+}
+
+TEST_F(Skeleton, ARobotWithItsMeshesKeepsTheUsersChoice) {
+  std::ofstream(path("arm.urdf")) << arm_urdf(kMissingMesh);
+  ASSERT_EQ(run("robot planar3\nwait 2\n" + dump_cmd("meshes.json") +
+                "open_urdf arm.urdf\nwait 1\nrobot planar3\nwait 1\n" + dump_cmd("back.json") +
+                "open_urdf arm.urdf\nwait 1\nrobot panda\nview skeleton on\nwait 1\n" +
+                dump_cmd("chosen.json") + "robot planar3\nwait 1\n" + dump_cmd("kept.json")),
+            0)
+      << log();
+  const json meshes = dump("meshes.json"), back = dump("back.json"), chosen = dump("chosen.json"),
+             kept = dump("kept.json");
+  EXPECT_FALSE(meshes["visuals"]["skeleton"].get<bool>());
+  EXPECT_FALSE(logged(meshes, kShownMessage)) << meshes["messages"].dump(1);
+  // turned on for the arm's sake only: the next robot with its meshes is drawn as before
+  EXPECT_TRUE(logged(back, kShownMessage)) << back["messages"].dump(1);
+  EXPECT_FALSE(back["visuals"]["skeleton"].get<bool>());
+  // turned on by the user (as the robot opens, after an automatic turn-on): it stays on
+  EXPECT_EQ(chosen["robot"]["name"], "panda");
+  EXPECT_TRUE(chosen["visuals"]["skeleton"].get<bool>());
+  EXPECT_GT(chosen["visuals"]["skeleton_segments"].get<int>(), 5);
+  EXPECT_EQ(kept["robot"]["name"], "planar3");
+  EXPECT_TRUE(kept["visuals"]["skeleton"].get<bool>());
+}
 
 TEST_F(Skeleton, ViewCommandNamesTheSkeleton) {
   EXPECT_NE(run("view skeletons on\n"), 0);
@@ -142,8 +200,7 @@ bool light(int r, int g, int b) {
 
 TEST_F(Skeleton, DrawsMarkersAtTheJointsAndSegmentsBetweenThem) {
   std::ofstream(path("bare.urdf")) << arm_urdf("");
-  ASSERT_EQ(run("open_urdf bare.urdf\nview skeleton on\nview hints off\nview axes off\nwait "
-                "2\nscreenshot on.png\n" +
+  ASSERT_EQ(run("open_urdf bare.urdf\nview hints off\nview axes off\nwait 2\nscreenshot on.png\n" +
                 dump_cmd("on.json") + "view skeleton off\nwait 1\nscreenshot off.png\n"),
             0)
       << log();

@@ -659,8 +659,15 @@ std::string check_camera(const Args& a) {
   return "";
 }
 
+// A robot or scene opened earlier in this frame is framed (or takes the scene's camera) when the
+// viewport takes its model, after the script's turn: the viewport takes it now, so that framing
+// does not undo this command. Before any robot, the keys wait with the scene's camera keys for
+// the first one (AppState::scene_camera).
 bool run_camera(Turn& t) {
+  AppState& app = t.app();
+  t.view().sync_model(app);
   render::Camera& camera = t.view().camera;
+  nlohmann::json* waiting = app.model ? nullptr : &app.scene_camera;
   const Args& a = t.args();
   double v = 0;
   for (std::size_t k = 1; k < a.size(); k += 2) {
@@ -670,6 +677,7 @@ bool run_camera(Turn& t) {
       length_value(a[k + 2], &y);
       length_value(a[k + 3], &z);
       camera.target = glm::vec3(float(x), float(y), float(z));
+      if (waiting) (*waiting)["target"] = {x, y, z};
       k += 2;
       continue;
     }
@@ -681,6 +689,10 @@ bool run_camera(Turn& t) {
     if (a[k] == "pitch") camera.pitch = float(std::clamp(v, -1.55, 1.55));
     if (a[k] == "distance") camera.distance = float(std::max(v, 1e-3));
     if (a[k] == "fov") camera.fov_y = float(std::clamp(v, 0.1, 3.0));
+    if (waiting && a[k] != "fov")
+      (*waiting)[a[k]] = a[k] == "yaw"     ? camera.yaw
+                         : a[k] == "pitch" ? camera.pitch
+                                           : camera.distance;
   }
   return false;
 }

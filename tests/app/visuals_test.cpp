@@ -146,6 +146,27 @@ TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {
   EXPECT_EQ(left["gl_errors"], 0) << left["gl_error_messages"].dump();
 }
 
+// a camera command right after opening a robot or a scene, or before any robot, holds: the
+// framing of the robot opened that frame (and the scene's own camera) came after it and undid
+// it (the shipped pick-and-place demo's camera line had no effect)
+TEST_F(Visuals, ACameraCommandHoldsOverTheFramingOfWhatWasOpenedThatFrame) {
+  const std::string camera =
+      "camera yaw 30deg pitch 30deg distance 2.6 target 0.35 0 0.1\nwait 2\n";
+  const std::string dual = std::string(IKWB_SOURCE_DIR) + "/assets/robots/dual_arm/preset.json";
+  ASSERT_EQ(run(camera + dump_cmd("first.json") + "robot panda\n" + camera +
+                dump_cmd("robot.json") + "scene " + dual + "\n" + camera + dump_cmd("scene.json")),
+            0)
+      << log();
+  for (const char* name : {"first.json", "robot.json", "scene.json"}) {
+    const json c = dump(name)["camera"];
+    EXPECT_NEAR(c["yaw"].get<double>(), M_PI / 6, 1e-6) << name;
+    EXPECT_NEAR(c["pitch"].get<double>(), M_PI / 6, 1e-6) << name;
+    EXPECT_NEAR(c["distance"].get<double>(), 2.6, 1e-6) << name;
+    EXPECT_NEAR(c["target"][0].get<double>(), 0.35, 1e-6) << name;
+    EXPECT_NEAR(c["target"][2].get<double>(), 0.1, 1e-6) << name;
+  }
+}
+
 TEST_F(Visuals, DraggingTheJointHandleEditsThroughTheMaskedPath) {
   const std::string setup =
       "robot panda\nview residual_panel off\ncamera yaw 30deg pitch 60deg distance 1.6\n"

@@ -102,6 +102,9 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     grey_line(amount_text("helped by the others", -others, st.unit));
 }
 
+// the least height of each history plot (pixels): the rows above scroll to leave it
+constexpr float kPlotMinHeight = 40.0f;
+
 // the closest collision pairs (AppState::collisions): link names and distance in mm, red when
 // penetrating, orange within the margin
 void collision_rows(const AppState& app) {
@@ -142,10 +145,19 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
     ImGui::End();
     return;
   }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const auto& h = vis.history();
   const int n = int(h.size());
 
+  // The bars, their pulls and the collision list scroll in a region of their own, as tall as
+  // they are (last frame's height) but leaving the two history plots kPlotMinHeight each: below
+  // a long collision list the plots were out of view
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float room = ImGui::GetContentRegionAvail().y - 2 * (kPlotMinHeight + line);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID rows_id = ImGui::GetID("rows_height");
+  const float rows_height = std::max(3 * line, std::min(storage->GetFloat(rows_id, room), room));
+  ImGui::BeginChild("rows", ImVec2(0, rows_height));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   // bars: current residual per objective (log scale 1e-6 .. 1)
   for (int i = 0; i < int(app.objectives.size()); ++i) {
     const WorkbenchObjective& o = app.objectives[i];
@@ -181,6 +193,10 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   }
   if (app.objectives.empty()) ImGui::TextDisabled("no objectives");
   collision_rows(app);
+  const float rows_content = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+  ImGui::EndChild();
+  storage->SetFloat(rows_id, rows_content);
+  dl = ImGui::GetWindowDrawList();
 
   // history per objective
   ImVec2 a, b;

@@ -45,9 +45,10 @@ constexpr const char* kSummary =
     "with its line number and gets a row with converged=0; a file without a valid target is an\n"
     "error. OUT.csv: converged,pos_err,rot_err,iterations, then the joint coordinates in q_start\n"
     "order, named as in Q.csv (so `ikwb fk ROBOT --q OUT.csv` reads it), one\n"
-    "row per target line in order; the summary line goes to standard output (standard error\n"
-    "with --out -). Defaults: seed at the middle of the limits, up to 50 uniform restarts\n"
-    "(a seed is restarted when 4 iterations pass without its cost falling below 0.7 of\n"
+    "row per target line in order (with --out -, written as they are solved); the summary\n"
+    "line goes to standard output (standard error with --out -). Defaults: seed at the middle\n"
+    "of the limits, up to 50 uniform restarts (a seed is restarted when 4 iterations pass\n"
+    "without its cost falling below 0.7 of\n"
     "where it last did), initial damping 3e-2\n"
     "(the workbench, starting close to the answer: 1e-3), tolerances 1e-4 m and 1e-3 rad,\n"
     "and a budget of 1 s per target (--budget-ms; 0 = none): when it runs out the\n"
@@ -99,15 +100,76 @@ void report_rows(const std::string& file, const std::vector<Row>& rows, const ch
                    " target lines is malformed (above)");
 }
 
+// OUT.csv's rows, written as the targets are solved: the header at once, then after each solver
+// call the rows up to its last target, a malformed line's row (converged=0, nan) in its place,
+// each call's rows handed to the output at once (CsvWriter::flush) so that `--out -` streams and
+// a run stopped with Ctrl-C has written the rows it solved. ok[i]: target line i is solved (the
+// k-th solved one gets the k-th result); with_rotation false writes rot_err 0.
+class ResultRows {
+ public:
+  ResultRows(CsvWriter& out, const Model& m, const std::vector<bool>& ok, bool with_rotation)
+      : out_(out), coord_count_(m.coord_count), ok_(ok), with_rotation_(with_rotation) {
+    for (const char* name : kSolveResultColumns) out_.field(name);
+    for (const std::string& name : coord_names(m)) out_.field(name);
+    out_.end_row();
+    out_.flush();
+  }
+
+  // the rows of the next n solved targets, results r[0..n-1], and of the malformed lines among
+  // them
+  void add(const ProblemResult* r, int n) {
+    for (int i = 0; i < n; ++i) {
+      skip_malformed();
+      ++line_;
+      ++solved_;
+      converged_ += r[i].converged;
+      out_.field(r[i].converged ? 1 : 0);
+      out_.field(r[i].position_error).field(with_rotation_ ? r[i].rotation_error : 0.0);
+      out_.field(r[i].iterations);
+      for (double v : r[i].q) out_.field(v);
+      out_.end_row();
+    }
+    out_.flush();
+  }
+
+  // the rows of the malformed lines after the last solved target; then OUT.csv is complete
+  void close() {
+    skip_malformed();
+    out_.close();
+  }
+
+  int converged() const { return converged_; }
+  std::size_t solved() const { return solved_; }
+
+ private:
+  // the rows of the malformed lines from line_ on, up to the next solved one
+  void skip_malformed() {
+    for (; line_ < ok_.size() && !ok_[line_]; ++line_) {
+      out_.field(0).field(NAN).field(NAN).field(0);
+      for (int c = 0; c < coord_count_; ++c) out_.field(NAN);
+      out_.end_row();
+    }
+  }
+
+  CsvWriter& out_;
+  const int coord_count_;
+  const std::vector<bool>& ok_;
+  const bool with_rotation_;
+  std::size_t line_ = 0;  // the next target line to write
+  std::size_t solved_ = 0;
+  int converged_ = 0;
+};
+
 // Solves `count` problems in chunks of at most `chunk` from q0; make_chunk(begin, n) builds the
-// problem set for problems begin..begin+n-1. sequential: one problem at a time, each from the
-// answer before it (q0 for the first). Shows a progress bar on a terminal. Returns the results
-// in order and sets *elapsed (s).
+// problem set for problems begin..begin+n-1; each chunk's results go to rows.add as soon as they
+// are in, and rows.close() ends OUT.csv after the last. sequential: one problem at a time, each
+// from the answer before it (q0 for the first). Shows a progress bar on a terminal. Returns the
+// results in order and sets *elapsed (s).
 template <class MakeChunk>
 std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSettings& settings,
                                            const std::vector<double>& q0, std::size_t count,
                                            int chunk, bool sequential, MakeChunk make_chunk,
-                                           double* elapsed) {
+                                           ResultRows& rows, double* elapsed) {
   std::vector<ProblemResult> results(count);
   std::vector<double> start = q0;
   if (sequential) chunk = 1;
@@ -119,6 +181,7 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
     IkProblem problem = make_chunk(begin, n);
     solver.solve(problem, settings, start, res);
     for (int i = 0; i < n; ++i) results[begin + i] = res.problems[i];
+    rows.add(results.data() + begin, n);
     if (sequential) start = res.problems[0].q;
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::size_t done = begin + n;
@@ -132,6 +195,7 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
   }
   if (tty && count > 0) std::fprintf(stderr, "\n");
   *elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rows.close();
   return results;
 }
 
@@ -141,39 +205,11 @@ std::string chunk_text(std::size_t count, int chunk) {
          std::to_string(count) + " targets, --chunk " + std::to_string(chunk) + ")";
 }
 
-// OUT.csv (opened before the solve, so a path that cannot be written fails first) and the
-// summary line (on standard error when OUT.csv goes to standard output): the targets solved of
-// all, the malformed lines skipped, the time and rate, and where it ran (`solver`). ok[i]: row
-// i was solved (its result is results[k] for the k-th ok row); with_rotation false writes
-// rot_err 0.
-void write_results(CsvWriter& out, const std::string& out_path, const Model& m,
-                   const std::vector<bool>& ok, const std::vector<ProblemResult>& results,
-                   bool with_rotation, double elapsed, const IkSolver& solver,
-                   const SolverSettings& settings) {
-  const int coord_count = m.coord_count;
-  for (const char* name : kSolveResultColumns) out.field(name);
-  for (const std::string& name : coord_names(m)) out.field(name);
-  out.end_row();
-  int solved = 0;
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < ok.size(); ++i) {
-    if (!ok[i]) {
-      out.field(0).field(NAN).field(NAN).field(0);
-      for (int c = 0; c < coord_count; ++c) out.field(NAN);
-      out.end_row();
-      continue;
-    }
-    const ProblemResult& r = results[k++];
-    solved += r.converged;
-    out.field(r.converged ? 1 : 0);
-    out.field(r.position_error).field(with_rotation ? r.rotation_error : 0.0);
-    out.field(r.iterations);
-    for (double v : r.q) out.field(v);
-    out.end_row();
-  }
-  out.close();
-  std::size_t n = ok.size();
-  const std::size_t skipped = n - k;
+// The summary line, on standard error when OUT.csv goes to standard output: the targets solved
+// of all, the malformed lines skipped, the time and rate, and where it ran (`solver`).
+void print_summary(const std::string& out_path, const ResultRows& rows, std::size_t lines,
+                   double elapsed, const IkSolver& solver, const SolverSettings& settings) {
+  const std::size_t skipped = lines - rows.solved();
   std::string where = solver.backend() == Backend::kCuda ? "CUDA" : "CPU";
   if (solver.backend() == Backend::kCpu) {
     const int threads = settings.threads > 0 ? settings.threads : hardware_threads();
@@ -182,9 +218,10 @@ void write_results(CsvWriter& out, const std::string& out_path, const Model& m,
   const std::string malformed =
       skipped ? "; " + std::to_string(skipped) + " of the lines malformed and skipped" : "";
   std::fprintf(out_path == "-" ? stderr : stdout,
-               "solved %d/%zu (%s%%) in %.3f s, %.0f solves/s (%s)%s\n", solved, n,
-               format_percent(n ? solved / double(n) : 0.0, 1).c_str(), elapsed,
-               elapsed > 0 ? double(k) / elapsed : 0.0, where.c_str(), malformed.c_str());
+               "solved %d/%zu (%s%%) in %.3f s, %.0f solves/s (%s)%s\n", rows.converged(), lines,
+               format_percent(lines ? rows.converged() / double(lines) : 0.0, 1).c_str(), elapsed,
+               elapsed > 0 ? double(rows.solved()) / elapsed : 0.0, where.c_str(),
+               malformed.c_str());
 }
 
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
@@ -226,8 +263,9 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
     if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
   const bool pose = targets.columns == 7;
   *allocating = chunk_text(valid.size(), chunk);
+  ResultRows rows(out, m, ok, pose);
   double elapsed = 0;
-  std::vector<ProblemResult> results = solve_in_chunks(
+  solve_in_chunks(
       *solver, settings, m.middle_configuration(), valid.size(), chunk, sequential,
       [&](std::size_t begin, int n) {
         IkProblem problem(robot.model, n);
@@ -236,8 +274,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
           problem.set_target_pose(obj, i, targets.rows[valid[begin + i]].pose);
         return problem;
       },
-      &elapsed);
-  write_results(out, out_path, m, ok, results, pose, elapsed, *solver, settings);
+      rows, &elapsed);
+  print_summary(out_path, rows, ok.size(), elapsed, *solver, settings);
 }
 
 // --explain: one line on standard error per pursued objective (enabled, and not soft of weight 0)
@@ -372,6 +410,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   for (int i = 0; i < int(targets.rows.size()); ++i)
     if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
   *allocating = chunk_text(valid.size(), chunk);
+  ResultRows rows(out, m, ok, true);
   double elapsed = 0;
   std::vector<ProblemResult> results = solve_in_chunks(
       *solver, settings, setup.q, valid.size(), chunk, sequential,
@@ -385,8 +424,8 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         }
         return problem;
       },
-      &elapsed);
-  write_results(out, out_path, m, ok, results, true, elapsed, *solver, settings);
+      rows, &elapsed);
+  print_summary(out_path, rows, ok.size(), elapsed, *solver, settings);
   if (!args.has("explain")) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);

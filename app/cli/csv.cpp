@@ -349,6 +349,13 @@ void CsvWriter::row(const std::vector<std::string>& fields) {
   end_row();
 }
 
+void CsvWriter::flush() {
+  if (!f_ || !tmp_path_.empty()) return;
+  if (std::fflush(f_) != 0 || std::ferror(f_))
+    throw CsvError((f_ == stdout ? std::string("standard output") : path_) + ": write failed (" +
+                   std::strerror(errno) + ")");
+}
+
 void CsvWriter::finish() {
   if (!f_) return;
   if (f_ == stdout) {

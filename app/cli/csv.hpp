@@ -95,8 +95,8 @@ void remove_temporary_outputs_on_interrupt();
 
 // Writes a CSV file row by row. The data goes to a temporary file beside the target and
 // replaces it on close(), so a failed run never leaves a half-written file; "-" writes to
-// standard output instead, and a device, pipe or link is written as output_target
-// (engine/core/output_target.hpp) says.
+// standard output instead (as it goes: see flush()), and a device, pipe or link is written as
+// output_target (engine/core/output_target.hpp) says.
 class CsvWriter {
  public:
   // throws CsvError when the file cannot be created
@@ -114,6 +114,10 @@ class CsvWriter {
   CsvWriter& field(long long v);
   void end_row();
   void row(const std::vector<std::string>& fields);
+  // hands the rows written so far to standard output, a pipe or a device now, so a reader sees
+  // them while the command runs (throws CsvError when they do not arrive); a file written
+  // through a temporary file shows only at close(), so its rows stay buffered
+  void flush();
   // writes out what is buffered and checks that it all arrived (throws CsvError if not),
   // leaving the file to close(): a command with two outputs finishes both before it moves
   // either into place

@@ -1,9 +1,14 @@
 // `ikwb solve ROBOT --link NAME --targets T.csv`: how T.csv is read (line ends, separators, the
-// header, bad lines, the format), files without a usable target, where the summary goes, and
-// integer options beyond their range.
+// header, bad lines, the format), files without a usable target, where the summary goes, rows
+// streamed to standard output, and integer options beyond their range.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -284,6 +289,52 @@ TEST(CliSolveTargets, SummaryGoesToStandardErrorWhenTheRowsGoToStandardOutput) {
   ASSERT_EQ(s.code, 0) << s.err;
   EXPECT_EQ(converged_column(s.out), (std::vector<int>{1}));
   EXPECT_NE(s.err.find("solved 1/1 "), std::string::npos) << s.err;
+}
+
+// --out -: each solver call's rows go out as soon as it returns, so a pipe's reader has them
+// while the solve goes on, and Ctrl-C leaves them out. One target a call (--chunk 1): the first
+// row arrives while the second target, out of reach, keeps 64 seeds restarting for up to a
+// minute; the interrupt then ends the run (in a child process) with the header and that row out.
+TEST(CliSolveTargets, StandardOutputGetsTheRowsAsTheyAreSolved) {
+  TempDir dir;
+  const std::string targets = dir.write("t.csv", reachable_points()[0] + "\n5,5,5\n");
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDOUT_FILENO);
+    dup2(open("/dev/null", O_WRONLY), STDERR_FILENO);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    std::vector<std::string> args = {
+        "ikwb",   "solve",      "planar3", "--link",  "tip",     "--targets",   targets,
+        "--out",  "-",          "--chunk", "1",       "--stall", "0",           "--iterations",
+        "100000", "--restarts", "100000",  "--seeds", "64",      "--budget-ms", "60000"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const int code = run_cli(int(args.size()), argv.data());
+    std::fflush(stdout);
+    _exit(code);
+  }
+  close(pipe_fds[1]);
+  std::string csv;
+  char buf[4096];
+  while (std::count(csv.begin(), csv.end(), '\n') < 2) {
+    const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    csv.append(buf, std::size_t(n));
+  }
+  kill(pid, SIGINT);
+  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) csv.append(buf, std::size_t(n));
+  close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+  EXPECT_EQ(converged_column(csv), std::vector<int>{1}) << csv;
 }
 
 // --sequential: each target from the answer to the one before. The Panda's tool along a path of

@@ -40,7 +40,7 @@ constexpr const char* kSummary =
     "T.csv: one target a line, x,y,z (position) or x,y,z,qx,qy,qz,qw (pose, unit quaternion),\n"
     "world frame. Blank lines and # comments are skipped; the first other line may be a header\n"
     "naming x,y,z[,qx,qy,qz,qw] in any order: it decides the format and the columns are read\n"
-    "by name; without one the first valid line decides.\n"
+    "by name; without one the count of values most valid lines have decides.\n"
     "After it, a malformed line is reported\n"
     "with its line number and gets a row with converged=0; a file without a valid target is an\n"
     "error. OUT.csv: converged,pos_err,rot_err,iterations, then the joint coordinates in q_start\n"

@@ -1,5 +1,6 @@
 #include "app/cli/link_targets.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -68,12 +69,10 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
   return "";
 }
 
-// one row's fields: sets *pose and returns "", or says what is wrong; columns: the count the
-// header or the first valid row set (0 before it), on line columns_line as columns_source says;
-// order: the header's (header_order), empty without one
-std::string parse_row(const std::vector<std::string>& all_fields, int columns, int columns_line,
-                      const char* columns_source, const std::vector<int>& order,
-                      std::size_t header_width, Transform<double>* pose) {
+// one row's fields: sets *pose and returns "", or says what is wrong; order: the header's
+// (header_order), empty without one; header_width, header_line: its count of columns, its line
+std::string parse_row(const std::vector<std::string>& all_fields, const std::vector<int>& order,
+                      std::size_t header_width, int header_line, Transform<double>* pose) {
   // with a header: its width, and only the columns it names as target coordinates are read
   if (!order.empty() && all_fields.size() != header_width) {
     double d = 0;
@@ -81,7 +80,7 @@ std::string parse_row(const std::vector<std::string>& all_fields, int columns, i
       if (!f.empty() && !parse_csv_number(f, &d) && f.find_first_of(" \t;") != std::string::npos)
         return not_a_number(f) + " (separate values with commas)";
     return "expected " + std::to_string(header_width) + " values as the header on line " +
-           std::to_string(columns_line) + ", got " + std::to_string(all_fields.size());
+           std::to_string(header_line) + ", got " + std::to_string(all_fields.size());
   }
   std::vector<std::string> fields;
   if (order.empty())
@@ -103,9 +102,6 @@ std::string parse_row(const std::vector<std::string>& all_fields, int columns, i
   const int n = int(v.size());
   if (n != 3 && n != 7)
     return "expected 3 (x,y,z) or 7 (x,y,z,qx,qy,qz,qw) values, got " + std::to_string(n);
-  if (columns != 0 && n != columns)
-    return "expected " + std::to_string(columns) + " values as " + columns_source + " line " +
-           std::to_string(columns_line) + ", got " + std::to_string(n);
   pose->p = {v[0], v[1], v[2]};
   if (n == 7) {
     Quat<double> q{v[3], v[4], v[5], v[6]};
@@ -117,14 +113,35 @@ std::string parse_row(const std::vector<std::string>& all_fields, int columns, i
   return "";
 }
 
+// Without a header: the count of values most valid rows have (3 or 7; a tie goes to the first
+// valid row's) becomes targets->columns, and the valid rows with the other count are malformed.
+// All the rows vote, so a bad first line does not decide for the file. widths: each row's count
+// of values, 0 for a malformed row.
+void hold_to_common_width(const std::vector<int>& widths, LinkTargets* targets) {
+  const auto first = std::find_if(widths.begin(), widths.end(), [](int w) { return w != 0; });
+  if (first == widths.end()) return;
+  const std::ptrdiff_t positions = std::count(widths.begin(), widths.end(), 3);
+  const std::ptrdiff_t poses = std::count(widths.begin(), widths.end(), 7);
+  const int columns = positions == poses ? *first : positions > poses ? 3 : 7;
+  const std::string expected = "expected " + std::to_string(columns) + " values, as " +
+                               std::to_string(std::max(positions, poses)) + " of the " +
+                               std::to_string(widths.size()) + " target lines have, got ";
+  targets->columns = columns;
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    if (widths[i] == 0 || widths[i] == columns) continue;
+    targets->rows[i].ok = false;
+    targets->rows[i].error = expected + std::to_string(widths[i]);
+  }
+}
+
 }  // namespace
 
 LinkTargets parse_link_targets(std::istream& in, const std::string& source_name) {
   LinkTargets targets;
-  int columns_line = 0;
-  const char* columns_source = "on";
   std::vector<int> order;  // the header's column order (header_order); empty without one
   std::size_t header_width = 0;
+  int header_line = 0;
+  std::vector<int> widths;  // (rows) without a header: a valid row's count of values, else 0
   bool first = true;
   std::string text;
   int line = 0;
@@ -139,21 +156,17 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
         throw CsvError(source_name + ":" + std::to_string(line) + ": " + wrong);
       header_width = f.size();
       targets.columns = int(order.size());
-      columns_line = line;
-      columns_source = "the header on";
+      header_line = line;
       continue;
     }
     LinkTargetRow row;
     row.line = line;
-    row.error =
-        parse_row(f, targets.columns, columns_line, columns_source, order, header_width, &row.pose);
+    row.error = parse_row(f, order, header_width, header_line, &row.pose);
     row.ok = row.error.empty();
-    if (row.ok && targets.columns == 0) {
-      targets.columns = int(f.size());
-      columns_line = line;
-    }
+    if (order.empty()) widths.push_back(row.ok ? int(f.size()) : 0);
     targets.rows.push_back(std::move(row));
   }
+  if (order.empty()) hold_to_common_width(widths, &targets);
   return targets;
 }
 

@@ -158,9 +158,10 @@ TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {
   EXPECT_EQ(test::read_text(out).find("inf"), std::string::npos);
 }
 
-// a bad first line (a quaternion that is not unit) does not fix the column count: the first
-// valid line does, and later lines are held to it
-TEST(CliSolveTargets, TheFirstValidLineDecidesTheFormat) {
+// without a header the count of values most valid lines have decides the format: a bad first
+// line (a quaternion that is not unit) does not count, and the valid lines of the other count
+// are malformed
+TEST(CliSolveTargets, MostValidLinesDecideTheFormat) {
   TempDir dir;
   const std::vector<std::string> p = reachable_points();
   std::string targets = dir.write("t.csv", "0.5,0,0.2,0,0,0,2\n" + p[0] + "\n" + p[1] + "\n" +
@@ -170,10 +171,37 @@ TEST(CliSolveTargets, TheFirstValidLineDecidesTheFormat) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find(targets + ":1: quaternion is not unit (norm 2)"), std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find(targets + ":4: expected 3 values as on line 2, got 7"), std::string::npos)
+  EXPECT_NE(r.err.find(targets + ":4: expected 3 values, as 3 of the 5 target lines have, got 7"),
+            std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("solved 3/5 "), std::string::npos) << r.out;
   EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 1, 0, 1}));
+}
+
+// a truncated first line (a position where every other line is a pose) is the one malformed
+// line, not the one that makes all the others malformed; a tie goes to the first valid line
+TEST(CliSolveTargets, AShortFirstLineDoesNotDecideForTheFile) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string text = p[0] + "\n";
+  for (int i = 0; i < 40; ++i) text += p[i % 4] + ",0,0,0,1\n";
+  std::string targets = dir.write("t.csv", text);
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":1: expected 7 values, as 40 of the 41 target lines have, got 3"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find(targets + ":2:"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("; 1 of the lines malformed and skipped\n"), std::string::npos) << r.out;
+  EXPECT_EQ(converged_column(test::read_text(out)).size(), 41u);
+
+  std::string tie = dir.write("tie.csv", p[0] + ",0,0,0,1\n" + p[1] + "\n");
+  r = run_solve(tie, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(tie + ":2: expected 7 values, as 1 of the 2 target lines have, got 3"),
+            std::string::npos)
+      << r.err;
 }
 
 // a header fixes the column count: rows that do not match it are reported, and a header that

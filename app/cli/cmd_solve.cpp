@@ -42,8 +42,9 @@ constexpr const char* kSummary =
     "naming x,y,z[,qx,qy,qz,qw] in any order: it decides the format and the columns are read\n"
     "by name; without one the count of values most valid lines have decides.\n"
     "After it, a malformed line is reported\n"
-    "with its line number and gets a row with converged=0; a file without a valid target is an\n"
-    "error. OUT.csv: converged,pos_err,rot_err,iterations, then the joint coordinates in q_start\n"
+    "with its line number and gets a row with converged=0; a file without a valid target, or\n"
+    "with more malformed lines than valid ones, is an error.\n"
+    "OUT.csv: converged,pos_err,rot_err,iterations, then the joint coordinates in q_start\n"
     "order, named as in Q.csv (so `ikwb fk ROBOT --q OUT.csv` reads it), one\n"
     "row per target line in order (with --out -, written as they are solved); the summary\n"
     "line goes to standard output (standard error with --out -). Defaults: seed at the middle\n"
@@ -69,8 +70,10 @@ constexpr const char* kSummary =
     "trajectory that stays on one IK branch wherever the targets allow; one target per call.";
 
 // Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
-// skipped"). Throws CsvError when the file has no rows, or none that can be solved: a batch
-// that solves nothing is an error, not a 0/0 summary. expected: what the file should hold.
+// skipped"). Throws CsvError when the file has no rows, none that can be solved (a batch that
+// solves nothing is an error, not a 0/0 summary), or more malformed rows than usable ones: such
+// a file is taken for the wrong one or in the wrong format, and refused before a long solve of
+// mostly skipped rows that would end with status 0. expected: what the file should hold.
 // After kRowMessages such lines the rest are counted in one line.
 constexpr int kRowMessages = 20;
 
@@ -98,6 +101,10 @@ void report_rows(const std::string& file, const std::vector<Row>& rows, const ch
   if (usable == 0)
     throw CsvError(path + ": no usable target: each of its " + std::to_string(rows.size()) +
                    " target lines is malformed (above)");
+  if (2 * usable < rows.size())
+    throw CsvError(path + ": " + std::to_string(rows.size() - usable) + " of its " +
+                   std::to_string(rows.size()) +
+                   " target lines are malformed (above), more than half: nothing is solved");
 }
 
 // OUT.csv's rows, written as the targets are solved: the header at once, then after each solver

@@ -308,6 +308,7 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
                       num(q.w * 1.0004);
   std::string q_bad =
       num(q.x * 1.1) + "," + num(q.y * 1.1) + "," + num(q.z * 1.1) + "," + num(q.w * 1.1);
+  // lines 8 and 9 keep the malformed lines from being most of the file (which is refused)
   std::string targets = dir.write("t.csv",
                                   "tcp.x,tcp.y,tcp.z,tcp.qx,tcp.qy,tcp.qz,tcp.qw\n"       // line 1
                                       + p + "," + qs + "\n"                               // 2
@@ -315,7 +316,9 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
                                       + p + "\n"                                          // 4
                                       + p + "," + q_bad + "\n"                            // 5
                                       + p + ",nan," + qs.substr(qs.find(',') + 1) + "\n"  // 6
-                                      + p + "," + q_off + "\n");                          // 7
+                                      + p + "," + q_off + "\n"                            // 7
+                                      + p + "," + qs + "\n"                               // 8
+                                      + p + "," + qs + "\n");                             // 9
   std::string out = dir / "out.csv";
   CmdResult r = run_solve({"--scene", scene, "--targets", targets, "--out", out, "--seeds", "8"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -328,11 +331,11 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
   EXPECT_NE(r.err.find(targets + ":6: column 'tcp.qx': NaN or infinite value"), std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find(":7:"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("solved 2/6 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("solved 4/8 "), std::string::npos) << r.out;
   std::vector<OutRow> rows = read_out(out, model->coord_count);
-  ASSERT_EQ(rows.size(), 6u);
-  std::vector<bool> ok = {true, false, false, false, false, true};
-  for (int i = 0; i < 6; ++i) {
+  ASSERT_EQ(rows.size(), 8u);
+  std::vector<bool> ok = {true, false, false, false, false, true, true, true};
+  for (int i = 0; i < 8; ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(rows[i].converged, ok[i]);
     EXPECT_EQ(std::isnan(rows[i].pos_err), !ok[i]);

@@ -144,7 +144,8 @@ TEST(CliSolveTargets, LinkNamesAreHelped) {
 TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {
   TempDir dir;
   const std::vector<std::string> p = reachable_points();
-  std::string targets = dir.write("t.csv", "1e308,0,0.4\n" + p[0] + "\n1e400,0,0\n");
+  std::string targets =
+      dir.write("t.csv", "1e308,0,0.4\n" + p[0] + "\n1e400,0,0\n" + p[1] + "\n" + p[2] + "\n");
   std::string out = dir / "out.csv";
   CmdResult r = run_solve(targets, out);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -154,7 +155,7 @@ TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {
   EXPECT_NE(r.err.find(targets + ":3: '1e400' is out of range; this target is skipped"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.out.find("solved 1/3 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("solved 3/5 "), std::string::npos) << r.out;
   EXPECT_EQ(test::read_text(out).find("inf"), std::string::npos);
 }
 
@@ -300,6 +301,29 @@ TEST(CliSolveTargets, AFileWithoutAUsableTargetIsAnError) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("folder: is a directory, not a targets file"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// more malformed target lines than valid ones: taken for a wrong file or format and refused
+// before the solve (exit status 1, as for a file without a valid target), so a pipeline stops
+// instead of solving a file of skipped rows; half of them malformed still solves
+TEST(CliSolveTargets, AFileOfMostlyMalformedLinesIsAnError) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  const std::string targets = dir.write("t.csv", p[0] + "\n1;2;3\n4;5;6\n");
+  for (const std::string& out : {dir / "out.csv", std::string("-")}) {
+    SCOPED_TRACE(out);
+    CmdResult r = run_solve(targets, out);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find(targets + ": 2 of its 3 target lines are malformed (above), more than "
+                                   "half: nothing is solved"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.csv"));
+  }
+  CmdResult r = run_solve(dir.write("half.csv", p[0] + "\n1;2;3\n"), dir / "out.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 1/2 "), std::string::npos) << r.out;
 }
 
 // with --out - standard output carries OUT.csv and nothing else; the summary goes to stderr

@@ -19,6 +19,7 @@
 #include "app/cli/link_targets.hpp"
 #include "app/cli/robot_args.hpp"
 #include "app/cli/scene_targets.hpp"
+#include "app/cli/solve_progress.hpp"
 #include "app/cli/solver_args.hpp"
 #include "app/cli/trajectory_io.hpp"
 #include "engine/core/output_target.hpp"
@@ -170,8 +171,8 @@ class ResultRows {
 // Solves `count` problems in chunks of at most `chunk` from q0; make_chunk(begin, n) builds the
 // problem set for problems begin..begin+n-1; each chunk's results go to rows.add as soon as they
 // are in, and rows.close() ends OUT.csv after the last. sequential: one problem at a time, each
-// from the answer before it (q0 for the first). Shows a progress bar on a terminal. Returns the
-// results in order and sets *elapsed (s).
+// from the answer before it (q0 for the first). Shows the progress on standard error
+// (SolveProgress). Returns the results in order and sets *elapsed (s).
 template <class MakeChunk>
 std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSettings& settings,
                                            const std::vector<double>& q0, std::size_t count,
@@ -180,7 +181,7 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
   std::vector<ProblemResult> results(count);
   std::vector<double> start = q0;
   if (sequential) chunk = 1;
-  const bool tty = isatty(fileno(stderr));
+  SolveProgress progress(stderr, isatty(fileno(stderr)), count);
   auto t0 = std::chrono::steady_clock::now();
   SolveResult res;
   for (std::size_t begin = 0; begin < count; begin += chunk) {
@@ -190,17 +191,10 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
     for (int i = 0; i < n; ++i) results[begin + i] = res.problems[i];
     rows.add(results.data() + begin, n);
     if (sequential) start = res.problems[0].q;
-    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::size_t done = begin + n;
-    if (tty) {
-      int bar = int(30.0 * double(done) / double(count));
-      std::fprintf(stderr, "\r[%s%s] %zu/%zu  %.0f solves/s", std::string(bar, '#').c_str(),
-                   std::string(30 - bar, ' ').c_str(), done, count,
-                   dt > 0 ? double(done) / dt : 0.0);
-      std::fflush(stderr);
-    }
+    progress.update(begin + n,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  if (tty && count > 0) std::fprintf(stderr, "\n");
+  progress.finish();
   *elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rows.close();
   return results;

@@ -232,6 +232,22 @@ std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
   return solver;
 }
 
+// A warning when fewer dofs move the link than the targets fix (a pose 6, a position 3): a
+// 4-joint arm given 6-value poses failed every line with nothing saying why. A link no joint
+// moves has had its warning (find_target_link).
+void warn_of_few_dofs(const Model& m, const std::string& link_name, int link, bool pose) {
+  const int dofs = link_dof_count(m, link);
+  const int fixed = pose ? 6 : 3;
+  if (dofs == 0 || dofs >= fixed) return;
+  const char* kind = pose ? "pose" : "position";
+  std::fprintf(stderr,
+               "warning: link '%s' is moved by %d dof%s, fewer than the %d a %s target fixes: "
+               "most %ss are out of its reach (those recorded on this robot are not) and end "
+               "with converged=0%s\n",
+               link_name.c_str(), dofs, dofs == 1 ? "" : "s", fixed, kind, kind,
+               pose ? "; for the positions alone, give x,y,z targets (3 values a line)" : "");
+}
+
 // `ikwb solve ROBOT --link NAME --targets T.csv`; *allocating names what memory is being taken
 // for, for the out-of-memory message
 void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
@@ -254,6 +270,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
                  targets.ignored_columns.size() == 1 ? "" : "s",
                  (names + (targets.ignored_columns.size() == 1 ? " is" : " are")).c_str());
   }
+  const bool pose = targets.columns == 7;
+  warn_of_few_dofs(m, link_name, link, pose);
   report_rows(targets_path, targets.rows, "one a line: x,y,z or x,y,z,qx,qy,qz,qw");
   CsvWriter out(out_path);
   auto solver = solver_for(settings);
@@ -262,7 +280,6 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   std::vector<bool> ok(targets.rows.size());
   for (int i = 0; i < int(targets.rows.size()); ++i)
     if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
-  const bool pose = targets.columns == 7;
   *allocating = chunk_text(valid.size(), chunk);
   ResultRows rows(out, m, ok, pose);
   double elapsed = 0;

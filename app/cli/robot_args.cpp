@@ -1,5 +1,6 @@
 #include "app/cli/robot_args.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -43,6 +44,19 @@ UrdfOptions scene_robot_options(const ArgParser& args, const Scene& scene) {
   return opt;
 }
 
+int link_dof_count(const Model& m, int link) {
+  std::vector<bool> moves(std::size_t(m.dof_count), false);
+  for (int b = link; b >= 0;) {
+    const int j = m.body_joint[b];
+    if (j < 0) break;
+    const int source = m.joint_mimic[j] >= 0 ? m.joint_mimic[j] : j;
+    for (int d = m.joint_qd_start[source]; d < m.joint_qd_start[source + 1]; ++d)
+      moves[std::size_t(d)] = true;
+    b = m.joint_parent[j];
+  }
+  return int(std::count(moves.begin(), moves.end(), true));
+}
+
 int find_target_link(const Model& m, const std::string& name) {
   const int link = m.find_body(name);
   if (link < 0) {
@@ -61,12 +75,7 @@ int find_target_link(const Model& m, const std::string& name) {
                    (close.empty() ? "" : "; did you mean " + close + "?") +
                    "; links are: " + names);
   }
-  for (int b = link; b >= 0;) {
-    const int j = m.body_joint[b];
-    if (j < 0) break;
-    if (m.joint_mimic[j] >= 0 || m.joint_qd_start[j + 1] > m.joint_qd_start[j]) return link;
-    b = m.joint_parent[j];
-  }
+  if (link_dof_count(m, link) > 0) return link;
   std::fprintf(stderr,
                "warning: no joint moves link '%s': only a target where it already is can be "
                "met\n",

@@ -37,6 +37,10 @@ std::vector<NamedInput> scene_inputs(const Scene& scene);
 // without points)
 MeshFiles scene_mesh_files(const Scene& scene);
 
+// the dofs that move body `link`: those of the joints between it and the root, a mimic joint's
+// source's in its place, each counted once
+int link_dof_count(const Model& m, int link);
+
 // the body named `name` (--link); an unknown name is a CliError that lists the links, those
 // whose names contain it first ("did you mean 'panda_hand', 'panda_hand_tcp'?"). A link no
 // joint moves is a warning: only a target where it already is can be met.

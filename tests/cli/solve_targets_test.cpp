@@ -139,6 +139,44 @@ TEST(CliSolveTargets, LinkNamesAreHelped) {
   EXPECT_NE(r.err.find("warning: no joint moves link 'panda_link0'"), std::string::npos) << r.err;
 }
 
+// fewer dofs moving the link than a target fixes (a pose 6, a position 3): a warning up front
+// naming the link and the count, pointing a pose's to x,y,z targets; with enough dofs none
+TEST(CliSolveTargets, ALinkMovedByFewerDofsThanTheTargetFixesIsAWarning) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  const std::string poses = dir.write("poses.csv", p[0] + ",0,0,0,1\n");
+  const std::string points = dir.write("points.csv", p[0] + "\n");
+  const std::string out = dir / "out.csv";
+  CmdResult r = run_solve(poses, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: link 'tip' is moved by 3 dofs, fewer than the 6 a pose target "
+                       "fixes: most poses are out of its reach (those recorded on this robot are "
+                       "not) and end with converged=0; for the positions alone, give x,y,z "
+                       "targets (3 values a line)\n"),
+            std::string::npos)
+      << r.err;
+  r = test::run_command(cmd_solve,
+                        {"solve", "planar3", "--link", "link1", "--targets", points, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: link 'link1' is moved by 1 dof, fewer than the 3 a position "
+                       "target fixes: most positions are out of its reach (those recorded on "
+                       "this robot are not) and end with converged=0\n"),
+            std::string::npos)
+      << r.err;
+
+  // 3 dofs for a position; 9 with a floating base for a pose; the Panda's 7 for a pose
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"solve", "planar3", "--link", "tip", "--targets", points},
+        {"solve", "planar3", "--link", "tip", "--targets", poses, "--floating-base"},
+        {"solve", "panda", "--link", "panda_hand_tcp", "--targets", poses}}) {
+    std::vector<std::string> all = args;
+    for (const char* a : {"--out", "-", "--restarts", "0"}) all.push_back(a);
+    r = test::run_command(cmd_solve, all);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << args[2] << ": " << r.err;
+  }
+}
+
 // numbers too large to solve for (their squares overflow) or to read are skipped by name, not
 // solved into infinities
 TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {

@@ -161,6 +161,10 @@ void Viewport3D::hover(AppState& app, const InputState& in) {
   if (app.hover.obstacle >= 0) return;
   app.hover.body = hit.body;
   hover_point_ = render::to_vec3(hit.local_point);
+  // a robot drawn by its skeleton (no meshes to hit) is picked by it
+  if (!hit.hit() && visuals.options.skeleton)
+    app.hover.body =
+        skeleton_body_at(*app.model, app.fk.body_q, camera, rect, in.mouse, &hover_point_);
 }
 
 void Viewport3D::click(AppState& app, int button) {

@@ -65,6 +65,12 @@ struct Skeleton {
   std::vector<glm::vec3> fixed;     // origins of fixed joints, and of roots without a joint
 };
 Skeleton robot_skeleton(const Model& model, const std::vector<Transform<double>>& body_q);
+// The body whose skeleton is under screen point `mouse` (the picking of a robot drawn without
+// meshes): a joint's marker within 10 px picks the joint's child, else a segment within 6 px
+// picks the body it runs along; -1 for none. *local receives the point in that body's frame.
+int skeleton_body_at(const Model& model, const std::vector<Transform<double>>& body_q,
+                     const render::Camera& camera, const render::Viewport& rect, glm::vec2 mouse,
+                     Vec3<double>* local);
 // Why the robot's visuals do not show its structure, for the message that turns the skeleton on:
 // "ROBOT has no visual geometry" or "ROBOT: 3 of 12 visual meshes could not be loaded (magenta
 // placeholders)"; "" when its visuals draw it.

@@ -41,6 +41,52 @@ Skeleton robot_skeleton(const Model& m, const std::vector<Transform<double>>& bo
   return s;
 }
 
+int skeleton_body_at(const Model& m, const std::vector<Transform<double>>& body_q,
+                     const render::Camera& camera, const render::Viewport& rect, glm::vec2 mouse,
+                     Vec3<double>* local) {
+  constexpr float kMarkerPick = 10.0f, kSegmentPick = 6.0f;  // pixels
+  if (int(body_q.size()) != m.body_count) return -1;
+  auto on_screen = [&](const glm::vec3& p, glm::vec2* px) {
+    const glm::vec3 s = camera.project(p, rect);
+    *px = glm::vec2(s);
+    return s.z > 0;
+  };
+  auto in_body = [&](int body, const glm::vec3& world) {
+    const Vec3<double> w{world.x, world.y, world.z};
+    return transform_point(inverse(body_q[body]), w);
+  };
+  int best = -1;
+  float best_d = kMarkerPick;
+  glm::vec3 best_point(0.0f);
+  for (int j = 0; j < m.joint_count; ++j) {
+    const glm::vec3 o = joint_origin(m, body_q, j);
+    glm::vec2 px;
+    if (!on_screen(o, &px) || glm::length(px - mouse) >= best_d) continue;
+    best_d = glm::length(px - mouse), best = m.joint_child[j], best_point = o;
+  }
+  if (best < 0) {
+    best_d = kSegmentPick;
+    for (int j = 0; j < m.joint_count; ++j) {
+      const int parent = m.joint_parent[j];
+      if (parent < 0) continue;
+      const int in = m.body_joint[parent];
+      const glm::vec3 a = in >= 0 ? joint_origin(m, body_q, in) : render::to_glm(body_q[parent].p);
+      const glm::vec3 b = joint_origin(m, body_q, j);
+      glm::vec2 pa, pb;
+      if (!on_screen(a, &pa) || !on_screen(b, &pb)) continue;
+      const glm::vec2 ab = pb - pa;
+      const float len2 = glm::dot(ab, ab);
+      if (len2 < 1e-6f) continue;
+      const float t = glm::clamp(glm::dot(mouse - pa, ab) / len2, 0.0f, 1.0f);
+      const float d = glm::length(pa + t * ab - mouse);
+      if (d >= best_d) continue;
+      best_d = d, best = parent, best_point = glm::mix(a, b, t);
+    }
+  }
+  if (best >= 0 && local) *local = in_body(best, best_point);
+  return best;
+}
+
 std::string skeleton_reason(const Model& model, const std::string& robot_title) {
   int geometries = 0, meshes = 0, placeholders = 0;
   for (const std::vector<Geometry>& visuals : model.body_visuals)

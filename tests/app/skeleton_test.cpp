@@ -222,4 +222,29 @@ TEST_F(Skeleton, DrawsMarkersAtTheJointsAndSegmentsBetweenThem) {
   EXPECT_FALSE(near_pixel(off, width, mid, light));
 }
 
+// a robot with no meshes is picked by its skeleton: a click on a joint's marker selects the
+// joint's child, one half way along a segment the link it runs along (nothing to hit before)
+TEST_F(Skeleton, ClickingTheSkeletonSelectsALink) {
+  std::ofstream(path("bare.urdf")) << arm_urdf("");
+  ASSERT_EQ(
+      run("open_urdf bare.urdf\nview hints off\nview axes off\nwait 2\n" + dump_cmd("at.json")), 0)
+      << log();
+  const json d = dump("at.json");
+  const glm::vec2 upper = screen_of(d, "upper"),
+                  mid = 0.5f * (screen_of(d, "fore") + screen_of(d, "tool"));
+  auto click = [](glm::vec2 p) {
+    return "click " + std::to_string(p.x) + " " + std::to_string(p.y) + "\nwait 2\n";
+  };
+  ASSERT_EQ(
+      run("open_urdf bare.urdf\nview hints off\nview axes off\nwait 2\n" + click(upper) +
+          dump_cmd("marker.json") + click(mid) + dump_cmd("segment.json") +
+          "view skeleton off\nwait 1\nselect_link base\n" + click(mid) + dump_cmd("off.json")),
+      0)
+      << log();
+  EXPECT_EQ(dump("marker.json")["selection"]["link"], "upper");
+  EXPECT_EQ(dump("segment.json")["selection"]["link"], "fore");
+  // without the skeleton there is nothing there to click
+  EXPECT_NE(dump("off.json")["selection"]["link"], "fore");
+}
+
 }  // namespace

@@ -177,7 +177,7 @@ void draw_timeline_panel(Ui& ui) {
   if (ImGui::SliderFloat("##speed", &speed, 0.05f, 1.0f, "%.2fx")) t.speed = speed;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("playback speed (1x: real time)");
   ImGui::SameLine();
-  if (ImGui::Button("Add key (K)")) add_key(app, t.playhead);
+  if (ImGui::Button("Add key (K)")) add_key_at_playhead(app);
   ImGui::SameLine();
   ImGui::Checkbox("Ghosts", &t.show_ghosts);
   if (!t.motion_path.empty()) ImGui::TextDisabled("Playing the motion %s", t.motion_path.c_str());

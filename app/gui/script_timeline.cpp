@@ -31,13 +31,15 @@ void succeeded(Turn& t, bool ok, const std::string& what) {
 std::string check_key_add(const Args& a) {
   double v;
   return need(a.size() < 2 || (plain_number(a[1], &v) && v >= 0),
-              "expected: key_add [TIME] (seconds >= 0; the playhead when left out)");
+              "expected: key_add [TIME] (seconds >= 0; left out: as K, at the playhead)");
 }
 
+// without a time, as K
 bool run_key_add(Turn& t) {
-  double time = t.app().timeline.playhead;
-  if (t.args().size() > 1) plain_number(t.args()[1], &time);
-  succeeded(t, add_key(t.app(), time) >= 0, "key not added");
+  double time = 0;
+  const bool at_time = t.args().size() > 1 && plain_number(t.args()[1], &time);
+  succeeded(t, (at_time ? add_key(t.app(), time) : add_key_at_playhead(t.app())) >= 0,
+            "key not added");
   return false;
 }
 

@@ -218,10 +218,11 @@ void session_shortcuts(Ui& ui) {
     else
       save(ui);
   }
-  // K: a key at the playhead while the Timeline is shown, else a stored configuration
+  // K: a key (at the playhead, or after the last one) while the Timeline is shown, else a stored
+  // configuration
   if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K)) {
     if (app.timeline.show_panel)
-      add_key(app, app.timeline.playhead);
+      add_key_at_playhead(app);
     else
       store_configuration(ui);
   }

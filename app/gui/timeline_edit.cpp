@@ -98,6 +98,64 @@ void apply_playhead(AppState& app) {
 
 // ---- keys ---------------------------------------------------------------------------------------
 
+namespace {
+
+std::string key_count(const Timeline& tl) {
+  return std::to_string(tl.keys.size()) + (tl.keys.size() == 1 ? " key" : " keys");
+}
+
+// the current configuration and targets as a key at `time`
+Keyframe current_pose(const AppState& app, double time) {
+  Keyframe key;
+  key.time = time;
+  key.q = app.joint_q;
+  for (const WorkbenchObjective& o : app.objectives) key.targets.push_back(o.target);
+  return key;
+}
+
+// the same configuration and targets, up to rounding (a scrub onto a key blends its targets with
+// weight 0)
+bool same_pose(const Keyframe& a, const Keyframe& b) {
+  constexpr double kSame = 1e-9;  // rad, m, quaternion components
+  auto close = [](const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!(std::fabs(x[i] - y[i]) <= kSame)) return false;
+    return true;
+  };
+  if (!close(a.q, b.q) || a.targets.size() != b.targets.size()) return false;
+  for (std::size_t i = 0; i < a.targets.size(); ++i) {
+    const Transform<double>&ta = a.targets[i], &tb = b.targets[i];
+    if (!close({ta.p.x, ta.p.y, ta.p.z, ta.q.x, ta.q.y, ta.q.z, ta.q.w},
+               {tb.p.x, tb.p.y, tb.p.z, tb.q.x, tb.q.y, tb.q.z, tb.q.w}))
+      return false;
+  }
+  return true;
+}
+
+// add_key's work; `note` ends its message
+int put_key(AppState& app, double time, const std::string& note) {
+  TimelineState& t = timeline_of(app);
+  fit_key_targets(app);
+  Keyframe key = current_pose(app, time);
+  // a replaced key keeps its segment's interpolation, a new one takes the one it splits
+  const int existing = t.timeline.key_at(time);
+  const bool replacing = existing >= 0;
+  const int seg = replacing ? existing : t.timeline.segment_at(time);
+  if (seg >= 0) key.interpolation = t.timeline.keys[seg].interpolation;
+  const int index = t.timeline.insert(std::move(key));
+  // shifted by a new key: edits no longer go to the selected one (a replaced one keeps them)
+  if (!replacing && t.selected >= index) t.selected = -1;
+  t.playhead = time;
+  t.hold = false;
+  changed(app, replacing ? "replace key" : "add key");
+  app.info(std::string(replacing ? "replaced key " : "key ") + std::to_string(index) + " at " +
+           short_number(time) + " s (" + key_count(t.timeline) + ")" + note);
+  return index;
+}
+
+}  // namespace
+
 int add_key(AppState& app, double time) {
   if (!app.model) {
     app.error("add key: open a robot first");
@@ -107,22 +165,27 @@ int add_key(AppState& app, double time) {
     app.error("add key: the time must be a number >= 0 (seconds)");
     return -1;
   }
+  return put_key(app, time, "");
+}
+
+int add_key_at_playhead(AppState& app) {
+  if (!app.model) {
+    app.error("add key: open a robot first");
+    return -1;
+  }
   TimelineState& t = timeline_of(app);
+  const int here = t.timeline.key_at(t.playhead);
+  if (here < 0 || here == t.selected) return add_key(app, t.playhead);
   fit_key_targets(app);
-  Keyframe key;
-  key.time = time;
-  key.q = app.joint_q;
-  for (const WorkbenchObjective& o : app.objectives) key.targets.push_back(o.target);
-  const int seg = t.timeline.segment_at(time);
-  if (seg >= 0) key.interpolation = t.timeline.keys[seg].interpolation;
-  const int index = t.timeline.insert(std::move(key));
-  if (t.selected >= index) t.selected = -1;  // replaced or shifted: edits no longer go there
-  t.playhead = time;
-  t.hold = false;
-  changed(app, "add key");
-  app.info("key " + std::to_string(index) + " at " + short_number(time) + " s (" +
-           std::to_string(t.timeline.keys.size()) + " keys)");
-  return index;
+  const Keyframe& key = t.timeline.keys[here];
+  const std::string which = "key " + std::to_string(here) + " (" + short_number(key.time) + " s)";
+  if (same_pose(key, current_pose(app, key.time))) {
+    app.info(which + " already holds this pose: pose the robot, then K adds the next key");
+    return here;
+  }
+  return put_key(app, t.timeline.end() + kKeySpacing,
+                 ", after the last key: the playhead was on " + which +
+                     ", which keeps its pose (to change a key, select it)");
 }
 
 bool delete_key(AppState& app, int index) {

@@ -13,10 +13,21 @@
 namespace ikwb::gui {
 
 // ---- keys ---------------------------------------------------------------------------------
-// A key at `time` (>= 0) with the current configuration and targets; the segment it starts takes
-// the interpolation of the segment it splits (joint for the first). It is not selected: the next
-// pose is the next key's. Returns its index (-1 and an error without a robot or for a bad time).
+// the time K leaves between the last key and the key it appends (s)
+constexpr double kKeySpacing = 1.0;
+
+// A key at `time` (>= 0) with the current configuration and targets, the playhead moved to it; a
+// key already at that time is replaced, which the message says ("replaced key 1 at 0.5 s"). A
+// new key's segment takes the interpolation of the segment it splits (joint for the first). It is
+// not selected: the next pose is the next key's. Returns its index (-1 and an error without a
+// robot or for a bad time).
 int add_key(AppState& app, double time);
+// K, the Timeline's Add key and `key_add` without a time: add_key at the playhead, unless a key
+// is there already. The selected key (the one being edited) is replaced; a key holding the
+// current pose stays and the message says so; a key with another pose stays too, and the new key
+// goes kKeySpacing after the last key, the playhead with it: pose, K, pose, K, ... lays the keys
+// one after another (docs/timeline.md, "In the workbench").
+int add_key_at_playhead(AppState& app);
 bool delete_key(AppState& app, int index);
 // Selects key `index` (-1: none): the robot jumps to it (configuration and targets), the
 // playhead to its time; later edits update the key until another is selected or playback starts.

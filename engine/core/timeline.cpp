@@ -172,12 +172,17 @@ int Timeline::segment_at(double t) const {
   return std::min(std::max(i, 0), int(keys.size()) - 2);
 }
 
-int Timeline::insert(Keyframe key) {
+int Timeline::key_at(double t) const {
   for (std::size_t i = 0; i < keys.size(); ++i)
-    if (std::fabs(keys[i].time - key.time) < kSameTime) {
-      keys[i] = std::move(key);
-      return int(i);
-    }
+    if (std::fabs(keys[i].time - t) < kSameTime) return int(i);
+  return -1;
+}
+
+int Timeline::insert(Keyframe key) {
+  if (const int i = key_at(key.time); i >= 0) {
+    keys[std::size_t(i)] = std::move(key);
+    return i;
+  }
   const auto at = std::upper_bound(keys.begin(), keys.end(), key.time,
                                    [](double v, const Keyframe& k) { return v < k.time; }) -
                   keys.begin();
@@ -186,8 +191,7 @@ int Timeline::insert(Keyframe key) {
 }
 
 int Timeline::retime(int i, double t) {
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    if (int(k) != i && std::fabs(keys[k].time - t) < kSameTime) return -1;
+  if (const int other = key_at(t); other >= 0 && other != i) return -1;
   Keyframe key = std::move(keys[i]);
   keys.erase(keys.begin() + i);
   key.time = t;

@@ -70,6 +70,8 @@ struct Timeline {
   // the key whose segment holds time t (clamped: 0 before the first key, the second to last at
   // and after the last); -1 without keys
   int segment_at(double t) const;
+  // the key at time t (within 1e-9 s), -1 when none
+  int key_at(double t) const;
   // inserts a key at its time (replacing one within 1e-9 s); returns its index
   int insert(Keyframe key);
   // moves key i to time t (sorted again; refused when another key is within 1e-9 s of t);

@@ -37,15 +37,18 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
   ASSERT_EQ(run(script), 0) << log();
 
   nlohmann::json keys = dump("keys.json")["timeline"];
-  ASSERT_EQ(keys["keys"].size(), 2u) << "K adds a key at the playhead (1.5, replacing it)";
+  ASSERT_EQ(keys["keys"].size(), 3u) << "K on key 1, another pose: a key 1 s after the last";
   EXPECT_EQ(keys["keys"][0]["time"], 0.0);
   EXPECT_EQ(keys["keys"][1]["time"], 1.5);
+  EXPECT_EQ(keys["keys"][2]["time"], 2.5);
   EXPECT_EQ(keys["keys"][0]["interpolation"], "task");
-  const nlohmann::json q0 = keys["keys"][0]["q"], q1 = keys["keys"][1]["q"];
+  const nlohmann::json q0 = keys["keys"][0]["q"], q1 = keys["keys"][1]["q"],
+                       q2 = keys["keys"][2]["q"];
   EXPECT_GT(distance(q0, q1), 0.1);
+  EXPECT_GT(distance(q1, q2), 0.1);
 
   // the playhead drives the robot: half way (s(0.5) = 0.5) between the keys' targets (y 0 at the
-  // preset's pose, -0.2 after K replaced the key at 1.5 s)
+  // preset's pose, 0.2 at key 1)
   nlohmann::json scrub = dump("scrub.json");
   EXPECT_EQ(scrub["timeline"]["playhead"], 0.75);
   EXPECT_TRUE(scrub["timeline"]["holding"]);
@@ -53,7 +56,7 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
   EXPECT_GT(distance(scrub["joint_q"], q0), 0.02);
   EXPECT_GT(distance(scrub["joint_q"], q1), 0.02);
   const nlohmann::json& tcp = scrub["objectives"][0];
-  EXPECT_NEAR(tcp["target"]["position"][1].get<double>(), -0.1, 1e-9);
+  EXPECT_NEAR(tcp["target"]["position"][1].get<double>(), 0.1, 1e-9);
   EXPECT_LT(tcp["position_error"].get<double>(), 1e-3);
 
   // selecting a key puts the robot at it
@@ -62,26 +65,61 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
   EXPECT_FALSE(select["timeline"]["holding"]);
   EXPECT_LT(distance(select["joint_q"], q0), 1e-6);
 
-  // the export: header, 0..1.5 s at 20 Hz
+  // the export: header, 0..2.5 s at 20 Hz
   std::string csv = test::read_text(path("t.csv"));
   EXPECT_EQ(csv.rfind("time,panda_joint1,", 0), 0u) << csv.substr(0, 80);
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 31);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 51);
 
-  EXPECT_EQ(dump("undo.json")["timeline"]["keys"].size(), 2u) << "undo brings the key back";
+  EXPECT_EQ(dump("undo.json")["timeline"]["keys"].size(), 3u) << "undo brings the key back";
   nlohmann::json play = dump("play.json")["timeline"];
   EXPECT_GT(play["playhead"].get<double>(), 0.0);
 
   nlohmann::json motion = dump("motion.json");
   EXPECT_EQ(motion["timeline"]["motion"], path("t.csv"));
-  EXPECT_EQ(motion["timeline"]["playhead"], 1.5);
-  EXPECT_LT(distance(motion["joint_q"], q1), 1e-9);
+  EXPECT_EQ(motion["timeline"]["playhead"], 2.5);
+  EXPECT_LT(distance(motion["joint_q"], q2), 1e-9);
 
   nlohmann::json reopened = dump("reopened.json")["timeline"];
-  ASSERT_EQ(reopened["keys"].size(), 2u);
+  ASSERT_EQ(reopened["keys"].size(), 3u);
   EXPECT_EQ(reopened["keys"][1]["time"], 1.5);
   EXPECT_EQ(reopened["keys"][0]["interpolation"], "task");
-  EXPECT_LT(distance(reopened["keys"][1]["q"], q1), 1e-12);
+  EXPECT_LT(distance(reopened["keys"][2]["q"], q2), 1e-12);
   EXPECT_TRUE(nlohmann::json::parse(test::read_text(path("s.json"))).contains("timeline"));
+}
+
+// The lecturer's path (pose, K, pose, K, pose, K, play) lays three keys 1 s apart: K on a key that
+// holds another pose appends a key after the last one (each K at 0 s used to overwrite the one
+// key there, saying "key 0 at 0 s (1 keys)" every time). K with the pose of the key under the
+// playhead adds nothing, and says so; a key put at the time of another replaces it and says so.
+TEST_F(Timeline, PoseKPoseKPoseKLaysOneKeyAfterAnother) {
+  const std::string script =
+      "robot panda\ntimeline on\n"
+      "target 0 0.4 0 0.5 1 0 0 0\nwait 40\nkey K\nwait 1\nkey K\nwait 1\n"
+      "target 0 0.4 0.2 0.4 1 0 0 0\nwait 40\nkey K\nwait 1\n"
+      "target 0 0.3 -0.2 0.4 1 0 0 0\nwait 40\nkey K\nwait 1\n" +
+      dump_cmd("keys.json") + "key_add 0.5\ntarget 0 0.35 0 0.45 1 0 0 0\nwait 40\nkey_add 0.5\n" +
+      "key_delete 1\nplay\nwait 10\n" + dump_cmd("playing.json");
+  ASSERT_EQ(run(script), 0) << log();
+  const nlohmann::json keys = dump("keys.json");
+  const nlohmann::json& k = keys["timeline"]["keys"];
+  ASSERT_EQ(k.size(), 3u) << keys["messages"].dump();
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(k[i]["time"], double(i));
+  EXPECT_GT(distance(k[0]["q"], k[1]["q"]), 0.05);
+  EXPECT_GT(distance(k[1]["q"], k[2]["q"]), 0.05);
+  EXPECT_EQ(keys["timeline"]["playhead"], 2.0) << "the playhead follows the new key";
+  const std::string said = keys["messages"].dump();
+  EXPECT_NE(said.find("key 0 at 0 s (1 key)"), std::string::npos) << said;
+  EXPECT_NE(said.find("key 0 (0 s) already holds this pose"), std::string::npos) << said;
+  EXPECT_NE(said.find("key 1 at 1 s (2 keys), after the last key: the playhead was on key 0 (0 "
+                      "s), which keeps its pose"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("key 2 at 2 s (3 keys)"), std::string::npos) << said;
+  const nlohmann::json playing = dump("playing.json");
+  const std::string later = playing["messages"].dump();
+  EXPECT_NE(later.find("key 1 at 0.5 s (4 keys)"), std::string::npos) << later;
+  EXPECT_NE(later.find("replaced key 1 at 0.5 s (4 keys)"), std::string::npos) << later;
+  EXPECT_TRUE(playing["timeline"]["playing"].get<bool>());
 }
 
 // the Timeline window has its band under the 3D view: a hand dragged low in the view stays
@@ -324,6 +362,9 @@ TEST_F(Timeline, AKeyThatMissesItsTargetsIsFlaggedAndStoredAgainWithK) {
       << messages;
   EXPECT_EQ(messages.find("give the segment more time"), std::string::npos) << messages;
   const nlohmann::json after = dump("after.json")["timeline"];
+  EXPECT_NE(dump("after.json")["messages"].dump().find("replaced key 1 at 1.5 s (3 keys)"),
+            std::string::npos)
+      << "K on the selected key stores it again, and says so";
   EXPECT_EQ(after["keys"].size(), 3u);
   EXPECT_TRUE(after["rendered"].get<bool>());
   EXPECT_TRUE(after["flagged_segments"].empty()) << after["flagged_segments"].dump();

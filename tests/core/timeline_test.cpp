@@ -72,6 +72,8 @@ TEST(Timeline, InsertKeepsOrderAndRetimeRefusesACollision) {
   EXPECT_EQ(tl.segment_at(2.5), 1);
   EXPECT_EQ(tl.segment_at(3), 1);
   EXPECT_EQ(tl.segment_at(9), 1);
+  EXPECT_EQ(tl.key_at(2 + 1e-10), 1);
+  EXPECT_EQ(tl.key_at(2.5), -1);
   EXPECT_EQ(tl.retime(0, 2), -1);
   EXPECT_EQ(tl.retime(0, 4), 2);
   EXPECT_EQ(tl.keys[0].time, 2);

@@ -128,6 +128,11 @@ std::string printf_string(const char* fmt, ...) {
   return buf;
 }
 
+// what to do when a task segment's path, not its keys, is where IK fails
+constexpr const char* kPathAdvice =
+    "add a key between (a pose on the way that the robot reaches), or make the segment a joint "
+    "segment";
+
 // why the robot jumps at key `key` (the segment's first when `start`) and what to do about it
 std::string describe_jump(const KeyJump& jump, int key, bool start) {
   const std::string snap =
@@ -138,13 +143,20 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
     return printf_string("key %d's joint values break the hard objective '%s' (by %.3g): ", key,
                          jump.key_breaks.c_str(), jump.key_break) +
            snap + "; store the key again from a pose that keeps it (a solved pose)";
-  if (!jump.targets_reached)
+  if (!jump.targets_reached && jump.key_misses_targets)
     return printf_string(
                "key %d's targets are out of reach (IK stops %.3g m, %.3g rad from them) and its "
                "joint values miss them by %.3g m, %.3g rad: ",
                key, jump.reach_position_error, jump.reach_rotation_error, jump.key_position_error,
                jump.key_rotation_error) +
            snap + "; bring the targets within reach";
+  // the key meets its targets, so they are reachable: the path IK came along is what fails
+  if (!jump.targets_reached)
+    return printf_string(
+               "key %d meets its targets, but IK along the segment stops %.3g m, %.3g "
+               "rad from them: ",
+               key, jump.reach_position_error, jump.reach_rotation_error) +
+           snap + "; the segment's path leaves the region the robot can follow: " + kPathAdvice;
   if (jump.key_misses_targets)
     return printf_string("key %d's joint values miss its targets (%.3g m, %.3g rad off): ", key,
                          jump.key_position_error, jump.key_rotation_error) +
@@ -163,6 +175,16 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
          "; add a key between, or make the segment a joint segment";
 }
 
+// what to do about IK failing on task segment s: a key whose targets are out of reach (its joint
+// values miss them too) is the cause; keys that meet theirs leave the path between them
+std::string reach_advice(const SegmentReport& s) {
+  if (!s.departure.targets_reached && s.departure.key_misses_targets)
+    return "bring key " + std::to_string(s.key) + "'s targets within reach";
+  if (!s.arrival.targets_reached && s.arrival.key_misses_targets)
+    return "bring key " + std::to_string(s.key + 1) + "'s targets within reach";
+  return std::string("the targets' path between the keys leaves the robot's reach: ") + kPathAdvice;
+}
+
 // what to do about a joint too fast on segment s
 std::string speed_advice(const SegmentReport& s) {
   // within this of a jump, fast motion is the jump's aftermath (posture settling)
@@ -171,8 +193,7 @@ std::string speed_advice(const SegmentReport& s) {
     return "right after the jump at key " + std::to_string(s.key) + ": remove the jump first";
   if (s.arrives_with_jump() && s.fastest_time > s.end - kNearJump)
     return "right before the jump at key " + std::to_string(s.key + 1) + ": remove the jump first";
-  if (s.ik_failed())
-    return "IK does not converge on this segment: bring its targets within reach first";
+  if (s.ik_failed()) return "IK does not converge on this segment (said above): see to that first";
   return "give the segment more time";
 }
 
@@ -185,9 +206,10 @@ std::vector<std::string> describe_segment(const SegmentReport& s) {
   if (s.ik_failed())
     out.push_back(seg +
                   printf_string("IK did not converge at %d of %d samples, first at t = %.4g s "
-                                "(max error %.3g m, %.3g rad)",
+                                "(max error %.3g m, %.3g rad); ",
                                 s.ik_failures, s.samples, s.first_failure, s.max_position_error,
-                                s.max_rotation_error));
+                                s.max_rotation_error) +
+                  reach_advice(s));
   if (s.breaks_hard())
     out.push_back(seg + printf_string("the hard objective '%s' is broken at %d samples, first at "
                                       "t = %.4g s (by up to %.3g); a joint segment does not solve: "

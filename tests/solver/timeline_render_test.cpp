@@ -215,7 +215,54 @@ TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
   // the snap at the unreachable key says so, and no advice is to give the segment more time
   EXPECT_FALSE(tr.segments[0].arrival.targets_reached);
   EXPECT_TRUE(described(tr.segments[0], "key 1's targets are out of reach"));
+  EXPECT_TRUE(described(tr.segments[0], "samples, first at t = "));
+  EXPECT_TRUE(described(tr.segments[0], "; bring key 1's targets within reach"));
   EXPECT_FALSE(described(tr.segments[0], "more time"));
+}
+
+// Keys that meet their targets on either side of the Panda's base (tool down, 15 cm up, 0.9 m
+// apart, stored from the workbench): the targets' straight line runs through the base, where IK
+// fails, and IK arrives at key 1 stuck short of its targets. The keys are reachable, the path is
+// not: the messages say so and advise a key between or a joint segment, not "bring the targets
+// within reach".
+TEST(TimelineRender, APathThroughWhatTheRobotCannotReachIsNotAKeyOutOfReach) {
+  Preset p = load_preset("panda");
+  const Model& m = *p.model;
+  auto key = [&](double t, const std::vector<double>& arm, Vec3<double> at) {
+    Keyframe k;
+    k.time = t;
+    k.interpolation = Interpolation::kTask;
+    k.q = p.setup.q;
+    for (int j = 0; j < 7; ++j)
+      k.q[m.joint_q_start[m.find_joint("panda_joint" + std::to_string(j + 1))]] = arm[j];
+    targets_at_key(m, p.setup.objectives, k);
+    k.targets[p.tcp] = {at, {1, 0, 0, 0}};
+    return k;
+  };
+  Timeline tl;
+  tl.keys.push_back(
+      key(0, {0, 0.0320551, 0, -2.5652580, 0, 2.5973131, 0.7853982}, {0.45, 0, 0.15}));
+  tl.keys.push_back(
+      key(2, {1.5054617, 0.5770697, 1.4610620, -2.4930434, -0.8688182, 2.3518027, -1.8580202},
+          {-0.45, 0.05, 0.15}));
+  const Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                        *make_cpu_solver(), &p.setup);
+  const SegmentReport& s = tr.segments[0];
+  EXPECT_TRUE(s.ik_failed());
+  ASSERT_TRUE(s.arrives_with_jump());
+  EXPECT_FALSE(s.arrival.targets_reached);
+  EXPECT_FALSE(s.arrival.key_misses_targets);
+  EXPECT_FALSE(s.departure.key_misses_targets);
+  EXPECT_TRUE(described(s, "key 1 meets its targets, but IK along the segment stops"));
+  EXPECT_TRUE(described(s,
+                        "the targets' path between the keys leaves the robot's reach: add a "
+                        "key between (a pose on the way that the robot reaches), or make the "
+                        "segment a joint segment"));
+  // the speed of the jumps inside the segment points at the IK failure, not at the targets
+  EXPECT_TRUE(s.too_fast());
+  EXPECT_TRUE(described(s, "IK does not converge on this segment (said above): see to that first"));
+  EXPECT_FALSE(described(s, "within reach"));
+  EXPECT_FALSE(described(s, "out of reach"));
 }
 
 // A key whose joint values do not meet its targets (the targets moved, the joints not): IK

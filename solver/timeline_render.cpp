@@ -264,6 +264,17 @@ int Trajectory::flagged_segments() const {
   return n;
 }
 
+std::string flagged_summary(const Trajectory& tr) {
+  const int n = tr.flagged_segments();
+  if (n == 0) return "";
+  std::string which;
+  for (const SegmentReport& s : tr.segments)
+    if (s.flagged()) which += (which.empty() ? "" : ", ") + std::to_string(s.key);
+  return std::to_string(n) + " of " + std::to_string(tr.segments.size()) +
+         (tr.segments.size() == 1 ? " segment" : " segments") + " flagged (segment" +
+         (n == 1 ? " " : "s ") + which + ")";
+}
+
 namespace {
 
 // the 1-dof joints with a velocity limit: (coordinate, limit, joint)

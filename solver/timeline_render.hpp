@@ -128,6 +128,10 @@ struct Trajectory {
   int flagged_segments() const;
 };
 
+// "1 of 2 segments flagged (segment 0)", "2 of 3 segments flagged (segments 0, 2)": the summary
+// the workbench's export and `ikwb animate` give before describe_segment's lines; "" when none is
+std::string flagged_summary(const Trajectory& trajectory);
+
 // Renders the timeline at `rate` Hz. objectives: the scene's, whose targets the keys hold (the
 // keys' targets sized to them). settings: the solver's tolerances and iterations (one seed, the
 // warm start, is used; at least 50 iterations). Throws std::invalid_argument for no keys, keys

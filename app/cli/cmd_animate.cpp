@@ -33,13 +33,13 @@ constexpr const char* kSummary =
     "segments move the targets on straight lines / slerp and solve IK at every sample (CPU,\n"
     "warm start). A segment whose IK fails, that jumps at a key, that would exceed a joint's\n"
     "velocity limit, or (joint segments) that breaks a hard objective is reported on standard\n"
-    "error; --fail-on-flagged then makes the exit status 3.";
+    "error; --fail-on-flagged then makes the exit status 3 and writes no output.";
 
-// one line per flagged segment; returns how many
-int report_segments(const Trajectory& tr) {
+// the flagged segments' lines; returns their summary ("" when none is flagged)
+std::string report_segments(const Trajectory& tr) {
   for (const SegmentReport& s : tr.segments)
     for (const std::string& line : describe_segment(s)) std::fprintf(stderr, "%s\n", line.c_str());
-  return tr.flagged_segments();
+  return flagged_summary(tr);
 }
 
 }  // namespace
@@ -49,7 +49,7 @@ int cmd_animate(int argc, char** argv) {
   args.add_positional("SCENE.json", "scene with a timeline");
   args.add_required_option("out", "TRAJ.csv", "output (.csv, .json, or '-' for CSV on stdout)");
   args.add_option("rate", "HZ", "samples per second (default 100)");
-  args.add_flag("fail-on-flagged", "exit status 3 when a segment is flagged");
+  args.add_flag("fail-on-flagged", "exit status 3, and no output, when a segment is flagged");
   add_robot_options(args, RobotSource::kSceneOnly);
   add_solver_options(args);
   double rate = 100;
@@ -101,12 +101,18 @@ int cmd_animate(int argc, char** argv) {
       throw CliError(scene_path + ": " + e.what());  // keys that do not fit, named with the file
     }
     const std::string out = args.get("out");
+    const std::string flagged = report_segments(tr);
+    // a failed run leaves no output: a script (make) that stops on status 3 finds no file to
+    // take for done
+    if (!flagged.empty() && args.has("fail-on-flagged")) {
+      std::fprintf(stderr, "ikwb animate: %s, why above: no output written (--fail-on-flagged)\n",
+                   flagged.c_str());
+      return 3;
+    }
     write_trajectory(out, m, scene.robot, rate, tr);
-    const int flagged = report_segments(tr);
+    const std::string note = flagged.empty() ? "" : "; " + flagged + ", why above";
     std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %.3f s%s\n", tr.sample_count(),
-                 timeline.end() - timeline.start(), timeline.keys.size(), tr.seconds,
-                 flagged ? "; flagged segments above" : "");
-    if (flagged && args.has("fail-on-flagged")) return 3;
+                 timeline.end() - timeline.start(), timeline.keys.size(), tr.seconds, note.c_str());
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb animate",
                                 "the trajectory at " + format_double(rate) + " samples/s (--rate)");

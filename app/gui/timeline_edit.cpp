@@ -347,8 +347,7 @@ void timeline_frame(AppState& app, double dt, bool user_moving) {
 namespace {
 
 // the timeline rendered at `rate` Hz with the workbench's live limits, locks, collision world and
-// settings into `out` (each segment's IK failures and velocity flags as warnings); false, and
-// `error` says why, when it cannot be
+// settings into `out`; false, and `error` says why, when it cannot be
 bool render_at(AppState& app, double rate, Trajectory& out, std::string& error) {
   TimelineState& t = app.timeline;
   if (!app.model || t.timeline.keys.empty()) {
@@ -369,19 +368,31 @@ bool render_at(AppState& app, double rate, Trajectory& out, std::string& error) 
     error = e.what();
     return false;
   }
-  for (const SegmentReport& s : out.segments)
-    for (const std::string& line : describe_segment(s)) app.warn(line);
   return true;
+}
+
+// each flagged segment's lines (what and what to do) as warnings
+void warn_flagged(AppState& app, const Trajectory& tr) {
+  for (const SegmentReport& s : tr.segments)
+    for (const std::string& line : describe_segment(s)) app.warn(line);
+}
+
+// the rendered timeline at render_rate, rendered again when the keys or edits changed it;
+// `say_flags`: a new render warns its flagged segments
+const Trajectory* rendered(AppState& app, bool say_flags) {
+  TimelineState& t = timeline_of(app);
+  if (t.rendered_serial == t.serial) return t.render_error.empty() ? &t.trajectory : nullptr;
+  t.rendered_serial = t.serial;
+  t.render_error.clear();
+  if (!render_at(app, t.render_rate, t.trajectory, t.render_error)) return nullptr;
+  if (say_flags) warn_flagged(app, t.trajectory);
+  return &t.trajectory;
 }
 
 }  // namespace
 
 const Trajectory* timeline_trajectory(AppState& app) {
-  TimelineState& t = timeline_of(app);
-  if (t.rendered_serial == t.serial) return t.render_error.empty() ? &t.trajectory : nullptr;
-  t.rendered_serial = t.serial;
-  t.render_error.clear();
-  return render_at(app, t.render_rate, t.trajectory, t.render_error) ? &t.trajectory : nullptr;
+  return rendered(app, true);
 }
 
 bool export_trajectory(AppState& app, const std::string& path, double rate) {
@@ -395,7 +406,7 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
   Trajectory at_rate;
   const Trajectory* tr = nullptr;
   if (rate == t.render_rate) {
-    tr = timeline_trajectory(app);
+    tr = rendered(app, false);
     if (!tr) {
       app.error("trajectory not exported: " + t.render_error);
       return false;
@@ -414,8 +425,16 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
     app.error(std::string("trajectory not exported: ") + e.what());
     return false;
   }
-  app.info("exported " + std::to_string(tr->sample_count()) + " samples at " + short_number(rate) +
-           " Hz to " + path);
+  const std::string exported = "exported " + std::to_string(tr->sample_count()) + " samples at " +
+                               short_number(rate) + " Hz to " + path;
+  const std::string flagged = flagged_summary(*tr);
+  if (flagged.empty()) {
+    app.info(exported);
+    return true;
+  }
+  // the file holds the motion as rendered, jumps and misses included: said, with the reasons
+  app.warn(exported + "; " + flagged + ", why below");
+  warn_flagged(app, *tr);
   return true;
 }
 

@@ -122,6 +122,25 @@ TEST_F(Timeline, PoseKPoseKPoseKLaysOneKeyAfterAnother) {
   EXPECT_TRUE(playing["timeline"]["playing"].get<bool>());
 }
 
+// An export with flagged segments warns how many, which and why (it said only "exported N
+// samples"); the file is written
+TEST_F(Timeline, AnExportWithFlaggedSegmentsSaysWhichAndWhy) {
+  ASSERT_EQ(run("robot panda\ntimeline on\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 60\n"
+                "key_add 0.05\nexport_trajectory " +
+                path("t.csv") + "\n" + dump_cmd("d.json")),
+            0)
+      << log();
+  const std::string said = dump("d.json")["messages"].dump();
+  EXPECT_NE(said.find("\"level\":\"warning\",\"text\":\"exported 6 samples at 100 Hz to " +
+                      path("t.csv") + "; 1 of 1 segment flagged (segment 0), why below"),
+            std::string::npos)
+      << said;
+  const std::size_t summary = said.find("; 1 of 1 segment flagged");
+  EXPECT_NE(said.find("timeline segment 0 (joint): joint 'panda_joint", summary), std::string::npos)
+      << said;
+  EXPECT_TRUE(std::filesystem::exists(path("t.csv")));
+}
+
 // the Timeline window has its band under the 3D view: a hand dragged low in the view stays
 // draggable (the window used to float over the view's bottom, took the third drag's press and
 // the drag failed)

@@ -128,10 +128,26 @@ TEST(Animate, FlagsTooFastSegmentsAndFailOnFlaggedFails) {
   std::string text = panda_scene("joint");
   text.replace(text.find("\"time\": 0.8"), 11, "\"time\": 0.1");
   const std::string scene = dir.write("s.json", text);
-  CmdResult r = run_animate({scene, "--out", dir / "t.csv", "--fail-on-flagged"});
-  EXPECT_EQ(r.code, 3);
+  // without --fail-on-flagged the file is written, and the summary counts and names the segments
+  CmdResult r = run_animate({scene, "--out", dir / "t.csv"});
+  EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.err.find("segment 0 (joint): joint 'panda_joint"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("velocity limit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(3 keys) in "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; 1 of 2 segments flagged (segment 0), why above\n"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "t.csv"));
+  // a failed run leaves no output (README, "Command line"): neither a new file nor a changed one
+  r = run_animate({scene, "--out", dir / "new.csv", "--fail-on-flagged"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("ikwb animate: 1 of 2 segments flagged (segment 0), why above: no output "
+                       "written (--fail-on-flagged)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "new.csv"));
+  const std::string kept = dir.write("kept.csv", "earlier\n");
+  EXPECT_EQ(run_animate({scene, "--out", kept, "--fail-on-flagged"}).code, 3);
+  EXPECT_EQ(read_text(kept), "earlier\n");
 }
 
 TEST(Animate, ClearErrors) {

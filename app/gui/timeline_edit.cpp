@@ -276,6 +276,15 @@ bool play(AppState& app, bool on) {
     app.error("play: " + t.render_error);
     return false;
   }
+  // one key (or a motion of one sample): nothing would move, and playback would end at once
+  if (on && !(play_end(app) > play_start(app))) {
+    if (t.motion_path.empty())
+      app.error("play: the timeline has one key (at " + short_number(t.timeline.start()) +
+                " s), so nothing moves: pose the robot and press K for a second key");
+    else
+      app.error("play: the motion " + t.motion_path + " has one sample, so nothing moves");
+    return false;
+  }
   t.playing = on;
   if (!on) return true;
   if (t.playhead >= play_end(app) || t.playhead < play_start(app)) t.playhead = play_start(app);

@@ -122,6 +122,17 @@ TEST_F(Timeline, PoseKPoseKPoseKLaysOneKeyAfterAnother) {
   EXPECT_TRUE(playing["timeline"]["playing"].get<bool>());
 }
 
+// Play with one key has nothing to move: it says so and what to do, as it does with none
+TEST_F(Timeline, PlayWithOneKeySaysWhyNothingMoves) {
+  EXPECT_EQ(run("robot panda\ntimeline on\nkey_add 0\nplay\nwait 3\n" + dump_cmd("one.json")), 1)
+      << log();
+  EXPECT_NE(log().find("play: the timeline has one key (at 0 s), so nothing moves: pose the "
+                       "robot and press K for a second key"),
+            std::string::npos)
+      << log();
+  EXPECT_FALSE(dump("one.json")["timeline"]["playing"].get<bool>());
+}
+
 // An export with flagged segments warns how many, which and why (it said only "exported N
 // samples"); the file is written
 TEST_F(Timeline, AnExportWithFlaggedSegmentsSaysWhichAndWhy) {

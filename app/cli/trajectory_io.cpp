@@ -99,6 +99,46 @@ void warn_contradicting_mimic_columns(const std::string& path, const Model& m,
   }
 }
 
+// Which column of `header` (from column `first` on) holds each coordinate of `names`
+// (coord_names), into column_of; columns naming a joint without coordinates of its own (fixed, or
+// a mimic joint, whose value follows its source: ROS joint_states list them) are left out.
+// Returns what is wrong with the names ("" when nothing): the unknown, repeated and missing ones.
+std::string coordinate_columns(const Model& m, const std::vector<std::string>& names,
+                               const std::vector<std::string>& header, int first,
+                               std::map<std::string, int>& column_of) {
+  std::string unknown, repeated, missing;
+  std::string floats_hint;  // a fixed root joint whose free-joint columns (NAME_0..) are named
+  auto add = [](std::string& list, const std::string& name) {
+    list += (list.empty() ? "'" : ", '") + name + "'";
+  };
+  for (int c = first; c < int(header.size()); ++c) {
+    const std::string& name = header[c];
+    const int joint = m.find_joint(name);
+    if (joint >= 0 && m.joint_q_start[joint] == m.joint_q_start[joint + 1]) continue;
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      add(unknown, name);
+      const std::size_t cut = name.rfind('_');
+      const int root = cut == std::string::npos ? -1 : m.find_joint(name.substr(0, cut));
+      if (root >= 0 && m.joint_parent[root] < 0 &&
+          JointType(m.joint_type[root]) == JointType::kFixed && floats_hint.empty())
+        floats_hint = "'" + m.joint_name[root] + "'";
+    } else if (!column_of.emplace(name, c).second)
+      add(repeated, name);
+  }
+  for (const std::string& name : names)
+    if (!column_of.count(name)) add(missing, name);
+  std::string what;
+  auto say = [&](const std::string& text) { what += (what.empty() ? "" : "; ") + text; };
+  if (!unknown.empty())
+    say("not coordinates of the robot: " + unknown +
+        (floats_hint.empty()
+             ? ""
+             : " (" + floats_hint + " is fixed here: was the file written with --floating-base?)"));
+  if (!repeated.empty()) say("repeated: " + repeated);
+  if (!missing.empty()) say("missing: " + missing);
+  return what;
+}
+
 }  // namespace
 
 NumericTable read_configurations_csv(const std::string& path, const Model& m,
@@ -109,15 +149,9 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
   opt.expected_columns = m.coord_count;
   opt.columns_name = "joint_coord_count";
   opt.header_names_columns = true;
-  // each coordinate named once; a first `time` column (`ikwb animate`'s) is left out, and so is
-  // one naming a joint without coordinates of its own (fixed, or a mimic joint, whose value
-  // follows its source: ROS joint_states list them)
+  // each coordinate named once; a first `time` column (`ikwb animate`'s) and `ikwb solve`'s
+  // leading result columns are left out
   opt.check_header = [&](const std::vector<std::string>& header) {
-    std::string unknown, repeated, missing;
-    std::string floats_hint;  // a fixed root joint whose free-joint columns (NAME_0..) are named
-    auto add = [](std::string& list, const std::string& name) {
-      list += (list.empty() ? "'" : ", '") + name + "'";
-    };
     int first = 0;  // the first column that may name a coordinate
     // `time` first is `ikwb animate`'s time column, unless the robot has a coordinate of that
     // name and the header names it only there
@@ -129,33 +163,12 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
     if (int(header.size()) >= kResults &&
         std::equal(header.begin(), header.begin() + kResults, std::begin(kSolveResultColumns)))
       first = kResults;
-    for (int c = first; c < int(header.size()); ++c) {
-      const std::string& name = header[c];
-      const int joint = m.find_joint(name);
-      if (joint >= 0 && m.joint_q_start[joint] == m.joint_q_start[joint + 1]) continue;
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        add(unknown, name);
-        const std::size_t cut = name.rfind('_');
-        const int root = cut == std::string::npos ? -1 : m.find_joint(name.substr(0, cut));
-        if (root >= 0 && m.joint_parent[root] < 0 &&
-            JointType(m.joint_type[root]) == JointType::kFixed && floats_hint.empty())
-          floats_hint = "'" + m.joint_name[root] + "'";
-      } else if (!column_of.emplace(name, c).second)
-        add(repeated, name);
-    }
-    for (const std::string& name : names)
-      if (!column_of.count(name)) add(missing, name);
-    if (unknown.empty() && repeated.empty() && missing.empty()) return std::string();
-    std::string what =
-        "the header must name each joint coordinate once (joint names; NAME_0, NAME_1, ... for "
-        "a ball, free or planar joint; a first column `time`, the leading result columns of "
-        "`ikwb solve`, fixed and mimic joints are left out)";
-    if (!unknown.empty()) what += "; not coordinates of the robot: " + unknown;
-    if (!floats_hint.empty())
-      what += " (" + floats_hint + " is fixed here: was the file written with --floating-base?)";
-    if (!repeated.empty()) what += "; repeated: " + repeated;
-    if (!missing.empty()) what += "; missing: " + missing;
-    return what;
+    const std::string wrong = coordinate_columns(m, names, header, first, column_of);
+    if (wrong.empty()) return wrong;
+    return "the header must name each joint coordinate once (joint names; NAME_0, NAME_1, ... "
+           "for a ball, free or planar joint; a first column `time`, the leading result columns "
+           "of `ikwb solve`, fixed and mimic joints are left out); " +
+           wrong;
   };
   opt.allow_non_finite = unsolved != nullptr;  // checked below, row by row
   NumericTable table = read_numeric_csv(path, opt);
@@ -199,21 +212,22 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
 
 Motion read_trajectory_csv(const std::string& path, const Model& m) {
   const std::vector<std::string> names = coord_names(m);
+  std::map<std::string, int> column_of;  // coordinate name -> column in the file
+  const std::string expected =
+      "expected the header `time`, then each joint coordinate once, in any order (joint names; "
+      "NAME_0, NAME_1, ... for a ball, free or planar joint)";
   CsvReadOptions opt;
   opt.expected_columns = 1 + int(names.size());
   opt.columns_name = "time and " + std::to_string(names.size()) + " joint coordinates";
+  opt.header_names_columns = true;
+  opt.check_header = [&](const std::vector<std::string>& header) {
+    if (header[0] != "time") return "column 1 is '" + header[0] + "'; " + expected;
+    const std::string wrong = coordinate_columns(m, names, header, 1, column_of);
+    return wrong.empty() ? wrong : wrong + "; " + expected;
+  };
   NumericTable table = read_numeric_csv(path, opt);
-  const std::string expected = "expected the header `time` then the robot's coordinates (" +
-                               std::to_string(names.size()) + " columns, q_start order)";
   if (table.header.empty()) throw CsvError(path + ":1: no header; " + expected);
-  if (table.header.size() != names.size() + 1)
-    throw CsvError(path + ":1: " + std::to_string(table.header.size()) + " columns; " + expected);
-  if (table.header[0] != "time")
-    throw CsvError(path + ":1: column 1 is '" + table.header[0] + "'; " + expected);
-  for (std::size_t c = 0; c < names.size(); ++c)
-    if (table.header[c + 1] != names[c])
-      throw CsvError(path + ":1: column " + std::to_string(c + 2) + " is '" + table.header[c + 1] +
-                     "', expected '" + names[c] + "'");
+  warn_contradicting_mimic_columns(path, m, table, column_of);
   if (table.rows.empty()) throw CsvError(path + ": no samples after the header");
   Motion motion;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -223,7 +237,7 @@ Motion read_trajectory_csv(const std::string& path, const Model& m) {
                      format_double(row[0]) + " is not after the previous row's " +
                      format_double(motion.times.back()));
     motion.times.push_back(row[0]);
-    motion.q.insert(motion.q.end(), row.begin() + 1, row.end());
+    for (const std::string& name : names) motion.q.push_back(row[std::size_t(column_of.at(name))]);
   }
   return motion;
 }

@@ -55,9 +55,11 @@ struct Motion {
 NumericTable read_configurations_csv(const std::string& path, const Model& model,
                                      std::vector<uint8_t>* unsolved = nullptr);
 
-// Reads a trajectory CSV for `model`. Throws CsvError naming the file and the line or column:
-// no header, a first column that is not `time`, a column count or name that does not match the
-// robot's coordinates, times that do not increase, non-numeric or non-finite values.
+// Reads a trajectory CSV for `model`: the header `time`, then every coordinate once (coord_names)
+// in any order, read by name as read_configurations_csv reads them (columns of fixed and mimic
+// joints left out); rows are returned in q_start order. Throws CsvError naming the file and the
+// line or column: no header, a first column that is not `time`, names the robot lacks, repeated
+// or missing, times that do not increase, non-numeric or non-finite values.
 Motion read_trajectory_csv(const std::string& path, const Model& model);
 
 }  // namespace ikwb

@@ -195,19 +195,49 @@ TEST(TrajectoryCsv, ReadErrorsNameTheColumnOrLine) {
   std::string zeros;
   for (std::size_t i = 0; i < coord_names(*model).size(); ++i) zeros += ",0";
   EXPECT_EQ(error("time" + names + "\n0" + zeros + "\n0.5" + zeros + "\n"), "no error");
-  std::string swapped = names;
-  swapped.replace(swapped.find("panda_joint2"), 12, "panda_joint9");
-  EXPECT_EQ(error("time" + swapped + "\n0" + zeros + "\n"),
-            ":1: column 3 is 'panda_joint9', expected 'panda_joint2'");
+  std::string unknown = names;
+  unknown.replace(unknown.find("panda_joint2"), 12, "panda_joint9");
+  EXPECT_EQ(error("time" + unknown + "\n0" + zeros + "\n")
+                .rfind(":1: not coordinates of the robot: 'panda_joint9'; missing: 'panda_joint2'; "
+                       "expected the header `time`, then each joint coordinate once, in any order",
+                       0),
+            0u);
+  EXPECT_EQ(error("time" + names + ",panda_joint3\n0" + zeros + ",0\n")
+                .rfind(":1: repeated: 'panda_joint3'; expected", 0),
+            0u);
   EXPECT_EQ(error("t" + names + "\n0" + zeros + "\n").rfind(":1: column 1 is 't'", 0), 0u);
+  EXPECT_EQ(error(names.substr(1) + ",time\n" + zeros.substr(1) + ",0\n")
+                .rfind(":1: column 1 is 'panda_joint1'", 0),
+            0u);
   EXPECT_EQ(error("0" + zeros + "\n").rfind(":1: no header", 0), 0u);
-  EXPECT_EQ(error("time,panda_joint1\n0,0\n").rfind(":1: header has 2 columns", 0), 0u);
+  EXPECT_EQ(
+      error("time,panda_joint1\n0,0\n").rfind(":1: missing: 'panda_joint2', 'panda_joint3'", 0),
+      0u);
   EXPECT_EQ(error("time" + names + "\n0.5" + zeros + "\n0.5" + zeros + "\n"),
             ":3: time 0.5 is not after the previous row's 0.5");
   EXPECT_EQ(
       error("time" + names + "\n0" + zeros + "\n1,abc" + zeros.substr(2) + "\n").rfind(":3:", 0),
       0u);
   EXPECT_EQ(error("time" + names + "\n"), ": no samples after the header");
+}
+
+// the coordinates are read by name, in any order after `time` (as `ikwb fk --q` reads them), and
+// come back in q_start order; a fixed joint's column (ROS joint_states list them) is left out
+TEST(TrajectoryCsv, ColumnsAreReadByName) {
+  TempDir dir;
+  auto model = panda();
+  const std::vector<std::string> names = coord_names(*model);
+  std::string header = "time", row = "0.25";
+  for (std::size_t i = names.size(); i-- > 0;) {
+    header += "," + names[i];
+    row += "," + std::to_string(0.01 * double(i + 1));
+  }
+  const Motion motion = read_trajectory_csv(
+      dir.write("m.csv", header + ",panda_hand_joint\n" + row + ",7\n"), *model);
+  ASSERT_EQ(motion.times, std::vector<double>{0.25});
+  ASSERT_EQ(motion.q.size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i)
+    EXPECT_DOUBLE_EQ(motion.q[i], 0.01 * double(i + 1)) << names[i];
 }
 
 }  // namespace

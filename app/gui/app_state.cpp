@@ -481,6 +481,7 @@ bool AppState::solver_paused() const {
 }
 
 const char* AppState::solve_state() const {
+  if (timeline.playing && timeline.hold) return "playing";
   if (solver_paused()) return "paused";
   if (objectives.empty()) return "idle";
   if (solve.converged) return "converged";

@@ -345,7 +345,8 @@ class AppState {
   // the timeline or a branch edit sets the joints, not the solver: an objective left off its
   // target then is not a best effort to explain (ObjectiveStatus::missed stays false)
   bool joints_set_elsewhere() const;
-  // "paused" (solver_paused), "idle" (no objectives), "converged", "settled" (stopped within the
+  // "playing" (the timeline plays: its playhead moves the robot, the solver waits), "paused"
+  // (solver_paused, otherwise), "idle" (no objectives), "converged", "settled" (stopped within the
   // display tolerances without meeting the solver's: a soft trade-off), "best effort" (stopped
   // short) or "solving"
   const char* solve_state() const;

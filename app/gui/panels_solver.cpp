@@ -159,7 +159,7 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
   const std::string state = app.solve_state();
   ImVec4 state_col = state == "converged" || state == "settled" ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f)
                      : state == "best effort"                   ? ImVec4(1.0f, 0.42f, 0.38f, 1.0f)
-                     : state == "paused"                        ? ImVec4(0.6f, 0.62f, 0.66f, 1.0f)
+                     : state == "paused" || state == "playing"  ? ImVec4(0.6f, 0.62f, 0.66f, 1.0f)
                                                                 : ImVec4(1.0f, 0.72f, 0.3f, 1.0f);
   ImGui::TextColored(state_col, "%s", state.c_str());
   if (ImGui::IsItemHovered())
@@ -168,6 +168,7 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         "settled: every target is within 1 mm / 0.5 deg, the soft objectives balance there\n"
         "best effort: stopped short of a target (out of reach or conflicting objectives)\n"
         "solving: still improving\n"
+        "playing: the timeline plays, its playhead moves the robot\n"
         "paused: live solving is off, or a branch edit or the timeline holds the robot");
   ImGui::SameLine();
   ImGui::TextDisabled("%.2f ms  %d it  seed %d", st.solve_ms, st.iterations, st.seed);

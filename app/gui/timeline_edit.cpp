@@ -312,7 +312,26 @@ bool scrub(AppState& app, double time) {
   return true;
 }
 
-void timeline_frame(AppState& app, double dt, bool user_moving) {
+bool timeline_advance(AppState& app, double dt) {
+  TimelineState& t = timeline_of(app);
+  if (!app.model || !t.playing || !t.hold) return false;
+  take_edits(app);  // an edit since the last frame: the trajectory is rendered again first
+  // a stalled frame does not jump the playhead
+  t.playhead += std::min(dt, 0.1) * t.speed;
+  const double a = play_start(app), b = play_end(app);
+  if (t.playhead >= b) {
+    if (t.loop && b > a) {
+      t.playhead = a + std::fmod(t.playhead - a, b - a);
+    } else {
+      t.playhead = b;
+      t.playing = false;
+    }
+  }
+  apply_playhead(app);
+  return true;
+}
+
+void timeline_frame(AppState& app, bool user_moving) {
   TimelineState& t = timeline_of(app);
   if (!app.model) return;
   // a gizmo drag or a joint edit takes the robot back from the playhead
@@ -333,20 +352,6 @@ void timeline_frame(AppState& app, double dt, bool user_moving) {
   }
   // an edit since the playhead last took the robot gives it back
   if (take_edits(app)) t.hold = t.hold && t.playing;
-  if (t.playing) {
-    // a stalled frame does not jump the playhead
-    t.playhead += std::min(dt, 0.1) * t.speed;
-    const double a = play_start(app), b = play_end(app);
-    if (t.playhead >= b) {
-      if (t.loop && b > a) {
-        t.playhead = a + std::fmod(t.playhead - a, b - a);
-      } else {
-        t.playhead = b;
-        t.playing = false;
-      }
-    }
-    t.apply_pending = true;
-  }
   if (t.apply_pending && t.hold) apply_playhead(app);
   t.apply_pending = false;
 }

@@ -45,11 +45,15 @@ bool scrub(AppState& app, double time);
 // the first and last time of what plays (the timeline, or the imported motion)
 double play_start(const AppState& app);
 double play_end(const AppState& app);
-// Per frame, before the solver step: an edit with a key selected updates the key (once the robot
-// has settled); playback advances by dt * speed (looping or stopping at the end); the robot goes
-// to the playhead. user_moving: a gizmo drag or a joint edit is in progress (playback stops and
-// the timeline lets go of the robot).
-void timeline_frame(AppState& app, double dt, bool user_moving);
+// Per frame, before the panels: while playing, the playhead advances by dt * speed (looping or
+// stopping at the end) and the robot and targets go to it. True when it moved them: the frame's
+// step then runs before the panels too, so they and the view show the pose of this playhead.
+bool timeline_advance(AppState& app, double dt);
+// Per frame, after the panels and the view's input, before the solver step: an edit with a key
+// selected updates the key (once the robot has settled); a scrub or play puts the robot at the
+// playhead. user_moving: a gizmo drag or a joint edit is in progress (playback stops and the
+// timeline lets go of the robot).
+void timeline_frame(AppState& app, bool user_moving);
 
 // ---- rendering and files ------------------------------------------------------------------
 // The timeline's trajectory at its export rate (rendered again when the keys changed); nullptr

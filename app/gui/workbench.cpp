@@ -1,7 +1,8 @@
 // run_workbench: the command line, the application's start and the frame loop in Dear ImGui's
-// order: poll events -> new frame -> script step (injects input) -> panels -> 3D view input ->
-// sync point (edits -> IkProblem) -> bounded solve -> FK -> draw scene -> draw ImGui ->
-// screenshot / dump -> swap. The window, the GL context and ImGui's backends are platform.hpp's.
+// order: poll events -> new frame -> script step (injects input) -> (while the timeline plays:
+// playhead -> step) -> panels -> 3D view input -> sync point (edits -> IkProblem) -> bounded
+// solve -> FK -> draw scene -> draw ImGui -> screenshot / dump -> swap. The window, the GL context
+// and ImGui's backends are platform.hpp's.
 #include "app/gui/workbench.hpp"
 
 #include <imgui.h>
@@ -354,13 +355,17 @@ int run_workbench(int argc, char** argv) {
     ScriptRequests requests = read_input(source, ui, soak);
     gui::soak_frame_begin(soak, app);
 
-    // UI, then the one sync point, the bounded solve and FK
+    // UI, then the one sync point, the bounded solve and FK. While the timeline plays, its
+    // playhead moves the robot first and the step (which then only evaluates: the solver waits)
+    // runs before the panels too, so they, the view's labels and the dump show the same pose; the
+    // step after the panels takes their edits
     ImGui::NewFrame();
+    const ImGuiIO& io = ImGui::GetIO();
+    if (gui::timeline_advance(app, io.DeltaTime)) driver.step_frame(app);
     gui::draw_panels(ui);
     view.sync_model(app);
-    const ImGuiIO& io = ImGui::GetIO();
     view.handle_input(app, source.input, io.WantCaptureMouse, io.WantCaptureKeyboard);
-    gui::timeline_frame(app, io.DeltaTime, view.gizmo.dragging() || app.held_joint >= 0);
+    gui::timeline_frame(app, view.gizmo.dragging() || app.held_joint >= 0);
     app.want_alternatives = view.visuals.options.ghosts;
     driver.step_frame(app);
     gui::session_frame_end(ui,

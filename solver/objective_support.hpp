@@ -152,8 +152,8 @@ IKWB_HD void support_rows(const Vec3<S>* world, const int* hull, int h, int n, T
 template <class T, class S>
 IKWB_HD void support_residual(const LinkPoint<T>* pts, int n, T margin, const Transform<S>* body_q,
                               const Vec3<S>& c, S* r) {
-  Vec3<S> world[kMaxContactPoints];
-  int hull[kMaxContactPoints];
+  Vec3<S> world[kMaxContactPoints] = {};  // (initialised for GCC, which cannot see n >= 1)
+  int hull[kMaxContactPoints] = {};
   const int h = support_hull(pts, n, body_q, world, hull);
   support_rows(world, hull, h, n, margin, c, r);
 }

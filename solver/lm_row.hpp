@@ -187,6 +187,25 @@ IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* uppe
   }
 }
 
+// The largest t <= 1 with q + t dq inside the limits of every free one-dof joint (t >= 0; 1
+// when no such joint's step leaves its limits).
+template <class T>
+IKWB_HD T boundary_fraction(const ModelView<T>& m, const T* lower, const T* upper, const T* q,
+                            const T* dq, const uint8_t* dof_free) {
+  T t = T(1);
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+    const int d = m.joint_qd_start[j];
+    if (dof_free && !dof_free[d]) continue;
+    const T v = q[m.joint_q_start[j]], step = dq[d];
+    if ((step > T(0) && v + t * step > upper[d]) || (step < T(0) && v + t * step < lower[d])) {
+      const T to_limit = ((step > T(0) ? upper[d] : lower[d]) - v) / step;
+      t = to_limit > T(0) ? to_limit : T(0);
+    }
+  }
+  return t;
+}
+
 // max |v[a]| over n values
 template <class T>
 IKWB_HD T largest_magnitude(const T* v, int n) {
@@ -428,10 +447,12 @@ IKWB_HD bool problem_has_measure(const ProblemView<T>& pv) {
 
 // Active set for hard limits: dofs sitting on a limit whose step pushes outwards are frozen
 // (marked in w.tmp) and the damped system is refactored without them; true when any was frozen
-// (then sys holds that factor, or false in *factored when it is not positive definite).
+// (then sys holds that factor, or false in *factored when it is not positive definite). The step
+// is w.dq, or with the null-space posture's step posture (nv, or null) added to it: a dof either
+// pushes out is held.
 template <class T>
 IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, LmSystem<T>& sys, RowBuffers<T>& w,
-                                 T lambda, bool marquardt, bool* factored) {
+                                 const T* posture, T lambda, bool marquardt, bool* factored) {
   const ModelView<T>& m = pv.model;
   const int nv = m.dof_count;
   bool any = false;
@@ -441,7 +462,9 @@ IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, LmSystem<T>& sys, Row
     int d = m.joint_qd_start[j];
     T v = w.q[m.joint_q_start[j]], lo = pv.dof_lower[d], hi = pv.dof_upper[d];
     T eps = T(1e-9) * (T(1) + (hi > lo ? hi - lo : T(0)));
-    if ((v <= lo + eps && w.dq[d] < T(0)) || (v >= hi - eps && w.dq[d] > T(0))) {
+    const T step = w.dq[d], both = posture ? step + posture[d] : step;
+    if ((v <= lo + eps && (step < T(0) || both < T(0))) ||
+        (v >= hi - eps && (step > T(0) || both > T(0)))) {
       w.tmp[d] = T(1);
       any = true;
     }
@@ -745,6 +768,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   bool settle_capped = false;  // settle_iterations ended the posture steps before it settled
   int polish_left = -1;        // >= 0 once the tolerances are met
   bool accepted = false;       // the last iteration accepted its step
+  bool to_boundary = false;    // the last step, clipped by the limits, was rejected
   int pull_flat = -1;          // iterations met with a pull that barely lowered the cost (-1: not
                                // met with a pull)
   T pull_cost = T(0);          // the cost when pull_flat last counted
@@ -760,39 +784,45 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
                              st.eval.violation <= share * cfg.tol_constraint;
     return polished && well_within ? 0 : cfg.polish_iterations;
   };
+  // The null-space posture's step N^k v into out (nv), with the factor in sys:
+  // N = I - (A + lambda D)^-1 A = (A + lambda D)^-1 lambda D, v = -s k (q - rest); frozen dofs and
+  // those held (held: nv, or null) take 0. With dq (the plain step's right-hand side, or null),
+  // its first pass and the plain step share one solve.
+  auto posture_step = [&](T* out, const T* held, T* dq) {
+    difference_row(m, w.q, w.null_rest, out);
+    for (int a = 0; a < nv; ++a) {
+      const bool free = (!w.dof_free || w.dof_free[a]) && !(held && held[a] > T(0));
+      out[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * out[a] : T(0);
+    }
+    for (int pass = 0; pass < kNullProjections; ++pass) {
+      for (int a = 0; a < nv; ++a) out[a] *= lm_dof_damping(sys, st.lm_lambda, cfg.marquardt, a);
+      if (pass == 0 && dq)
+        lm_solve_pair(sys, dq, out);
+      else
+        lm_solve(sys, out);
+    }
+  };
   // the damped step (A + lambda D) dq = -g, dofs on a hard limit that the step pushes out held;
   // false when the damped matrix is not positive definite. With the null-space posture on, its
-  // step is formed with the same factor, before any dof is held, into q_trial (scratch until the
-  // trial point is formed): N^k v, N = I - (A + lambda D)^-1 A = (A + lambda D)^-1 lambda D,
-  // v = -s k (q - rest) (frozen dofs: 0); the limits clip it with the step.
+  // step (posture_step) goes to q_trial (scratch until the trial point is formed). A dof on a
+  // limit that the step, or the step with the posture's, pushes out is held for both: the posture's
+  // step is projected again without it, as a dof the limit clips would carry the rest of the
+  // posture's step out of the task's null space (a humanoid's hip on its limit moved the hands 0.1
+  // mm a step, and the row never settled).
   auto damped_step = [&]() {
     if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) return false;
     for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
-    if (use_null) {
-      difference_row(m, w.q, w.null_rest, w.tmp);
-      for (int a = 0; a < nv; ++a) {
-        const bool free = !w.dof_free || w.dof_free[a];
-        w.tmp[a] = free ? -null_scale * cfg.null_space_gain * w.null_weight * w.tmp[a] : T(0);
-      }
-      // the step and the first pass in one solve
-      for (int pass = 0; pass < kNullProjections; ++pass) {
-        for (int a = 0; a < nv; ++a)
-          w.tmp[a] *= lm_dof_damping(sys, st.lm_lambda, cfg.marquardt, a);
-        if (pass == 0)
-          lm_solve_pair(sys, w.dq, w.tmp);
-        else
-          lm_solve(sys, w.tmp);
-      }
-      for (int a = 0; a < nv; ++a) w.q_trial[a] = w.tmp[a];
-    } else {
+    if (use_null)
+      posture_step(w.q_trial, nullptr, w.dq);
+    else
       lm_solve(sys, w.dq);
-    }
     bool factored = true;
-    if (cfg.hard_limits &&
-        clamp_active_limits(pv, sys, w, st.lm_lambda, cfg.marquardt, &factored)) {
+    if (cfg.hard_limits && clamp_active_limits(pv, sys, w, use_null ? w.q_trial : nullptr,
+                                               st.lm_lambda, cfg.marquardt, &factored)) {
       if (!factored) return false;
       for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
       lm_solve(sys, w.dq);
+      if (use_null) posture_step(w.q_trial, w.tmp, nullptr);
     }
     return true;
   };
@@ -951,6 +981,21 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
         for (int a = 0; a < nv; ++a) w.dq[a] *= shorten;
       }
     }
+    // A step the limits clip leaves the model's direction: the dofs that keep moving go on as if
+    // the clipped ones had moved too, and the step can raise the cost it was to lower (a
+    // humanoid's shoulder 1 mm below its limit rejected three steps in a row, and the seed was
+    // given up for a restart on another branch). After one such step is rejected the next stops
+    // where the first dof meets its limit (the dof is then held there), with the same damping.
+    bool clipped = false;
+    if (cfg.hard_limits) {
+      const T t = boundary_fraction(m, pv.dof_lower, pv.dof_upper, w.q, w.dq, w.dof_free);
+      clipped = t < T(1);
+      if (clipped && to_boundary) {
+        for (int a = 0; a < nv; ++a) w.dq[a] *= t;
+        clipped = false;
+      }
+    }
+    to_boundary = false;
     for (int a = 0; a < nq; ++a) w.q_trial[a] = w.q[a];
     integrate_row(m, w.q, w.dq, T(1), w.q_trial);
     if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
@@ -1004,6 +1049,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       w.r_trial = tr;
       st.eval = trial;
       at_new_point();
+    } else if (clipped) {
+      to_boundary = true;
     } else {
       st.lm_lambda *= nu;
       nu *= T(2);

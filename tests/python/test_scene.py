@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ikwb
-from conftest import PANDA_PRESET, random_configurations
+from conftest import HUMANOID, PANDA_PRESET, random_configurations
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +89,55 @@ def test_sequential_rows_start_from_the_row_before(scene):
         scene.solve({"tcp pose": poses}, joint_q=chained["q"][:5])
     with pytest.raises(ValueError, match="sequential starts each row from the answer"):
         scene.solve({"tcp pose": poses}, joint_q=chained["q"], sequential=True)
+
+
+def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path):
+    # a retargeting scene (feet poses, hand points, a null-space posture): the walk drives the
+    # right shoulder and a hip along their limits, where a posture step the limit clipped or a
+    # step clipped at a limit stalled the row and a restart on another branch was kept (joints
+    # jumped up to 3.6 rad between rows 1/30 s apart)
+    rest = {"left_elbow_joint": -0.5, "right_elbow_joint": -0.5, "left_knee_joint": 0.6,
+            "right_knee_joint": 0.6}
+    path = tmp_path / "retarget.json"
+    path.write_text(json.dumps({
+        "version": 1, "robot": HUMANOID, "floating_base": True, "rest": rest,
+        "objectives": [
+            {"type": "pose", "name": "left foot", "link": "left_foot", "target": "current"},
+            {"type": "pose", "name": "right foot", "link": "right_foot", "target": "current"},
+            {"type": "position", "name": "left hand", "link": "left_hand", "target": "current"},
+            {"type": "position", "name": "right hand", "link": "right_hand", "target": "current"},
+            {"type": "posture", "name": "posture", "weight": 0.01, "null_space": True},
+            {"type": "joint_limits", "name": "joint limits"}]}))
+    scene = ikwb.load_scene(str(path))
+    m = scene.model
+    n = 900
+    t = np.arange(n)[:, None] / 120.0
+    q = np.tile(scene.joint_q, (n, 1))
+    lo, hi = m.joint_limit_lower, m.joint_limit_upper
+
+    def swing(name, centre, amplitude, hz, phase=0.0):
+        j = m.joint_index(name)
+        d, c = m.joint_qd_start[j], m.joint_q_start[j]
+        v = centre + amplitude * np.sin(2 * np.pi * hz * t[:, 0] + phase)
+        q[:, c] = np.clip(v, lo[d], hi[d])  # held on a limit for part of each cycle
+
+    q[:, 0] = 0.05 * np.sin(2 * np.pi * 0.8 * t[:, 0])
+    for side, phase in (("left", 0.0), ("right", np.pi)):
+        swing(f"{side}_hip_pitch_joint", -0.4, 0.5, 0.8, phase)
+        swing(f"{side}_knee_joint", 0.8, 0.45, 0.8, phase + 0.8)
+        swing(f"{side}_shoulder_pitch_joint", -0.3, 1.6, 0.8, phase + np.pi)
+        swing(f"{side}_shoulder_roll_joint", 0.0, 1.0, 0.17, phase)
+        swing(f"{side}_elbow_joint", -1.0, 0.6, 0.8, phase + 0.5)
+    body_q, _ = ikwb.eval_fk_batch(m, q)
+    targets = {"left foot": body_q[:, m.body_index("left_foot")],
+               "right foot": body_q[:, m.body_index("right_foot")],
+               "left hand": body_q[:, m.body_index("left_hand"), :3],
+               "right hand": body_q[:, m.body_index("right_hand"), :3]}
+    path_step = np.abs(np.diff(q[:, 7:], axis=0)).max()
+    chained = scene.solve(targets, joint_q=q[0], sequential=True)
+    assert chained["converged"].all()
+    step = np.abs(np.diff(chained["q"][:, 7:], axis=0)).max()
+    assert step < 3 * path_step, (step, path_step)
 
 
 def test_starts_that_are_not_numbers_are_named_as_passed(scene):

@@ -309,6 +309,35 @@ TEST(ProjectLimits, ClampsLimitedOneDofJointsOnly) {
   EXPECT_EQ(q[m.joint_q_start[pris]], m.dof_lower[m.joint_qd_start[pris]]);
 }
 
+TEST(BoundaryFraction, StopsTheStepWhereTheFirstDofMeetsItsLimit) {
+  Model m = test::all_joint_types();
+  std::mt19937 rng(5);
+  std::vector<double> q = test::random_configuration(m, rng);
+  const int rev = m.find_joint("rev"), pris = m.find_joint("pris"), cont = m.find_joint("cont");
+  const int r = m.joint_qd_start[rev], p = m.joint_qd_start[pris], c = m.joint_qd_start[cont];
+  q[m.joint_q_start[rev]] = m.dof_upper[r] - 0.1;
+  q[m.joint_q_start[pris]] = m.dof_lower[p] + 0.05;
+  std::vector<double> dq(m.dof_count, 0.0);
+  const double* lo = m.dof_lower.data();
+  const double* hi = m.dof_upper.data();
+  EXPECT_EQ(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), nullptr), 1.0);
+  dq[r] = 0.05;  // inside: the whole step
+  EXPECT_EQ(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), nullptr), 1.0);
+  dq[r] = 0.4;  // a quarter of it reaches the upper limit
+  EXPECT_NEAR(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), nullptr), 0.25, 1e-12);
+  dq[p] = -0.5;  // the prismatic joint's lower limit comes first, at a tenth
+  EXPECT_NEAR(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), nullptr), 0.1, 1e-12);
+  dq[c] = 100.0;  // a continuous joint has no limit to meet
+  EXPECT_NEAR(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), nullptr), 0.1, 1e-12);
+  // a frozen dof does not move
+  std::vector<uint8_t> mask(m.dof_count, 1);
+  mask[p] = 0;
+  EXPECT_NEAR(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), mask.data()), 0.25, 1e-12);
+  // a dof already past its limit allows no step
+  q[m.joint_q_start[rev]] = m.dof_upper[r] + 0.01;
+  EXPECT_EQ(boundary_fraction(m.view(), lo, hi, q.data(), dq.data(), mask.data()), 0.0);
+}
+
 TEST(RowConverged, UsesEveryTolerance) {
   LmConfig<double> c;
   c.tol_position = 1e-3, c.tol_rotation = 1e-2, c.tol_constraint = 1e-4;

@@ -23,6 +23,10 @@ void SeedPool::clear() {
   next_ = 0;
 }
 
+void SeedPool::rest() {
+  for (PoolSeed& s : seeds_) s.advanced = false;
+}
+
 bool SeedPool::exhausted() const {
   return !seeds_.empty() &&
          std::all_of(seeds_.begin(), seeds_.end(), [](const PoolSeed& s) { return s.spent; });
@@ -63,7 +67,7 @@ PoolStep SeedPool::advance(IkSolver& solver, const IkProblem& problem,
                            const SolverSettings& settings, Clock::time_point deadline) {
   PoolStep step;
   const auto start = Clock::now();
-  for (PoolSeed& s : seeds_) s.advanced = false;
+  rest();
   // one seed's slice: the frame's iterations from where it stands, no restarts, no sampling
   SolverSettings slice = settings;
   slice.n_seeds = 1;

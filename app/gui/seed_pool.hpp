@@ -61,6 +61,9 @@ class SeedPool {
   // has advanced or the clock reaches `deadline`. Clears every seed's `advanced` first.
   PoolStep advance(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
                    Clock::time_point deadline);
+  // a frame that does not advance the pool: no seed has `advanced` (their slices are of an
+  // earlier frame, whose targets may have moved since)
+  void rest();
   // forgets the pool (the next prepare draws one)
   void clear();
 

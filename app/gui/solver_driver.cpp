@@ -305,12 +305,17 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   b.warm_iterations = warm.iterations;
   b.stopped_converged = warm.converged && !app.want_alternatives;
 
-  // not converged, or alternatives wanted (seed ghosts): the time left advances the pool
+  // not converged, or alternatives wanted (seed ghosts): the time left advances the pool. Only
+  // seeds advanced this frame are picked from: a pool seed kept a frame before, its slice
+  // converged for targets since moved, stood at the robot's configuration and won every pick
+  // (prefer_closest) while the warm start followed the drag (the hand stayed 10 cm behind).
   PoolStep step;
   if (!warm.converged || app.want_alternatives) {
     pool_.prepare(problem, app.problem_serial(), app.settings, app.joint_q,
                   app.settings.rng_seed + uint64_t(app.frame));
     step = pool_.advance(*solver_, problem, app.settings, deadline);
+  } else {
+    pool_.rest();
   }
   b.pool_seeds = step.seeds;
   b.pool_ms = step.seconds * 1e3;

@@ -28,6 +28,7 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   std::size_t o_mimic = pk.add(m.joint_mimic.data(), J);
   std::size_t o_mult = pk.add(a.joint_mimic_multiplier.data(), J);
   std::size_t o_off = pk.add(a.joint_mimic_offset.data(), J);
+  std::size_t o_periodic = pk.add(m.joint_periodic.data(), J);
   std::size_t o_bjoint = pk.add(m.body_joint.data(), B);
   std::size_t o_com = pk.add(a.body_com.data(), B);
   std::size_t o_mass = pk.add(a.body_mass.data(), B);
@@ -52,6 +53,7 @@ bool DeviceModel::upload(const std::shared_ptr<const Model>& model, cudaStream_t
   view_.joint_mimic = at_offset<const int>(base, o_mimic);
   view_.joint_mimic_multiplier = at_offset<const float>(base, o_mult);
   view_.joint_mimic_offset = at_offset<const float>(base, o_off);
+  view_.joint_periodic = at_offset<const uint8_t>(base, o_periodic);
   view_.body_joint = at_offset<const int>(base, o_bjoint);
   view_.body_com = at_offset<const Vec3<float>>(base, o_com);
   view_.body_mass = at_offset<const float>(base, o_mass);

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "engine/core/spatial.hpp"
+
 namespace ikwb {
 
 template <class T>
@@ -58,6 +60,11 @@ Dual<T> atan2(const Dual<T>& y, const Dual<T>& x) {
 template <class T>
 Dual<T> fabs(const Dual<T>& a) {
   return a.v < T(0) ? -a : a;
+}
+// the angle less whole turns (spatial.hpp's wrap_angle): a constant off, so the same derivative
+template <class T>
+Dual<T> wrap_angle(const Dual<T>& a) {
+  return {wrap_angle(a.v), a.d};
 }
 template <class T>
 T value_of(const Dual<T>& a) {

@@ -235,7 +235,7 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
     int k = head;
     T* s = &lb.s[std::size_t(k) * nv];
     T* y = &lb.y[std::size_t(k) * nv];
-    difference_row(m, w.q_trial, w.q, s);
+    step_row(m, w.q_trial, w.q, s);
     T sy = T(0);
     for (int c = 0; c < nv; ++c) {
       y[c] = lb.g_trial[c] - w.g[c];

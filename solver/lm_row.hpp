@@ -1000,7 +1000,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     integrate_row(m, w.q, w.dq, T(1), w.q_trial);
     if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
     // predicted decrease of the quadratic model for the step actually taken
-    difference_row(m, w.q_trial, w.q, w.dq);
+    step_row(m, w.q_trial, w.q, w.dq);
     T pred = lm_model_decrease(sys, w.dq) + lm_joined_correction(pv, w.dq, w);
     RowEval<T> trial = ev.residual(w.q_trial, w.body_q_trial, w.r_trial);
     T actual = st.eval.cost - trial.cost;

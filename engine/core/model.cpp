@@ -104,6 +104,7 @@ ModelView<double> Model::view() const {
   v.joint_mimic = joint_mimic.data();
   v.joint_mimic_multiplier = joint_mimic_multiplier.data();
   v.joint_mimic_offset = joint_mimic_offset.data();
+  v.joint_periodic = joint_periodic.data();
   v.body_joint = body_joint.data();
   v.body_com = body_com.data();
   v.body_mass = body_mass.data();
@@ -329,6 +330,19 @@ Model ModelBuilder::finalize() {
   }
   m.coord_count = m.joint_q_start[m.joint_count];
   m.dof_count = m.joint_qd_start[m.joint_count];
+  // a turn of a continuous joint is the same pose unless a mimic joint turns a fraction of a
+  // turn with it, or slides with it
+  m.joint_periodic.assign(m.joint_count, 0);
+  for (int j = 0; j < m.joint_count; ++j)
+    m.joint_periodic[j] =
+        JointType(m.joint_type[j]) == JointType::kContinuous && m.joint_mimic[j] < 0;
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int src = m.joint_mimic[j];
+    if (src < 0) continue;
+    const double k = m.joint_mimic_multiplier[j];
+    if (JointType(m.joint_type[j]) == JointType::kPrismatic || k != std::nearbyint(k))
+      m.joint_periodic[src] = 0;
+  }
   if (m.articulation_count == 0) begin_articulation(m.name.empty() ? "robot" : m.name);
   m.articulation_start.resize(m.articulation_count);
   m.articulation_start.push_back(m.joint_count);

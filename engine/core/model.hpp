@@ -62,6 +62,10 @@ class Model {
   std::vector<double> joint_mimic_multiplier;  // (joint_count)
   std::vector<double> joint_mimic_offset;      // (joint_count)
   std::vector<int> joint_articulation;         // (joint_count)
+  // (joint_count) 1 where the joint's coordinate is an angle modulo a turn: a continuous joint,
+  // unless a mimic joint follows it with a multiplier that is not an integer, or slides with it
+  // (then a turn more is another pose). Set by finalize().
+  std::vector<uint8_t> joint_periodic;
   // (coord_count) the configuration the robot file describes: zero and identity quaternions,
   // except an MJCF's qpos0 (its free joints' poses, its hinges' and slides' ref)
   std::vector<double> joint_q_home;
@@ -135,6 +139,7 @@ struct ModelArrays {
     view.joint_q_start = d.joint_q_start;
     view.joint_qd_start = d.joint_qd_start;
     view.joint_mimic = d.joint_mimic;
+    view.joint_periodic = d.joint_periodic;
     view.body_joint = d.body_joint;
     view.body_flags = d.body_flags;
     view.joint_X_p = joint_X_p.data();

@@ -21,6 +21,10 @@
 //                           (planar_axes: e1, e2 = x, y of the joint frame when the axis is z)
 // Ball and free steps rotate about the child joint origin (the anchor), never the COM.
 // A mimic joint has no coordinates of its own: q = multiplier * q[source] + offset.
+// A periodic joint's angle (joint_periodic: a continuous joint, unless a mimic joint follows it
+// by a fraction of a turn or along a slide) is the same configuration a turn either way:
+// differences take the shortest turn (difference_row), and answers are handed back in
+// (-pi, pi] (wrap_row).
 #pragma once
 
 #include <cstdint>
@@ -114,6 +118,7 @@ struct ModelView {
   const int* joint_mimic = nullptr;           // (joint_count) source joint, -1 if none
   const T* joint_mimic_multiplier = nullptr;  // (joint_count)
   const T* joint_mimic_offset = nullptr;      // (joint_count)
+  const uint8_t* joint_periodic = nullptr;    // (joint_count) 1: angle modulo a turn
   const int* body_joint = nullptr;            // (body_count) joint whose child it is, or -1
   const Vec3<T>* body_com = nullptr;          // (body_count) centre of mass in body frame
   const T* body_mass = nullptr;               // (body_count) kg (the com objective)
@@ -474,10 +479,17 @@ IKWB_HD void integrate_row(const ModelView<T>& m, const S* q_in, const S* dq, S 
   }
 }
 
-// dof-space difference a (-) b for every joint, so that b (+) out = a (rotations: log(a b^-1)).
-// b may have another scalar type than a (a dual-number a against a plain rest pose b).
-template <class T, class S, class U>
-IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* out) {
+// How a joint-space difference takes a periodic joint's angle (ModelView::joint_periodic): as
+// the shortest turn between the two configurations, or as the step integrate_row took (which
+// may be longer than half a turn: LM's predicted decrease and L-BFGS's curvature pairs need the
+// step their linear model was taken along).
+enum class PeriodicAngle : int8_t { kShortestTurn, kAsStepped };
+
+// dof-space difference a (-) b for every joint, so that b (+) out = a (rotations: log(a b^-1),
+// a periodic joint's angle as `angle` says). b may have another scalar type than a (a
+// dual-number a against a plain rest pose b).
+template <PeriodicAngle angle, class T, class S, class U>
+IKWB_HD void joint_space_difference(const ModelView<T>& m, const S* a, const U* b, S* out) {
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0) continue;
     int qs = m.joint_q_start[j];
@@ -487,6 +499,8 @@ IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* ou
       case JointType::kContinuous:
       case JointType::kPrismatic:
         out[ds] = a[qs] - S(b[qs]);
+        if (angle == PeriodicAngle::kShortestTurn && m.joint_periodic[j])
+          out[ds] = wrap_angle(out[ds]);
         break;
       case JointType::kPlanar:
         for (int k = 0; k < 3; ++k) out[ds + k] = a[qs + k] - S(b[qs + k]);
@@ -508,6 +522,28 @@ IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* ou
         break;
     }
   }
+}
+
+// a (-) b, the difference of two configurations (dof_count): a periodic joint's angle the
+// shortest turn, in (-pi, pi], as Pinocchio's difference of an unbounded revolute joint (a
+// posture pulls a continuous joint at 3.1 rad toward -3.1 rad across pi, 0.08 rad)
+template <class T, class S, class U>
+IKWB_HD void difference_row(const ModelView<T>& m, const S* a, const U* b, S* out) {
+  joint_space_difference<PeriodicAngle::kShortestTurn>(m, a, b, out);
+}
+
+// the step (dof_count) that took b to a = b (+) step, a periodic joint's angle as it was stepped
+template <class T, class S>
+IKWB_HD void step_row(const ModelView<T>& m, const S* a, const S* b, S* out) {
+  joint_space_difference<PeriodicAngle::kAsStepped>(m, a, b, out);
+}
+
+// q (coord_count) with each periodic joint's angle brought into (-pi, pi] by whole turns: the
+// same configuration (FK gives the same poses; a body's quaternion may change sign)
+template <class T, class S>
+IKWB_HD void wrap_row(const ModelView<T>& m, S* q) {
+  for (int j = 0; j < m.joint_count; ++j)
+    if (m.joint_periodic[j]) q[m.joint_q_start[j]] = wrap_angle(q[m.joint_q_start[j]]);
 }
 
 // twist of joint j's child body (body_qd[child]) from its parent's twist, the child's new pose

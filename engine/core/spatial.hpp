@@ -36,8 +36,23 @@ IKWB_HD T sqr(T a) {
 using std::atan2;
 using std::cos;
 using std::log;
+using std::remainder;
 using std::sin;
 using std::sqrt;
+
+// x less the whole turns that bring it into (-pi, pi]: the angle x as the shortest turn.
+// remainder is exact, so an x already in range comes back bit for bit. Dual numbers have their
+// own overload (solver/dual.hpp).
+IKWB_HD double wrap_angle(double x) {
+  const double pi = 3.141592653589793;
+  const double r = remainder(x, 2 * pi);
+  return r > -pi ? r : r + 2 * pi;
+}
+IKWB_HD float wrap_angle(float x) {
+  const float pi = 3.14159265f;
+  const float r = remainder(x, 2 * pi);
+  return r > -pi ? r : r + 2 * pi;
+}
 
 // s = sin(x), c = cos(x). Double on the host goes through sin_cos below; other scalars (float,
 // dual numbers) and device code call sin and cos.

@@ -475,16 +475,110 @@ TEST(Integrate, DifferenceInvertsIntegrate) {
     ModelView<double> v = m.view();
     for (int trial = 0; trial < 10; ++trial) {
       std::vector<double> a = random_configuration(m, rng), b = random_configuration(m, rng);
-      // b (+) (a (-) b) = a, rotations up to the quaternion sign
+      // b (+) (a (-) b) = a, rotations up to the quaternion sign, a periodic joint's angle up to
+      // a turn (wrapped back into a's (-pi, pi])
       std::vector<double> d(m.dof_count), back = b;
       difference_row(v, a.data(), b.data(), d.data());
       integrate_row(v, b.data(), d.data(), 1.0, back.data());
+      wrap_row(v, back.data());
       expect_same_coordinates(m, back, a, kPose, name);
       // (b (+) dq) (-) b = dq for steps whose rotations stay below pi
       std::vector<double> dq = random_velocity(m, rng, 0.5), moved(m.coord_count);
       integrate_row(v, b.data(), dq.data(), 1.0, moved.data());
       difference_row(v, moved.data(), b.data(), d.data());
       for (int k = 0; k < m.dof_count; ++k) EXPECT_NEAR(d[k], dq[k], kPose) << name;
+    }
+  }
+}
+
+TEST(Integrate, DifferenceTakesAPeriodicJointsShortestTurn) {
+  Model m = all_joint_types();
+  ModelView<double> v = m.view();
+  const int cont = m.find_joint("cont"), rev = m.find_joint("rev");
+  const int qc = m.joint_q_start[cont], dc = m.joint_qd_start[cont];
+  const int qr = m.joint_q_start[rev], dr = m.joint_qd_start[rev];
+  std::vector<double> a = m.neutral_configuration(), b = a, d(m.dof_count), step(m.dof_count);
+  auto difference = [&](double ac, double bc) {
+    a[qc] = ac, b[qc] = bc;
+    difference_row(v, a.data(), b.data(), d.data());
+    return d[dc];
+  };
+  // 3.1 and -3.1 rad are 0.08 rad apart across pi, not 6.2 rad apart through 0
+  EXPECT_NEAR(difference(3.1, -3.1), 6.2 - 2 * M_PI, kPose);
+  EXPECT_NEAR(difference(-3.1, 3.1), 2 * M_PI - 6.2, kPose);
+  // half a turn either way is +pi; a difference within it is the plain one, bit for bit
+  EXPECT_EQ(difference(M_PI / 2, -M_PI / 2), M_PI);
+  EXPECT_EQ(difference(-M_PI / 2, M_PI / 2), M_PI);
+  EXPECT_EQ(difference(0.7, -1.1), 0.7 - -1.1);
+  // angles many turns out (answers of old solves) the same
+  EXPECT_NEAR(difference(7.48, -12.0), 19.48 - 6 * M_PI, kPose);
+  // b (+) d lands on a up to whole turns
+  std::vector<double> back = b;
+  integrate_row(v, b.data(), d.data(), 1.0, back.data());
+  EXPECT_NEAR(std::remainder(back[qc] - a[qc], 2 * M_PI), 0.0, kPose);
+  // a limited revolute joint has no other way round
+  a[qr] = 1.9, b[qr] = -1.9;
+  difference_row(v, a.data(), b.data(), d.data());
+  EXPECT_EQ(d[dr], 3.8);
+  // the step that took b to a is the one taken, however long
+  a[qc] = 3.1, b[qc] = -3.1;
+  step_row(v, a.data(), b.data(), step.data());
+  EXPECT_EQ(step[dc], 3.1 - -3.1);
+  EXPECT_EQ(step[dr], 3.8);
+}
+
+// tests/data/robots/turntable_arm.urdf: continuous joints, one followed by a mimic at -1 (still
+// periodic), one by a mimic at half its angle (not)
+std::shared_ptr<const Model> turntable_arm() {
+  return load_urdf_file(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf").model;
+}
+
+TEST(Integrate, ASourceOfAFractionalMimicIsNotPeriodic) {
+  auto m = turntable_arm();
+  const int turntable = m->find_joint("turntable"), spinner = m->find_joint("spinner");
+  ASSERT_TRUE(m->joint_periodic[turntable]);
+  ASSERT_FALSE(m->joint_periodic[spinner]);
+  std::vector<double> a = m->neutral_configuration(), b = a, d(m->dof_count);
+  a[m->joint_q_start[turntable]] = a[m->joint_q_start[spinner]] = 3.1;
+  b[m->joint_q_start[turntable]] = b[m->joint_q_start[spinner]] = -3.1;
+  difference_row(m->view(), a.data(), b.data(), d.data());
+  EXPECT_NEAR(d[m->joint_qd_start[turntable]], 6.2 - 2 * M_PI, kPose);
+  // the gear is a quarter turn from where it was at 3.1 - 2 pi: the long way is the only way
+  EXPECT_EQ(d[m->joint_qd_start[spinner]], 3.1 - -3.1);
+}
+
+TEST(Integrate, WrappingKeepsThePoses) {
+  std::mt19937 rng(21);
+  std::uniform_int_distribution<int> turns(-3, 3);
+  auto arm = turntable_arm();
+  std::vector<test::NamedModel> models = test::test_model_set();
+  models.push_back({"turntable_arm", *arm});
+  for (const auto& [name, m] : models) {
+    ModelView<double> v = m.view();
+    for (int trial = 0; trial < 10; ++trial) {
+      // every continuous joint some turns and a bit out of (-pi, pi]
+      std::vector<double> q = random_configuration(m, rng);
+      for (int j = 0; j < m.joint_count; ++j)
+        if (JointType(m.joint_type[j]) == JointType::kContinuous && m.joint_mimic[j] < 0)
+          q[m.joint_q_start[j]] += 2 * M_PI * turns(rng) + 0.5;
+      std::vector<double> wrapped = q;
+      wrap_row(v, wrapped.data());
+      for (int j = 0; j < m.joint_count; ++j) {
+        if (m.joint_mimic[j] >= 0) continue;
+        for (int k = m.joint_q_start[j]; k < m.joint_q_start[j + 1]; ++k) {
+          if (m.joint_periodic[j]) {
+            EXPECT_TRUE(wrapped[k] > -M_PI && wrapped[k] <= M_PI) << name << " " << wrapped[k];
+            EXPECT_NEAR(std::remainder(wrapped[k] - q[k], 2 * M_PI), 0.0, kPose) << name;
+          } else {
+            EXPECT_EQ(wrapped[k], q[k]) << name << " " << m.joint_name[j];
+          }
+        }
+      }
+      State s(m), sw(m);
+      eval_fk(m, q, {}, s);
+      eval_fk(m, wrapped, {}, sw);
+      for (int b = 0; b < m.body_count; ++b)
+        EXPECT_TRUE(near_tf(sw.body_q[b], s.body_q[b], kPose)) << name << " " << m.body_name[b];
     }
   }
 }

@@ -357,6 +357,41 @@ TEST(ModelBuilder, RejectsBadMimics) {
       {"joint 'j1'", "non-finite mimic"});
 }
 
+TEST(Model, ContinuousJointsArePeriodicUnlessAMimicTakesAFractionOfATurn) {
+  ModelBuilder b;
+  std::vector<int> bodies;
+  for (const char* n : {"a", "b", "c", "d", "e", "f", "g", "h"}) bodies.push_back(b.add_body(n));
+  auto joint = [&](const char* name, JointType t, int parent, int child, int mimic = -1,
+                   double multiplier = 1) {
+    JointSpec s{name, t, parent < 0 ? -1 : bodies[parent], bodies[child]};
+    s.mimic = mimic;
+    s.mimic_multiplier = multiplier;
+    return b.add_joint(s);
+  };
+  int plain = joint("plain", JointType::kContinuous, -1, 0);
+  int rev = joint("rev", JointType::kRevolute, 0, 1);
+  int halved = joint("halved", JointType::kContinuous, 1, 2);
+  int doubled = joint("doubled", JointType::kContinuous, 2, 3);
+  int slid = joint("slid", JointType::kContinuous, 3, 4);
+  int half = joint("half", JointType::kContinuous, 4, 5, halved, 0.5);
+  int twice = joint("twice", JointType::kRevolute, 5, 6, doubled, -2.0);
+  int slide = joint("slide", JointType::kPrismatic, 6, 7, slid, 1.0);
+  Model m = b.finalize();
+  EXPECT_EQ(m.joint_periodic[plain], 1);
+  EXPECT_EQ(m.joint_periodic[rev], 0);
+  // a turn of its source turns a mimic by a whole number of turns, or by half of one
+  EXPECT_EQ(m.joint_periodic[doubled], 1);
+  EXPECT_EQ(m.joint_periodic[halved], 0);
+  // a prismatic mimic moves 2 pi m with a turn of its source
+  EXPECT_EQ(m.joint_periodic[slid], 0);
+  // mimic joints have no coordinate of their own
+  EXPECT_EQ(m.joint_periodic[half], 0);
+  EXPECT_EQ(m.joint_periodic[twice], 0);
+  EXPECT_EQ(m.joint_periodic[slide], 0);
+  EXPECT_EQ(m.view().joint_periodic, m.joint_periodic.data());
+  EXPECT_EQ(ModelArrays<float>(m).view.joint_periodic, m.joint_periodic.data());
+}
+
 TEST(ModelBuilder, MimicHasNoCoordinates) {
   ModelBuilder b;
   int a = b.add_body("a"), c = b.add_body("c");

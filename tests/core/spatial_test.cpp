@@ -319,6 +319,25 @@ TEST(Spatial, SinCosIsWithinAnUlp) {
   EXPECT_EQ(cf, std::cos(0.7f));
 }
 
+TEST(Spatial, WrapAngleTakesTheShortestTurn) {
+  // in range: the very same number
+  for (double x : {0.0, 1.0, -3.0, M_PI, std::nextafter(-M_PI, 0.0)})
+    EXPECT_EQ(wrap_angle(x), x) << x;
+  // -pi is pi, and whole turns go
+  EXPECT_EQ(wrap_angle(-M_PI), M_PI);
+  EXPECT_NEAR(wrap_angle(3 * M_PI), M_PI, kTight);
+  EXPECT_NEAR(wrap_angle(6.2), 6.2 - 2 * M_PI, kTight);
+  EXPECT_NEAR(wrap_angle(7.48), 7.48 - 2 * M_PI, kTight);
+  EXPECT_NEAR(wrap_angle(-12.0), -12.0 + 4 * M_PI, kTight);
+  for (double x = -40.0; x < 40.0; x += 0.37) {
+    const double w = wrap_angle(x);
+    EXPECT_TRUE(w > -M_PI && w <= M_PI) << x;
+    EXPECT_NEAR(std::remainder(w - x, 2 * M_PI), 0.0, kTight) << x;
+  }
+  EXPECT_EQ(wrap_angle(-3.14159265f), 3.14159265f);
+  EXPECT_NEAR(wrap_angle(7.48f), 7.48f - 6.28318531f, 1e-6f);
+}
+
 TEST(Spatial, FloatInstantiation) {
   Vec3<float> v{0.3f, -0.2f, 0.9f};
   Quat<float> q = quat_exp(v);

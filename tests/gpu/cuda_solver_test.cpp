@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/core/urdf_loader.hpp"
 #include "gpu_test_util.hpp"
 
 namespace ikwb {
@@ -420,6 +421,35 @@ TEST(CudaSolver, FixedIterationsRunEveryIteration) {
     EXPECT_EQ(r.problems[p].iterations, c.problems[p].iterations) << "problem " << p;
     EXPECT_LE(r.problems[p].iterations, 12);
   }
+}
+
+// the device model carries which joints are periodic: a posture pulls the continuous wrist roll
+// of tests/data/robots/turntable_arm.urdf from 3.1 rad to its rest at -3.1 rad the short way
+// (0.08 rad: four iterations, where the long way would still be 2 rad off), as on the CPU, and
+// the answer comes back in (-pi, pi]
+TEST(CudaSolver, PosturePullsAContinuousJointTheShortWayAsOnTheCpu) {
+  IKWB_REQUIRE_CUDA();
+  std::shared_ptr<const Model> model =
+      load_urdf_file(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf").model;
+  const int roll = model->joint_q_start[model->find_joint("wrist_roll")];
+  const int tool = model->find_body("tool");
+  std::vector<double> q0 = model->middle_configuration(), rest = q0;
+  q0[roll] = 3.1;
+  rest[roll] = -3.1;
+  IkProblem problem(model, 1);
+  int obj = problem.add_position(tool);
+  State s0(*model);
+  eval_fk(*model, q0, {}, s0);
+  problem.set_target_position(obj, 0, s0.body_q[tool].p);
+  problem.add_posture(rest, {1.0});
+  SolverSettings s;
+  s.max_iterations = 4;
+  CudaSolver gpu;
+  SolveResult g;
+  gpu.solve(problem, s, q0, g);
+  SolveResult c = solve_cpu_float(problem, s, q0);
+  EXPECT_NEAR(std::remainder(g.problems[0].q[roll] + 3.1, 2 * M_PI), 0.0, 0.01);
+  EXPECT_NEAR(g.problems[0].q[roll], c.problems[0].q[roll], 1e-4);
 }
 
 TEST(CudaSolver, UnsupportedSettingsThrowInvalidArgument) {

@@ -12,6 +12,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 PANDA = str(ROOT / "assets" / "robots" / "panda" / "panda.urdf")
 PANDA_PRESET = str(ROOT / "assets" / "robots" / "panda" / "preset.json")
 HUMANOID = str(ROOT / "assets" / "robots" / "humanoid" / "humanoid.urdf")
+# continuous joints: a turntable, a wrist roll, and a spinner a mimic follows at half its angle
+TURNTABLE = str(ROOT / "tests" / "data" / "robots" / "turntable_arm.urdf")
 
 # two revolute joints in a chain plus a ball joint on a branch (tiny, hand-checkable)
 TINY_URDF = """<robot name="tiny">

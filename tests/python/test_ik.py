@@ -9,7 +9,7 @@ import pytest
 
 import ikwb
 from ikwb import ik
-from conftest import random_configurations
+from conftest import TURNTABLE, random_configurations
 
 
 def fk(model, qs):
@@ -664,6 +664,22 @@ def test_joint_limit_objectives_apply_when_enabled_and_combine(panda):
     disjoint.enabled = True
     with pytest.raises(ValueError, match="joint 'panda_joint1'"):
         s.step(q, q)
+
+
+def test_posture_pulls_a_continuous_joint_the_short_way():
+    """From 3.1 rad to a rest of -3.1 rad is 0.08 rad across pi: four iterations; the long way
+    (6.2 rad, at most 1 rad an iteration) would still be 2 rad off."""
+    m = ikwb.Model.from_urdf(TURNTABLE)
+    roll = m.joint_q_start[m.joint_index("wrist_roll")]
+    q = m.middle_configuration()[None, :].copy()
+    q[0, roll] = 3.1
+    rest = q[0].copy()
+    rest[roll] = -3.1
+    tool = m.body_index("tool")
+    solver = ik.IKSolver(m, 1, [ik.IKObjectivePosition(tool, [0, 0, 0], fk(m, q)[:, tool, :3]),
+                                ik.IKObjectivePosture(rest, weight=1.0)])
+    solver.step(q, q, iterations=4)
+    assert abs(np.remainder(q[0, roll] + 3.1 + np.pi, 2 * np.pi) - np.pi) < 0.01
 
 
 def test_step_iterations_apply_to_that_call_only(panda):

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/test_models.hpp"
+#include "engine/core/urdf_loader.hpp"
 #include "solver/objective_report.hpp"
 #include "solver/solver.hpp"
 #include "solver/solver_test_util.hpp"
@@ -952,6 +953,41 @@ void expect_invalid(F f, const char* word) {
     ADD_FAILURE() << "no exception; expected one mentioning " << word;
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
+  }
+}
+
+// --- continuous joints ---------------------------------------------------------------------
+
+// tests/data/robots/turntable_arm.urdf: the turntable and the wrist roll are continuous, and the
+// roll does not move the tool point; the spinner is continuous too, but the gear follows it at
+// half its angle, so a turn of it is another pose
+struct Turntable : ::testing::Test {
+  std::shared_ptr<const Model> model =
+      load_urdf_file(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf").model;
+  int tool = model->find_body("tool");
+  int tooth = model->find_body("gear_tooth");
+  int coord(const char* joint) const { return model->joint_q_start[model->find_joint(joint)]; }
+};
+
+// the posture alone decides the roll: from 3.1 rad toward a rest of -3.1 rad is 0.08 rad across
+// pi, which four iterations cover (the null-space step halves what is left each time); the long
+// way round, 6.2 rad at most max_step = 1 rad an iteration, would still be 2 rad from the rest
+TEST_F(Turntable, PosturePullsAContinuousJointTheShortWay) {
+  std::vector<double> q0 = model->middle_configuration(), rest = q0;
+  q0[coord("wrist_roll")] = 3.1;
+  rest[coord("wrist_roll")] = -3.1;
+  for (bool null_space : {false, true}) {
+    IkProblem pr(model);
+    int obj = pr.add_position(tool);
+    pr.set_target_position(obj, 0, link_pose(*model, q0, tool).p);
+    pr.add_posture(rest, {1.0, null_space});
+    SolverSettings s;
+    s.max_iterations = 4;
+    s.settle_iterations = 4;
+    SolveResult r = solve(pr, s, q0);
+    EXPECT_NEAR(std::remainder(r.problems[0].q[coord("wrist_roll")] + 3.1, 2 * M_PI), 0.0, 0.01)
+        << "null space " << null_space;
+    EXPECT_LE(r.problems[0].position_error, 1e-9) << "null space " << null_space;
   }
 }
 

@@ -457,6 +457,25 @@ TEST_F(ZooFixture, PostureRowsAreTheDofDifference) {
   for (int i = 0; i < model->dof_count; ++i) EXPECT_NEAR(r[i], d[i], 1e-9) << i;
 }
 
+// a continuous joint's row is the shortest turn to its rest; its Jacobian is the plain one
+TEST_F(ZooFixture, PostureRowOfAContinuousJointIsTheShortestTurn) {
+  const int cont = model->find_joint("cont");
+  const int qc = model->joint_q_start[cont], dc = model->joint_qd_start[cont];
+  std::vector<double> rest = model->neutral_configuration(), q = rest;
+  rest[qc] = -3.1;
+  q[qc] = 3.1;
+  IkProblem pr(model);
+  int o = pr.add_posture(rest);
+  EXPECT_NEAR(test::raw_rows(pr.view(), o, 0, q)[dc], 6.2 - 2 * M_PI, 1e-12);
+  q[qc] = -3.1 + 4 * M_PI + 0.2;  // a wrist that has turned twice before
+  EXPECT_NEAR(test::raw_rows(pr.view(), o, 0, q)[dc], 0.2, 1e-12);
+  const int nv = model->dof_count;
+  auto Ja = test::analytic_jacobian(pr.view(), o, 0, q);
+  test::expect_matrix_near(Ja, test::dual_jacobian(pr.view(), o, 0, q), nv, kDualTol, "dual");
+  test::expect_matrix_near(Ja, test::fd_jacobian(pr.view(), o, 0, q, kFdStep), nv, kFdTol, "fd");
+  EXPECT_EQ(Ja[std::size_t(dc) * nv + dc], 1.0);
+}
+
 // per-axis weights and the weight scale rows and Jacobian; inequality rows clip at 0
 TEST(ApplyMode, SoftRows) {
   ObjectiveParams<double> o;

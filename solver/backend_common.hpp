@@ -171,6 +171,12 @@ struct TypedProblem {
 // backend keeps them in), rows (n_batch) and picks (problem_count), with row_lambda (n_batch x
 // residual_count, or null: none kept) each row's final multipliers. Rows that did not run read
 // as q zero, cost infinite, not converged.
+// Every configuration a solve hands back has its periodic joints' angles (a continuous joint's,
+// row_kinematics.hpp) wrapped into (-pi, pi] here: both backends' results pass through this one
+// place on their way to every client (`ikwb solve` files, Python, the workbench, timeline
+// renders), while the rows solve on unwrapped angles. The wrap leaves the configuration, and so
+// FK, as it was; a continuous joint that a mimic joint follows by a fraction of a turn is not
+// periodic and is handed back as solved.
 template <class Q, class T>
 void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
                        const RowResult<T>* rows, const ProblemPick* picks, SolveResult& res,
@@ -181,9 +187,11 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
   res.row_q.assign(n_batch * nq, 0.0);
   res.row_cost.assign(n_batch, std::numeric_limits<double>::infinity());
   res.row_converged.assign(n_batch, 0);
+  const ModelView<double> model = problem.model().view();
   for (std::size_t row = 0; row < n_batch; ++row) {
     if (!rows[row].ran) continue;
     for (int i = 0; i < nq; ++i) res.row_q[row * nq + i] = double(row_q[row * nq + i]);
+    wrap_row(model, res.row_q.data() + row * nq);
     res.row_cost[row] = double(rows[row].eval.soft_cost);
     res.row_converged[row] = rows[row].converged;
   }

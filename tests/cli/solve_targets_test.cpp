@@ -558,6 +558,60 @@ TEST(CliSolveTargets, StandardInputIsAnInput) {
       << r.err;
 }
 
+// a target going round the turntable two and a half times, solved in order: the turntable's and
+// the wrist roll's angles (continuous joints) in OUT.csv stay within (-pi, pi], and FK of each
+// row lands on its target (tests/data/robots/turntable_arm.urdf)
+TEST(CliSolveTargets, ContinuousJointsComeBackWithinAHalfTurn) {
+  const std::string robot = IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf";
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult loaded = load_urdf_file(robot, opt);
+  const Model& m = *loaded.model;
+  State s(m);
+  const int tool = m.find_body("tool");
+  std::vector<Vec3<double>> want;
+  std::string text;
+  for (int i = 0; i < 160; ++i) {
+    std::vector<double> q = m.middle_configuration();
+    q[m.joint_q_start[m.find_joint("turntable")]] = 0.1 * i;
+    q[m.joint_q_start[m.find_joint("shoulder")]] = 0.5;
+    eval_fk(m, q, {}, s);
+    const Vec3<double> p = s.body_q[tool].p;
+    want.push_back(p);
+    text += format_double(p.x) + "," + format_double(p.y) + "," + format_double(p.z) + "\n";
+  }
+  TempDir dir;
+  const std::string out = dir / "q.csv";
+  CmdResult r =
+      test::run_command(cmd_solve, {"solve", robot, "--link", "tool", "--targets",
+                                    dir.write("t.csv", text), "--out", out, "--sequential"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream in(test::read_text(out));
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split_csv_line(line);
+  auto column = [&](const std::string& name) {
+    return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t first = column("turntable");
+  ASSERT_LT(first, header.size()) << line;
+  std::size_t row = 0;
+  for (; std::getline(in, line); ++row) {
+    const std::vector<std::string> f = split_csv_line(line);
+    EXPECT_EQ(f[0], "1") << line;
+    for (const char* joint : {"turntable", "wrist_roll"}) {
+      const double v = test::number(f[column(joint)]);
+      EXPECT_TRUE(v > -M_PI && v <= M_PI) << joint << " " << line;
+    }
+    std::vector<double> q;
+    for (std::size_t k = first; k < f.size(); ++k) q.push_back(test::number(f[k]));
+    ASSERT_EQ(int(q.size()), m.coord_count) << line;
+    eval_fk(m, q, {}, s);
+    EXPECT_LE(length(s.body_q[tool].p - want[row]), 1e-4) << line;
+  }
+  EXPECT_EQ(row, want.size());
+}
+
 TEST(CliSolveTargets, ChunkBeyondTheIntRangeIsRefused) {
   TempDir dir;
   const std::vector<std::string> p = reachable_points();

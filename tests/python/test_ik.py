@@ -666,6 +666,32 @@ def test_joint_limit_objectives_apply_when_enabled_and_combine(panda):
         s.step(q, q)
 
 
+def test_continuous_joints_come_back_within_a_half_turn_with_their_poses():
+    """Answers of continuous joints in (-pi, pi], the same poses as solved; the spinner, whose
+    turn is another pose of the gear that follows it at half its angle, as solved."""
+    m = ikwb.Model.from_urdf(TURNTABLE)
+    coord = {j: m.joint_q_start[m.joint_index(j)] for j in ("turntable", "wrist_roll", "spinner")}
+    tool, tooth = m.body_index("tool"), m.body_index("gear_tooth")
+    q0 = m.middle_configuration()
+    q0[coord["turntable"]], q0[coord["wrist_roll"]], q0[coord["spinner"]] = 7.48, -12.0, 7.0
+    goal = q0.copy()
+    goal[coord["turntable"]] += 0.3
+    goal[m.joint_q_start[m.joint_index("shoulder")]] = 0.4
+    want = fk(m, goal)[0]
+    objectives = [ik.IKObjectivePosition(tool, [0, 0, 0], want[None, tool, :3]),
+                  ik.IKObjectivePosition(tooth, [0, 0, 0], want[None, tooth, :3])]
+    solver = ik.IKSolver(m, 1, objectives)
+    q = q0[None, :].copy()
+    solver.step(q, q)
+    assert solver.converged[0]
+    for j in ("turntable", "wrist_roll"):
+        assert -np.pi < q[0, coord[j]] <= np.pi
+    assert abs(np.remainder(q[0, coord["turntable"]] - 7.78 + np.pi, 2 * np.pi) - np.pi) < 1e-3
+    assert abs(q[0, coord["spinner"]] - 7.0) < 1e-3
+    got = fk(m, q)[0]
+    np.testing.assert_allclose(got[[tool, tooth], :3], want[[tool, tooth], :3], atol=1e-4)
+
+
 def test_posture_pulls_a_continuous_joint_the_short_way():
     """From 3.1 rad to a rest of -3.1 rad is 0.08 rad across pi: four iterations; the long way
     (6.2 rad, at most 1 rad an iteration) would still be 2 rad off."""

@@ -4,6 +4,7 @@
 // input checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -989,6 +990,48 @@ TEST_F(Turntable, PosturePullsAContinuousJointTheShortWay) {
         << "null space " << null_space;
     EXPECT_LE(r.problems[0].position_error, 1e-9) << "null space " << null_space;
   }
+}
+
+// answers come back with the continuous joints' angles in (-pi, pi], every seed's too, and the
+// same poses as the solve found (the errors it reports are those of the answer's FK); the
+// spinner, whose turn is another pose of the gear, comes back as solved
+TEST_F(Turntable, AnswersComeBackInRangeWithTheirPoses) {
+  std::vector<double> q0 = model->middle_configuration();
+  q0[coord("turntable")] = 7.48;
+  q0[coord("wrist_roll")] = -12.0;
+  q0[coord("spinner")] = 7.0;
+  std::vector<double> goal = q0;
+  goal[coord("turntable")] += 0.3;
+  goal[coord("shoulder")] = 0.4;
+  IkProblem pr(model);
+  int at_tool = pr.add_position(tool);
+  pr.set_target_position(at_tool, 0, link_pose(*model, goal, tool).p);
+  int at_tooth = pr.add_position(tooth);
+  pr.set_target_position(at_tooth, 0, link_pose(*model, goal, tooth).p);
+  SolverSettings s;
+  s.n_seeds = 4;
+  s.sampler = Sampler::kGaussian;
+  s.solve_all_seeds = true;
+  SolveResult r = solve(pr, s, q0);
+  const ProblemResult& p = r.problems[0];
+  ASSERT_TRUE(p.converged);
+  for (int row = 0; row < r.n_seeds; ++row) {
+    for (const char* joint : {"turntable", "wrist_roll"}) {
+      const double v = r.row_q[std::size_t(row) * model->coord_count + coord(joint)];
+      EXPECT_GT(v, -M_PI) << joint << " seed " << row;
+      EXPECT_LE(v, M_PI) << joint << " seed " << row;
+    }
+  }
+  // the targets fix the turntable up to turns, the spinner up to two turns (0.1 mm at 0.13 m
+  // from its axis is 1e-3 rad)
+  EXPECT_NEAR(std::remainder(p.q[coord("turntable")] - 7.78, 2 * M_PI), 0.0, 1e-3);
+  EXPECT_NEAR(p.q[coord("spinner")], 7.0, 1e-3);
+  State at(*model);
+  eval_fk(*model, p.q, {}, at);
+  const std::vector<ObjectiveReport> reports = report_objectives(pr, 0, p.q, at.body_q, s);
+  EXPECT_NEAR(std::max(reports[at_tool].position_error, reports[at_tooth].position_error),
+              p.position_error, 1e-12);
+  EXPECT_LE(p.position_error, s.tol_position);
 }
 
 TEST_F(Panda, BadInputThrows) {

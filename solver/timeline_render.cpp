@@ -277,11 +277,14 @@ std::string flagged_summary(const Trajectory& tr) {
 
 namespace {
 
-// the 1-dof joints with a velocity limit: (coordinate, limit, joint)
+// the 1-dof joints with a velocity limit: (coordinate, limit, joint, periodic)
 struct LimitedCoord {
   int coord;
   double limit;
   int joint;
+  bool periodic;
+  // how far the coordinate moves from a to b (a periodic joint's angle the shorter way round)
+  double move(double a, double b) const { return std::fabs(periodic ? wrap_angle(b - a) : b - a); }
 };
 
 std::vector<LimitedCoord> limited_coords(const Model& m) {
@@ -289,7 +292,7 @@ std::vector<LimitedCoord> limited_coords(const Model& m) {
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
     double v = m.dof_velocity_limit[m.joint_qd_start[j]];
-    if (v > 0) out.push_back({m.joint_q_start[j], v, j});
+    if (v > 0) out.push_back({m.joint_q_start[j], v, j, m.joint_periodic[j] != 0});
   }
   return out;
 }
@@ -577,7 +580,7 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
     };
     if (r.interpolation == Interpolation::kJoint) {
       for (const LimitedCoord& c : limited)
-        note(1.5 * std::fabs(b.q[c.coord] - a.q[c.coord]) / duration, c, a.time + 0.5 * duration);
+        note(1.5 * c.move(a.q[c.coord], b.q[c.coord]) / duration, c, a.time + 0.5 * duration);
       continue;
     }
     // over spans of at least kSpeedSpan, the keys' jumps left out (they are reported as such)
@@ -591,8 +594,8 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
         continue;
       const std::size_t i = spans[w], k = spans[w + 1];
       for (const LimitedCoord& c : limited)
-        note(std::fabs(out.row(k)[c.coord] - out.row(i)[c.coord]) / (out.times[k] - out.times[i]),
-             c, out.times[i]);
+        note(c.move(out.row(i)[c.coord], out.row(k)[c.coord]) / (out.times[k] - out.times[i]), c,
+             out.times[i]);
     }
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

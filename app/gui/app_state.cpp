@@ -568,7 +568,10 @@ std::vector<int> AppState::step_bound_joints(const std::vector<double>& q_before
     if (model->joint_mimic[j] >= 0 || joint_type_dof_count(JointType(model->joint_type[j])) != 1)
       continue;
     const int i = model->joint_q_start[j];
-    if (std::abs(joint_q[i] - q_before[i]) >= frame_step * (1 - 1e-9)) out.push_back(j);
+    // a periodic joint's answer comes back in (-pi, pi]: its move is the shorter way round
+    const double move =
+        model->joint_periodic[j] ? wrap_angle(joint_q[i] - q_before[i]) : joint_q[i] - q_before[i];
+    if (std::abs(move) >= frame_step * (1 - 1e-9)) out.push_back(j);
   }
   return out;
 }

@@ -120,8 +120,11 @@ bool branch_set(AppState& app, double value, double dt) {
   joint_range(m, j, &lo, &hi);
   const int qs = m.joint_q_start[j], d = m.joint_qd_start[j];
   const double old = app.joint_q[qs];
-  app.joint_q[qs] = std::clamp(value, lo, hi);
-  b.joint_qd[d] = dt > 0 ? (app.joint_q[qs] - old) / dt : 0.0;
+  // a periodic joint turns on past +-pi (its angle kept in (-pi, pi], as answers are)
+  const bool periodic = m.joint_periodic[j];
+  app.joint_q[qs] = periodic ? wrap_angle(value) : std::clamp(value, lo, hi);
+  const double change = periodic ? wrap_angle(app.joint_q[qs] - old) : app.joint_q[qs] - old;
+  b.joint_qd[d] = dt > 0 ? change / dt : 0.0;
   b.joint_mask = branch_joint_mask(m, j, b.descendants_follow);
   FkOptions options;
   options.joint_mask = &b.joint_mask;

@@ -42,7 +42,8 @@ bool begin_branch_edit(AppState& app, int joint);
 void end_branch_edit(AppState& app);
 void set_branch_follow(AppState& app, bool follow);
 // The edit action (slider, 3D handle and script): eval_ik refresh, the joint's coordinate set to
-// value (clamped into its limits), masked FK with the joint velocity (value - old) / dt.
+// value (clamped into its limits; a periodic joint's wrapped into (-pi, pi]), masked FK with the
+// joint velocity (value - old) / dt (a periodic joint's the shorter way round).
 bool branch_set(AppState& app, double value, double dt = 1.0 / 60.0);
 // the joint's current coordinate (from joint_q)
 double branch_value(const AppState& app);

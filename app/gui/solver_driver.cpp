@@ -27,7 +27,7 @@ constexpr double kEscapeGain = 0.5;
 // none for kSettledFrames frames has settled
 constexpr double kProgress = 0.02;
 constexpr int kSettledFrames = 3;
-// a frame whose solve reports the posture settling but moved no coordinate by more than this
+// a frame whose solve reports the posture settling but moved no dof by more than this
 // (rad or m) has settled too: the posture's steps cannot go on (each is undone to keep the
 // task), far below the 1e-5 step at which the solver calls a posture settled
 constexpr double kSettleMotion = 1e-8;
@@ -238,8 +238,10 @@ bool SolverDriver::solve(AppState& app) {
   const std::vector<double> q_before = app.joint_q;
   app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
                                             r.row_q.begin() + std::ptrdiff_t(kept_seed_ + 1) * nq));
+  std::vector<double> change(problem.model().dof_count);
+  difference_row(problem.model().view(), app.joint_q.data(), q_before.data(), change.data());
   double moved = 0;
-  for (int i = 0; i < nq; ++i) moved = std::max(moved, std::abs(app.joint_q[i] - q_before[i]));
+  for (double d : change) moved = std::max(moved, std::abs(d));
   frame_.settling = frame_.settling && moved > kSettleMotion;
   st.step_bound = app.step_bound_joints(q_before);
   return true;

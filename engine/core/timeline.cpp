@@ -212,6 +212,11 @@ void blend_configurations(const Model& m, const std::vector<double>& q0,
                           const std::vector<double>& q1, double s, std::vector<double>& out) {
   out.resize(q0.size());
   for (std::size_t k = 0; k < q0.size(); ++k) out[k] = q0[k] + s * (q1[k] - q0[k]);
+  // periodic joints' angles the shorter way round, handed back in (-pi, pi] as answers are
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int k = m.joint_q_start[j];
+    if (m.joint_periodic[j]) out[k] = wrap_angle(q0[k] + s * wrap_angle(q1[k] - q0[k]));
+  }
   // quaternions of ball and free joints: slerp instead of the linear blend
   for (int j = 0; j < m.joint_count; ++j) {
     JointType type = JointType(m.joint_type[j]);

@@ -85,7 +85,8 @@ double ease(double u);
 double ease_rate(double u);
 
 // the configuration a fraction s of the way from q0 to q1, joint by joint: coordinates linearly,
-// the quaternions of ball and free joints by slerp (the short way). Sizes: coord_count.
+// the quaternions of ball and free joints by slerp and the angles of periodic joints (continuous
+// ones) the short way, those in (-pi, pi]. Sizes: coord_count.
 void blend_configurations(const Model& model, const std::vector<double>& q0,
                           const std::vector<double>& q1, double s, std::vector<double>& out);
 // a pose a fraction s of the way from a to b (position linearly, orientation by slerp)

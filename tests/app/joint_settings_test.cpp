@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "app/gui/branch_edit.hpp"
 #include "app/gui/script_objectives.hpp"
 #include "app/gui/solver_driver.hpp"
 #include "solver/scene_problem.hpp"
@@ -157,6 +158,46 @@ TEST(JointSettings, FrameStepBoundWalksTheRobotThere) {
   app.frame_step = 0.05;
   ASSERT_TRUE(app.restore_scene(s, "undo"));
   EXPECT_EQ(app.frame_step, 0.05);
+}
+
+// A target led round the turntable (a continuous joint) across its +-pi seam, a little less than
+// the frame step a frame: the turntable follows in (-pi, pi], never held back by the bound, as
+// on any other stretch; a branch edit turns it across the seam too
+TEST(JointSettings, AContinuousJointTurnsOnAcrossItsSeam) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf"));
+  SolverDriver driver;
+  driver.init(app);
+  const Model& m = *app.model;
+  const int turntable = m.find_joint("turntable"), shoulder = m.find_joint("shoulder");
+  const int qt = m.joint_q_start[turntable];
+  app.joint_q[m.joint_q_start[shoulder]] = 0.5;
+  app.joint_q[qt] = 2.9;
+  std::string error;
+  ASSERT_TRUE(script_add_objective(app, words({"add", "position", "tool"}), &error)) << error;
+  app.frame_step = 0.05;
+  app.frame_budget_ms = 0;
+  const Transform<double> start = app.objectives[0].target;
+  for (int f = 1; f <= 20; ++f) {
+    Transform<double> t = start;
+    const Quat<double> turn = quat_from_axis_angle(Vec3<double>{0, 0, 1}, 0.04 * f);
+    t.p = rotate(turn, start.p);
+    app.set_target(0, t);
+    frames(app, driver, 1);
+    EXPECT_TRUE(app.solve.converged) << f;
+    EXPECT_TRUE(app.solve.step_bound.empty()) << f;
+    EXPECT_GT(app.joint_q[qt], -M_PI) << f;
+    EXPECT_LE(app.joint_q[qt], M_PI) << f;
+    EXPECT_NEAR(std::remainder(app.joint_q[qt] - (2.9 + 0.04 * f), 2 * M_PI), 0.0, 1e-3) << f;
+  }
+  EXPECT_LT(app.joint_q[qt], 0.0);  // past the seam
+  // a branch edit turns it on past the seam too, at the speed it turned
+  ASSERT_TRUE(begin_branch_edit(app, turntable));
+  ASSERT_TRUE(branch_set(app, 3.0, 0.1));
+  ASSERT_TRUE(branch_set(app, 3.3, 0.1));
+  EXPECT_NEAR(app.joint_q[qt], 3.3 - 2 * M_PI, 1e-12);
+  EXPECT_NEAR(app.branch.joint_qd[m.joint_qd_start[turntable]], 3.0, 1e-9);
+  end_branch_edit(app);
 }
 
 }  // namespace

@@ -131,6 +131,24 @@ TEST(Timeline, BlendsEveryJointTypeWithinLimitsAndUnitQuaternions) {
   }
 }
 
+// a continuous joint from 3 rad to -3 rad turns 0.28 rad across pi, its angle in (-pi, pi]
+TEST(Timeline, AContinuousJointBlendsTheShortWayRound) {
+  Model m = test::all_joint_types();
+  const int c = m.joint_q_start[m.find_joint("cont")];
+  std::vector<double> a = m.neutral_configuration(), b = a, q;
+  a[c] = 3.0;
+  b[c] = -3.0;
+  for (double s : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+    blend_configurations(m, a, b, s, q);
+    EXPECT_NEAR(std::remainder(q[c] - (3.0 + s * (2 * M_PI - 6.0)), 2 * M_PI), 0.0, 1e-12) << s;
+    EXPECT_TRUE(q[c] > -M_PI && q[c] <= M_PI) << s << " " << q[c];
+  }
+  // within half a turn, the plain blend
+  b[c] = 1.0;
+  blend_configurations(m, a, b, 0.25, q);
+  EXPECT_EQ(q[c], 3.0 + 0.25 * (1.0 - 3.0));
+}
+
 TEST(Timeline, PoseBlendIsALineAndASlerp) {
   Transform<double> a{{0, 0, 0}, quat_identity<double>()};
   Transform<double> b{{1, 2, -2}, quat_from_axis_angle(Vec3<double>{0, 0, 1}, 1.2)};

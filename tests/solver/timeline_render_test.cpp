@@ -447,6 +447,30 @@ TEST(TimelineRender, TheWorkbenchsSettleCapDoesNotReachTheRender) {
   }
 }
 
+// joint keys of a continuous joint either side of its +-pi seam: the samples turn the short way
+// (0.28 rad in 1 s, within the turntable's 2 rad/s), in (-pi, pi]
+TEST(TimelineRender, AContinuousJointCrossesItsSeamTheShortWay) {
+  auto model = load_urdf_file(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf").model;
+  const int c = model->joint_q_start[model->find_joint("turntable")];
+  Timeline tl;
+  for (double angle : {3.0, -3.0}) {
+    Keyframe k;
+    k.time = tl.keys.size();
+    k.q = model->middle_configuration();
+    k.q[c] = angle;
+    tl.keys.push_back(k);
+  }
+  Trajectory tr = render_timeline(model, {}, tl, 100, SolverSettings(), *make_cpu_solver());
+  for (std::size_t i = 0; i < tr.sample_count(); ++i) {
+    const double v = tr.row(i)[c];
+    EXPECT_TRUE(v > -M_PI && v <= M_PI) << v;
+    EXPECT_LE(std::fabs(std::remainder(v - 3.0, 2 * M_PI)), 2 * M_PI - 6.0 + 1e-12) << v;
+  }
+  EXPECT_EQ(tr.segments[0].fastest_joint, "turntable");
+  EXPECT_NEAR(tr.segments[0].max_velocity_ratio, 1.5 * (2 * M_PI - 6.0) / 2, 1e-9);
+  EXPECT_FALSE(tr.segments[0].too_fast());
+}
+
 TEST(TimelineRender, RejectsKeysThatDoNotFit) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kJoint);

@@ -203,7 +203,7 @@ class AdamIK {
     auto lo = as_doubles(lower, "set_joint_limits lower_bounds", {n});
     auto hi = as_doubles(upper, "set_joint_limits upper_bounds", {n});
     for (py::ssize_t i = 0; i < n; ++i)
-      check_limit("set_joint_limits", joints_list_[i], lo.data()[i], hi.data()[i]);
+      check_limit("set_joint_limits", int(i), lo.data()[i], hi.data()[i]);
     lower_.assign(lo.data(), lo.data() + n);
     upper_.assign(hi.data(), hi.data() + n);
     solve_model_.reset();
@@ -211,7 +211,7 @@ class AdamIK {
 
   void set_joint_limit(const std::string& name, double lo, double hi) {
     int i = listed(name, "set_joint_limit");
-    check_limit("set_joint_limit", name, lo, hi);
+    check_limit("set_joint_limit", i, lo, hi);
     lower_[i] = lo, upper_[i] = hi;
     solve_model_.reset();
   }
@@ -325,10 +325,16 @@ class AdamIK {
       if (joints_list_[i] == name) return int(i);
     throw py::value_error(std::string(what) + ": joint '" + name + "' is not in joints_list");
   }
-  static void check_limit(const char* what, const std::string& name, double lo, double hi) {
+  // limits lo..hi for listed joint i, or ValueError
+  void check_limit(const char* what, int i, double lo, double hi) const {
+    const std::string& name = joints_list_[std::size_t(i)];
     if (std::isnan(lo) || std::isnan(hi) || lo > hi)
       throw py::value_error(std::string(what) + ": joint '" + name +
                             "': lower limit above the upper one (or NaN)");
+    const JointType t = JointType(model_->joint_type[model_->dof_joint[dof_[std::size_t(i)]]]);
+    if (t == JointType::kContinuous && (std::isfinite(lo) || std::isfinite(hi)))
+      throw py::value_error(std::string(what) + ": joint '" + name +
+                            "' is continuous: it has no limits (give -inf and inf)");
   }
   void check_objective(const Objective& o, const char* what) const {
     IkProblem probe(model_, 1);
@@ -459,11 +465,12 @@ void bind_adam(py::module_& m) {
       .def("set_joint_limits", &AdamIK::set_joint_limits, py::arg("lower_bounds"),
            py::arg("upper_bounds"),
            "Limits of the listed joints (ndof values each, joints_list order; rad or m) for the "
-           "next solves. ValueError for wrong sizes, NaN or lower > upper.")
+           "next solves. ValueError for wrong sizes, NaN, lower > upper or finite limits of a "
+           "continuous joint (it has none).")
       .def("set_joint_limit", &AdamIK::set_joint_limit, py::arg("joint_name"),
            py::arg("lower_limit"), py::arg("upper_limit"),
            "Limits of one listed joint (rad or m). ValueError for a joint not in joints_list, "
-           "NaN or lower > upper.")
+           "NaN, lower > upper or finite limits of a continuous joint (it has none).")
       .def("update_target_position", &AdamIK::update_position, py::arg("frame"),
            py::arg("position"), "Sets the world position (3,) in m of a POSITION or POSE target")
       .def("update_target_orientation", &AdamIK::update_orientation, py::arg("frame"),

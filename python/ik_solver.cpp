@@ -1,6 +1,7 @@
 // ikwb.ik.IKSolver: batched IK in newton.ik's shape. The objectives map onto an IkProblem
 // (solver/problem.hpp); step() solves [n_problems, joint_coord_count] arrays with the CPU
 // backend, the GIL released, and keeps per-problem results.
+#include <cmath>
 #include <mutex>
 
 #include "python/ik_objective.hpp"
@@ -26,7 +27,8 @@ struct PySolver {
 
   // The limits the solve keeps (the limit rows, the projection, the seeds): the tightest of the
   // enabled IKObjectiveJointLimit objectives' (each its own arrays or the model's), else the
-  // model's. An empty range is a ValueError naming the joint.
+  // model's. An empty range, or a finite limit of a continuous joint (it has none), is a
+  // ValueError naming the joint.
   void sync_limits() {
     const Model& m = *model->model;
     std::vector<double> lo = m.dof_lower, hi = m.dof_upper;
@@ -41,12 +43,18 @@ struct PySolver {
       }
       first = false;
     }
-    for (int d = 0; d < m.dof_count; ++d)
+    for (int d = 0; d < m.dof_count; ++d) {
       if (lo[d] > hi[d])
         throw py::value_error(
             "IKSolver: the enabled IKObjectiveJointLimit objectives leave joint '" +
             m.joint_name[m.dof_joint[d]] + "' (dof " + std::to_string(d) + ") no range: lower " +
             number_text(lo[d]) + " > upper " + number_text(hi[d]));
+      if (JointType(m.joint_type[m.dof_joint[d]]) == JointType::kContinuous &&
+          (std::isfinite(lo[d]) || std::isfinite(hi[d])))
+        throw py::value_error("IKSolver: an IKObjectiveJointLimit limits continuous joint '" +
+                              m.joint_name[m.dof_joint[d]] + "' (dof " + std::to_string(d) +
+                              "), which has no limits (give -inf and inf)");
+    }
     problem->set_dof_limits(lo, hi);
   }
 

@@ -304,6 +304,11 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
                            "' is not a moving 1-dof joint of the robot, ignored");
       continue;
     }
+    if (JointType(m.joint_type[j]) == JointType::kContinuous &&
+        (std::isfinite(b[0]) || std::isfinite(b[1]))) {
+      s.warnings.push_back("joint_limits: '" + name + "' is continuous: it has no limits, ignored");
+      continue;
+    }
     int d = m.joint_qd_start[j];
     s.dof_lower[d] = b[0];
     s.dof_upper[d] = b[1];

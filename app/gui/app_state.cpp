@@ -589,6 +589,11 @@ bool AppState::set_joint_limits(int joint, double lower, double upper) {
     error("joint limits of " + name + ": lower must not be above upper");
     return false;
   }
+  if (JointType(model->joint_type[joint]) == JointType::kContinuous &&
+      (std::isfinite(lower) || std::isfinite(upper))) {
+    error("joint limits of " + name + ": a continuous joint has none");
+    return false;
+  }
   int d = model->joint_qd_start[joint];
   dof_lower[d] = lower;
   dof_upper[d] = upper;

@@ -213,7 +213,8 @@ class AppState {
   std::vector<int> locked_joints;  // joints the solver leaves where they are
 
   // a 1-dof joint's live limits (lower <= upper; +-inf: unlimited); the coordinate is clamped
-  // into them. Returns false (with a message) for a joint without one coordinate or bad values.
+  // into them. Returns false (with a message) for a joint without one coordinate, bad values or
+  // finite limits for a continuous joint (it has none: its angle comes back in (-pi, pi]).
   bool set_joint_limits(int joint, double lower, double upper);
   // back to the robot file's limits
   void reset_joint_limits(int joint);

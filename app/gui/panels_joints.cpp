@@ -1,8 +1,8 @@
 // Joints panel: a slider per 1-dof joint within its live limits (degrees for revolute joints),
 // with a bar that turns orange then red near a limit; a lock per joint (the solver leaves a
-// locked joint where it is); under each slider the limits bar, whose ends drag to edit the live
-// limits (beyond the robot file's is allowed and flagged; right-click resets). Ball and free
-// joints are listed read-only.
+// locked joint where it is); under each slider but a continuous joint's (it has no limits) the
+// limits bar, whose ends drag to edit the live limits (beyond the robot file's is allowed and
+// flagged; right-click resets). Ball and free joints are listed read-only.
 #include <algorithm>
 #include <cmath>
 
@@ -154,8 +154,10 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
           branch_set(app, double(v) / scale);
       }
       if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-        ImGui::SetTooltip("%s (%s)\nlimits %.1f .. %.1f %s", m.joint_name[j].c_str(),
-                          joint_type_name(type), lo * scale, hi * scale, angular ? "deg" : "mm");
+        ImGui::SetTooltip("%s (%s)\n%s %.1f .. %.1f %s", m.joint_name[j].c_str(),
+                          joint_type_name(type),
+                          type == JointType::kContinuous ? "no limits, angle in" : "limits",
+                          lo * scale, hi * scale, angular ? "deg" : "mm");
       if (ImGui::IsItemActive() && !app.branch.active) app.held_joint = j;
       if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set joint");
       ImGui::PopStyleVar();
@@ -171,17 +173,20 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         dl->AddText(ImVec2(b.x - 44, a.y + 2), IM_COL32(255, 90, 80, 255), "LIMIT");
       if (app.branch.active && app.branch.joint == j)
         dl->AddRect(a, b, IM_COL32(90, 220, 110, 255), 3.0f, 0, 1.5f);
-      double live_lo = app.dof_lower[d], live_hi = app.dof_upper[d];
-      bool released = false;
-      if (limits_bar("##limits", m.dof_lower[d], m.dof_upper[d], &live_lo, &live_hi, scale,
-                     &released))
-        app.set_joint_limits(j, live_lo, live_hi);
-      if (released) app.note_edit("set joint limits");
-      ImVec2 bar_min(a.x, b.y + 1), bar_max(b.x, b.y + 12);
-      if (ImGui::IsMouseHoveringRect(bar_min, bar_max) && ImGui::IsMouseClicked(1) &&
-          limits_edited(m, d, live_lo, live_hi)) {
-        app.reset_joint_limits(j);
-        app.note_edit("reset joint limits");
+      // a continuous joint has no limits to edit (its angle comes back in (-180, 180] deg)
+      if (type != JointType::kContinuous) {
+        double live_lo = app.dof_lower[d], live_hi = app.dof_upper[d];
+        bool released = false;
+        if (limits_bar("##limits", m.dof_lower[d], m.dof_upper[d], &live_lo, &live_hi, scale,
+                       &released))
+          app.set_joint_limits(j, live_lo, live_hi);
+        if (released) app.note_edit("set joint limits");
+        ImVec2 bar_min(a.x, b.y + 1), bar_max(b.x, b.y + 12);
+        if (ImGui::IsMouseHoveringRect(bar_min, bar_max) && ImGui::IsMouseClicked(1) &&
+            limits_edited(m, d, live_lo, live_hi)) {
+          app.reset_joint_limits(j);
+          app.note_edit("reset joint limits");
+        }
       }
     } else if (type == JointType::kPlanar) {
       // x and y dragged in millimetres (unlimited), the angle on a slider

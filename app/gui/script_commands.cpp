@@ -418,6 +418,11 @@ bool run_limits(Turn& t) {
     t.fail("joint '" + a[1] + "': lower limit " + a[2] + " is above upper limit " + a[3]);
     return false;
   }
+  if (JointType(m.joint_type[j]) == JointType::kContinuous &&
+      (std::isfinite(lower) || std::isfinite(upper))) {
+    t.fail("joint '" + a[1] + "' is continuous: it has no limits");
+    return false;
+  }
   if (app.set_joint_limits(j, lower, upper)) app.note_edit("set joint limits");
   return false;
 }

@@ -8,6 +8,7 @@
 #include "app/gui/branch_edit.hpp"
 #include "app/gui/script_objectives.hpp"
 #include "app/gui/solver_driver.hpp"
+#include "app/gui/visuals.hpp"
 #include "solver/scene_problem.hpp"
 
 namespace ikwb::gui {
@@ -162,7 +163,8 @@ TEST(JointSettings, FrameStepBoundWalksTheRobotThere) {
 
 // A target led round the turntable (a continuous joint) across its +-pi seam, a little less than
 // the frame step a frame: the turntable follows in (-pi, pi], never held back by the bound, as
-// on any other stretch; a branch edit turns it across the seam too
+// on any other stretch; a branch edit turns it across the seam too; it takes no limits and shows
+// none
 TEST(JointSettings, AContinuousJointTurnsOnAcrossItsSeam) {
   AppState app;
   ASSERT_TRUE(app.load_robot(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf"));
@@ -198,6 +200,10 @@ TEST(JointSettings, AContinuousJointTurnsOnAcrossItsSeam) {
   EXPECT_NEAR(app.joint_q[qt], 3.3 - 2 * M_PI, 1e-12);
   EXPECT_NEAR(app.branch.joint_qd[m.joint_qd_start[turntable]], 3.0, 1e-9);
   end_branch_edit(app);
+  EXPECT_FALSE(app.set_joint_limits(turntable, -1.0, 1.0));
+  EXPECT_TRUE(std::isnan(limit_fraction(app, turntable)));
+  app.reset_joint_limits(turntable);
+  EXPECT_EQ(app.dof_lower[m.joint_qd_start[turntable]], -HUGE_VAL);
 }
 
 }  // namespace

@@ -32,6 +32,20 @@ TEST_F(WholeBodyGui, InvertedLimitsFailWithOneMessage) {
   EXPECT_EQ(mentions, 1u) << text;
 }
 
+// a continuous joint has no limits: finite ones fail the script with one message naming the
+// joint; unlimited ones (inf / -inf) and a reset are what it has already
+TEST_F(WholeBodyGui, LimitsOfAContinuousJointFailWithOneMessage) {
+  const std::string robot = IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf";
+  EXPECT_EQ(run("wait 1\nlimits turntable -inf inf\nlimits turntable reset\nwait 1\n", robot), 0)
+      << log();
+  EXPECT_EQ(run("wait 1\nlimits turntable -90deg 90deg\n", robot), 1) << log();
+  const std::string text = log();
+  const std::string message = "joint 'turntable' is continuous: it has no limits";
+  const std::size_t at = text.find(message);
+  EXPECT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.find("no limits", at + message.size()), std::string::npos) << text;
+}
+
 // a floating robot opened without a preset stands on the ground grid: its root is lifted until
 // its lowest collision capsule touches z = 0 (it opened with the pelvis at the origin, the legs
 // through the floor); the preset, which gives the root's pose, is not changed

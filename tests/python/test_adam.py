@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ikwb
-from conftest import PANDA, random_configurations
+from conftest import PANDA, TURNTABLE, random_configurations
 
 ARM = [f"panda_joint{i}" for i in range(1, 8)]
 TCP = "panda_hand_tcp"
@@ -277,6 +277,26 @@ def test_joint_limits(tiny_path):
         active.set_joint_limit("elbow", 1, 0)
     with pytest.raises(ValueError, match="^set_joint_limits: joint '[a-z]+': lower limit above"):
         active.set_joint_limits(np.ones(2), np.zeros(2))
+
+
+def test_continuous_joints_take_no_limits_and_come_back_within_a_half_turn():
+    ik = ikwb.InverseKinematics(TURNTABLE, ["turntable", "shoulder", "wrist_roll"])
+    with pytest.raises(ValueError, match="^set_joint_limit: joint 'turntable' is continuous: it "
+                                         "has no limits"):
+        ik.set_joint_limit("turntable", -1.0, 1.0)
+    with pytest.raises(ValueError, match="^set_joint_limits: joint 'wrist_roll' is continuous"):
+        ik.set_joint_limits(np.array([-np.inf, -1.0, -1.0]), np.array([np.inf, 1.0, 1.0]))
+    ik.set_joint_limits(np.array([-np.inf, -1.0, -np.inf]), np.array([np.inf, 1.0, np.inf]))
+    ik.add_target_position("tool")
+    # the tool at turntable 1.5 rad, shoulder 0.4 rad; from 7.48 = 1.2 + 2 pi rad
+    reach, height = 0.5 * np.cos(0.4), 0.3 - 0.5 * np.sin(0.4)
+    ik.update_target_position("tool", [reach * np.cos(1.5), reach * np.sin(1.5), height])
+    ik.set_initial_guess(np.eye(4), [7.48, 0.3, -12.0])
+    ik.solve()
+    assert ik.converged
+    turntable, shoulder, roll = ik.get_solution()[1]
+    assert -np.pi < turntable <= np.pi and -np.pi < roll <= np.pi
+    assert abs(turntable - 1.5) < 1e-3 and abs(shoulder - 0.4) < 1e-3
 
 
 def test_min_distance_constraint(panda):

@@ -708,6 +708,21 @@ def test_posture_pulls_a_continuous_joint_the_short_way():
     assert abs(np.remainder(q[0, roll] + 3.1 + np.pi, 2 * np.pi) - np.pi) < 0.01
 
 
+def test_a_continuous_joint_takes_no_limits():
+    m = ikwb.Model.from_urdf(TURNTABLE)
+    d = m.joint_qd_start[m.joint_index("turntable")]
+    assert m.joint_limit_lower[d] == -np.inf and m.joint_limit_upper[d] == np.inf
+    lo, hi = m.joint_limit_lower.copy(), m.joint_limit_upper.copy()
+    lo[d], hi[d] = -1.0, 1.0
+    tool = m.body_index("tool")
+    position = ik.IKObjectivePosition(tool, [0, 0, 0], fk(m, m.middle_configuration())[:, tool, :3])
+    with pytest.raises(ValueError, match=r"continuous joint 'turntable' \(dof 0\), which has no "
+                                         r"limits"):
+        ik.IKSolver(m, 1, [position, ik.IKObjectiveJointLimit(lo, hi)])
+    ik.IKSolver(m, 1, [position, ik.IKObjectiveJointLimit(m.joint_limit_lower,
+                                                          m.joint_limit_upper)])
+
+
 def test_step_iterations_apply_to_that_call_only(panda):
     tcp = panda.body_index("panda_hand_tcp")
     goal = fk(panda, random_configurations(panda, 1, seed=21))[:, tcp]

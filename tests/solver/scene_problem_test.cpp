@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/fk.hpp"
+#include "engine/core/urdf_loader.hpp"
 #include "solver/test_robots.hpp"
 
 namespace ikwb {
@@ -157,6 +158,24 @@ TEST(SceneProblem, UnknownLinksAndJointsAreSkippedWithWarnings) {
   EXPECT_EQ(setup.warnings[1], "joint_q: unknown joint 'ghost_joint' ignored");
   EXPECT_EQ(setup.warnings[2], "objective 1 (position): unknown link 'no_such_link', skipped");
   EXPECT_NE(setup.warnings[3].find("objective 5 (relative_ball): link_b"), std::string::npos);
+}
+
+// a continuous joint has no limits: a scene's finite ones for it are a warning, and ignored
+TEST(SceneProblem, LimitsOfAContinuousJointAreIgnoredWithAWarning) {
+  auto m = load_urdf_file(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf").model;
+  Scene scene = parse_scene(R"({"version": 1, "robot": "x", "joint_limits": {
+    "turntable": [-1, 1], "wrist_roll": [null, null], "shoulder": [-1, 1]}})",
+                            "limits.json", "");
+  ASSERT_TRUE(scene.warnings.empty()) << scene.warnings[0];
+  SceneSetup setup = resolve_scene(*m, scene);
+  ASSERT_EQ(setup.warnings.size(), 1u);
+  EXPECT_EQ(setup.warnings[0],
+            "joint_limits: 'turntable' is continuous: it has no limits, ignored");
+  const int turntable = m->joint_qd_start[m->find_joint("turntable")];
+  const int shoulder = m->joint_qd_start[m->find_joint("shoulder")];
+  EXPECT_EQ(setup.dof_lower[turntable], -HUGE_VAL);
+  EXPECT_EQ(setup.dof_upper[turntable], HUGE_VAL);
+  EXPECT_EQ(setup.dof_upper[shoulder], 1.0);
 }
 
 TEST(SceneProblem, ProblemHoldsTheDescriptionsAsTheyAre) {

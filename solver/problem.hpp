@@ -161,6 +161,9 @@ class IkProblem {
 
   // The joint limits the solver keeps (dof_count each; -inf / +inf when unlimited). They start
   // as the model's and may be narrowed or widened (live limits, a scene's "joint_limits").
+  // A continuous joint has none (the workbench, scenes and Python refuse them); finite values for
+  // it bound one solve's motion only (the workbench's frame step, around where it is), and its
+  // answer still comes back in (-pi, pi], where it may be a turn away from them.
   // Throws std::invalid_argument on wrong sizes, NaN or lower > upper (naming the dof).
   void set_dof_limits(const std::vector<double>& lower, const std::vector<double>& upper);
   const std::vector<double>& dof_lower() const { return dof_lower_; }

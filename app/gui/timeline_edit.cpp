@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/cli/trajectory_io.hpp"
+#include "engine/core/row_kinematics.hpp"
 
 namespace ikwb::gui {
 
@@ -114,8 +115,9 @@ Keyframe current_pose(const AppState& app, double time) {
 }
 
 // the same configuration and targets, up to rounding (a scrub onto a key blends its targets with
-// weight 0)
-bool same_pose(const Keyframe& a, const Keyframe& b) {
+// weight 0). The configurations are compared through difference_row: a continuous joint a whole
+// turn off (a key stored at 4 rad, the robot's answer back at 4 - 2 pi) is the same pose.
+bool same_pose(const Model& m, const Keyframe& a, const Keyframe& b) {
   constexpr double kSame = 1e-9;  // rad, m, quaternion components
   auto close = [](const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() != y.size()) return false;
@@ -123,7 +125,12 @@ bool same_pose(const Keyframe& a, const Keyframe& b) {
       if (!(std::fabs(x[i] - y[i]) <= kSame)) return false;
     return true;
   };
-  if (!close(a.q, b.q) || a.targets.size() != b.targets.size()) return false;
+  if (int(a.q.size()) != m.coord_count || int(b.q.size()) != m.coord_count) return false;
+  std::vector<double> d(std::size_t(m.dof_count));
+  difference_row(m.view(), a.q.data(), b.q.data(), d.data());
+  for (double v : d)
+    if (!(std::fabs(v) <= kSame)) return false;
+  if (a.targets.size() != b.targets.size()) return false;
   for (std::size_t i = 0; i < a.targets.size(); ++i) {
     const Transform<double>&ta = a.targets[i], &tb = b.targets[i];
     if (!close({ta.p.x, ta.p.y, ta.p.z, ta.q.x, ta.q.y, ta.q.z, ta.q.w},
@@ -179,7 +186,7 @@ int add_key_at_playhead(AppState& app) {
   fit_key_targets(app);
   const Keyframe& key = t.timeline.keys[here];
   const std::string which = "key " + std::to_string(here) + " (" + short_number(key.time) + " s)";
-  if (same_pose(key, current_pose(app, key.time))) {
+  if (same_pose(*app.model, key, current_pose(app, key.time))) {
     app.info(which + " already holds this pose: pose the robot, then K adds the next key");
     return here;
   }

@@ -160,6 +160,28 @@ TEST(TimelinePlayback, ThePanelsAndTheViewShowTheSameStatus) {
   EXPECT_STREQ(app.solve_state(), "playing");
 }
 
+// K compares the key under the playhead with the robot joint by joint the way the solver does
+// (difference_row): a continuous joint a whole turn off is the same pose. A key stored with the
+// turntable at 4 rad (a `joint` command, a scene's key) and the robot at 4 - 2 pi (an answer is
+// handed back in (-pi, pi]) read as another pose, and K appended a key after the last one.
+TEST(TimelineKeys, KTakesAContinuousJointATurnOffForTheSamePose) {
+  gui::AppState app;
+  ASSERT_TRUE(app.load_robot(IKWB_SOURCE_DIR "/tests/data/robots/turntable_arm.urdf"));
+  const int turntable = app.model->find_joint("turntable");
+  app.set_joint(turntable, 4.0);
+  ASSERT_EQ(gui::add_key(app, 0), 0);
+  app.set_joint(turntable, 4.0 - 2 * M_PI);
+  EXPECT_EQ(gui::add_key_at_playhead(app), 0);
+  EXPECT_EQ(app.timeline.timeline.keys.size(), 1u);
+  ASSERT_FALSE(app.messages.empty());
+  EXPECT_NE(app.messages.back().text.find("key 0 (0 s) already holds this pose"), std::string::npos)
+      << app.messages.back().text;
+  // a turn and a little more is another pose: the next key goes after the last
+  app.set_joint(turntable, 4.1 - 2 * M_PI);
+  EXPECT_EQ(gui::add_key_at_playhead(app), 1);
+  EXPECT_EQ(app.timeline.timeline.keys.size(), 2u);
+}
+
 // Play with one key has nothing to move: it says so and what to do, as it does with none
 TEST_F(Timeline, PlayWithOneKeySaysWhyNothingMoves) {
   EXPECT_EQ(run("robot panda\ntimeline on\nkey_add 0\nplay\nwait 3\n" + dump_cmd("one.json")), 1)

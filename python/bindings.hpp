@@ -72,7 +72,12 @@ int coord_joint(const Model& m, int c);
 void check_joint_values(const Model& m, const double* v, py::ssize_t rows, bool coords, bool batch,
                         const std::string& what);
 
+// a as an ikwb.Array (a numpy array with Warp's numpy() and device; module.cpp), as the
+// Newton-shaped Model and State hand their arrays out
+py::array newton_array(const py::array& a);
+
 // A numpy view of memory owned by `owner` (kept alive by the array); read-only unless writable.
+// An ikwb.Array (newton_array).
 template <class T>
 py::array view_of(const T* data, std::vector<py::ssize_t> shape, py::handle owner, bool writable) {
   std::vector<py::ssize_t> strides(shape.size());
@@ -84,7 +89,7 @@ py::array view_of(const T* data, std::vector<py::ssize_t> shape, py::handle owne
   py::array a(py::dtype::of<T>(), shape, strides, data, owner);
   if (!writable)
     py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
+  return newton_array(a);
 }
 
 // Applies solver settings given by their scene keys (README "Solver options"; the settings

@@ -37,10 +37,11 @@ py::array bools_array(const std::vector<uint8_t>& v) {
   return a;
 }
 
+// a new ikwb.Array of v (newton_array)
 py::array doubles_array(const std::vector<double>& v) {
   py::array_t<double> a(py::ssize_t(v.size()));
   std::copy(v.begin(), v.end(), a.mutable_data());
-  return a;
+  return newton_array(a);
 }
 
 // "row 2, " in a batch's messages, "" for a single configuration
@@ -419,6 +420,9 @@ void bind_model_fk(py::module_& m) {
           "Articulation names (a list, articulation_count)")
       .def_property_readonly(
           "name", [](const PyModel& p) { return p.model->name; }, "The robot's name")
+      .def_property_readonly(
+          "device", [](const PyModel&) { return "cpu"; },
+          "'cpu': the model and its arrays are in host memory (Newton's Model.device)")
       .def_property_readonly(
           "source_path", [](const PyModel& p) { return p.model->source_path; },
           "The file the model was loaded from")

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <type_traits>
 
+#include <pybind11/eval.h>
 #include <nlohmann/json.hpp>
 
 #include "engine/core/robot_file.hpp"
@@ -249,6 +250,12 @@ Vec3<double> target_position(const double* p, const std::string& what) {
   return {p[0], p[1], p[2]};
 }
 
+py::array newton_array(const py::array& a) {
+  static const py::handle array_type =
+      py::object(py::module_::import("ikwb").attr("Array")).release();
+  return a.attr("view")(array_type);
+}
+
 py::array read_only(py::array a) {
   a.attr("flags").attr("writeable") = false;
   return a;
@@ -348,6 +355,25 @@ PYBIND11_MODULE(ikwb, m) {
   py::register_exception<ikwb::SceneError>(m, "SceneError", PyExc_ValueError).attr("__doc__") =
       "A scene file that cannot be read or resolved (a ValueError); the message names the file "
       "and the problem.";
+  // Newton's arrays are Warp arrays, read with .numpy(): ours are numpy arrays of this subclass,
+  // so code written for Newton runs as it is (module-level Python: the class is a numpy type)
+  py::exec(R"(
+import numpy as _np
+
+class Array(_np.ndarray):
+    """A numpy array, as the Newton-shaped Model and State hand them out; numpy() and device
+    stand in for a Warp array's (newton code calls state.body_q.numpy())."""
+
+    def numpy(self):
+        """This array's memory as a plain numpy array (no copy), as Warp's numpy() on the CPU."""
+        return self.view(_np.ndarray)
+
+    @property
+    def device(self):
+        """'cpu': the arrays live in host memory."""
+        return "cpu"
+)",
+           m.attr("__dict__"));
   bind_model_fk(m);
   py::module_ ik = m.def_submodule("ik", "Batched IK: objectives and IKSolver (newton.ik's shape)");
   bind_ik(ik);

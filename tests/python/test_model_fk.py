@@ -87,6 +87,24 @@ def test_state_shapes_and_views(panda):
         s.body_q = np.zeros((12, 7))
 
 
+def test_arrays_read_as_newton_code_reads_warp_arrays(panda):
+    # newton code reads its Warp arrays with .numpy(): the same lines run on ours
+    state = panda.state()
+    q = panda.joint_q
+    q[3] = -1.5
+    ikwb.eval_fk(panda, q, None, state)
+    poses = state.body_q.numpy()
+    assert type(poses) is np.ndarray and poses.shape == (panda.body_count, 7)
+    assert np.shares_memory(poses, state.body_q)  # a view, as Warp's numpy() on the CPU
+    assert np.array_equal(panda.joint_q.numpy(), panda.joint_q)
+    ancestors = panda.joint_ancestor.numpy()
+    assert ancestors[0] == -1 and not ancestors.flags.writeable
+    revolute = panda.joint_type.numpy() == ikwb.JointType.REVOLUTE
+    assert revolute.sum() == 7
+    assert panda.device == "cpu" and state.body_q.device == "cpu"
+    assert isinstance(state.body_qd, np.ndarray) and isinstance(panda.joint_q, ikwb.Array)
+
+
 def test_tiny_fk_by_hand(tiny):
     s = tiny.state()
     q = np.array([np.pi / 2, -np.pi / 2])

@@ -60,11 +60,12 @@ struct Ui {
   std::vector<RobotEntry> catalog;
   ObjectiveType add_type = ObjectiveType::kPose;  // the Objectives panel's type choice
   std::size_t messages_seen = 0;                  // the Messages panel scrolls when this changes
-  bool script_mode = false;                       // no native dialogs
-  bool quit = false;                              // File > Quit
-  std::string screenshot_path;                    // a screenshot to take at the end of this frame
-  Session* session = nullptr;                     // scene files, undo, recovery (session.hpp)
-  std::string demo_request;                       // Demos menu: a demo (assets/demos) to run
+  int objective_shown = -1;     // the selected objective the Objectives panel last scrolled to
+  bool script_mode = false;     // no native dialogs
+  bool quit = false;            // File > Quit
+  std::string screenshot_path;  // a screenshot to take at the end of this frame
+  Session* session = nullptr;   // scene files, undo, recovery (session.hpp)
+  std::string demo_request;     // Demos menu: a demo (assets/demos) to run
 };
 
 // the menu bar, every visible panel and the dialogs

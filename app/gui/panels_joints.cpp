@@ -145,7 +145,9 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(col.x, col.y, col.z, 0.55f));
       ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, col);
       ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, 5.0f);
-      std::string format = name + (angular ? "   %.1f\xc2\xb0" : "   %.1f mm");
+      // a joint at a limit says so in its text (drawn over the slider, a badge hid the value)
+      std::string format =
+          name + (angular ? "   %.1f\xc2\xb0" : "   %.1f mm") + (at_limit(app, j) ? "  LIMIT" : "");
       if (ImGui::SliderFloat("##q", &v, float(lo * scale), float(hi * scale), format.c_str())) {
         // in branch edit mode the slider edits through the masked FK path
         if (!app.branch.active)
@@ -168,9 +170,7 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       ImDrawList* dl = ImGui::GetWindowDrawList();
       dl->AddRectFilled(ImVec2(a.x, b.y - 2), ImVec2(a.x + float(t) * (b.x - a.x), b.y),
                         ImGui::ColorConvertFloat4ToU32(ImVec4(col.x, col.y, col.z, 0.8f)));
-      // a joint at a limit is flagged; the branch edit joint is marked
-      if (at_limit(app, j))
-        dl->AddText(ImVec2(b.x - 44, a.y + 2), IM_COL32(255, 90, 80, 255), "LIMIT");
+      // the branch edit joint is marked
       if (app.branch.active && app.branch.joint == j)
         dl->AddRect(a, b, IM_COL32(90, 220, 110, 255), 3.0f, 0, 1.5f);
       // a continuous joint has no limits to edit (its angle comes back in (-180, 180] deg)

@@ -378,6 +378,7 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     ImGui::TextDisabled(
         "No objectives. Select a link (click it), then Add,\nor right-click a link.");
   int remove = -1;
+  if (app.selection.objective < 0) ui.objective_shown = -1;
   for (int i = 0; i < int(app.objectives.size()); ++i) {
     WorkbenchObjective& o = app.objectives[i];
     const ObjectiveParams<double>& p = o.spec.params;
@@ -402,6 +403,16 @@ void draw_objectives_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
                           ImVec2(ImGui::GetContentRegionAvail().x - delete_width, 0))) {
       app.selection.objective = i;
       if (p.link >= 0) app.selection.body = p.link;
+    }
+    // an objective selected elsewhere (a click on its link or target, a script) is scrolled into
+    // view, its title at the top with its status under it
+    if (selected && ui.objective_shown != i) {
+      const float status_bottom =
+          ImGui::GetItemRectMax().y + 3 * ImGui::GetFrameHeightWithSpacing();
+      if (!ImGui::IsItemVisible() ||
+          status_bottom > ImGui::GetWindowPos().y + ImGui::GetWindowHeight())
+        ImGui::SetScrollHereY(0.0f);
+      ui.objective_shown = i;
     }
     if (ImGui::IsItemHovered() && p.link >= 0) app.hover.body = p.link;
     ImGui::SameLine();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/core/lanes.hpp"
+#include "engine/core/mesh.hpp"
 
 namespace ikwb {
 
@@ -343,6 +344,65 @@ std::vector<double> point_jacobian_world(const Model& model,
   return jac;
 }
 
+namespace {
+
+// The lowest world z of shape g on a body at pose x; +inf when the shape cannot say (a mesh that
+// was not loaded). Boxes by their corners, spheres and cylinders exactly, meshes by their vertices.
+double lowest_z(const Geometry& g, const Transform<double>& x) {
+  const Transform<double> w = x * g.origin;
+  switch (g.type) {
+    case GeometryType::kSphere:
+      return w.p.z - g.size.x;
+    case GeometryType::kCylinder: {
+      // the rim of the lower end: its centre less the radius times the axis's horizontal part
+      const Vec3<double> axis = rotate(w.q, Vec3<double>{0.0, 0.0, 1.0});
+      const double rim = g.size.x * std::sqrt(std::max(0.0, 1.0 - axis.z * axis.z));
+      return w.p.z - 0.5 * g.size.y * std::abs(axis.z) - rim;
+    }
+    case GeometryType::kBox: {
+      double lowest = HUGE_VAL;
+      for (int c = 0; c < 8; ++c) {
+        const Vec3<double> corner{(c & 1 ? 0.5 : -0.5) * g.size.x, (c & 2 ? 0.5 : -0.5) * g.size.y,
+                                  (c & 4 ? 0.5 : -0.5) * g.size.z};
+        lowest = std::min(lowest, transform_point(w, corner).z);
+      }
+      return lowest;
+    }
+    case GeometryType::kMesh: {
+      if (!g.mesh) return HUGE_VAL;
+      double lowest = HUGE_VAL;
+      const std::vector<float>& p = g.mesh->positions;
+      for (std::size_t i = 0; i + 2 < p.size(); i += 3) {
+        const Vec3<double> v{p[i] * g.mesh_scale.x, p[i + 1] * g.mesh_scale.y,
+                             p[i + 2] * g.mesh_scale.z};
+        lowest = std::min(lowest, transform_point(w, v).z);
+      }
+      return lowest;
+    }
+  }
+  return HUGE_VAL;
+}
+
+// The lowest world z of body b at pose x: its collision shapes (its visuals when it has none);
+// where those cannot say, its collision capsules; else its origin.
+double body_lowest_z(const Model& m, int b, const Transform<double>& x) {
+  const std::vector<Geometry>& shapes =
+      !m.body_collisions[b].empty() ? m.body_collisions[b] : m.body_visuals[b];
+  double lowest = HUGE_VAL;
+  for (const Geometry& g : shapes) lowest = std::min(lowest, lowest_z(g, x));
+  if (std::isfinite(lowest)) return lowest;
+  if (m.collision.body_first.empty() || m.collision.body_first[b] == m.collision.body_first[b + 1])
+    return x.p.z;
+  for (int c = m.collision.body_first[b]; c < m.collision.body_first[b + 1]; ++c) {
+    const LinkCapsule<double>& cap = m.collision.capsules[c];
+    lowest = std::min(
+        lowest, std::min(transform_point(x, cap.p0).z, transform_point(x, cap.p1).z) - cap.radius);
+  }
+  return lowest;
+}
+
+}  // namespace
+
 std::vector<double> standing_configuration(const Model& m) {
   return standing_configuration(m, m.neutral_configuration());
 }
@@ -367,17 +427,7 @@ std::vector<double> standing_configuration(const Model& m, std::vector<double> q
       int root = m.body_joint[b];
       while (root >= 0 && root != j) root = m.joint_ancestor[root];
       if (root != j) continue;
-      const Transform<double>& x = s.body_q[b];
-      if (m.collision.body_first.empty() ||
-          m.collision.body_first[b] == m.collision.body_first[b + 1])
-        lowest = std::min(lowest, x.p.z);
-      else
-        for (int c = m.collision.body_first[b]; c < m.collision.body_first[b + 1]; ++c) {
-          const LinkCapsule<double>& cap = m.collision.capsules[c];
-          lowest = std::min(
-              lowest,
-              std::min(transform_point(x, cap.p0).z, transform_point(x, cap.p1).z) - cap.radius);
-        }
+      lowest = std::min(lowest, body_lowest_z(m, b, s.body_q[b]));
     }
     if (!std::isfinite(lowest) || lowest >= 0) continue;
     // the free joint's translation is in its parent-side frame (where the file places the root)

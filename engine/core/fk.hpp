@@ -65,10 +65,12 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
              std::vector<double>* joint_qd = nullptr);
 
 // The neutral configuration with each floating root (a free joint with only fixed joints, or
-// none, above it) lifted
-// until the lowest point of its bodies' collision capsules (their origins where a body has none)
-// is on z = 0: where the workbench opens a floating robot, which at its neutral configuration
-// stands at the origin with its legs through the ground grid. Nothing is lowered.
+// none, above it) lifted until the lowest point of its bodies is on z = 0 (of their collision
+// shapes, or their visuals where a body has none: boxes by their corners, spheres and cylinders
+// exactly, loaded meshes by their vertices; else the collision capsules fitted to them, which
+// reach below a box foot; else the body's origin): where the workbench opens a floating robot,
+// which at its neutral configuration stands at the origin with its legs through the ground grid.
+// Nothing is lowered.
 std::vector<double> standing_configuration(const Model& model);
 // The same from configuration q (coord_count): its floating roots lifted, the rest as it is.
 // Only the roots in `roots` (floating roots as above; all of them when null) are lifted.

@@ -373,7 +373,8 @@ TEST(AppState, RefusedEditWhileTheProblemIsRebuiltIsUndone) {
       << app.messages.back().text;
 }
 
-// a preset that does not place its floating root opens standing on the ground grid, its
+// a preset that does not place its floating root opens standing on the ground grid (its lowest
+// collision shape on z = 0: the humanoid's sole boxes, the quadruped's foot spheres), its
 // "current" targets where the feet then are
 TEST(AppState, FloatingPresetsOpenStandingOnTheGrid) {
   for (const char* robot : {"humanoid", "quadruped"}) {
@@ -381,11 +382,18 @@ TEST(AppState, FloatingPresetsOpenStandingOnTheGrid) {
     ASSERT_TRUE(app.open_robot_preset(robot)) << robot;
     app.ensure_fk();
     double lowest = 1e300;
-    for (const LinkCapsule<double>& c : app.model->collision.capsules) {
-      const Transform<double>& x = app.fk.body_q[c.body];
-      lowest = std::min(
-          {lowest, transform_point(x, c.p0).z - c.radius, transform_point(x, c.p1).z - c.radius});
-    }
+    for (int b = 0; b < app.model->body_count; ++b)
+      for (const Geometry& g : app.model->body_collisions[b]) {
+        const Transform<double> x = app.fk.body_q[b] * g.origin;
+        if (g.type == GeometryType::kSphere) lowest = std::min(lowest, x.p.z - g.size.x);
+        if (g.type != GeometryType::kBox) continue;
+        for (int c = 0; c < 8; ++c)
+          lowest =
+              std::min(lowest, transform_point(x, Vec3<double>{(c & 1 ? 0.5 : -0.5) * g.size.x,
+                                                               (c & 2 ? 0.5 : -0.5) * g.size.y,
+                                                               (c & 4 ? 0.5 : -0.5) * g.size.z})
+                                   .z);
+      }
     EXPECT_NEAR(lowest, 0.0, 1e-9) << robot;
     for (const gui::WorkbenchObjective& o : app.objectives) {
       if (!o.has_target() || !o.spec.params.hard) continue;

@@ -47,8 +47,8 @@ TEST_F(WholeBodyGui, LimitsOfAContinuousJointFailWithOneMessage) {
 }
 
 // a floating robot opened without a preset stands on the ground grid: its root is lifted until
-// its lowest collision capsule touches z = 0 (it opened with the pelvis at the origin, the legs
-// through the floor); the preset, which gives the root's pose, is not changed
+// its lowest collision shape (the feet's boxes) touches z = 0 (it opened with the pelvis at the
+// origin, the legs through the floor); the preset, which gives the root's pose, is not changed
 TEST_F(WholeBodyGui, FloatingRobotWithoutAPresetStandsOnTheGround) {
   ASSERT_EQ(run("wait 2\ndump " + path("d.json") + "\n",
                 IKWB_SOURCE_DIR "/assets/robots/humanoid/humanoid.urdf --floating-base"),
@@ -58,8 +58,8 @@ TEST_F(WholeBodyGui, FloatingRobotWithoutAPresetStandsOnTheGround) {
   EXPECT_GT(d["joint_q"][2].get<double>(), 0.8);  // the pelvis, 0.92 m up on its legs
   double lowest = HUGE_VAL;
   for (const json& b : d["bodies"]) lowest = std::min(lowest, b["position"][2].get<double>());
-  EXPECT_GE(lowest, 0.0);   // no body origin below the ground
-  EXPECT_LT(lowest, 0.05);  // the feet (their origins 2 cm above the soles) on it
+  EXPECT_GE(lowest, -1e-9);  // no body origin below the ground
+  EXPECT_LT(lowest, 0.05);   // the feet (the sole frames, at their boxes' lower faces) on it
 }
 
 TEST_F(WholeBodyGui, LocksLimitsAndToleranceKindsShowInTheDumpAndUndo) {

@@ -1310,6 +1310,28 @@ TEST(StandingConfiguration, LiftsAFloatingRootAlongTheWorldZ) {
   eval_fk(*h1, standing_configuration(*h1), {}, hs);
   EXPECT_NEAR(hs.body_q[h1->find_body("foot")].p.z, 0.05, 1e-9);
   EXPECT_NEAR(hs.body_q[h1->find_body("pelvis")].p.z, 0.95, 1e-9);
+  // a box sole stands on its face: the capsule fitted to the box (a radius of its section's
+  // half-diagonal) reaches 2 cm below it, and the robot floated that high above the grid; a
+  // tilted cylinder stands on its lower rim
+  auto pelvis_height = [&](const std::string& shape) {
+    const std::shared_ptr<const Model> r = load_urdf_string(R"(<robot name="b">
+  <link name="pelvis"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="foot"><collision>)" + shape + R"(</collision></link>
+  <joint name="leg" type="fixed"><parent link="pelvis"/><child link="foot"/>
+    <origin xyz="0 0 -0.9"/></joint>
+</robot>)",
+                                                            "b.urdf", "", floating)
+                                               .model;
+    State rs(*r);
+    eval_fk(*r, standing_configuration(*r), {}, rs);
+    return rs.body_q[r->find_body("pelvis")].p.z;
+  };
+  EXPECT_NEAR(pelvis_height(R"(<origin xyz="0.035 0 -0.03"/>
+    <geometry><box size="0.24 0.088 0.064"/></geometry>)"),
+              0.9 + 0.03 + 0.032, 1e-9);
+  EXPECT_NEAR(pelvis_height(R"(<origin xyz="0.3 0 -0.03" rpy="0.5 0 0"/>
+    <geometry><cylinder radius="0.05" length="0.2"/></geometry>)"),
+              0.9 + 0.03 + 0.1 * std::cos(0.5) + 0.05 * std::sin(0.5), 1e-9);
   // a fixed-base robot opens at its neutral configuration
   const std::shared_ptr<const Model> arm =
       load_urdf_file(IKWB_SOURCE_DIR "/assets/robots/panda/panda.urdf").model;

@@ -174,17 +174,20 @@ IKWB_HD bool has_free_dof(int nv, const uint8_t* dof_free) {
 }
 
 // Projects the 1-dof joints of q into their limits; frozen dofs (dof_free[d] == 0) stay put.
+// True when a coordinate was moved.
 template <class T>
-IKWB_HD void project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q,
+IKWB_HD bool project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q,
                             const uint8_t* dof_free = nullptr) {
+  bool clipped = false;
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
     int d = m.joint_qd_start[j];
     if (dof_free && !dof_free[d]) continue;
     T& v = q[m.joint_q_start[j]];
-    if (v < lower[d]) v = lower[d];
-    if (v > upper[d]) v = upper[d];
+    if (v < lower[d]) v = lower[d], clipped = true;
+    if (v > upper[d]) v = upper[d], clipped = true;
   }
+  return clipped;
 }
 
 // The largest t <= 1 with q + t dq inside the limits of every free one-dof joint (t >= 0; 1
@@ -986,19 +989,17 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     // humanoid's shoulder 1 mm below its limit rejected three steps in a row, and the seed was
     // given up for a restart on another branch). After one such step is rejected the next stops
     // where the first dof meets its limit (the dof is then held there), with the same damping.
-    bool clipped = false;
-    if (cfg.hard_limits) {
+    // (A step already cut to its first limit is not cut again: a rejection raises the damping.)
+    if (to_boundary) {
       const T t = boundary_fraction(m, pv.dof_lower, pv.dof_upper, w.q, w.dq, w.dof_free);
-      clipped = t < T(1);
-      if (clipped && to_boundary) {
-        for (int a = 0; a < nv; ++a) w.dq[a] *= t;
-        clipped = false;
-      }
+      for (int a = 0; a < nv; ++a) w.dq[a] *= t;
     }
-    to_boundary = false;
     for (int a = 0; a < nq; ++a) w.q_trial[a] = w.q[a];
     integrate_row(m, w.q, w.dq, T(1), w.q_trial);
-    if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free);
+    const bool clipped = cfg.hard_limits &&
+                         project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free) &&
+                         !to_boundary;
+    to_boundary = false;
     // predicted decrease of the quadratic model for the step actually taken
     step_row(m, w.q_trial, w.q, w.dq);
     T pred = lm_model_decrease(sys, w.dq) + lm_joined_correction(pv, w.dq, w);

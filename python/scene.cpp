@@ -36,7 +36,12 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   s.scene = load_scene(path);
   std::vector<std::string> paths = s.scene.package_paths;
   paths.insert(paths.end(), package_paths.begin(), package_paths.end());
-  s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false, s.scene.xacro_args);
+  try {
+    s.model = load_model(s.scene.robot, s.scene.floating_base, paths, false, s.scene.xacro_args);
+  } catch (const ModelError& e) {
+    // which file asked for the robot: a scene's robot path is read relative to the scene
+    throw ModelError(path + ": robot \"" + s.scene.robot + "\": " + e.what());
+  }
   s.setup = resolve_scene(*s.model->model, s.scene);
   // all the scene asks or nothing, as `ikwb solve --scene`
   require_solvable_scene(*s.model->model, s.scene, s.setup, path, "ikwb.load_scene");

@@ -387,10 +387,16 @@ void require_solvable_scene(const Model& m, const Scene& scene, const SceneSetup
   require_placed_objectives(m, scene, setup, scene_path, command);
   for (const SceneObjective& o : scene.objectives)
     if (o.enabled) return;
-  throw SceneError(scene_path + (scene.objectives.empty()
-                                     ? ": the scene has no objectives: nothing to solve"
-                                     : ": every objective of the scene is disabled: nothing to "
-                                       "solve"));
+  // a misspelt "objectives" is an unknown key the reader ignored: named here, where it matters
+  std::string ignored;
+  for (const std::string& w : scene.warnings)
+    if (w.find(": unknown key ignored") != std::string::npos)
+      ignored += (ignored.empty() ? " (" : "; ") + w;
+  throw SceneError(scene_path +
+                   (scene.objectives.empty()
+                        ? ": the scene has no objectives: nothing to solve" +
+                              (ignored.empty() ? "" : ignored + ")")
+                        : ": every objective of the scene is disabled: nothing to solve"));
 }
 
 IkProblem make_problem(std::shared_ptr<const Model> model,

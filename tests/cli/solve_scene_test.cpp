@@ -448,6 +448,14 @@ TEST(CliSolveScene, ASceneWithoutEnabledObjectivesIsAnError) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find(none + ": the scene has no objectives: nothing to solve"), std::string::npos)
       << r.err;
+  // a misspelt key says so in the error (it was only a warning, printed before it)
+  std::string typo = dir.write("typo.json", R"({"version": 1, "robot": "panda", "objectves": [
+    {"type": "pose", "name": "tcp", "link": "panda_hand_tcp"}]})");
+  r = run_solve({"--scene", typo, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("nothing to solve (" + typo + ": objectves: unknown key ignored)"),
+            std::string::npos)
+      << r.err;
   std::string off = dir.write("off.json", R"({"version": 1, "robot": "panda", "objectives": [
     {"type": "pose", "name": "tcp", "link": "panda_hand_tcp", "enabled": false}]})");
   r = run_solve({"--scene", off, "--out", out});

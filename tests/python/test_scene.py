@@ -140,6 +140,15 @@ def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path)
     assert step < 3 * path_step, (step, path_step)
 
 
+def test_a_scene_whose_robot_cannot_be_loaded_is_named(tmp_path):
+    path = tmp_path / "lost.json"
+    path.write_text(json.dumps({"version": 1, "robot": str(tmp_path / "nope.urdf"),
+                                "objectives": [{"type": "posture"}]}))
+    with pytest.raises(ikwb.ModelError, match=r"lost\.json: robot \".*nope\.urdf\": .*nope\.urdf: "
+                                              r"cannot open file"):
+        ikwb.load_scene(str(path))
+
+
 def test_starts_that_are_not_numbers_are_named_as_passed(scene):
     with pytest.raises(ValueError, match=r"Scene\.solve joint_q: column 0 \(joint 'panda_joint1'\) "
                                          r"is nan; values must be finite"):

@@ -283,6 +283,18 @@ class AdamIK {
     result_ = std::move(result);  // under the GIL, like every read of result_
     q_ = result_.problems[0].q;   // the next solve starts here unless set_initial_guess says
     solved_ = true;
+    // adam moves the base in every solve, so code ported from it may expect that: said once,
+    // the first time the fixed base leaves a solve short (a retargeted humanoid converged in 107
+    // of 600 frames, silently)
+    if (!floating_ && !result_.problems[0].converged && !said_fixed_base_) {
+      said_fixed_base_ = true;
+      if (PyErr_WarnEx(PyExc_UserWarning,
+                       "InverseKinematics.solve: not converged with the base held at the "
+                       "initial guess's base_transform (adam optimises the base pose too: pass "
+                       "floating_base=True for a robot whose base should move); said once",
+                       1) != 0)
+        throw py::error_already_set();
+    }
   }
 
   py::tuple get_solution() const {
@@ -371,6 +383,7 @@ class AdamIK {
   SolveResult result_;
   std::mutex busy_;
   bool solved_ = false;
+  bool said_fixed_base_ = false;  // the warning of solve() about a fixed base was given
 };
 
 }  // namespace

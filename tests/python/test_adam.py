@@ -2,12 +2,16 @@
 not have: soft FIXED constraints keep the position, all-hard problems solve, a fixed base stays,
 set_initial_guess is where the next solve starts."""
 import pathlib
+import warnings
 
 import numpy as np
 import pytest
 
 import ikwb
 from conftest import PANDA, TURNTABLE, random_configurations
+
+# solves left short on purpose here; test_fixed_base_stays_floating_base_moves checks the warning
+pytestmark = pytest.mark.filterwarnings("ignore:InverseKinematics.solve. not converged")
 
 ARM = [f"panda_joint{i}" for i in range(1, 8)]
 TCP = "panda_hand_tcp"
@@ -215,14 +219,22 @@ def test_fixed_base_stays_floating_base_moves(panda):
     fixed.set_initial_guess(base, panda.middle_configuration()[:7])
     fixed.add_target_position(TCP)
     fixed.update_target_position(TCP, far)
-    fixed.solve()
+    # adam would have moved the base: the first solve the fixed base leaves short says so, once
+    with pytest.warns(UserWarning, match="adam optimises the base pose too: pass "
+                                         "floating_base=True"):
+        fixed.solve()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fixed.solve()
     H, q = fixed.get_solution()
     np.testing.assert_array_equal(H, base)
     assert np.linalg.norm(world_pose(fixed, H, q, TCP)[:3] - far) > 0.5
     floating = ikwb.InverseKinematics(PANDA, ARM, floating_base=True)
     floating.add_target_position(TCP)
     floating.update_target_position(TCP, far)
-    floating.solve()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        floating.solve()
     H, q = floating.get_solution()
     assert floating.converged
     np.testing.assert_allclose(world_pose(floating, H, q, TCP)[:3], far, atol=1e-4)

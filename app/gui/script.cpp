@@ -20,30 +20,49 @@ namespace ikwb::gui {
 // [SECTION] Parsing
 // ---------------------------------------------------------------------------------------------
 
+// the most lines a script's syntax errors list (the rest are counted)
+constexpr int kListedSyntaxErrors = 20;
+
 std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& source) {
   std::vector<ScriptCommand> out;
   std::istringstream in(text);
   std::string line;
   int n = 0;
+  // every bad line at once, one a line (a review fixed three, one run each)
+  std::vector<std::string> errors;
   while (std::getline(in, line)) {
     ++n;
     std::vector<std::string> a = tokenize(line);
     if (a.empty()) continue;
-    auto where = [&]() { return source + ":" + std::to_string(n) + ": "; };
+    const std::string where = source + ":" + std::to_string(n) + ": ";
     const ScriptCommandSpec* spec = find_script_command(a[0]);
-    if (!spec) throw ScriptError(where() + "unknown command '" + a[0] + "'");
+    if (!spec) {
+      errors.push_back(where + "unknown command '" + a[0] + "'");
+      continue;
+    }
     int count = int(a.size()) - 1;
-    if (count < spec->min_args || (spec->max_args >= 0 && count > spec->max_args))
-      throw ScriptError(where() + "'" + a[0] + "' takes " + std::to_string(spec->min_args) +
-                        (spec->max_args == spec->min_args ? ""
-                         : spec->max_args < 0             ? " or more"
-                                              : " to " + std::to_string(spec->max_args)) +
-                        " arguments, got " + std::to_string(count));
+    if (count < spec->min_args || (spec->max_args >= 0 && count > spec->max_args)) {
+      errors.push_back(where + "'" + a[0] + "' takes " + std::to_string(spec->min_args) +
+                       (spec->max_args == spec->min_args ? ""
+                        : spec->max_args < 0             ? " or more"
+                                             : " to " + std::to_string(spec->max_args)) +
+                       " arguments, got " + std::to_string(count));
+      continue;
+    }
     std::string error = spec->check ? spec->check(a) : "";
-    if (!error.empty()) throw ScriptError(where() + a[0] + ": " + error);
+    if (!error.empty()) {
+      errors.push_back(where + a[0] + ": " + error);
+      continue;
+    }
     out.push_back({n, a, std::filesystem::path(source).parent_path().string()});
   }
-  return out;
+  if (errors.empty()) return out;
+  std::string all;
+  for (int i = 0; i < int(errors.size()) && i < kListedSyntaxErrors; ++i)
+    all += (i ? "\n" : "") + errors[i];
+  if (int(errors.size()) > kListedSyntaxErrors)
+    all += "\n(" + std::to_string(errors.size() - kListedSyntaxErrors) + " more lines with errors)";
+  throw ScriptError(all);
 }
 
 void ScriptRunner::load(const std::string& path) {
@@ -75,6 +94,13 @@ int ScriptRunner::line() const {
 
 void ScriptRunner::fail(int line, const std::string& what, AppState& app) {
   std::string msg = path_ + ":" + std::to_string(line) + ": " + what;
+  // the command's own error says why (the banner shows this failure, the newest error)
+  if (app.errors_logged > errors_seen_)
+    for (auto it = app.messages.rbegin(); it != app.messages.rend(); ++it)
+      if (it->level == Message::kError) {
+        msg += " (" + it->text + ")";
+        break;
+      }
   failures_.push_back(msg);
   app.error("script: " + msg);
   errors_seen_ = app.errors_logged;

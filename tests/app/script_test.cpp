@@ -68,6 +68,16 @@ TEST(Script, ErrorsNameFileLineAndProblem) {
   EXPECT_NE(parse_error("expect happiness\n").find("unknown expectation"), std::string::npos);
   EXPECT_NE(parse_error("view sky on\n").find("view grid"), std::string::npos);
   EXPECT_NE(parse_error("click 1 2 thumb\n").find("click X Y"), std::string::npos);
+  // every bad line at once, one a line
+  EXPECT_EQ(parse_error("wait 1\nteleport\nwait 2\nweight 0 -1\nfly\n"),
+            "t.txt:2: unknown command 'teleport'\nt.txt:4: weight: expected: weight INDEX VALUE "
+            "(>= 0)\nt.txt:5: unknown command 'fly'");
+  std::string many;
+  for (int i = 0; i < 25; ++i) many += "fly\n";
+  const std::string listed = parse_error(many);
+  EXPECT_NE(listed.find("t.txt:20: unknown command 'fly'\n(5 more lines with errors)"),
+            std::string::npos)
+      << listed;
 }
 
 TEST(Script, AcceptsUnits) {

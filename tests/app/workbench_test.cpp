@@ -414,6 +414,20 @@ TEST_F(Workbench, ASuccessfulOpenClearsTheBannerOfAnEarlierFailure) {
   EXPECT_TRUE(dump("opened.json")["error_banner"].is_null()) << dump("opened.json")["error_banner"];
 }
 
+// a command that fails for a reason the app logged says that reason in its failure, which the
+// banner shows (it read "open_scene: scene not opened", the reason hidden in the log)
+TEST_F(Workbench, AFailedCommandSaysWhy) {
+  std::ofstream(path("bad.json")) << R"({"version": 1, "robot": "panda", "objectives": 3})";
+  EXPECT_EQ(run("robot panda\nwait 2\nopen_scene " + path("bad.json") + "\nwait 2\n" +
+                dump_cmd("failed.json")),
+            1)
+      << log();
+  const std::string banner = dump("failed.json")["error_banner"].get<std::string>();
+  EXPECT_NE(banner.find("open_scene: scene not opened (scene not opened: "), std::string::npos)
+      << banner;
+  EXPECT_NE(banner.find("objectives"), std::string::npos) << banner;
+}
+
 // a script that opens its robot first is the only opening logged: the default robot is not
 // opened (and logged) before it; a script that does not starts on the default robot
 TEST_F(Workbench, TheRobotAScriptOpensFirstIsTheOnlyOneOpened) {

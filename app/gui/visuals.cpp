@@ -429,8 +429,12 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
     }
   }
   if (options.residuals) {
-    for (const WorkbenchObjective& o : app.objectives) {
+    for (int i = 0; i < int(app.objectives.size()); ++i) {
+      const WorkbenchObjective& o = app.objectives[i];
       if (!o.has_target() || !o.enabled() || o.status.reached) continue;
+      // the selected objective's status label (Viewport3D::draw_ui) says its miss already, and
+      // this one was drawn under it
+      if (i == app.selection.objective) continue;
       glm::vec3 s = cam.project(render::to_glm(o.status.current.p), rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
       std::snprintf(text, sizeof text, "%s", miss_text(o).c_str());

@@ -426,7 +426,14 @@ void SolverDriver::warn_broken_hard(AppState& app) {
   const uint64_t serial = app.problem_serial(), version = app.problem()->version();
   if (count == 0 || (serial == warned_serial_ && version == warned_version_)) return;
   warned_serial_ = serial, warned_version_ = version;
-  if (count > 1)
+  // on an adopted seed's branch the solve does not look elsewhere: the targets may hold on
+  // another (a review adopted an unconverged ghost and read that the feet could not hold)
+  if (app.hold_adopted)
+    app.warn(std::string(count > 1 ? "hard objectives do" : "a hard objective does") +
+             " not hold on the adopted seed's branch: " + broken +
+             " off; another seed may hold it (drag a target, or adopt a converged ghost, to "
+             "solve from every seed again)");
+  else if (count > 1)
     app.warn("hard objectives cannot all hold here: " + broken +
              " off; the solver spreads the violation between them (make one soft, or move its "
              "target)");

@@ -139,8 +139,12 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   const VisualOptions& vo = view.visuals.options;
   const std::size_t skeleton_segments =
       vo.skeleton && app.model ? robot_skeleton(*app.model, app.fk.body_q).segments.size() / 2 : 0;
+  json ghost_labels = json::array();
+  for (const auto& [k, b] : view.visuals.ghost_labels())
+    ghost_labels.push_back({{"seed", k}, {"box", {b.x, b.y, b.z, b.w}}});
   d["visuals"] = {{"ghosts", vo.ghosts},
                   {"ghost_count", vo.ghosts ? view.visuals.ghost_count() : 0},
+                  {"ghost_labels", ghost_labels},
                   {"residuals", vo.residuals},
                   {"limits", vo.limits},
                   {"velocities", vo.velocities},

@@ -154,7 +154,10 @@ void Viewport3D::hover(AppState& app, const InputState& in) {
   if (app.hover.objective >= 0 || !app.model) return;
   render::Ray ray = camera.ray_from_pixel(in.mouse.x, in.mouse.y, rect);
   render::PickHit hit = picker_.pick(ray, app.fk.body_q);
-  visuals.hovered_ghost = visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f);
+  // a ghost's label takes the click as its ghost does
+  visuals.hovered_ghost = visuals.ghost_label_at(in.mouse);
+  if (visuals.hovered_ghost < 0)
+    visuals.hovered_ghost = visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f, app);
   if (visuals.hovered_ghost >= 0) return;
   // an obstacle in front of the robot takes the click
   app.hover.obstacle = pick_obstacle(app, ray, hit.hit() ? hit.distance : 1e30f);
@@ -342,7 +345,7 @@ int Viewport3D::ghost_under(const AppState& app, glm::vec2 mouse) const {
   if (!app.model || !rect.contains(mouse)) return -1;
   render::Ray ray = camera.ray_from_pixel(mouse.x, mouse.y, rect);
   render::PickHit hit = picker_.pick(ray, app.fk.body_q);
-  return visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f);
+  return visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f, app);
 }
 
 bool Viewport3D::ghost_screen_point(const AppState& app, int k, glm::vec2* out) const {

@@ -209,16 +209,27 @@ void Visuals::record(const AppState& app) {
   }
 }
 
-int Visuals::pick_ghost(const render::Picker& picker, const render::Ray& ray,
-                        float max_distance) const {
+int Visuals::pick_ghost(const render::Picker& picker, const render::Ray& ray, float max_distance,
+                        const AppState& app) const {
   if (!options.ghosts) return -1;
-  int best = -1;
-  float best_d = max_distance;
+  const std::vector<uint8_t>& converged = app.last_result.row_converged;
+  int best = -1, best_converged = -1;
+  float best_d = max_distance, best_converged_d = max_distance;
   for (int k = 0; k < int(ghosts_.size()); ++k) {
     render::PickHit hit = picker.pick(ray, ghosts_[k]);
-    if (hit.hit() && hit.distance < best_d) best_d = hit.distance, best = k;
+    if (!hit.hit()) continue;
+    if (hit.distance < best_d) best_d = hit.distance, best = k;
+    if (k < int(converged.size()) && converged[k] && hit.distance < best_converged_d)
+      best_converged_d = hit.distance, best_converged = k;
   }
-  return best;
+  return best_converged >= 0 ? best_converged : best;
+}
+
+int Visuals::ghost_label_at(glm::vec2 mouse) const {
+  if (!options.ghosts) return -1;
+  for (const auto& [k, b] : ghost_labels_)
+    if (mouse.x >= b.x - 3 && mouse.x <= b.z + 3 && mouse.y >= b.y && mouse.y <= b.w) return k;
+  return -1;
 }
 
 void Visuals::style_robot(const AppState& app, render::DrawStyle& style) const {
@@ -398,6 +409,7 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
                           const AppState& app) const {
   if (!app.model) return;
   char text[96];
+  ghost_labels_.clear();
   if (options.ghosts) {
     const int body = label_body(ghosts_);
     const SolveResult& r = app.last_result;
@@ -421,6 +433,7 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
           }
       }
       placed.push_back(ImVec4(at.x, at.y, at.x + size.x, at.y + size.y));
+      ghost_labels_.push_back({k, placed.back()});
       glm::vec4 c = ok ? kGhostConverged : kGhostNotConverged;
       c.a = k == hovered_ghost ? 1.0f : 0.9f;
       dl->AddRectFilled(ImVec2(at.x - 3, at.y), ImVec2(at.x + size.x + 3, at.y + size.y),
@@ -438,7 +451,11 @@ void Visuals::draw_labels(ImDrawList* dl, const render::Camera& cam, const rende
       glm::vec3 s = cam.project(render::to_glm(o.status.current.p), rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
       std::snprintf(text, sizeof text, "%s", miss_text(o).c_str());
-      dl->AddText(ImVec2(s.x + 8, s.y + 8), im_color(miss_label_color(o)), text);
+      // on a dark box, as the other labels: drawn over the robot it was unreadable
+      const ImVec2 at(s.x + 8, s.y + 8), size = ImGui::CalcTextSize(text);
+      dl->AddRectFilled(ImVec2(at.x - 3, at.y), ImVec2(at.x + size.x + 3, at.y + size.y),
+                        IM_COL32(18, 20, 24, 150), 3.0f);
+      dl->AddText(at, im_color(miss_label_color(o)), text);
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -273,6 +274,42 @@ TEST_F(Visuals, WithAFrameBudgetShownGhostsBringTheOtherSeedsOverAFewFrames) {
   const json a = dump("adopted.json");
   for (std::size_t i = 0; i < q.size(); ++i)
     EXPECT_NEAR(a["joint_q"][i].get<double>(), q[i].get<double>(), 1e-9) << i;
+}
+
+// a converged ghost's label ("#k cost converged") takes a click as its ghost does (a review's
+// clicks on a label adopted whichever ghost's body lay under it, mostly unconverged ones)
+TEST_F(Visuals, ClickingAGhostsLabelAdoptsThatGhost) {
+  const std::string setup =
+      "robot panda\nframe_budget 0\nsolver n_seeds 6\nview ghosts on\nview residual_panel off\n"
+      "wait 3\ntarget 0 0.45 0.25 0.35\nwait 12\nlive off\nwait 1\n";
+  ASSERT_EQ(run(setup + dump_cmd("labels.json")), 0) << log();
+  const json first = dump("labels.json");
+  const json& labels = first["visuals"]["ghost_labels"];
+  // the label of a converged seed other than the kept one
+  int k = -1;
+  double x = 0, y = 0;
+  for (const json& l : labels) {
+    const int seed = l["seed"].get<int>();
+    if (seed == first["solver"]["seed"].get<int>()) continue;
+    ASSERT_TRUE(first["seeds"][seed]["converged"].get<bool>()) << seed;  // only those labelled
+    k = seed;
+    x = l["box"][2].get<double>() - 2;  // its end, off the ghost's body where it starts
+    y = 0.5 * (l["box"][1].get<double>() + l["box"][3].get<double>());
+    break;
+  }
+  ASSERT_GE(k, 0) << labels.dump();
+  char click[64];
+  std::snprintf(click, sizeof click, "click %.1f %.1f\nwait 1\n", x, y);
+  ASSERT_EQ(run(setup + click + dump_cmd("after.json")), 0) << log();
+  const json after = dump("after.json");
+  const json& q = first["seeds"][k]["q"];
+  for (std::size_t i = 0; i < q.size(); ++i)
+    EXPECT_EQ(after["joint_q"][i].get<double>(), q[i].get<double>()) << i;
+  bool said = false;
+  for (const json& m : after["messages"])
+    said =
+        said || m["text"].get<std::string>().find("adopted seed " + std::to_string(k) + " ") == 0;
+  EXPECT_TRUE(said) << after["messages"].dump();
 }
 
 TEST_F(Visuals, ClickingAGhostAdoptsItsSolution) {

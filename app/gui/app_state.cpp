@@ -101,6 +101,18 @@ void AppState::note_edit(const std::string& what) {
   last_edit = what;
 }
 
+void AppState::note_weight_set(int i) {
+  note_edit("set weight");
+  if (i < 0 || i >= int(objectives.size()) || told_null_space_weight) return;
+  const WorkbenchObjective& o = objectives[i];
+  if (o.type() != ObjectiveType::kPosture || !o.spec.params.null_space) return;
+  told_null_space_weight = true;
+  info("'" + o.name() +
+       "' works in the null space (\"null\" on): its weight sets how fast it settles in what "
+       "the other objectives leave free, never how far a target gives way; turn \"null\" off to "
+       "trade the targets against it by weight");
+}
+
 // ---- robot ------------------------------------------------------------------------------------
 
 bool AppState::load_robot(const std::string& path_or_name) {

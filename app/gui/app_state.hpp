@@ -362,6 +362,11 @@ class AppState {
   void note_edit(const std::string& what);
   uint64_t edit_serial = 0;
   std::string last_edit;
+  // A weight set on objective i (the Objectives panel, the script's `weight`): on a null-space
+  // posture, where it does not trade against the targets, a message says so once a session (a
+  // review lowered it and saw nothing change).
+  void note_weight_set(int i);
+  bool told_null_space_weight = false;
 
   // ---- UI state ----------------------------------------------------------------------------
   Selection selection;

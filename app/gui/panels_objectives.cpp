@@ -246,7 +246,7 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
         "in the null space (\"null\" on) the posture moves only what the other objectives leave "
         "free: its weight sets how fast it settles there, never how far a target gives way. "
         "Turn \"null\" off to trade the targets against it by weight.");
-  if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set weight");
+  if (ImGui::IsItemDeactivatedAfterEdit()) app.note_weight_set(int(&o - app.objectives.data()));
   ImGui::SameLine();
   if (kind.has(kFieldNullSpace)) {
     bool null_space = p.null_space;

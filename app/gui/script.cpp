@@ -71,6 +71,7 @@ void ScriptRunner::load(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   commands_ = parse_script(ss.str(), path);
+  loaded_ = commands_;
   path_ = path;
   base_dir_ = std::filesystem::path(path).parent_path().string();
 }

@@ -52,6 +52,9 @@ class ScriptRunner {
   // back to back; waits, input actions, screenshots and dumps end the frame's turn.
   void step(ScriptHost& host);
   bool finished() const;
+  // times `repeat` started the script over (a looping demo never finishes: a run it is in ends
+  // at --frames, or when the window closes, without failing)
+  int repeats() const { return repeats_; }
   // whether the script's first command opens a robot or a scene (robot, load, open_urdf, scene,
   // open_scene): the workbench then opens no default robot before it
   bool opens_robot_first() const;
@@ -102,6 +105,8 @@ class ScriptRunner {
   std::string input_path(const std::string& p) const;
 
   std::vector<ScriptCommand> commands_;
+  std::vector<ScriptCommand> loaded_;  // the script as loaded (`repeat` starts it over)
+  int repeats_ = 0;
   std::vector<Drag> drags_;  // queued drags of the current command (drag_pose has several)
   std::string path_, base_dir_;
   std::size_t pc_ = 0;

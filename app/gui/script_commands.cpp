@@ -221,7 +221,10 @@ bool run_objective_setting(Turn& t) {
   if (a[0] == "weight" && plain_number(a[2], &v)) o->spec.params.weight = v;
   if (a[0] == "hard" && on_off(a[2], &b)) o->spec.params.hard = b;
   if (a[0] == "enable" && on_off(a[2], &b)) o->spec.params.enabled = b;
-  t.app().note_edit(a[0]);
+  if (a[0] == "weight")
+    t.app().note_weight_set(i);
+  else
+    t.app().note_edit(a[0]);
   return false;
 }
 
@@ -543,6 +546,13 @@ bool run_click_ghost(Turn& t) {
   }
   t.input().mouse = px;
   t.click(0);
+  return true;
+}
+
+// a looping demo (a trade show's all-day run): the script from its first command again, after a
+// frame (a script of nothing else does not spin within one)
+bool run_repeat(Turn& t) {
+  t.restart();
   return true;
 }
 
@@ -1156,6 +1166,7 @@ const ScriptCommandSpec kCommands[] = {
     {"adopt_seed", 1, 1, check_seed_index, run_adopt_seed},
     {"click_ghost", 1, 1, check_seed_index, run_click_ghost},
     {"demo", 1, 1, nullptr, run_demo},
+    {"repeat", 0, 0, nullptr, run_repeat},
     // view and input
     {"view", 2, 2, check_view, run_view},
     {"gizmo", 1, 1, check_gizmo, run_gizmo},

@@ -72,6 +72,13 @@ struct ScriptRunner::Turn {
   void insert(const std::vector<ScriptCommand>& commands) const;
   // skips the rest of the script
   void stop() const { runner.pc_ = runner.commands_.size(); }
+  // starts the script over from its first command, as it was loaded (the demos it ran are
+  // read again when their commands come: the list does not grow pass after pass)
+  void restart() const {
+    runner.commands_ = runner.loaded_;
+    runner.pc_ = 0;
+    ++runner.repeats_;
+  }
 };
 
 }  // namespace ikwb::gui

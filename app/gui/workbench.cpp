@@ -268,10 +268,15 @@ void catch_stop_signals() {
 int finish_run(const ArgParser& args, const InputSource& src, AppState& app, int status,
                int frames) {
   if (src.scripted) {
-    if (!src.script.finished())
+    // a looping script (`repeat`) runs until it is stopped
+    const bool looping = src.script.repeats() > 0;
+    if (looping && !src.script.finished())
+      app.info("looping script stopped after " + std::to_string(src.script.repeats()) +
+               " passes, " + std::to_string(frames) + " frames");
+    else if (!src.script.finished())
       app.error("script stopped at " + src.script.path() + ":" + std::to_string(src.script.line()) +
                 " after " + std::to_string(frames) + " frames");
-    if (!src.script.finished() || !src.script.failures().empty() ||
+    if ((!looping && !src.script.finished()) || !src.script.failures().empty() ||
         src.script.errors_after_last_step(app))
       status = std::max(status, 1);
   }

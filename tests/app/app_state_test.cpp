@@ -373,6 +373,31 @@ TEST(AppState, RefusedEditWhileTheProblemIsRebuiltIsUndone) {
       << app.messages.back().text;
 }
 
+// the weight of a null-space posture sets its rate, not a trade-off: said once when it is set
+TEST(AppState, AWeightSetOnANullSpacePostureSaysWhatItDoesOnce) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  int posture = -1;
+  for (int i = 0; i < int(app.objectives.size()); ++i)
+    if (app.objectives[i].type() == ObjectiveType::kPosture) posture = i;
+  ASSERT_GE(posture, 0);
+  ASSERT_TRUE(app.objectives[posture].spec.params.null_space);
+  auto said = [&]() {
+    int n = 0;
+    for (const Message& m : app.messages)
+      n += m.text.find("works in the null space") != std::string::npos ? 1 : 0;
+    return n;
+  };
+  app.note_weight_set(0);  // a foot: nothing to say
+  EXPECT_EQ(said(), 0);
+  const uint64_t edits = app.edit_serial;
+  app.note_weight_set(posture);
+  EXPECT_EQ(said(), 1);
+  EXPECT_GT(app.edit_serial, edits);
+  app.note_weight_set(posture);
+  EXPECT_EQ(said(), 1);
+}
+
 // a preset that does not place its floating root opens standing on the ground grid (its lowest
 // collision shape on z = 0: the humanoid's sole boxes, the quadruped's foot spheres), its
 // "current" targets where the feet then are

@@ -414,6 +414,16 @@ TEST_F(Workbench, ASuccessfulOpenClearsTheBannerOfAnEarlierFailure) {
   EXPECT_TRUE(dump("opened.json")["error_banner"].is_null()) << dump("opened.json")["error_banner"];
 }
 
+// `repeat` loops a demo until the run is stopped (a trade show's all-day demo): here by --frames,
+// which then is not a failure
+TEST_F(Workbench, ARepeatingScriptLoopsUntilStopped) {
+  EXPECT_EQ(run("wait 3\nstore\n" + dump_cmd("d.json") + "repeat\n", "panda --frames 40"), 0)
+      << log();
+  const int stored = int(dump("d.json")["stored_configs"].size());
+  EXPECT_GE(stored, 5);  // one a pass, each pass 4 frames or more
+  EXPECT_EQ(log().find("script stopped at"), std::string::npos) << log();
+}
+
 // a command that fails for a reason the app logged says that reason in its failure, which the
 // banner shows (it read "open_scene: scene not opened", the reason hidden in the log)
 TEST_F(Workbench, AFailedCommandSaysWhy) {

@@ -195,8 +195,9 @@ void draw_branch_panel(Ui& ui, ImVec2 pos) {
   const Model& m = *app.model;
   ImGui::SetNextWindowPos(pos, ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.85f);
+  // it folds to its title bar (the arrow), which leaves the arm it covered in view for a slide
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Branch edit (masked FK)", nullptr, flags)) {
     ImGui::SetNextItemWidth(180);

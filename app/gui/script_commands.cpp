@@ -549,6 +549,23 @@ bool run_click_ghost(Turn& t) {
   return true;
 }
 
+// a demo that is not there is a syntax error, found before the window opens (a misspelt name
+// surfaced only when its line ran, maybe hours into a looping show), with the demos there are
+std::string check_demo(const Args& a) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::path(asset_dir()) / "demos";
+  std::error_code ec;
+  if (fs::is_regular_file(folder / (a[1] + ".txt"), ec)) return "";
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(folder, ec))
+    if (e.path().extension() == ".txt") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return "no demo '" + a[1] + "' in " + folder.string() +
+         (list.empty() ? "" : " (there are: " + list + ")");
+}
+
 // a looping demo (a trade show's all-day run): the script from its first command again, after a
 // frame (a script of nothing else does not spin within one)
 bool run_repeat(Turn& t) {
@@ -1165,7 +1182,7 @@ const ScriptCommandSpec kCommands[] = {
     {"branch_set", 2, 2, check_branch_set, run_branch_set},
     {"adopt_seed", 1, 1, check_seed_index, run_adopt_seed},
     {"click_ghost", 1, 1, check_seed_index, run_click_ghost},
-    {"demo", 1, 1, nullptr, run_demo},
+    {"demo", 1, 1, check_demo, run_demo},
     {"repeat", 0, 0, nullptr, run_repeat},
     // view and input
     {"view", 2, 2, check_view, run_view},

@@ -68,6 +68,11 @@ TEST(Script, ErrorsNameFileLineAndProblem) {
   EXPECT_NE(parse_error("expect happiness\n").find("unknown expectation"), std::string::npos);
   EXPECT_NE(parse_error("view sky on\n").find("view grid"), std::string::npos);
   EXPECT_NE(parse_error("click 1 2 thumb\n").find("click X Y"), std::string::npos);
+  EXPECT_NE(parse_error("demo weights_tug_of_wor\n")
+                .find("t.txt:1: demo: no demo 'weights_tug_of_wor' in "),
+            std::string::npos);
+  EXPECT_NE(parse_error("demo weights_tug_of_wor\n").find("weights_tug_of_war"), std::string::npos);
+  EXPECT_EQ(parse_error("demo weights_tug_of_war\n"), "");
   // every bad line at once, one a line
   EXPECT_EQ(parse_error("wait 1\nteleport\nwait 2\nweight 0 -1\nfly\n"),
             "t.txt:2: unknown command 'teleport'\nt.txt:4: weight: expected: weight INDEX VALUE "

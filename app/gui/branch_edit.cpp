@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <utility>
 
 #include "app/gui/app_state.hpp"
 #include "app/gui/panels.hpp"
@@ -71,19 +73,26 @@ void end_branch_edit(AppState& app) {
     eval_ik(*app.model, b.state, app.joint_q);
     app.update_fk();
     // bodies kept in place against their joints (descendants that did not follow) go where the
-    // joints put them: say which moved most, and how far
+    // joints put them: say which moved most and how far, and which others moved (a review's
+    // class watched the hand, and only the wrist was named)
     const Model& m = *app.model;
-    int moved = -1;
-    double farthest = 1e-3;  // m; below, the round trip's rounding
+    std::vector<std::pair<double, int>> moved;  // (distance, body), beyond the round trip's 1 mm
     for (int i = 0; i < m.body_count && i < int(b.state.body_q.size()); ++i) {
       const double d = length(app.fk.body_q[i].p - b.state.body_q[i].p);
-      if (d > farthest) farthest = d, moved = i;
+      if (d > 1e-3) moved.push_back({d, i});
     }
-    if (moved >= 0) {
+    std::sort(moved.begin(), moved.end(), std::greater<>());
+    if (!moved.empty()) {
       char how_far[32];
-      std::snprintf(how_far, sizeof how_far, "%.1f mm", 1000.0 * farthest);
+      std::snprintf(how_far, sizeof how_far, "%.1f mm", 1000.0 * moved[0].first);
+      std::string others;
+      const std::size_t named = std::min<std::size_t>(moved.size(), 4);
+      for (std::size_t k = 1; k < named; ++k)
+        others += (k > 1 ? ", '" : ", as did '") + m.body_name[moved[k].second] + "'";
+      if (moved.size() > named) others += " and " + std::to_string(moved.size() - named) + " more";
       app.warn("left branch edit: the joints cannot hold the bodies as they were shown; '" +
-               m.body_name[moved] + "' moved " + how_far + " to where its joints put it");
+               m.body_name[moved[0].second] + "' moved " + how_far + " to where its joints put it" +
+               others);
     }
     if (app.targets_follow_joints) {
       for (std::size_t i = 0; i < app.objectives.size(); ++i)

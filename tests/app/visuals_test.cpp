@@ -392,6 +392,8 @@ TEST_F(Visuals, LeavingABranchEditSaysWhatTheJointsMoved) {
       l.find("left branch edit: the joints cannot hold the bodies as they were shown; 'panda_");
   ASSERT_NE(said, std::string::npos) << l;
   EXPECT_NE(l.find(" mm to where its joints put it", said), std::string::npos) << l;
+  // the others that moved with it are named too (the hand below the wrist)
+  EXPECT_NE(l.find("to where its joints put it, as did 'panda_", said), std::string::npos) << l;
   EXPECT_EQ(l.find("left branch edit", said + 1), std::string::npos) << l;
 }
 

@@ -18,12 +18,15 @@ uint64_t autosave_serial(const Ui& ui) {
   return ui.app.edit_serial + ui.session->stored.size() * 1000003ULL;
 }
 
-// the restore offer's line: what the file holds, and how long ago it was written
-std::string recovery_summary(const Autosave& autosave) {
+// the restore offer's line: what the file holds, and how long ago it was written; *readable
+// false when it cannot be read
+std::string recovery_summary(const Autosave& autosave, bool* readable) {
   std::string text;
+  *readable = true;
   try {
     text = describe_recovery(autosave.load());
   } catch (const std::exception& e) {
+    *readable = false;
     return std::string("it cannot be read: ") + e.what();
   }
   std::error_code ec;
@@ -33,7 +36,9 @@ std::string recovery_summary(const Autosave& autosave) {
                                std::filesystem::file_time_type::clock::now() - written)
                                .count();
     char ago[64];
-    if (minutes < 90)
+    if (minutes < 1)
+      std::snprintf(ago, sizeof ago, "; written under a minute ago");
+    else if (minutes < 90)
       std::snprintf(ago, sizeof ago, "; written %.0f min ago", std::max(minutes, 0.0));
     else
       std::snprintf(ago, sizeof ago, "; written %.1f h ago", minutes / 60);
@@ -59,7 +64,7 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
   } else if (!ui.script_mode) {
     s.offer_restore = true;
     s.autosave.paused = true;
-    s.restore_summary = recovery_summary(s.autosave);
+    s.restore_summary = recovery_summary(s.autosave, &s.restore_readable);
   } else {
     // kept (no autosave over it) until restored
     s.autosave.paused = true;
@@ -108,6 +113,10 @@ void add_session_dump(const Ui& ui, nlohmann::json& d) {
   d["scene_path"] = s.scene_path.empty() ? json(nullptr) : json(s.scene_path);
   d["unsaved"] = ui.app.edit_serial != s.saved_serial;
   d["recovery_file"] = s.autosave.path.empty() ? json(nullptr) : json(s.autosave.path);
+  // the "Restore the previous session?" modal, while it waits for an answer
+  d["restore_offer"] =
+      s.offer_restore ? json{{"summary", s.restore_summary}, {"restorable", s.restore_readable}}
+                      : json(nullptr);
   d["recent_files"] = s.recent.files;
   json imported = json::array();
   for (const Transform<double>& t : s.imported)

@@ -33,9 +33,10 @@ struct Session {
   int stored_selected = -1;
   std::vector<Transform<double>> imported;  // imported targets
   int imported_selected = -1;
-  bool offer_restore = false;   // the "Restore the previous session?" modal is pending
-  std::string restore_summary;  // what the recovery file holds and when it was written
-  bool show_stored = false;     // the Stored configurations window
+  bool offer_restore = false;    // the "Restore the previous session?" modal is pending
+  std::string restore_summary;   // what the recovery file holds and when it was written
+  bool restore_readable = true;  // the recovery file could be read (else no Restore is offered)
+  bool show_stored = false;      // the Stored configurations window
   // the typed-path dialog: 0 closed, else the action (see session_ui.cpp)
   int dialog = 0;
   bool open_dialog = false;

@@ -125,10 +125,18 @@ void draw_restore_offer(Ui& ui) {
                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
     return;
   ImGui::TextUnformatted("The last session did not end cleanly or had unsaved edits.");
+  // wrapped: a parse error's text ran off the window's edge
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 520.0f);
   ImGui::TextUnformatted(s.restore_summary.c_str());
   ImGui::TextDisabled("%s", s.autosave.path.c_str());
-  if (ImGui::Button("Restore", ImVec2(110, 0))) {
+  ImGui::PopTextWrapPos();
+  // a file that cannot be read has nothing to restore: kept for a look, or discarded
+  if (s.restore_readable && ImGui::Button("Restore", ImVec2(110, 0))) {
     restore_recovery(ui);
+    ImGui::CloseCurrentPopup();
+  }
+  if (!s.restore_readable && ImGui::Button("Keep the file", ImVec2(110, 0))) {
+    s.offer_restore = false;  // autosave stays paused: the file is left as it is
     ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();

@@ -297,6 +297,18 @@ TEST_F(Session, SolverSettingsAreUndoSteps) {
   EXPECT_EQ(u3["timeline"]["keys"].size(), 1u);
 }
 
+// a recovery file that cannot be read (cut short) is offered with its error, and no Restore
+// (the modal offered Restore for a file it said could not be read); the dump shows the offer
+TEST_F(Session, AnUnreadableRecoveryFileIsNotOfferedForRestore) {
+  std::ofstream(path("rec.json")) << R"({"version": 1, "robot": "panda", "objec)";
+  ASSERT_EQ(run_gui("--recovery-file rec.json --frames 10 --dump-state d.json"), 0) << log();
+  const json offer = dump("d.json")["restore_offer"];
+  ASSERT_TRUE(offer.is_object()) << offer;
+  EXPECT_FALSE(offer["restorable"].get<bool>());
+  EXPECT_EQ(offer["summary"].get<std::string>().find("it cannot be read: "), 0u) << offer;
+  EXPECT_FALSE(read_text(path("rec.json")).empty());  // left as it was
+}
+
 // the restore offer says what the recovery file holds
 TEST(RecoverySummary, NamesTheRobotAndCountsWhatItHolds) {
   ikwb::Scene scene;

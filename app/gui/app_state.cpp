@@ -399,8 +399,9 @@ void AppState::warn_overlapping_pairs() {
        " at this pose already (deepest: " + model->body_name[deepest->body_a] + " - " +
        model->body_name[deepest->body_b] + ", " + depth +
        "): fitted capsules can cover more than the links, and the solve will push them apart. "
-       "Turn such a pair off (View > Collision pairs; the script's `pair A B off`) or give an "
-       "SRDF (`ikwb check ROBOT --sample-pairs 10000 --out ROBOT.srdf` writes one)");
+       "Turn such pairs off (View > Collision pairs, \"Turn off overlapping\"; the script's "
+       "`pair overlapping off` or `pair A B off`) or give an SRDF (`ikwb check ROBOT "
+       "--sample-pairs 10000 --out ROBOT.srdf` writes one)");
 }
 
 void AppState::remove_objective(int index) {
@@ -702,8 +703,17 @@ bool AppState::set_collision_pair(int a, int b, bool checked) {
     return false;
   }
   if (a > b) std::swap(a, b);
-  const std::string &na = model->body_name[a], &nb = model->body_name[b];
   if (collision_pair_checked(a, b) == checked) return true;
+  edit_collision_pair(a, b, checked);
+  rebuild_collision_world();
+  note_edit("collision pair " + model->body_name[a] + " - " + model->body_name[b] +
+            (checked ? " on" : " off"));
+  return true;
+}
+
+void AppState::edit_collision_pair(int a, int b, bool checked) {
+  if (a > b) std::swap(a, b);
+  const std::string &na = model->body_name[a], &nb = model->body_name[b];
   auto drop = [&](std::vector<LinkPair>& list) {
     list.erase(std::remove_if(list.begin(), list.end(),
                               [&](const LinkPair& p) { return names_pair(p, na, nb); }),
@@ -713,9 +723,32 @@ bool AppState::set_collision_pair(int a, int b, bool checked) {
   drop(collision_pairs.enabled);
   if (checked != collision_pair_default(a, b))
     (checked ? collision_pairs.enabled : collision_pairs.disabled).push_back({na, nb});
+}
+
+std::vector<std::pair<int, int>> AppState::overlapping_pairs() const {
+  std::vector<std::pair<int, int>> pairs;
+  if (!model || int(fk.body_q.size()) != model->body_count) return pairs;
+  for (const BodyDistance& d :
+       closest_distances(collision_world_, fk.body_q.data(), kCollisionPairsListed, 0.0))
+    if (d.obstacle < 0 && d.contact.distance < 0)
+      pairs.push_back({std::min(d.body_a, d.body_b), std::max(d.body_a, d.body_b)});
+  return pairs;
+}
+
+int AppState::turn_off_overlapping_pairs() {
+  const std::vector<std::pair<int, int>> pairs = overlapping_pairs();
+  if (pairs.empty()) return 0;
+  std::string names;
+  for (auto [a, b] : pairs) {
+    edit_collision_pair(a, b, false);
+    names += (names.empty() ? "" : ", ") + model->body_name[a] + " - " + model->body_name[b];
+  }
   rebuild_collision_world();
-  note_edit("collision pair " + na + " - " + nb + (checked ? " on" : " off"));
-  return true;
+  const std::string count = std::to_string(pairs.size()) +
+                            (pairs.size() == 1 ? " overlapping pair" : " overlapping pairs");
+  note_edit(count + " off");
+  info(count + " no longer checked: " + names);
+  return int(pairs.size());
 }
 
 void AppState::update_collisions() {

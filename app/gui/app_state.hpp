@@ -265,6 +265,11 @@ class AppState {
   // Turns checking of a self pair on or off (an edit: undoable, saved in the scene's
   // "collision_pairs"). False, with a message, when the pair can never be checked.
   bool set_collision_pair(int a, int b, bool checked);
+  // The self pairs that overlap at the current pose (a < b, deepest first), e.g. a gripper's
+  // fingers whose fitted capsules touch at rest.
+  std::vector<std::pair<int, int>> overlapping_pairs() const;
+  // Stops checking every overlapping pair, as one edit; the number turned off.
+  int turn_off_overlapping_pairs();
 
   // ---- obstacles (obstacles.cpp) -------------------------------------------------------------
   // Every change is checked (check_obstacle, unique non-empty names) and refused with a message
@@ -343,6 +348,8 @@ class AppState {
   // a warning naming the self pairs that overlap at the current pose (the deepest, and how
   // many): said when a self_collision objective is added
   void warn_overlapping_pairs();
+  // set_collision_pair's change to collision_pairs, without the rebuild and the edit note
+  void edit_collision_pair(int a, int b, bool checked);
   // the timeline or a branch edit sets the joints, not the solver: an objective left off its
   // target then is not a best effort to explain (ObjectiveStatus::missed stays false)
   bool joints_set_elsewhere() const;

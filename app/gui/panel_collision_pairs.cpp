@@ -2,7 +2,7 @@
 // are not welded together), with a checkbox that turns it on or off for the collision objectives
 // (AppState::set_collision_pair: an undoable edit saved in the scene's "collision_pairs"), why a
 // pair is off by default (joined by a joint, or the SRDF), and its distance when it is among the
-// closest pairs.
+// closest pairs; a button turns off the pairs that overlap at the current pose.
 #include <imgui.h>
 
 #include <algorithm>
@@ -70,6 +70,20 @@ void draw_collision_pairs_window(AppState& app, bool* open) {
     app.collision_pairs = {};
     app.rebuild_collision_world();
     app.note_edit("collision pairs reset");
+  }
+  int overlapping = 0;
+  for (const BodyDistance& d : app.collisions.pairs)
+    overlapping += d.obstacle < 0 && d.contact.distance < 0;
+  if (overlapping > 0) {
+    char label[64];
+    std::snprintf(label, sizeof label, "Turn off overlapping (%d %s)", overlapping,
+                  overlapping == 1 ? "pair" : "pairs");
+    if (ImGui::SmallButton(label)) app.turn_off_overlapping_pairs();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Stops checking the self pairs that overlap at this pose: fitted capsules can cover\n"
+          "more than the links (a gripper's fingers at rest), and a self-collision objective\n"
+          "would push them apart. One undo step, saved with the scene.");
   }
   static ImGuiTextFilter filter;
   static bool edited_only = false;

@@ -361,10 +361,23 @@ bool run_frame_budget(Turn& t) {
   return false;
 }
 
-// pair LINK_A LINK_B on|off: checks a self collision pair or stops checking it
+std::string check_pair(const Args& a) {
+  bool b;
+  if (a.size() == 3)
+    return need(a[1] == "overlapping" && a[2] == "off",
+                "expected: pair LINK_A LINK_B on|off, or pair overlapping off");
+  return need(on_off(a.back(), &b), "expected on or off");
+}
+
+// pair LINK_A LINK_B on|off: checks a self collision pair or stops checking it;
+// pair overlapping off: stops checking the self pairs that overlap at the current pose
 bool run_pair(Turn& t) {
   AppState& app = t.app();
   const Args& a = t.args();
+  if (a.size() == 3) {
+    if (app.turn_off_overlapping_pairs() == 0) t.app().info("no self pair overlaps at this pose");
+    return false;
+  }
   int ba = app.model ? app.model->find_body(a[1]) : -1;
   int bb = app.model ? app.model->find_body(a[2]) : -1;
   bool on = false;
@@ -1172,7 +1185,7 @@ const ScriptCommandSpec kCommands[] = {
     {"limits", 2, 3, check_limits, run_limits},
     {"frame_step", 1, 1, check_frame_step, run_frame_step},
     {"frame_budget", 1, 1, check_frame_budget, run_frame_budget},
-    {"pair", 3, 3, check_last_on_off, run_pair},
+    {"pair", 2, 3, check_pair, run_pair},
     {"targets_follow", 1, 1, check_on_off, run_toggle},
     {"live", 1, 1, check_on_off, run_toggle},
     {"solver", 2, 2, nullptr, run_solver},

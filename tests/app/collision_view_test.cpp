@@ -1,7 +1,8 @@
 // The collision view in the workbench: the state dump's closest pairs (a hand driven into an
 // obstacle penetrates it, named by link and obstacle), the View toggles drawing capsules and
 // penetrating links, and self pairs turned off by the script's `pair` command (gone from the
-// dump, undoable, saved in the scene and read back). Skipped without a display.
+// dump, undoable, saved in the scene and read back; `pair overlapping off` for all that overlap).
+// Skipped without a display.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
@@ -182,6 +183,49 @@ TEST_F(CollisionView, PairOffLeavesTheDumpIsUndoneAndSaved) {
   json reopened = dump("reopened.json");
   EXPECT_FALSE(lists_pair(reopened, a, b));
   EXPECT_EQ(reopened["collision"]["pair_edits"]["disabled"], json::array({json::array({a, b})}));
+}
+
+TEST_F(CollisionView, OverlappingPairsOffInOneUndoStep) {
+  // every self pair that overlaps at kPose, as the workbench computes it
+  auto m = panda();
+  std::vector<ikwb::Transform<double>> body_q = pose_fk(*m);
+  ikwb::CollisionWorld w = ikwb::make_collision_world(*m, {}, {});
+  std::vector<std::pair<std::string, std::string>> overlapping;
+  for (const ikwb::BodyDistance& d : ikwb::closest_distances(w, body_q.data()))
+    if (d.obstacle < 0 && d.contact.distance < 0)
+      overlapping.push_back({m->body_name[d.body_a], m->body_name[d.body_b]});
+  ASSERT_GE(overlapping.size(), 1u);
+  std::ofstream(path("pose.json")) << scene_text("");
+  ASSERT_EQ(run("live off\nwait 3\n" + dump_cmd("before.json") + "pair overlapping off\nwait 2\n" +
+                    dump_cmd("off.json") + "pair overlapping off\nundo\nwait 2\n" +
+                    dump_cmd("undone.json"),
+                "--scene pose.json"),
+            0)
+      << log();
+  json before = dump("before.json"), off = dump("off.json"), undone = dump("undone.json");
+  EXPECT_EQ(off["collision"]["pair_edits"]["disabled"].size(), overlapping.size());
+  for (const auto& [a, b] : overlapping) {
+    EXPECT_TRUE(lists_pair(before, a, b)) << a << " - " << b;
+    EXPECT_FALSE(lists_pair(off, a, b)) << a << " - " << b;
+    EXPECT_TRUE(lists_pair(undone, a, b)) << a << " - " << b;
+  }
+  for (const json& c : off["collisions"]) {
+    if (c.contains("link_b")) {
+      EXPECT_GE(c["distance"].get<double>(), 0.0) << c.dump();
+    }
+  }
+  // the log names the pairs; the second command found nothing to turn off and made no undo
+  // step: one undo went back
+  auto logged = [&](const std::string& text) {
+    for (const json& msg : undone["messages"])
+      if (msg["text"].get<std::string>().find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(logged(overlapping[0].first + " - " + overlapping[0].second));
+  EXPECT_TRUE(logged("no self pair overlaps at this pose")) << undone["messages"].dump(1);
+  EXPECT_TRUE(undone["collision"]["pair_edits"]["disabled"].empty());
+  EXPECT_NE(run("robot panda\npair overlapping on\n"), 0);
+  EXPECT_NE(log().find("pair overlapping off"), std::string::npos) << log();
 }
 
 TEST_F(CollisionView, PairCommandNamesBadLinks) {

@@ -34,6 +34,73 @@ double revolute_angle(const Quat<double>& q, const Vec3<double>& axis, double ne
   return a + kTurn * k;
 }
 
+// The joint coordinate of a 1-dof joint from its relative motion x_j (a revolute's angle in
+// (-2 pi, 2 pi], a prismatic's offset)
+double scalar_coordinate(const Transform<double>& x_j, const Vec3<double>& axis, JointType type) {
+  if (type == JointType::kPrismatic) return dot(x_j.p, axis);
+  return 2.0 * std::atan2(x_j.q.x * axis.x + x_j.q.y * axis.y + x_j.q.z * axis.z, x_j.q.w);
+}
+
+// joint j's motion relative to its parent frame, from the body poses
+Transform<double> joint_relative_motion(const Model& model, int j,
+                                        const Transform<double>* body_q) {
+  const Transform<double> x_wpj = joint_parent_frame(model.view(), j, body_q);
+  return inverse(x_wpj) * (body_q[model.joint_child[j]] * model.joint_X_c[j]);
+}
+
+// A revolute joint's own bodies give its angle up to whole turns; a mimic joint that slides with
+// it, or turns a fraction of a turn with it, tells the turns apart. Among theta + 2 pi n within
+// [lower, upper], the angle whose mimics (`mimics`, each following joint j) reproduce their
+// bodies' poses best, the closest to `near` among equally good ones. theta: the angle nearest
+// `near` (revolute_angle).
+double turn_from_mimics(const Model& model, const std::vector<int>& mimics,
+                        const Transform<double>* body_q, double theta, double near, double lower,
+                        double upper) {
+  constexpr double kTurn = 2.0 * M_PI, kSlack = 1e-9, kSame = 1e-9;
+  constexpr int kTurns = 64;  // candidates either side: a multiplier's denominator up to 64
+  std::vector<double> measured(mimics.size());
+  for (std::size_t i = 0; i < mimics.size(); ++i) {
+    const int jm = mimics[i];
+    measured[i] = scalar_coordinate(joint_relative_motion(model, jm, body_q), model.joint_axis[jm],
+                                    JointType(model.joint_type[jm]));
+  }
+  double best = theta, best_miss = INFINITY;
+  for (int n = -kTurns; n <= kTurns; ++n) {
+    const double t = theta + kTurn * n;
+    if (t < lower - kSlack || t > upper + kSlack) continue;
+    double miss = 0;
+    for (std::size_t i = 0; i < mimics.size(); ++i) {
+      const int jm = mimics[i];
+      const double v =
+          model.joint_mimic_multiplier[jm] * t + model.joint_mimic_offset[jm] - measured[i];
+      miss += JointType(model.joint_type[jm]) == JointType::kPrismatic ? std::abs(v)
+                                                                       : std::abs(wrap_angle(v));
+    }
+    if (miss < best_miss - kSame ||
+        (miss < best_miss + kSame && std::abs(t - near) < std::abs(best - near))) {
+      best = t;
+      best_miss = std::min(miss, best_miss);
+    }
+  }
+  return best;
+}
+
+// for each joint, the mimic joints that tell its turns apart: those that slide with it or turn
+// by a multiplier that is not a whole number (empty when the model has none)
+std::vector<std::vector<int>> turn_telling_mimics(const Model& model) {
+  std::vector<std::vector<int>> out;
+  for (int jm = 0; jm < model.joint_count; ++jm) {
+    const int src = model.joint_mimic[jm];
+    if (src < 0) continue;
+    const double k = model.joint_mimic_multiplier[jm];
+    if (JointType(model.joint_type[jm]) != JointType::kPrismatic && k == std::nearbyint(k))
+      continue;
+    out.resize(model.joint_count);
+    out[src].push_back(jm);
+  }
+  return out;
+}
+
 // the joint selection of eval_fk's filters, or an empty one (every joint) without any
 std::vector<uint8_t> selection_or_all(const Model& m, const FkOptions& o, const char* caller) {
   if (!o.mask && !o.indices && !o.joint_mask) return {};
@@ -204,6 +271,7 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
     joint_qd->assign(model.dof_count, 0.0);
   }
   ModelView<double> m = model.view();
+  const std::vector<std::vector<int>> telling = turn_telling_mimics(model);
   for (int j = 0; j < model.joint_count; ++j) {
     if (model.joint_mimic[j] >= 0) continue;
     JointType type = JointType(model.joint_type[j]);
@@ -222,9 +290,12 @@ void eval_ik(const Model& model, const State& state, std::vector<double>& joint_
         double near = joint_q[qs];
         if (!std::isfinite(near))
           near = limited ? 0.5 * (model.dof_lower[ds] + model.dof_upper[ds]) : 0.0;
-        joint_q[qs] =
-            limited ? revolute_angle(x_j.q, axis, near, model.dof_lower[ds], model.dof_upper[ds])
-                    : revolute_angle(x_j.q, axis, near);
+        const double lower = limited ? model.dof_lower[ds] : -INFINITY;
+        const double upper = limited ? model.dof_upper[ds] : INFINITY;
+        joint_q[qs] = revolute_angle(x_j.q, axis, near, lower, upper);
+        if (!telling.empty() && !telling[j].empty())
+          joint_q[qs] = turn_from_mimics(model, telling[j], state.body_q.data(), joint_q[qs], near,
+                                         lower, upper);
         break;
       }
       case JointType::kPrismatic:

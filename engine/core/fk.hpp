@@ -59,8 +59,10 @@ std::vector<uint8_t> fk_joint_selection(const Model& model, const FkOptions& opt
 // body poses and twists in state. joint_q (coord_count) is read as well as written: revolute
 // angles are unwrapped to the value closest to the one already there (where that is not
 // finite: closest to the middle of the limits, or to 0 when unlimited), among the values within
-// the joint's limits when one is. joint_qd (dof_count) is
-// written when non-null. Mimic joints have no coordinates and are skipped.
+// the joint's limits when one is; a joint that a mimic joint follows along a slide, or with a
+// multiplier that is not a whole number, takes the turn the mimic's bodies show (of 64 either
+// side). joint_qd (dof_count) is written when non-null. Mimic joints have no coordinates and are
+// skipped.
 void eval_ik(const Model& model, const State& state, std::vector<double>& joint_q,
              std::vector<double>* joint_qd = nullptr);
 

@@ -741,7 +741,16 @@ TEST(EvalIk, RoundTripsCoordinatesAndVelocities) {
       eval_ik(m, s, q_back, &qd_back);
       expect_same_coordinates(m, q_back, q, kPose, name);
       // previous values a few turns away: unwrapped back to them, but for a limited joint to
-      // its value within the limits
+      // its value within the limits, and for a joint with a mimic that slides with it or turns
+      // a fraction of a turn (mimic_chain's j3 moves the prismatic j2) to the one pose's value
+      auto told_apart = [&](int j) {
+        for (int jm = 0; jm < m.joint_count; ++jm)
+          if (m.joint_mimic[jm] == j &&
+              (JointType(m.joint_type[jm]) == JointType::kPrismatic ||
+               m.joint_mimic_multiplier[jm] != std::nearbyint(m.joint_mimic_multiplier[jm])))
+            return true;
+        return false;
+      };
       std::vector<double> q_prev = q;
       for (int j = 0; j < m.joint_count; ++j) {
         JointType t = JointType(m.joint_type[j]);
@@ -754,7 +763,7 @@ TEST(EvalIk, RoundTripsCoordinatesAndVelocities) {
         bool angle = t == JointType::kRevolute || t == JointType::kContinuous;
         if (angle && m.joint_mimic[j] < 0) {
           int qs = m.joint_q_start[j];
-          const double turns = m.has_limits(m.joint_qd_start[j]) ? 0.0 : 4 * M_PI;
+          const double turns = m.has_limits(m.joint_qd_start[j]) || told_apart(j) ? 0.0 : 4 * M_PI;
           EXPECT_NEAR(q_prev[qs], q[qs] + turns, kPose) << name << " " << m.joint_name[j];
         }
       }
@@ -821,6 +830,50 @@ TEST(EvalIk, RevoluteAnglesUnwrapNearThePreviousValue) {
   eval_fk(m, q, {}, s);
   EXPECT_NEAR(recover(3.1, 0.0).first, M_PI - 1e-3, kPose);
   EXPECT_NEAR(recover(-3.1, 0.0).first, -M_PI - 1e-3, kPose);
+}
+
+TEST(EvalIk, MimicsThatTurnAFractionOrSlideTellTheTurnsApart) {
+  // j1 (continuous) drives b1 at half its angle and s1 by 0.1 m a radian: j1 + 2 pi is another
+  // pose, so its own bodies cannot give its turn; the mimics' bodies do, whatever the previous
+  // value. The limited r1 (range over a turn) drives b2 at a third of its angle.
+  const std::shared_ptr<const Model> m = load_urdf_string(R"(<robot name="m">
+    <link name="base"/><link name="a"/><link name="b"/><link name="c"/>
+    <link name="d"/><link name="e"/>
+    <joint name="j1" type="continuous"><parent link="base"/><child link="a"/>
+      <axis xyz="0 0 1"/></joint>
+    <joint name="b1" type="revolute"><parent link="a"/><child link="b"/><origin xyz="1 0 0"/>
+      <axis xyz="0 1 0"/><limit lower="-10" upper="10" effort="1" velocity="1"/>
+      <mimic joint="j1" multiplier="0.5" offset="0.1"/></joint>
+    <joint name="s1" type="prismatic"><parent link="a"/><child link="c"/><axis xyz="1 0 0"/>
+      <limit lower="-10" upper="10" effort="1" velocity="1"/>
+      <mimic joint="j1" multiplier="0.1"/></joint>
+    <joint name="r1" type="revolute"><parent link="base"/><child link="d"/><axis xyz="1 0 0"/>
+      <limit lower="-7" upper="7" effort="1" velocity="1"/></joint>
+    <joint name="b2" type="revolute"><parent link="d"/><child link="e"/><origin xyz="0 1 0"/>
+      <axis xyz="0 0 1"/><limit lower="-10" upper="10" effort="1" velocity="1"/>
+      <mimic joint="r1" multiplier="0.3333333333333333"/></joint>
+  </robot>)",
+                                                          "mimic_turns.urdf", "")
+                                             .model;
+  const int j1 = m->joint_q_start[m->find_joint("j1")];
+  const int r1 = m->joint_q_start[m->find_joint("r1")];
+  for (double a : {4.0, -5.5, 0.3, 9.0}) {
+    std::vector<double> q = m->neutral_configuration();
+    q[j1] = a;
+    q[r1] = std::clamp(-a, -7.0, 7.0);
+    State s(*m);
+    eval_fk(*m, q, {}, s);
+    for (double prev : {std::nan(""), 0.0, a + 2 * M_PI, -20.0}) {
+      std::vector<double> back(m->coord_count, prev);
+      eval_ik(*m, s, back);
+      EXPECT_NEAR(back[j1], q[j1], kPose) << "angle " << a << ", previous " << prev;
+      EXPECT_NEAR(back[r1], q[r1], kPose) << "angle " << a << ", previous " << prev;
+      State again(*m);
+      eval_fk(*m, back, {}, again);
+      for (int b = 0; b < m->body_count; ++b)
+        EXPECT_TRUE(near_tf(again.body_q[b], s.body_q[b], kPose)) << m->body_name[b];
+    }
+  }
 }
 
 TEST(EvalIk, SignsOfBodyQuaternionsDoNotMatter) {

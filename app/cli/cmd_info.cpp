@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -155,17 +154,24 @@ void print_text(const Model& m) {
   std::printf("\ntree:\n  world\n");
   std::vector<std::vector<int>> children(m.body_count + 1);
   for (int j = 0; j < m.joint_count; ++j) children[m.joint_parent[j] + 1].push_back(j);
-  std::function<void(int, int)> walk = [&](int parent, int depth) {
-    for (int j : children[parent + 1]) {
-      int c = m.joint_child[j];
-      std::string note = m.joint_name[j] + ": " + joint_type_name(JointType(m.joint_type[j]));
-      if (m.joint_mimic[j] >= 0) note += ", mimics " + m.joint_name[m.joint_mimic[j]];
-      std::printf("%s%s  (%s)\n", std::string(2 * depth + 2, ' ').c_str(), m.body_name[c].c_str(),
-                  note.c_str());
-      walk(c, depth + 1);
-    }
-  };
-  walk(-1, 1);
+  // depth first with a stack of (joint, depth): a chain of 50,000 links overflowed the call
+  // stack of a recursive walk. The indent stops at kIndentLevels; deeper lines say their depth.
+  constexpr int kIndentLevels = 32;
+  std::vector<std::pair<int, int>> stack;
+  for (auto j = children[0].rbegin(); j != children[0].rend(); ++j) stack.push_back({*j, 1});
+  while (!stack.empty()) {
+    const auto [j, depth] = stack.back();
+    stack.pop_back();
+    const int c = m.joint_child[j];
+    std::string note = m.joint_name[j] + ": " + joint_type_name(JointType(m.joint_type[j]));
+    if (m.joint_mimic[j] >= 0) note += ", mimics " + m.joint_name[m.joint_mimic[j]];
+    const std::string indent(2 * std::min(depth, kIndentLevels) + 2, ' ');
+    const std::string level = depth > kIndentLevels ? "[depth " + std::to_string(depth) + "] " : "";
+    std::printf("%s%s%s  (%s)\n", indent.c_str(), level.c_str(), m.body_name[c].c_str(),
+                note.c_str());
+    for (auto k = children[c + 1].rbegin(); k != children[c + 1].rend(); ++k)
+      stack.push_back({*k, depth + 1});
+  }
 
   std::printf("\njoints:\n");
   std::vector<std::vector<std::string>> rows = {

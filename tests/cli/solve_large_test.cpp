@@ -1,6 +1,7 @@
 // `ikwb solve` on a robot far larger than any shipped one (README "Large robots"): a 1500-joint
 // chain's reachable pose target converges, an unreachable one comes back unconverged, and a
-// budget given with --budget-ms stops the attempts and their iterations.
+// budget given with --budget-ms stops the attempts and their iterations; `ikwb info` prints a
+// 60,000-link chain's tree.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -98,6 +99,34 @@ TEST(CliSolveLarge, LongChainConvergesAndTheBudgetHolds) {
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[1][0], "0");
   EXPECT_LT(std::stoi(rows[1][3]), 300) << "iterations of the unreachable target";
+}
+
+TEST(CliInfoLarge, DeepChainPrintsItsTree) {
+  // a recursive walk of the tree overflowed the stack at about 45,000 links (a segfault)
+  TempDir dir;
+  const int n = 60000;
+  std::string urdf = dir.write("chain.urdf", chain_urdf(n));
+  CmdResult r = test::run_command(cmd_info, {"info", urdf});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line, last_link;
+  std::size_t widest = 0;
+  int tree_lines = 0;
+  bool in_tree = false;
+  while (std::getline(lines, line)) {
+    if (line == "tree:") in_tree = true;
+    if (line == "joints:") break;
+    if (!in_tree || line.find("  (") == std::string::npos) continue;
+    ++tree_lines;
+    widest = std::max(widest, line.size());
+    last_link = line;
+  }
+  EXPECT_EQ(tree_lines, n + 2);  // the base (under its fixed root joint), n links, the tip
+  // the indent stops growing; the deepest lines say their depth
+  EXPECT_LT(widest, 120u);
+  EXPECT_NE(last_link.find("[depth " + std::to_string(n + 2) + "] tip  (tip_fixed: fixed)"),
+            std::string::npos)
+      << last_link;
 }
 
 }  // namespace

@@ -716,11 +716,13 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   Model model;
   // before finalize: the collision geometry's warnings name the file
   b.model().source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
+  std::vector<std::string> notes;
   try {
-    model = b.finalize();
+    model = b.finalize(&notes);
   } catch (const ModelError& e) {
     throw ModelError(path + ": " + e.what());
   }
+  for (const std::string& n : notes) warnings.push_back(path + ": " + n);
   result.model = std::make_shared<const Model>(std::move(model));
   result.warnings = std::move(warnings);
   return result;

@@ -205,7 +205,51 @@ std::vector<Geometry>& ModelBuilder::collisions(int body) {
   return m_.body_collisions.at(body);
 }
 
-Model ModelBuilder::finalize() {
+void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* notes) const {
+  auto note = [&](const std::string& text) {
+    if (notes) notes->push_back(text);
+  };
+  auto range = [](double lo, double hi) {
+    char text[64];
+    std::snprintf(text, sizeof text, "[%.6g, %.6g]", lo, hi);
+    return std::string(text);
+  };
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int src = m.joint_mimic[j];
+    const JointType type = JointType(m.joint_type[j]);
+    if (src < 0 || (type != JointType::kRevolute && type != JointType::kPrismatic)) continue;
+    const double lo = limits_[j].first, hi = limits_[j].second;
+    const double k = m.joint_mimic_multiplier[j], o = m.joint_mimic_offset[j];
+    if ((lo <= -1e299 && hi >= 1e299) || k == 0) continue;
+    double a = (lo - o) / k, b = (hi - o) / k;
+    if (k < 0) std::swap(a, b);
+    const int d = m.joint_qd_start[src];
+    const double s_lo = m.dof_lower[d], s_hi = m.dof_upper[d];
+    // round-off of the division is not a narrowing
+    const double slack = 1e-12 * (1.0 + std::max(std::fabs(a), std::fabs(b)));
+    const bool narrows = a > s_lo + slack || b < s_hi - slack;
+    if (!narrows) continue;
+    const std::string sn = "'" + m.joint_name[src] + "'";
+    const std::string own =
+        "the limits " + range(lo, hi) + " of the mimic joint '" + m.joint_name[j] + "'";
+    if (m.joint_periodic[src] || JointType(m.joint_type[src]) == JointType::kContinuous) {
+      note(own + " are not kept: its source " + sn + " is continuous");
+      continue;
+    }
+    const double n_lo = std::max(s_lo, a), n_hi = std::min(s_hi, b);
+    if (n_lo > n_hi) {
+      note(own + " are not kept: no value of its source " + sn + " within " + range(s_lo, s_hi) +
+           " keeps them");
+      continue;
+    }
+    m.dof_lower[d] = n_lo;
+    m.dof_upper[d] = n_hi;
+    note(own + " narrow its source " + sn + " from " + range(s_lo, s_hi) + " to " +
+         range(n_lo, n_hi));
+  }
+}
+
+Model ModelBuilder::finalize(std::vector<std::string>* notes) {
   Model& m = m_;
   // names are UTF-8 (JSON, Python and the GUI's text need it): a file in another encoding
   // (Latin-1) is refused here, naming the name with its other bytes escaped
@@ -343,6 +387,7 @@ Model ModelBuilder::finalize() {
     if (JointType(m.joint_type[j]) == JointType::kPrismatic || k != std::nearbyint(k))
       m.joint_periodic[src] = 0;
   }
+  narrow_mimic_sources(m, notes);
   if (m.articulation_count == 0) begin_articulation(m.name.empty() ? "robot" : m.name);
   m.articulation_start.resize(m.articulation_count);
   m.articulation_start.push_back(m.joint_count);

@@ -185,11 +185,16 @@ class ModelBuilder {
   std::vector<Geometry>& visuals(int body);
   std::vector<Geometry>& collisions(int body);
   Model& model() { return m_; }
-  // validates and returns the finished model; throws ModelError naming the problem
-  Model finalize();
+  // validates and returns the finished model; throws ModelError naming the problem. A mimic
+  // joint's own limits narrow its source's to the values that keep both (a gripper's second
+  // finger); each narrowing, and limits that cannot be kept that way (the source continuous, or
+  // no value of it within its limits keeping them: not enforced), is said in `notes`.
+  Model finalize(std::vector<std::string>* notes = nullptr);
 
  private:
   Model m_;
+  void narrow_mimic_sources(Model& m, std::vector<std::string>* notes) const;
+
   std::vector<std::pair<double, double>> limits_;
   std::vector<std::pair<double, double>> vel_eff_;
   std::vector<std::vector<double>> home_;

@@ -1222,11 +1222,13 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   }
 
   LoadResult result;
+  std::vector<std::string> notes;
   try {
-    result.model = std::make_shared<const Model>(b.finalize());
+    result.model = std::make_shared<const Model>(b.finalize(&notes));
   } catch (const ModelError& e) {
     msg.fail(0, e.what());
   }
+  for (const std::string& n : notes) msg.warn(0, n);
   result.warnings = std::move(msg.warnings);
   return result;
 }

@@ -290,6 +290,47 @@ TEST(UrdfLoader, MimicJointFollowsSource) {
              0);
 }
 
+TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
+  // q_m = -2 q_src + 0.5 within [-0.5, 1.5] keeps q_src within [-0.5, 0.5]; q_c = q_src within
+  // [-9, 9] (wider than the source's) changes nothing; a mimic of the continuous joint cannot
+  // narrow it, and [10, 11] cannot be reached from the source's [-0.5, 0.5] (narrowed by m
+  // first): both said, not kept
+  std::string xml = robot(
+      R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/><link name="e"/>)"
+      R"(<link name="f"/><link name="g"/>)" +
+      revolute("src", "a", "b", "<axis xyz=\"0 0 1\"/>") +
+      revolute("m", "b", "c",
+               R"(<origin xyz="1 0 0"/><mimic joint="src" multiplier="-2" offset="0.5"/>)",
+               "-0.5 1.5") +
+      revolute("wide", "b", "d", R"(<mimic joint="src"/>)", "-9 9") +
+      revolute("far", "b", "g", R"(<mimic joint="src"/>)", "10 11") +
+      R"(<joint name="spin" type="continuous"><parent link="a"/><child link="e"/>)"
+      R"(</joint>)" +
+      revolute("follows_spin", "e", "f", R"(<mimic joint="spin" multiplier="0.5"/>)", "-1 1"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  const int src = m.joint_qd_start[m.find_joint("src")];
+  EXPECT_NEAR(m.dof_lower[src], -0.5, 1e-15);
+  EXPECT_NEAR(m.dof_upper[src], 0.5, 1e-15);
+  const int spin = m.joint_qd_start[m.find_joint("spin")];
+  EXPECT_FALSE(m.has_limits(spin));
+  auto warned = [&](const std::string& text) {
+    for (const std::string& w : r.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(
+      warned("the limits [-0.5, 1.5] of the mimic joint 'm' narrow its source 'src' "
+             "from [-3, 3] to [-0.5, 0.5]"));
+  EXPECT_FALSE(warned("'wide'"));
+  EXPECT_TRUE(
+      warned("the limits [10, 11] of the mimic joint 'far' are not kept: no value of its "
+             "source 'src' within [-0.5, 0.5] keeps them"));
+  EXPECT_TRUE(
+      warned("the limits [-1, 1] of the mimic joint 'follows_spin' are not kept: its "
+             "source 'spin' is continuous"));
+}
+
 TEST(UrdfLoader, MimicSourceLaterInTreeAndChains) {
   // "early" comes first in breadth-first order but mimics "deep", which comes later;
   // "chain" mimics "early", so it ends on "deep" with composed coefficients

@@ -1105,12 +1105,17 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
                             (urdf_messages.empty() ? std::string() : " (" + urdf_messages + ")"));
     }
     bool matched = kept_visuals.size() == link->visual_array.size();
+    // a link without collision geometry is checked with its visuals (fit_collision_geometry):
+    // their meshes are read even when only collision meshes are asked for
+    const bool visuals_collide =
+        std::none_of(link->collision_array.begin(), link->collision_array.end(),
+                     [](const urdf::CollisionSharedPtr& c) { return c && c->geometry; });
     for (std::size_t k = 0; k < link->visual_array.size(); ++k) {
       const auto& v = link->visual_array[k];
       if (!v || !v->geometry) continue;
       int line = matched ? kept_visuals[k].line : xl.line;
       Geometry g = loader.geometry(v->geometry, v->origin, owner + " visual", line,
-                                   opt.load_meshes && opt.load_visual_meshes);
+                                   opt.load_meshes && (opt.load_visual_meshes || visuals_collide));
       if (matched) loader.color(g, kept_visuals[k], owner);
       b.visuals(body).push_back(std::move(g));
     }

@@ -17,8 +17,9 @@ struct UrdfOptions {
   bool floating_base = false;
   // load mesh files through assimp; when false, mesh paths are resolved but not read
   bool load_meshes = true;
-  // with load_meshes, read the visuals' meshes too; when false only collision meshes are read
-  // (what collision checks need, without the cost of the drawn meshes)
+  // with load_meshes, read the visuals' meshes too; when false only the meshes collision checks
+  // read (collision meshes, and the visuals of a link without collision geometry), without the
+  // cost of the drawn meshes
   bool load_visual_meshes = true;
   // refuse what would otherwise be repaired with a warning (see load_urdf_file)
   bool strict = false;

@@ -713,6 +713,28 @@ TEST(UrdfLoader, LoadMeshesOffResolvesWithoutReading) {
   EXPECT_FALSE(g.placeholder);
 }
 
+TEST(UrdfLoader, CollisionMeshesOnlyStillReadTheVisualsThatStandInForThem) {
+  // what the command line loads (load_visual_meshes off): link a's visual mesh is its collision
+  // geometry, as in the workbench; b's visual is only drawn, since b has a collision box
+  TempDir dir;
+  dir.write("part.stl", test::stl_triangle());
+  const std::string xml = robot(
+      R"(<link name="a"><visual><geometry><mesh filename="part.stl"/></geometry></visual></link>)"
+      R"(<link name="b"><visual><geometry><mesh filename="part.stl"/></geometry></visual>)"
+      R"(<collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>)" +
+      revolute("j", "a", "b"));
+  UrdfOptions opt;
+  opt.load_visual_meshes = false;
+  LoadResult r = load_urdf_string(xml, "x.urdf", dir.path().string(), opt);
+  const Model& m = *r.model;
+  const int a = m.find_body("a"), b = m.find_body("b");
+  ASSERT_TRUE(m.body_visuals[a][0].mesh);
+  EXPECT_FALSE(m.body_visuals[b][0].mesh);
+  EXPECT_EQ(m.collision.body_first[a + 1] - m.collision.body_first[a], 1);
+  for (const std::string& w : r.warnings)
+    EXPECT_EQ(w.find("not used for collisions"), std::string::npos) << w;
+}
+
 TEST(UrdfLoader, UnreadableFile) {
   try {
     load_urdf_file("/nonexistent/robot.urdf");

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/gui/scene_files.hpp"
 #include "app/gui/session.hpp"
 #include "app/gui/stored_configs.hpp"
 #include "app/gui/timeline_edit.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 
@@ -40,12 +42,22 @@ void open_dialog(Session& s, int which) {
     std::snprintf(s.dialog_path, sizeof s.dialog_path, "%s", s.scene_path.c_str());
 }
 
+// Save: to the scene's file, but a shipped one (a preset, a demo's scene) is not written over:
+// Save as, with a name of the user's own
 void save(Ui& ui) {
   Session& s = *ui.session;
-  if (s.scene_path.empty())
-    open_dialog(s, kSaveAs);
-  else
+  if (!s.scene_path.empty() && !is_shipped_asset(s.scene_path)) {
     save_scene_file(ui, s.scene_path);
+    return;
+  }
+  const std::string shipped = s.scene_path.empty() ? "" : s.scene_path;
+  open_dialog(s, kSaveAs);
+  if (!shipped.empty()) {
+    s.dialog_path[0] = '\0';
+    s.dialog_error = std::filesystem::path(shipped).filename().string() +
+                     " is shipped with the workbench and is not written over: save the scene "
+                     "under a name of your own";
+  }
 }
 
 // runs the dialog's action; the error shows in the dialog

@@ -25,6 +25,16 @@ std::string resolve_robot(const std::string& arg) {
   return arg;
 }
 
+bool is_shipped_asset(const std::string& path) {
+  std::error_code ec;
+  const fs::path file = fs::weakly_canonical(path, ec);
+  if (ec) return false;
+  const fs::path root = fs::weakly_canonical(asset_dir(), ec);
+  if (ec || root.empty()) return false;
+  const fs::path rel = file.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != ".." && rel != ".";
+}
+
 std::vector<std::string> shipped_robots() {
   std::vector<std::string> names;
   std::error_code ec;

@@ -13,6 +13,8 @@ std::string asset_dir();
 // `arg` when it names an existing file; else assets/robots/ARG/ARG.urdf when that exists;
 // else `arg` unchanged (the loader then reports the missing file)
 std::string resolve_robot(const std::string& arg);
+// whether `path` names a file inside asset_dir() (a shipped preset, demo or example scene)
+bool is_shipped_asset(const std::string& path);
 // names of the shipped robots (folders of assets/robots with a NAME.urdf), sorted
 std::vector<std::string> shipped_robots();
 // what a robot argument that names nothing is: "PATH: no such file", or for a bare name (no '/'

@@ -16,6 +16,7 @@
 #include "app/cli/csv.hpp"
 #include "app/gui/scene_files.hpp"
 #include "app/gui_script_fixture.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace {
 
@@ -145,6 +146,26 @@ TEST_F(Session, FailedSaveLeavesTheOldFileAndSaysWhy) {
   json d = dump("after.json");
   EXPECT_EQ(d["objectives"][0]["weight"], 4.0);  // the app keeps what it had
   EXPECT_TRUE(d["scene_path"].is_null());
+}
+
+TEST_F(Session, SaveDoesNotWriteOverAShippedScene) {
+  // Ctrl+S writes the user's own scene file, but a shipped preset opened as a scene is not
+  // written over (a review's Ctrl+S replaced the dual arm's preset): Save as opens instead
+  const std::string preset = ikwb::asset_dir() + "/robots/panda/preset.json";
+  const std::string shipped = read_text(preset);
+  ASSERT_FALSE(shipped.empty());
+  ASSERT_EQ(run("robot panda\nwait 1\nsave_scene own.json\n"), 0) << log();
+  const std::string own = read_text(path("own.json"));
+  const int rc =
+      run("scene own.json\nwait 2\nweight 0 5\nwait 2\nkey S ctrl\nwait 3\n"
+          "scene " +
+          preset + "\nwait 2\nweight 0 3\nwait 2\nkey S ctrl\nwait 3\n");
+  const std::string after = read_text(preset);
+  if (after != shipped) std::ofstream(preset) << shipped;  // put the shipped file back
+  ASSERT_EQ(rc, 0) << log();
+  EXPECT_TRUE(after == shipped);
+  EXPECT_TRUE(read_text(path("own.json")) != own);
+  EXPECT_EQ(json::parse(read_text(path("own.json")))["objectives"][0]["weight"], 5.0);
 }
 
 TEST_F(Session, UndoAndRedoEveryKindOfEdit) {

@@ -133,7 +133,9 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     if (joint_type_coord_count(type) == 1) {
       int d = m.joint_qd_start[j];
       double lo = app.dof_lower[d], hi = app.dof_upper[d];
-      if (!std::isfinite(lo) || !std::isfinite(hi)) {
+      // limits beyond 1e6 (a robot file's 1e200) are as good as none, and overflow the slider's
+      // floats (ImGui asserts on an infinite range)
+      if (!(std::fabs(lo) <= kMaxLength) || !(std::fabs(hi) <= kMaxLength)) {
         lo = type == JointType::kPrismatic ? -1.0 : -M_PI;
         hi = type == JointType::kPrismatic ? 1.0 : M_PI;
       }

@@ -50,8 +50,8 @@ nlohmann::json valid_camera(const nlohmann::json& c, std::vector<std::string>& w
       ok = finite_number(v) && v.get<double>() > 0 && v.get<double>() <= 1e6;
       expected = "a number > 0 and <= 1e6 (m)";
     } else if (key == "yaw" || key == "pitch") {
-      ok = finite_number(v);
-      expected = "a finite number (rad)";
+      ok = finite_number(v) && std::abs(v.get<double>()) <= 1e6;
+      expected = "a number within 1e6 (rad)";
     } else {
       warnings.push_back("camera." + key + ": unknown key (target, distance, yaw, pitch); ignored");
       continue;

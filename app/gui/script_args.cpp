@@ -65,7 +65,9 @@ bool on_off(const std::string& s, bool* out) {
 
 bool index_value(const std::string& s, int* out) {
   double v;
-  if (!plain_number(s, &v) || v < 0 || v != std::floor(v)) return false;
+  // at most kMaxIndex: an int beyond it wrapped negative (2^31 crashed an objective lookup, and
+  // a wait of 2^31 frames never ended), and frame counts add to it
+  if (!plain_number(s, &v) || v < 0 || v > kMaxIndex || v != std::floor(v)) return false;
   *out = int(v);
   return true;
 }

@@ -19,7 +19,8 @@ bool angle_value(const std::string& s, double* out);
 bool joint_value(const std::string& s, double* out);
 // on / off, true / false, yes / no, 1 / 0
 bool on_off(const std::string& s, bool* out);
-// a non-negative integer
+// a non-negative integer, at most kMaxIndex
+constexpr int kMaxIndex = 1000000000;
 bool index_value(const std::string& s, int* out);
 // GLFW key code of A-Z, 0-9, F1-F12, Escape, Delete, Enter, Tab, Space, arrows, Backspace
 // (case-insensitive); -1 when unknown

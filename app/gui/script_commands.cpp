@@ -395,11 +395,11 @@ std::string check_limits(const Args& a) {
   double v;
   if (a.size() == 3 && a[2] == "reset") return "";
   auto bound = [&](const std::string& s) {
-    return s == "inf" || s == "-inf" || joint_value(s, &v);
+    return s == "inf" || s == "-inf" || (joint_value(s, &v) && std::fabs(v) <= kMaxLength);
   };
   return need(a.size() == 4 && bound(a[2]) && bound(a[3]),
-              "expected: limits NAME LOWER UPPER (values as for joint, or inf / -inf) | limits "
-              "NAME reset");
+              "expected: limits NAME LOWER UPPER (values as for joint, within 1e6, or inf / "
+              "-inf for none) | limits NAME reset");
 }
 
 bool run_limits(Turn& t) {
@@ -688,13 +688,19 @@ std::string check_camera(const Args& a) {
     int n = key == "target" ? 3 : 1;
     if (key != "yaw" && key != "pitch" && key != "distance" && key != "target" && key != "fov")
       return "unknown camera setting '" + key + "' (yaw, pitch, distance, target, fov)";
-    for (int m = 1; m <= n; ++m)
+    for (int m = 1; m <= n; ++m) {
       if (k + m >= a.size() ||
           !(key == "yaw" || key == "pitch" || key == "fov" ? angle_value(a[k + m], &v)
                                                            : length_value(a[k + m], &v)))
         return "camera " + key + " needs " + std::to_string(n) + " number(s)";
+      // what a scene's camera takes (scene_bridge.cpp): the camera's floats overflowed beyond
+      if (key == "target" && !(std::fabs(v) <= kMaxLength))
+        return "camera target must be within 1e6 m per axis";
+    }
     // the ranges the camera keeps (a value outside was clamped without a word)
-    if (key == "distance" && !(v > 0)) return "camera distance must be > 0";
+    if (key == "distance" && !(v > 0 && v <= kMaxLength))
+      return "camera distance must be > 0 and <= 1e6 m";
+    if (key == "yaw" && !(std::fabs(v) <= kMaxLength)) return "camera yaw must be within 1e6 rad";
     if (key == "fov" && !(v >= 0.1 && v <= 3.0))
       return "camera fov must be within 0.1 and 3.0 rad (5.7 to 171.9 deg)";
     if (key == "pitch" && !(std::fabs(v) <= 1.55))

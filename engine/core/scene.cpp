@@ -597,6 +597,10 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
       if (!v.is_array() || v.size() != 2) r.fail(w, "expected [lower, upper] (numbers or null)");
       std::array<double, 2> b{v[0].is_null() ? -HUGE_VAL : r.number(v[0], w + "[0]"),
                               v[1].is_null() ? HUGE_VAL : r.number(v[1], w + "[1]")};
+      for (int k = 0; k < 2; ++k)
+        if (std::isfinite(b[k]) && std::fabs(b[k]) > kMaxLength)
+          r.fail(w + "[" + std::to_string(k) + "]",
+                 "magnitude above 1e6 (" + json(b[k]).dump() + "); null for no limit");
       if (b[0] > b[1]) r.fail(w, "lower is above upper");
       s.joint_limits[it.key()] = b;
     }

@@ -106,6 +106,20 @@ TEST(Script, AcceptsUnits) {
   EXPECT_NE(parse_error("camera fov 0\n").find("camera fov must be within"), std::string::npos);
   EXPECT_NE(parse_error("camera pitch 90deg\n").find("camera pitch must be within"),
             std::string::npos);
+  // beyond a scene's camera values, which overflowed the camera's floats
+  EXPECT_NE(parse_error("camera distance 1e300\n").find("<= 1e6 m"), std::string::npos);
+  EXPECT_NE(parse_error("camera yaw 1e300\n").find("camera yaw must be within"), std::string::npos);
+  EXPECT_NE(parse_error("camera target 1e300 0 0\n").find("camera target must be within"),
+            std::string::npos);
+  EXPECT_NE(parse_error("camera target 0 0 1e300\n").find("camera target must be within"),
+            std::string::npos);
+  // counts and indices beyond kMaxIndex (2^31 wrapped negative: a crash, a wait without end)
+  EXPECT_NE(parse_error("weight 3000000000 1\n"), "");
+  EXPECT_NE(parse_error("wait 3000000000\n"), "");
+  EXPECT_EQ(parse_error("wait 1000000000\n"), "");
+  // a limit beyond 1e6 overflowed the joint slider's floats (an ImGui assertion); inf is none
+  EXPECT_NE(parse_error("limits j -1 1e300\n").find("within 1e6"), std::string::npos);
+  EXPECT_EQ(parse_error("limits j -1 inf\n"), "");
 }
 
 TEST(ScriptArgs, UnitsSwitchesKeysAndTokens) {
@@ -130,6 +144,8 @@ TEST(ScriptArgs, UnitsSwitchesKeysAndTokens) {
   EXPECT_TRUE(index_value("3", &i) && i == 3);
   EXPECT_FALSE(index_value("-1", &i));
   EXPECT_FALSE(index_value("1.5", &i));
+  EXPECT_FALSE(index_value("3000000000", &i));
+  EXPECT_TRUE(index_value("1000000000", &i) && i == kMaxIndex);
   EXPECT_EQ(key_code("w"), GLFW_KEY_W);
   EXPECT_EQ(key_code("F12"), GLFW_KEY_F12);
   EXPECT_EQ(key_code("escape"), GLFW_KEY_ESCAPE);

@@ -168,6 +168,21 @@ TEST_F(Session, SaveDoesNotWriteOverAShippedScene) {
   EXPECT_EQ(json::parse(read_text(path("own.json")))["objectives"][0]["weight"], 5.0);
 }
 
+TEST_F(Session, HugeJointLimitsDoNotStopTheApp) {
+  // a robot file's limit of 1e200 overflowed the joint slider's float range (an ImGui assertion
+  // aborted the app); it is shown as unlimited
+  std::ofstream(path("big.urdf"))
+      << R"(<robot name="b"><link name="a"/><link name="c"><visual><geometry>)"
+         R"(<box size="0.1 0.1 0.1"/></geometry></visual></link>)"
+         R"(<joint name="s" type="prismatic"><parent link="a"/><child link="c"/>)"
+         R"(<axis xyz="1 0 0"/><limit lower="-1" upper="1e200" effort="1" velocity="1"/>)"
+         R"(</joint></robot>)";
+  ASSERT_EQ(run("wait 3\nlimits s -1 2\nwait 2\nlimits s reset\nwait 2\ndump d.json\n", "big.urdf"),
+            0)
+      << log();
+  EXPECT_EQ(dump("d.json")["robot"]["dof_count"], 1);
+}
+
 TEST_F(Session, UndoAndRedoEveryKindOfEdit) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -483,6 +483,11 @@ TEST(Scene, BalanceToleranceKeysAndJointSettingsRoundTrip) {
       {"s: joint_limits.a: lower is above upper"});
   expect_scene_error(
       [] {
+        parse_scene(R"({"version": 1, "robot": "p", "joint_limits": {"a": [-1, 1e300]}})", "s", "");
+      },
+      {"s: joint_limits.a[1]: magnitude above 1e6", "null for no limit"});
+  expect_scene_error(
+      [] {
         parse_scene(R"({"version": 1, "robot": "p", "objectives": [{"type": "position_box",
           "link": "t", "lower": [0, 0, 1], "upper": [0, 0, 0]}]})",
                     "s", "");

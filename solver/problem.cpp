@@ -1,5 +1,6 @@
 #include "solver/problem.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
@@ -129,11 +130,17 @@ void IkProblem::check_objective_spec(Objective& o, const char* what) const {
   if (kind.has(kFieldMargin) && !(std::isfinite(p.margin) && p.margin >= 0 && p.margin <= 1e3))
     throw std::invalid_argument(w + ": margin must be finite, >= 0 and <= 1e3 m");
   // axes and directions are stored normalised; a zero one has no direction
+  // (scaled by its largest component first: the square of 1e200 overflowed, and the vector
+  // came out zero)
   auto unit = [&](Vec3<double>& v, const char* name) {
-    double l = length(v);
-    if (!finite3(v) || !(l > 1e-12))
+    const double big = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+    if (!finite3(v) || !(big > 0))
       throw std::invalid_argument(w + ": " + name + " must be a finite, non-zero vector");
-    v = (1.0 / l) * v;
+    const Vec3<double> s = (1.0 / big) * v;
+    const double l = length(s);
+    if (!(l * big > 1e-12))
+      throw std::invalid_argument(w + ": " + name + " must be a finite, non-zero vector");
+    v = (1.0 / l) * s;
   };
   if (kind.has(kFieldAxis)) unit(p.axis, "axis");
   if (kind.has(kFieldDirection)) unit(p.direction, "direction");

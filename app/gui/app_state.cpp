@@ -512,16 +512,27 @@ void AppState::sync() {
   if (structure_dirty_ || !problem_ || synced_model_version_ != model_version) {
     problem_ = std::make_unique<IkProblem>(model);
     problem_->set_collision_world(collision_world_);
-    for (WorkbenchObjective& o : objectives) {
-      int i;
+    for (std::size_t k = 0; k < objectives.size();) {
+      WorkbenchObjective& o = objectives[k];
+      int i = -1;
       try {
         i = problem_->add_objective(o.spec);
       } catch (const std::exception& e) {
-        // an edit refused in the frame that also added or removed an objective
-        error(std::string("edit of ") + o.name() + " undone: " + e.what());
-        i = problem_->add_objective(o.accepted);
+        // an edit refused in the frame that also added or removed an objective; an objective
+        // added with values the solver refuses has no accepted state to go back to
+        try {
+          i = problem_->add_objective(o.accepted);
+          error(std::string("edit of ") + o.name() + " undone: " + e.what());
+        } catch (const std::exception&) {
+          error(std::string("objective ") + o.name() + " not added: " + e.what());
+          if (selection.objective >= int(k)) selection.objective = -1;
+          if (hover.objective >= int(k)) hover.objective = -1;
+          objectives.erase(objectives.begin() + std::ptrdiff_t(k));
+          continue;
+        }
       }
       o.spec = o.accepted = problem_->objective(i);
+      ++k;
     }
     ++problem_serial_;
     synced_model_version_ = model_version;

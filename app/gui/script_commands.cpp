@@ -200,8 +200,8 @@ bool run_select_link(Turn& t) {
 std::string check_weight(const Args& a) {
   int i;
   double v;
-  return need(index_value(a[1], &i) && plain_number(a[2], &v) && v >= 0,
-              "expected: weight INDEX VALUE (>= 0)");
+  return need(index_value(a[1], &i) && plain_number(a[2], &v) && v >= 0 && v <= kMaxWeight,
+              "expected: weight INDEX VALUE (0 to 1e6)");
 }
 
 std::string check_index_on_off(const Args& a) {

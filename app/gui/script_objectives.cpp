@@ -146,6 +146,21 @@ bool read_fields(const Model& model, const std::vector<Transform<double>>& body_
   return true;
 }
 
+// The scene reader's rules for the edited objective (a scene saved with it must open again: a
+// direction of 1e300 became zero, an offset of 1e300 was refused at the next open); false with
+// the rule broken in *error.
+bool keeps_scene_rules(const Model& model, const Objective& o, const Transform<double>& target,
+                       std::string* error) {
+  try {
+    parse_scene_objective(scene_objective_to_json(objective_to_scene(model, {o, target})),
+                          "objective");
+  } catch (const SceneError& e) {
+    *error = e.what();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool script_add_objective(AppState& app, const std::vector<std::string>& a, std::string* error) {
@@ -179,6 +194,8 @@ bool script_add_objective(AppState& app, const std::vector<std::string>& a, std:
   // contacts given replace the default ones (a support polygon's: the links standing lowest)
   if (std::find(a.begin(), a.end(), "contact") != a.end()) o.points.clear();
   if (!read_fields(*app.model, app.fk.body_q, a, k, true, o, error)) return false;
+  // (the target comes from the link's pose when added)
+  if (!keeps_scene_rules(*app.model, o, transform_identity<double>(), error)) return false;
   if (app.add_objective(std::move(o)) < 0) {
     *error = "objective not added (see the messages)";
     return false;
@@ -196,6 +213,7 @@ bool script_set_objective(AppState& app, const std::vector<std::string>& a, std:
   // contact points given anew replace the old ones
   if (std::find(a.begin(), a.end(), "contact") != a.end()) edited.points.clear();
   if (!read_fields(*app.model, app.fk.body_q, a, 2, false, edited, error)) return false;
+  if (!keeps_scene_rules(*app.model, edited, app.objectives[i].target, error)) return false;
   // names tell the objectives apart (explanations, target files' NAME.x columns): a rename
   // never takes another's
   for (int j = 0; j < int(app.objectives.size()); ++j)

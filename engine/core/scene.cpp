@@ -33,7 +33,7 @@ struct Reader {
   std::vector<std::string>* warnings;
 
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw SceneError(source + ": " + where + ": " + what);
+    throw SceneError((source.empty() ? "" : source + ": ") + where + ": " + what);
   }
   double number(const json& j, const std::string& where) const {
     if (!j.is_number()) fail(where, "expected a number");
@@ -207,12 +207,15 @@ SceneObjective read_objective(const Reader& r, const json& j, const std::string&
   for (auto [v, key] :
        {std::pair<const Vec3<double>*, const char*>{&o.axis, "axis"}, {&o.direction, "direction"}})
     if (v->x == 0 && v->y == 0 && v->z == 0) r.fail(where + "." + key, "must not be zero");
-  if (o.weight < 0) r.fail(where + ".weight", "must be >= 0");
+  // weights and measures past 1e6 overflow the solver's cost (squared residuals times weight)
+  if (!(o.weight >= 0 && o.weight <= kMaxWeight))
+    r.fail(where + ".weight", "must be within [0, 1e6]");
   // read only where the kind reads them: elsewhere the key is a warning whatever it holds
   if (j.contains("contacts") && kind->has(kFieldContacts))
     o.contacts = read_contacts(r, j["contacts"], where + ".contacts");
   if (j.contains("min_measure")) o.min_measure = r.number(j["min_measure"], where + ".min_measure");
-  if (o.min_measure < 0) r.fail(where + ".min_measure", "must be >= 0");
+  if (!(o.min_measure >= 0 && o.min_measure <= kMaxWeight))
+    r.fail(where + ".min_measure", "must be within [0, 1e6]");
   if (j.contains("lower")) o.lower = read_bounds(r, j["lower"], where + ".lower", -HUGE_VAL);
   if (j.contains("upper")) o.upper = read_bounds(r, j["upper"], where + ".upper", HUGE_VAL);
   for (int k = 0; k < 3; ++k)
@@ -647,6 +650,11 @@ Scene load_scene(const std::string& path, bool forgiving_timeline) {
   if (in.bad()) throw SceneError(path + ": read error");
   fs::path dir = fs::absolute(fs::path(path)).parent_path();
   return parse_scene(ss.str(), path, dir.string(), forgiving_timeline);
+}
+
+SceneObjective parse_scene_objective(const json& objective, const std::string& where) {
+  std::vector<std::string> warnings;
+  return read_objective(Reader{"", &warnings}, objective, where);
 }
 
 json scene_objective_to_json(const SceneObjective& o) {

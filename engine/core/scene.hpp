@@ -35,6 +35,10 @@ struct SceneContact {
   std::vector<Vec3<double>> points;
 };
 
+// The largest objective weight (and manipulability bound) a scene takes: beyond it the weighted
+// squared residuals overflow the solver's cost.
+constexpr double kMaxWeight = 1e6;
+
 struct SceneObjective {
   std::string type = "pose";  // a kind's scene name (engine/core/objective_kinds.hpp)
   std::string name;
@@ -104,6 +108,9 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
 nlohmann::json scene_to_json(const Scene& scene);
 // one objective as written in a scene file: the keys its kind reads (objective_kinds.hpp)
 nlohmann::json scene_objective_to_json(const SceneObjective& objective);
+// One objective read as a scene file's "objectives" entry is (the rules an edit elsewhere must
+// keep for its scene to open again); throws SceneError "WHERE.KEY: problem".
+SceneObjective parse_scene_objective(const nlohmann::json& objective, const std::string& where);
 // Atomic write; on failure (including text that is not UTF-8) the old file is left intact
 // and SceneError says why.
 void save_scene(const std::string& path, const Scene& scene);

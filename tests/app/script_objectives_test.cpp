@@ -152,6 +152,35 @@ TEST(ScriptObjectives, AddRefusesWhatTheKindDoesNotRead) {
   EXPECT_EQ(error, "offset: expected 3 value(s)");
 }
 
+TEST(ScriptObjectives, AddAndSetKeepTheSceneReadersRules) {
+  // values a scene file refuses are refused here too (saved, the scene did not open again)
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const std::size_t before = app.objectives.size();
+  std::string error;
+  EXPECT_FALSE(script_add_objective(
+      app, words({"add", "axis_align", "panda_hand", "direction", "0", "0", "1e200"}), &error));
+  EXPECT_EQ(error, "objective.direction: magnitude above 1e6 (1e+200)");
+  EXPECT_FALSE(script_add_objective(
+      app, words({"add", "position", "panda_hand", "offset", "1e300", "0", "0"}), &error));
+  EXPECT_EQ(error, "objective.offset: magnitude above 1e6 (1e+300)");
+  EXPECT_FALSE(script_add_objective(
+      app, words({"add", "manipulability", "panda_hand", "min_measure", "1e300"}), &error));
+  EXPECT_EQ(error, "objective.min_measure: must be within [0, 1e6]");
+  EXPECT_EQ(app.objectives.size(), before);
+  ASSERT_TRUE(script_add_objective(app, words({"add", "axis_align", "panda_hand"}), &error))
+      << error;
+  const Vec3<double> direction = app.objectives.back().spec.params.direction;
+  const std::string last = std::to_string(app.objectives.size() - 1);
+  EXPECT_FALSE(script_set_objective(
+      app, std::vector<std::string>{"set", last, "direction", "0", "0", "0"}, &error));
+  EXPECT_EQ(error, "objective.direction: must not be zero");
+  EXPECT_FALSE(
+      script_set_objective(app, std::vector<std::string>{"set", last, "weight", "1e150"}, &error));
+  EXPECT_EQ(error, "objective.weight: must be within [0, 1e6]");
+  EXPECT_EQ(app.objectives.back().spec.params.direction.z, direction.z);
+}
+
 TEST(ScriptObjectives, SetEditsOneFieldInPlace) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));

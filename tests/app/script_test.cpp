@@ -76,7 +76,7 @@ TEST(Script, ErrorsNameFileLineAndProblem) {
   // every bad line at once, one a line
   EXPECT_EQ(parse_error("wait 1\nteleport\nwait 2\nweight 0 -1\nfly\n"),
             "t.txt:2: unknown command 'teleport'\nt.txt:4: weight: expected: weight INDEX VALUE "
-            "(>= 0)\nt.txt:5: unknown command 'fly'");
+            "(0 to 1e6)\nt.txt:5: unknown command 'fly'");
   std::string many;
   for (int i = 0; i < 25; ++i) many += "fly\n";
   const std::string listed = parse_error(many);

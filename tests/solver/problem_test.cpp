@@ -291,6 +291,17 @@ TEST_F(ProblemFixture, BadWeightsOffsetsAndDistances) {
   expect_invalid([&] { pr.add_relative_fixed(1, 2, {{kNan, 0, 0}, {0, 0, 0, 1}}); }, {"relative"});
   // nothing was added by the failed calls
   EXPECT_EQ(pr.objective_count(), 1);
+  // a direction whose square overflows is still a direction (it came out zero, and the
+  // workbench failed on it later); one whose square underflows to nothing is refused
+  Objective o;
+  o.params.type = ObjectiveType::kAxisAlign;
+  o.params.link = tcp;
+  o.params.direction = {0, 1e200, 1e200};
+  const int d = pr.add_objective(o);
+  EXPECT_NEAR(pr.objective(d).params.direction.y, std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(pr.objective(d).params.direction.z, std::sqrt(0.5), 1e-15);
+  o.params.direction = {1e-200, 0, 0};
+  expect_invalid([&] { pr.add_objective(o); }, {"direction", "non-zero"});
 }
 
 TEST(ProblemZoo, PostureOnFloatingModel) {

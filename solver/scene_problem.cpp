@@ -352,7 +352,7 @@ CollisionWorld scene_collision_world(const Model& m, const Scene& scene,
   std::vector<std::pair<int, int>> disabled;
   if (!scene.srdf.empty()) {
     try {
-      disabled = disabled_body_pairs(m, load_srdf(scene.srdf), scene.srdf);
+      disabled = disabled_body_pairs(m, load_srdf(scene.srdf), warnings, scene.srdf);
     } catch (const std::runtime_error& e) {
       warnings.push_back(std::string("srdf: ") + e.what() + "; no pairs disabled");
     }

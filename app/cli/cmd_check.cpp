@@ -159,7 +159,11 @@ int cmd_check(int argc, char** argv) {
       }
     }
     std::vector<std::pair<int, int>> disabled;
-    if (!scene.srdf.empty()) disabled = disabled_body_pairs(m, load_srdf(scene.srdf), scene.srdf);
+    if (!scene.srdf.empty()) {
+      std::vector<std::string> srdf_warnings;
+      disabled = disabled_body_pairs(m, load_srdf(scene.srdf), srdf_warnings, scene.srdf);
+      print_warnings(srdf_warnings);
+    }
     // the scene's pairs turned off or on by hand
     std::vector<std::string> pair_warnings;
     std::vector<std::pair<int, int>> off = named_body_pairs(

@@ -652,7 +652,8 @@ void AppState::refresh_pair_defaults() {
   std::vector<std::pair<int, int>> srdf_pairs;
   if (!srdf.empty()) {
     try {
-      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf), srdf);
+      std::vector<std::string> reported;  // when the collision world was built
+      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf), reported, srdf);
     } catch (const std::runtime_error&) {
       // reported when the collision world was built
     }

@@ -328,16 +328,28 @@ std::vector<DisabledPair> load_srdf(const std::string& path) {
 
 std::vector<std::pair<int, int>> disabled_body_pairs(const Model& model,
                                                      const std::vector<DisabledPair>& pairs,
+                                                     std::vector<std::string>& warnings,
                                                      const std::string& source) {
   std::vector<std::pair<int, int>> out;
+  std::string skipped;
+  int skipped_count = 0;
   for (const DisabledPair& d : pairs) {
     int a = model.find_body(d.link1), b = model.find_body(d.link2);
-    if (a < 0 || b < 0)
-      throw std::runtime_error((source.empty() ? "" : source + ": ") +
-                               "disable_collisions: robot '" + model.name + "' has no link '" +
-                               (a < 0 ? d.link1 : d.link2) + "'");
-    out.push_back({a, b});
+    if (a >= 0 && b >= 0) {
+      out.push_back({a, b});
+      continue;
+    }
+    if (++skipped_count <= 5)
+      skipped += std::string(skipped.empty() ? "" : ", ") + d.link1 + " - " + d.link2 + " (no '" +
+                 (a < 0 ? d.link1 : d.link2) + "')";
   }
+  if (skipped_count > 0)
+    warnings.push_back((source.empty() ? "" : source + ": ") + std::to_string(skipped_count) +
+                       " <disable_collisions> " +
+                       (skipped_count == 1 ? "entry names" : "entries name") + " a link robot '" +
+                       model.name + "' lacks, skipped: " + skipped +
+                       (skipped_count > 5 ? ", ..." : "") + "; the other " +
+                       std::to_string(out.size()) + " are disabled");
   return out;
 }
 

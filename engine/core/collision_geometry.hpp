@@ -76,10 +76,12 @@ struct DisabledPair {
 // an entry without link1 or link2).
 std::vector<DisabledPair> load_srdf(const std::string& path);
 std::vector<DisabledPair> parse_srdf(const std::string& xml, const std::string& source_name);
-// Body index pairs of the entries; an unknown link name throws std::runtime_error naming it (and
-// `source`, the SRDF file, when given).
+// Body index pairs of the entries. An entry naming a link the robot lacks is skipped (MoveIt
+// skips it too; a stale name after a rename no longer turns every pair back on), with one
+// warning in `warnings` listing the skipped entries (and `source`, the SRDF file, when given).
 std::vector<std::pair<int, int>> disabled_body_pairs(const Model& model,
                                                      const std::vector<DisabledPair>& pairs,
+                                                     std::vector<std::string>& warnings,
                                                      const std::string& source = "");
 // An SRDF document listing the pairs (the output of `ikwb check --sample-pairs`).
 std::string srdf_text(const Model& model, const std::vector<DisabledPair>& pairs);

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -640,6 +641,7 @@ struct Loader {
   const UrdfOptions& opt;
   std::string base_dir;
   std::map<std::string, std::string> failed_meshes;  // uri -> resolved path; warned once
+  std::set<std::string> huge_warned;                 // mesh URIs warned about for their size
   // meshes not found after the first of their package or folder (whose warning says where it
   // was searched), by package or folder ("of package 'NAME'", "in 'FOLDER'"): one line for
   // each at the end, not one per mesh (a robot from a missing workspace has dozens)
@@ -692,6 +694,7 @@ struct Loader {
     if (!g.mesh_path.empty() && read) {
       g.mesh = load_mesh(g.mesh_path, &err);
       if (!g.mesh) err = "cannot be loaded: " + err;
+      if (g.mesh) warn_if_huge(g, owner, line);
     }
     if (g.mesh_path.empty() || (read && !g.mesh)) {
       g.placeholder = true;
@@ -709,6 +712,28 @@ struct Loader {
       msg.warn(line,
                owner + ": mesh " + in_quotes(g.mesh_uri) + ": " + err + "; shown as a placeholder");
     }
+  }
+
+  // A mesh that spans more than kHugeMesh m as scaled: most likely CAD output in millimetres
+  // without the scale that makes it metres (a 300 m robot, framed by the camera from 481 m
+  // away). Once per mesh file.
+  void warn_if_huge(const Geometry& g, const std::string& owner, int line) {
+    constexpr double kHugeMesh = 10.0;
+    const std::vector<float>& p = g.mesh->positions;
+    if (p.empty() || !huge_warned.insert(g.mesh_uri).second) return;
+    double extent = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      float lo = p[axis], hi = p[axis];
+      for (std::size_t i = axis; i < p.size(); i += 3)
+        lo = std::min(lo, p[i]), hi = std::max(hi, p[i]);
+      extent = std::max(extent, (double(hi) - lo) * std::fabs(g.mesh_scale[axis]));
+    }
+    if (!(extent > kHugeMesh)) return;
+    char size[32];
+    std::snprintf(size, sizeof size, "%.3g m", extent);
+    msg.warn(line, owner + ": mesh " + in_quotes(g.mesh_uri) + " is " + size +
+                       " across as scaled: if the file is in millimetres, give it "
+                       "scale=\"0.001 0.001 0.001\"");
   }
 
   // where a mesh that is not found was looked for: its package, or the folder its path names
@@ -1074,7 +1099,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   m.name = ps.robot_name;
   m.source_path = source_path;
   b.begin_articulation(ps.robot_name);
-  Loader loader{msg, ps, opt, base_dir, {}, {}};
+  Loader loader{msg, ps, opt, base_dir, {}, {}, {}};
 
   for (int li : link_order) {
     const XmlLink& xl = ps.links[li];

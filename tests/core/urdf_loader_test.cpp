@@ -735,6 +735,25 @@ TEST(UrdfLoader, CollisionMeshesOnlyStillReadTheVisualsThatStandInForThem) {
     EXPECT_EQ(w.find("not used for collisions"), std::string::npos) << w;
 }
 
+TEST(UrdfLoader, AMeshHundredsOfMetresAcrossIsAWarning) {
+  // CAD output in millimetres without a scale: a 300 m link. Said once per mesh file, and not
+  // with the scale that makes it metres.
+  TempDir dir;
+  dir.write("mm.stl",
+            "solid t\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 300 0 0\n"
+            "   vertex 0 40 0\n  endloop\n endfacet\nendsolid t\n");
+  LoadResult r = load_urdf_string(mesh_robot("mm.stl"), "x.urdf", dir.path().string());
+  int said = 0;
+  for (const std::string& w : r.warnings)
+    said += w.find("mesh 'mm.stl' is 600 m across as scaled: if the file is in millimetres, give "
+                   "it scale=\"0.001 0.001 0.001\"") != std::string::npos;
+  EXPECT_EQ(said, 1);  // the visual (scale 2: 600 m); the collision element's is not said again
+  const std::string scaled = robot(
+      R"(<link name="a"><visual><geometry><mesh filename="mm.stl" scale="0.001 0.001 0.001"/>)"
+      R"(</geometry></visual></link>)");
+  EXPECT_TRUE(load_urdf_string(scaled, "x.urdf", dir.path().string()).warnings.empty());
+}
+
 TEST(UrdfLoader, UnreadableFile) {
   try {
     load_urdf_file("/nonexistent/robot.urdf");

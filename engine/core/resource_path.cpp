@@ -78,6 +78,54 @@ fs::path find_below(const fs::path& dir, const std::string& name, const std::str
   return {};
 }
 
+// the folder of package NAME as the search finds packages (a search folder that is the
+// package or holds it, a package.xml below one, an ancestor of `dir`), or empty
+fs::path find_package_dir(const std::vector<std::string>& roots, const fs::path& dir,
+                          const std::string& name) {
+  auto in = [&](const fs::path& d) -> fs::path {
+    if (d.empty()) return {};
+    fs::path n = d.lexically_normal();
+    if (!n.has_filename()) n = n.parent_path();
+    std::error_code ec;
+    if (n.filename() == name || package_xml_name(n) == name) return n;
+    if (fs::is_directory(n / name, ec)) return n / name;
+    return {};
+  };
+  for (const std::string& r : roots) {
+    if (fs::path p = in(r); !p.empty()) return p;
+    if (fs::path p = find_below(r, name, "package.xml", kCrawlDepth); !p.empty())
+      return p.parent_path();
+  }
+  for (fs::path a = dir.lexically_normal(); !a.empty(); a = a.parent_path()) {
+    if (fs::path p = in(a); !p.empty()) return p;
+    if (a == a.parent_path()) break;
+  }
+  return {};
+}
+
+// `rest` below `dir` matched without regard to case, one component at a time; empty when no
+// file matches that way
+fs::path case_insensitive_file(const fs::path& dir, const std::string& rest) {
+  auto lower = [](std::string t) {
+    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  fs::path at = dir;
+  for (const fs::path& part : fs::path(rest)) {
+    const std::string want = lower(part.string());
+    fs::path found;
+    std::error_code ec;
+    for (fs::directory_iterator it(at, ec), end; !ec && it != end; it.increment(ec))
+      if (lower(it->path().filename().string()) == want) {
+        found = it->path();
+        break;
+      }
+    if (found.empty()) return {};
+    at = found;
+  }
+  return is_file(at) ? at : fs::path();
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -140,13 +188,22 @@ std::string resource_package(const std::string& uri) {
   return split_package_uri(uri, &scheme, &name, &rest) ? name : std::string();
 }
 
+// the path of a file: URI in its three forms (file:///abs, file://localhost/abs, file:/abs);
+// `uri` itself when it is not one
+std::string file_uri_path(const std::string& uri) {
+  if (uri.rfind("file://localhost/", 0) == 0) return uri.substr(16);  // from its '/'
+  if (uri.rfind("file://", 0) == 0) return uri.substr(7);
+  if (uri.rfind("file:", 0) == 0) return uri.substr(5);
+  return uri;
+}
+
 std::string resource_file_path(const std::string& uri, const std::string& base_dir) {
   std::string scheme, name, rest;
   if (split_package_uri(uri, &scheme, &name, &rest)) return "";
   const std::size_t sep = uri.find("://");
   scheme = sep == std::string::npos ? "" : uri.substr(0, sep);
   if (!scheme.empty() && scheme != "file") return "";
-  fs::path p(scheme == "file" ? uri.substr(sep + 3) : uri);
+  fs::path p(file_uri_path(uri));
   if (p.empty()) return "";
   if (p.is_relative() && !base_dir.empty()) p = fs::path(base_dir) / p;
   return p.string();
@@ -183,6 +240,19 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
         if (a == a.parent_path()) break;
       }
     }
+    // the package is there but not the file: say so, and name a file that differs only in
+    // case (CAD exports write Link1.STL where the URDF says link1.stl)
+    std::error_code ec;
+    const fs::path dir = base_dir.empty() ? fs::current_path(ec) : fs::absolute(base_dir, ec);
+    const fs::path package = find_package_dir(roots, dir, name);
+    if (!package.empty()) {
+      const fs::path other = case_insensitive_file(package, rest);
+      return fail(
+          "package '" + name + "' (found at " + package.string() + ") has no file '" + rest + "'" +
+          (other.empty()
+               ? std::string()
+               : "; " + other.string() + " differs only in case (file names are case-sensitive)"));
+    }
     roots.push_back("the ancestors of " + (base_dir.empty() ? std::string(".") : base_dir));
     return fail("package '" + name + "' with file '" + rest + "' not found (searched " +
                 join(roots) + "; add a search folder with --package-path or ROS_PACKAGE_PATH)");
@@ -195,8 +265,8 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
   const fs::path p = resource_file_path(uri, base_dir);
   if (p.empty()) return fail("'" + uri + "' names no file");
   if (is_file(p)) return p.lexically_normal().string();
-  const std::string path = scheme == "file" ? uri.substr(sep + 3) : uri;
-  if (scheme == "file" && percent_decoded(path) != path) {
+  const std::string path = file_uri_path(uri);
+  if (path != uri && percent_decoded(path) != path) {
     fs::path decoded(percent_decoded(path));
     if (decoded.is_relative() && !base_dir.empty()) decoded = fs::path(base_dir) / decoded;
     if (is_file(decoded)) return decoded.lexically_normal().string();

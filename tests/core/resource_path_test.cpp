@@ -67,6 +67,9 @@ TEST(ResourcePath, TheFileAPathOrFileUriNames) {
   EXPECT_EQ(resource_file_path("package://arm/meshes/b.stl", "/robot"), "");
   EXPECT_EQ(resource_file_path("http://example.com/b.stl", "/robot"), "");
   EXPECT_EQ(resource_file_path("file://", "/robot"), "");
+  // the other two forms of a file URI (RFC 8089): a localhost authority, and no authority
+  EXPECT_EQ(resource_file_path("file://localhost/ws/meshes/b.stl", "/robot"), "/ws/meshes/b.stl");
+  EXPECT_EQ(resource_file_path("file:/ws/meshes/b.stl", "/robot"), "/ws/meshes/b.stl");
 }
 
 // URIs write a space (or another reserved character) as %XX: the escapes are decoded when the
@@ -83,7 +86,7 @@ TEST(ResourcePath, PercentEscapesInUrisAreDecoded) {
   EXPECT_TRUE(same(resolve_resource("package://my_robot/meshes/100%25.stl", base, {}), percent));
   std::string err;
   EXPECT_EQ(resolve_resource("package://my_robot/meshes/c%20ox.stl", base, {}, &err), "");
-  EXPECT_NE(err.find("not found"), std::string::npos) << err;
+  EXPECT_NE(err.find("has no file 'meshes/c%20ox.stl'"), std::string::npos) << err;
 }
 
 TEST(ResourcePath, PackageInAncestorFolders) {
@@ -102,6 +105,18 @@ TEST(ResourcePath, PackageInAncestorFolders) {
   EXPECT_EQ(resolve_resource("package://nothing/meshes/x.stl", base, {}, &err), "");
   EXPECT_NE(err.find("package 'nothing'"), std::string::npos) << err;
   EXPECT_NE(err.find("--package-path"), std::string::npos) << err;
+  // the package found but not the file: said so, with the file that differs only in case
+  std::string cad = dir.write("ws/src/arm_description/meshes/Link2.STL", "x");
+  EXPECT_EQ(resolve_resource("package://arm_description/meshes/link2.stl", base, {}, &err), "");
+  EXPECT_NE(err.find("package 'arm_description' (found at "), std::string::npos) << err;
+  EXPECT_NE(err.find("has no file 'meshes/link2.stl'; " + cad +
+                     " differs only in case (file names are case-sensitive)"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("--package-path"), std::string::npos) << err;
+  EXPECT_EQ(resolve_resource("package://arm_description/meshes/none.stl", base, {}, &err), "");
+  EXPECT_NE(err.find("has no file 'meshes/none.stl'"), std::string::npos) << err;
+  EXPECT_EQ(err.find("differs only in case"), std::string::npos) << err;
   EXPECT_EQ(resolve_resource("package://only_name", base, {}, &err), "");
   EXPECT_NE(err.find("package://NAME/PATH"), std::string::npos) << err;
   EXPECT_EQ(resolve_resource("package:///", base, {}, &err), "");

@@ -32,7 +32,10 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     return false;
   }
   try {
-    save_scene(path, session_scene(ui));
+    // the scene's own file is the recovery file's business (docs/sessions.md), not the scene's
+    Scene scene = session_scene(ui);
+    scene.extra.erase("scene_path");
+    save_scene(path, scene);
   } catch (const std::exception& e) {
     app.error(std::string("scene not saved (the old file is unchanged): ") + e.what());
     return false;

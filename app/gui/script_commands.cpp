@@ -548,9 +548,12 @@ bool run_click_ghost(Turn& t) {
   int i = 0;
   index_value(a[1], &i);
   glm::vec2 px;
-  if (!view.visuals.options.ghosts || i >= view.visuals.ghost_count()) {
-    t.fail("no ghost " + a[1] + " (view ghosts on; " + std::to_string(view.visuals.ghost_count()) +
-           " ghosts)");
+  if (!view.visuals.options.ghosts) {
+    t.fail("the ghosts are hidden: `view ghosts on` first");
+    return false;
+  }
+  if (i >= view.visuals.ghost_count()) {
+    t.fail("no ghost " + a[1] + " (" + std::to_string(view.visuals.ghost_count()) + " ghosts)");
     return false;
   }
   if (!view.ghost_screen_point(app, i, &px)) {

@@ -168,8 +168,8 @@ int add_key(AppState& app, double time) {
     app.error("add key: open a robot first");
     return -1;
   }
-  if (!(time >= 0) || !std::isfinite(time)) {
-    app.error("add key: the time must be a number >= 0 (seconds)");
+  if (!(time >= 0 && time <= kMaxKeyTime)) {
+    app.error("add key: the time must be a number in [0, 1e6] (seconds)");
     return -1;
   }
   return put_key(app, time, "");
@@ -233,8 +233,8 @@ bool select_key(AppState& app, int index) {
 bool retime_key(AppState& app, int index, double time) {
   if (!key_index_ok(app, index)) return false;
   TimelineState& t = timeline_of(app);
-  if (!(time >= 0) || !std::isfinite(time)) {
-    app.error("retime key: the time must be a number >= 0 (seconds)");
+  if (!(time >= 0 && time <= kMaxKeyTime)) {
+    app.error("retime key: the time must be a number in [0, 1e6] (seconds)");
     return false;
   }
   const int moved = t.timeline.retime(index, time);

@@ -111,7 +111,8 @@ SceneTimeline timeline_from_json(const json& j, const std::string& source) {
     SceneKeyframe key;
     if (!k.contains("time")) fail(source, where, "missing \"time\"");
     key.time = number(k["time"], source, where + ".time");
-    if (key.time < 0) fail(source, where + ".time", "must be >= 0");
+    if (key.time < 0 || key.time > kMaxKeyTime)
+      fail(source, where + ".time", "must be in [0, 1e6] s");
     if (!t.keys.empty() && key.time <= t.keys.back().time)
       fail(source, where + ".time", "must be after the previous key's time");
     if (k.contains("interpolation")) {

@@ -20,6 +20,10 @@
 
 namespace ikwb {
 
+// The latest time a key may have (s, about 11.6 days): a timeline is rendered and played at
+// frame rate, and a key at 1e300 s left it unrendered without a word.
+constexpr double kMaxKeyTime = 1e6;
+
 // How the segment from one key to the next moves.
 //   kJoint: every coordinate follows a cubic with zero velocity at both keys (quaternions of ball
 //           and free joints: slerp with the same timing); stays within the limits when the keys

@@ -193,6 +193,19 @@ TEST_F(Timeline, PlayWithOneKeySaysWhyNothingMoves) {
   EXPECT_FALSE(dump("one.json")["timeline"]["playing"].get<bool>());
 }
 
+// A key beyond kMaxKeyTime is refused with the bound (one at 1e300 s left the timeline
+// unrendered without a word), and so is a retime there
+TEST_F(Timeline, AKeyTimeBeyondTheBoundIsRefused) {
+  EXPECT_EQ(run("robot panda\ntimeline on\nkey_add 0\nkey_add 1e300\n"), 1) << log();
+  EXPECT_NE(log().find("add key: the time must be a number in [0, 1e6] (seconds)"),
+            std::string::npos)
+      << log();
+  EXPECT_EQ(run("robot panda\ntimeline on\nkey_add 0\nkey_time 0 2e6\n"), 1) << log();
+  EXPECT_NE(log().find("retime key: the time must be a number in [0, 1e6] (seconds)"),
+            std::string::npos)
+      << log();
+}
+
 // An export with flagged segments warns how many, which and why (it said only "exported N
 // samples"); the file is written
 TEST_F(Timeline, AnExportWithFlaggedSegmentsSaysWhichAndWhy) {

@@ -347,6 +347,10 @@ TEST_F(Visuals, ClickingAGhostAdoptsItsSolution) {
                                               : ", not converged)"),
             std::string::npos)
       << after["messages"].dump();
+  // with the ghosts hidden the command says to show them (it said "no ghost N" of 16)
+  EXPECT_EQ(run("robot panda\nwait 2\nclick_ghost 1\n"), 1);
+  EXPECT_NE(log().find("the ghosts are hidden: `view ghosts on` first"), std::string::npos)
+      << log();
 }
 
 TEST_F(Visuals, JointAtLimitIsFlaggedWithItsFraction) {

@@ -225,7 +225,10 @@ TEST(Timeline, BadSceneTimelinesNameThePlace) {
   };
   EXPECT_EQ(error(R"({"keys": [{"time": 1}, {"time": 0.5}]})"),
             "s.json: timeline.keys[1].time: must be after the previous key's time");
-  EXPECT_EQ(error(R"({"keys": [{"time": -1}]})"), "s.json: timeline.keys[0].time: must be >= 0");
+  EXPECT_EQ(error(R"({"keys": [{"time": -1}]})"),
+            "s.json: timeline.keys[0].time: must be in [0, 1e6] s");
+  EXPECT_EQ(error(R"({"keys": [{"time": 1e300}]})"),
+            "s.json: timeline.keys[0].time: must be in [0, 1e6] s");
   EXPECT_EQ(error(R"({"keys": [{}]})"), "s.json: timeline.keys[0]: missing \"time\"");
   EXPECT_EQ(error(R"({"keys": [{"time": 0, "interpolation": "cubic"}]})"),
             "s.json: timeline.keys[0].interpolation: expected \"joint\" or \"task\"");

@@ -2,6 +2,7 @@
 // stored_configs.hpp).
 #include "app/gui/stored_configs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -166,10 +167,29 @@ void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file)
   s.stored.clear();
   s.stored_selected = -1;
   const json& list = scene.extra.value("stored_configs", json::array());
-  if (!list.is_array()) return;
+  if (!list.is_array()) {
+    app.warn(file +
+             ": extra.stored_configs: expected an array of {\"name\", \"q\"}; none restored");
+    return;
+  }
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& e = list[i];
     try {
+      // the shape first: the JSON library's own messages name no key
+      auto numbers = [](const json& v) {
+        return v.is_array() &&
+               std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_number(); });
+      };
+      auto names = [](const json& v) {
+        return v.is_array() &&
+               std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); });
+      };
+      if (!e.is_object() || !e.contains("q") || !numbers(e["q"]))
+        throw std::runtime_error("expected {\"name\": text, \"q\": [numbers]}");
+      if (e.contains("name") && !e["name"].is_string())
+        throw std::runtime_error("\"name\" is not text");
+      if (e.contains("coord_names") && !names(e["coord_names"]))
+        throw std::runtime_error("\"coord_names\" is not a list of joint coordinate names");
       StoredConfig c{e.value("name", "config " + std::to_string(i + 1)),
                      e.at("q").get<std::vector<double>>(),
                      app.model ? coord_names(*app.model) : std::vector<std::string>()};

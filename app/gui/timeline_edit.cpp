@@ -539,10 +539,17 @@ void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& se
   t.playhead = std::min(std::max(t.playhead, t.timeline.start()), t.timeline.end());
   if (!t.timeline.keys.empty()) t.show_panel = true;
   // playback settings (a scene's "extra"; a looping kiosk timeline comes back looping)
+  // a value that is not one is said, not silently replaced
   const nlohmann::json& loop = scene.extra.value("timeline_loop", nlohmann::json(false));
   t.loop = loop.is_boolean() && loop.get<bool>();
+  if (!loop.is_boolean())
+    app.warn("extra.timeline_loop: expected true or false, got " + loop.dump() + "; not looping");
   const nlohmann::json& speed = scene.extra.value("timeline_speed", nlohmann::json(1.0));
-  t.speed = speed.is_number() ? std::clamp(speed.get<double>(), 0.05, 1.0) : 1.0;
+  const double wanted = speed.is_number() ? speed.get<double>() : 1.0;
+  t.speed = std::clamp(std::isfinite(wanted) ? wanted : 1.0, 0.05, 1.0);
+  if (!speed.is_number() || t.speed != wanted)
+    app.warn("extra.timeline_speed: expected a number in [0.05, 1], got " + speed.dump() +
+             "; playing at " + short_number(t.speed));
   ++t.serial;
 }
 

@@ -521,6 +521,24 @@ TEST_F(Session, BadSceneCameraKeysAreWarnedAboutAndIgnored) {
   EXPECT_NEAR(c["pitch"].get<double>(), 0.3, 1e-6);
 }
 
+TEST_F(Session, BadSceneExtrasAreWarnedAbout) {
+  // a speed out of range was clamped, a loop that is not a boolean and configurations of the
+  // wrong shape were dropped without a word or with the JSON library's text
+  std::ofstream(path("ex.json"))
+      << R"({"version": 1, "robot": "panda", "extra": {"timeline_speed": 100,
+        "timeline_loop": "x", "stored_configs": [{"name": 3, "q": [1, 2]}, {"q": "bad"},
+        {"name": "ok", "q": [0, 0, 0, 0, 0, 0, 0, 0]}]}})";
+  ASSERT_EQ(run("wait 2\ndump d.json\n", "--scene ex.json"), 0) << log();
+  const std::string text = log();
+  for (const char* said :
+       {"extra.timeline_loop: expected true or false, got \"x\"; not looping",
+        "extra.timeline_speed: expected a number in [0.05, 1], got 100; playing at 1",
+        "stored configuration 0 not restored: \"name\" is not text",
+        "stored configuration 1 not restored: expected {\"name\": text, \"q\": [numbers]}"})
+    EXPECT_NE(text.find(said), std::string::npos) << said << "\n" << text;
+  EXPECT_EQ(dump("d.json")["stored_configs"].size(), 1u);
+}
+
 TEST_F(Session, SceneSavedByAScriptKeepsTheUsersFrameBudget) {
   ASSERT_EQ(
       run("robot panda\nwait 2\n" + dump_cmd("d.json") + "save_scene " + path("s.json") + "\n"), 0)

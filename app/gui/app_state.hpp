@@ -369,6 +369,9 @@ class AppState {
   void note_edit(const std::string& what);
   uint64_t edit_serial = 0;
   std::string last_edit;
+  // while set, the edits made coalesce into one undo step, taken when it is cleared (a script's
+  // drag_pose: one command, one step, though each axis is a drag of its own)
+  bool edit_group_open = false;
   // A weight set on objective i (the Objectives panel, the script's `weight`): on a null-space
   // posture, where it does not trade against the targets, a message says so once a session (a
   // review lowered it and saw nothing change).

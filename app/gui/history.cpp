@@ -45,6 +45,8 @@ void History::observe(AppState& app, bool busy) {
     rebase(app);
     return;
   }
+  // the state before the group stays the step's (its configuration too)
+  if (app.edit_group_open) return;
   // a solver setting changed (the Solver panel, the script's `solver`) is a step of its own,
   // once it has been let go
   const bool settings_edit =

@@ -163,6 +163,10 @@ void ScriptRunner::step(ScriptHost& host) {
     running_line_ = c.line;
     yielded = execute(host, c);
   }
+  // a command's several drags (drag_pose) are one undo step: the group closes in the frame
+  // that releases the last one, so its release is the group's edit
+  host.ui.app.edit_group_open = drags_.size() > 1 || (grouped_drags_ && !drags_.empty());
+  grouped_drags_ = host.ui.app.edit_group_open;
   hold_budget(host.ui.app);
   host.input = input_;
 }

@@ -107,7 +107,8 @@ class ScriptRunner {
   std::vector<ScriptCommand> commands_;
   std::vector<ScriptCommand> loaded_;  // the script as loaded (`repeat` starts it over)
   int repeats_ = 0;
-  std::vector<Drag> drags_;  // queued drags of the current command (drag_pose has several)
+  std::vector<Drag> drags_;     // queued drags of the current command (drag_pose has several)
+  bool grouped_drags_ = false;  // the queued drags are one undo step (AppState::edit_group_open)
   std::string path_, base_dir_;
   std::size_t pc_ = 0;
   int running_line_ = 0;  // the line of the command last started

@@ -75,6 +75,7 @@ bool ScriptRunner::advance_drag(ScriptHost& host) {
     input_.down[0] = false;
     input_.ctrl = false;
     drags_.clear();
+    grouped_drags_ = app.edit_group_open = false;
     return false;
   };
   switch (d.phase) {

@@ -186,6 +186,23 @@ TEST_F(Session, HugeJointLimitsDoNotStopTheApp) {
   EXPECT_EQ(dump("d.json")["robot"]["dof_count"], 1);
 }
 
+TEST_F(Session, ADragPoseIsOneUndoStep) {
+  // one command moving along two axes and turning about one: three drags, one step (it took
+  // three undos, the first taking back only the turn)
+  ASSERT_EQ(run("robot panda\nwait 5\ndump before.json\n"
+                "drag_pose 0 5cm 0 5cm 0 0 20deg frames 5\nwait 3\ndump moved.json\n"
+                "undo\nwait 3\ndump undone.json\nredo\nwait 3\ndump redone.json\n"),
+            0)
+      << log();
+  const json before = dump("before.json"), moved = dump("moved.json");
+  const json undone = dump("undone.json"), redone = dump("redone.json");
+  EXPECT_EQ(moved["undo_depth"], before["undo_depth"].get<int>() + 1);
+  EXPECT_NEAR(moved["objectives"][0]["target"]["position"][0].get<double>(),
+              before["objectives"][0]["target"]["position"][0].get<double>() + 0.05, 1e-6);
+  EXPECT_EQ(undone["objectives"][0]["target"], before["objectives"][0]["target"]);
+  EXPECT_EQ(redone["objectives"][0]["target"], moved["objectives"][0]["target"]);
+}
+
 TEST_F(Session, UndoAndRedoEveryKindOfEdit) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

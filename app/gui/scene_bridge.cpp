@@ -146,6 +146,9 @@ void AppState::apply_scene_content(const Scene& scene, const std::string& file, 
     for (const std::string& w : scene.warnings) warn(w);  // named with the file already
   SceneSetup setup = resolve_scene(*model, scene, true);
   for (const std::string& w : setup.warnings) note(w);
+  const nlohmann::json& hold = scene.extra.value("hold_adopted", nlohmann::json(false));
+  hold_adopted = hold.is_boolean() && hold.get<bool>();
+  adopted_frame = frame;
   rest_q = setup.rest_q;
   dof_lower = setup.dof_lower;
   dof_upper = setup.dof_upper;
@@ -219,6 +222,8 @@ Scene AppState::make_scene() const {
   s.timeline = timeline_for_scene(*this);
   if (timeline.loop) s.extra["timeline_loop"] = true;
   if (timeline.speed != 1) s.extra["timeline_speed"] = timeline.speed;
+  // an adopted seed's branch held by the solve (undo and redo of an adoption bring it back)
+  if (hold_adopted) s.extra["hold_adopted"] = true;
   return s;
 }
 

@@ -32,9 +32,11 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     return false;
   }
   try {
-    // the scene's own file is the recovery file's business (docs/sessions.md), not the scene's
+    // the scene's own file and the held branch are the recovery file's business
+    // (docs/sessions.md), not the scene's
     Scene scene = session_scene(ui);
     scene.extra.erase("scene_path");
+    scene.extra.erase("hold_adopted");
     save_scene(path, scene);
   } catch (const std::exception& e) {
     app.error(std::string("scene not saved (the old file is unchanged): ") + e.what());

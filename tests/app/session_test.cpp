@@ -203,6 +203,19 @@ TEST_F(Session, ADragPoseIsOneUndoStep) {
   EXPECT_EQ(redone["objectives"][0]["target"], moved["objectives"][0]["target"]);
 }
 
+TEST_F(Session, RedoOfAnAdoptionHoldsTheAdoptedBranch) {
+  // an unconverged seed adopted, undone and redone: the solve goes on from its branch again (it
+  // went to another, converged solution 2.5 rad away: the hold was not in the undo step)
+  ASSERT_EQ(run("robot panda\ntarget 0 0.4 0.3 0.3\nwait 10\nadopt_seed 3\nwait 60\n"
+                "dump adopted.json\nundo\nwait 60\nredo\nwait 60\ndump redone.json\n"),
+            0)
+      << log();
+  const json adopted = dump("adopted.json"), redone = dump("redone.json");
+  ASSERT_EQ(adopted["joint_q"].size(), redone["joint_q"].size());
+  for (std::size_t i = 0; i < adopted["joint_q"].size(); ++i)
+    EXPECT_NEAR(redone["joint_q"][i].get<double>(), adopted["joint_q"][i].get<double>(), 1e-6) << i;
+}
+
 TEST_F(Session, UndoAndRedoEveryKindOfEdit) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -745,8 +745,9 @@ TEST(UrdfLoader, AMeshHundredsOfMetresAcrossIsAWarning) {
   LoadResult r = load_urdf_string(mesh_robot("mm.stl"), "x.urdf", dir.path().string());
   int said = 0;
   for (const std::string& w : r.warnings)
-    said += w.find("mesh 'mm.stl' is 600 m across as scaled: if the file is in millimetres, give "
-                   "it scale=\"0.001 0.001 0.001\"") != std::string::npos;
+    said += w.find(
+                "mesh 'mm.stl' is 600 m across as scaled: if the file is in millimetres, give "
+                "it scale=\"0.001 0.001 0.001\"") != std::string::npos;
   EXPECT_EQ(said, 1);  // the visual (scale 2: 600 m); the collision element's is not said again
   const std::string scaled = robot(
       R"(<link name="a"><visual><geometry><mesh filename="mm.stl" scale="0.001 0.001 0.001"/>)"

@@ -525,8 +525,9 @@ void AppState::sync() {
           error(std::string("edit of ") + o.name() + " undone: " + e.what());
         } catch (const std::exception&) {
           error(std::string("objective ") + o.name() + " not added: " + e.what());
-          if (selection.objective >= int(k)) selection.objective = -1;
-          if (hover.objective >= int(k)) hover.objective = -1;
+          // the indices after it move down by one, as remove_objective does
+          for (int* i : {&selection.objective, &hover.objective})
+            *i = *i == int(k) ? -1 : *i > int(k) ? *i - 1 : *i;
           objectives.erase(objectives.begin() + std::ptrdiff_t(k));
           continue;
         }
@@ -652,11 +653,11 @@ void AppState::refresh_pair_defaults() {
   std::vector<std::pair<int, int>> srdf_pairs;
   if (!srdf.empty()) {
     try {
-      std::vector<std::string> reported;  // when the collision world was built
-      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf), reported, srdf);
+      std::vector<std::string> warned;
+      srdf_pairs = disabled_body_pairs(*model, load_srdf(srdf), warned, srdf);
     } catch (const std::runtime_error&) {
-      // reported when the collision world was built
     }
+    // (problems and skipped entries were reported when the collision world was built)
   }
   default_pairs_ = self_collision_pairs(*model, srdf_pairs);
   std::sort(default_pairs_.begin(), default_pairs_.end());

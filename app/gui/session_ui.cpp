@@ -50,7 +50,7 @@ void save(Ui& ui) {
     save_scene_file(ui, s.scene_path);
     return;
   }
-  const std::string shipped = s.scene_path.empty() ? "" : s.scene_path;
+  const std::string shipped = s.scene_path;
   open_dialog(s, kSaveAs);
   if (!shipped.empty()) {
     s.dialog_path[0] = '\0';

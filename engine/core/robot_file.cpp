@@ -110,7 +110,8 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
   std::filesystem::path abs = std::filesystem::absolute(path, ec);
   UrdfOptions expanded = options;  // the arguments went to xacro
   expanded.xacro_args.clear();
-  LoadResult result = load_urdf_string(urdf, path, abs.parent_path().string(), expanded);
+  LoadResult result = load_urdf_string(urdf, path, abs.parent_path().string(), expanded,
+                                       abs.lexically_normal().string());
   // what xacro said while expanding the file (deprecations, unused arguments), before the
   // URDF's own warnings
   std::vector<std::string> said;
@@ -120,9 +121,6 @@ LoadResult load_xacro_file(const std::string& path, const UrdfOptions& options) 
     if (!line.empty()) said.push_back(path + ": xacro: " + line);
   }
   result.warnings.insert(result.warnings.begin(), said.begin(), said.end());
-  Model model = *result.model;
-  model.source_path = abs.lexically_normal().string();
-  result.model = std::make_shared<const Model>(std::move(model));
   return result;
 }
 
@@ -143,6 +141,17 @@ void check_xacro_args(const std::string& path, const std::vector<std::string>& a
   }
 }
 
+// the extension of a mesh format (lower case, with the dot), or "" for any other file
+std::string mesh_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  static const char* const kMeshes[] = {".stl", ".obj", ".dae", ".ply", ".glb", ".gltf",
+                                        ".fbx", ".3ds", ".off", ".msh", ".mtl"};
+  for (const char* m : kMeshes)
+    if (ext == m) return ext;
+  return "";
+}
+
 }  // namespace
 
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) {
@@ -151,6 +160,11 @@ LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) 
   if (path.find_first_of("/.") == std::string::npos && !std::filesystem::exists(path, ec))
     throw ModelError(robot_not_found(path));
   check_xacro_args(path, options.xacro_args);
+  // a mesh opened in place of its robot reads as broken XML (or a NUL byte) otherwise
+  if (const std::string ext = mesh_extension(path); !ext.empty())
+    throw ModelError(path + ": a mesh file (" + ext +
+                     "), not a robot description: open the URDF, xacro or MJCF file that names "
+                     "it");
   if (ends_with(path, ".xacro")) return load_xacro_file(path, options);
   if (!is_mjcf_file(path)) return load_urdf_file(path, options);
   LoadResult r = load_mjcf_file(path, options);

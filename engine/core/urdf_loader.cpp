@@ -1274,8 +1274,9 @@ LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options) {
 }
 
 LoadResult load_urdf_string(const std::string& xml, const std::string& source_name,
-                            const std::string& base_dir, const UrdfOptions& options) {
-  return load(xml, source_name, base_dir, std::string(), options);
+                            const std::string& base_dir, const UrdfOptions& options,
+                            const std::string& source_path) {
+  return load(xml, source_name, base_dir, source_path, options);
 }
 
 }  // namespace ikwb

@@ -71,8 +71,10 @@ LoadResult load_urdf_file(const std::string& path, const UrdfOptions& options = 
 
 // Same from a string. source_name is used in messages; base_dir is the folder relative mesh
 // paths resolve against (and whose ancestors package:// searches; empty: the current
-// directory). The model's source_path stays empty.
+// directory). The model's source_path is `source_path` (a file the text came from, as a
+// xacro file's expansion; empty for none).
 LoadResult load_urdf_string(const std::string& xml, const std::string& source_name,
-                            const std::string& base_dir, const UrdfOptions& options = {});
+                            const std::string& base_dir, const UrdfOptions& options = {},
+                            const std::string& source_path = {});
 
 }  // namespace ikwb

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -117,6 +118,43 @@ TEST(RobotFile, XacroArgumentsAndWarnings) {
         }
       },
       ModelError);
+}
+
+// the collision warnings of an expanded robot name the xacro file, as a URDF's name the URDF
+TEST(RobotFile, AXacroRobotsCollisionWarningsNameItsFile) {
+  test::TempDir dir;
+  const std::string bin = dir / "bin";
+  std::string script =
+      dir.write("bin/xacro",
+                "#!/bin/sh\n"
+                "echo '<robot name=\"r\"><link name=\"a\"><visual><geometry>"
+                "<box size=\"0.1 0.1 0.1\"/></geometry></visual></link></robot>'\n");
+  chmod(script.c_str(), 0755);
+  const std::string xacro = dir.write("robot.urdf.xacro", "<robot/>");
+  ScopedPath path(bin + ":/usr/bin:/bin");
+  LoadResult r = load_robot_file(xacro);
+  ASSERT_EQ(r.model->collision.warnings.size(), 1u);
+  EXPECT_EQ(r.model->collision.warnings[0],
+            std::filesystem::path(xacro).lexically_normal().string() +
+                ": link 'a' has no <collision>: its <visual> is used for collisions");
+}
+
+// a mesh given in place of its robot is named as one, whatever its bytes (a binary STL has NULs)
+TEST(RobotFile, AMeshFileIsNotTakenForARobot) {
+  test::TempDir dir;
+  for (const char* name : {"link.stl", "LINK.STL", "part.obj", "part.dae"}) {
+    const std::string mesh = dir.write(name, std::string("solid x\0\1", 10));
+    try {
+      load_robot_file(mesh);
+      FAIL() << name;
+    } catch (const ModelError& e) {
+      std::string ext = std::filesystem::path(name).extension().string();
+      for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+      EXPECT_EQ(std::string(e.what()),
+                mesh + ": a mesh file (" + ext +
+                    "), not a robot description: open the URDF, xacro or MJCF file that names it");
+    }
+  }
 }
 
 TEST(RobotFile, WithoutXacroTheErrorSaysHowToGetIt) {

@@ -375,11 +375,12 @@ Model ModelBuilder::finalize(std::vector<std::string>* notes) {
   m.coord_count = m.joint_q_start[m.joint_count];
   m.dof_count = m.joint_qd_start[m.joint_count];
   // a turn of a continuous joint is the same pose unless a mimic joint turns a fraction of a
-  // turn with it, or slides with it
+  // turn with it, or slides with it; a planar joint's turn always is (no mimic follows it)
   m.joint_periodic.assign(m.joint_count, 0);
   for (int j = 0; j < m.joint_count; ++j)
     m.joint_periodic[j] =
-        JointType(m.joint_type[j]) == JointType::kContinuous && m.joint_mimic[j] < 0;
+        (JointType(m.joint_type[j]) == JointType::kContinuous && m.joint_mimic[j] < 0) ||
+        JointType(m.joint_type[j]) == JointType::kPlanar;
   for (int j = 0; j < m.joint_count; ++j) {
     const int src = m.joint_mimic[j];
     if (src < 0) continue;

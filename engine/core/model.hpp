@@ -62,9 +62,9 @@ class Model {
   std::vector<double> joint_mimic_multiplier;  // (joint_count)
   std::vector<double> joint_mimic_offset;      // (joint_count)
   std::vector<int> joint_articulation;         // (joint_count)
-  // (joint_count) 1 where the joint's coordinate is an angle modulo a turn: a continuous joint,
-  // unless a mimic joint follows it with a multiplier that is not an integer, or slides with it
-  // (then a turn more is another pose). Set by finalize().
+  // (joint_count) 1 where the joint has an angle modulo a turn (periodic_coord): a continuous
+  // joint, unless a mimic joint follows it with a multiplier that is not an integer, or slides
+  // with it (then a turn more is another pose); a planar joint's turn. Set by finalize().
   std::vector<uint8_t> joint_periodic;
   // (coord_count) the configuration the robot file describes: zero and identity quaternions,
   // except an MJCF's qpos0 (its free joints' poses, its hinges' and slides' ref)

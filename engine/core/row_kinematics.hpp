@@ -22,9 +22,9 @@
 // Ball and free steps rotate about the child joint origin (the anchor), never the COM.
 // A mimic joint has no coordinates of its own: q = multiplier * q[source] + offset.
 // A periodic joint's angle (joint_periodic: a continuous joint, unless a mimic joint follows it
-// by a fraction of a turn or along a slide) is the same configuration a turn either way:
-// differences take the shortest turn (difference_row), and answers are handed back in
-// (-pi, pi] (wrap_row).
+// by a fraction of a turn or along a slide; a planar joint's turn, its third coordinate) is the
+// same configuration a turn either way: differences take the shortest turn (difference_row),
+// and answers are handed back in (-pi, pi] (wrap_row).
 #pragma once
 
 #include <cstdint>
@@ -118,7 +118,7 @@ struct ModelView {
   const int* joint_mimic = nullptr;           // (joint_count) source joint, -1 if none
   const T* joint_mimic_multiplier = nullptr;  // (joint_count)
   const T* joint_mimic_offset = nullptr;      // (joint_count)
-  const uint8_t* joint_periodic = nullptr;    // (joint_count) 1: angle modulo a turn
+  const uint8_t* joint_periodic = nullptr;    // (joint_count) 1: an angle modulo a turn
   const int* body_joint = nullptr;            // (body_count) joint whose child it is, or -1
   const Vec3<T>* body_com = nullptr;          // (body_count) centre of mass in body frame
   const T* body_mass = nullptr;               // (body_count) kg (the com objective)
@@ -504,6 +504,7 @@ IKWB_HD void joint_space_difference(const ModelView<T>& m, const S* a, const U* 
         break;
       case JointType::kPlanar:
         for (int k = 0; k < 3; ++k) out[ds + k] = a[qs + k] - S(b[qs + k]);
+        if (angle == PeriodicAngle::kShortestTurn) out[ds + 2] = wrap_angle(out[ds + 2]);
         break;
       case JointType::kBall:
       case JointType::kFree: {
@@ -538,12 +539,20 @@ IKWB_HD void step_row(const ModelView<T>& m, const S* a, const S* b, S* out) {
   joint_space_difference<PeriodicAngle::kAsStepped>(m, a, b, out);
 }
 
+// the coordinate of joint j's periodic angle (joint_periodic): a 1-dof joint's only one, a
+// planar joint's third; -1 for a joint without one
+template <class T>
+IKWB_HD int periodic_coord(const ModelView<T>& m, int j) {
+  if (!m.joint_periodic[j]) return -1;
+  return m.joint_q_start[j] + (JointType(m.joint_type[j]) == JointType::kPlanar ? 2 : 0);
+}
+
 // q (coord_count) with each periodic joint's angle brought into (-pi, pi] by whole turns: the
 // same configuration (FK gives the same poses; a body's quaternion may change sign)
 template <class T, class S>
 IKWB_HD void wrap_row(const ModelView<T>& m, S* q) {
   for (int j = 0; j < m.joint_count; ++j)
-    if (m.joint_periodic[j]) q[m.joint_q_start[j]] = wrap_angle(q[m.joint_q_start[j]]);
+    if (const int k = periodic_coord(m, j); k >= 0) q[k] = wrap_angle(q[k]);
 }
 
 // twist of joint j's child body (body_qd[child]) from its parent's twist, the child's new pose

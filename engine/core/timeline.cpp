@@ -214,10 +214,10 @@ void blend_configurations(const Model& m, const std::vector<double>& q0,
   out.resize(q0.size());
   for (std::size_t k = 0; k < q0.size(); ++k) out[k] = q0[k] + s * (q1[k] - q0[k]);
   // periodic joints' angles the shorter way round, handed back in (-pi, pi] as answers are
-  for (int j = 0; j < m.joint_count; ++j) {
-    const int k = m.joint_q_start[j];
-    if (m.joint_periodic[j]) out[k] = wrap_angle(q0[k] + s * wrap_angle(q1[k] - q0[k]));
-  }
+  const ModelView<double> v = m.view();
+  for (int j = 0; j < m.joint_count; ++j)
+    if (const int k = periodic_coord(v, j); k >= 0)
+      out[k] = wrap_angle(q0[k] + s * wrap_angle(q1[k] - q0[k]));
   // quaternions of ball and free joints: slerp instead of the linear blend
   for (int j = 0; j < m.joint_count; ++j) {
     JointType type = JointType(m.joint_type[j]);

@@ -527,6 +527,31 @@ TEST(Integrate, DifferenceTakesAPeriodicJointsShortestTurn) {
   EXPECT_EQ(step[dr], 3.8);
 }
 
+// a planar joint's turn (its third coordinate) is periodic, its in-plane offsets are not (a
+// mobile base turned past pi is pulled back the short way)
+TEST(Integrate, APlanarJointsTurnTakesTheShortestWay) {
+  Model m = all_joint_types();
+  ModelView<double> v = m.view();
+  const int planar = m.find_joint("planar");
+  ASSERT_GE(planar, 0);
+  const int qp = m.joint_q_start[planar], dp = m.joint_qd_start[planar];
+  std::vector<double> a = m.neutral_configuration(), b = a, d(m.dof_count), step(m.dof_count);
+  a[qp] = 3.1, a[qp + 1] = -3.1, a[qp + 2] = 3.1;
+  b[qp] = -3.1, b[qp + 1] = 3.1, b[qp + 2] = -3.1;
+  difference_row(v, a.data(), b.data(), d.data());
+  EXPECT_EQ(d[dp], 6.2);
+  EXPECT_EQ(d[dp + 1], -6.2);
+  EXPECT_NEAR(d[dp + 2], 6.2 - 2 * M_PI, kPose);
+  step_row(v, a.data(), b.data(), step.data());
+  EXPECT_EQ(step[dp + 2], 6.2);
+  // answers are handed back with the turn in (-pi, pi], the offsets as they are
+  std::vector<double> q = a;
+  q[qp] = q[qp + 2] = 7.0;
+  wrap_row(v, q.data());
+  EXPECT_EQ(q[qp], 7.0);
+  EXPECT_NEAR(q[qp + 2], 7.0 - 2 * M_PI, kPose);
+}
+
 // tests/data/robots/turntable_arm.urdf: continuous joints, one followed by a mimic at -1 (still
 // periodic), one by a mimic at half its angle (not)
 std::shared_ptr<const Model> turntable_arm() {
@@ -556,17 +581,20 @@ TEST(Integrate, WrappingKeepsThePoses) {
   for (const auto& [name, m] : models) {
     ModelView<double> v = m.view();
     for (int trial = 0; trial < 10; ++trial) {
-      // every continuous joint some turns and a bit out of (-pi, pi]
+      // every continuous joint's and planar joint's angle some turns and a bit out of (-pi, pi]
       std::vector<double> q = random_configuration(m, rng);
-      for (int j = 0; j < m.joint_count; ++j)
-        if (JointType(m.joint_type[j]) == JointType::kContinuous && m.joint_mimic[j] < 0)
+      for (int j = 0; j < m.joint_count; ++j) {
+        const JointType t = JointType(m.joint_type[j]);
+        if (t == JointType::kContinuous && m.joint_mimic[j] < 0)
           q[m.joint_q_start[j]] += 2 * M_PI * turns(rng) + 0.5;
+        if (t == JointType::kPlanar) q[m.joint_q_start[j] + 2] += 2 * M_PI * turns(rng) + 0.5;
+      }
       std::vector<double> wrapped = q;
       wrap_row(v, wrapped.data());
       for (int j = 0; j < m.joint_count; ++j) {
         if (m.joint_mimic[j] >= 0) continue;
         for (int k = m.joint_q_start[j]; k < m.joint_q_start[j + 1]; ++k) {
-          if (m.joint_periodic[j]) {
+          if (periodic_coord(v, j) == k) {
             EXPECT_TRUE(wrapped[k] > -M_PI && wrapped[k] <= M_PI) << name << " " << wrapped[k];
             EXPECT_NEAR(std::remainder(wrapped[k] - q[k], 2 * M_PI), 0.0, kPose) << name;
           } else {

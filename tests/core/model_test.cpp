@@ -360,7 +360,8 @@ TEST(ModelBuilder, RejectsBadMimics) {
 TEST(Model, ContinuousJointsArePeriodicUnlessAMimicTakesAFractionOfATurn) {
   ModelBuilder b;
   std::vector<int> bodies;
-  for (const char* n : {"a", "b", "c", "d", "e", "f", "g", "h"}) bodies.push_back(b.add_body(n));
+  for (const char* n : {"a", "b", "c", "d", "e", "f", "g", "h", "i"})
+    bodies.push_back(b.add_body(n));
   auto joint = [&](const char* name, JointType t, int parent, int child, int mimic = -1,
                    double multiplier = 1) {
     JointSpec s{name, t, parent < 0 ? -1 : bodies[parent], bodies[child]};
@@ -376,6 +377,7 @@ TEST(Model, ContinuousJointsArePeriodicUnlessAMimicTakesAFractionOfATurn) {
   int half = joint("half", JointType::kContinuous, 4, 5, halved, 0.5);
   int twice = joint("twice", JointType::kRevolute, 5, 6, doubled, -2.0);
   int slide = joint("slide", JointType::kPrismatic, 6, 7, slid, 1.0);
+  int planar = joint("planar", JointType::kPlanar, 7, 8);
   Model m = b.finalize();
   EXPECT_EQ(m.joint_periodic[plain], 1);
   EXPECT_EQ(m.joint_periodic[rev], 0);
@@ -388,6 +390,11 @@ TEST(Model, ContinuousJointsArePeriodicUnlessAMimicTakesAFractionOfATurn) {
   EXPECT_EQ(m.joint_periodic[half], 0);
   EXPECT_EQ(m.joint_periodic[twice], 0);
   EXPECT_EQ(m.joint_periodic[slide], 0);
+  // a planar joint's turn, its third coordinate
+  EXPECT_EQ(m.joint_periodic[planar], 1);
+  EXPECT_EQ(periodic_coord(m.view(), planar), m.joint_q_start[planar] + 2);
+  EXPECT_EQ(periodic_coord(m.view(), plain), m.joint_q_start[plain]);
+  EXPECT_EQ(periodic_coord(m.view(), rev), -1);
   EXPECT_EQ(m.view().joint_periodic, m.joint_periodic.data());
   EXPECT_EQ(ModelArrays<float>(m).view.joint_periodic, m.joint_periodic.data());
 }

@@ -147,6 +147,14 @@ TEST(Timeline, AContinuousJointBlendsTheShortWayRound) {
   b[c] = 1.0;
   blend_configurations(m, a, b, 0.25, q);
   EXPECT_EQ(q[c], 3.0 + 0.25 * (1.0 - 3.0));
+  // a planar joint's turn the same, its offsets along the line
+  const int p = m.joint_q_start[m.find_joint("planar")];
+  a = m.neutral_configuration(), b = a;
+  a[p] = a[p + 2] = 3.0;
+  b[p] = b[p + 2] = -3.0;
+  blend_configurations(m, a, b, 0.5, q);
+  EXPECT_EQ(q[p], 0.0);
+  EXPECT_NEAR(std::fabs(q[p + 2]), M_PI, 1e-12);
 }
 
 TEST(Timeline, PoseBlendIsALineAndASlerp) {

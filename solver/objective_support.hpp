@@ -47,8 +47,11 @@ IKWB_HD S cross2(const Vec3<S>& o, const Vec3<S>& a, const Vec3<S>& b) {
 // vertices or not from one iterate to the next; each such vertex splits the front edge into two
 // rows of the same value, so the cost of a centre of mass past that line doubled or halved with a
 // step of 1e-7 and the LM rejected every step there (the balance_vs_reach demo's soft balance
-// stuck at four times the cost a long solve reaches). Writes vertex indices to hull; returns the
-// vertex count.
+// stuck at four times the cost a long solve reaches). A triangle goes the same way: three contacts
+// on one line (a sole's edge) keep a middle point a rounding off the line, and that sliver's
+// edges all run along the line, so a CoM far past its end read as a violation of 1e-8 m; as a
+// segment its distance is the distance to the line's end. Writes vertex indices to hull; returns
+// the vertex count.
 constexpr double kHullStraight = 1e-3;
 template <class S>
 IKWB_HD int convex_hull_xy(const Vec3<S>* xy, int n, int* hull) {
@@ -74,7 +77,7 @@ IKWB_HD int convex_hull_xy(const Vec3<S>* xy, int n, int* hull) {
   // the vertices where the boundary turns by less than kHullStraight, one at a time (|turn| =
   // |ab| |bc| sin of the angle it turns by at b; a vertex dropped changes its neighbours' turns)
   const S straight = S(kHullStraight);
-  for (int v = 0; h > 3 && v < h;) {
+  for (int v = 0; h > 2 && v < h;) {
     const Vec3<S>& a = xy[hull[(v + h - 1) % h]];
     const Vec3<S>& b = xy[hull[v]];
     const Vec3<S>& c = xy[hull[(v + 1) % h]];

@@ -203,6 +203,30 @@ TEST(SupportPolygon, ACornerWithinRoundingOfAnEdgeLeavesTheCostAsItIs) {
   }
 }
 
+// Three contacts on one line, the middle one a rounding (or 1e-5 m) off it: the segment's distance
+// to a CoM past its end, not the sliver triangle's (whose edges all run along the line, so the
+// CoM 0.5 m past the end read 1e-8 m outside and a hard balance passed)
+TEST(SupportPolygon, ThreeContactsOnALineAreASegment) {
+  auto model = std::make_shared<Model>(test::planar_arm());
+  auto q = model->neutral_configuration();
+  auto poses = test::body_poses(*model, q);
+  Vec3<double> c = center_of_mass(model->view(), poses.data());
+  for (double bump : {-1e-5, -1e-12, 0.0, 1e-12, 1e-5}) {
+    IkProblem pr(model);
+    Objective sp;
+    sp.params.type = ObjectiveType::kSupportPolygon;
+    sp.params.margin = 0.02;
+    // along x from c.x - 0.7 to c.x - 0.5: the CoM 0.5 m past the end at (c.x - 0.5, c.y)
+    sp.points = {
+        {0, {c.x - 0.7, c.y, 0}}, {0, {c.x - 0.6, c.y + bump, 0}}, {0, {c.x - 0.5, c.y, 0}}};
+    const int o = pr.add_objective(sp);
+    double largest = -HUGE_VAL;
+    for (double v : test::raw_rows(pr.view(), o, 0, q)) largest = std::max(largest, v);
+    EXPECT_NEAR(largest, 0.5, 1e-9) << bump;
+    EXPECT_FALSE(report_objectives(pr, 0, q, poses, SolverSettings())[o].reached) << bump;
+  }
+}
+
 // objective_jacobian's raw rows (from the hull and centre of mass its Jacobian uses) are the
 // residual's, bit for bit: with a polygon, a segment (two points) and one point
 TEST(SupportPolygon, JacobianWritesTheResidualsRows) {

@@ -214,7 +214,7 @@ bool run_obstacle(Turn& t) {
     }
     Vec3<double> n;
     for (int k = 0; k < 3; ++k) plain_number(a[3 + k], &n[k]);
-    // any length: the direction is what counts
+    // any length: the solid normal . x <= offset, kept with the normal normalised
     const double l = length(n);
     if (!(l > 1e-12)) {
       t.fail("the plane's normal must not be zero");
@@ -222,6 +222,7 @@ bool run_obstacle(Turn& t) {
     }
     o.normal = (1.0 / l) * n;
     length_value(a[6], &o.offset);
+    o.offset /= l;
   } else if (sub == "type") {
     ShapeType type;
     type_value(a[3], &type);

@@ -68,7 +68,7 @@ struct Reader {
     double n = quat_norm(q);
     if (std::fabs(n - 1.0) > 1e-3)
       fail(where, "quaternion (x, y, z, w) is not unit (norm " + std::to_string(n) + ")");
-    return normalize(q);
+    return normalize_unless_unit(q);
   }
   std::string string(const json& j, const std::string& where) const {
     if (!j.is_string()) fail(where, "expected a string");
@@ -353,10 +353,12 @@ Obstacle read_obstacle(const Reader& r, const json& j, const std::string& where)
   if (j.contains("offset")) o.offset = r.number(j["offset"], where + ".offset");
   if (j.contains("pose")) o.pose = r.pose(j["pose"], where + ".pose");
   if (o.type == ShapeType::kHalfSpace) {
-    // any length but zero: it is a direction, normalised here
-    if (!(length(o.normal) > 0))
-      r.fail(where + ".normal", "is zero: a half space needs a direction (any length)");
-    o.normal = (1 / length(o.normal)) * o.normal;
+    // any length but zero, normalised here with the offset, so that the solid is still
+    // normal . x <= offset (normal [0, 0, 2], offset 1: z <= 0.5)
+    const double n = length(o.normal);
+    if (!(n > 0)) r.fail(where + ".normal", "is zero: a half space needs a direction (any length)");
+    o.normal = (1 / n) * o.normal;
+    o.offset /= n;
   }
   try {
     check_obstacle(o);
@@ -436,6 +438,35 @@ json link_pairs_json(const std::vector<LinkPair>& pairs) {
   return a;
 }
 
+// A scene's absolute file path (its robot, its SRDF: saving writes them absolute) that is gone,
+// found again from the scene's folder: the path's last parts under the folder or one of its
+// three nearest ancestors, the nearest folder and the longest part first (a project folder moved
+// with its scenes: /old/proj/robots/r.urdf is /new/proj/robots/r.urdf for a scene in
+// /new/proj/scenes). Unchanged, without a warning, when it exists or nothing matches.
+std::string found_again(const Reader& r, const std::string& path, const std::string& base_dir,
+                        const std::string& key) {
+  std::error_code ec;
+  const fs::path p(path);
+  if (base_dir.empty() || !p.is_absolute() || fs::exists(p, ec)) return path;
+  std::vector<fs::path> parts(p.begin(), p.end());
+  fs::path folder = fs::absolute(base_dir, ec).lexically_normal();
+  for (int up = 0; up < 4 && !folder.empty(); ++up, folder = folder.parent_path()) {
+    for (std::size_t k = std::min<std::size_t>(4, parts.size() - 1); k >= 1; --k) {
+      fs::path tail;
+      for (std::size_t i = parts.size() - k; i < parts.size(); ++i) tail /= parts[i];
+      const fs::path candidate = (folder / tail).lexically_normal();
+      if (fs::is_regular_file(candidate, ec)) {
+        r.warnings->push_back(r.source + ": " + key + ": " + path + " is not there; using " +
+                              candidate.string() +
+                              ", found from the scene's folder (was the folder moved?)");
+        return candidate.string();
+      }
+    }
+    if (folder == folder.root_path()) break;
+  }
+  return path;
+}
+
 // "obstacles", "srdf" and "collision_pairs" of a scene
 void read_collision_keys(const Reader& r, const json& j, const std::string& base_dir, Scene& s) {
   if (j.contains("obstacles")) {
@@ -458,6 +489,7 @@ void read_collision_keys(const Reader& r, const json& j, const std::string& base
     s.srdf = r.string(j["srdf"], "srdf");
     if (!s.srdf.empty() && !base_dir.empty() && fs::path(s.srdf).is_relative())
       s.srdf = (fs::path(base_dir) / s.srdf).lexically_normal().string();
+    if (!s.srdf.empty()) s.srdf = found_again(r, s.srdf, base_dir, "srdf");
   }
   if (j.contains("collision_pairs")) read_collision_pairs(r, j["collision_pairs"], s);
 }
@@ -564,6 +596,7 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
                  ends_with(".xacro") || ends_with(".xml");
   if (is_path && !base_dir.empty() && fs::path(s.robot).is_relative())
     s.robot = (fs::path(base_dir) / s.robot).lexically_normal().string();
+  if (is_path) s.robot = found_again(r, s.robot, base_dir, "robot");
   if (j.contains("floating_base")) s.floating_base = r.boolean(j["floating_base"], "floating_base");
   if (j.contains("package_paths")) {
     const json& p = j["package_paths"];

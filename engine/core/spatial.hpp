@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 // IKWB_HD_OUTLINED: for the few large functions that a kernel reaches from several call sites
 // (the objective rows, the collision search, the LM row). Under nvcc they are compiled once per
@@ -248,6 +249,18 @@ IKWB_HD Quat<T> normalize(const Quat<T>& a) {
   if (!(n > T(0))) return quat_identity<T>();
   T inv = T(1) / n;
   return {a.x * inv, a.y * inv, a.z * inv, a.w * inv};
+}
+
+// a as it is when its norm is 1 within a few units of rounding, else normalize(a): a unit
+// quaternion read back from a file keeps its digits (normalising it again moved its last bits,
+// so a scene opened and saved again differed from the file)
+template <class T>
+Quat<T> normalize_unless_unit(const Quat<T>& a) {
+  const T off = quat_norm(a) - T(1);
+  return off <= T(8) * std::numeric_limits<T>::epsilon() &&
+                 off >= -T(8) * std::numeric_limits<T>::epsilon()
+             ? a
+             : normalize(a);
 }
 
 // rotate v by unit quaternion q: v + 2 w (u x v) + 2 u x (u x v)

@@ -59,7 +59,8 @@ TEST_F(ObstaclesGui, EditsAreUndoStepsAndSaveAndOpenKeepThem) {
                 dump_cmd("redone.json") + "save_scene " + path("saved.json") +
                 "\n"
                 "obstacle remove ball\n"
-                "obstacle add floor ground 0 0 -0.05\n"
+                "obstacle add floor ground 0 0 -0.3\n"
+                "obstacle plane ground 0 0 2 -0.1\n"
                 "wait 1\n" +
                 dump_cmd("changed.json") + "open_scene " + path("saved.json") +
                 "\n"
@@ -101,7 +102,9 @@ TEST_F(ObstaclesGui, EditsAreUndoStepsAndSaveAndOpenKeepThem) {
   json changed = dump("changed.json");
   EXPECT_TRUE(obstacle(changed, "ball").is_null());
   EXPECT_EQ(obstacle(changed, "ground")["type"], "half_space");
+  // the plane 2 z = -0.1 is z = -0.05, kept with a unit normal
   EXPECT_NEAR(obstacle(changed, "ground")["offset"].get<double>(), -0.05, 1e-12);
+  EXPECT_EQ(obstacle(changed, "ground")["normal"], json::array({0.0, 0.0, 1.0}));
   json opened = dump("opened.json");
   ASSERT_EQ(opened["obstacles"].size(), 2u);
   EXPECT_EQ(obstacle(opened, "block")["size"], block["size"]);

@@ -2,12 +2,17 @@
 // same; errors name the field.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/core/scene.hpp"
 
 namespace ikwb {
 namespace {
+
+using nlohmann::json;
 
 const char* kScene = R"({"version": 1, "robot": "panda", "srdf": "panda.srdf",
   "objectives": [{"type": "world_collision", "margin": 0.03, "hard": false, "weight": 5},
@@ -38,8 +43,9 @@ TEST(SceneCollision, ObstaclesSrdfAndMarginsRoundTrip) {
   EXPECT_EQ(s.obstacles[0].size.y, 0.8);
   EXPECT_EQ(s.obstacles[1].radius, 0.1);
   EXPECT_EQ(s.obstacles[3].length, 0.3);
-  EXPECT_EQ(s.obstacles[4].normal.z, 1.0);  // normalised
-  EXPECT_EQ(s.obstacles[4].offset, -0.1);
+  // normalised with its offset: 2 z <= -0.1 is z <= -0.05
+  EXPECT_EQ(s.obstacles[4].normal.z, 1.0);
+  EXPECT_EQ(s.obstacles[4].offset, -0.05);
   EXPECT_EQ(s.objectives[0].margin, 0.03);
   EXPECT_EQ(s.objectives[1].margin, 0.01);  // the default
   Scene again = parse_scene(scene_to_json(s).dump(), "again.json", "");
@@ -49,9 +55,34 @@ TEST(SceneCollision, ObstaclesSrdfAndMarginsRoundTrip) {
     EXPECT_EQ(again.obstacles[i].name, s.obstacles[i].name);
     EXPECT_EQ(again.obstacles[i].type, s.obstacles[i].type);
     EXPECT_EQ(again.obstacles[i].pose.p.x, s.obstacles[i].pose.p.x);
+    EXPECT_EQ(again.obstacles[i].offset, s.obstacles[i].offset);
   }
   EXPECT_EQ(again.srdf, s.srdf);
   EXPECT_EQ(again.objectives[0].margin, 0.03);
+}
+
+// orientations written unit come back as written: saving, opening and saving again gives the same
+// text (each read normalised them again, and their last digits changed from save to save)
+TEST(SceneCollision, UnitOrientationsKeepTheirDigits) {
+  std::mt19937 rng(9);
+  std::normal_distribution<double> g;
+  json scene = {{"version", 1}, {"robot", "panda"}, {"obstacles", json::array()}};
+  for (int i = 0; i < 200; ++i) {
+    const Quat<double> q = normalize(Quat<double>{g(rng), g(rng), g(rng), g(rng)});
+    scene["obstacles"].push_back(
+        {{"name", "b" + std::to_string(i)},
+         {"type", "sphere"},
+         {"radius", 0.1},
+         {"pose", {{"position", {0, 0, 0}}, {"orientation", {q.x, q.y, q.z, q.w}}}}});
+  }
+  const std::string once = scene_to_json(parse_scene(scene.dump(), "s.json", "")).dump();
+  const std::string twice = scene_to_json(parse_scene(once, "s.json", "")).dump();
+  EXPECT_EQ(once, twice);
+  const json back = json::parse(once);
+  for (int i = 0; i < 200; ++i)
+    EXPECT_EQ(back["obstacles"][i]["pose"]["orientation"],
+              scene["obstacles"][i]["pose"]["orientation"])
+        << i;
 }
 
 TEST(SceneCollision, ErrorsNameTheField) {

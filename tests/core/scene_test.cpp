@@ -525,6 +525,26 @@ TEST(ObjectiveKinds, TypesAndNamesAreUnique) {
   EXPECT_EQ(objective_kind(ObjectiveType::kPose).dim(7), 6);
 }
 
+// a project folder moved with its scenes: the robot and SRDF saved absolute are found again
+// from the scene's folder, with a warning; a path that exists is left alone
+TEST(Scene, FilesOfAMovedFolderAreFoundAgain) {
+  TempDir dir;
+  const std::string robot = dir.write("new/proj/robots/r.urdf", "<robot name='r'/>");
+  const std::string srdf = dir.write("new/proj/r.srdf", "<robot name='r'/>");
+  const std::string scene = dir.write(
+      "new/proj/scenes/s.json",
+      R"({"version": 1, "robot": "/gone/proj/robots/r.urdf", "srdf": "/gone/proj/r.srdf"})");
+  Scene s = load_scene(scene);
+  EXPECT_EQ(s.robot, robot);
+  EXPECT_EQ(s.srdf, srdf);
+  ASSERT_EQ(s.warnings.size(), 2u);
+  EXPECT_EQ(s.warnings[0], scene + ": robot: /gone/proj/robots/r.urdf is not there; using " +
+                               robot + ", found from the scene's folder (was the folder moved?)");
+  // nothing of that name near the scene: the path stays, for the loader to say it is missing
+  dir.write("elsewhere/s.json", R"({"version": 1, "robot": "/gone/proj/robots/other.urdf"})");
+  EXPECT_EQ(load_scene(dir / "elsewhere/s.json").robot, "/gone/proj/robots/other.urdf");
+}
+
 TEST(Scene, MissingFile) {
   expect_scene_error([] { load_scene("/nonexistent/scene.json"); },
                      {"/nonexistent/scene.json: cannot open the file", "No such file"});

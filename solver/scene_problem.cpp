@@ -33,7 +33,7 @@ void apply_joint_map(const Model& m, const JointMap& values, const std::string& 
         continue;
       }
       std::copy(v.begin(), v.end(), q.begin() + m.joint_q_start[j]);
-      const Quat<double> u = normalize(r);
+      const Quat<double> u = normalize_unless_unit(r);
       double* c = q.data() + m.joint_q_start[j] + at;
       c[0] = u.x, c[1] = u.y, c[2] = u.z, c[3] = u.w;
       continue;
@@ -279,6 +279,7 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   apply_joint_map(m, scene.rest, "rest", s.rest_q, s.warnings);
   s.q = s.rest_q;
   apply_joint_map(m, scene.joint_q, "joint_q", s.q, s.warnings);
+  s.left_out = int(s.warnings.size());  // each a value ignored
   if (stand) {
     // the floating roots the scene leaves where the file puts them (standing_configuration
     // lifts the free joints of these that float from the world)
@@ -302,11 +303,13 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
     if (j < 0 || m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) {
       s.warnings.push_back("joint_limits: '" + name +
                            "' is not a moving 1-dof joint of the robot, ignored");
+      ++s.left_out;
       continue;
     }
     if (JointType(m.joint_type[j]) == JointType::kContinuous &&
         (std::isfinite(b[0]) || std::isfinite(b[1]))) {
       s.warnings.push_back("joint_limits: '" + name + "' is continuous: it has no limits, ignored");
+      ++s.left_out;
       continue;
     }
     int d = m.joint_qd_start[j];
@@ -320,6 +323,7 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
     if (j < 0 || m.joint_mimic[j] >= 0 || m.joint_qd_start[j + 1] == m.joint_qd_start[j]) {
       s.warnings.push_back("joint_locks: '" + name +
                            "' is not a moving joint of the robot, ignored");
+      ++s.left_out;
       continue;
     }
     s.locked_joints.push_back(j);
@@ -330,11 +334,13 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   for (std::size_t i = 0; i < scene.objectives.size(); ++i) {
     PlacedObjective placed;
     std::string error;
-    if (objective_from_scene(m, scene.objectives[i], fk.body_q, s.rest_q, &placed, &error))
+    if (objective_from_scene(m, scene.objectives[i], fk.body_q, s.rest_q, &placed, &error)) {
       s.objectives.push_back(std::move(placed));
-    else
+    } else {
       s.warnings.push_back("objective " + std::to_string(i) + " (" + scene.objectives[i].type +
                            "): " + error + ", skipped");
+      ++s.left_out;
+    }
   }
   s.collision = scene_collision_world(m, scene, s.warnings);
   bool collides = false;

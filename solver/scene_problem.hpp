@@ -65,6 +65,9 @@ struct SceneSetup {
   CollisionWorld collision;
   std::vector<std::string> warnings;  // unknown joints or links (those objectives skipped), an
                                       // SRDF that cannot be used, collision geometry fallbacks
+  // the scene's entries the robot cannot take (values of joints it lacks, limits and locks it
+  // ignores, objectives skipped): a scene written back from this setup leaves them out
+  int left_out = 0;
 };
 // The scene's configuration, objectives and collision world on `model` (FK at the scene's
 // configuration for "current" targets). The scene's own load warnings are not repeated. An SRDF

@@ -394,6 +394,9 @@ class AppState {
   // rests on joint_q as it is instead of solving, until something changes
   // (SolverDriver::rest_here)
   bool rest_on_opened = false;
+  // entries of the last scene opened that this robot could not take (SceneSetup::left_out,
+  // timeline keys' too): written back, that scene would lose them
+  int scene_left_out = 0;
   int frame = 0;
   FrameStats stats;
 

@@ -1,12 +1,67 @@
 // Recovery file (see autosave.hpp).
 #include "app/gui/autosave.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 namespace ikwb::gui {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// an exclusive lock on path + ".lock" (created), or -1 when another process holds it; a folder
+// that cannot hold the lock file counts as free (autosave reports its own failures)
+int try_lock(const std::string& path, bool* held_elsewhere) {
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  const int fd = open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  *held_elsewhere = false;
+  if (fd < 0) return -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  *held_elsewhere = true;
+  close(fd);
+  return -1;
+}
+
+}  // namespace
+
+Autosave::~Autosave() {
+  if (lock_fd_ >= 0) close(lock_fd_);
+}
+
+std::string Autosave::claim(const std::string& base) {
+  if (lock_fd_ >= 0) close(lock_fd_);
+  lock_fd_ = -1;
+  path = base;
+  if (base.empty()) return path;
+  const fs::path b(base);
+  std::vector<std::string> candidates = {base};
+  for (int k = 2; k <= 9; ++k)
+    candidates.push_back(
+        (b.parent_path() / (b.stem().string() + "-" + std::to_string(k) + b.extension().string()))
+            .string());
+  // a left-over file first (its workbench ended without removing it), then the first free one
+  for (int pass = 0; pass < 2; ++pass)
+    for (const std::string& c : candidates) {
+      std::error_code ec;
+      if (pass == 0 && !fs::is_regular_file(c, ec)) continue;
+      bool held = false;
+      const int fd = try_lock(c, &held);
+      if (held) continue;
+      lock_fd_ = fd;
+      path = c;
+      return path;
+    }
+  path.clear();  // nine workbenches at once
+  return path;
+}
 
 std::string Autosave::default_path() {
   if (const char* p = std::getenv("IKWB_RECOVERY_FILE"); p && *p) return p;

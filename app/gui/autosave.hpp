@@ -2,6 +2,10 @@
 // atomically every few seconds while edits happen, removed when the workbench exits with
 // nothing unsaved. Its presence at the next start means the last session did not end cleanly
 // (a crash, a kill) or ended with unsaved edits; the workbench offers to restore it.
+//
+// Each running workbench holds a lock on its recovery file (an flock on FILE.lock), so that two
+// at once do not write over or remove each other's: the second takes FILE-2.json (then -3, ...),
+// and a start prefers a file no one holds that is left over (a crash) to a fresh one.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +20,16 @@ class Autosave {
   // $IKWB_RECOVERY_FILE, else $XDG_STATE_HOME/ikwb/recovery.json, else
   // ~/.local/state/ikwb/recovery.json ("" when none of them is set)
   static std::string default_path();
+
+  Autosave() = default;
+  Autosave(const Autosave&) = delete;
+  Autosave& operator=(const Autosave&) = delete;
+  ~Autosave();
+
+  // Takes the recovery file for this process: `base` when no other workbench holds it, else the
+  // first of base-2.json ... base-9.json free, a left-over one (it exists) before a fresh one.
+  // Sets path ("" when base is "" or every one is held) and returns it.
+  std::string claim(const std::string& base);
 
   std::string path;         // "" disables autosave
   double interval_s = 2.0;  // at most one write per interval
@@ -36,6 +50,7 @@ class Autosave {
   void remove() const;
 
  private:
+  int lock_fd_ = -1;  // the lock on path's FILE.lock, held while the workbench runs
   uint64_t written_serial_ = 0;
   bool written_ = false;
   double written_at_ = -1e300;

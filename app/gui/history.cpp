@@ -38,11 +38,12 @@ void History::rebase(AppState& app) {
   model_ = app.model;
 }
 
-void History::observe(AppState& app, bool busy) {
+void History::observe(AppState& app, bool busy, const std::string& document) {
   if (!app.model) return;
   if (!started_) {
     started_ = true;
     rebase(app);
+    document_ = document;
     return;
   }
   // the state before the group stays the step's (its configuration too)
@@ -54,37 +55,54 @@ void History::observe(AppState& app, bool busy) {
       settings_of_step(solver_settings_json(app.settings)) != settings_of_step(current_.solver);
   if (app.edit_serial == seen_serial_ && !settings_edit) {
     if (!busy) resting_q_ = app.joint_q;
+    document_ = document;
     return;
   }
-  undo_.push_back({resting_snapshot(), settings_edit ? "solver settings" : app.last_edit});
-  while (undo_.size() > depth_) undo_.pop_front();
+  undo_.push_back(
+      {resting_snapshot(), settings_edit ? "solver settings" : app.last_edit, document_});
+  std::size_t keys = 0;
+  for (const Step& s : undo_) keys += s.scene.timeline.keys.size();
+  while (undo_.size() > depth_ || (keys > kMaxUndoKeys && undo_.size() > 1)) {
+    keys -= undo_.front().scene.timeline.keys.size();
+    undo_.pop_front();
+  }
   redo_.clear();
   rebase(app);
+  document_ = document;
 }
 
-bool History::move(AppState& app, std::deque<Step>& from, std::deque<Step>& to, const char* what) {
-  observe(app, true);  // an edit of this same frame is a step of its own
+bool History::move(AppState& app, std::deque<Step>& from, std::deque<Step>& to, const char* what,
+                   const std::string& document) {
+  observe(app, true, document);  // an edit of this same frame is a step of its own
   if (from.empty() || !started_) return false;
   Step step = std::move(from.back());
   from.pop_back();
   resting_q_ = app.joint_q;
   model_ = app.model;
-  to.push_back({resting_snapshot(), step.label});
+  to.push_back({resting_snapshot(), step.label, document_});
   if (!app.restore_scene(step.scene, std::string(what) + " " + step.label)) {
     to.pop_back();
     from.push_back(std::move(step));
     return false;
   }
   rebase(app);
+  document_ = step.document;
   return true;
 }
 
-bool History::undo(AppState& app) {
-  return move(app, undo_, redo_, "undo");
+void History::saved_as(const std::string& document) {
+  for (std::deque<Step>* steps : {&undo_, &redo_})
+    for (Step& step : *steps)
+      if (step.document == document_) step.document = document;
+  document_ = document;
 }
 
-bool History::redo(AppState& app) {
-  return move(app, redo_, undo_, "redo");
+bool History::undo(AppState& app, const std::string& document) {
+  return move(app, undo_, redo_, "undo", document);
+}
+
+bool History::redo(AppState& app, const std::string& document) {
+  return move(app, redo_, undo_, "redo", document);
 }
 
 }  // namespace ikwb::gui

@@ -146,6 +146,7 @@ void AppState::apply_scene_content(const Scene& scene, const std::string& file, 
     for (const std::string& w : scene.warnings) warn(w);  // named with the file already
   SceneSetup setup = resolve_scene(*model, scene, true);
   for (const std::string& w : setup.warnings) note(w);
+  scene_left_out = setup.left_out;
   const nlohmann::json& hold = scene.extra.value("hold_adopted", nlohmann::json(false));
   hold_adopted = hold.is_boolean() && hold.get<bool>();
   adopted_frame = frame;

@@ -43,8 +43,9 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     return false;
   }
   if (ui.session) {
-    ui.session->scene_path = path;
-    ui.session->saved_serial = app.edit_serial;
+    ui.session->history.saved_as(path);
+    set_scene_path(ui, path);
+    ui.session->saved_serial = session_serial(ui);
   }
   app.info("saved scene " + path);
   return true;
@@ -66,8 +67,9 @@ bool open_scene_file(Ui& ui, const std::string& path) {
   app.rest_on_opened = !scene.joint_q.empty();
   if (ui.session) {
     load_stored_from_scene(ui, scene, path);
-    ui.session->scene_path = path;
-    ui.session->saved_serial = app.edit_serial;
+    set_scene_path(ui, path);
+    ui.session->scene_left_out = app.scene_left_out;
+    ui.session->saved_serial = session_serial(ui);
     ui.session->recent.add(path);
   }
   return true;
@@ -92,22 +94,32 @@ bool restore_recovery(Ui& ui) {
   if (!ui.session) return false;
   Session& s = *ui.session;
   s.offer_restore = false;
-  s.autosave.paused = false;
   if (!s.autosave.exists()) {
+    s.autosave.paused = false;
     app.error("no recovery file to restore (" + s.autosave.path + ")");
     return false;
   }
+  // a restore that fails keeps the file, and autosave off so that nothing writes over it or
+  // removes it at exit (as the offer's Keep the file)
+  const std::string kept =
+      "; the file is kept and autosave stays off in this session (" + s.autosave.path + ")";
   Scene scene;
   try {
     scene = s.autosave.load();
   } catch (const std::exception& e) {
-    app.error(std::string("recovery file not restored: ") + e.what());
+    s.autosave.paused = true;
+    app.error(std::string("recovery file not restored: ") + e.what() + kept);
     return false;
   }
-  if (!app.apply_scene(scene, s.autosave.path)) return false;
+  if (!app.apply_scene(scene, s.autosave.path)) {
+    s.autosave.paused = true;
+    app.error("recovery file not restored" + kept);
+    return false;
+  }
+  s.autosave.paused = false;
   app.rest_on_opened = !scene.joint_q.empty();
   load_stored_from_scene(ui, scene, s.autosave.path);
-  s.scene_path = scene.extra.value("scene_path", std::string());
+  set_scene_path(ui, scene.extra.value("scene_path", std::string()));
   app.last_edit = "restore session";
   app.info("restored the previous session from " + s.autosave.path);
   return true;

@@ -95,11 +95,18 @@ int ScriptRunner::line() const {
 
 void ScriptRunner::fail(int line, const std::string& what, AppState& app) {
   std::string msg = path_ + ":" + std::to_string(line) + ": " + what;
-  // the command's own error says why (the banner shows this failure, the newest error)
+  // the command's own error says why (the banner shows this failure, the newest error); one
+  // that begins as the failure does takes its place ("save_scene: scene not saved (the old file
+  // is unchanged): ...", not "scene not saved (scene not saved (...")
+  const std::size_t colon = what.rfind(": ");
+  const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
   if (app.errors_logged > errors_seen_)
     for (auto it = app.messages.rbegin(); it != app.messages.rend(); ++it)
       if (it->level == Message::kError) {
-        msg += " (" + it->text + ")";
+        if (it->text.rfind(reason, 0) == 0)
+          msg.replace(msg.size() - reason.size(), reason.size(), it->text);
+        else
+          msg += " (" + it->text + ")";
         break;
       }
   failures_.push_back(msg);

@@ -1081,12 +1081,12 @@ bool run_open_scene(Turn& t) {
 }
 
 bool run_undo(Turn& t) {
-  if (Session* s = session(t)) succeeded(t, s->history.undo(t.app()), "nothing to undo");
+  if (session(t)) succeeded(t, session_undo(t.ui()), "nothing to undo");
   return false;
 }
 
 bool run_redo(Turn& t) {
-  if (Session* s = session(t)) succeeded(t, s->history.redo(t.app()), "nothing to redo");
+  if (session(t)) succeeded(t, session_redo(t.ui()), "nothing to redo");
   return false;
 }
 

@@ -13,11 +13,6 @@ namespace ikwb::gui {
 
 namespace {
 
-// edits and stored configurations: either makes the session worth autosaving
-uint64_t autosave_serial(const Ui& ui) {
-  return ui.app.edit_serial + ui.session->stored.size() * 1000003ULL;
-}
-
 // the restore offer's line: what the file holds, and how long ago it was written; *readable
 // false when it cannot be read
 std::string recovery_summary(const Autosave& autosave, bool* readable) {
@@ -49,15 +44,53 @@ std::string recovery_summary(const Autosave& autosave, bool* readable) {
 
 }  // namespace
 
+uint64_t session_serial(const Ui& ui) {
+  // the two counts in one number: edits stay far below 2^40
+  return ui.app.edit_serial + (ui.session->stored_serial << 40);
+}
+
+bool session_unsaved(const Ui& ui) {
+  return session_serial(ui) != ui.session->saved_serial;
+}
+
+void set_scene_path(Ui& ui, const std::string& path) {
+  ui.session->scene_path = path;
+  ui.session->scene_model_version = ui.app.model_version;
+  ui.session->scene_left_out = 0;
+}
+
+bool session_undo(Ui& ui) {
+  Session& s = *ui.session;
+  if (!s.history.undo(ui.app, s.scene_path)) return false;
+  set_scene_path(ui, s.history.document());
+  return true;
+}
+
+bool session_redo(Ui& ui) {
+  Session& s = *ui.session;
+  if (!s.history.redo(ui.app, s.scene_path)) return false;
+  set_scene_path(ui, s.history.document());
+  return true;
+}
+
 void session_start(Ui& ui, const std::string& recovery_path, double interval_s, int restore) {
   Session& s = *ui.session;
   AppState& app = ui.app;
-  s.autosave.path = recovery_path;
+  s.scene_model_version = app.model_version;
+  // another workbench running holds its own recovery file: this one takes another
+  if (s.autosave.claim(recovery_path) != recovery_path) {
+    if (s.autosave.path.empty())
+      app.warn("autosave is off: nine other workbenches hold the recovery files next to " +
+               recovery_path);
+    else if (!s.autosave.exists())
+      app.info("another workbench holds " + recovery_path + ": this one's recovery file is " +
+               s.autosave.path);
+  }
   s.recent.path = recent_files_path(recovery_path);
   s.recent.load();
   s.autosave.interval_s = interval_s;
-  s.saved_serial = app.edit_serial;
-  s.autosave.mark(autosave_serial(ui));
+  s.saved_serial = session_serial(ui);
+  s.autosave.mark(s.saved_serial);
   if (!s.autosave.exists() || restore < 0) return;
   if (restore > 0) {
     restore_recovery(ui);
@@ -68,7 +101,7 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
   } else {
     // kept (no autosave over it) until restored
     s.autosave.paused = true;
-    app.warn("a recovery file exists (" + recovery_path +
+    app.warn("a recovery file exists (" + s.autosave.path +
              "): --restore or the script's restore_recovery restores it");
   }
 }
@@ -77,8 +110,15 @@ void session_frame_end(Ui& ui, bool busy) {
   if (!ui.session) return;
   Session& s = *ui.session;
   AppState& app = ui.app;
-  s.history.observe(app, busy);
-  uint64_t serial = autosave_serial(ui);
+  // another robot opened (File > Open robot, the script's `robot`): no longer the scene's
+  if (s.scene_model_version != app.model_version) {
+    if (!s.scene_path.empty())
+      app.info("another robot is open: Save asks for a file name (" + s.scene_path +
+               " is left as it is)");
+    set_scene_path(ui, "");
+  }
+  s.history.observe(app, busy, s.scene_path);
+  uint64_t serial = session_serial(ui);
   double now = seconds_since_start();
   if (app.model && !s.offer_restore && s.autosave.due(serial, now)) {
     std::string error;
@@ -94,8 +134,7 @@ void session_shutdown(Ui& ui) {
   if (s.autosave.path.empty() || s.autosave.paused) return;
   // unsaved edits: the next start offers them
   std::string error;
-  if (ui.app.model && ui.app.edit_serial != s.saved_serial &&
-      s.autosave.write(session_scene(ui), 0, 0, &error))
+  if (ui.app.model && session_unsaved(ui) && s.autosave.write(session_scene(ui), 0, 0, &error))
     return;
   s.autosave.remove();
 }
@@ -111,7 +150,7 @@ void add_session_dump(const Ui& ui, nlohmann::json& d) {
     stored.push_back({{"name", c.name}, {"q", c.q}, {"fits", stored_fits(ui.app, c)}});
   d["stored_configs"] = stored;
   d["scene_path"] = s.scene_path.empty() ? json(nullptr) : json(s.scene_path);
-  d["unsaved"] = ui.app.edit_serial != s.saved_serial;
+  d["unsaved"] = session_unsaved(ui);
   d["recovery_file"] = s.autosave.path.empty() ? json(nullptr) : json(s.autosave.path);
   // the "Restore the previous session?" modal, while it waits for an answer
   d["restore_offer"] =

@@ -28,8 +28,15 @@ struct Session {
   Autosave autosave;
   std::string autosave_error;  // the last autosave failure (reported once)
   std::string scene_path;      // the scene file last opened or saved ("" none)
-  uint64_t saved_serial = 0;   // edit_serial when it was opened or saved
+  // AppState::model_version when scene_path was set: another robot opened since (not from a
+  // scene) leaves the scene, and Save asks for a name
+  uint64_t scene_model_version = 0;
+  // entries of scene_path's file that its robot could not take when it was opened (unknown
+  // joints or links): Save does not write over the file without them, Save as asks
+  int scene_left_out = 0;
+  uint64_t saved_serial = 0;  // session_serial when it was opened or saved
   std::vector<StoredConfig> stored;
+  uint64_t stored_serial = 0;  // bumps with every change to `stored` (not an undo step)
   int stored_selected = -1;
   std::vector<Transform<double>> imported;  // imported targets
   int imported_selected = -1;
@@ -57,6 +64,17 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
 void session_frame_end(Ui& ui, bool busy);
 // at a clean exit: removes the recovery file unless edits are unsaved (then writes it)
 void session_shutdown(Ui& ui);
+
+// undo / redo, with the scene file the restored state belongs to (History::document)
+bool session_undo(Ui& ui);
+bool session_redo(Ui& ui);
+// scene_path set to `path` for the robot now open
+void set_scene_path(Ui& ui, const std::string& path);
+
+// what a save or an autosave holds that can change: the edits (AppState::edit_serial) and the
+// stored configurations (Session::stored_serial); unsaved while it differs from saved_serial
+uint64_t session_serial(const Ui& ui);
+bool session_unsaved(const Ui& ui);
 
 // the dump's session fields: undo_depth, redo_depth, stored_configs, scene_path, unsaved,
 // recovery_file, recent_files, imported_targets

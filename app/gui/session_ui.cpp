@@ -42,21 +42,29 @@ void open_dialog(Session& s, int which) {
     std::snprintf(s.dialog_path, sizeof s.dialog_path, "%s", s.scene_path.c_str());
 }
 
-// Save: to the scene's file, but a shipped one (a preset, a demo's scene) is not written over:
-// Save as, with a name of the user's own
+// Save: to the scene's file, but a shipped one (a preset, a demo's scene) is not written over,
+// nor one whose robot could not take all of it (the entries left out would be lost): Save as,
+// saying why
 void save(Ui& ui) {
   Session& s = *ui.session;
-  if (!s.scene_path.empty() && !is_shipped_asset(s.scene_path)) {
+  const bool shipped = !s.scene_path.empty() && is_shipped_asset(s.scene_path);
+  if (!s.scene_path.empty() && !shipped && s.scene_left_out == 0) {
     save_scene_file(ui, s.scene_path);
     return;
   }
-  const std::string shipped = s.scene_path;
+  const std::string file = std::filesystem::path(s.scene_path).filename().string();
+  const int left_out = s.scene_left_out;
   open_dialog(s, kSaveAs);
-  if (!shipped.empty()) {
+  if (shipped) {
     s.dialog_path[0] = '\0';
-    s.dialog_error = std::filesystem::path(shipped).filename().string() +
+    s.dialog_error = file +
                      " is shipped with the workbench and is not written over: save the scene "
                      "under a name of your own";
+  } else if (left_out > 0) {
+    s.dialog_error = file + " has " + std::to_string(left_out) +
+                     (left_out == 1 ? " entry" : " entries") +
+                     " this robot could not take (see the messages): saving over it drops "
+                     "them; save under another name to keep it whole";
   }
 }
 
@@ -192,6 +200,7 @@ void draw_stored_window(Ui& ui) {
   ImGui::SameLine();
   if (ImGui::Button("Delete") && valid) {
     s.stored.erase(s.stored.begin() + s.stored_selected);
+    ++s.stored_serial;
     s.stored_selected = std::min(s.stored_selected, int(s.stored.size()) - 1);
   }
   ImGui::EndDisabled();
@@ -227,11 +236,11 @@ void session_shortcuts(Ui& ui) {
   AppState& app = ui.app;
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
     if (io.KeyShift)
-      ui.session->history.redo(app);
+      session_redo(ui);
     else
-      ui.session->history.undo(app);
+      session_undo(ui);
   }
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) ui.session->history.redo(app);
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) session_redo(ui);
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S)) {
     if (io.KeyShift)
       open_dialog(*ui.session, kSaveAs);
@@ -267,8 +276,8 @@ void draw_edit_menu(Ui& ui) {
   if (!ui.session || !ImGui::BeginMenu("Edit")) return;
   History& h = ui.session->history;
   std::string undo = "Undo " + h.undo_label(), redo = "Redo " + h.redo_label();
-  if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, h.undo_depth() > 0)) h.undo(ui.app);
-  if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, h.redo_depth() > 0)) h.redo(ui.app);
+  if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, h.undo_depth() > 0)) session_undo(ui);
+  if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, h.redo_depth() > 0)) session_redo(ui);
   ImGui::Separator();
   if (ImGui::MenuItem("Store configuration", "K", false, bool(ui.app.model)))
     store_configuration(ui);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 
 #include "app/cli/csv.hpp"
 #include "app/gui/script_args.hpp"
@@ -87,6 +88,7 @@ void store_configuration(Ui& ui) {
   Session& s = *ui.session;
   int n = s.stored.empty() ? 1 : 1 + int(s.stored.size());
   s.stored.push_back({"config " + std::to_string(n), app.joint_q, coord_names(*app.model)});
+  ++s.stored_serial;
   s.stored_selected = int(s.stored.size()) - 1;
   if (!ui.script_mode) s.show_stored = true;
   app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
@@ -161,10 +163,33 @@ void add_stored_to_scene(const Ui& ui, Scene& scene) {
   if (ui.app.model) scene.extra["coord_names"] = coord_names(*ui.app.model);
 }
 
+namespace {
+
+// c's values moved into the order of `columns` when both name the same coordinates (a robot
+// file whose joints were reordered); false, c unchanged, when they do not
+bool reorder_by_name(StoredConfig* c, const std::vector<std::string>& columns) {
+  if (c->columns.size() != columns.size()) return false;
+  std::map<std::string, double> value;
+  for (std::size_t k = 0; k < c->columns.size(); ++k) value[c->columns[k]] = c->q[k];
+  if (value.size() != columns.size()) return false;  // a name twice
+  std::vector<double> q;
+  for (const std::string& name : columns) {
+    auto at = value.find(name);
+    if (at == value.end()) return false;
+    q.push_back(at->second);
+  }
+  c->q = std::move(q);
+  c->columns = columns;
+  return true;
+}
+
+}  // namespace
+
 void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file) {
   AppState& app = ui.app;
   Session& s = *ui.session;
   s.stored.clear();
+  ++s.stored_serial;
   s.stored_selected = -1;
   const json& list = scene.extra.value("stored_configs", json::array());
   if (!list.is_array()) {
@@ -172,6 +197,18 @@ void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file)
              ": extra.stored_configs: expected an array of {\"name\", \"q\"}; none restored");
     return;
   }
+  auto names = [](const json& v) {
+    return v.is_array() &&
+           std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); });
+  };
+  // the coordinates of the robot the scene was saved with (its joints may have moved in the
+  // file since: the values follow their names, not their places)
+  const std::vector<std::string> here =
+      app.model ? coord_names(*app.model) : std::vector<std::string>();
+  const json& saved_names = scene.extra.value("coord_names", json());
+  const std::vector<std::string> saved =
+      names(saved_names) ? saved_names.get<std::vector<std::string>>() : here;
+  int reordered = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& e = list[i];
     try {
@@ -180,10 +217,6 @@ void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file)
         return v.is_array() &&
                std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_number(); });
       };
-      auto names = [](const json& v) {
-        return v.is_array() &&
-               std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); });
-      };
       if (!e.is_object() || !e.contains("q") || !numbers(e["q"]))
         throw std::runtime_error("expected {\"name\": text, \"q\": [numbers]}");
       if (e.contains("name") && !e["name"].is_string())
@@ -191,18 +224,22 @@ void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file)
       if (e.contains("coord_names") && !names(e["coord_names"]))
         throw std::runtime_error("\"coord_names\" is not a list of joint coordinate names");
       StoredConfig c{e.value("name", "config " + std::to_string(i + 1)),
-                     e.at("q").get<std::vector<double>>(),
-                     app.model ? coord_names(*app.model) : std::vector<std::string>()};
+                     e.at("q").get<std::vector<double>>(), saved};
       if (e.contains("coord_names")) c.columns = e["coord_names"].get<std::vector<std::string>>();
       if (c.q.size() != c.columns.size()) throw std::runtime_error("wrong number of values");
       for (double v : c.q)
         if (!std::isfinite(v)) throw std::runtime_error("non-finite value");
+      if (c.columns != here && reorder_by_name(&c, here)) ++reordered;
       s.stored.push_back(c);
     } catch (const std::exception& ex) {
       app.warn(file + ": stored configuration " + std::to_string(i) +
                " not restored: " + ex.what());
     }
   }
+  if (reordered > 0)
+    app.warn(file + ": " + std::to_string(reordered) +
+             " stored configurations were saved with the robot's joints in another order; "
+             "their values follow the joints' names");
 }
 
 // ---- imported targets -------------------------------------------------------------------------

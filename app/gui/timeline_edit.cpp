@@ -528,6 +528,7 @@ void timeline_from_scene(AppState& app, const Scene& scene, const SceneSetup& se
   TimelineState& t = app.timeline;
   std::vector<std::string> warnings;
   t.timeline = timeline_on_model(*app.model, scene, setup, warnings);
+  app.scene_left_out += int(warnings.size());  // values ignored or moved into the limits
   t.model_version = app.model_version;
   if (!quiet)
     for (const std::string& w : warnings) app.warn(w);

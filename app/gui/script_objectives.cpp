@@ -191,6 +191,9 @@ bool script_add_objective(AppState& app, const std::vector<std::string>& a, std:
   app.ensure_fk();  // the defaults read the poses now (a support polygon's lowest links)
   Objective o = app.new_objective(kind->type, links[0]);
   o.params.link_b = links[1];
+  // a relative_fixed holds the pair as it stands now, as a scene's "relative": "current"
+  if (kind->has(kFieldRelative))
+    o.params.relative = inverse(app.fk.body_q[links[0]]) * app.fk.body_q[links[1]];
   // contacts given replace the default ones (a support polygon's: the links standing lowest)
   if (std::find(a.begin(), a.end(), "contact") != a.end()) o.points.clear();
   if (!read_fields(*app.model, app.fk.body_q, a, k, true, o, error)) return false;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 namespace ikwb::gui {
@@ -37,6 +38,26 @@ TEST(ScriptObjectives, AddTakesTheFieldsOfItsKind) {
       << error;
   EXPECT_DOUBLE_EQ(app.objectives[n + 1].spec.params.distance, 0.15);
   EXPECT_TRUE(app.objectives[n + 1].spec.params.hard);  // the kind's default
+}
+
+// a relative_fixed holds the two links as they stand when it is added (a scene's "relative":
+// "current"), not the identity, which pulled the arms together
+TEST(ScriptObjectives, ARelativeFixedHoldsThePairAsItStands) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("dual_arm"));
+  app.ensure_fk();
+  const int a = app.model->find_body("left_tool"), b = app.model->find_body("right_tool");
+  std::string error;
+  ASSERT_TRUE(script_add_objective(app, words({"add", "relative_fixed", "left_tool", "right_tool"}),
+                                   &error))
+      << error;
+  const Transform<double> want = inverse(app.fk.body_q[a]) * app.fk.body_q[b];
+  const Transform<double>& got = app.objectives.back().spec.params.relative;
+  EXPECT_NEAR(length(got.p - want.p), 0.0, 1e-12);
+  EXPECT_GT(length(want.p), 0.1);
+  EXPECT_NEAR(
+      std::abs(got.q.x * want.q.x + got.q.y * want.q.y + got.q.z * want.q.z + got.q.w * want.q.w),
+      1.0, 1e-12);
 }
 
 // a second objective of a kind on the same link, or of a name given twice, gets a name of its

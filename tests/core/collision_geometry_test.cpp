@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -225,6 +226,62 @@ TEST(CollisionGeometry, ALinkWithoutGeometryJoinsItsNeighbours) {
   EXPECT_TRUE(has(base, tip));
   EXPECT_TRUE(has(a, tip));
   EXPECT_EQ(pairs.size(), 2u);
+}
+
+// Links without geometry in runs and hubs, on random trees (some joints fixed): the pairs are
+// those of the rule as first written, each such link taken out in turn and its neighbours joined
+// to each other (kept here as the reference; the library finds each run of them once, as the
+// rule took quadratic time per hub: a root without geometry and 2,000 children took 31 s)
+TEST(CollisionGeometry, RunsOfLinksWithoutGeometryJoinAsOneAtATime) {
+  std::mt19937 rng(4);
+  for (int trial = 0; trial < 60; ++trial) {
+    ModelBuilder b;
+    const int n = 2 + int(rng() % 30);
+    std::vector<int> bodies;
+    for (int i = 0; i < n; ++i) bodies.push_back(b.add_body("b" + std::to_string(i)));
+    b.add_joint({"root", JointType::kFixed, -1, bodies[0]});
+    for (int i = 1; i < n; ++i) {
+      const bool fixed = rng() % 5 == 0;
+      JointSpec j{"j" + std::to_string(i), fixed ? JointType::kFixed : JointType::kRevolute,
+                  bodies[rng() % i], bodies[i], tf(0.5, 0, 0)};
+      j.axis = {0, 0, 1}, j.lower = -1, j.upper = 1;
+      b.add_joint(j);
+    }
+    for (int i = 0; i < n; ++i)
+      if (rng() % 2)
+        b.collisions(bodies[i]).push_back(geometry(GeometryType::kSphere, {0.1, 0, 0}));
+    const Model m = b.finalize();
+    // the reference: taken out one by one
+    const std::vector<int> group = rigid_groups(m);
+    std::vector<std::set<int>> edges(m.body_count);
+    for (int j = 0; j < m.joint_count; ++j) {
+      const int p = m.joint_parent[j], c = m.joint_child[j];
+      if (p < 0 || group[c] == group[p]) continue;
+      edges[group[p]].insert(group[c]);
+      edges[group[c]].insert(group[p]);
+    }
+    const CollisionGeometry& cg = m.collision;
+    std::vector<char> shaped(m.body_count, 0);
+    for (int x = 0; x < m.body_count; ++x)
+      if (cg.body_first[x] != cg.body_first[x + 1]) shaped[group[x]] = 1;
+    for (int g = 0; g < m.body_count; ++g) {
+      if (shaped[g] || edges[g].empty()) continue;
+      const std::vector<int> around(edges[g].begin(), edges[g].end());
+      for (int x : around) {
+        edges[x].erase(g);
+        for (int y : around)
+          if (x != y) edges[x].insert(y);
+      }
+      edges[g].clear();
+    }
+    std::vector<std::pair<int, int>> want;
+    for (int x = 0; x < m.body_count; ++x)
+      for (int y = x + 1; y < m.body_count; ++y)
+        if (cg.body_first[x] != cg.body_first[x + 1] && cg.body_first[y] != cg.body_first[y + 1] &&
+            group[x] != group[y] && !edges[group[x]].count(group[y]))
+          want.push_back({x, y});
+    EXPECT_EQ(self_collision_pairs(m), want) << "trial " << trial;
+  }
 }
 
 TEST(CollisionGeometry, SrdfIsReadAndBadFilesNameTheProblem) {

@@ -8,6 +8,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/timeline_edit.hpp"
+#include "app/gui/timeline_view.hpp"
 
 namespace ikwb::gui {
 
@@ -180,6 +181,9 @@ void draw_timeline_panel(Ui& ui) {
   if (ImGui::Button("Add key (K)")) add_key_at_playhead(app);
   ImGui::SameLine();
   ImGui::Checkbox("Ghosts", &t.show_ghosts);
+  if (t.show_ghosts && int(t.timeline.keys.size()) > kMaxKeyGhosts && ImGui::IsItemHovered())
+    ImGui::SetTooltip("the %d keys nearest the playhead of %d (and the selected one)",
+                      kMaxKeyGhosts, int(t.timeline.keys.size()));
   if (!t.motion_path.empty()) ImGui::TextDisabled("Playing the motion %s", t.motion_path.c_str());
   draw_axis(app, drag);
   draw_selected_key(app);

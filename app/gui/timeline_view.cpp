@@ -1,5 +1,7 @@
 #include "app/gui/timeline_view.hpp"
 
+#include <algorithm>
+
 #include "engine/render/glm_convert.hpp"
 #include "solver/objective_report.hpp"
 
@@ -19,6 +21,23 @@ int tool_objective(const AppState& app) {
 }
 }  // namespace
 
+std::vector<int> key_ghosts_shown(const Timeline& timeline, double playhead, int selected) {
+  const int n = int(timeline.keys.size());
+  std::vector<int> shown;
+  int first = 0, count = n;
+  if (n > kMaxKeyGhosts) {
+    // a window of keys around the first at or after the playhead
+    const auto at = std::lower_bound(timeline.keys.begin(), timeline.keys.end(), playhead,
+                                     [](const Keyframe& k, double t) { return k.time < t; });
+    first = std::clamp(int(at - timeline.keys.begin()) - kMaxKeyGhosts / 2, 0, n - kMaxKeyGhosts);
+    count = kMaxKeyGhosts;
+  }
+  if (selected >= 0 && selected < first) shown.push_back(selected);
+  for (int k = first; k < first + count; ++k) shown.push_back(k);
+  if (selected >= first + count && selected < n) shown.push_back(selected);
+  return shown;
+}
+
 void TimelineView::update(const AppState& app) {
   const TimelineState& t = app.timeline;
   if (serial_ == t.serial && rendered_ == t.rendered_serial && model_ == app.model_version) return;
@@ -27,11 +46,11 @@ void TimelineView::update(const AppState& app) {
   model_ = app.model_version;
   const Model& m = *app.model;
   State fk(m);
-  key_body_q_.clear();
-  for (const Keyframe& k : t.timeline.keys) {
-    if (int(k.q.size()) != m.coord_count) continue;
-    eval_fk(m, k.q, {}, fk);
-    key_body_q_.push_back(fk.body_q);
+  key_body_q_.assign(t.timeline.keys.size(), {});
+  for (std::size_t k = 0; k < t.timeline.keys.size(); ++k) {
+    if (int(t.timeline.keys[k].q.size()) != m.coord_count) continue;
+    eval_fk(m, t.timeline.keys[k].q, {}, fk);
+    key_body_q_[k] = fk.body_q;
   }
   path_.clear();
   path_ok_.clear();
@@ -50,10 +69,12 @@ void TimelineView::update(const AppState& app) {
 void TimelineView::draw_ghosts(render::Renderer& r, const AppState& app) {
   if (!app.model || !app.timeline.show_ghosts || app.timeline.timeline.keys.empty()) return;
   update(app);
-  for (int k = 0; k < int(key_body_q_.size()); ++k) {
+  const TimelineState& t = app.timeline;
+  for (int k : key_ghosts_shown(t.timeline, t.playhead, t.selected)) {
+    if (k >= int(key_body_q_.size()) || key_body_q_[k].empty()) continue;
     render::DrawStyle s;
     s.alpha = kKeyGhostAlpha;
-    s.tint = k == app.timeline.selected ? kSelectedKeyTint : kKeyGhostTint;
+    s.tint = k == t.selected ? kSelectedKeyTint : kKeyGhostTint;
     r.draw_robot(key_body_q_[k], s);
   }
 }

@@ -267,9 +267,13 @@ int Trajectory::flagged_segments() const {
 std::string flagged_summary(const Trajectory& tr) {
   const int n = tr.flagged_segments();
   if (n == 0) return "";
+  // the first ten by number (a 10,000-key timeline listed 2,951 in one line)
   std::string which;
+  int listed = 0;
   for (const SegmentReport& s : tr.segments)
-    if (s.flagged()) which += (which.empty() ? "" : ", ") + std::to_string(s.key);
+    if (s.flagged() && listed++ < kFlaggedListed)
+      which += (which.empty() ? "" : ", ") + std::to_string(s.key);
+  if (n > kFlaggedListed) which += " and " + std::to_string(n - kFlaggedListed) + " more";
   return std::to_string(n) + " of " + std::to_string(tr.segments.size()) +
          (tr.segments.size() == 1 ? " segment" : " segments") + " flagged (segment" +
          (n == 1 ? " " : "s ") + which + ")";

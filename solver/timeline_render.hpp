@@ -129,7 +129,9 @@ struct Trajectory {
 };
 
 // "1 of 2 segments flagged (segment 0)", "2 of 3 segments flagged (segments 0, 2)": the summary
-// the workbench's export and `ikwb animate` give before describe_segment's lines; "" when none is
+// the workbench's export and `ikwb animate` give before describe_segment's lines, the first
+// kFlaggedListed segments named ("... 9 and 40 more)"); "" when none is
+constexpr int kFlaggedListed = 10;
 std::string flagged_summary(const Trajectory& trajectory);
 
 // Renders the timeline at `rate` Hz. objectives: the scene's, whose targets the keys hold (the

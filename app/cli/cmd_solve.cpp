@@ -172,13 +172,16 @@ class ResultRows {
 // problem set for problems begin..begin+n-1; each chunk's results go to rows.add as soon as they
 // are in, and rows.close() ends OUT.csv after the last. sequential: one problem at a time, each
 // from the answer before it (q0 for the first). Shows the progress on standard error
-// (SolveProgress). Returns the results in order and sets *elapsed (s).
+// (SolveProgress). Sets *elapsed (s); with keep_q, returns every problem's answer in order
+// (--explain reads them), else nothing: the memory stays that of one chunk however many rows
+// stream through (a million rows held 300 MB of results no one read).
 template <class MakeChunk>
-std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSettings& settings,
-                                           const std::vector<double>& q0, std::size_t count,
-                                           int chunk, bool sequential, MakeChunk make_chunk,
-                                           ResultRows& rows, double* elapsed) {
-  std::vector<ProblemResult> results(count);
+std::vector<std::vector<double>> solve_in_chunks(IkSolver& solver, const SolverSettings& settings,
+                                                 const std::vector<double>& q0, std::size_t count,
+                                                 int chunk, bool sequential, MakeChunk make_chunk,
+                                                 ResultRows& rows, double* elapsed,
+                                                 bool keep_q = false) {
+  std::vector<std::vector<double>> kept;
   std::vector<double> start = q0;
   if (sequential) chunk = 1;
   SolveProgress progress(stderr, isatty(fileno(stderr)), count);
@@ -188,8 +191,9 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
     int n = int(std::min<std::size_t>(chunk, count - begin));
     IkProblem problem = make_chunk(begin, n);
     solver.solve(problem, settings, start, res);
-    for (int i = 0; i < n; ++i) results[begin + i] = res.problems[i];
-    rows.add(results.data() + begin, n);
+    rows.add(res.problems.data(), n);
+    if (keep_q)
+      for (int i = 0; i < n; ++i) kept.push_back(res.problems[i].q);
     if (sequential) start = res.problems[0].q;
     progress.update(begin + n,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -197,7 +201,7 @@ std::vector<ProblemResult> solve_in_chunks(IkSolver& solver, const SolverSetting
   progress.finish();
   *elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rows.close();
-  return results;
+  return kept;
 }
 
 // what solving `count` problems `chunk` at a time allocates, for the out-of-memory message
@@ -218,11 +222,12 @@ void print_summary(const std::string& out_path, const ResultRows& rows, std::siz
   }
   const std::string malformed =
       skipped ? "; " + std::to_string(skipped) + " of the lines malformed and skipped" : "";
+  // below 10 a second with two decimals (a large robot solved at 0.3 a second read "0 solves/s")
+  const double rate = elapsed > 0 ? double(rows.solved()) / elapsed : 0.0;
   std::fprintf(out_path == "-" ? stderr : stdout,
-               "solved %d/%zu (%s%%) in %.3f s, %.0f solves/s (%s)%s\n", rows.converged(), lines,
+               "solved %d/%zu (%s%%) in %.3f s, %.*f solves/s (%s)%s\n", rows.converged(), lines,
                format_percent(lines ? rows.converged() / double(lines) : 0.0, 1).c_str(), elapsed,
-               elapsed > 0 ? double(rows.solved()) / elapsed : 0.0, where.c_str(),
-               malformed.c_str());
+               rate < 10 ? 2 : 0, rate, where.c_str(), malformed.c_str());
 }
 
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
@@ -432,7 +437,8 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   *allocating = chunk_text(valid.size(), chunk);
   ResultRows rows(out, m, ok, true);
   double elapsed = 0;
-  std::vector<ProblemResult> results = solve_in_chunks(
+  const bool explain = args.has("explain");
+  const std::vector<std::vector<double>> answers = solve_in_chunks(
       *solver, settings, setup.q, valid.size(), chunk, sequential,
       [&](std::size_t begin, int n) {
         IkProblem problem = make_problem(robot.model, setup.objectives, n, &setup.collision);
@@ -444,9 +450,9 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         }
         return problem;
       },
-      rows, &elapsed);
+      rows, &elapsed, explain);
   print_summary(out_path, rows, ok.size(), elapsed, *solver, settings);
-  if (!args.has("explain")) return;
+  if (!explain) return;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);
     apply_joint_settings(setup, problem);
@@ -456,7 +462,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         targets_path.empty() ? "scene"
                              : (targets_path == "-" ? std::string(kStandardInput) : targets_path) +
                                    ":" + std::to_string(targets.rows[valid[k]].line);
-    explain_row(where, problem, results[k].q, settings);
+    explain_row(where, problem, answers[k], settings);
   }
 }
 

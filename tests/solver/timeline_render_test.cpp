@@ -569,5 +569,21 @@ TEST(TimelineRender, KeysTakeTheScenesLimitsAndUnitQuaternions) {
       << warnings[1];
 }
 
+// the summary names the first ten flagged segments and counts the rest (a 10,000-key timeline
+// listed 2,951 numbers in one line)
+TEST(TimelineRender, FlaggedSummaryNamesTheFirstTen) {
+  Trajectory tr;
+  for (int k = 0; k < 40; ++k) {
+    SegmentReport s;
+    s.key = k;
+    s.ik_failures = k % 2;
+    tr.segments.push_back(s);
+  }
+  EXPECT_EQ(flagged_summary(tr),
+            "20 of 40 segments flagged (segments 1, 3, 5, 7, 9, 11, 13, 15, 17, 19 and 10 more)");
+  tr.segments.resize(4);
+  EXPECT_EQ(flagged_summary(tr), "2 of 4 segments flagged (segments 1, 3)");
+}
+
 }  // namespace
 }  // namespace ikwb

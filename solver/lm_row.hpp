@@ -74,6 +74,10 @@ constexpr double kStallDecrease = 0.7;
 // took 113 (88).
 constexpr double kStallNearViolation = 100.0;
 
+// the iterations an attempt runs whatever its deadline until it has accepted a step (a time
+// budget shorter than one iteration stopped it before any step)
+constexpr int kStepsBeforeTheClock = 8;
+
 template <class T>
 struct LmConfig {
   int max_iterations = 100;
@@ -734,9 +738,10 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     sys.dofs.stride = lm_dof_parents(m, w.cols, w.cols + nv);
   }
   // the clock is read every iteration on larger problems, every fourth on small ones (an
-  // iteration of a 7-dof arm takes about as long as a few clock reads); never before the first,
-  // so that a budget one iteration outlasts still moves the row (a 2,000-link chain with 2M
-  // collision pairs in a 4 ms frame budget took no step in any frame, and never followed a drag)
+  // iteration of a 7-dof arm takes about as long as a few clock reads); not before a step was
+  // accepted, within kStepsBeforeTheClock iterations, so that a budget one iteration outlasts
+  // still moves the row (a 2,000-link chain with 2M collision pairs in a 4 ms frame budget took
+  // no step in any frame, and never followed a drag: each frame's first step was rejected)
   const bool timed = w.deadline_ns != ~uint64_t(0);
   const int clock_mask = nv >= 32 ? 0 : 3;
   start_multipliers(pv, w.al_lambda_init, w.al_lambda);
@@ -834,7 +839,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   const int max_iterations = has_free_dof(nv, w.dof_free) ? cfg.max_iterations : 0;
   for (int it = 0; it < max_iterations; ++it) {
     // out of time: the best so far stands
-    if (timed && it > 0 && (it & clock_mask) == clock_mask && row_clock_ns() >= w.deadline_ns)
+    if (timed && (moved || it >= kStepsBeforeTheClock) && (it & clock_mask) == clock_mask &&
+        row_clock_ns() >= w.deadline_ns)
       break;
     // an earlier attempt of the row converged in another lane: this one cannot be kept
     if (w.stop_after && *static_cast<const volatile unsigned*>(w.stop_after) < w.attempt) break;

@@ -151,9 +151,9 @@ TEST(SolverDriver, BudgetPoolSeedsContinueAcrossFrames) {
 }
 
 // the budget is the warm start's time budget and the pool gets only what is left: a budget spent
-// before the first iteration (a nanosecond; the clock is read every iteration after the first
-// on a robot of 32 dofs or more) stops the warm start after one iteration and advances no pool
-// seed
+// before the first iteration (a nanosecond; the clock is read every iteration once a step was
+// taken, on a robot of 32 dofs or more) stops the warm start after its first step and advances
+// no pool seed
 TEST(SolverDriver, SpentBudgetStopsTheWarmStartAndLeavesNothingForThePool) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("humanoid"));
@@ -170,7 +170,7 @@ TEST(SolverDriver, SpentBudgetStopsTheWarmStartAndLeavesNothingForThePool) {
   frame(app, driver);
   const BudgetStatus& b = app.solve.budget;
   ASSERT_TRUE(app.solve.ran);
-  // one iteration however short the budget (else a robot whose iteration outlasts it never moves)
+  // one step however short the budget (else a robot whose iteration outlasts it never moves)
   EXPECT_EQ(b.warm_iterations, 1);
   EXPECT_FALSE(b.stopped_converged);
   EXPECT_EQ(b.pool_seeds, 0);

@@ -525,8 +525,9 @@ TEST(LmStep, LongChainSolvesAndConverges) {
 }
 
 // A deadline already passed stops an attempt inside its iterations (LM and the row driver's
-// budget), where fixed iterations would otherwise run them all, after its first iteration: a
-// budget that one iteration outlasts still takes a step (else the workbench's robot never moved)
+// budget), where fixed iterations would otherwise run them all, once it has taken a step: a
+// budget that one iteration outlasts still takes one (else the workbench's robot never moved),
+// and an attempt whose steps are all rejected stops after kStepsBeforeTheClock iterations
 TEST(LmStep, DeadlineStopsTheIterations) {
   auto model = std::make_shared<const Model>(long_chain(64));
   IkProblem pr(model, 1);
@@ -537,7 +538,12 @@ TEST(LmStep, DeadlineStopsTheIterations) {
   cfg.fixed_iterations = true;
   Solve free_run = solve_row(pr, 0, model->middle_configuration(), cfg);
   EXPECT_EQ(free_run.st.iterations, 1000);
+  // stretched out toward it: no step lowers the error
   Solve stopped = solve_row(pr, 0, model->middle_configuration(), cfg, 0);
+  EXPECT_EQ(stopped.st.iterations, kStepsBeforeTheClock);
+  // within reach, the first step is taken and the deadline stops the attempt after it
+  pr.set_target_position(o, 0, {1.0, 0.6, 0.2});
+  stopped = solve_row(pr, 0, model->middle_configuration(), cfg, 0);
   EXPECT_EQ(stopped.st.iterations, 1);
 }
 

@@ -176,25 +176,42 @@ TEST(SupportPolygon, RowsAreSignedEdgeDistancesPlusMargin) {
 // corners of two feet side by side on one front line, the middle two moved 1e-12 or 1e-5 m out
 // of it or into the polygon. The middle ones as hull vertices split the front edge into rows of
 // the same value, and the cost of a CoM past that line doubled with a step of 1e-7.
-TEST(SupportPolygon, ACornerWithinRoundingOfAnEdgeLeavesTheCostAsItIs) {
-  auto model = std::make_shared<Model>(test::planar_arm());
-  auto q = model->neutral_configuration();
-  auto poses = test::body_poses(*model, q);
+// the planar arm at rest, its centre of mass c, and support polygons of points on its base
+struct OnTheBase {
+  std::shared_ptr<Model> model = std::make_shared<Model>(test::planar_arm());
+  std::vector<double> q = model->neutral_configuration();
+  std::vector<Transform<double>> poses = test::body_poses(*model, q);
   Vec3<double> c = center_of_mass(model->view(), poses.data());
-  for (double bump : {-1e-5, -1e-12, 0.0, 1e-12, 1e-5}) {
-    IkProblem pr(model);
+  // a support polygon over `points` (base frame) added to pr
+  int add(IkProblem& pr, std::vector<LinkPoint<double>> points, double margin) const {
     Objective sp;
     sp.params.type = ObjectiveType::kSupportPolygon;
-    sp.params.margin = 0.01;
+    sp.params.margin = margin;
+    sp.points = std::move(points);
+    return pr.add_objective(sp);
+  }
+};
+
+TEST(SupportPolygon, ACornerWithinRoundingOfAnEdgeLeavesTheCostAsItIs) {
+  const OnTheBase base;
+  const Vec3<double>& c = base.c;
+  for (double bump : {-1e-5, -1e-12, 0.0, 1e-12, 1e-5}) {
+    IkProblem pr(base.model);
     // the front line x = c.x - 0.05 (the CoM 5 cm past it), the feet behind it
     const double f = c.x - 0.05, b = c.x - 0.3;
-    sp.points = {{0, {b, c.y - 0.2, 0}},  {0, {f, c.y - 0.2, 0}},  {0, {f + bump, c.y - 0.05, 0}},
-                 {0, {b, c.y - 0.05, 0}}, {0, {b, c.y + 0.05, 0}}, {0, {f + bump, c.y + 0.05, 0}},
-                 {0, {f, c.y + 0.2, 0}},  {0, {b, c.y + 0.2, 0}}};
-    const int o = pr.add_objective(sp);
+    const int o = base.add(pr,
+                           {{0, {b, c.y - 0.2, 0}},
+                            {0, {f, c.y - 0.2, 0}},
+                            {0, {f + bump, c.y - 0.05, 0}},
+                            {0, {b, c.y - 0.05, 0}},
+                            {0, {b, c.y + 0.05, 0}},
+                            {0, {f + bump, c.y + 0.05, 0}},
+                            {0, {f, c.y + 0.2, 0}},
+                            {0, {b, c.y + 0.2, 0}}},
+                           0.01);
     double cost = 0;
     int active = 0;
-    for (double v : test::raw_rows(pr.view(), o, 0, q)) {
+    for (double v : test::raw_rows(pr.view(), o, 0, base.q)) {
       cost += v > 0 ? v * v : 0;
       active += v > 0;
     }
@@ -207,23 +224,18 @@ TEST(SupportPolygon, ACornerWithinRoundingOfAnEdgeLeavesTheCostAsItIs) {
 // to a CoM past its end, not the sliver triangle's (whose edges all run along the line, so the
 // CoM 0.5 m past the end read 1e-8 m outside and a hard balance passed)
 TEST(SupportPolygon, ThreeContactsOnALineAreASegment) {
-  auto model = std::make_shared<Model>(test::planar_arm());
-  auto q = model->neutral_configuration();
-  auto poses = test::body_poses(*model, q);
-  Vec3<double> c = center_of_mass(model->view(), poses.data());
+  const OnTheBase base;
+  const Vec3<double>& c = base.c;
   for (double bump : {-1e-5, -1e-12, 0.0, 1e-12, 1e-5}) {
-    IkProblem pr(model);
-    Objective sp;
-    sp.params.type = ObjectiveType::kSupportPolygon;
-    sp.params.margin = 0.02;
+    IkProblem pr(base.model);
     // along x from c.x - 0.7 to c.x - 0.5: the CoM 0.5 m past the end at (c.x - 0.5, c.y)
-    sp.points = {
-        {0, {c.x - 0.7, c.y, 0}}, {0, {c.x - 0.6, c.y + bump, 0}}, {0, {c.x - 0.5, c.y, 0}}};
-    const int o = pr.add_objective(sp);
+    const int o = base.add(
+        pr, {{0, {c.x - 0.7, c.y, 0}}, {0, {c.x - 0.6, c.y + bump, 0}}, {0, {c.x - 0.5, c.y, 0}}},
+        0.02);
     double largest = -HUGE_VAL;
-    for (double v : test::raw_rows(pr.view(), o, 0, q)) largest = std::max(largest, v);
+    for (double v : test::raw_rows(pr.view(), o, 0, base.q)) largest = std::max(largest, v);
     EXPECT_NEAR(largest, 0.5, 1e-9) << bump;
-    EXPECT_FALSE(report_objectives(pr, 0, q, poses, SolverSettings())[o].reached) << bump;
+    EXPECT_FALSE(report_objectives(pr, 0, base.q, base.poses, SolverSettings())[o].reached) << bump;
   }
 }
 

@@ -11,7 +11,12 @@ namespace {
 TEST(History, StepsOfALongTimelineHoldAtMostTheKeyBudget) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("planar3"));
-  for (int k = 0; k < 30000; ++k) app.timeline.timeline.keys.push_back({double(k), app.joint_q});
+  Keyframe key;
+  key.q = app.joint_q;
+  for (int k = 0; k < 30000; ++k) {
+    key.time = k;
+    app.timeline.timeline.keys.push_back(key);
+  }
   app.timeline.model_version = app.model_version;
   History h;
   h.observe(app, false, "");

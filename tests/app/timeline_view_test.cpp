@@ -12,7 +12,11 @@ namespace {
 
 Timeline keys_at_seconds(int n) {
   Timeline t;
-  for (int k = 0; k < n; ++k) t.keys.push_back(Keyframe{double(k), {}, {}});
+  Keyframe key;
+  for (int k = 0; k < n; ++k) {
+    key.time = k;
+    t.keys.push_back(key);
+  }
   return t;
 }
 

@@ -366,12 +366,19 @@ int AppState::add_objective(Objective spec) {
   info("added " + objectives[index].name() + " objective");
   if (spec.params.type == ObjectiveType::kSelfCollision) warn_overlapping_pairs();
   // a target that leaves dofs free, on a robot without a posture: those dofs drift with every
-  // drag (the same target, another configuration), which a null-space posture prevents
+  // drag (the same target, another configuration), which a null-space posture prevents. Only
+  // the dofs that move its link count (a wide tree's 994 other dofs were said to drift).
   bool posture = false;
   for (const WorkbenchObjective& o : objectives) posture |= o.type() == ObjectiveType::kPosture;
   const int pinned = kind.dim(model->dof_count);
-  if (kind.has_target() && !posture && model->dof_count > pinned) {
-    const int free = model->dof_count - pinned;
+  int moving = model->dof_count;
+  if (kind.has(kFieldLink)) {
+    moving = 0;
+    for (int j = model->body_joint[objectives[index].link()]; j >= 0; j = model->joint_ancestor[j])
+      moving += model->joint_qd_start[j + 1] - model->joint_qd_start[j];
+  }
+  if (kind.has_target() && !posture && moving > pinned) {
+    const int free = moving - pinned;
     info(
         std::to_string(free) +
         (free == 1 ? " dof is left free by it and drifts" : " dofs are left free by it and drift") +

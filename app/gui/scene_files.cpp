@@ -82,6 +82,8 @@ std::string describe_recovery(const Scene& scene) {
   std::string robot = std::filesystem::path(scene.robot).stem().string();
   if (robot.empty()) robot = "no robot";
   std::string text = robot + ": " + count(scene.objectives.size(), "objective", "objectives");
+  if (!scene.obstacles.empty())
+    text += ", " + count(scene.obstacles.size(), "obstacle", "obstacles");
   if (!scene.timeline.keys.empty())
     text += ", " + count(scene.timeline.keys.size(), "timeline key", "timeline keys");
   const std::size_t stored = scene.extra.value("stored_configs", nlohmann::json::array()).size();

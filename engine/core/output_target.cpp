@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -26,6 +27,8 @@ std::string replace_refusal(const std::string& target) {
   struct stat st;
   if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
   if (::access(target.c_str(), W_OK) == 0) return "";
+  // on a read-only file system chmod does not help
+  if (errno == EROFS) return "the file is on a read-only file system; choose another place";
   return "the file is write-protected; make it writable (chmod u+w) or choose another";
 }
 

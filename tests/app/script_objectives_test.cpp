@@ -237,5 +237,21 @@ TEST(ScriptObjectives, SetNameRefusesAnotherObjectivesName) {
   EXPECT_EQ(app.objectives[1].name(), "grip");
 }
 
+// the dofs a target leaves to drift are those that move its link (the dual arm's left tool: the
+// torso and the left arm's 8, less the pose's 6), not every dof of the robot (15 - 6)
+TEST(ScriptObjectives, TheDofsLeftFreeAreThoseOfTheLinksChain) {
+  AppState app;
+  ASSERT_TRUE(
+      app.load_robot(std::string(IKWB_SOURCE_DIR) + "/assets/robots/dual_arm/dual_arm.urdf"));
+  std::string error;
+  ASSERT_TRUE(script_add_objective(app, words({"add", "pose", "left_tool"}), &error)) << error;
+  int said = 0;
+  for (const Message& m : app.messages) {
+    said += m.text.find("2 dofs are left free by it and drift") != std::string::npos;
+    EXPECT_EQ(m.text.find("9 dofs are left free"), std::string::npos) << m.text;
+  }
+  EXPECT_EQ(said, 1);
+}
+
 }  // namespace
 }  // namespace ikwb::gui

@@ -386,9 +386,11 @@ TEST(RecoverySummary, NamesTheRobotAndCountsWhatItHolds) {
   scene.robot = "/somewhere/quadruped.urdf";
   scene.objectives.resize(9);
   scene.timeline.keys.resize(4);
+  scene.obstacles.resize(2);
   scene.extra["stored_configs"] = json::array({json::object()});
   EXPECT_EQ(ikwb::gui::describe_recovery(scene),
-            "quadruped: 9 objectives, 4 timeline keys, 1 stored configuration");
+            "quadruped: 9 objectives, 2 obstacles, 4 timeline keys, 1 stored configuration");
+  scene.obstacles.clear();
   scene.timeline.keys.clear();
   scene.extra = json::object();
   scene.objectives.resize(1);

@@ -102,14 +102,20 @@ int button_index(const std::string& s) {
   return -1;
 }
 
-// splits a line into tokens; double quotes group words; '#' outside quotes starts a comment
+// splits a line into tokens; double quotes group words, and inside them \" is a quote and \\ a
+// backslash (a name with a quote in it); '#' outside quotes starts a comment
 std::vector<std::string> tokenize(const std::string& line) {
   std::vector<std::string> out;
   std::string cur;
-  bool quoted = false, have = false;
+  bool quoted = false, have = false, escaped = false;
   for (char c : line) {
-    if (quoted) {
-      if (c == '"')
+    if (escaped) {
+      cur += c;
+      escaped = false;
+    } else if (quoted) {
+      if (c == '\\')
+        escaped = true;
+      else if (c == '"')
         quoted = false;
       else
         cur += c;

@@ -153,6 +153,9 @@ TEST(ScriptArgs, UnitsSwitchesKeysAndTokens) {
   EXPECT_EQ(button_index("middle"), 2);
   EXPECT_EQ(tokenize("a \"b c\"  d # e"), (std::vector<std::string>{"a", "b c", "d"}));
   EXPECT_EQ(tokenize("\"\""), (std::vector<std::string>{""}));
+  // a quote and a backslash inside quotes (a name could not hold a quote)
+  EXPECT_EQ(tokenize(R"(name "a \"q\" \\ b" c\d)"),
+            (std::vector<std::string>{"name", "a \"q\" \\ b", "c\\d"}));
 }
 
 TEST(Script, ShippedScriptsParse) {

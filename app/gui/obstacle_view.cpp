@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
+#include <vector>
 
 #include "engine/render/glm_convert.hpp"
 #include "engine/render/primitives.hpp"
@@ -16,21 +19,37 @@ namespace {
 
 constexpr float kFloorHalf = 1.5f;  // half side of the drawn floor square, m (at least)
 
-// the obstacle's mesh in its own frame (shapes along local z, as the solver reads them)
-MeshData obstacle_mesh(const Obstacle& o) {
+// beyond this many obstacles the round ones are drawn with half the segments each way
+constexpr int kManyObstacles = 200;
+
+// the obstacle's mesh in its own frame (shapes along local z, as the solver reads them), with
+// `segments` around its axis
+MeshData obstacle_mesh(const Obstacle& o, int segments) {
   switch (o.type) {
     case ShapeType::kBox:
       return render::make_box(float(o.size.x), float(o.size.y), float(o.size.z));
     case ShapeType::kSphere:
-      return render::make_sphere(float(o.radius), 24, 12);
+      return render::make_sphere(float(o.radius), segments, segments / 2);
     case ShapeType::kCapsule:
-      return render::make_capsule(float(o.radius), float(o.length), 24, 12);
+      return render::make_capsule(float(o.radius), float(o.length), segments, segments / 2);
     case ShapeType::kCylinder:
-      return render::make_cylinder(float(o.radius), float(o.length), 24);
+      return render::make_cylinder(float(o.radius), float(o.length), segments);
     case ShapeType::kHalfSpace:
       break;
   }
   return {};
+}
+
+// obstacle_mesh, made once per shape and size (a scene of 2,000 spheres tessellated every one
+// of them every frame); the cache is emptied when it holds many sizes
+const MeshData& cached_obstacle_mesh(const Obstacle& o, int segments) {
+  using Key = std::tuple<int, double, double, double, double, double, int>;
+  static std::map<Key, MeshData> cache;
+  const Key key{int(o.type), o.size.x, o.size.y, o.size.z, o.radius, o.length, segments};
+  auto at = cache.find(key);
+  if (at != cache.end()) return at->second;
+  if (cache.size() >= 1024) cache.clear();
+  return cache.emplace(key, obstacle_mesh(o, segments)).first->second;
 }
 
 // the rotation taking +z to the unit vector n
@@ -42,13 +61,9 @@ Quat<double> rotation_to(const Vec3<double>& n) {
   return normalize(Quat<double>{a.x, a.y, a.z, 1 + c});
 }
 
-// front faces of a mesh at `pose`, shaded by a headlight from the eye
-void solid(render::Overlay& ov, const MeshData& mesh, const glm::mat4& pose, const glm::vec3& eye,
-           const glm::vec4& color) {
-  std::vector<glm::vec3> tris;
-  std::vector<glm::vec4> colors;
-  tris.reserve(mesh.indices.size());
-  colors.reserve(mesh.indices.size());
+// front faces of a mesh at `pose`, shaded by a headlight from the eye, added to tris / colors
+void solid(const MeshData& mesh, const glm::mat4& pose, const glm::vec3& eye,
+           const glm::vec4& color, std::vector<glm::vec3>& tris, std::vector<glm::vec4>& colors) {
   const glm::mat3 rot(pose);
   for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
     glm::vec3 p[3];
@@ -76,7 +91,6 @@ void solid(render::Overlay& ov, const MeshData& mesh, const glm::mat4& pose, con
       colors.push_back(glm::vec4(glm::vec3(color) * (0.45f + 0.55f * lit), color.a));
     }
   }
-  if (!tris.empty()) ov.triangles(tris, colors, true);
 }
 
 // the twelve edges of a box (outline of a selected box)
@@ -126,6 +140,9 @@ Vec3<double> rpy_from_quat(const Quat<double>& q) {
 void draw_obstacles(render::Overlay& ov, const render::Camera& camera, const AppState& app,
                     int selected, int hovered) {
   const glm::vec3 eye = camera.eye();
+  const int segments = int(app.obstacles.size()) > kManyObstacles ? 12 : 24;
+  std::vector<glm::vec3> tris;
+  std::vector<glm::vec4> colors;
   for (int i = 0; i < int(app.obstacles.size()); ++i) {
     const Obstacle& o = app.obstacles[i];
     glm::vec4 color = kObstacleColor;
@@ -148,9 +165,10 @@ void draw_obstacles(render::Overlay& ov, const render::Camera& camera, const App
       continue;
     }
     const glm::mat4 pose = render::to_glm(o.pose);
-    solid(ov, obstacle_mesh(o), pose, eye, color);
+    solid(cached_obstacle_mesh(o, segments), pose, eye, color, tris, colors);
     if (o.type == ShapeType::kBox) box_edges(ov, o, pose, edge);
   }
+  if (!tris.empty()) ov.triangles(tris, colors, true);
 }
 
 int pick_obstacle(const AppState& app, const render::Ray& ray, float max_distance,

@@ -98,6 +98,29 @@ void print_row(const BenchStats& s) {
 
 }  // namespace
 
+namespace {
+
+// A count whose problems cannot fit in this machine's memory even at a target and a
+// configuration each is refused before any work (2^31 TRAC-IK problems allocated for 43 s
+// before running out of memory).
+void refuse_beyond_memory(const Model& model, int problems, int largest_batch) {
+  const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  const double each = 8.0 * (model.coord_count + 7);  // a pose target and a configuration
+  auto refuse = [&](const std::string& option, int count) {
+    if (!(have > 0) || count * each <= have) return;
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%s %d needs at least %.1f GB, a target and a configuration each; this "
+                  "machine has %.1f GB",
+                  option.c_str(), count, count * each / 1e9, have / 1e9);
+    throw CliError(text);
+  };
+  refuse("--problems", problems);
+  refuse("--batches", largest_batch);
+}
+
+}  // namespace
+
 int cmd_bench(int argc, char** argv) {
   ArgParser args("ikwb bench", kSummary);
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
@@ -142,6 +165,9 @@ int cmd_bench(int argc, char** argv) {
     LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
     print_warnings(robot.warnings);
     const int link = find_target_link(*robot.model, args.get("link"));
+    refuse_beyond_memory(
+        *robot.model, protocol != "batch" ? problems : 0,
+        protocol != "tracik" ? *std::max_element(batches.begin(), batches.end()) : 0);
     std::string reason;
     auto solver = make_solver(batch.backend, &reason);
     if (!reason.empty()) std::fprintf(stderr, "note: %s\n", reason.c_str());

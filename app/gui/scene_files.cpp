@@ -1,6 +1,7 @@
 // Scene files and the recovery file's restore (see scene_files.hpp).
 #include "app/gui/scene_files.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 #include "app/gui/session.hpp"
@@ -48,6 +49,18 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     ui.session->saved_serial = session_serial(ui);
   }
   app.info("saved scene " + path);
+  // the pose shown is not the one a reopened scene shows: said, as the file is written
+  if (app.timeline.hold) {
+    char at[32];
+    std::snprintf(at, sizeof at, "%.2f s", app.timeline.playhead);
+    app.warn(std::string("saved the configuration and targets the timeline's playhead sets (") +
+             at + "): the scene reopens at that pose");
+  }
+  if (app.branch.active && app.branch.edits > 0 && !app.branch.descendants_follow)
+    app.warn(
+        "saved during a branch edit whose descendants keep their places: the file holds "
+        "the joint values, and reopened, the links below the edited joint are where those "
+        "values put them, not where they are shown");
   return true;
 }
 

@@ -165,4 +165,17 @@ TEST_F(SceneIdentity, EachRunningWorkbenchHasItsOwnRecoveryFile) {
   EXPECT_EQ(dump("r.json")["objectives"][0]["weight"], 2.0);
 }
 
+// a save while the timeline's playhead sets the robot says that the file holds that pose (the
+// reopened scene was "off" from the targets the user had been editing, without a word)
+TEST_F(SceneIdentity, ASaveAtThePlayheadSaysSo) {
+  ASSERT_EQ(run("robot panda\nwait 5\ntimeline on\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 40\n"
+                "key_add 1.5\nscrub 0.75\nwait 3\nsave_scene s.json\nwait 1\n"),
+            0)
+      << log();
+  EXPECT_NE(log().find("saved the configuration and targets the timeline's playhead sets (0.75 "
+                       "s): the scene reopens at that pose"),
+            std::string::npos)
+      << log();
+}
+
 }  // namespace

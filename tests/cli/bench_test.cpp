@@ -2,6 +2,7 @@
 // median it reports (solver/benchmark.hpp).
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -83,6 +84,24 @@ TEST(CliBench, CountsBeyondTheIntRangeAndEmptyListsAreRefused) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("protocol"), std::string::npos) << r.out;
+  }
+}
+
+// a count whose targets alone exceed the machine's memory is refused at once (2^31 problems
+// allocated for 43 s before running out)
+TEST(CliBench, CountsBeyondTheMachinesMemoryAreRefusedAtOnce) {
+  // planar3's 2^31 problems need at least 172 GB
+  if (double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE)) > 150e9)
+    GTEST_SKIP() << "this machine has the memory for 2^31 problems";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--protocol", "tracik", "--problems", "2147483647"},
+        std::vector<std::string>{"--protocol", "batch", "--batches", "1,2147483647"}}) {
+    CmdResult r = run_bench(args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find(args[2] + " 2147483647 needs at least "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GB, a target and a configuration each; this machine has"),
+              std::string::npos)
+        << r.err;
   }
 }
 

@@ -236,7 +236,7 @@ void check_sizes(const IkProblem& problem, int pi, const std::vector<double>& q,
 // problem set of its own
 IkProblem single_problem(const IkProblem& problem, int pi) {
   IkProblem out(problem.model_ptr(), 1);
-  out.set_collision_world(problem.collision_world());
+  out.share_collision_world(problem);
   out.set_dof_limits(problem.dof_lower(), problem.dof_upper());
   for (int oi = 0; oi < problem.objective_count(); ++oi) {
     out.add_objective(problem.objective(oi));

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace ikwb {
 
@@ -44,6 +47,33 @@ Objective make_objective(ObjectiveType type, int link, Vec3<double> offset,
 uint64_t next_collision_world_id() {
   static std::atomic<uint64_t> next{1};
   return next++;
+}
+
+// The model's default world and its id, built once for the problems on a model (a 2,047-link
+// tree's pair list took 0.1 s, built again for every target of `ikwb solve --sequential`). The
+// worlds of the last few models are kept while their models live; the next problem made drops
+// those of models gone.
+std::pair<std::shared_ptr<const CollisionWorld>, uint64_t> default_collision_world(
+    const std::shared_ptr<const Model>& model) {
+  struct Kept {
+    std::weak_ptr<const Model> model;
+    std::shared_ptr<const CollisionWorld> world;
+    uint64_t id;
+  };
+  constexpr std::size_t kModelsKept = 4;
+  static std::mutex mutex;
+  static std::vector<Kept> kept;
+  std::lock_guard<std::mutex> lock(mutex);
+  kept.erase(
+      std::remove_if(kept.begin(), kept.end(), [](const Kept& k) { return k.model.expired(); }),
+      kept.end());
+  for (const Kept& k : kept)
+    if (k.model.lock() == model) return {k.world, k.id};
+  if (kept.size() == kModelsKept) kept.erase(kept.begin());
+  kept.push_back({model,
+                  std::make_shared<const CollisionWorld>(make_collision_world(*model, {}, {})),
+                  next_collision_world_id()});
+  return {kept.back().world, kept.back().id};
 }
 
 }  // namespace
@@ -88,8 +118,7 @@ IkProblem::IkProblem(std::shared_ptr<const Model> model, int problem_count)
                                 std::to_string(problem_count));
   dof_lower_ = model_->dof_lower;
   dof_upper_ = model_->dof_upper;
-  collision_ = make_collision_world(*model_, {}, {});
-  collision_id_ = next_collision_world_id();
+  std::tie(collision_, collision_id_) = default_collision_world(model_);
 }
 
 void IkProblem::check_objective(int i, const char* what) const {
@@ -479,7 +508,7 @@ ProblemView<double> IkProblem::view() const {
   v.targets = targets_.data();
   v.rest_q = rest_.data();
   v.points = points_.data();
-  v.collision = collision_view(collision_);
+  v.collision = collision_view(*collision_);
   return v;
 }
 
@@ -494,9 +523,16 @@ void IkProblem::set_collision_world(CollisionWorld world) {
       throw std::invalid_argument("set_collision_world: world capsule index out of range");
   if (world.self_pairs.size() % 2)
     throw std::invalid_argument("set_collision_world: self_pairs must hold index pairs");
-  collision_ = std::move(world);
+  collision_ = std::make_shared<const CollisionWorld>(std::move(world));
   collision_id_ = next_collision_world_id();
   ++version_;
+}
+
+void IkProblem::share_collision_world(const IkProblem& other) {
+  if (other.model_ != model_)
+    throw std::invalid_argument("share_collision_world: the other problem is on another model");
+  collision_ = other.collision_;
+  collision_id_ = other.collision_id_;
 }
 
 bool IkProblem::has_custom() const {

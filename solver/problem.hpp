@@ -145,13 +145,17 @@ class IkProblem {
   const Objective& objective(int index) const;
 
   // Capsules, self-collision pairs and obstacles read by the collision objectives (default: the
-  // model's capsules and pairs, no obstacles; engine/core/collision_geometry.hpp). Keeps the
-  // layout; throws std::invalid_argument for indices out of range.
+  // model's capsules and pairs, no obstacles; engine/core/collision_geometry.hpp; built once a
+  // model and shared by its problems). Keeps the layout; throws std::invalid_argument for
+  // indices out of range.
   void set_collision_world(CollisionWorld world);
-  const CollisionWorld& collision_world() const { return collision_; }
-  // the collision world's identity: unique to each world set (at construction and by
-  // set_collision_world) in this process; a copy of the problem keeps it. Equal ids, same world
-  // (a backend keeps its collision memo across solves by it)
+  // other's collision world and its id (a problem made from another on the same model: no copy,
+  // and a backend's collision memo stays valid); throws std::invalid_argument for another model
+  void share_collision_world(const IkProblem& other);
+  const CollisionWorld& collision_world() const { return *collision_; }
+  // the collision world's identity: unique to each world set by set_collision_world in this
+  // process, and to each model's default world; a copy of the problem keeps it. Equal ids, same
+  // world (a backend keeps its collision memo across solves by it)
   uint64_t collision_world_id() const { return collision_id_; }
 
   // dofs that may move (dof_count, nonzero = free); empty = all
@@ -197,7 +201,7 @@ class IkProblem {
   std::vector<uint8_t> dof_mask_;
   std::vector<double> dof_lower_, dof_upper_;
   std::vector<LinkPoint<double>> points_;
-  CollisionWorld collision_;
+  std::shared_ptr<const CollisionWorld> collision_;
   uint64_t collision_id_ = 0;
   int residual_count_ = 0;
   uint64_t structure_version_ = 1;

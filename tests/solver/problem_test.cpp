@@ -195,6 +195,28 @@ TEST_F(ProblemFixture, BadConstruction) {
   expect_invalid([&] { IkProblem pr(model, 0); }, {"problem_count"});
 }
 
+// The model's default collision world is built once and shared by the problems on it (a large
+// tree's pair list was built again for every target of `ikwb solve --sequential`); another model
+// gets its own, and a world set anew gets a new identity
+TEST_F(ProblemFixture, ProblemsOnOneModelShareItsDefaultCollisionWorld) {
+  IkProblem a(model, 1), b(model, 4);
+  EXPECT_EQ(&a.collision_world(), &b.collision_world());
+  EXPECT_EQ(a.collision_world_id(), b.collision_world_id());
+  auto other = std::make_shared<Model>(*model);
+  IkProblem c(other, 1);
+  EXPECT_NE(&c.collision_world(), &a.collision_world());
+  EXPECT_NE(c.collision_world_id(), a.collision_world_id());
+  const uint64_t default_id = a.collision_world_id();
+  b.set_collision_world(a.collision_world());
+  EXPECT_NE(b.collision_world_id(), default_id);
+  IkProblem d(model, 2);
+  EXPECT_EQ(d.collision_world_id(), default_id);
+  d.share_collision_world(b);
+  EXPECT_EQ(d.collision_world_id(), b.collision_world_id());
+  EXPECT_EQ(&d.collision_world(), &b.collision_world());
+  expect_invalid([&] { c.share_collision_world(b); }, {"share_collision_world", "model"});
+}
+
 TEST_F(ProblemFixture, OutOfRangeIndices) {
   IkProblem pr(model, 2);
   int a = pr.add_pose(tcp);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <string>
 #include <utility>
 
 #include "app/gui/app_state.hpp"
@@ -26,6 +28,30 @@ void joint_range(const Model& m, int joint, double* lo, double* hi) {
   const bool prismatic = JointType(m.joint_type[joint]) == JointType::kPrismatic;
   if (!std::isfinite(*lo)) *lo = prismatic ? -1.0 : -M_PI;
   if (!std::isfinite(*hi)) *hi = prismatic ? 1.0 : M_PI;
+}
+
+// The bodies that moved from where `shown` showed them (beyond the round trip's 1 mm), as one
+// warning that begins with `what`: the one that moved most and how far, and which others moved
+// (a review's class watched the hand, and only the wrist was named)
+void warn_of_moved_bodies(AppState& app, const State& shown, const std::string& what) {
+  const Model& m = *app.model;
+  std::vector<std::pair<double, int>> moved;  // (distance, body)
+  for (int i = 0; i < m.body_count && i < int(shown.body_q.size()); ++i) {
+    const double d = length(app.fk.body_q[i].p - shown.body_q[i].p);
+    if (d > 1e-3) moved.push_back({d, i});
+  }
+  if (moved.empty()) return;
+  std::sort(moved.begin(), moved.end(), std::greater<>());
+  char how_far[32];
+  std::snprintf(how_far, sizeof how_far, "%.1f mm", 1000.0 * moved[0].first);
+  std::string others;
+  const std::size_t named = std::min<std::size_t>(moved.size(), 4);
+  for (std::size_t k = 1; k < named; ++k)
+    others += (k > 1 ? ", '" : ", as did '") + m.body_name[moved[k].second] + "'";
+  if (moved.size() > named) others += " and " + std::to_string(moved.size() - named) + " more";
+  app.warn(what + ": the joints cannot hold the bodies as they were shown; '" +
+           m.body_name[moved[0].second] + "' moved " + how_far + " to where its joints put it" +
+           others);
 }
 
 }  // namespace
@@ -73,46 +99,63 @@ void end_branch_edit(AppState& app) {
     eval_ik(*app.model, b.state, app.joint_q);
     app.update_fk();
     // bodies kept in place against their joints (descendants that did not follow) go where the
-    // joints put them: say which moved most and how far, and which others moved (a review's
-    // class watched the hand, and only the wrist was named)
+    // joints put them
+    warn_of_moved_bodies(app, b.state, "left branch edit");
     const Model& m = *app.model;
-    std::vector<std::pair<double, int>> moved;  // (distance, body), beyond the round trip's 1 mm
-    for (int i = 0; i < m.body_count && i < int(b.state.body_q.size()); ++i) {
-      const double d = length(app.fk.body_q[i].p - b.state.body_q[i].p);
-      if (d > 1e-3) moved.push_back({d, i});
-    }
-    std::sort(moved.begin(), moved.end(), std::greater<>());
-    if (!moved.empty()) {
-      char how_far[32];
-      std::snprintf(how_far, sizeof how_far, "%.1f mm", 1000.0 * moved[0].first);
-      std::string others;
-      const std::size_t named = std::min<std::size_t>(moved.size(), 4);
-      for (std::size_t k = 1; k < named; ++k)
-        others += (k > 1 ? ", '" : ", as did '") + m.body_name[moved[k].second] + "'";
-      if (moved.size() > named) others += " and " + std::to_string(moved.size() - named) + " more";
-      app.warn("left branch edit: the joints cannot hold the bodies as they were shown; '" +
-               m.body_name[moved[0].second] + "' moved " + how_far + " to where its joints put it" +
-               others);
-    }
     if (app.targets_follow_joints) {
       for (std::size_t i = 0; i < app.objectives.size(); ++i)
         if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
       if (branch_editable(m, b.joint)) app.rest_at(m.joint_q_start[b.joint]);
     }
-    app.note_edit("branch edit");
+    // entering and leaving without an edit is no undo step
+    if (b.edits > 0) app.note_edit("branch edit");
   }
   b.joint_mask.clear();
   b.updated.clear();
 }
 
 void set_branch_follow(AppState& app, bool follow) {
-  app.branch.descendants_follow = follow;
+  BranchEdit& b = app.branch;
+  const bool was = b.descendants_follow;
+  b.descendants_follow = follow;
+  if (!follow || was || !b.active || b.edits == 0 || !app.model ||
+      b.model_version != app.model_version)
+    return;
+  // Bodies preserved against their joints go where the joints put them now, with the message
+  // leaving the mode gives: a following edit moved the hand shown as preserved 130 mm on a
+  // 1-degree turn, with no word.
+  const Model& m = *app.model;
+  const State shown = b.state;
+  b.joint_qd.assign(m.dof_count, 0.0);
+  eval_ik(m, b.state, app.joint_q, &b.joint_qd);
+  eval_fk(m, app.joint_q, b.joint_qd, b.state);
+  b.joint_mask.clear();
+  b.updated.clear();
+  app.update_fk();
+  warn_of_moved_bodies(app, shown, "descendants follow again");
 }
 
 double branch_value(const AppState& app) {
   const BranchEdit& b = app.branch;
   if (!app.model || !branch_editable(*app.model, b.joint)) return 0;
   return app.joint_q[app.model->joint_q_start[b.joint]];
+}
+
+std::string branch_clamp_message(const AppState& app, double asked) {
+  const BranchEdit& b = app.branch;
+  if (!app.model || !branch_editable(*app.model, b.joint) || app.model->joint_periodic[b.joint])
+    return "";
+  const Model& m = *app.model;
+  const double set = branch_value(app);
+  if (std::abs(set - asked) <= 1e-12) return "";
+  const bool metres = JointType(m.joint_type[b.joint]) == JointType::kPrismatic;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                metres ? "%.4g m is beyond its %s limit, set to %.4g m"
+                       : "%.4g deg is beyond its %s limit, set to %.4g deg",
+                metres ? asked : asked * kDeg, asked > set ? "upper" : "lower",
+                metres ? set : set * kDeg);
+  return "branch edit: joint " + m.joint_name[b.joint] + ": " + text;
 }
 
 bool branch_set(AppState& app, double value, double dt) {

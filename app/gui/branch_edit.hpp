@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -38,8 +39,11 @@ bool branch_editable(const Model& m, int joint);
 int branch_joint_for_body(const Model& m, int body);
 // enters the mode on `joint` (or switches joint); false with a message when it is not editable
 bool begin_branch_edit(AppState& app, int joint);
-// leaves the mode: coordinates refreshed from the bodies (eval_ik), then normal FK
+// leaves the mode: coordinates refreshed from the bodies (eval_ik), then normal FK; the edits
+// are one undo step ("branch edit")
 void end_branch_edit(AppState& app);
+// Turned on after edits that preserved descendants, those go where their joints put them at
+// once (eval_ik, full FK), with a warning naming the bodies that moved, as leaving does.
 void set_branch_follow(AppState& app, bool follow);
 // The edit action (slider, 3D handle and script): eval_ik refresh, the joint's coordinate set to
 // value (clamped into its limits; a periodic joint's wrapped into (-pi, pi]), masked FK with the
@@ -47,6 +51,9 @@ void set_branch_follow(AppState& app, bool follow);
 bool branch_set(AppState& app, double value, double dt = 1.0 / 60.0);
 // the joint's current coordinate (from joint_q)
 double branch_value(const AppState& app);
+// after branch_set(app, asked): "" when the coordinate is `asked`, else a warning that it was
+// beyond the joint's limit and where it was set (as the joint command's)
+std::string branch_clamp_message(const AppState& app, double asked);
 
 // The 3D handle at the edited joint: a ring about a revolute joint's axis (radius
 // kBranchHandlePx pixels) or a segment along a prismatic joint's axis. *param is the mouse's

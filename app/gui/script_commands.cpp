@@ -523,6 +523,8 @@ bool run_branch_set(Turn& t) {
     t.fail("not in branch edit mode (branch JOINT on)");
   else if (!branch_set(app, v))
     t.fail("edit not applied");
+  else if (const std::string clamped = branch_clamp_message(app, v); !clamped.empty())
+    app.warn(clamped);
   return false;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/gui/branch_edit.hpp"
 #include "app/gui/scene_files.hpp"
 #include "app/gui/timing.hpp"
 
@@ -42,6 +43,15 @@ std::string recovery_summary(const Autosave& autosave, bool* readable) {
   return text;
 }
 
+// Undo and redo leave branch edit mode first, so that its edits are the step undone: the mode's
+// bodies are not the joints' state the steps hold (undone inside it, the panels went back while
+// the view kept the edit, and the next edit cancelled the undo).
+void leave_branch_edit(Ui& ui) {
+  if (!ui.app.branch.active) return;
+  end_branch_edit(ui.app);
+  ui.app.info("left branch edit");
+}
+
 }  // namespace
 
 uint64_t session_serial(const Ui& ui) {
@@ -61,6 +71,7 @@ void set_scene_path(Ui& ui, const std::string& path) {
 
 bool session_undo(Ui& ui) {
   Session& s = *ui.session;
+  leave_branch_edit(ui);
   if (!s.history.undo(ui.app, s.scene_path)) return false;
   set_scene_path(ui, s.history.document());
   return true;
@@ -68,6 +79,7 @@ bool session_undo(Ui& ui) {
 
 bool session_redo(Ui& ui) {
   Session& s = *ui.session;
+  leave_branch_edit(ui);
   if (!s.history.redo(ui.app, s.scene_path)) return false;
   set_scene_path(ui, s.history.document());
   return true;

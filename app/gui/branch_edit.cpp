@@ -102,12 +102,12 @@ void end_branch_edit(AppState& app) {
     // joints put them
     warn_of_moved_bodies(app, b.state, "left branch edit");
     const Model& m = *app.model;
-    if (app.targets_follow_joints) {
+    // entering and leaving without an edit changes nothing, and is no undo step
+    if (app.targets_follow_joints && b.edits > 0) {
       for (std::size_t i = 0; i < app.objectives.size(); ++i)
         if (app.objectives[i].has_target()) app.objectives[i].target = app.link_point_pose(int(i));
       if (branch_editable(m, b.joint)) app.rest_at(m.joint_q_start[b.joint]);
     }
-    // entering and leaving without an edit is no undo step
     if (b.edits > 0) app.note_edit("branch edit");
   }
   b.joint_mask.clear();

@@ -93,7 +93,8 @@ bool open_robot(Ui& ui, const std::string& name);
 // items of a link's context menu (viewport right click, robot tree right click); `point` (link
 // frame) offers objectives at the clicked spot
 void link_context_items(AppState& app, int body, const Vec3<double>* point = nullptr);
-// "ikwb_screenshot_YYYYmmdd_HHMMSS.png" in the working folder
+// "ikwb_screenshot_YYYYmmdd_HHMMSS.png" in the working folder; "..._2.png" (and on) when taken
+// again within the second
 std::string default_screenshot_name();
 
 // begins a fixed panel window at pos / size (no move, no resize, no collapse)

@@ -48,9 +48,14 @@ bool begin_panel(const char* name, ImVec2 pos, ImVec2 size) {
 
 std::string default_screenshot_name() {
   std::time_t t = std::time(nullptr);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "ikwb_screenshot_%Y%m%d_%H%M%S.png", std::localtime(&t));
-  return buf;
+  char stem[64];
+  std::strftime(stem, sizeof stem, "ikwb_screenshot_%Y%m%d_%H%M%S", std::localtime(&t));
+  // two in one second: the second gets _2 (it replaced the first, a lecture's slide lost)
+  std::string name = std::string(stem) + ".png";
+  std::error_code ec;
+  for (int k = 2; std::filesystem::exists(name, ec); ++k)
+    name = std::string(stem) + "_" + std::to_string(k) + ".png";
+  return name;
 }
 
 bool open_urdf(Ui& ui, const std::string& path) {

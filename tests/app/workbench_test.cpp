@@ -228,6 +228,16 @@ TEST_F(Workbench, ScreenshotShowsTheRobot) {
   EXPECT_EQ(d["gl_errors"], 0) << d["gl_error_messages"].dump();
 }
 
+// F12 twice within a second keeps both screenshots (the second had the first's name and
+// replaced it)
+TEST_F(Workbench, ScreenshotsTakenWithinASecondKeepTheirOwnFiles) {
+  ASSERT_EQ(run("robot planar3\nwait 2\nkey F12\nwait 2\nkey F12\nwait 2\n"), 0) << log();
+  int shots = 0;
+  for (const auto& e : std::filesystem::directory_iterator(path("")))
+    shots += e.path().filename().string().rfind("ikwb_screenshot_", 0) == 0;
+  EXPECT_EQ(shots, 2) << log();
+}
+
 TEST_F(Workbench, SnappingMovesInStepsAndLocalRingsTurnAboutTheTargetAxes) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -138,7 +138,9 @@ void draw_files(AppState& app) {
   ImGui::SetNextItemWidth(70);
   ImGui::InputDouble("Hz", &rate, 0, 0, "%.0f");
   ImGui::SameLine();
-  if (ImGui::Button("Export")) export_trajectory(app, export_path, rate);
+  // with a motion imported the keys are still what is written
+  if (ImGui::Button(t.motion_path.empty() ? "Export###export" : "Export the keys###export"))
+    export_trajectory(app, export_path, rate);
   ImGui::SetNextItemWidth(200);
   ImGui::InputText("##import", import_path, sizeof import_path);
   ImGui::SameLine();

@@ -446,8 +446,14 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
     app.error(std::string("trajectory not exported: ") + e.what());
     return false;
   }
+  // with a motion imported, what plays is not what is written: said (a review exported while
+  // the motion played and got the keys, 1.57 rad from what it watched)
+  const std::string source =
+      t.motion_path.empty()
+          ? ""
+          : " (the timeline's keys, not the imported motion " + t.motion_path + " that plays)";
   const std::string exported = "exported " + std::to_string(tr->sample_count()) + " samples at " +
-                               short_number(rate) + " Hz to " + path;
+                               short_number(rate) + " Hz to " + path + source;
   const std::string flagged = flagged_summary(*tr);
   if (flagged.empty()) {
     app.info(exported);

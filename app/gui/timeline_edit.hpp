@@ -59,7 +59,8 @@ void timeline_frame(AppState& app, bool user_moving);
 // The timeline's trajectory at its export rate (rendered again when the keys changed); nullptr
 // with render_error set when there is nothing to render.
 const Trajectory* timeline_trajectory(AppState& app);
-// the timeline at `rate` Hz as CSV (a path ending in .csv) or JSON; flagged segments are warnings
+// the timeline at `rate` Hz as CSV (a path ending in .csv) or JSON; flagged segments are
+// warnings. With a motion imported, still the timeline's keys, and the message says so.
 bool export_trajectory(AppState& app, const std::string& path, double rate);
 // a trajectory CSV (time then the coordinate names) as a motion to play; clear_motion goes back
 // to the timeline

@@ -35,8 +35,9 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
       "key_select 0\nwait 3\n" + dump_cmd("select.json") + "export_trajectory " + path("t.csv") +
       " 20\nsave_scene " + path("s.json") + "\nkey_delete 1\nwait 1\nundo\nwait 2\n" +
       dump_cmd("undo.json") + "play\nwait 20\n" + dump_cmd("play.json") + "import_motion " +
-      path("t.csv") + "\nscrub 100\nwait 2\n" + dump_cmd("motion.json") +
-      "clear_motion\nopen_scene " + path("s.json") + "\nwait 2\n" + dump_cmd("reopened.json");
+      path("t.csv") + "\nscrub 100\nwait 2\nexport_trajectory " + path("keys.csv") + " 20\n" +
+      dump_cmd("motion.json") + "clear_motion\nopen_scene " + path("s.json") + "\nwait 2\n" +
+      dump_cmd("reopened.json");
   ASSERT_EQ(run(script), 0) << log();
 
   nlohmann::json keys = dump("keys.json")["timeline"];
@@ -81,6 +82,9 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
   EXPECT_EQ(motion["timeline"]["motion"], path("t.csv"));
   EXPECT_EQ(motion["timeline"]["playhead"], 2.5);
   EXPECT_LT(distance(motion["joint_q"], q2), 1e-9);
+  // an export while the motion plays writes the keys, and says so
+  EXPECT_NE(motion["messages"].dump().find("(the timeline's keys, not the imported motion"),
+            std::string::npos);
 
   nlohmann::json reopened = dump("reopened.json")["timeline"];
   ASSERT_EQ(reopened["keys"].size(), 3u);

@@ -52,11 +52,39 @@ void unregister_temp(int slot) {
   if (slot >= 0) g_temp_used[slot] = 0;
 }
 
-// removes the temporary files, then lets the signal end the process as it would have
-// (SA_RESETHAND has put the default action back)
+volatile std::sig_atomic_t g_rows_to_stdout = 0;  // a CsvWriter writes to standard output
+volatile std::sig_atomic_t g_stderr_tty = 0;      // a progress bar's line may be open
+
+// to standard error from the handler (write(2) and strlen are async-signal-safe)
+void say(const char* s, std::size_t n) {
+  const ssize_t written = ::write(STDERR_FILENO, s, n);
+  (void)written;
+}
+void say(const char* s) {
+  say(s, std::strlen(s));
+}
+
+// Removes the temporary files and says what became of the outputs (an interrupted run said
+// nothing, and a reader of standard output could not tell its rows were cut short), then lets
+// the signal end the process as it would have (SA_RESETHAND has put the default action back).
 extern "C" void remove_temps_and_raise(int sig) {
-  for (int i = 0; i < kTempSlots; ++i)
-    if (g_temp_used[i]) ::unlink(g_temp_path[i]);
+  say(g_stderr_tty ? "\nikwb: interrupted" : "ikwb: interrupted");
+  for (int i = 0; i < kTempSlots; ++i) {
+    if (!g_temp_used[i]) continue;
+    ::unlink(g_temp_path[i]);
+    // the target's name: the temporary file's less its ".tmpPID"
+    std::size_t n = std::strlen(g_temp_path[i]);
+    for (std::size_t k = n; k >= 4; --k)
+      if (std::memcmp(g_temp_path[i] + k - 4, ".tmp", 4) == 0) {
+        n = k - 4;
+        break;
+      }
+    say("; ");
+    say(g_temp_path[i], n);
+    say(" not written (a file of that name is left as it was)");
+  }
+  if (g_rows_to_stdout) say("; standard output has the whole rows written before it, in order");
+  say("\n");
   ::raise(sig);
 }
 
@@ -67,6 +95,7 @@ void remove_temporary_outputs_on_interrupt() {
   sa.sa_handler = remove_temps_and_raise;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESETHAND;
+  g_stderr_tty = ::isatty(STDERR_FILENO);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
@@ -75,7 +104,15 @@ bool parse_csv_number(const std::string& s, double* out) {
   const char* e = b + s.size();
   if (b != e && *b == '+') ++b;
   auto r = std::from_chars(b, e, *out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == e;
+  if (s.empty() || r.ptr != e) return false;
+  if (r.ec == std::errc::result_out_of_range) {
+    // too small for a double is as good as zero (1e-400 was "out of range"); too large is not
+    const double v = std::strtod(std::string(b, e).c_str(), nullptr);
+    if (std::fabs(v) >= 1) return false;
+    *out = v;
+    return true;
+  }
+  return r.ec == std::errc();
 }
 
 std::string quote_field(const std::string& f) {
@@ -281,6 +318,7 @@ CsvWriter::CsvWriter(const std::string& path) : path_(path) {
   if (path.empty()) throw CsvError("the output path is empty");
   if (path == "-") {
     f_ = stdout;
+    g_rows_to_stdout = 1;
     return;
   }
   const OutputTarget out = output_target(path);

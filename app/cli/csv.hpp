@@ -77,7 +77,9 @@ bool next_csv_line(std::istream& in, std::string& line, int* line_no,
 // fields are trimmed of spaces and tabs outside quotes.
 std::vector<std::string> split_csv_line(const std::string& line);
 
-// one field as a number: all of it, an optional leading '+', no blanks (NaN and inf parse)
+// one field as a number, in decimal: all of it, an optional leading '+', no blanks (NaN and inf
+// parse; a value too small for a double is 0, one too large fails: not_a_number says why). Every
+// command's CSV reader uses it (`solve --scene` read hex and a plain solve did not).
 bool parse_csv_number(const std::string& s, double* out);
 
 // Shortest decimal text that reads back as exactly v ("0.1", "1e-300", "nan", "inf").
@@ -90,7 +92,9 @@ std::string format_percent(double share, int decimals);
 
 // From now on SIGINT, SIGTERM and SIGHUP remove the temporary files of the CsvWriters open at the
 // time before they end the process (the command line front end calls it once): a run stopped
-// with Ctrl-C leaves neither a half-written output nor a stray temporary file.
+// with Ctrl-C leaves neither a half-written output nor a stray temporary file. One line on
+// standard error says so: each output not written, and that standard output (when rows go
+// there) has the whole rows written before the signal.
 void remove_temporary_outputs_on_interrupt();
 
 // Writes a CSV file row by row. The data goes to a temporary file beside the target and

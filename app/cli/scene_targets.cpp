@@ -54,9 +54,8 @@ std::vector<TargetColumns> parse_header(const std::vector<std::string>& header,
   std::map<int, std::size_t> slot;  // objective -> index in out
   for (int c = 0; c < int(header.size()); ++c) {
     const std::string& cell = header[c];
-    char* end = nullptr;
-    std::strtod(cell.c_str(), &end);
-    if (!cell.empty() && end != cell.c_str() && !*end)
+    double number = 0;
+    if (parse_csv_number(cell, &number))
       fail(c, "the first line must be a header naming the columns (NAME.x, NAME.y, ...)");
     std::size_t dot = cell.rfind('.');
     int suffix = -1;
@@ -132,11 +131,10 @@ void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
   std::vector<double> v(f.size());
   for (std::size_t c = 0; c < f.size(); ++c) {
     const std::string& s = f[c];
-    char* end = nullptr;
-    double d = std::strtod(s.c_str(), &end);
-    if (s.empty() || end == s.c_str() || *end) {
-      row.error =
-          "column " + quote_field(st.header[c]) + ": " + quote_field(s) + " is not a number";
+    double d = 0;
+    if (!parse_csv_number(s, &d)) {
+      row.error = "column " + quote_field(st.header[c]) + ": " +
+                  (s.empty() ? "a value is empty" : not_a_number(s));
       return;
     }
     if (!std::isfinite(d)) {

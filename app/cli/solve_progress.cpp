@@ -17,6 +17,9 @@ SolveProgress::SolveProgress(std::FILE* to, bool terminal, std::size_t total, do
 void SolveProgress::update(std::size_t done, double elapsed_s) {
   const double rate = elapsed_s > 0 ? double(done) / elapsed_s : 0.0;
   if (terminal_) {
+    // at most kBarInterval apart, and the last (one target a call redrew 50,000 times: 3 MB)
+    if (elapsed_s < next_bar_s_ && done < total_) return;
+    next_bar_s_ = elapsed_s + kBarInterval;
     const int bar = int(30.0 * double(done) / double(total_));
     std::fprintf(to_, "\r[%s%s] %zu/%zu  %.0f solves/s", std::string(bar, '#').c_str(),
                  std::string(30 - bar, ' ').c_str(), done, total_, rate);

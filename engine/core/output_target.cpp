@@ -25,7 +25,10 @@ OutputTarget output_target(const std::string& path) {
 
 std::string replace_refusal(const std::string& target) {
   struct stat st;
-  if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  if (::stat(target.c_str(), &st) != 0) return "";
+  // refused before the work, not at the rename after it (a batch solved for hours, then failed)
+  if (S_ISDIR(st.st_mode)) return "is a folder; name a file (in it, or elsewhere)";
+  if (!S_ISREG(st.st_mode)) return "";
   if (::access(target.c_str(), W_OK) == 0) return "";
   // on a read-only file system chmod does not help
   if (errno == EROFS) return "the file is on a read-only file system; choose another place";

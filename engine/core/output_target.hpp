@@ -22,8 +22,9 @@ struct OutputTarget {
 OutputTarget output_target(const std::string& path);
 
 // For a target written through a temporary file renamed over it: "" when it may be replaced,
-// else why not. A file the user cannot write (write-protected; root can write any) is refused,
-// as the shell's `>` refuses it, although the rename could replace it.
+// else why not. A folder is refused (the rename would fail only after the work), and so is a
+// file the user cannot write (write-protected; root can write any), as the shell's `>` refuses
+// it, although the rename could replace it.
 std::string replace_refusal(const std::string& target);
 // The permission bits for the temporary file that replaces `target`: the existing file's (a
 // private file stays private), for a new file 0666 less the process umask (as open(2) gives).

@@ -116,6 +116,20 @@ TEST(Csv, ErrorsNameTheLine) {
   EXPECT_TRUE(std::isinf(parse("inf,-inf\n", non_finite).rows[0][1]));
 }
 
+// numbers in decimal only, as every reader takes them: a value too small for a double is zero,
+// one too large is out of range, and hex is not a number (`solve --scene` read 0x10 as 16)
+TEST(Csv, NumbersAreDecimalAndTinyOnesAreZero) {
+  double v = -1;
+  EXPECT_TRUE(parse_csv_number("1e-400", &v));
+  EXPECT_EQ(v, 0.0);
+  EXPECT_TRUE(parse_csv_number("+2.5e-3", &v));
+  EXPECT_EQ(v, 2.5e-3);
+  for (const char* bad : {"1e400", "-1e400", "0x10", "0x1p-1", "", "1,5", " 1"})
+    EXPECT_FALSE(parse_csv_number(bad, &v)) << bad;
+  EXPECT_EQ(not_a_number("1e400"), "'1e400' is out of range");
+  EXPECT_EQ(not_a_number("0x10"), "'0x10' is not a number");
+}
+
 TEST(Csv, ReadFileErrors) {
   try {
     read_numeric_csv("/nonexistent/q.csv");
@@ -184,8 +198,8 @@ TEST(Csv, WriterQuotesAndReplacesAtomically) {
   EXPECT_THROW(CsvWriter(""), CsvError);
 }
 
-// an interrupt (Ctrl-C, a kill) removes the temporary files of the writers open, then ends the
-// process as the signal would have
+// an interrupt (Ctrl-C, a kill) removes the temporary files of the writers open, says which
+// outputs were not written, then ends the process as the signal would have
 TEST(CsvDeathTest, AnInterruptRemovesTheTemporaryFiles) {
   TempDir dir;
   const std::string out = dir / "out.csv";
@@ -196,7 +210,20 @@ TEST(CsvDeathTest, AnInterruptRemovesTheTemporaryFiles) {
         w.row({"a"});
         std::raise(SIGTERM);
       },
-      ::testing::KilledBySignal(SIGTERM), "");
+      ::testing::KilledBySignal(SIGTERM),
+      "ikwb: interrupted; [^;]*/out\\.csv not written \\(a file of that name is left as it "
+      "was\\)\n");
+  // rows going to standard output: it has those written, and the message says so
+  EXPECT_EXIT(
+      {
+        remove_temporary_outputs_on_interrupt();
+        CsvWriter w("-");
+        w.row({"a"});
+        w.flush();
+        std::raise(SIGINT);
+      },
+      ::testing::KilledBySignal(SIGINT),
+      "ikwb: interrupted; standard output has the whole rows written before it, in order\n");
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.exists();
   EXPECT_EQ(files, 0);

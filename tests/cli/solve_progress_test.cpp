@@ -53,12 +53,14 @@ TEST(SolveProgress, ALogGetsALineEachInterval) {
   std::fclose(slow);
 }
 
-// on a terminal: the bar, redrawn in place after every call, and a line end at the finish
+// on a terminal: the bar, redrawn in place after a call at most every kBarInterval (calls of
+// one target each redrew it 50,000 times) and after the last, and a line end at the finish
 TEST(SolveProgress, ATerminalGetsTheBar) {
   std::FILE* tty = std::tmpfile();
   ASSERT_NE(tty, nullptr);
   SolveProgress progress(tty, true, 1000, 10);
   progress.update(500, 1);
+  progress.update(501, 1 + kBarInterval / 2);
   progress.update(1000, 2);
   progress.finish();
   EXPECT_EQ(written(tty),

@@ -318,7 +318,10 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
                                       + p + ",nan," + qs.substr(qs.find(',') + 1) + "\n"  // 6
                                       + p + "," + q_off + "\n"                            // 7
                                       + p + "," + qs + "\n"                               // 8
-                                      + p + "," + qs + "\n");                             // 9
+                                      + p + "," + qs + "\n"                               // 9
+                                      + "0x10," + p.substr(p.find(',') + 1) + "," + qs + "\n"  // 10
+                                      + p + "," + qs + "\n"                                    // 11
+                                      + p + "," + qs + "\n");                                  // 12
   std::string out = dir / "out.csv";
   CmdResult r = run_solve({"--scene", scene, "--targets", targets, "--out", out, "--seeds", "8"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -331,11 +334,14 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
   EXPECT_NE(r.err.find(targets + ":6: column 'tcp.qx': NaN or infinite value"), std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find(":7:"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("solved 4/8 "), std::string::npos) << r.out;
+  // decimal only, as a plain solve reads them (this read 16)
+  EXPECT_NE(r.err.find(targets + ":10: column 'tcp.x': '0x10' is not a number"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 6/11 "), std::string::npos) << r.out;
   std::vector<OutRow> rows = read_out(out, model->coord_count);
-  ASSERT_EQ(rows.size(), 8u);
-  std::vector<bool> ok = {true, false, false, false, false, true, true, true};
-  for (int i = 0; i < 8; ++i) {
+  ASSERT_EQ(rows.size(), 11u);
+  std::vector<bool> ok = {true, false, false, false, false, true, true, true, false, true, true};
+  for (int i = 0; i < 11; ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(rows[i].converged, ok[i]);
     EXPECT_EQ(std::isnan(rows[i].pos_err), !ok[i]);

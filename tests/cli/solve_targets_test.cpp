@@ -381,6 +381,21 @@ TEST(CliSolveTargets, SummaryGoesToStandardErrorWhenTheRowsGoToStandardOutput) {
   EXPECT_NE(s.err.find("solved 1/1 "), std::string::npos) << s.err;
 }
 
+// --out naming a folder is refused before anything is solved, with or without a trailing slash
+// (it failed at the rename after the whole batch, "Not a directory" with the slash)
+TEST(CliSolveTargets, AnOutputThatIsAFolderIsRefusedBeforeTheSolve) {
+  TempDir dir;
+  const std::string targets = dir.write("t.csv", reachable_points()[0] + "\n");
+  std::filesystem::create_directory(dir.path() / "outdir");
+  for (const std::string& out :
+       {(dir.path() / "outdir").string(), (dir.path() / "outdir/").string()}) {
+    CmdResult r = run_solve(targets, out);
+    EXPECT_NE(r.code, 0) << out;
+    EXPECT_NE(r.err.find(out + ": is a folder; name a file"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("solved"), std::string::npos) << r.out;
+  }
+}
+
 // --out -: each solver call's rows go out as soon as it returns, so a pipe's reader has them
 // while the solve goes on, and Ctrl-C leaves them out. One target a call (--chunk 1): the first
 // row arrives while the second target, out of reach, keeps 64 seeds restarting for up to a

@@ -221,6 +221,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
     constexpr double kChunkSeconds = 0.1;
     py::ssize_t chunk = sequential ? 1 : 16;
     SolveResult res;
+    ProblemResult previous;  // sequential: the row before's
     std::shared_ptr<const Model> model = s.model->model;
     std::vector<double> start = q0;
     const py::ssize_t total = py::ssize_t(rows.size());
@@ -240,9 +241,15 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
         for (int r = 0; r < k; ++r) ti[r] = x[rows[begin + r] * count + i];
         problem.set_target_poses(i, ti);
       }
-      solver->solve(problem, settings, start, res);
+      if (sequential && begin > 0)
+        solve_from_previous(*solver, problem, settings, start, previous, res);
+      else
+        solver->solve(problem, settings, start, res);
       seconds += res.solve_seconds;
-      if (sequential) start = res.problems[0].q;
+      if (sequential) {
+        start = res.problems[0].q;
+        previous = res.problems[0];
+      }
       for (int r = 0; r < k; ++r) {
         const ProblemResult& p = res.problems[r];
         const py::ssize_t row = rows[begin + r];

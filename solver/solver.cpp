@@ -1,5 +1,6 @@
 #include "solver/solver.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -19,6 +20,36 @@ SolverSettings batch_solve_settings() {
   s.lambda_init = kColdStartDamping;
   s.time_budget_s = 1.0;  // a huge robot gives its best after a second (--budget-ms)
   return s;
+}
+
+void solve_from_previous(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
+                         const std::vector<double>& previous, const ProblemResult& previous_result,
+                         SolveResult& result) {
+  SolverSettings warm = settings;
+  warm.n_seeds = 1;
+  warm.max_restarts = 0;
+  warm.solve_all_seeds = false;
+  warm.lambda_init = std::min(settings.lambda_init, kWarmStartDamping);
+  WarmStart start;
+  if (problem.problem_count() == 1 &&
+      int(previous_result.multipliers.size()) == problem.residual_count())
+    start.multipliers = previous_result.multipliers;
+  solver.solve(problem, warm, previous, start, result);
+  bool all = true;
+  for (const ProblemResult& p : result.problems) all = all && p.converged;
+  if (all) return;
+  const double spent = result.solve_seconds;
+  std::vector<int> warm_iterations;
+  for (const ProblemResult& p : result.problems) warm_iterations.push_back(p.total_iterations);
+  SolverSettings rest = settings;
+  if (settings.time_budget_s > 0)
+    rest.time_budget_s = std::max(settings.time_budget_s - spent, 0.1 * settings.time_budget_s);
+  solver.solve(problem, rest, previous, start, result);
+  result.solve_seconds += spent;
+  for (std::size_t i = 0; i < result.problems.size(); ++i) {
+    result.problems[i].iterations += warm_iterations[i];
+    result.problems[i].total_iterations += warm_iterations[i];
+  }
 }
 
 std::vector<std::string> lift_per_frame_settings(

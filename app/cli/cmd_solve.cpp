@@ -68,7 +68,9 @@ constexpr const char* kSummary =
     "it misses on standard error: traded_off, out_of_reach or blocked, and who pulls against it.\n"
     "--sequential (either form): the targets in order, each solved from the answer to the one\n"
     "before (the first from the usual start), so a trajectory of targets gives a joint\n"
-    "trajectory that stays on one IK branch wherever the targets allow; one target per call.";
+    "trajectory that stays on one IK branch wherever the targets allow; one target per call,\n"
+    "first one attempt from the answer before with damping 1e-3, then the restarts if it\n"
+    "does not converge.";
 
 // Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
 // skipped"). Throws CsvError when the file has no rows, none that can be solved (a batch that
@@ -171,8 +173,8 @@ class ResultRows {
 // Solves `count` problems in chunks of at most `chunk` from q0; make_chunk(begin, n) builds the
 // problem set for problems begin..begin+n-1; each chunk's results go to rows.add as soon as they
 // are in, and rows.close() ends OUT.csv after the last. sequential: one problem at a time, each
-// from the answer before it (q0 for the first). Shows the progress on standard error
-// (SolveProgress). Sets *elapsed (s); with keep_q, returns every problem's answer in order
+// from the answer before it (q0 for the first; solve_from_previous). Shows the progress on standard
+// error (SolveProgress). Sets *elapsed (s); with keep_q, returns every problem's answer in order
 // (--explain reads them), else nothing: the memory stays that of one chunk however many rows
 // stream through (a million rows held 300 MB of results no one read).
 template <class MakeChunk>
@@ -187,14 +189,21 @@ std::vector<std::vector<double>> solve_in_chunks(IkSolver& solver, const SolverS
   SolveProgress progress(stderr, isatty(fileno(stderr)), count);
   auto t0 = std::chrono::steady_clock::now();
   SolveResult res;
+  ProblemResult previous;  // sequential: the row before's
   for (std::size_t begin = 0; begin < count; begin += chunk) {
     int n = int(std::min<std::size_t>(chunk, count - begin));
     IkProblem problem = make_chunk(begin, n);
-    solver.solve(problem, settings, start, res);
+    if (sequential && begin > 0)
+      solve_from_previous(solver, problem, settings, start, previous, res);
+    else
+      solver.solve(problem, settings, start, res);
     rows.add(res.problems.data(), n);
     if (keep_q)
       for (int i = 0; i < n; ++i) kept.push_back(res.problems[i].q);
-    if (sequential) start = res.problems[0].q;
+    if (sequential) {
+      start = res.problems[0].q;
+      previous = res.problems[0];
+    }
     progress.update(begin + n,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }

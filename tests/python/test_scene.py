@@ -140,6 +140,57 @@ def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path)
     assert step < 3 * path_step, (step, path_step)
 
 
+def rotate(q_xyzw, v):
+    # rotates v by each unit quaternion (x, y, z, w) of q_xyzw (n x 4)
+    u, w = q_xyzw[:, :3], q_xyzw[:, 3:]
+    t = 2 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def test_a_row_from_the_answer_before_does_not_stall_at_a_joint_limit(tmp_path):
+    # a review's retargeting path (every joint swinging 0.3 rad, held at its limits, at most
+    # 0.015 rad a frame): from an answer with an ankle on its limit, the next row's attempt at the
+    # batch damping stalled 0.7 mm short and a restart jumped the right shoulder 3.1 rad; a row
+    # now begins as a warm start does (solve_from_previous)
+    path = tmp_path / "retarget.json"
+    path.write_text(json.dumps({
+        "version": 1, "robot": HUMANOID, "floating_base": True,
+        "objectives": [
+            {"type": "pose", "name": "left foot", "link": "left_foot"},
+            {"type": "pose", "name": "right foot", "link": "right_foot"},
+            {"type": "position", "name": "left hand", "link": "left_hand",
+             "offset": [0, 0, -0.07]},
+            {"type": "position", "name": "right hand", "link": "right_hand",
+             "offset": [0, 0, -0.07]},
+            {"type": "joint_limits", "name": "joint limits"}]}))
+    scene = ikwb.load_scene(str(path))
+    m = scene.model
+    rng = np.random.default_rng(0)
+    rng.uniform(size=(2000, 8))
+    n = 300
+    t = np.arange(n) / 120.0
+    q = np.tile(scene.joint_q, (n, 1))
+    lo, hi = scene.joint_limit_lower, scene.joint_limit_upper
+    for c in range(7, m.joint_coord_count):
+        d = c - 1
+        centre = np.clip(scene.joint_q[c], lo[d], hi[d])
+        wave = 0.3 * np.sin(2 * np.pi * rng.uniform(0.2, 1) * t + rng.uniform(0, 6))
+        q[:, c] = np.clip(centre + wave, lo[d], hi[d])
+    body_q, _ = ikwb.eval_fk_batch(m, q)
+
+    def point(link):
+        b = body_q[:, m.body_index(link)]
+        return b[:, :3] + rotate(b[:, 3:], np.array([0.0, 0.0, -0.07]))
+
+    targets = {"left foot": body_q[:, m.body_index("left_foot")],
+               "right foot": body_q[:, m.body_index("right_foot")],
+               "left hand": point("left_hand"), "right hand": point("right_hand")}
+    chained = scene.solve(targets, sequential=True)
+    assert chained["converged"].all()
+    step = np.abs(np.diff(chained["q"][:, 7:], axis=0)).max()
+    assert step < 0.1, step
+
+
 def test_a_scene_whose_robot_cannot_be_loaded_is_named(tmp_path):
     path = tmp_path / "lost.json"
     path.write_text(json.dumps({"version": 1, "robot": str(tmp_path / "nope.urdf"),

@@ -51,6 +51,47 @@ TEST(Solver, PandaPoseTargetsConverge) {
   EXPECT_EQ(ok, P);
 }
 
+// A row from the answer before (solve_from_previous): a target a few millimetres on converges
+// in the warm attempt alone, near where it started; one out of reach goes on to the settings'
+// restarts, and its iterations count both solves
+TEST(Solver, ARowFromTheAnswerBeforeBeginsAsAWarmStart) {
+  auto model = std::make_shared<Model>(test::panda());
+  const int tcp = model->find_body("panda_hand_tcp");
+  std::vector<double> q = model->middle_configuration();
+  q[1] = 0.3;
+  q[3] = -1.8;
+  IkProblem problem(model, 1);
+  const int obj = problem.add_position(tcp);
+  Transform<double> near = link_pose(*model, q, tcp);
+  near.p.x += 0.004;
+  problem.set_target_pose(obj, 0, near);
+  SolverSettings s = batch_solve_settings();
+  s.time_budget_s = 0;
+  ProblemResult previous;
+  previous.q = q;
+  SolveResult res, plain;
+  auto solver = make_cpu_solver();
+  solve_from_previous(*solver, problem, s, q, previous, res);
+  ASSERT_TRUE(res.problems[0].converged);
+  EXPECT_LE(res.problems[0].iterations, 6);
+  double moved = 0;
+  for (std::size_t i = 0; i < q.size(); ++i)
+    moved = std::max(moved, std::abs(res.problems[0].q[i] - q[i]));
+  EXPECT_LT(moved, 0.05);
+  // the batch damping alone takes more iterations from the same start
+  solver->solve(problem, s, q, plain);
+  EXPECT_GT(plain.problems[0].iterations, res.problems[0].iterations);
+
+  Transform<double> far = near;
+  far.p.x += 5.0;
+  problem.set_target_pose(obj, 0, far);
+  s.max_restarts = 2;
+  solve_from_previous(*solver, problem, s, q, previous, res);
+  solver->solve(problem, s, q, plain);
+  EXPECT_FALSE(res.problems[0].converged);
+  EXPECT_GT(res.problems[0].total_iterations, plain.problems[0].total_iterations);
+}
+
 // Two soft position targets 0.2 m apart, weights 1 and 0.5, and a weak posture: no attempt
 // converges, and the kept one is the compromise the weights ask for (the tool about 0.04 m from
 // the first target and 0.16 m from the second, the squared weights' ratio), whichever restart

@@ -140,15 +140,29 @@ void session_frame_end(Ui& ui, bool busy) {
   }
 }
 
-void session_shutdown(Ui& ui) {
-  if (!ui.session) return;
+ShutdownOutcome session_shutdown(Ui& ui) {
+  if (!ui.session) return {"", false};
   Session& s = *ui.session;
-  if (s.autosave.path.empty() || s.autosave.paused) return;
+  const std::string& path = s.autosave.path;
+  if (path.empty())
+    return {
+        "the session was not kept (autosave is off: a scripted run keeps one with "
+        "--recovery-file FILE)",
+        false};
+  if (s.autosave.paused) return {path + " is kept as it was (autosave was paused)", false};
   // unsaved edits: the next start offers them
-  std::string error;
-  if (ui.app.model && session_unsaved(ui) && s.autosave.write(session_scene(ui), 0, 0, &error))
-    return;
+  if (ui.app.model && session_unsaved(ui)) {
+    std::string error;
+    if (s.autosave.write(session_scene(ui), 0, 0, &error))
+      return {"the unsaved session was written to " + path + "; the next start offers it", false};
+    // the last good recovery file stays (a full disk at the close removed it, and the session's
+    // edits with it)
+    return {"the session could not be written at the close (" + error + "); " + path +
+                " keeps the last autosave",
+            true};
+  }
   s.autosave.remove();
+  return {"nothing was unsaved", false};
 }
 
 void add_session_dump(const Ui& ui, nlohmann::json& d) {

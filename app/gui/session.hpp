@@ -62,8 +62,14 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
 // once per frame after FK: undo history and autosave (busy: a drag or a slider edit is in
 // progress, the edit is not finished)
 void session_frame_end(Ui& ui, bool busy);
-// at a clean exit: removes the recovery file unless edits are unsaved (then writes it)
-void session_shutdown(Ui& ui);
+// At a clean exit: removes the recovery file unless edits are unsaved (then writes it; when
+// that fails the file is kept as the last autosave left it). What became of the session, as a
+// sentence, and whether it is a failure to show.
+struct ShutdownOutcome {
+  std::string what;
+  bool failed = false;
+};
+ShutdownOutcome session_shutdown(Ui& ui);
 
 // undo / redo, with the scene file the restored state belongs to (History::document)
 bool session_undo(Ui& ui);

@@ -399,11 +399,13 @@ int run_workbench(int argc, char** argv) {
   }
 
   status = finish_run(args, source, app, status, frames);
-  gui::session_shutdown(ui);
+  const gui::ShutdownOutcome kept = gui::session_shutdown(ui);
   if (g_stop_signal != 0) {
-    std::fprintf(stderr, "ikwb gui: stopped by signal %d; the session was saved as at a close\n",
-                 int(g_stop_signal));
+    std::fprintf(stderr, "ikwb gui: stopped by signal %d, closed as the window closes: %s\n",
+                 int(g_stop_signal), kept.what.c_str());
     status = 128 + int(g_stop_signal);  // as the signal's own end reports it
+  } else if (kept.failed) {
+    std::fprintf(stderr, "ikwb gui: %s\n", kept.what.c_str());
   }
   view.shutdown();
   platform.shutdown();

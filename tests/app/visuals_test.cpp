@@ -427,4 +427,24 @@ TEST_F(Visuals, BranchEditDemoRunsFromTheScript) {
   EXPECT_NE(log().find("humanoid_branch_edit"), std::string::npos) << log();
 }
 
+// the trade show's loop (story 5): the quadruped preset, its body swayed, a foot lifted and set
+// down, every hard foot on its target at the end and the pose where it began, so that `demo
+// quadruped_show` then `repeat` runs all day
+TEST_F(Visuals, TheQuadrupedShowComesBackToWhereItBegan) {
+  ASSERT_EQ(run("robot quadruped\nwait 10\n" + dump_cmd("start.json") + "demo quadruped_show\n" +
+                dump_cmd("show.json")),
+            0)
+      << log();
+  const json start = dump("start.json"), show = dump("show.json");
+  EXPECT_EQ(show["robot"]["name"], "quadruped");
+  ASSERT_EQ(show["objectives"].size(), 9u);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(show["objectives"][i]["reached"].get<bool>()) << i;
+  EXPECT_NE(show["messages"].dump().find("show: a foot lifts and sets down"), std::string::npos);
+  EXPECT_NE(show["messages"].dump().find("show: done"), std::string::npos);
+  const std::vector<double> a = start["joint_q"], b = show["joint_q"];
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 2e-3) << i;
+  EXPECT_EQ(show["gl_errors"], 0) << show["gl_error_messages"].dump();
+}
+
 }  // namespace

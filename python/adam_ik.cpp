@@ -290,8 +290,10 @@ class AdamIK {
       said_fixed_base_ = true;
       if (PyErr_WarnEx(PyExc_UserWarning,
                        "InverseKinematics.solve: not converged with the base held at the "
-                       "initial guess's base_transform (adam optimises the base pose too: pass "
-                       "floating_base=True for a robot whose base should move); said once",
+                       "initial guess's base_transform. adam optimises the base pose too: if "
+                       "this robot's base should move (a humanoid, a mobile base), pass "
+                       "floating_base=True; a bolted-down arm's targets may simply be out of "
+                       "reach or in conflict (get_solution's errors say how far). Said once",
                        1) != 0)
         throw py::error_already_set();
     }

@@ -144,6 +144,12 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   if (!targets.is_none()) {
     if (!py::isinstance<py::dict>(targets))
       throw py::value_error("Scene.solve targets: expected a dict of objective name -> array");
+    // an empty selection is not "the scene as it is" (targets=None): it solved one row of the
+    // scene's targets
+    if (py::len(targets) == 0)
+      throw py::value_error(
+          "Scene.solve targets: the dict is empty; give an array per objective to move, or "
+          "targets=None for one problem, the scene as it is");
     arrays = read_targets(s, targets.cast<py::dict>(), &n);
     if (n < 0) n = 1;
   }

@@ -274,6 +274,10 @@ def test_ctrl_c_stops_a_batch_between_chunks(scene):
 
 
 def test_solve_errors(scene):
+    # an empty selection of objectives is not the scene as it is (it solved one row of the
+    # scene's targets)
+    with pytest.raises(ValueError, match="the dict is empty; give an array per objective"):
+        scene.solve({})
     # a value that is no array of numbers says what it is (it read "got ()")
     for value, name in ((None, "NoneType"), ("abc", "str")):
         with pytest.raises(ValueError, match=r"targets\['tcp pose'\]: expected an array of numbers "

@@ -30,6 +30,17 @@ int try_lock(const std::string& path, bool* held_elsewhere) {
   return -1;
 }
 
+// base, then base-2.json ... base-9.json
+std::vector<std::string> recovery_candidates(const std::string& base) {
+  const fs::path b(base);
+  std::vector<std::string> out = {base};
+  for (int k = 2; k <= 9; ++k)
+    out.push_back(
+        (b.parent_path() / (b.stem().string() + "-" + std::to_string(k) + b.extension().string()))
+            .string());
+  return out;
+}
+
 }  // namespace
 
 Autosave::~Autosave() {
@@ -41,12 +52,7 @@ std::string Autosave::claim(const std::string& base) {
   lock_fd_ = -1;
   path = base;
   if (base.empty()) return path;
-  const fs::path b(base);
-  std::vector<std::string> candidates = {base};
-  for (int k = 2; k <= 9; ++k)
-    candidates.push_back(
-        (b.parent_path() / (b.stem().string() + "-" + std::to_string(k) + b.extension().string()))
-            .string());
+  const std::vector<std::string> candidates = recovery_candidates(base);
   // a left-over file first (its workbench ended without removing it), then the first free one
   for (int pass = 0; pass < 2; ++pass)
     for (const std::string& c : candidates) {
@@ -61,6 +67,20 @@ std::string Autosave::claim(const std::string& base) {
     }
   path.clear();  // nine workbenches at once
   return path;
+}
+
+std::vector<std::string> Autosave::left_over_elsewhere(const std::string& base) const {
+  std::vector<std::string> out;
+  if (base.empty()) return out;
+  for (const std::string& c : recovery_candidates(base)) {
+    std::error_code ec;
+    if (c == path || !fs::is_regular_file(c, ec)) continue;
+    bool held = false;
+    const int fd = try_lock(c, &held);
+    if (fd >= 0) close(fd);
+    if (!held) out.push_back(c);
+  }
+  return out;
 }
 
 std::string Autosave::default_path() {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/core/scene.hpp"
 
@@ -30,6 +31,10 @@ class Autosave {
   // first of base-2.json ... base-9.json free, a left-over one (it exists) before a fresh one.
   // Sets path ("" when base is "" or every one is held) and returns it.
   std::string claim(const std::string& base);
+
+  // the left-over recovery files of base's family other than path that no workbench holds
+  // (sessions of workbenches that ended without removing them, each offered in its turn)
+  std::vector<std::string> left_over_elsewhere(const std::string& base) const;
 
   std::string path;         // "" disables autosave
   double interval_s = 2.0;  // at most one write per interval

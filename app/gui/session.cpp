@@ -110,11 +110,21 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
     s.offer_restore = true;
     s.autosave.paused = true;
     s.restore_summary = recovery_summary(s.autosave, &s.restore_readable);
+    // another workbench's session left over too: said, so that it is not forgotten behind this
+    // one (restored, a session is unsaved work written back at every exit until saved)
+    const std::vector<std::string> others = s.autosave.left_over_elsewhere(recovery_path);
+    if (!others.empty())
+      s.restore_summary += "\n(" + std::to_string(others.size()) +
+                           " more left over: " + others.front() +
+                           (others.size() > 1 ? ", ..." : "") +
+                           "; each is offered once the one before is saved or discarded)";
   } else {
     // kept (no autosave over it) until restored
     s.autosave.paused = true;
     app.warn("a recovery file exists (" + s.autosave.path +
-             "): --restore or the script's restore_recovery restores it");
+             "): --restore or the script's restore_recovery restores it; until then this run "
+             "keeps no recovery file of its own (an unattended run restarted after a crash: "
+             "--restore)");
   }
 }
 
@@ -177,7 +187,9 @@ void add_session_dump(const Ui& ui, nlohmann::json& d) {
   d["stored_configs"] = stored;
   d["scene_path"] = s.scene_path.empty() ? json(nullptr) : json(s.scene_path);
   d["unsaved"] = session_unsaved(ui);
-  d["recovery_file"] = s.autosave.path.empty() ? json(nullptr) : json(s.autosave.path);
+  // null while autosave is off, paused included (a left-over file kept for a restore)
+  d["recovery_file"] =
+      s.autosave.path.empty() || s.autosave.paused ? json(nullptr) : json(s.autosave.path);
   // the "Restore the previous session?" modal, while it waits for an answer
   d["restore_offer"] =
       s.offer_restore ? json{{"summary", s.restore_summary}, {"restorable", s.restore_readable}}

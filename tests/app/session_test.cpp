@@ -406,6 +406,26 @@ TEST_F(Session, AnUnreadableRecoveryFileIsNotOfferedForRestore) {
   EXPECT_FALSE(read_text(path("rec.json")).empty());  // left as it was
 }
 
+// Two sessions left over (two workbenches killed): the offer for the first says the other is
+// there (it was never mentioned, and a restored session, unsaved, is written back at each exit);
+// a scripted run that keeps a left-over file for a restore has no recovery file of its own, and
+// its dump says so (null)
+TEST_F(Session, TheOfferSaysAnotherSessionIsLeftOver) {
+  ASSERT_EQ(run("robot panda\nwait 1\nsave_scene s.json\n"), 0) << log();
+  fs::copy_file(path("s.json"), path("rec.json"));
+  fs::copy_file(path("s.json"), path("rec-2.json"));
+  ASSERT_EQ(run_gui("--recovery-file rec.json --frames 10 --dump-state d.json"), 0) << log();
+  const json offer = dump("d.json")["restore_offer"];
+  ASSERT_TRUE(offer.is_object()) << offer;
+  EXPECT_NE(offer["summary"].get<std::string>().find("(1 more left over: rec-2.json; each is"),
+            std::string::npos)
+      << offer;
+  ASSERT_EQ(run("wait 1\n" + dump_cmd("paused.json"), "--recovery-file rec.json"), 0) << log();
+  EXPECT_TRUE(dump("paused.json")["recovery_file"].is_null());
+  EXPECT_NE(log().find("until then this run keeps no recovery file of its own"), std::string::npos)
+      << log();
+}
+
 // the restore offer says what the recovery file holds
 TEST(RecoverySummary, NamesTheRobotAndCountsWhatItHolds) {
   ikwb::Scene scene;

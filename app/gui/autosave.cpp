@@ -108,7 +108,12 @@ bool Autosave::write(const Scene& scene, uint64_t edit_serial, double now, std::
   try {
     fs::path parent = fs::path(path).parent_path();
     std::error_code ec;
-    if (!parent.empty()) fs::create_directories(parent, ec);
+    if (!parent.empty() && !fs::create_directories(parent, ec) && ec) {
+      // the folder's own error (a read-only home read "No such file or directory")
+      if (error)
+        *error = path + ": cannot create the folder " + parent.string() + " (" + ec.message() + ")";
+      return false;
+    }
     save_scene(path, scene);
   } catch (const std::exception& e) {
     if (error) *error = e.what();

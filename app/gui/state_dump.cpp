@@ -35,8 +35,8 @@ json limit(double v) {
 }
 
 json percentiles(const Percentiles& p) {
-  return {{"count", p.count}, {"median", p.median}, {"p90", p.p90}, {"p99", p.p99},
-          {"mean", p.mean},   {"min", p.min},       {"max", p.max}};
+  return {{"count", p.count}, {"total", p.total}, {"median", p.median}, {"p90", p.p90},
+          {"p99", p.p99},     {"mean", p.mean},   {"min", p.min},       {"max", p.max}};
 }
 
 // the fields of an obstacle's type, as the scene writes them

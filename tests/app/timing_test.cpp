@@ -29,7 +29,17 @@ TEST(Timing, FrameStatsRecentAndReset) {
   EXPECT_EQ(s.recent_frame_ms(50).size(), 50u);
   EXPECT_DOUBLE_EQ(s.solve().max, 1.5);
   EXPECT_EQ(s.frame().count, 200);
+  EXPECT_EQ(s.frame().total, 200);
+  // beyond the cap the oldest half goes, and the summary says which samples it holds
+  for (int i = 0; i < 60000; ++i) s.add_frame_ms(10.0);
+  EXPECT_EQ(s.frame().total, 60200);
+  EXPECT_LT(s.frame().count, 60200);
+  EXPECT_NE(format_percentiles("frame_ms", s.frame())
+                .find("frame_ms: n " + std::to_string(s.frame().count) +
+                      " (the newest of 60200), median"),
+            std::string::npos);
   s.reset();
+  EXPECT_EQ(s.frame().total, 0);
   EXPECT_EQ(s.frame().count, 0);
   EXPECT_EQ(s.solve().count, 0);
   EXPECT_NE(format_percentiles("frame_ms", summarize({1, 2, 3})).find("frame_ms: n 3, median 2.00"),

@@ -107,7 +107,8 @@ std::string parse_row(const std::vector<std::string>& all_fields, const std::vec
     Quat<double> q{v[3], v[4], v[5], v[6]};
     const double norm = quat_norm(q);
     if (std::fabs(norm - 1.0) > 1e-3)
-      return "quaternion is not unit (norm " + format_double(norm) + ")";
+      return "quaternion is not unit (norm " + format_double(norm) +
+             "; within 1e-3 of 1 is normalised)";
     pose->q = normalize(q);
   }
   return "";

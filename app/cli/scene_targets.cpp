@@ -157,7 +157,8 @@ void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
       double norm = quat_norm(q);
       if (std::fabs(norm - 1.0) > 1e-3) {
         row.error = "objective " + in_quotes(objectives[t.objective].objective.name) +
-                    ": quaternion is not unit (norm " + format_double(norm) + ")";
+                    ": quaternion is not unit (norm " + format_double(norm) +
+                    "; within 1e-3 of 1 is normalised)";
         row.targets.clear();
         return;
       }

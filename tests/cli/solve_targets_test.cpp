@@ -208,7 +208,7 @@ TEST(CliSolveTargets, MostValidLinesDecideTheFormat) {
   std::string out = dir / "out.csv";
   CmdResult r = run_solve(targets, out);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find(targets + ":1: quaternion is not unit (norm 2)"), std::string::npos)
+  EXPECT_NE(r.err.find(targets + ":1: quaternion is not unit (norm 2; within 1e-3 of 1 is normalised)"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(targets + ":4: expected 3 values, as 3 of the 5 target lines have, got 7"),
             std::string::npos)

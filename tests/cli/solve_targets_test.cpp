@@ -3,10 +3,12 @@
 // streamed to standard output, and integer options beyond their range.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -208,7 +210,9 @@ TEST(CliSolveTargets, MostValidLinesDecideTheFormat) {
   std::string out = dir / "out.csv";
   CmdResult r = run_solve(targets, out);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find(targets + ":1: quaternion is not unit (norm 2; within 1e-3 of 1 is normalised)"), std::string::npos)
+  EXPECT_NE(
+      r.err.find(targets + ":1: quaternion is not unit (norm 2; within 1e-3 of 1 is normalised)"),
+      std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(targets + ":4: expected 3 values, as 3 of the 5 target lines have, got 7"),
             std::string::npos)
@@ -440,6 +444,54 @@ TEST(CliSolveTargets, StandardOutputGetsTheRowsAsTheyAreSolved) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
   EXPECT_EQ(converged_column(csv), std::vector<int>{1}) << csv;
+}
+
+// Without --chunk the first call is 16 targets and the calls grow while they are quick: the
+// first 16 rows are out while the 17th target, out of reach, keeps its seeds restarting for up
+// to a minute (with one 4,096-target call nothing came until every target was done). Read with
+// a 30 s limit, then the run is interrupted.
+TEST(CliSolveTargets, TheFirstRowsComeBeforeALongCallWithoutChunk) {
+  TempDir dir;
+  std::string lines;
+  for (int i = 0; i < 16; ++i) lines += reachable_points()[0] + "\n";
+  const std::string targets = dir.write("t.csv", lines + "5,5,5\n");
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDOUT_FILENO);
+    dup2(open("/dev/null", O_WRONLY), STDERR_FILENO);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    std::vector<std::string> args = {
+        "ikwb",   "solve",   "planar3", "--link",      "tip",          "--targets", targets,
+        "--out",  "-",       "--stall", "0",           "--iterations", "100000",    "--restarts",
+        "100000", "--seeds", "64",      "--budget-ms", "60000",        "--threads", "1"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    _exit(run_cli(int(args.size()), argv.data()));
+  }
+  close(pipe_fds[1]);
+  std::string csv;
+  char buf[4096];
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::count(csv.begin(), csv.end(), '\n') < 17 &&
+         std::chrono::steady_clock::now() < until) {
+    pollfd p = {pipe_fds[0], POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    csv.append(buf, std::size_t(n));
+  }
+  kill(pid, SIGINT);
+  close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(converged_column(csv), std::vector<int>(16, 1)) << csv;
 }
 
 // --sequential: each target from the answer to the one before. The Panda's tool along a path of

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "app/gui/session.hpp"
+#include "app/gui/timeline_edit.hpp"
 
 namespace ikwb::gui {
 
@@ -19,6 +20,8 @@ Scene session_scene(const Ui& ui) {
     add_stored_to_scene(ui, s);
     if (!ui.session->scene_path.empty()) s.extra["scene_path"] = ui.session->scene_path;
   }
+  // a timeline playing (a kiosk's loop) plays again after a restore; a saved scene opens still
+  if (ui.app.timeline.playing) s.extra["timeline_playing"] = true;
   return s;
 }
 
@@ -33,11 +36,12 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     return false;
   }
   try {
-    // the scene's own file and the held branch are the recovery file's business
+    // the scene's own file, the held branch and the playing are the recovery file's business
     // (docs/sessions.md), not the scene's
     Scene scene = session_scene(ui);
     scene.extra.erase("scene_path");
     scene.extra.erase("hold_adopted");
+    scene.extra.erase("timeline_playing");
     save_scene(path, scene);
   } catch (const std::exception& e) {
     app.error(std::string("scene not saved (the old file is unchanged): ") + e.what());
@@ -137,6 +141,7 @@ bool restore_recovery(Ui& ui) {
   set_scene_path(ui, scene.extra.value("scene_path", std::string()));
   app.last_edit = "restore session";
   app.info("restored the previous session from " + s.autosave.path);
+  if (scene.extra.value("timeline_playing", false)) play(app, true);
   return true;
 }
 

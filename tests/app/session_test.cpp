@@ -321,6 +321,25 @@ TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
   EXPECT_FALSE(fs::exists(rec));
 }
 
+// a timeline playing when the workbench went down plays again after the restore (a kiosk
+// restarted with --restore stood still); a scene saved while it plays opens still
+TEST_F(Session, APlayingTimelinePlaysAgainAfterARestore) {
+  const std::string rec = path("state/recovery.json");
+  const std::string opts = "--recovery-file \"" + rec + "\" --autosave-seconds 0";
+  EXPECT_EQ(run("robot planar3\nwait 2\ntimeline on\nkey_add 0\njoint joint1 40deg\nwait 3\n"
+                "key_add 1\nloop on\nplay\nwait 5\nsave_scene s.json\nwait 3\ncrash\n",
+                opts),
+            3)
+      << log();
+  EXPECT_EQ(read_text(path("s.json")).find("timeline_playing"), std::string::npos);
+  ASSERT_EQ(run("wait 3\n" + dump_cmd("restored.json"), opts + " --restore"), 0) << log();
+  const json t = dump("restored.json")["timeline"];
+  EXPECT_EQ(t["keys"].size(), 2u);
+  EXPECT_TRUE(t["playing"].get<bool>()) << t;
+  ASSERT_EQ(run("open_scene s.json\nwait 2\n" + dump_cmd("opened.json")), 0) << log();
+  EXPECT_FALSE(dump("opened.json")["timeline"]["playing"].get<bool>());
+}
+
 // SIGTERM (as Ctrl-C, a closed terminal) ends the run as closing the window does: the session's
 // end writes the recovery file with the last edit (autosave every 600 s would not have), and the
 // exit status is 128 + 15

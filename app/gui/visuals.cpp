@@ -94,7 +94,12 @@ float limit_closeness(const AppState& app, int joint) {
 
 double residual_norm(const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
-  return s.position_error + s.rotation_error + s.violation + s.deviation;
+  // a hard target's violation is its position and rotation rows again (counted twice, a hard
+  // foot's bar read twice its error and jumped when the hand turned hard)
+  const ObjectiveKind& kind = o.kind();
+  if (kind.position_row >= 0 || kind.rotation_row >= 0)
+    return s.position_error + s.rotation_error + s.deviation;
+  return s.violation + s.deviation;
 }
 
 std::string miss_text(const WorkbenchObjective& o) {

@@ -84,7 +84,8 @@ void draw_skeleton(render::Overlay& ov, const AppState& app);
 glm::vec4 collision_color(double distance, double margin, float alpha = 1.0f);
 // "link_a - link_b" or "link - obstacle NAME"
 std::string collision_pair_label(const AppState& app, const BodyDistance& d);
-// an objective's residual: position error (m) + rotation error (rad), or its error
+// an objective's residual: position error (m) + rotation error (rad) for a kind with a target
+// (hard or soft alike), else its violation (inequalities, hard relative rows) or deviation
 double residual_norm(const WorkbenchObjective& o);
 // how far objective o is from its target in the units of its rows: "12.3 mm" for a position,
 // "4.5 deg" for a rotation (and an orientation cone's violation), both for a pose; in mm the

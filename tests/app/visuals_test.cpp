@@ -99,6 +99,29 @@ TEST(MissLabel, AMissIsLabelledInTheStatusColourOnceTheSolverSettled) {
   EXPECT_EQ(c.r, c.g);  // grey: a measure, not a miss
 }
 
+// The residual plotted and dumped: a target's position and rotation errors, hard or soft alike
+// (a hard pose's violation, the same rows, was added on top: the bar read twice the error and
+// jumped when the objective turned hard); an inequality's violation
+TEST(ResidualNorm, AHardTargetCountsItsErrorsOnce) {
+  ikwb::gui::AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  ikwb::gui::WorkbenchObjective o = app.objectives[0];
+  ASSERT_GE(o.kind().position_row, 0);
+  o.status.position_error = 0.002;
+  o.status.rotation_error = 0.001;
+  o.status.violation = 0.0;
+  const double soft = ikwb::gui::residual_norm(o);
+  o.spec.params.hard = true;
+  o.status.violation = std::hypot(0.002, 0.001);
+  EXPECT_DOUBLE_EQ(ikwb::gui::residual_norm(o), soft);
+  EXPECT_DOUBLE_EQ(soft, 0.003);
+  ikwb::gui::WorkbenchObjective box = o;
+  box.spec.params.type = ikwb::ObjectiveType::kPositionBox;
+  box.status = {};
+  box.status.violation = 0.004;
+  EXPECT_DOUBLE_EQ(ikwb::gui::residual_norm(box), 0.004);
+}
+
 TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {
   ASSERT_EQ(
       run("robot panda\nwait 3\n"

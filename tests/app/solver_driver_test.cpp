@@ -13,6 +13,7 @@
 #include <memory>
 #include <thread>
 
+#include "engine/core/robot_path.hpp"
 #include "solver/settings_values.hpp"
 
 namespace ikwb::gui {
@@ -120,6 +121,9 @@ TEST(SolverDriver, BudgetPoolSeedsContinueAcrossFrames) {
   app.frame_budget_ms = kAmpleBudgetMs;
   app.settings.n_seeds = 6;
   app.settings.max_iterations = 3;
+  // drawn as a stuck robot draws them (AStuckRobotLooksForTheTargetOverTheWholeRange), so that
+  // only spent seeds draw a new pool here
+  app.settings.sampler = Sampler::kUniform;
   SolverDriver driver;
   driver.init(app);
   Transform<double> far = app.objectives[0].target;
@@ -264,6 +268,29 @@ TEST(SolverDriver, UnreachableTargetSettlesAtABestEffort) {
   for (double q : app.joint_q) EXPECT_TRUE(std::isfinite(q));
   // the TCP reached out towards the target
   EXPECT_GT(app.objectives[0].status.current.p.x, 0.6);
+}
+
+// A robot stuck short of a reachable target draws its seeds over the whole joint range once it
+// has been stuck for a while: a review's iiwa7 stood 74 mm from a table-top pose with its wrist
+// on a limit (where a drag had left it) for 240 frames, every seed drawn within 0.3 rad of it
+TEST(SolverDriver, AStuckRobotLooksForTheTargetOverTheWholeRange) {
+  for (double budget_ms : {kDefaultFrameBudgetMs, 0.0}) {
+    SCOPED_TRACE("frame budget " + std::to_string(budget_ms) + " ms");
+    AppState app;
+    ASSERT_TRUE(app.load_robot(asset_dir() + "/robots/iiwa7/iiwa7.urdf"));
+    app.add_objective(app.new_objective(ObjectiveType::kPose, app.model->find_body("iiwa_link_7")));
+    app.frame_budget_ms = budget_ms;
+    app.set_configuration({1.485, 1.565, -1.541, -1.542, 1.571, 1.541, 3.054});
+    Transform<double> t;
+    t.p = {0.44, 0.45, 0.25};
+    t.q = {1, 0, 0, 0};  // the flange facing down
+    app.set_target(0, t);
+    SolverDriver driver;
+    driver.init(app);
+    for (int k = 0; k < 60; ++k) frame(app, driver);
+    EXPECT_TRUE(app.objectives[0].status.reached)
+        << app.objectives[0].status.position_error << " m";
+  }
 }
 
 TEST(SolverDriver, RestsWhenNothingChanges) {

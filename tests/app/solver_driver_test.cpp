@@ -13,6 +13,7 @@
 #include <memory>
 #include <thread>
 
+#include "app/gui/visuals.hpp"
 #include "engine/core/robot_path.hpp"
 #include "solver/settings_values.hpp"
 
@@ -291,6 +292,30 @@ TEST(SolverDriver, AStuckRobotLooksForTheTargetOverTheWholeRange) {
     EXPECT_TRUE(app.objectives[0].status.reached)
         << app.objectives[0].status.position_error << " m";
   }
+}
+
+// An adopted seed becomes the posture's rest (Targets follow, as a joint moved by hand): the
+// null-space posture no longer glides the robot back to the branch it left after an edit
+TEST(SolverDriver, AnAdoptedSeedIsThePosturesRest) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  app.frame_budget_ms = 0;
+  app.settings.n_seeds = 8;
+  SolverDriver driver;
+  driver.init(app);
+  Transform<double> t = app.objectives[0].target;
+  t.p.y += 0.2;
+  app.set_target(0, t);
+  for (int k = 0; k < 5; ++k) frame(app, driver);
+  ASSERT_GE(app.last_result.n_seeds, 2);
+  ASSERT_TRUE(adopt_seed(app, 1));
+  int postures = 0;
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.type() == ObjectiveType::kPosture) {
+      ++postures;
+      EXPECT_EQ(o.spec.rest_q, app.joint_q);
+    }
+  EXPECT_GT(postures, 0);
 }
 
 TEST(SolverDriver, RestsWhenNothingChanges) {

@@ -128,6 +128,12 @@ struct SolveResult {
   std::vector<double> row_q;           // (n_batch x coord_count)
   std::vector<double> row_cost;        // (n_batch)
   std::vector<uint8_t> row_converged;  // (n_batch)
+  // (n_batch) the augmented-Lagrangian penalty each row ended with, and (n_batch x
+  // residual_count) its hard rows' multipliers: where a warm start from that row's q may begin
+  // (the workbench keeps another row than the best one). Empty from the CUDA backend, and the
+  // multipliers empty without hard objectives.
+  std::vector<double> row_penalty;
+  std::vector<double> row_multipliers;
   double solve_seconds = 0;
 };
 

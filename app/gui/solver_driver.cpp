@@ -236,13 +236,10 @@ bool SolverDriver::solve(AppState& app) {
     return false;
   }
   const SolveResult& r = app.last_result;
-  const ProblemResult& kept = r.problems[0];
-  const bool carry = kept_seed_ == kept.seed && !kept.converged;
-  penalty_ = carry ? std::min(kept.penalty, kCarriedPenalty * app.settings.al_mu_init) : 0;
-  if (kept_seed_ == kept.seed)
-    carried_.multipliers = kept.multipliers;
-  else
-    carried_.multipliers.clear();
+  penalty_ = kept_state_.converged
+                 ? 0
+                 : std::min(kept_state_.penalty, kCarriedPenalty * app.settings.al_mu_init);
+  carried_.multipliers = kept_state_.multipliers;
   penalty_serial_ = app.problem_serial();
   const int nq = problem.model().coord_count;
   const std::vector<double> q_before = app.joint_q;
@@ -280,6 +277,24 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   const ProblemResult& best = r.problems[0];
   kept_seed_ =
       app.hold_adopted ? 0 : keep_seed(best.seed, best.converged, r, app.solve.stalled_frames);
+  // the kept row's own state, also where it is not the best one (the rows' arrays; without them,
+  // the CUDA backend's, only the best's is known)
+  const std::size_t row = std::size_t(kept_seed_);
+  const std::size_t nr = std::size_t(problem.residual_count());
+  kept_state_.converged = r.row_converged[row] != 0;
+  if (kept_seed_ == best.seed) {
+    kept_state_.penalty = best.penalty;
+    kept_state_.multipliers = best.multipliers;
+  } else if (r.row_penalty.size() == std::size_t(r.n_seeds)) {
+    kept_state_.penalty = r.row_penalty[row];
+    if (r.row_multipliers.size() == std::size_t(r.n_seeds) * nr)
+      kept_state_.multipliers.assign(r.row_multipliers.begin() + std::ptrdiff_t(row * nr),
+                                     r.row_multipliers.begin() + std::ptrdiff_t((row + 1) * nr));
+    else
+      kept_state_.multipliers.clear();
+  } else {
+    kept_state_ = {0, {}, kept_state_.converged};
+  }
   frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
   frame_.settling = kept_seed_ == best.seed && best.settling;
   frame_.total_iterations = best.total_iterations;
@@ -379,6 +394,7 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
       app.hold_adopted ? 0 : keep_seed(pick.seed, picked.converged, r, app.solve.stalled_frames);
 
   const ProblemResult& kept = kept_seed_ == 0 ? warm : pool[kept_seed_ - 1].slice;
+  kept_state_ = {kept.penalty, kept.multipliers, kept.converged};
   frame_.iterations = kept.iterations;
   frame_.settling = kept.settling;
   frame_.total_iterations = pick.total_iterations;

@@ -85,11 +85,12 @@ int keep_seed(int pick, bool pick_converged, const SolveResult& r, int stalled_f
 }
 
 // The settings the seeds are drawn with: once the robot has been stuck for kEscapeFrames on an
-// unchanged problem, over the whole joint range (uniform) instead of about where it stands (a
+// unchanged problem (this frame's too: the count is the last problem's until the status after
+// this solve), over the whole joint range (uniform) instead of about where it stands (a
 // review's iiwa stayed 74 mm from a reachable target with its wrist on a limit, every seed drawn
 // within the gaussian's 0.3 rad of it, where a seed of another branch reaches it)
-SolverSettings seeds_settings(SolverSettings s, const AppState& app) {
-  if (app.solve.stalled_frames >= kEscapeFrames && s.sampler != Sampler::kNone)
+SolverSettings seeds_settings(SolverSettings s, const AppState& app, bool same_problem) {
+  if (same_problem && app.solve.stalled_frames >= kEscapeFrames && s.sampler != Sampler::kNone)
     s.sampler = Sampler::kUniform;
   return s;
 }
@@ -270,7 +271,7 @@ const WarmStart& SolverDriver::frame_warm_start(const AppState& app) const {
 }
 
 void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
-  SolverSettings s = seeds_settings(frame_settings(app), app);
+  SolverSettings s = seeds_settings(frame_settings(app), app, same_problem_);
   s.rng_seed = app.settings.rng_seed + uint64_t(app.frame);
   solver_->solve(problem, s, app.joint_q, frame_warm_start(app), app.last_result);
   const SolveResult& r = app.last_result;
@@ -338,8 +339,8 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   // (prefer_closest) while the warm start followed the drag (the hand stayed 10 cm behind).
   PoolStep step;
   if (!warm.converged || app.want_alternatives) {
-    pool_.prepare(problem, app.problem_serial(), seeds_settings(app.settings, app), app.joint_q,
-                  app.settings.rng_seed + uint64_t(app.frame));
+    pool_.prepare(problem, app.problem_serial(), seeds_settings(app.settings, app, same_problem_),
+                  app.joint_q, app.settings.rng_seed + uint64_t(app.frame));
     step = pool_.advance(*solver_, problem, app.settings, deadline);
   } else {
     pool_.rest();

@@ -133,6 +133,7 @@ bool to_geometry(const mjModel* m, int g, const MjcfMeshFiles& meshes, Geometry*
       geo.type = GeometryType::kMesh;
       geo.mesh = round_mesh(size[0], size[1]);
       geo.mesh_uri = "capsule";
+      geo.size = {size[0], 2 * size[1], 0};  // radius, length: fit_capsule takes it as it is
       break;
     case mjGEOM_ELLIPSOID:
       geo.type = GeometryType::kMesh;

@@ -205,6 +205,17 @@ TEST(Mjcf, JointsLimitsBodiesAndGeoms) {
   EXPECT_EQ(m.body_visuals[m.find_body("base")][0].type, GeometryType::kBox);
   EXPECT_DOUBLE_EQ(m.body_visuals[m.find_body("base")][0].size.y, 0.4);  // full extent
   EXPECT_FALSE(m.body_collisions[m.find_body("base")].empty());
+  // a capsule geom is its own collision capsule (fitted to its tessellation it was 3.3 mm off
+  // its axis and 3.3 mm fatter)
+  const CollisionGeometry& cg = m.collision;
+  ASSERT_EQ(cg.body_first[hip + 1] - cg.body_first[hip], 1);
+  const LinkCapsule<double>& c = cg.capsules[cg.body_first[hip]];
+  EXPECT_NEAR(c.radius, 0.04, 1e-12);
+  const double top = std::max(c.p0.z, c.p1.z), bottom = std::min(c.p0.z, c.p1.z);
+  EXPECT_NEAR(top, 0.0, 1e-12);
+  EXPECT_NEAR(bottom, -0.3, 1e-12);
+  for (double v : {c.p0.x, c.p0.y, c.p1.x, c.p1.y}) EXPECT_NEAR(v, 0.0, 1e-12);
+  EXPECT_EQ(cg.fit_error[cg.body_first[hip]], 0.0);
   // the finger's range cannot bound the continuous joint it follows
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("the limits [-0.5, 0.5] of the mimic joint 'finger' are not kept: "

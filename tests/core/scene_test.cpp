@@ -254,8 +254,9 @@ TEST(Scene, SaveOntoADirectoryLeavesItIntact) {
   std::string target = dir / "scene.json";
   fs::create_directories(target);
   std::string inner = dir.write("scene.json/keep.txt", "keep me");
+  // refused before anything is written (replace_refusal)
   expect_scene_error([&] { save_scene(target, full_scene()); },
-                     {"cannot replace the file", "the old file is intact"});
+                     {"scene.json: is a folder; name a file"});
   EXPECT_TRUE(fs::is_directory(target));
   EXPECT_EQ(read_text(inner), "keep me");
   // the temporary file was removed again

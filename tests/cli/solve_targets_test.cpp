@@ -400,28 +400,26 @@ TEST(CliSolveTargets, AnOutputThatIsAFolderIsRefusedBeforeTheSolve) {
   }
 }
 
-// --out -: each solver call's rows go out as soon as it returns, so a pipe's reader has them
-// while the solve goes on, and Ctrl-C leaves them out. One target a call (--chunk 1): the first
-// row arrives while the second target, out of reach, keeps 64 seeds restarting for up to a
-// minute; the interrupt then ends the run (in a child process) with the header and that row out.
-TEST(CliSolveTargets, StandardOutputGetsTheRowsAsTheyAreSolved) {
-  TempDir dir;
-  const std::string targets = dir.write("t.csv", reachable_points()[0] + "\n5,5,5\n");
+// Runs `ikwb solve planar3 --link tip --targets TARGETS --out -` with `extra` in a child process
+// whose standard output is the returned pipe end (its standard error goes to /dev/null); *pid
+// is the child's. The targets' last line, out of reach, keeps its seeds restarting for up to a
+// minute (--budget-ms 60000), so the test reads what came before it, then interrupts.
+int solve_into_pipe(const std::string& targets, std::vector<std::string> extra, pid_t* pid) {
   int pipe_fds[2];
-  ASSERT_EQ(pipe(pipe_fds), 0);
+  if (pipe(pipe_fds) != 0) return -1;
   std::fflush(stdout);
   std::fflush(stderr);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
+  *pid = fork();
+  if (*pid == 0) {
     dup2(pipe_fds[1], STDOUT_FILENO);
     dup2(open("/dev/null", O_WRONLY), STDERR_FILENO);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     std::vector<std::string> args = {
-        "ikwb",   "solve",      "planar3", "--link",  "tip",     "--targets",   targets,
-        "--out",  "-",          "--chunk", "1",       "--stall", "0",           "--iterations",
-        "100000", "--restarts", "100000",  "--seeds", "64",      "--budget-ms", "60000"};
+        "ikwb",   "solve",   "planar3", "--link",      "tip",          "--targets", targets,
+        "--out",  "-",       "--stall", "0",           "--iterations", "100000",    "--restarts",
+        "100000", "--seeds", "64",      "--budget-ms", "60000"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -430,16 +428,30 @@ TEST(CliSolveTargets, StandardOutputGetsTheRowsAsTheyAreSolved) {
     _exit(code);
   }
   close(pipe_fds[1]);
+  return pipe_fds[0];
+}
+
+// --out -: each solver call's rows go out as soon as it returns, so a pipe's reader has them
+// while the solve goes on, and Ctrl-C leaves them out. One target a call (--chunk 1): the first
+// row arrives while the second target, out of reach, keeps 64 seeds restarting for up to a
+// minute; the interrupt then ends the run (in a child process) with the header and that row out.
+TEST(CliSolveTargets, StandardOutputGetsTheRowsAsTheyAreSolved) {
+  TempDir dir;
+  const std::string targets = dir.write("t.csv", reachable_points()[0] + "\n5,5,5\n");
+  pid_t pid = 0;
+  const int from = solve_into_pipe(targets, {"--chunk", "1"}, &pid);
+  ASSERT_GE(from, 0);
+  ASSERT_GE(pid, 0);
   std::string csv;
   char buf[4096];
   while (std::count(csv.begin(), csv.end(), '\n') < 2) {
-    const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+    const ssize_t n = read(from, buf, sizeof buf);
     if (n <= 0) break;
     csv.append(buf, std::size_t(n));
   }
   kill(pid, SIGINT);
-  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) csv.append(buf, std::size_t(n));
-  close(pipe_fds[0]);
+  for (ssize_t n; (n = read(from, buf, sizeof buf)) > 0;) csv.append(buf, std::size_t(n));
+  close(from);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
@@ -455,40 +467,23 @@ TEST(CliSolveTargets, TheFirstRowsComeBeforeALongCallWithoutChunk) {
   std::string lines;
   for (int i = 0; i < 16; ++i) lines += reachable_points()[0] + "\n";
   const std::string targets = dir.write("t.csv", lines + "5,5,5\n");
-  int pipe_fds[2];
-  ASSERT_EQ(pipe(pipe_fds), 0);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = fork();
+  pid_t pid = 0;
+  const int from = solve_into_pipe(targets, {"--threads", "1"}, &pid);
+  ASSERT_GE(from, 0);
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    dup2(pipe_fds[1], STDOUT_FILENO);
-    dup2(open("/dev/null", O_WRONLY), STDERR_FILENO);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    std::vector<std::string> args = {
-        "ikwb",   "solve",   "planar3", "--link",      "tip",          "--targets", targets,
-        "--out",  "-",       "--stall", "0",           "--iterations", "100000",    "--restarts",
-        "100000", "--seeds", "64",      "--budget-ms", "60000",        "--threads", "1"};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    _exit(run_cli(int(args.size()), argv.data()));
-  }
-  close(pipe_fds[1]);
   std::string csv;
   char buf[4096];
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::count(csv.begin(), csv.end(), '\n') < 17 &&
          std::chrono::steady_clock::now() < until) {
-    pollfd p = {pipe_fds[0], POLLIN, 0};
+    pollfd p = {from, POLLIN, 0};
     if (poll(&p, 1, 100) <= 0) continue;
-    const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+    const ssize_t n = read(from, buf, sizeof buf);
     if (n <= 0) break;
     csv.append(buf, std::size_t(n));
   }
   kill(pid, SIGINT);
-  close(pipe_fds[0]);
+  close(from);
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_EQ(converged_column(csv), std::vector<int>(16, 1)) << csv;

@@ -253,6 +253,11 @@ std::string resolve_resource(const std::string& uri, const std::string& base_dir
                ? std::string()
                : "; " + other.string() + " differs only in case (file names are case-sensitive)"));
     }
+    // a search folder that is gone is said to be (a scene saved before its workspace moved)
+    for (std::string& d : roots) {
+      std::error_code gone;
+      if (!d.empty() && !fs::exists(d, gone)) d += " (which does not exist)";
+    }
     roots.push_back("the ancestors of " + (base_dir.empty() ? std::string(".") : base_dir));
     return fail("package '" + name + "' with file '" + rest + "' not found (searched " +
                 join(roots) + "; add a search folder with --package-path or ROS_PACKAGE_PATH)");

@@ -179,6 +179,15 @@ TEST(ResourcePath, RosPackagePathIsSearchedRecursively) {
   unsetenv("ROS_PACKAGE_PATH");
   EXPECT_TRUE(
       same(resolve_resource("package://ur_description/meshes/m.stl", base, {dir / "ws"}), ur));
+  // a search folder that is gone is said to be (a scene saved before its workspace moved)
+  std::string error;
+  EXPECT_EQ(resolve_resource("package://ur_description/meshes/m.stl", base,
+                             {dir / "moved_ws", dir / "ws/src/outer"}, &error),
+            "");
+  EXPECT_NE(error.find((dir / "moved_ws") + " (which does not exist), " + (dir / "ws/src/outer") +
+                       ", the ancestors of"),
+            std::string::npos)
+      << error;
 }
 
 }  // namespace

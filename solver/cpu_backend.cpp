@@ -381,6 +381,7 @@ class CpuSolver : public IkSolver {
         if (seed == 0 && !warm.multipliers.empty()) {
           for (int i = 0; i < nr; ++i) w.al_init[i] = T(warm.multipliers[std::size_t(p) * nr + i]);
           mult.init = w.al_init.data();
+          mult.penalty = T(warm.penalty);
         }
       }
       rows[row] = drive_row(pv, cfg, w.buffers(dof_free), p, seed, w.init.data(), w.seed.data(),

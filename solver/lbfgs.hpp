@@ -87,8 +87,10 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
   st.mu = cfg.mu_init;
   st.iterations = 0;
   st.converged = false;
-  ev.set_multipliers(w.al_lambda, st.mu);
   if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
+  if (has_hard && w.al_lambda_init && w.al_penalty_init > T(0) && w.al_penalty_init != st.mu)
+    rebase_multipliers(ev, pv, w.al_penalty_init, st.mu, w);
+  ev.set_multipliers(w.al_lambda, st.mu);
   auto evaluate = [&](T* q, Transform<T>* body_q, T* r, T* g) {
     RowEval<T> e = ev.residual(q, body_q, r);
     ev.jacobian(q, body_q, lb.scratch.data(), w.J);

@@ -157,6 +157,9 @@ struct RowBuffers {
   bool restart_follows = true;
   // (nr) the multipliers the solve starts from, or null: zeros (start_multipliers)
   const T* al_lambda_init = nullptr;
+  // the penalty al_lambda_init was reached at (a warm start's, WarmStart::penalty), or 0: they
+  // are taken as they are; another one is rebased to the solve's (rebase_multipliers)
+  T al_penalty_init = T(0);
 };
 
 template <class T>
@@ -707,6 +710,33 @@ constexpr double kPolishShare = 1e-3;
 constexpr double kPullSettled = 1e-3;
 constexpr int kPullFlat = 2;
 
+// Multipliers reached at penalty `from` (w.al_lambda), for a solve that begins at w.q with
+// penalty `to`: rebased so that every hard row holds the force it held there. That force is
+// lambda + from c (sqrt(from) r, what a multiplier update would set; max(0, .) on an inequality
+// row), and lambda + (from - to) c keeps it at the penalty `to`. Taken as they were, a lower
+// penalty lets the hard rows give way where the soft ones pull against them: the workbench's
+// warm start, begun each frame at a tenth of the penalty the last one ended with, let the
+// humanoid's hard feet and balance go from 0.19 to 1.8 mm off in its first step, its next
+// multiplier update overshot, and it cycled between two states 0.19 and 0.25 mm off frame after
+// frame (SolverDriver, AWarmStartAtALowerPenaltyHoldsItsHardRows). w.body_q, w.r: scratch.
+template <class T, class Eval>
+IKWB_HD void rebase_multipliers(Eval& ev, const ProblemView<T>& pv, T from, T to,
+                                RowBuffers<T>& w) {
+  ev.set_multipliers(w.al_lambda, from);
+  ev.residual(w.q, w.body_q, w.r);
+  // lambda + (from - to) c = (to / from) lambda + (1 - to / from) force, also where the force is
+  // 0 (an inactive inequality row: lambda + to g stays <= 0)
+  const T keep = to / from;
+  for (int oi = 0; oi < pv.objective_count; ++oi) {
+    const ObjectiveParams<T>& o = pv.objectives[oi];
+    if (!o.hard || !o.enabled) continue;
+    for (int k = 0; k < o.dim; ++k) {
+      T& lambda = w.al_lambda[o.start + k];
+      lambda = keep * lambda + (T(1) - keep) * sqrt(from) * w.r[o.start + k];
+    }
+  }
+}
+
 // Runs up to cfg.max_iterations LM iterations from w.q; st is initialised here. Each
 // iteration is one trial step (accepted or rejected). The buffers are swapped as steps are
 // accepted: on return w.q (and w.body_q, w.r) point at the final iterate and st holds its
@@ -750,8 +780,10 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   st.iterations = 0;
   st.converged = false;
   T nu = T(2);
-  ev.set_multipliers(w.al_lambda, st.mu);
   if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
+  if (has_hard && w.al_lambda_init && w.al_penalty_init > T(0) && w.al_penalty_init != st.mu)
+    rebase_multipliers(ev, pv, w.al_penalty_init, st.mu, w);
+  ev.set_multipliers(w.al_lambda, st.mu);
   // The Jacobian at w.q (w.r: its rows), inactive rows set aside. It is computed when the next
   // step is formed, so a row that stops at an iterate (converged after an accepted step) never
   // computes that iterate's.

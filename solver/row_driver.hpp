@@ -101,11 +101,13 @@ struct AttemptLane {
 };
 
 // A row's hard-row multipliers (nr each, either null): those its attempt from the seed itself
-// starts from (a warm start's, WarmStart), and where the kept attempt's final ones are copied.
+// starts from (a warm start's, WarmStart), and where the kept attempt's final ones are copied;
+// and the penalty init was reached at (0: unknown, init taken as it is; RowBuffers).
 template <class T>
 struct RowMultipliers {
   const T* init = nullptr;
   T* best = nullptr;
+  T penalty = T(0);
 };
 
 // lowers *stop_after to attempt (atomically on the device)
@@ -151,6 +153,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
     start.attempt = unsigned(attempt);
     // a restart starts somewhere else: the warm start's forces are not its own
     start.al_lambda_init = attempt == 0 ? multipliers.init : nullptr;
+    start.al_penalty_init = attempt == 0 ? multipliers.penalty : T(0);
     sample_seed(m, pv.dof_lower, pv.dof_upper, attempt == 0 ? c.sampler : c.restart_sampler,
                 c.sigma, c.rng_seed, problem,
                 attempt_sequence(seed, attempt, c.n_seeds, c.max_restarts), init, seed_q, start.tmp,

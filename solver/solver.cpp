@@ -161,6 +161,9 @@ std::vector<double> expand_initial(const IkProblem& problem, const std::vector<d
 }
 
 void validate_warm_start(const IkProblem& problem, const WarmStart& warm) {
+  if (!(std::isfinite(warm.penalty) && warm.penalty >= 0))
+    throw std::invalid_argument("solve: warm.penalty must be finite and >= 0, got " +
+                                std::to_string(warm.penalty));
   const std::vector<double>& l = warm.multipliers;
   if (l.empty()) return;
   const std::size_t expected = std::size_t(problem.problem_count()) * problem.residual_count();

@@ -119,6 +119,10 @@ struct WarmStart {
   // each problem's seed 0 begins from, on the attempt that starts at q_init (restarts and other
   // seeds begin at zero); empty: zeros. The CUDA backend starts from zeros.
   std::vector<double> multipliers;
+  // the penalty the multipliers were reached at (ProblemResult::penalty), or 0: they are taken
+  // as they are. A solve that begins at another penalty (SolverSettings::al_mu_init) rebases
+  // them so that the hard rows hold the same force at q_init (rebase_multipliers in lm_row.hpp)
+  double penalty = 0;
 };
 
 struct SolveResult {
@@ -215,8 +219,8 @@ void solve_from_previous(IkSolver& solver, const IkProblem& problem, const Solve
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);
 void validate_settings(const SolverSettings& s);
-// warm's multipliers are empty or problem_count x residual_count finite values; else
-// std::invalid_argument naming warm.multipliers
+// warm's multipliers are empty or problem_count x residual_count finite values, and its penalty
+// finite and >= 0; else std::invalid_argument naming warm.multipliers or warm.penalty
 void validate_warm_start(const IkProblem& problem, const WarmStart& warm);
 
 }  // namespace ikwb

@@ -42,7 +42,9 @@ constexpr double kWarmDampingFloor = 0.1;
 // The penalty a frame's hard objectives start with is the last kept seed's, at most this many
 // times the settings' initial one: the multipliers carried over hold the forces, and a penalty
 // carried up to its 1e8 cap left the frames crawling (the balance_vs_reach demo's hand reached
-// its compromise after 150 frames at 1e8, 75 at 1e4 = 100 x the default 100)
+// its compromise after 150 frames at 1e8, 75 at 1e4 = 100 x the default 100). The multipliers
+// go with the penalty they were reached at (WarmStart::penalty), so that the solve rebases them
+// to the lower one it begins at and the hard rows hold where they stood.
 constexpr double kCarriedPenalty = 100;
 
 struct TaskErrors {
@@ -241,6 +243,7 @@ bool SolverDriver::solve(AppState& app) {
                  ? 0
                  : std::min(kept_state_.penalty, kCarriedPenalty * app.settings.al_mu_init);
   carried_.multipliers = kept_state_.multipliers;
+  carried_.penalty = kept_state_.penalty;
   penalty_serial_ = app.problem_serial();
   const int nq = problem.model().coord_count;
   const std::vector<double> q_before = app.joint_q;
@@ -421,7 +424,7 @@ void SolverDriver::rest_here(AppState& app) {
   progress_cost_ = HUGE_VAL;  // the cost is the next solve's
   kept_seed_ = 0;
   penalty_ = 0;
-  carried_.multipliers.clear();
+  carried_ = {};
   remember_rest_point(app);
   if (!missed.empty())
     app.info("shown as saved, " + missed +

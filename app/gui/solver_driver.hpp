@@ -110,7 +110,8 @@ class SolverDriver {
   // frame after frame instead of starting over
   double penalty_ = 0;
   // the multipliers the next frame's warm start begins with: the kept seed's, whether it
-  // converged or not (the forces its hard objectives held against the soft ones)
+  // converged or not (the forces its hard objectives held against the soft ones), with the
+  // penalty it ended at (the solve rebases them to penalty_ or the settings')
   WarmStart carried_;
   // the kept seed's augmented-Lagrangian state after this frame's solve (each path sets it):
   // its penalty, multipliers and whether it converged. It was read from the best seed's result,

@@ -191,7 +191,8 @@ TEST_F(Panda, HardPoseWinsOverConflictingSoftPosture) {
 
 // The multipliers a solve ends with (ProblemResult::multipliers) are the hard rows' forces:
 // non-zero where a soft objective pulls against a hard one, zero on soft rows, none without a
-// hard objective; a warm start (WarmStart) takes them in, checked for size and finiteness.
+// hard objective; a warm start (WarmStart) takes them in, checked for size and finiteness (and
+// its penalty for finiteness and sign).
 TEST_F(Panda, HardRowsReportTheirMultipliersAndAWarmStartTakesThemIn) {
   IkProblem pr(model);
   const int obj = pr.add_pose(tcp, {0, 0, 0}, {1.0, true});
@@ -242,6 +243,9 @@ TEST_F(Panda, HardRowsReportTheirMultipliersAndAWarmStartTakesThemIn) {
       std::invalid_argument);
   warm.multipliers = r.multipliers;
   warm.multipliers[0] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(make_cpu_solver()->solve(pr, s, r.q, warm, again), std::invalid_argument);
+  warm.multipliers = r.multipliers;
+  warm.penalty = -1;
   EXPECT_THROW(make_cpu_solver()->solve(pr, s, r.q, warm, again), std::invalid_argument);
 
   pr.set_hard(obj, false);

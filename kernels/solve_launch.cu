@@ -83,13 +83,14 @@ __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
 
 // Thread mapping: one thread per batch row; it combines the row's lanes (written by
 // solve_rows_kernel) into its row of rows and row_q.
-__global__ void combine_lanes_kernel(int nq, int n_batch, LaneBuffers lanes, float* row_q,
-                                     RowResult<float>* rows) {
+__global__ void combine_lanes_kernel(const SolveConfig* cfg, int nq, int n_batch, LaneBuffers lanes,
+                                     float* row_q, RowResult<float>* rows) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n_batch) return;
-  const int kept = combine_attempt_lanes(lanes.rows + std::size_t(row) * lanes.lanes, lanes.lanes,
-                                         lanes.iterations + std::size_t(row) * lanes.attempts,
-                                         lanes.attempts - 1, rows + row);
+  const int kept =
+      combine_attempt_lanes(lanes.rows + std::size_t(row) * lanes.lanes, lanes.lanes,
+                            lanes.iterations + std::size_t(row) * lanes.attempts,
+                            lanes.attempts - 1, cfg->row.lm.tol_constraint, rows + row);
   const float* q = lanes.q + (std::size_t(row) * lanes.lanes + kept) * nq;
   for (int i = 0; i < nq; ++i) row_q[std::size_t(row) * nq + i] = q[i];
 }
@@ -103,8 +104,8 @@ __global__ void pick_seeds_kernel(ModelView<float> m, const SolveConfig* cfg, in
   if (p >= problem_count) return;
   const SolveConfig& c = *cfg;
   cuda::mark_rows_run(c, p, rows);
-  picks[p] = pick_problem_seed(m, c.row.n_seeds, c.row.prefer_closest != 0, p, q_init, row_q, rows,
-                               diff + std::size_t(p) * m.dof_count);
+  picks[p] = pick_problem_seed(m, c.row.n_seeds, c.row.prefer_closest != 0, c.row.lm.tol_constraint,
+                               p, q_init, row_q, rows, diff + std::size_t(p) * m.dof_count);
 }
 
 // What decides buffer sizes and the launch configuration.
@@ -348,7 +349,7 @@ struct CudaSolver::Impl {
     if (shape.lanes > 1) {
       cuda::clear_last_error();
       combine_lanes_kernel<<<(n + kPickBlock - 1) / kPickBlock, kPickBlock, 0, stream>>>(
-          shape.nq, n, lanes, row_q.get(), rows.get());
+          cfg, shape.nq, n, lanes, row_q.get(), rows.get());
       CUDA_CHECK_LAUNCH("combine_lanes_kernel");
     }
     const int pick_grid = (shape.problems + kPickBlock - 1) / kPickBlock;

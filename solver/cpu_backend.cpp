@@ -409,8 +409,8 @@ class CpuSolver : public IkSolver {
     std::vector<ProblemPick> picks(P);
     std::vector<double> diff(nv);
     for (int p = 0; p < P; ++p)
-      picks[p] = pick_problem_seed(model.view(), S, cfg.prefer_closest, p, q0.data(), row_q.data(),
-                                   rows.data(), diff.data());
+      picks[p] = pick_problem_seed(model.view(), S, cfg.prefer_closest != 0, cfg.lm.tol_constraint,
+                                   p, q0.data(), row_q.data(), rows.data(), diff.data());
     fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), res,
                       hard ? row_lambda.data() : nullptr);
   }

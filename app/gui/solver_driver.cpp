@@ -387,9 +387,9 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   for (int k = 0; k < int(pool.size()); ++k)
     if (pool[k].advanced) rows[k + 1] = row_of(pool[k].slice);
   std::vector<double> diff(problem.model().dof_count);
-  const ProblemPick pick =
-      pick_problem_seed(problem.model().view(), n, app.settings.prefer_closest, 0,
-                        app.joint_q.data(), r.row_q.data(), rows.data(), diff.data());
+  const ProblemPick pick = pick_problem_seed(problem.model().view(), n, app.settings.prefer_closest,
+                                             app.settings.tol_constraint, 0, app.joint_q.data(),
+                                             r.row_q.data(), rows.data(), diff.data());
   const ProblemResult& picked = pick.seed == 0 ? warm : pool[pick.seed - 1].slice;
   r.problems.assign(1, picked);
   r.problems[0].seed = pick.seed;

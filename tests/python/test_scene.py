@@ -191,6 +191,37 @@ def test_a_row_from_the_answer_before_does_not_stall_at_a_joint_limit(tmp_path):
     assert step < 0.1, step
 
 
+def test_hard_feet_hold_while_a_soft_hand_reaches_beyond_its_reach(tmp_path):
+    # a hand 0.7-0.9 m from where it stands, out of its reach, with the feet and balance hard:
+    # every attempt trades hand against feet, and the kept one must hold the feet within the
+    # tolerance (the pick priced 0.3 mm of a hard foot as less than a few mm of the hand)
+    path = tmp_path / "reach.json"
+    path.write_text(json.dumps({
+        "version": 1, "robot": HUMANOID, "floating_base": True,
+        "objectives": [
+            {"type": "pose", "name": "left foot", "link": "left_foot", "target": "current",
+             "hard": True},
+            {"type": "pose", "name": "right foot", "link": "right_foot", "target": "current",
+             "hard": True},
+            {"type": "position", "name": "left hand", "link": "left_hand", "target": "current"},
+            {"type": "posture", "name": "posture", "weight": 0.1},
+            {"type": "support_polygon", "name": "balance", "margin": 0.02, "hard": True,
+             "contacts": [{"link": "left_ankle_roll_link"}, {"link": "right_ankle_roll_link"}]},
+            {"type": "joint_limits", "name": "joint limits"}]}))
+    scene = ikwb.load_scene(str(path))
+    m = scene.model
+    start, _ = ikwb.eval_fk_batch(m, np.array([scene.joint_q]))
+    t = np.arange(200, 205)[:, None] / 300.0
+    hand = start[0, m.body_index("left_hand"), :3] + np.hstack(
+        [0.9 * np.sin(2 * np.pi * t), 0.3 * np.sin(4 * np.pi * t), 0.4 * np.sin(2 * np.pi * t)])
+    result = scene.solve({"left hand": hand}, joint_q=scene.joint_q)
+    assert not result["converged"].any()  # the hand is out of reach
+    body_q, _ = ikwb.eval_fk_batch(m, result["q"])
+    for foot in ("left_foot", "right_foot"):
+        off = np.abs(body_q[:, m.body_index(foot)] - start[0, m.body_index(foot)])
+        assert (off[:, :3] <= 1e-4).all(), off  # the default tol_constraint, 0.1 mm
+
+
 def test_a_scene_whose_robot_cannot_be_loaded_is_named(tmp_path):
     path = tmp_path / "lost.json"
     path.write_text(json.dumps({"version": 1, "robot": str(tmp_path / "nope.urdf"),

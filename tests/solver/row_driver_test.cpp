@@ -77,15 +77,16 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
                                  {a, lanes, &stop_after, attempt_iterations.data()});
       }
       const int kept = combine_attempt_lanes(lane_rows.data(), lanes, attempt_iterations.data(),
-                                             s.max_restarts, &rows[row]);
+                                             s.max_restarts, c.row.lm.tol_constraint, &rows[row]);
       std::copy_n(lane_q.data() + std::size_t(kept) * nq, nq, q_out);
     }
     if (restarted) *restarted += rows[row].attempt > 0;
   }
   for (int p = 0; p < P; ++p) {
     cuda::mark_rows_run(c, p, rows.data());
-    picks[p] = pick_problem_seed(fp.view.model, S, c.row.prefer_closest != 0, p, qf.data(),
-                                 row_q.data(), rows.data(), diff.data());
+    picks[p] =
+        pick_problem_seed(fp.view.model, S, c.row.prefer_closest != 0, c.row.lm.tol_constraint, p,
+                          qf.data(), row_q.data(), rows.data(), diff.data());
   }
   SolveResult r;
   fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), r);
@@ -333,7 +334,7 @@ TEST(RowDriver, CombinedLanesKeepTheLowestConvergedAttemptAndCountUpToIt) {
   lanes[3].ran = 0;
   const std::vector<int> iterations = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
   RowResult<float> out;
-  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, &out), 2);
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, 1e-4f, &out), 2);
   EXPECT_EQ(out.attempt, 2);
   EXPECT_EQ(out.iterations, 10 + 11 + 12);
   EXPECT_EQ(out.ran, 1);
@@ -341,11 +342,11 @@ TEST(RowDriver, CombinedLanesKeepTheLowestConvergedAttemptAndCountUpToIt) {
   lanes[1].converged = lanes[2].converged = 0;
   lanes[1].eval.soft_cost = 0.25f;
   lanes[2].eval.soft_cost = 0.25f;
-  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, &out), 2);
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, 1e-4f, &out), 2);
   EXPECT_EQ(out.iterations, 145);
   // no lane ran: nothing to keep
   for (RowResult<float>& r : lanes) r.ran = 0;
-  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, &out), 0);
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 4, iterations.data(), 9, 1e-4f, &out), 0);
   EXPECT_EQ(out.ran, 0);
 }
 
@@ -542,14 +543,61 @@ TEST(RowDriver, PickPrefersConvergedThenMeritAndSkipsRowsThatDidNotRun) {
   rows[S + 2].eval.soft_cost = 3.0;
   rows[S + 2].converged = 1;
   for (int seed = 0; seed < S; ++seed) rows[S + seed].ran = 1, rows[S + seed].iterations = 1;
-  ProblemPick p0 = pick_problem_seed(m.view(), S, false, 0, q_init.data(), row_q.data(),
+  ProblemPick p0 = pick_problem_seed(m.view(), S, false, 1e-4, 0, q_init.data(), row_q.data(),
                                      rows.data(), diff.data());
   EXPECT_EQ(p0.seed, 1);
   EXPECT_EQ(p0.total_iterations, 15);
-  ProblemPick p1 = pick_problem_seed(m.view(), S, false, 1, q_init.data(), row_q.data(),
+  ProblemPick p1 = pick_problem_seed(m.view(), S, false, 1e-4, 1, q_init.data(), row_q.data(),
                                      rows.data(), diff.data());
   EXPECT_EQ(p1.seed, 2);
   EXPECT_EQ(p1.total_iterations, 4);
+}
+
+// Among seeds that did not converge, one that holds every hard objective within tol_constraint
+// beats one that trades a hard objective away for a lower merit (a violation of 0.3 mm weighs
+// 1e4 v^2 = 9e-4 in the merit, less than a soft objective out of reach gains by it), and the
+// lanes of one row combine by the same rule
+TEST(RowDriver, PickPrefersASeedThatHoldsItsHardObjectives) {
+  PandaHand pp;
+  const Model& m = *pp.model;
+  const int S = 3, nq = m.coord_count;
+  std::vector<double> row_q(std::size_t(S) * nq, 0.0), q_init(nq, 0.0), diff(m.dof_count);
+  std::vector<RowResult<double>> rows(S);
+  for (RowResult<double>& r : rows) r.ran = 1;
+  rows[0].eval.soft_cost = 0.002;  // merit 0.002 + 9e-4, but 0.3 mm off a hard objective
+  rows[0].eval.violation = 3e-4;
+  rows[1].eval.soft_cost = 0.01;  // holds it
+  rows[1].eval.violation = 5e-5;
+  rows[2].eval.soft_cost = 0.05;  // holds it too, at a higher cost
+  EXPECT_EQ(pick_problem_seed(m.view(), S, false, 1e-4, 0, q_init.data(), row_q.data(), rows.data(),
+                              diff.data())
+                .seed,
+            1);
+  // a converged seed still comes first
+  rows[2].converged = 1;
+  EXPECT_EQ(pick_problem_seed(m.view(), S, false, 1e-4, 0, q_init.data(), row_q.data(), rows.data(),
+                              diff.data())
+                .seed,
+            2);
+  // with every seed off its hard objectives, the merit decides as before
+  rows[2].converged = 0;
+  for (RowResult<double>& r : rows) r.eval.violation = 3e-4;
+  EXPECT_EQ(pick_problem_seed(m.view(), S, false, 1e-4, 0, q_init.data(), row_q.data(), rows.data(),
+                              diff.data())
+                .seed,
+            0);
+
+  std::vector<RowResult<float>> lanes(2);
+  for (RowResult<float>& r : lanes) r.ran = 1;
+  lanes[0].attempt = 0;
+  lanes[0].eval.soft_cost = 0.002f;
+  lanes[0].eval.violation = 3e-4f;
+  lanes[1].attempt = 1;
+  lanes[1].eval.soft_cost = 0.01f;
+  const std::vector<int> iterations = {7, 9};
+  RowResult<float> out;
+  EXPECT_EQ(combine_attempt_lanes(lanes.data(), 2, iterations.data(), 1, 1e-4f, &out), 1);
+  EXPECT_EQ(out.iterations, 16);
 }
 
 TEST(RowDriver, PreferClosestPicksTheNearestConvergedSeed) {
@@ -568,11 +616,11 @@ TEST(RowDriver, PreferClosestPicksTheNearestConvergedSeed) {
   rows[0].eval.soft_cost = 0.0;  // the lowest merit, but farther
   rows[1].eval.soft_cost = 1.0;
   ASSERT_EQ(int(row_q.size()), S * nq);
-  EXPECT_EQ(
-      pick_problem_seed(m.view(), S, true, 0, q_init.data(), row_q.data(), rows.data(), diff.data())
-          .seed,
-      1);
-  EXPECT_EQ(pick_problem_seed(m.view(), S, false, 0, q_init.data(), row_q.data(), rows.data(),
+  EXPECT_EQ(pick_problem_seed(m.view(), S, true, 1e-4, 0, q_init.data(), row_q.data(), rows.data(),
+                              diff.data())
+                .seed,
+            1);
+  EXPECT_EQ(pick_problem_seed(m.view(), S, false, 1e-4, 0, q_init.data(), row_q.data(), rows.data(),
                               diff.data())
                 .seed,
             0);

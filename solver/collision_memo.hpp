@@ -41,8 +41,10 @@ class CollisionMemoStore {
     const int cap = std::max(collision_pair_count(c, true), collision_pair_count(c, false));
     if (cap != memo_.list_capacity) {
       lists_.assign(std::size_t(2) * cap, 0);
+      list_dists_.assign(std::size_t(cap), T(0));
       memo_.list[0] = lists_.data();
       memo_.list[1] = lists_.data() + cap;
+      memo_.list_dist = list_dists_.data();
       memo_.list_capacity = cap;
     }
     memo_.clear();
@@ -74,6 +76,7 @@ class CollisionMemoStore {
   CollisionMemo<T> memo_;
   std::vector<Transform<T>> poses_;  // (4 x body_count) the memo's saved and built poses
   std::vector<int> lists_;           // (2 x list capacity) its pair lists
+  std::vector<T> list_dists_;        // (list capacity) search_and_list's scratch
   std::vector<double> world_;        // the world the memo is of (world_contents)
   std::vector<double> scratch_;
   uint64_t world_id_ = 0;  // and its IkProblem::collision_world_id (0: none yet)

@@ -191,7 +191,8 @@ TEST(CollisionObjective, TheSearchFindsTheClosestPairsOfEveryPair) {
 
 // The memo (exact-pose answers and pair lists) answers every search as computing every pair
 // does, along a walk of small steps with jumps between them, on the humanoid's self pairs and
-// its capsules against obstacles; the pair lists answer most of the small steps.
+// its capsules against obstacles; the pair lists answer most of the small steps, and a list
+// rebuilt with its search (search_and_list) is the one build_pair_list makes there.
 TEST(CollisionObjective, TheMemoAnswersAsEveryPairAlongAWalk) {
   UrdfOptions opt;
   opt.load_meshes = false;
@@ -204,7 +205,7 @@ TEST(CollisionObjective, TheMemoAnswersAsEveryPairAlongAWalk) {
   const CollisionMemo<double>& memo = *c.memo;
   std::mt19937 rng(23);
   std::vector<double> q = m->neutral_configuration();
-  int listed = 0, searches = 0;
+  int listed = 0, searches = 0, rebuilt = 0;
   for (int step = 0; step < 240; ++step) {
     const double size = step % 40 == 39 ? 0.8 : 0.003;  // a jump every 40 steps
     q = test::integrate(*m, q, test::random_dofs(*m, rng, size));
@@ -229,14 +230,27 @@ TEST(CollisionObjective, TheMemoAnswersAsEveryPairAlongAWalk) {
       }
       ++searches;
       // answered from the list: it was not rebuilt
-      listed +=
+      const bool kept =
           was_listed && std::equal(built.begin(), built.end(), memo.built[set],
                                    [](const Transform<double>& a, const Transform<double>& b) {
                                      return std::memcmp(&a, &b, sizeof(a)) == 0;
                                    });
+      listed += kept;
+      if (!kept && memo.listed[set]) {
+        CollisionMemoStore<double> fresh;
+        CollisionMemo<double>& ref = *fresh.use(c, 1, nb);
+        build_pair_list(c, self, body.data(), memo.dist[set], kCollisionRows, ref);
+        ASSERT_TRUE(ref.listed[set]);
+        EXPECT_EQ(std::vector<int>(memo.list[set], memo.list[set] + memo.list_count[set]),
+                  std::vector<int>(ref.list[set], ref.list[set] + ref.list_count[set]))
+            << "step " << step << (self ? " self" : " world");
+        EXPECT_EQ(memo.list_cut[set], ref.list_cut[set]);
+        ++rebuilt;
+      }
     }
   }
   EXPECT_GT(listed, searches / 2) << listed << " of " << searches;
+  EXPECT_GT(rebuilt, 10);
 }
 
 TEST(CollisionObjective, AnalyticJacobiansMatchFiniteDifferencesAndDualNumbers) {

@@ -121,8 +121,9 @@ int cmd_animate(int argc, char** argv) {
     }
     write_trajectory(out, m, scene.robot, rate, tr);
     const std::string note = flagged.empty() ? "" : "; " + flagged + ", why above";
-    std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %.3f s%s\n", tr.sample_count(),
-                 timeline.end() - timeline.start(), timeline.keys.size(), tr.seconds, note.c_str());
+    std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %s%s\n", tr.sample_count(),
+                 timeline.end() - timeline.start(), timeline.keys.size(),
+                 format_seconds(tr.seconds).c_str(), note.c_str());
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb animate",
                                 "the trajectory at " + format_double(rate) + " samples/s (--rate)");

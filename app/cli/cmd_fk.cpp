@@ -51,6 +51,39 @@ void check_quaternions(const Model& m, const std::vector<double>& q, const std::
   }
 }
 
+// One note when configurations put a joint of one coordinate (revolute, prismatic) outside its
+// limits: FK computes them as given, but a file of another robot's configurations, or degrees
+// read as radians, gives poses the robot cannot take without a word. The count and the first.
+void note_outside_limits(const Model& m, const NumericTable& q,
+                         const std::vector<uint8_t>& unsolved, const std::string& q_path) {
+  // a value written at a limit and read back lands within this (rad or m)
+  constexpr double kSlack = 1e-9;
+  std::size_t rows = 0;
+  std::string first;
+  for (std::size_t i = 0; i < q.row_count(); ++i) {
+    if (unsolved[i]) continue;
+    bool outside = false;
+    for (int j = 0; j < m.joint_count; ++j) {
+      const int c = m.joint_q_start[j], d = m.joint_qd_start[j];
+      if (m.joint_q_start[j + 1] - c != 1 || m.joint_qd_start[j + 1] - d != 1) continue;
+      const double v = q.rows[i][c];
+      if (!(v < m.dof_lower[d] - kSlack || v > m.dof_upper[d] + kSlack)) continue;
+      if (first.empty())
+        first = q_path + ":" + std::to_string(q.lines[i]) + ", " + m.joint_name[j] + " = " +
+                format_double(v) + " outside [" + format_double(m.dof_lower[d]) + ", " +
+                format_double(m.dof_upper[d]) + "]";
+      outside = true;
+      break;
+    }
+    rows += outside ? 1 : 0;
+  }
+  if (rows > 0)
+    std::fprintf(stderr,
+                 "fk: note: %zu of %zu configurations put a joint outside its limits, computed "
+                 "as given (the first: %s)\n",
+                 rows, q.row_count(), first.c_str());
+}
+
 }  // namespace
 
 int cmd_fk(int argc, char** argv) {
@@ -92,6 +125,7 @@ int cmd_fk(int argc, char** argv) {
         ++skipped;
       else
         check_quaternions(m, q.rows[i], q_path + ":" + std::to_string(q.lines[i]));
+    note_outside_limits(m, q, unsolved, q_path);
 
     // (a device such as /dev/null may take both)
     if (!com_path.empty() && com_path != "-" && !output_target(com_path).in_place &&

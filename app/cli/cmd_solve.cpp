@@ -247,9 +247,10 @@ void print_summary(const std::string& out_path, const ResultRows& rows, std::siz
   // below 10 a second with two decimals (a large robot solved at 0.3 a second read "0 solves/s")
   const double rate = elapsed > 0 ? double(rows.solved()) / elapsed : 0.0;
   std::fprintf(out_path == "-" ? stderr : stdout,
-               "solved %d/%zu (%s%%) in %.3f s, %.*f solves/s (%s)%s\n", rows.converged(), lines,
-               format_percent(lines ? rows.converged() / double(lines) : 0.0, 1).c_str(), elapsed,
-               rate < 10 ? 2 : 0, rate, where.c_str(), malformed.c_str());
+               "solved %d/%zu (%s%%) in %s, %.*f solves/s (%s)%s\n", rows.converged(), lines,
+               format_percent(lines ? rows.converged() / double(lines) : 0.0, 1).c_str(),
+               format_seconds(elapsed).c_str(), rate < 10 ? 2 : 0, rate, where.c_str(),
+               malformed.c_str());
 }
 
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {

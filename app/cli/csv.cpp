@@ -303,6 +303,15 @@ std::string format_double(double v) {
   return std::string(buf, r.ptr);
 }
 
+std::string format_seconds(double seconds) {
+  char buf[64];
+  if (seconds >= 0.1 || !(seconds > 0))
+    std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
+  return buf;
+}
+
 std::string format_percent(double share, int decimals) {
   const double pct = 100.0 * share;
   char buf[64];

@@ -90,6 +90,10 @@ std::string format_double(double v);
 // reads 99.996, not 100.0. No percent sign.
 std::string format_percent(double share, int decimals);
 
+// A run's duration for the summary lines: "%.3f s" from 0.1 s on, below it in milliseconds to
+// three significant digits ("12.3 ms", "0.481 ms"): a run of a few targets read "in 0.000 s".
+std::string format_seconds(double seconds);
+
 // From now on SIGINT, SIGTERM and SIGHUP remove the temporary files of the CsvWriters open at the
 // time before they end the process (the command line front end calls it once): a run stopped
 // with Ctrl-C leaves neither a half-written output nor a stray temporary file. One line on

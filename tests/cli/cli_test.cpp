@@ -376,6 +376,25 @@ TEST(CliFk, FloatingBaseToStdout) {
   EXPECT_EQ(first, "0,base,1,2,3,0,0,0,1");
 }
 
+// configurations outside the limits are computed as given, with one note that counts them and
+// names the first; a continuous joint has none, and a value at a limit is within it
+TEST(CliFk, ConfigurationsOutsideTheLimitsGetANote) {
+  TempDir dir;
+  std::string urdf = dir.write("bot.urdf", kRobot);
+  std::string q = dir.write("q.csv", "0,0,0.1\n2,0,0.1\n0,100,0.25\n1.5,-7,0.2\n");
+  CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("fk: note: 2 of 4 configurations put a joint outside its limits, computed "
+                       "as given (the first: " +
+                       q + ":2, shoulder = 2 outside [-1.5, 1.5])\n"),
+            std::string::npos)
+      << r.err;
+  std::string inside = dir.write("inside.csv", "0,0,0.1\n1.5,-7,0.2\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", inside, "--out", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("note"), std::string::npos) << r.err;
+}
+
 // a robot with only fixed joints (quadrotor bases in example-robot-data) has one configuration,
 // the empty one: an empty Q.csv gives its poses
 TEST(CliFk, RobotWithoutCoordinatesTakesAnEmptyFile) {

@@ -158,6 +158,15 @@ TEST(Csv, FormatDoubleRoundTrips) {
   }
 }
 
+// a short run reads in milliseconds, not "0.000 s"
+TEST(Csv, DurationsBelowATenthOfASecondReadInMilliseconds) {
+  EXPECT_EQ(format_seconds(12.5), "12.500 s");
+  EXPECT_EQ(format_seconds(0.1), "0.100 s");
+  EXPECT_EQ(format_seconds(0.0123), "12.3 ms");
+  EXPECT_EQ(format_seconds(0.000481), "0.481 ms");
+  EXPECT_EQ(format_seconds(0), "0.000 s");
+}
+
 // a share short of all never reads 100%, one above none never 0%
 TEST(Csv, PercentagesDoNotRoundToAllOrNone) {
   EXPECT_EQ(format_percent(1.0, 1), "100.0");

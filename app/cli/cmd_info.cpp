@@ -245,6 +245,10 @@ int cmd_info(int argc, char** argv) {
                 "read the collision meshes and list the capsules fitted to each link (what "
                 "`check` and the collision objectives test): ends p0, p1 in the link's frame "
                 "(m) and radius");
+  args.add_flag("meshes",
+                "read every mesh file, as the workbench does, and warn of what they lack (a file "
+                "that cannot be read, an OBJ's missing .mtl, missing textures, a size in "
+                "millimetres); without it mesh files are only looked for");
   add_robot_options(args);
   try {
     args.parse(argc, argv);
@@ -256,8 +260,9 @@ int cmd_info(int argc, char** argv) {
     std::printf("%s", args.usage().c_str());
     return 0;
   }
-  UrdfOptions opt =
-      read_robot_options(args, args.has("capsules") ? MeshFiles::kCollision : MeshFiles::kNone);
+  UrdfOptions opt = read_robot_options(args, args.has("meshes")     ? MeshFiles::kAll
+                                             : args.has("capsules") ? MeshFiles::kCollision
+                                                                    : MeshFiles::kNone);
   LoadResult r;
   try {
     r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);

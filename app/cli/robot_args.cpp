@@ -26,10 +26,10 @@ UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
   opt.package_paths = args.get_all("package-path");
   opt.strict = args.has("strict");
   opt.xacro_args = args.get_all("xacro-arg");
-  opt.load_meshes = meshes == MeshFiles::kCollision;
+  opt.load_meshes = meshes != MeshFiles::kNone;
   // the command line draws nothing; a caller that turns load_meshes on itself (the workbench)
   // still reads every mesh
-  opt.load_visual_meshes = meshes == MeshFiles::kNone;
+  opt.load_visual_meshes = meshes != MeshFiles::kCollision;
   return opt;
 }
 

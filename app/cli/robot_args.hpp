@@ -13,8 +13,9 @@
 namespace ikwb {
 
 // the mesh files a command reads: none (it uses no geometry: fk, info, a solve without
-// collisions stay fast) or the collision meshes (it evaluates collisions)
-enum class MeshFiles { kNone, kCollision };
+// collisions stay fast), the collision meshes (it evaluates collisions) or all, as the workbench
+// does (info --meshes, to report what they lack)
+enum class MeshFiles { kNone, kCollision, kAll };
 
 // where a command's robot comes from: a robot file or a scene (solve, fk, ...), or only a scene
 // (animate), whose "floating_base" says what --floating-base would: such a command does not

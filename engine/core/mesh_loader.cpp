@@ -5,13 +5,19 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <assimp/DefaultIOSystem.h>
+#include <algorithm>
 #include <assimp/Importer.hpp>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <system_error>
+#include <utility>
 #include <vector>
+
+#include "engine/core/resource_path.hpp"
 
 namespace ikwb {
 
@@ -19,10 +25,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The files a load read or looked for besides the mesh file (an OBJ's .mtl, textures), each with
+// its modification time, file_time_type::min() where it does not exist: a cached mesh is read
+// again when one of them changes (a .mtl edited, a missing texture added).
+using SideFiles = std::vector<std::pair<std::string, fs::file_time_type>>;
+
+fs::file_time_type stamp(const std::string& path) {
+  std::error_code ec;
+  fs::file_time_type t = fs::last_write_time(path, ec);
+  return ec ? fs::file_time_type::min() : t;
+}
+
 struct CacheEntry {
   std::uintmax_t size = 0;
   fs::file_time_type mtime;
   std::weak_ptr<const MeshData> mesh;
+  MissingMeshFiles missing;
+  SideFiles side_files;
 };
 
 std::mutex g_cache_mutex;
@@ -33,9 +52,11 @@ struct MaterialColor {
   float rgba[4] = {0.7f, 0.7f, 0.7f, 1.0f};
 };
 
-MaterialColor material_color(const aiMaterial* mat) {
+// materials_read: false where the materials are assimp's stand-ins (an OBJ whose .mtl was not
+// read gets one of default grey for each name it uses), whose colour is not the file's
+MaterialColor material_color(const aiMaterial* mat, bool materials_read) {
   MaterialColor c;
-  if (!mat) return c;
+  if (!mat || !materials_read) return c;
   aiString name;
   // assimp gives colourless formats a material of this name: not a colour from the file
   if (mat->Get(AI_MATKEY_NAME, name) == AI_SUCCESS &&
@@ -53,6 +74,7 @@ MaterialColor material_color(const aiMaterial* mat) {
 
 struct Builder {
   const aiScene* scene;
+  bool materials_read;
   MeshData out;
   bool any_color = false;
   std::size_t triangles = 0;
@@ -65,7 +87,8 @@ void count(Builder& b, const aiNode* node) {
     const aiMesh* mesh = b.scene->mMeshes[node->mMeshes[i]];
     if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
     b.triangles += mesh->mNumFaces;
-    if (mesh->HasVertexColors(0) || material_color(b.scene->mMaterials[mesh->mMaterialIndex]).has)
+    if (mesh->HasVertexColors(0) ||
+        material_color(b.scene->mMaterials[mesh->mMaterialIndex], b.materials_read).has)
       b.any_color = true;
   }
   for (unsigned c = 0; c < node->mNumChildren; ++c) count(b, node->mChildren[c]);
@@ -117,7 +140,7 @@ void append(Builder& b, const aiNode* node, const aiMatrix4x4& parent) {
     std::size_t first_index = b.out.indices.size();
     std::vector<char> degenerate(mesh->mNumVertices, 0);
     bool any_degenerate = false;
-    MaterialColor mc = material_color(b.scene->mMaterials[mesh->mMaterialIndex]);
+    MaterialColor mc = material_color(b.scene->mMaterials[mesh->mMaterialIndex], b.materials_read);
     for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
       aiVector3D p = xf * mesh->mVertices[v];
       b.out.positions.insert(b.out.positions.end(), {p.x, p.y, p.z});
@@ -171,31 +194,169 @@ void drop_cameras_and_lights(aiScene* scene) {
   scene->mNumLights = 0;
 }
 
-std::shared_ptr<const MeshData> read_mesh(const std::string& path, std::uintmax_t size,
-                                          std::string* error) {
+// Assimp's file access, recorded: the files an import read and those it looked for in vain.
+// Assimp only logs a missing .mtl (to a process-wide logger) and goes on; this is per import, so
+// thread-safe, and sees the paths after assimp's own retries (backslashes read as slashes, then
+// the .mtl named like the OBJ).
+class RecordingIOSystem : public Assimp::DefaultIOSystem {
+ public:
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    Assimp::IOStream* stream = DefaultIOSystem::Open(file, mode);
+    std::vector<std::string>& list = stream ? opened : missed;
+    if (std::find(list.begin(), list.end(), file) == list.end()) list.push_back(file);
+    return stream;
+  }
+  std::vector<std::string> opened, missed;  // in the order first tried
+};
+
+// a path that a mesh file names, as a path here: Windows backslashes as separators, relative to
+// the mesh file's folder
+fs::path named_path(const fs::path& folder, std::string name) {
+  std::replace(name.begin(), name.end(), '\\', '/');
+  fs::path p(name);
+  return (p.is_absolute() ? p : folder / p).lexically_normal();
+}
+
+// "'NAME' (looked for PATH, ...)", with a file that differs only in case when there is one
+std::string describe_missing(const std::string& name, const std::vector<fs::path>& looked_for) {
+  std::string out = "'" + name + "'";
+  // C:\... or C:/...: a path on the machine that exported the mesh, never found here
+  if (name.size() > 2 && std::isalpha(static_cast<unsigned char>(name[0])) && name[1] == ':' &&
+      (name[2] == '\\' || name[2] == '/'))
+    return out + " (a Windows path)";
+  std::string other;
+  for (std::size_t i = 0; i < looked_for.size(); ++i) {
+    out += (i ? ", " : " (looked for ") + looked_for[i].string();
+    const fs::path p =
+        case_insensitive_file(looked_for[i].parent_path(), looked_for[i].filename().string());
+    if (other.empty() && !p.empty()) other = "; " + p.string() + " differs only in case";
+  }
+  return out + other + ")";
+}
+
+// The .mtl files an OBJ names that assimp could not open, from its file access: a path it read
+// under another spelling (backslashes) is not missing, nor is its guess of the .mtl named like
+// the OBJ unless that is all it looked for.
+std::vector<std::string> missing_material_libraries(const RecordingIOSystem& io,
+                                                    const fs::path& obj) {
+  const fs::path folder = obj.parent_path();
+  const fs::path guess = fs::path(obj).replace_extension(".mtl");
+  auto read = [&](const fs::path& p) {
+    return std::any_of(io.opened.begin(), io.opened.end(),
+                       [&](const std::string& f) { return named_path(folder, f) == p; });
+  };
+  std::vector<std::pair<fs::path, std::string>> missed;  // where looked for, name as written
+  for (const std::string& f : io.missed) {
+    const fs::path p = named_path(folder, f);
+    if (read(p) ||
+        std::any_of(missed.begin(), missed.end(), [&](const auto& m) { return m.first == p; }))
+      continue;
+    // assimp prefixes the OBJ's folder to the name the mtllib line gives
+    std::string name = fs::path(f).lexically_relative(folder).string();
+    missed.push_back({p, name.empty() ? f : name});
+  }
+  if (missed.size() > 1)
+    missed.erase(std::remove_if(missed.begin(), missed.end(),
+                                [&](const auto& m) { return m.first == guess; }),
+                 missed.end());
+  std::vector<std::string> out;
+  for (const auto& [p, name] : missed) out.push_back(describe_missing(name, {p}));
+  return out;
+}
+
+// The image files the materials name that do not exist, each once: looked for relative to each
+// of `folders` (the mesh's, then those of the .mtl files read, which is where OBJ tools look). The
+// files looked for go to side_files.
+std::vector<std::string> missing_textures(const aiScene* scene,
+                                          const std::vector<fs::path>& folders,
+                                          SideFiles& side_files) {
+  std::vector<std::string> out;
+  std::vector<std::string> seen;
+  for (unsigned m = 0; m < scene->mNumMaterials; ++m)
+    for (int type = aiTextureType_NONE + 1; type <= AI_TEXTURE_TYPE_MAX; ++type)
+      for (unsigned i = 0; i < scene->mMaterials[m]->GetTextureCount(aiTextureType(type)); ++i) {
+        aiString texture;
+        if (scene->mMaterials[m]->GetTexture(aiTextureType(type), i, &texture) != AI_SUCCESS ||
+            scene->GetEmbeddedTexture(texture.C_Str()))
+          continue;
+        std::string name = texture.C_Str();
+        // exporters quote names with spaces in a .mtl; assimp keeps the quotes
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+          name = name.substr(1, name.size() - 2);
+        if (name.empty() || std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+        seen.push_back(name);
+        std::vector<fs::path> looked_for;
+        bool found = false;
+        for (const fs::path& folder : folders) {
+          const fs::path p = named_path(folder, name);
+          if (std::find(looked_for.begin(), looked_for.end(), p) != looked_for.end()) continue;
+          looked_for.push_back(p);
+          side_files.push_back({p.string(), stamp(p.string())});
+          std::error_code ec;
+          found = found || fs::is_regular_file(p, ec);
+        }
+        if (!found) out.push_back(describe_missing(name, looked_for));
+      }
+  return out;
+}
+
+struct ReadResult {
+  std::shared_ptr<const MeshData> mesh;
+  MissingMeshFiles missing;
+  SideFiles side_files;
+};
+
+ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* error) {
   auto fail = [&](const std::string& what) {
     if (error) *error = path + ": " + what;
-    return std::shared_ptr<const MeshData>();
+    return ReadResult();
   };
   if (size == 0) return fail("empty file");
   if (size > kMaxMeshFileBytes)
     return fail("file too large (" + std::to_string(size >> 20) + " MiB, limit " +
                 std::to_string(kMaxMeshFileBytes >> 20) + " MiB)");
   Assimp::Importer importer;
+  auto* io = new RecordingIOSystem;
+  importer.SetIOHandler(io);  // the importer owns it
   // URDF meshes are Z-up already; the Collada unit scale still applies
   importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
   // no aiProcess_JoinIdenticalVertices: it dominates load time on large meshes. SortByPType
   // splits point and line primitives into meshes of their own, which are skipped below.
   const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
                          aiProcess_SortByPType | aiProcess_ValidateDataStructure;
-  const aiScene* raw = importer.ReadFile(path, 0);
+  // absolute, so that the files assimp looks for beside it are too
+  std::error_code ec;
+  fs::path file = fs::absolute(path, ec).lexically_normal();
+  if (ec) file = path;
+  const aiScene* raw = importer.ReadFile(file.string(), 0);
   if (!raw) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
   drop_cameras_and_lights(const_cast<aiScene*>(raw));
   const aiScene* scene = importer.ApplyPostProcessing(flags);
   if (!scene) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
   if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode)
     return fail("incomplete scene");
-  Builder b{scene, {}, false, 0, {}};
+
+  // the files named beside the mesh: an OBJ's .mtl (read or not) and the textures, looked for
+  // in the mesh's folder and those of the files read
+  ReadResult r;
+  std::vector<fs::path> folders = {file.parent_path()};
+  bool read_beside = false;
+  for (const std::string& f : io->opened) {
+    const fs::path p = named_path(file.parent_path(), f);
+    if (p == file) continue;
+    read_beside = true;
+    r.side_files.push_back({f, stamp(f)});
+    if (std::find(folders.begin(), folders.end(), p.parent_path()) == folders.end())
+      folders.push_back(p.parent_path());
+  }
+  for (const std::string& f : io->missed) r.side_files.push_back({f, fs::file_time_type::min()});
+  std::string ext = file.extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const bool obj = ext == ".obj";
+  if (obj) r.missing.material_libraries = missing_material_libraries(*io, file);
+  r.missing.textures = missing_textures(scene, folders, r.side_files);
+
+  Builder b{scene, !obj || read_beside, {}, false, 0, {}};
   count(b, scene->mRootNode);
   if (b.triangles == 0) return fail("no triangles");
   if (b.triangles > kMaxMeshTriangles)
@@ -207,12 +368,14 @@ std::shared_ptr<const MeshData> read_mesh(const std::string& path, std::uintmax_
   if (b.out.indices.empty()) return fail("no triangles");
   for (float v : b.out.positions)
     if (!std::isfinite(v)) return fail("non-finite vertex coordinates");
-  return std::make_shared<const MeshData>(std::move(b.out));
+  r.mesh = std::make_shared<const MeshData>(std::move(b.out));
+  return r;
 }
 
 }  // namespace
 
-std::shared_ptr<const MeshData> load_mesh(const std::string& path, std::string* error) {
+std::shared_ptr<const MeshData> load_mesh(const std::string& path, std::string* error,
+                                          MissingMeshFiles* missing) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     if (error) *error = path + ": not a file";
@@ -226,17 +389,23 @@ std::shared_ptr<const MeshData> load_mesh(const std::string& path, std::string* 
   {
     std::lock_guard<std::mutex> lock(g_cache_mutex);
     auto it = g_cache.find(key);
-    if (it != g_cache.end() && it->second.size == size && it->second.mtime == mtime) {
-      if (auto mesh = it->second.mesh.lock()) return mesh;
+    if (it != g_cache.end() && it->second.size == size && it->second.mtime == mtime &&
+        std::all_of(it->second.side_files.begin(), it->second.side_files.end(),
+                    [](const auto& f) { return stamp(f.first) == f.second; })) {
+      if (auto mesh = it->second.mesh.lock()) {
+        if (missing) *missing = it->second.missing;
+        return mesh;
+      }
     }
   }
   // read outside the lock: two threads may load the same file once each, which is harmless
-  std::shared_ptr<const MeshData> mesh = read_mesh(path, size, error);
-  if (mesh) {
+  ReadResult r = read_mesh(path, size, error);
+  if (r.mesh) {
+    if (missing) *missing = r.missing;
     std::lock_guard<std::mutex> lock(g_cache_mutex);
-    g_cache[key] = CacheEntry{size, mtime, mesh};
+    g_cache[key] = CacheEntry{size, mtime, r.mesh, std::move(r.missing), std::move(r.side_files)};
   }
-  return mesh;
+  return r.mesh;
 }
 
 void clear_mesh_cache() {

@@ -103,8 +103,8 @@ fs::path find_package_dir(const std::vector<std::string>& roots, const fs::path&
   return {};
 }
 
-// `rest` below `dir` matched without regard to case, one component at a time; empty when no
-// file matches that way
+}  // namespace
+
 fs::path case_insensitive_file(const fs::path& dir, const std::string& rest) {
   auto lower = [](std::string t) {
     for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -125,6 +125,8 @@ fs::path case_insensitive_file(const fs::path& dir, const std::string& rest) {
   }
   return is_file(at) ? at : fs::path();
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;

@@ -2,6 +2,7 @@
 // absolute paths) to files on disk.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,11 @@ std::string resource_package(const std::string& uri);
 // which resolve_resource tries first; "" for package:// and model:// URIs, other schemes and
 // URIs that name no file.
 std::string resource_file_path(const std::string& uri, const std::string& base_dir);
+
+// `rest` (a relative path) below `dir` matched without regard to case, one component at a time;
+// empty when no file matches that way. For messages about a file that is not found as written
+// (CAD exports write Link1.STL where a file names link1.stl).
+std::filesystem::path case_insensitive_file(const std::filesystem::path& dir,
+                                            const std::string& rest);
 
 }  // namespace ikwb

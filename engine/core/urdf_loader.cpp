@@ -640,8 +640,10 @@ struct Loader {
   const Prescan& ps;
   const UrdfOptions& opt;
   std::string base_dir;
-  std::map<std::string, std::string> failed_meshes;  // uri -> resolved path; warned once
-  std::set<std::string> huge_warned;                 // mesh URIs warned about for their size
+  std::map<std::string, std::string> failed_meshes;       // uri -> resolved path; warned once
+  std::set<std::string> huge_warned;                      // mesh URIs warned about for their size
+  std::map<std::string, MissingMeshFiles> missing_files;  // mesh path -> files it lacks
+  std::set<std::string> missing_warned;  // mesh paths warned about for the files they lack
   // meshes not found after the first of their package or folder (whose warning says where it
   // was searched), by package or folder ("of package 'NAME'", "in 'FOLDER'"): one line for
   // each at the end, not one per mesh (a robot from a missing workspace has dozens)
@@ -692,9 +694,11 @@ struct Loader {
     std::string err;
     g.mesh_path = resolve_resource(g.mesh_uri, base_dir, opt.package_paths, &err);
     if (!g.mesh_path.empty() && read) {
-      g.mesh = load_mesh(g.mesh_path, &err);
+      MissingMeshFiles missing;
+      g.mesh = load_mesh(g.mesh_path, &err, &missing);
       if (!g.mesh) err = "cannot be loaded: " + err;
       if (g.mesh) warn_if_huge(g, owner, line);
+      if (!missing.empty()) missing_files[g.mesh_path] = std::move(missing);
     }
     if (g.mesh_path.empty() || (read && !g.mesh)) {
       g.placeholder = true;
@@ -734,6 +738,40 @@ struct Loader {
     msg.warn(line, owner + ": mesh " + in_quotes(g.mesh_uri) + " is " + size +
                        " across as scaled: if the file is in millimetres, give it "
                        "scale=\"0.001 0.001 0.001\"");
+  }
+
+  // The files a visual's mesh names but lacks (an OBJ's .mtl, textures), once per mesh file,
+  // with what is drawn instead: the renderer draws no textures, and a mesh's own colours win
+  // over the visual's (so call this after color()).
+  void warn_missing_files(const Geometry& g, const std::string& owner, int line) {
+    auto m = missing_files.find(g.mesh_path);
+    if (!g.mesh || m == missing_files.end() || !missing_warned.insert(g.mesh_path).second) return;
+    const std::string urdf_color = g.has_color
+                                       ? "its URDF material colour"
+                                       : "the default grey (the <visual> has no <material> colour)";
+    const std::string what = owner + ": mesh " + in_quotes(g.mesh_uri) + ": ";
+    const bool colored = !g.mesh->colors.empty();
+    if (!m->second.material_libraries.empty())
+      msg.warn(line,
+               what +
+                   listed("material library", "material libraries", m->second.material_libraries) +
+                   " not found; drawn in " +
+                   (colored ? "the colours of the materials that were found" : urdf_color));
+    if (!m->second.textures.empty())
+      msg.warn(line, what + listed("texture", "textures", m->second.textures) +
+                         " not found; the workbench draws no textures (the mesh shows " +
+                         (colored ? "its materials' colours" : urdf_color) +
+                         " either way), but viewers that draw them will miss it");
+  }
+
+  // "texture 'a.png' (...)", "textures 'a.png' (...), 'b.png' (...)": the first three of many
+  static std::string listed(const std::string& one, const std::string& many,
+                            const std::vector<std::string>& files) {
+    constexpr std::size_t kShown = 3;
+    std::string out = files.size() == 1 ? one : many;
+    for (std::size_t i = 0; i < files.size() && i < kShown; ++i) out += (i ? ", " : " ") + files[i];
+    if (files.size() > kShown) out += " and " + std::to_string(files.size() - kShown) + " more";
+    return out;
   }
 
   // where a mesh that is not found was looked for: its package, or the folder its path names
@@ -1099,7 +1137,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   m.name = ps.robot_name;
   m.source_path = source_path;
   b.begin_articulation(ps.robot_name);
-  Loader loader{msg, ps, opt, base_dir, {}, {}, {}};
+  Loader loader{msg, ps, opt, base_dir, {}, {}, {}, {}, {}};
 
   for (int li : link_order) {
     const XmlLink& xl = ps.links[li];
@@ -1142,6 +1180,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       Geometry g = loader.geometry(v->geometry, v->origin, owner + " visual", line,
                                    opt.load_meshes && (opt.load_visual_meshes || visuals_collide));
       if (matched) loader.color(g, kept_visuals[k], owner);
+      loader.warn_missing_files(g, owner + " visual", line);
       b.visuals(body).push_back(std::move(g));
     }
     for (std::size_t k = 0; k < link->collision_array.size(); ++k) {

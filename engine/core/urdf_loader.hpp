@@ -32,7 +32,8 @@ struct UrdfOptions {
 struct LoadResult {
   std::shared_ptr<const Model> model;
   // recoverable defects, each starting with the file name: missing or unreadable meshes (shown
-  // as placeholders), dropped visuals, undefined materials, ...
+  // as placeholders), dropped visuals, undefined materials, files a mesh names but lacks (an
+  // OBJ's .mtl, textures), ...
   std::vector<std::string> warnings;
 };
 

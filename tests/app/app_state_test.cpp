@@ -87,6 +87,25 @@ TEST(AppState, FailedLoadKeepsTheCurrentRobot) {
   std::filesystem::remove(bad);
 }
 
+// a mesh's missing .mtl or texture is a warning in the messages, once for a mesh two links use
+// (tests/data/robots/missing_materials); the robot opens with every mesh
+TEST(AppState, MissingMaterialFilesAreWarnedInTheMessages) {
+  AppState app;
+  ASSERT_TRUE(app.load_robot(IKWB_SOURCE_DIR
+                             "/tests/data/robots/missing_materials/missing_materials.urdf"));
+  int mtl = 0, textures = 0;
+  for (const Message& m : app.messages) {
+    if (m.level != Message::kWarning) continue;
+    mtl += m.text.find("mesh 'meshes/arm.obj': material library 'arm_colors.mtl'") !=
+           std::string::npos;
+    textures += m.text.find("': texture '") != std::string::npos;
+  }
+  EXPECT_EQ(mtl, 1);
+  EXPECT_EQ(textures, 2);
+  for (const auto& visuals : app.model->body_visuals)
+    for (const Geometry& g : visuals) EXPECT_FALSE(g.placeholder) << g.mesh_uri;
+}
+
 // the Add button and the link menu (new_objective, add_objective) name a second position
 // objective on a link "position LINK 2"; a scene that names two objectives alike still opens as
 // it is

@@ -274,6 +274,26 @@ TEST(CliInfo, WarningsGoToStderr) {
   EXPECT_EQ(j["warnings"].size(), 1u);
 }
 
+// --meshes reads the meshes as the workbench does: their missing .mtl and textures are warnings
+// (tests/data/robots/missing_materials); without it they are only looked for, and found
+TEST(CliInfo, MeshesFlagWarnsOfMissingMaterialFiles) {
+  const std::string urdf =
+      IKWB_SOURCE_DIR "/tests/data/robots/missing_materials/missing_materials.urdf";
+  CmdResult r = run(cmd_info, {"info", urdf, "--meshes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: " + urdf + ":9: "), std::string::npos) << r.err;
+  for (const char* s : {"mesh 'meshes/arm.obj': material library 'arm_colors.mtl'",
+                        "mesh 'meshes/hand.obj': texture 'finger tips.png'",
+                        "mesh 'meshes/shell.dae': texture 'shell paint.png'"})
+    EXPECT_NE(r.err.find(s), std::string::npos) << s << "\n" << r.err;
+  r = run(cmd_info, {"info", urdf, "--meshes", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["warnings"].size(), 3u) << r.out;
+  r = run(cmd_info, {"info", urdf, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out)["warnings"].empty()) << r.out;
+}
+
 TEST(CliFk, PosesMatchEvalFk) {
   TempDir dir;
   std::string urdf = dir.write("bot.urdf", kRobot);

@@ -234,5 +234,118 @@ TEST(MeshLoader, CachesByPathAndReloadsChangedFiles) {
   EXPECT_EQ(d->triangle_count(), 2u);
 }
 
+// an OBJ triangle using material `red` from the library `mtllib`
+std::string obj_triangle(const std::string& mtllib) {
+  return "mtllib " + mtllib + "\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n";
+}
+
+TEST(MeshLoader, ObjWhoseMtlIsMissingLoadsWithoutColoursAndNamesIt) {
+  TempDir dir;
+  std::string err;
+  MissingMeshFiles missing;
+  // assimp makes a default-grey material for `red`: not a colour of the file's
+  auto m = load_mesh(dir.write("t.obj", obj_triangle("gone.mtl")), &err, &missing);
+  ASSERT_TRUE(m) << err;
+  EXPECT_EQ(m->triangle_count(), 1u);
+  EXPECT_TRUE(m->colors.empty());
+  EXPECT_EQ(missing.material_libraries,
+            std::vector<std::string>{"'gone.mtl' (looked for " + (dir / "gone.mtl") + ")"});
+  EXPECT_TRUE(missing.textures.empty());
+  // a file that differs only in case is named (file names are case-sensitive)
+  dir.write("Case.MTL", "newmtl red\nKd 1 0 0\n");
+  ASSERT_TRUE(load_mesh(dir.write("c.obj", obj_triangle("case.mtl")), &err, &missing));
+  EXPECT_EQ(missing.material_libraries,
+            std::vector<std::string>{"'case.mtl' (looked for " + (dir / "case.mtl") + "; " +
+                                     (dir / "Case.MTL") + " differs only in case)"});
+}
+
+TEST(MeshLoader, ObjMtlIsFoundThroughBackslashesSpacesAndAssimpsOwnGuess) {
+  TempDir dir;
+  MissingMeshFiles missing;
+  dir.write("sub/red mat.mtl", "newmtl red\nKd 1 0 0\n");
+  auto m = load_mesh(dir.write("a.obj", obj_triangle("sub\\red mat.mtl")), nullptr, &missing);
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(missing.empty());
+  ASSERT_FALSE(m->colors.empty());
+  EXPECT_EQ(m->colors[0], 1.0f);
+  // a missing library is still said when assimp reads the one named like the OBJ instead, but
+  // that one is not said to be missing when it is not there either
+  dir.write("b.mtl", "newmtl red\nKd 1 0 0\n");
+  m = load_mesh(dir.write("b.obj", obj_triangle("other.mtl")), nullptr, &missing);
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(m->colors.empty());
+  EXPECT_EQ(missing.material_libraries,
+            std::vector<std::string>{"'other.mtl' (looked for " + (dir / "other.mtl") + ")"});
+  ASSERT_TRUE(load_mesh(dir.write("c.obj", obj_triangle("other.mtl")), nullptr, &missing));
+  EXPECT_EQ(missing.material_libraries.size(), 1u);
+  // an OBJ without a library is not missing one
+  ASSERT_TRUE(
+      load_mesh(dir.write("d.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), nullptr, &missing));
+  EXPECT_TRUE(missing.empty());
+}
+
+TEST(MeshLoader, MissingTexturesAreNamedOnceEach) {
+  TempDir dir;
+  dir.write("tex/grain.png", "stands in for an image");
+  dir.write("m.mtl",
+            "newmtl red\nKd 1 0 0\n"
+            "map_Kd \"wood grain.png\"\n"          // missing; quoted for its space
+            "map_Bump -bm 0.5 wood grain.png\n"    // the same, as a bump map
+            "map_Ks tex\\grain.png\n"              // there, through a Windows backslash
+            "map_d C:\\Users\\cad\\alpha.png\n");  // where it was exported
+  MissingMeshFiles missing;
+  auto m = load_mesh(dir.write("m.obj", obj_triangle("m.mtl")), nullptr, &missing);
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(m->colors.empty());
+  EXPECT_TRUE(missing.material_libraries.empty());
+  EXPECT_EQ(missing.textures, (std::vector<std::string>{
+                                  "'wood grain.png' (looked for " + (dir / "wood grain.png") + ")",
+                                  "'C:\\Users\\cad\\alpha.png' (a Windows path)"}));
+  // a Collada image, its %20 a space; an STL has no materials
+  std::string dae = collada_triangle();
+  auto replace = [&](const std::string& from, const std::string& to) {
+    dae.replace(dae.find(from), from.size(), to);
+  };
+  replace("<library_geometries>",
+          "<library_images><image id=\"i\"><init_from>file:///nowhere/my%20paint.png"
+          "</init_from></image></library_images>"
+          "<library_effects><effect id=\"e\"><profile_COMMON>"
+          "<newparam sid=\"s\"><surface type=\"2D\"><init_from>i</init_from></surface>"
+          "</newparam><newparam sid=\"p\"><sampler2D><source>s</source></sampler2D></newparam>"
+          "<technique sid=\"t\"><lambert><diffuse><texture texture=\"p\" texcoord=\"UV\"/>"
+          "</diffuse></lambert></technique></profile_COMMON></effect></library_effects>"
+          "<library_materials><material id=\"mat\"><instance_effect url=\"#e\"/></material>"
+          "</library_materials><library_geometries>");
+  replace("<triangles count=\"1\">", "<triangles count=\"1\" material=\"x\">");
+  replace("<instance_geometry url=\"#tri\"/>",
+          "<instance_geometry url=\"#tri\"><bind_material><technique_common>"
+          "<instance_material symbol=\"x\" target=\"#mat\"/></technique_common></bind_material>"
+          "</instance_geometry>");
+  ASSERT_TRUE(load_mesh(dir.write("t.dae", dae), nullptr, &missing));
+  EXPECT_EQ(missing.textures,
+            std::vector<std::string>{"'/nowhere/my paint.png' (looked for /nowhere/my paint.png)"});
+  ASSERT_TRUE(load_mesh(dir.write("t.stl", test::stl_triangle()), nullptr, &missing));
+  EXPECT_TRUE(missing.empty());
+}
+
+TEST(MeshLoader, CachedMeshSaysItsMissingFilesAndIsReadAgainWhenOneAppears) {
+  TempDir dir;
+  const std::string path = dir.write("t.obj", obj_triangle("t.mtl"));
+  MissingMeshFiles first, again;
+  auto a = load_mesh(path, nullptr, &first);
+  auto b = load_mesh(path, nullptr, &again);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(first.material_libraries.size(), 1u);
+  EXPECT_EQ(again.material_libraries, first.material_libraries);
+  // the user adds the .mtl: the OBJ is unchanged, but it reads with its colours now
+  dir.write("t.mtl", "newmtl red\nKd 1 0 0\n");
+  auto c = load_mesh(path, nullptr, &again);
+  ASSERT_TRUE(c);
+  EXPECT_NE(a, c);
+  EXPECT_TRUE(again.empty());
+  EXPECT_FALSE(c->colors.empty());
+}
+
 }  // namespace
 }  // namespace ikwb

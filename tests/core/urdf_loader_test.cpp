@@ -755,6 +755,76 @@ TEST(UrdfLoader, AMeshHundredsOfMetresAcrossIsAWarning) {
   EXPECT_TRUE(load_urdf_string(scaled, "x.urdf", dir.path().string()).warnings.empty());
 }
 
+// tests/data/robots/missing_materials: meshes that name a .mtl or textures that are not there
+// load as they are, with one warning for each mesh file naming the missing files and what is
+// drawn instead
+TEST(UrdfLoader, MissingMaterialFilesAreOneWarningPerMeshFile) {
+  const std::string dir = IKWB_SOURCE_DIR "/tests/data/robots/missing_materials";
+  const std::string urdf = dir + "/missing_materials.urdf";
+  LoadResult r = load_urdf_file(urdf);
+  ASSERT_TRUE(r.model);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  ASSERT_EQ(r.warnings.size(), 3u) << all;
+  // arm.obj, used by two links: its .mtl, once; its invented material gives no colour, so the
+  // URDF's orange shows
+  EXPECT_EQ(r.warnings[0], urdf +
+                               ":9: link 'base' visual: mesh 'meshes/arm.obj': material "
+                               "library 'arm_colors.mtl' (looked for " +
+                               dir +
+                               "/meshes/arm_colors.mtl) not found; drawn in its URDF "
+                               "material colour")
+      << all;
+  // hand.obj's .mtl is found through its backslash and space; of its textures, relative to the
+  // .mtl's folder, one is missing
+  EXPECT_EQ(r.warnings[1],
+            urdf +
+                ":20: link 'hand' visual: mesh 'meshes/hand.obj': texture 'finger tips.png' "
+                "(looked for " +
+                dir + "/meshes/finger tips.png, " + dir +
+                "/meshes/textures/finger tips.png) not found; the workbench draws no textures "
+                "(the mesh shows its materials' colours either way), but viewers that draw them "
+                "will miss it")
+      << all;
+  // the Collada image's %20 is a space
+  EXPECT_NE(r.warnings[2].find(":24: link 'shell' visual: mesh 'meshes/shell.dae': texture "
+                               "'shell paint.png' (looked for " +
+                               dir + "/meshes/shell paint.png) not found"),
+            std::string::npos)
+      << all;
+  const Model& m = *r.model;
+  for (int b = 0; b < m.body_count; ++b)
+    for (const Geometry& g : m.body_visuals[b]) {
+      ASSERT_TRUE(g.mesh) << m.body_name[b];
+      EXPECT_FALSE(g.placeholder) << m.body_name[b];
+    }
+  EXPECT_TRUE(m.body_visuals[m.find_body("base")][0].mesh->colors.empty());
+  ASSERT_FALSE(m.body_visuals[m.find_body("hand")][0].mesh->colors.empty());
+  EXPECT_NEAR(m.body_visuals[m.find_body("hand")][0].mesh->colors[0], 0.9f, 1e-6);
+  // loaded again (the meshes cached): the same warnings
+  EXPECT_EQ(load_urdf_file(urdf).warnings, r.warnings);
+}
+
+// a visual without a URDF colour is drawn in the default grey, and the warning says how to
+// change that; a mesh only used for collisions is not drawn, so its materials are not warned of
+TEST(UrdfLoader, MissingMaterialLibraryOfAnUncolouredVisualSaysDefaultGrey) {
+  TempDir dir;
+  const std::string obj = "mtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n";
+  dir.write("v.obj", obj);
+  dir.write("c.obj", obj);
+  const std::string xml =
+      robot(R"(<link name="a"><visual><geometry><mesh filename="v.obj"/></geometry></visual>)"
+            R"(<collision><geometry><mesh filename="c.obj"/></geometry></collision></link>)");
+  LoadResult r = load_urdf_string(xml, "x.urdf", dir.path().string());
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("mesh 'v.obj': material library 'gone.mtl' (looked for " +
+                               (dir / "gone.mtl") +
+                               ") not found; drawn in the default grey (the <visual> has no "
+                               "<material> colour)"),
+            std::string::npos)
+      << r.warnings[0];
+}
+
 TEST(UrdfLoader, UnreadableFile) {
   try {
     load_urdf_file("/nonexistent/robot.urdf");

@@ -175,6 +175,7 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
     for (int i = 0; i < nq; ++i) start.q[i] = seed_q[i];
     RowBuffers<T> b = start;
     b.restart_follows = attempt < c.max_restarts;
+    b.hard_extension = c.max_restarts > 0;
     RowStatus<T> st;
     local_solve(b, st);
     best.iterations += st.iterations;

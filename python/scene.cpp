@@ -203,18 +203,19 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   auto solver = make_solver(settings.backend, &note);
   py::array_t<double> q_out({n, py::ssize_t(m.coord_count)});
   py::array_t<bool> converged(n), skipped_out(n);
-  py::array_t<double> pos_err(n), rot_err(n);
+  py::array_t<double> pos_err(n), rot_err(n), violation(n);
   py::array_t<int> iterations(n);
   double* qo = q_out.mutable_data();
   bool* co = converged.mutable_data();
-  double *pe = pos_err.mutable_data(), *re = rot_err.mutable_data();
+  double *pe = pos_err.mutable_data(), *re = rot_err.mutable_data(),
+         *vi = violation.mutable_data();
   int* it = iterations.mutable_data();
   const std::size_t nq = std::size_t(m.coord_count);
   for (py::ssize_t r = 0; r < n; ++r) {
     skipped_out.mutable_data()[r] = !skipped[r].empty();
     std::fill(qo + r * nq, qo + (r + 1) * nq, NAN);
     co[r] = false;
-    pe[r] = re[r] = NAN;
+    pe[r] = re[r] = vi[r] = NAN;
     it[r] = 0;
   }
   double seconds = 0;
@@ -263,6 +264,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
         co[row] = p.converged;
         pe[row] = p.position_error;
         re[row] = p.rotation_error;
+        vi[row] = p.constraint_violation;
         it[row] = p.iterations;
       }
       {
@@ -288,6 +290,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   out["converged"] = converged;
   out["position_error"] = pos_err;
   out["rotation_error"] = rot_err;
+  out["constraint_violation"] = violation;
   out["iterations"] = iterations;
   out["skipped"] = skipped_out;
   out["solve_seconds"] = seconds;
@@ -376,7 +379,10 @@ void bind_scene(py::module_& m) {
            "on one IK branch where the targets allow; one row per solver call). Keyword "
            "arguments override solver settings by scene key. Returns a dict: "
            "q (n, joint_coord_count), converged, position_error, rotation_error (largest over "
-           "the enabled task objectives), iterations, skipped (rows whose targets cannot be "
+           "the enabled task objectives), constraint_violation (the largest over the hard "
+           "objectives, 0 without any: a row whose soft target is out of reach is not converged "
+           "either, this says whether the hard ones hold), iterations, skipped (rows whose "
+           "targets cannot be "
            "used: NaN or inf, a quaternion not unit, beyond 1e6 m; not solved, their q and "
            "errors NaN, with a UserWarning; ValueError when every row is such), solve_seconds, "
            "backend (the one that ran) and backend_note (why it is not the one asked for, or "

@@ -537,6 +537,26 @@ TEST(CliSolveScene, ExplainCallsAReachableTargetHeldFarBackTradedOff) {
       << r.err;
 }
 
+// a hard objective left off (here one that cannot hold: a hard point 2 m away) is counted in
+// the summary with the first row and by how much, where pos_err alone does not tell it from a
+// soft target out of reach; a row that holds it is not counted
+TEST(CliSolveScene, TheSummaryCountsRowsThatLeaveAHardObjectiveOff) {
+  TempDir dir;
+  const std::string scene = dir.write("hard.json", R"({"version": 1, "robot": "panda",
+  "objectives": [
+    {"type": "position", "name": "tcp", "link": "panda_hand_tcp", "hard": true,
+     "target": {"position": [0.4, 0, 0.4], "orientation": [0, 0, 0, 1]}}]})");
+  const std::string targets = dir.write("t.csv", "tcp.x,tcp.y,tcp.z\n0.4,0.1,0.4\n2,0,0.4\n");
+  CmdResult r = run_solve(
+      {"--scene", scene, "--targets", targets, "--out", dir / "out.csv", "--restarts", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex("solved 1/2 .*; 1 row leaves a hard objective off by more than "
+                        "tol_constraint 0.0001 \\(the first: row 2 of OUT.csv, by 1\\.[0-9]+; "
+                        "--explain names it\\)\n")))
+      << r.out;
+}
+
 // --explain: a reachable target held back by a weighted posture is traded off against it, one
 // 2 m away is out of reach; the report is on standard error and OUT.csv keeps its columns
 TEST(CliSolveScene, ExplainSaysWhyEachMissedObjectiveIsMissed) {

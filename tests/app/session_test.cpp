@@ -345,11 +345,16 @@ TEST_F(Session, APlayingTimelinePlaysAgainAfterARestore) {
 // exit status is 128 + 15
 TEST_F(Session, SigtermEndsTheSessionAsAClose) {
   const std::string rec = path("state/recovery.json");
-  std::ofstream(path("script.txt")) << "robot panda\nwait 2\nweight 0 1.75\nwait 100000\n";
-  const std::string cmd = "cd \"" + dir_.string() +
-                          "\" && timeout --preserve-status -s TERM 10 \"" + IKWB_BINARY_DIR +
-                          "/ikwb\" gui --script script.txt --recovery-file \"" + rec +
-                          "\" --autosave-seconds 600 > log.txt 2>&1";
+  // the signal once the script has made its edit (marker.json written after it; a fixed 10 s
+  // came before the edit on a loaded machine), at the latest after 120 s
+  std::ofstream(path("script.txt"))
+      << "robot panda\nwait 2\nweight 0 1.75\nwait 2\ndump marker.json\nwait 100000\n";
+  const std::string cmd =
+      "cd \"" + dir_.string() + "\" && { \"" + IKWB_BINARY_DIR +
+      "/ikwb\" gui --script script.txt --recovery-file \"" + rec +
+      "\" --autosave-seconds 600 > log.txt 2>&1 & pid=$!; for i in $(seq 1200); "
+      "do [ -f marker.json ] && break; sleep 0.1; done; kill -TERM $pid; "
+      "wait $pid; }";
   const int rc = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(rc)) << log();
   EXPECT_EQ(WEXITSTATUS(rc), 128 + 15) << log();

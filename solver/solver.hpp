@@ -211,6 +211,8 @@ constexpr double kWarmStartDamping = 1e-3;
 // and restarts, in the time the settings' budget has left. From the batch damping alone a warm
 // attempt against a joint limit stalled (a humanoid's foot: 6.8e-4 m after 500 iterations where
 // 1e-3 converges in 4) and a restart jumped branches, 3.1 rad in one frame of a smooth path.
+// The restarts' answer is kept only where it is of a higher tier than the attempt's (converged,
+// or holding the hard objectives): a compromise moves on from the row before.
 // `result` holds the row's answer; its iterations count both solves.
 void solve_from_previous(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
                          const std::vector<double>& previous, const ProblemResult& previous_result,

@@ -141,6 +141,26 @@ def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path)
     assert step < 3 * path_step, (step, path_step)
 
 
+def test_a_sequence_keeps_its_compromise_where_the_targets_cannot_all_be_met():
+    # a review's scene (tests/data/scenes): the dual arm's tools, soft targets, held 12 cm apart by
+    # a hard minimum distance while their targets come together. Where they meet, no row converges
+    # and each goes to the restarts; their compromise, on another branch at a slightly lower cost,
+    # replaced the one from the row before and the joints jumped up to 5.1 rad between rows 1 cm
+    # apart. The row before's compromise stays unless the restarts do better than a compromise.
+    scene = ikwb.load_scene(str(ROOT / "tests" / "data" / "scenes" /
+                                "dual_arm_tools_held_apart.json"))
+    n = 60
+    i = np.arange(n)[:, None]
+    y = np.maximum(0.3615 - 0.008 * i, 0.0)
+    z = 1.0 + 0.03 * np.sin(i / 8.0)
+    x = np.full_like(y, 0.3807)
+    r = scene.solve({"L": np.hstack([x, y, z]), "R": np.hstack([x, -y, z])}, sequential=True)
+    assert not r["converged"][-10:].any()  # the targets coincide: a compromise
+    assert (r["constraint_violation"] <= 1e-4).all()
+    step = np.abs(np.diff(r["q"], axis=0)).max(axis=1)
+    assert step.max() < 0.1, (step.argmax(), step.max())
+
+
 def rotate(q_xyzw, v):
     # rotates v by each unit quaternion (x, y, z, w) of q_xyzw (n x 4)
     u, w = q_xyzw[:, :3], q_xyzw[:, 3:]

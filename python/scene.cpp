@@ -22,7 +22,8 @@ struct PyScene {
   Scene scene;
   std::shared_ptr<PyModel> model;
   SceneSetup setup;
-  SolverSettings settings;  // the batch defaults of `ikwb solve`, then the scene's
+  SolverSettings settings;     // the batch defaults of `ikwb solve`, then the scene's
+  bool sampler_named = false;  // the scene's solver names its sampler (default_seed_sampler)
   std::vector<std::string> warnings;
 };
 
@@ -51,6 +52,8 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   s.warnings.insert(s.warnings.end(), s.setup.warnings.begin(), s.setup.warnings.end());
   apply_solver_json(s.scene.solver, s.settings, s.warnings);
   // as `ikwb solve --scene`: a workbench's per-frame settings lifted to a batch solve's
+  s.sampler_named = names_sampler(s.scene.solver);
+  default_seed_sampler(s.settings, s.sampler_named);
   const std::vector<std::string> lifted = lift_per_frame_settings(s.settings);
   if (!lifted.empty()) {
     std::string list;
@@ -139,6 +142,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   const Model& m = *s.model->model;
   SolverSettings settings = s.settings;
   apply_settings(kwargs, settings, "Scene.solve");
+  default_seed_sampler(settings, s.sampler_named || kwargs.contains("sampler"));
   py::ssize_t n = 1;
   std::vector<TargetArray> arrays;
   if (!targets.is_none()) {
@@ -207,8 +211,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   py::array_t<int> iterations(n);
   double* qo = q_out.mutable_data();
   bool* co = converged.mutable_data();
-  double *pe = pos_err.mutable_data(), *re = rot_err.mutable_data(),
-         *vi = violation.mutable_data();
+  double *pe = pos_err.mutable_data(), *re = rot_err.mutable_data(), *vi = violation.mutable_data();
   int* it = iterations.mutable_data();
   const std::size_t nq = std::size_t(m.coord_count);
   for (py::ssize_t r = 0; r < n; ++r) {

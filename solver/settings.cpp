@@ -436,6 +436,14 @@ void apply_solver_json(const nlohmann::json& j, SolverSettings& s,
   }
 }
 
+void default_seed_sampler(SolverSettings& s, bool sampler_named) {
+  if (s.n_seeds > 1 && s.sampler == Sampler::kNone && !sampler_named) s.sampler = Sampler::kRoberts;
+}
+
+bool names_sampler(const nlohmann::json& solver) {
+  return solver.is_object() && solver.contains("sampler");
+}
+
 bool operator==(const SolverSettings& a, const SolverSettings& b) {
   const auto& table = solver_settings_table();
   return std::all_of(table.begin(), table.end(), [&](const SettingInfo& info) {

@@ -79,6 +79,16 @@ nlohmann::json solver_settings_json(const SolverSettings& s);
 void apply_solver_json(const nlohmann::json& j, SolverSettings& s,
                        std::vector<std::string>& warnings);
 
+// Several seeds with the default sampler (none) all start at q_init: one attempt run n_seeds
+// times. Unless a sampler was named (sampler_named: by a scene, the command line or a call;
+// none included, which is then kept), the seeds are drawn from a Roberts sequence. `ikwb solve`,
+// `ikwb animate`, a scene's and Python's Scene.solve share it (a scene without a sampler solved
+// with roberts on the command line and none in Python: every row differed, up to 4.2 rad).
+void default_seed_sampler(SolverSettings& s, bool sampler_named);
+
+// whether a scene's "solver" object names a sampler
+bool names_sampler(const nlohmann::json& solver);
+
 // every setting equal (two settings solve the same way)
 bool operator==(const SolverSettings& a, const SolverSettings& b);
 bool operator!=(const SolverSettings& a, const SolverSettings& b);

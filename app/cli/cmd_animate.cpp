@@ -100,7 +100,7 @@ int cmd_animate(int argc, char** argv) {
     SolverSettings settings;
     apply_solver_json(scene.solver, settings, warnings);
     print_warnings(warnings, scene_path);
-    settings = read_solver_options(args, settings);
+    settings = read_solver_options(args, settings, names_sampler(scene.solver));
 
     auto solver = make_cpu_solver();
     Trajectory tr;

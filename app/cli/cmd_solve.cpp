@@ -453,7 +453,8 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   apply_solver_json(scene.solver, base, warnings);
   print_warnings(warnings, scene_path);
   lift_scene_settings(args, scene_path, &base);
-  SolverSettings settings = read_solver_options(args, base);  // the command line wins
+  // the command line wins
+  SolverSettings settings = read_solver_options(args, base, names_sampler(scene.solver));
 
   SceneTargets targets;
   if (targets_path.empty()) {

@@ -16,7 +16,7 @@ void add_solver_options(ArgParser& a) {
   }
 }
 
-SolverSettings read_solver_options(const ArgParser& a, SolverSettings s) {
+SolverSettings read_solver_options(const ArgParser& a, SolverSettings s, bool sampler_named) {
   bool sampler_given = false;
   for (const SettingInfo& info : solver_settings_table()) {
     if (!a.has(info.flag)) continue;
@@ -27,7 +27,7 @@ SolverSettings read_solver_options(const ArgParser& a, SolverSettings s) {
     else if (!set_setting_text(info, a.get(info.flag), s, &error))
       throw CliError("option '--" + std::string(info.flag) + "': " + error);
   }
-  if (s.n_seeds > 1 && s.sampler == Sampler::kNone && !sampler_given) s.sampler = Sampler::kRoberts;
+  default_seed_sampler(s, sampler_given || sampler_named);
   try {
     validate_settings(s);
   } catch (const std::invalid_argument& e) {

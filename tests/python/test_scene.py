@@ -447,6 +447,35 @@ def test_equals_the_command_line(scene, cli, tmp_path):
     np.testing.assert_allclose(r["position_error"], expected[:, 1], atol=1e-7)
 
 
+def test_a_scene_without_a_sampler_draws_its_seeds_as_the_command_line_does(scene, cli, tmp_path):
+    # the preset's 16 seeds with no sampler named: the command line drew them from a Roberts
+    # sequence and Python started all 16 at joint_q (every row differed, up to 4.2 rad); a sampler
+    # the scene names, none too, is kept
+    record = json.loads(pathlib.Path(PANDA_PRESET).read_text())
+    record["robot"] = str(pathlib.Path(PANDA_PRESET).parent / record["robot"])
+    del record["solver"]["sampler"]
+    unnamed = tmp_path / "unnamed.json"
+    unnamed.write_text(json.dumps(record))
+    record["solver"]["sampler"] = "none"
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps(record))
+    assert ikwb.load_scene(str(unnamed)).settings["sampler"] == "roberts"
+    assert ikwb.load_scene(str(named)).settings["sampler"] == "none"
+    poses = tcp_poses(scene, 8, seed=33)
+    with open(tmp_path / "t.csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["tcp pose." + s for s in ("x", "y", "z", "qx", "qy", "qz", "qw")])
+        for p in poses:
+            w.writerow([repr(float(v)) for v in p])
+    for path in (unnamed, named):
+        subprocess.run([cli, "solve", "--scene", str(path), "--targets", str(tmp_path / "t.csv"),
+                        "--out", str(tmp_path / "out.csv")], check=True, capture_output=True)
+        rows = list(csv.reader(open(tmp_path / "out.csv")))[1:]
+        expected = np.array([[float(v) for v in row] for row in rows])
+        r = ikwb.load_scene(str(path)).solve({"tcp pose": poses})
+        np.testing.assert_allclose(r["q"], expected[:, 4:], atol=1e-6, err_msg=str(path))
+
+
 def test_scene_locks_limits_and_obstacles_apply(cli, tmp_path):
     # a scene's joint_locks, joint_limits and obstacles reach Scene.solve as they reach the CLI
     path = tmp_path / "wall.json"

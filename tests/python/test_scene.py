@@ -134,11 +134,16 @@ def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path)
                "right foot": body_q[:, m.body_index("right_foot")],
                "left hand": body_q[:, m.body_index("left_hand"), :3],
                "right hand": body_q[:, m.body_index("right_hand"), :3]}
-    path_step = np.abs(np.diff(q[:, 7:], axis=0)).max()
     chained = scene.solve(targets, joint_q=q[0], sequential=True)
     assert chained["converged"].all()
+    # the settled posture itself moves up to 0.2 rad between rows where a joint leaves its limit
+    # (rows settled with 3000 iterations each; the path moves at most 0.067 rad a row); the
+    # branch jumps were 3.6 rad
     step = np.abs(np.diff(chained["q"][:, 7:], axis=0)).max()
-    assert step < 3 * path_step, (step, path_step)
+    assert step < 0.5, step
+    # the weak posture (weight 0.01) settles within a row's iterations: every row ran to its 60
+    # while each posture step moved 0.5% of the way (now about 14 a row)
+    assert chained["iterations"].mean() < 30, chained["iterations"].mean()
 
 
 def test_a_sequence_keeps_its_compromise_where_the_targets_cannot_all_be_met():

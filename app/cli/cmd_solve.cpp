@@ -353,7 +353,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
 // --explain: one line on standard error per pursued objective (enabled, and not soft of weight 0)
 // the solution does not reach
 // (solver/compromise.hpp), then one line with the cost of the explanation:
-//   WHERE: objective I "NAME": STATUS, error E [m|rad][; blocked by "NAME"|joint NAME, ...]
+//   WHERE: objective I "NAME"[ (hard)]: STATUS, error E [m|rad][; blocked by "NAME"|joint NAME,
+//       ...]
 //       [; at best B [m|rad]] (blocked: the least error without the other soft objectives)
 //       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own; they
 //       add up to the error, or to E - B where "at best" is given)
@@ -373,8 +374,10 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
     ++missed;
     // " m", " rad", or nothing for an error without a unit of its own
     const std::string unit = e.unit == ShareUnit::kNone ? "" : std::string(" ") + to_string(e.unit);
-    std::string line =
-        where + ": objective " + std::to_string(i) + " \"" + o.name + "\": " + to_string(e.status);
+    // a hard objective says so: one strained by the soft ones' pull reads traded_off as a soft one
+    // would, and its error is then a violation of what was to hold
+    std::string line = where + ": objective " + std::to_string(i) + " \"" + o.name + "\"" +
+                       (o.params.hard ? " (hard)" : "") + ": " + to_string(e.status);
     char num[64];
     std::snprintf(num, sizeof num, ", error %.4g%s", e.error, unit.c_str());
     line += num;

@@ -555,6 +555,13 @@ TEST(CliSolveScene, TheSummaryCountsRowsThatLeaveAHardObjectiveOff) {
                         "tol_constraint 0.0001 \\(the first: row 2 of OUT.csv, by 1\\.[0-9]+; "
                         "--explain names it\\)\n")))
       << r.out;
+  // --explain names it, and says it is hard
+  r = run_solve({"--scene", scene, "--targets", targets, "--out", dir / "out.csv", "--restarts",
+                 "2", "--explain"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("t.csv:3: objective 0 \"tcp\" (hard): out_of_reach, error 1."),
+            std::string::npos)
+      << r.err;
 }
 
 // --explain: a reachable target held back by a weighted posture is traded off against it, one

@@ -232,6 +232,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
     py::ssize_t chunk = sequential ? 1 : 16;
     SolveResult res;
     ProblemResult previous;  // sequential: the row before's
+    int compromise_rows = 0;
     std::shared_ptr<const Model> model = s.model->model;
     std::vector<double> start = q0;
     const py::ssize_t total = py::ssize_t(rows.size());
@@ -252,7 +253,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
         problem.set_target_poses(i, ti);
       }
       if (sequential && begin > 0)
-        solve_from_previous(*solver, problem, settings, start, previous, res);
+        solve_from_previous(*solver, problem, settings, start, previous, compromise_rows, res);
       else
         solver->solve(problem, settings, start, res);
       seconds += res.solve_seconds;

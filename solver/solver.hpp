@@ -212,11 +212,15 @@ constexpr double kWarmStartDamping = 1e-3;
 // attempt against a joint limit stalled (a humanoid's foot: 6.8e-4 m after 500 iterations where
 // 1e-3 converges in 4) and a restart jumped branches, 3.1 rad in one frame of a smooth path.
 // The restarts' answer is kept only where it is of a higher tier than the attempt's (converged,
-// or holding the hard objectives): a compromise moves on from the row before.
+// or holding the hard objectives): a compromise moves on from the row before. Where the row
+// before was such a compromise too and this row's attempt holds the hard objectives, the
+// restarts are skipped but for every kCompromiseRestarts-th row in a row; compromise_rows counts
+// those skipped (the caller keeps it from row to row, 0 at the first).
 // `result` holds the row's answer; its iterations count both solves.
+constexpr int kCompromiseRestarts = 32;
 void solve_from_previous(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
                          const std::vector<double>& previous, const ProblemResult& previous_result,
-                         SolveResult& result);
+                         int& compromise_rows, SolveResult& result);
 
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);

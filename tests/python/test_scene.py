@@ -164,6 +164,9 @@ def test_a_sequence_keeps_its_compromise_where_the_targets_cannot_all_be_met():
     assert (r["constraint_violation"] <= 1e-4).all()
     step = np.abs(np.diff(r["q"], axis=0)).max(axis=1)
     assert step.max() < 0.1, (step.argmax(), step.max())
+    # a compromise after a compromise skips its restarts (kept only had they converged): the
+    # last rows take their attempt's iterations, about 590 each with the restarts
+    assert (r["iterations"][-10:] <= 60).all(), r["iterations"][-10:]
 
 
 def rotate(q_xyzw, v):

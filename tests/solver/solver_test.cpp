@@ -67,11 +67,13 @@ TEST(Solver, ARowFromTheAnswerBeforeBeginsAsAWarmStart) {
   problem.set_target_pose(obj, 0, near);
   SolverSettings s = batch_solve_settings();
   s.time_budget_s = 0;
-  ProblemResult previous;
+  ProblemResult previous;  // the row before converged at q
   previous.q = q;
+  previous.converged = true;
   SolveResult res, plain;
   auto solver = make_cpu_solver();
-  solve_from_previous(*solver, problem, s, q, previous, res);
+  int compromise_rows = 0;
+  solve_from_previous(*solver, problem, s, q, previous, compromise_rows, res);
   ASSERT_TRUE(res.problems[0].converged);
   EXPECT_LE(res.problems[0].iterations, 6);
   double moved = 0;
@@ -86,10 +88,50 @@ TEST(Solver, ARowFromTheAnswerBeforeBeginsAsAWarmStart) {
   far.p.x += 5.0;
   problem.set_target_pose(obj, 0, far);
   s.max_restarts = 2;
-  solve_from_previous(*solver, problem, s, q, previous, res);
+  solve_from_previous(*solver, problem, s, q, previous, compromise_rows, res);
   solver->solve(problem, s, q, plain);
   EXPECT_FALSE(res.problems[0].converged);
   EXPECT_GT(res.problems[0].total_iterations, plain.problems[0].total_iterations);
+  EXPECT_EQ(compromise_rows, 0);
+}
+
+// A row after a compromise (the row before did not converge, and held the hard objectives: here
+// there are none) keeps its attempt's answer without the restarts, which could only be kept had
+// they converged; every kCompromiseRestarts-th such row in a row runs them again
+TEST(Solver, ARowAfterACompromiseSkipsItsRestarts) {
+  auto model = std::make_shared<Model>(test::panda());
+  const int tcp = model->find_body("panda_hand_tcp");
+  std::vector<double> q = model->middle_configuration();
+  IkProblem problem(model, 1);
+  const int obj = problem.add_position(tcp);
+  Transform<double> far = link_pose(*model, q, tcp);
+  far.p.x += 5.0;  // out of reach: no attempt converges
+  problem.set_target_pose(obj, 0, far);
+  SolverSettings s = batch_solve_settings();
+  s.time_budget_s = 0;
+  s.max_restarts = 3;
+  ProblemResult previous;  // the row before: a compromise
+  previous.q = q;
+  previous.converged = false;
+  auto solver = make_cpu_solver();
+  SolveResult res;
+  int compromise_rows = 0;
+  solve_from_previous(*solver, problem, s, q, previous, compromise_rows, res);
+  const ProblemResult& row = res.problems[0];
+  EXPECT_FALSE(row.converged);
+  EXPECT_EQ(row.total_iterations, row.iterations);  // the attempt alone
+  EXPECT_LE(row.total_iterations, s.max_iterations);
+  EXPECT_EQ(compromise_rows, 1);
+
+  compromise_rows = kCompromiseRestarts - 1;
+  solve_from_previous(*solver, problem, s, q, previous, compromise_rows, res);
+  EXPECT_GT(res.problems[0].total_iterations, s.max_iterations);  // the restarts ran
+  EXPECT_EQ(compromise_rows, 0);
+
+  // after a row that converged, the restarts run
+  previous.converged = true;
+  solve_from_previous(*solver, problem, s, q, previous, compromise_rows, res);
+  EXPECT_GT(res.problems[0].total_iterations, s.max_iterations);
 }
 
 // Two soft position targets 0.2 m apart, weights 1 and 0.5, and a weak posture: no attempt

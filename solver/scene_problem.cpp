@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "engine/core/fk.hpp"
 #include "solver/objective_report.hpp"
+#include "solver/objectives.hpp"
 
 namespace ikwb {
 
@@ -99,6 +101,57 @@ std::vector<Vec3<double>> shape_corners(const Geometry& g) {
   for (int c = 0; c < 8; ++c)
     out.push_back({c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z});
   return out;
+}
+
+// The part of the convex polygon (xy, counter-clockwise) where a . (x, y) <= c, in place
+void clip_half_plane(std::vector<Vec3<double>>& poly, double ax, double ay, double c) {
+  std::vector<Vec3<double>> out;
+  const std::size_t n = poly.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3<double>& p = poly[i];
+    const Vec3<double>& q = poly[(i + 1) % n];
+    const double fp = ax * p.x + ay * p.y - c, fq = ax * q.x + ay * q.y - c;
+    if (fp <= 0) out.push_back(p);
+    if ((fp < 0 && fq > 0) || (fp > 0 && fq < 0)) {
+      const double t = fp / (fp - fq);
+      out.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y), 0});
+    }
+  }
+  poly = std::move(out);
+}
+
+// The widest margin a support polygon allows: the radius of the largest circle inside the hull
+// of the points' xy (the support_polygon rows, g_i = n_i . (c - a_i) + margin <= 0, all hold
+// somewhere only up to it); -1 when the hull has no area (the margin does not apply). Bisection
+// on the margin, each step clipping the hull by every edge moved inward by it (to 1e-6 of the
+// polygon's size).
+double support_margin_room(const std::vector<Vec3<double>>& world) {
+  std::vector<int> hull(world.size());
+  const int h = convex_hull_xy(world.data(), int(world.size()), hull.data());
+  if (h < 3) return -1;
+  std::vector<Vec3<double>> poly;
+  for (int i = 0; i < h; ++i) poly.push_back({world[hull[i]].x, world[hull[i]].y, 0});
+  double extent = 0;
+  for (const Vec3<double>& p : poly)
+    for (const Vec3<double>& q : poly) extent = std::max(extent, std::hypot(p.x - q.x, p.y - q.y));
+  auto room_for = [&](double margin) {
+    std::vector<Vec3<double>> inner = poly;
+    for (int e = 0; e < h && !inner.empty(); ++e) {
+      const Vec3<double>& a = poly[e];
+      const Vec3<double>& b = poly[(e + 1) % h];
+      const double len = std::hypot(b.x - a.x, b.y - a.y);
+      if (len == 0) continue;
+      const double nx = (b.y - a.y) / len, ny = -(b.x - a.x) / len;  // outward
+      clip_half_plane(inner, nx, ny, nx * a.x + ny * a.y - margin);
+    }
+    return !inner.empty();
+  };
+  double lo = 0, hi = extent;
+  while (hi - lo > 1e-6 * extent) {
+    const double mid = 0.5 * (lo + hi);
+    (room_for(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 }  // namespace
@@ -273,6 +326,27 @@ SceneObjective objective_to_scene(const Model& m, const PlacedObjective& placed)
   return so;
 }
 
+void warn_support_margin(std::size_t index, const Objective& o,
+                         const std::vector<Transform<double>>& body_q,
+                         std::vector<std::string>& warnings) {
+  const ObjectiveParams<double>& p = o.params;
+  if (p.type != ObjectiveType::kSupportPolygon || !p.enabled || !(p.margin > 0)) return;
+  std::vector<Vec3<double>> world;
+  for (const LinkPoint<double>& lp : o.points)
+    world.push_back(transform_point(body_q[lp.link], lp.offset));
+  const double room = support_margin_room(world);
+  if (room < 0 || p.margin <= room) return;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "margin %.4g m is more than its support polygon allows at the scene's "
+                "configuration (%.4g m)",
+                p.margin, room);
+  warnings.push_back("objective " + std::to_string(index) +
+                     (o.name.empty() ? "" : " \"" + o.name + "\"") + " (support_polygon): " + text +
+                     ": no centre of mass is that far inside every edge, and the balance cannot "
+                     "hold unless the contacts spread");
+}
+
 SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   SceneSetup s;
   s.rest_q = m.neutral_configuration();
@@ -335,6 +409,7 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
     PlacedObjective placed;
     std::string error;
     if (objective_from_scene(m, scene.objectives[i], fk.body_q, s.rest_q, &placed, &error)) {
+      warn_support_margin(i, placed.objective, fk.body_q, s.warnings);
       s.objectives.push_back(std::move(placed));
     } else {
       s.warnings.push_back("objective " + std::to_string(i) + " (" + scene.objectives[i].type +

@@ -78,6 +78,12 @@ struct SceneSetup {
 // "rest" lifted the same), before the "current" targets are read; the commands keep the file's
 // placement.
 SceneSetup resolve_scene(const Model& model, const Scene& scene, bool stand = false);
+// A warning for objective `index` (scene order) when it is an enabled support_polygon whose
+// margin is more than its contacts' polygon allows at body_q (the radius of the largest circle
+// inside it): no centre of mass can hold. resolve_scene checks every objective it places.
+void warn_support_margin(std::size_t index, const Objective& o,
+                         const std::vector<Transform<double>>& body_q,
+                         std::vector<std::string>& warnings);
 // The collision world of a scene: the model's capsules, its self pairs less the SRDF's with the
 // scene's "collision_pairs" edits (disabled pairs removed, enabled ones added), the scene's
 // obstacles (checked when the scene was read). SRDF problems and edited pairs that name unknown

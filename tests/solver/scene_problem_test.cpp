@@ -197,5 +197,38 @@ TEST(SceneProblem, ProblemHoldsTheDescriptionsAsTheyAre) {
   }
 }
 
+// A support polygon's margin against the widest its contacts allow (the radius of the largest
+// circle inside their hull), on polygons whose inradius is known by hand: a 0.2 x 0.1 m rectangle
+// (0.05 m, half its short side) and a 0.3-0.4-0.5 m right triangle ((0.3 + 0.4 - 0.5) / 2 = 0.1
+// m); to the bisection's 1e-6 of the polygon's size, so the margins tried are 1e-4 m either side
+TEST(SceneProblem, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
+  auto warn = [](std::vector<Vec3<double>> corners, double margin, bool enabled = true) {
+    Objective o;
+    o.params.type = ObjectiveType::kSupportPolygon;
+    o.params.margin = margin;
+    o.params.enabled = enabled;
+    o.name = "balance";
+    for (const Vec3<double>& c : corners) o.points.push_back({0, c});
+    std::vector<std::string> warnings;
+    warn_support_margin(3, o, {transform_identity<double>()}, warnings);
+    return warnings;
+  };
+  const std::vector<Vec3<double>> rect = {{0, 0, 0}, {0.2, 0, 0}, {0.2, 0.1, 0}, {0, 0.1, 0}};
+  EXPECT_TRUE(warn(rect, 0.0499).empty());
+  const std::vector<std::string> w = warn(rect, 0.0501);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("objective 3 \"balance\" (support_polygon): margin 0.0501 m is more than "
+                      "its support polygon allows at the scene's configuration (0.05 m)"),
+            std::string::npos)
+      << w[0];
+  const std::vector<Vec3<double>> tri = {{0, 0, 0.1}, {0.4, 0, 0}, {0, 0.3, 0}};
+  EXPECT_TRUE(warn(tri, 0.0999).empty());
+  EXPECT_EQ(warn(tri, 0.1001).size(), 1u);
+  // a polygon without area (two points: one foot's edge) takes no margin; a disabled objective
+  // is not checked
+  EXPECT_TRUE(warn({{0, 0, 0}, {0.2, 0, 0}}, 0.5).empty());
+  EXPECT_TRUE(warn(rect, 0.5, false).empty());
+}
+
 }  // namespace
 }  // namespace ikwb

@@ -327,7 +327,7 @@ SceneObjective objective_to_scene(const Model& m, const PlacedObjective& placed)
 }
 
 void warn_support_margin(std::size_t index, const Objective& o,
-                         const std::vector<Transform<double>>& body_q,
+                         const std::vector<Transform<double>>& body_q, const char* where,
                          std::vector<std::string>& warnings) {
   const ObjectiveParams<double>& p = o.params;
   if (p.type != ObjectiveType::kSupportPolygon || !p.enabled || !(p.margin > 0)) return;
@@ -338,9 +338,8 @@ void warn_support_margin(std::size_t index, const Objective& o,
   if (room < 0 || p.margin <= room) return;
   char text[160];
   std::snprintf(text, sizeof text,
-                "margin %.4g m is more than its support polygon allows at the scene's "
-                "configuration (%.4g m)",
-                p.margin, room);
+                "margin %.4g m is more than its support polygon allows at %s (%.4g m)", p.margin,
+                where, room);
   warnings.push_back("objective " + std::to_string(index) +
                      (o.name.empty() ? "" : " \"" + o.name + "\"") + " (support_polygon): " + text +
                      ": no centre of mass is that far inside every edge, and the balance cannot "
@@ -409,7 +408,7 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
     PlacedObjective placed;
     std::string error;
     if (objective_from_scene(m, scene.objectives[i], fk.body_q, s.rest_q, &placed, &error)) {
-      warn_support_margin(i, placed.objective, fk.body_q, s.warnings);
+      warn_support_margin(i, placed.objective, fk.body_q, "the scene's configuration", s.warnings);
       s.objectives.push_back(std::move(placed));
     } else {
       s.warnings.push_back("objective " + std::to_string(i) + " (" + scene.objectives[i].type +

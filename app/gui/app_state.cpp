@@ -323,6 +323,16 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
   return o;
 }
 
+void AppState::check_support_margin(int index) {
+  if (index < 0 || index >= int(objectives.size())) return;
+  ensure_fk();
+  Objective named = objectives[std::size_t(index)].spec;
+  named.name = objectives[std::size_t(index)].name();
+  std::vector<std::string> warnings;
+  warn_support_margin(std::size_t(index), named, fk.body_q, "this configuration", warnings);
+  for (const std::string& w : warnings) warn(w);
+}
+
 int AppState::add_objective(Objective spec) {
   if (!model) return -1;
   const ObjectiveKind& kind = objective_kind(spec.params.type);

@@ -303,6 +303,10 @@ class AppState {
   // refuses it (unknown link, a second joint limits objective, bad values).
   int add_objective(Objective spec);
   void remove_objective(int index);
+  // a warning when objective `index` is a support polygon whose margin is more than its
+  // contacts' polygon allows at joint_q (warn_support_margin): after an edit of its margin or
+  // contacts, or its addition by a script
+  void check_support_margin(int index);
   // the timeline's keys' targets where the objectives are met at each key's configuration (after
   // an objective is added or removed: the keys hold a target per objective, by position)
   void refit_key_targets();

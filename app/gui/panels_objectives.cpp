@@ -300,7 +300,10 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
     if (ImGui::DragFloat("##margin", &mm, 0.5f, 0.0f, 500.0f, "margin %.1f mm"))
       p.margin = std::max(0.0, double(mm) / 1000.0);
-    if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set margin");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      app.note_edit("set margin");
+      app.check_support_margin(int(&o - app.objectives.data()));
+    }
   }
   if (kind.has(kFieldMinMeasure)) {
     float v = float(p.min_measure);

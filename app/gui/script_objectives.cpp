@@ -199,10 +199,12 @@ bool script_add_objective(AppState& app, const std::vector<std::string>& a, std:
   if (!read_fields(*app.model, app.fk.body_q, a, k, true, o, error)) return false;
   // (the target comes from the link's pose when added)
   if (!keeps_scene_rules(*app.model, o, transform_identity<double>(), error)) return false;
-  if (app.add_objective(std::move(o)) < 0) {
+  const int added = app.add_objective(std::move(o));
+  if (added < 0) {
     *error = "objective not added (see the messages)";
     return false;
   }
+  app.check_support_margin(added);
   return true;
 }
 
@@ -234,6 +236,7 @@ bool script_set_objective(AppState& app, const std::vector<std::string>& a, std:
   if (std::find(a.begin(), a.end(), "offset_b") != a.end())
     app.objectives[i].spec.params.offset_b = offset_b;
   app.note_edit("set " + a[2]);
+  app.check_support_margin(i);
   return true;
 }
 

@@ -62,6 +62,38 @@ TEST_F(WholeBodyGui, FloatingRobotWithoutAPresetStandsOnTheGround) {
   EXPECT_LT(lowest, 0.05);   // the feet (the sole frames, at their boxes' lower faces) on it
 }
 
+// a support polygon's margin more than its contacts allow (a 0.6 m square: at most 0.3 m) is a
+// warning when a script adds it and when one sets it; a margin that fits is not
+TEST_F(WholeBodyGui, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
+  ASSERT_EQ(run("robot panda\n"
+                "wait 2\n"
+                "add support_polygon margin 0.4 contact panda_link0 -0.3 -0.3 0 contact "
+                "panda_link0 0.3 -0.3 0 contact panda_link0 0.3 0.3 0 contact panda_link0 -0.3 "
+                "0.3 0 name feet\n"
+                "wait 1\n"
+                "set 3 margin 0.35\n"
+                "wait 1\n"
+                "set 3 margin 0.25\n"
+                "wait 1\n"
+                "dump " +
+                path("d.json") + "\n"),
+            0)
+      << log();
+  std::vector<std::string> said;
+  const json d = dump("d.json");
+  for (const json& m : d["messages"]) {
+    const std::string text = m["text"].get<std::string>();
+    if (text.find("(support_polygon): margin") != std::string::npos) said.push_back(text);
+  }
+  ASSERT_EQ(said.size(), 2u) << log();
+  for (const char* margin : {"0.4", "0.35"})
+    EXPECT_TRUE(std::any_of(said.begin(), said.end(), [&](const std::string& t) {
+      return t.find(std::string("objective 3 \"feet\" (support_polygon): margin ") + margin +
+                    " m is more than its support polygon allows at this configuration (0.3 m)") !=
+             std::string::npos;
+    })) << margin;
+}
+
 TEST_F(WholeBodyGui, LocksLimitsAndToleranceKindsShowInTheDumpAndUndo) {
   ASSERT_EQ(run("robot panda\n"
                 "wait 2\n"

@@ -210,7 +210,8 @@ TEST(SceneProblem, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
     o.name = "balance";
     for (const Vec3<double>& c : corners) o.points.push_back({0, c});
     std::vector<std::string> warnings;
-    warn_support_margin(3, o, {transform_identity<double>()}, warnings);
+    warn_support_margin(3, o, {transform_identity<double>()}, "the scene's configuration",
+                        warnings);
     return warnings;
   };
   const std::vector<Vec3<double>> rect = {{0, 0, 0}, {0.2, 0, 0}, {0.2, 0.1, 0}, {0, 0.1, 0}};

@@ -121,13 +121,16 @@ void clip_half_plane(std::vector<Vec3<double>>& poly, double ax, double ay, doub
 }
 
 // The widest margin a support polygon allows: the radius of the largest circle inside the hull
-// of the points' xy (the support_polygon rows, g_i = n_i . (c - a_i) + margin <= 0, all hold
-// somewhere only up to it); -1 when the hull has no area (the margin does not apply). Bisection
-// on the margin, each step clipping the hull by every edge moved inward by it (to 1e-6 of the
-// polygon's size).
-double support_margin_room(const std::vector<Vec3<double>>& world) {
-  std::vector<int> hull(world.size());
-  const int h = convex_hull_xy(world.data(), int(world.size()), hull.data());
+// the solver's rows see (support_hull of the contact points at body_q; the support_polygon rows,
+// g_i = n_i . (c - a_i) + margin <= 0, all hold somewhere only up to it); -1 when the hull has no
+// area (the margin does not apply). Bisection on the margin, each step clipping the hull by
+// every edge moved inward by it (to 1e-6 of the polygon's size).
+double support_margin_room(const std::vector<LinkPoint<double>>& points,
+                           const std::vector<Transform<double>>& body_q) {
+  std::vector<Vec3<double>> world(kMaxContactPoints);
+  std::vector<int> hull(kMaxContactPoints);
+  const int h =
+      support_hull(points.data(), int(points.size()), body_q.data(), world.data(), hull.data());
   if (h < 3) return -1;
   std::vector<Vec3<double>> poly;
   for (int i = 0; i < h; ++i) poly.push_back({world[hull[i]].x, world[hull[i]].y, 0});
@@ -331,10 +334,7 @@ void warn_support_margin(std::size_t index, const Objective& o,
                          std::vector<std::string>& warnings) {
   const ObjectiveParams<double>& p = o.params;
   if (p.type != ObjectiveType::kSupportPolygon || !p.enabled || !(p.margin > 0)) return;
-  std::vector<Vec3<double>> world;
-  for (const LinkPoint<double>& lp : o.points)
-    world.push_back(transform_point(body_q[lp.link], lp.offset));
-  const double room = support_margin_room(world);
+  const double room = support_margin_room(o.points, body_q);
   if (room < 0 || p.margin <= room) return;
   char text[160];
   std::snprintf(text, sizeof text,

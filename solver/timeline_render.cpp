@@ -215,6 +215,14 @@ std::vector<std::string> describe_segment(const SegmentReport& s) {
                                       "t = %.4g s (by up to %.3g); a joint segment does not solve: "
                                       "make it a task segment, or add a key that keeps clear",
                                       s.broken.c_str(), s.hard_breaks, s.first_break, s.max_break));
+  if (s.slides_hard())
+    out.push_back(seg +
+                  printf_string("the hard objective '%s' has the same target at both keys but "
+                                "slides off it at %d samples, first at t = %.4g s (by up to "
+                                "%.3g m, %.3g rad); a joint segment does not solve: make it "
+                                "a task segment",
+                                s.slid.c_str(), s.slides, s.first_slide, s.max_slide_position,
+                                s.max_slide_rotation));
   if (s.departs_with_jump()) out.push_back(seg + describe_jump(s.departure, s.key, true));
   if (s.arrives_with_jump()) out.push_back(seg + describe_jump(s.arrival, s.key + 1, false));
   if (s.too_fast())
@@ -253,6 +261,11 @@ nlohmann::json segment_to_json(const SegmentReport& s) {
           {"first_break", s.first_break},
           {"max_break", s.max_break},
           {"broken", s.broken},
+          {"slides", s.slides},
+          {"first_slide", s.first_slide},
+          {"max_slide_position", s.max_slide_position},
+          {"max_slide_rotation", s.max_slide_rotation},
+          {"slid", s.slid},
           {"departure", jump(s.departure)},
           {"arrival", jump(s.arrival)},
           {"messages", describe_segment(s)}};
@@ -355,6 +368,15 @@ void hardest_break(const IkProblem& p, const std::vector<ObjectiveReport>& repor
       *name = ob.name;
     }
   }
+}
+
+// the keys give objective o the same target: within the tolerances in what its kind reads
+bool same_target(const Objective& o, const Transform<double>& a, const Transform<double>& b,
+                 const SolverSettings& tolerances) {
+  const ObjectiveKind& kind = objective_kind(o.params.type);
+  if (kind.target_position() && length(b.p - a.p) > tolerances.tol_position) return false;
+  return !kind.target_orientation() ||
+         length(quat_log(conjugate(a.q) * b.q)) <= tolerances.tol_rotation;
 }
 
 SolverSettings render_settings(SolverSettings s) {
@@ -484,11 +506,17 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
   bool any_task = false, any_hard = false;
   for (std::size_t k = 0; k + 1 < tl.keys.size(); ++k)
     any_task = any_task || tl.keys[k].interpolation == Interpolation::kTask;
-  for (const PlacedObjective& o : objectives)
-    any_hard = any_hard ||
-               (o.objective.params.hard && o.objective.params.enabled && !o.objective.has_target());
+  std::vector<int> hard_targets;  // hard objectives with a target: checked where it is held
+  for (std::size_t i = 0; i < objectives.size(); ++i) {
+    const Objective& o = objectives[i].objective;
+    if (!o.params.hard || !o.params.enabled) continue;
+    if (o.has_target())
+      hard_targets.push_back(int(i));
+    else
+      any_hard = true;
+  }
   std::unique_ptr<TaskProblem> task;
-  if (any_task || any_hard)
+  if (any_task || any_hard || !hard_targets.empty())
     task = std::make_unique<TaskProblem>(make_task_problem(model, objectives, world));
   const SolverSettings solve_settings = render_settings(settings);
 
@@ -530,28 +558,64 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
   }
 
   // the joint segments' samples, their keys included, against the hard objectives without a
-  // target: nothing solves there, so nothing keeps them
-  if (any_hard) {
+  // target and the hard targets both keys hold: nothing solves there, so nothing keeps them
+  if (any_hard || !hard_targets.empty()) {
     State fk(m);
+    std::vector<int> held;
     for (SegmentReport& r : out.segments) {
       if (r.interpolation != Interpolation::kJoint) continue;
+      const Keyframe &a = tl.keys[r.key], &b = tl.keys[r.key + 1];
+      held.clear();
+      for (int o : hard_targets)
+        if (same_target(task->problem.objective(o), a.targets[o], b.targets[o], settings)) {
+          held.push_back(o);
+          task->problem.set_target_pose(o, 0, a.targets[o]);
+        }
+      if (!any_hard && held.empty()) continue;
       const std::size_t first =
           std::lower_bound(out.times.begin(), out.times.end(), r.start) - out.times.begin();
       const std::size_t last =
           std::lower_bound(out.times.begin(), out.times.end(), r.end) - out.times.begin();
+      double worst_slide = 0;  // in tolerances
       for (std::size_t i = first; i <= last && i < n; ++i) {
         q.assign(out.row(i), out.row(i) + m.coord_count);
         eval_fk(m, q, {}, fk);
+        const std::vector<ObjectiveReport> reports =
+            report_objectives(task->problem, 0, q, fk.body_q, settings);
         std::string name;
         double by = 0;
-        hardest_break(task->problem, report_objectives(task->problem, 0, q, fk.body_q, settings),
-                      settings, &name, &by);
-        if (name.empty()) continue;
-        if (r.hard_breaks++ == 0) r.first_break = out.times[i];
-        if (by > r.max_break) {
-          r.max_break = by;
-          r.broken = name;
+        hardest_break(task->problem, reports, settings, &name, &by);
+        if (!name.empty()) {
+          if (r.hard_breaks++ == 0) r.first_break = out.times[i];
+          if (by > r.max_break) {
+            r.max_break = by;
+            r.broken = name;
+          }
         }
+        bool slid = false;
+        for (int o : held) {
+          const ObjectiveReport& rep = reports[std::size_t(o)];
+          if (rep.reached) continue;
+          slid = true;
+          // the position and rotation rows' errors; a kind without them (a box, a cone) by its
+          // violation in its rows' unit
+          const Objective& ob = task->problem.objective(o);
+          const ObjectiveKind& kind = objective_kind(ob.params.type);
+          const bool rows = kind.position_row >= 0 || kind.rotation_row >= 0;
+          const RowUnit unit = row_unit(ob.params.type);
+          const double off_p = rows || unit != RowUnit::kMetre ? rep.position_error : rep.violation;
+          const double off_r =
+              rows || unit != RowUnit::kRadian ? rep.rotation_error : rep.violation;
+          r.max_slide_position = std::max(r.max_slide_position, off_p);
+          r.max_slide_rotation = std::max(r.max_slide_rotation, off_r);
+          const double worst =
+              std::max(off_p / settings.tol_position, off_r / settings.tol_rotation);
+          if (worst > worst_slide) {
+            worst_slide = worst;
+            r.slid = ob.name;
+          }
+        }
+        if (slid && r.slides++ == 0) r.first_slide = out.times[i];
       }
     }
   }

@@ -97,13 +97,24 @@ struct SegmentReport {
   double first_break = -1;  // s, the first of them (-1: none)
   double max_break = 0;     // the largest violation (the objective's unit: m for distances)
   std::string broken;       // the objective of max_break
+  // joint: samples (its keys included) at which a hard objective whose target is the same at
+  // both keys (a pinned foot) is off that target beyond the tolerances: the segment follows the
+  // keys' joint values, so the link slides between them. A target that moves between the keys
+  // is not checked (a joint segment does not follow its line).
+  int slides = 0;
+  double first_slide = -1;        // s, the first of them (-1: none)
+  double max_slide_position = 0;  // m
+  double max_slide_rotation = 0;  // rad
+  std::string slid;               // the objective furthest off, in tolerances
   bool ik_failed() const { return ik_failures > 0; }
   bool too_fast() const { return max_velocity_ratio > 1; }
   bool departs_with_jump() const { return departure.gap > kKeyJumpTolerance; }
   bool arrives_with_jump() const { return arrival.gap > kKeyJumpTolerance; }
   bool breaks_hard() const { return hard_breaks > 0; }
+  bool slides_hard() const { return slides > 0; }
   bool flagged() const {
-    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump() || breaks_hard();
+    return ik_failed() || too_fast() || departs_with_jump() || arrives_with_jump() ||
+           breaks_hard() || slides_hard();
   }
 };
 

@@ -194,6 +194,51 @@ TEST(TimelineRender, HumanoidTaskSpaceStanceChange) {
   expect_within_limits(*p.model, tr);
 }
 
+// A humanoid reaching forward and down with its left hand on a joint segment: both keys hold the
+// hard feet on their targets, but the legs and the floating base follow the keys' joint values,
+// so the feet slide in between; the segment says which foot and by how much. The hand's target
+// moves between the keys and is not checked (a joint segment does not follow its line), nor is
+// a foot whose target moves.
+TEST(TimelineRender, FlagsAHardTargetThatSlidesOnAJointSegment) {
+  Preset p = load_preset("humanoid");
+  const int left_foot = 0, right_foot = 1;
+  p.tcp = 2;  // the left hand
+  ASSERT_EQ(p.setup.objectives[p.tcp].objective.name, "left hand");
+  Timeline tl;
+  tl.keys.push_back(solved_key(p, 0.0, {0, 0, 0}, Interpolation::kJoint));
+  tl.keys.push_back(solved_key(p, 1.5, {0.25, 0.0, -0.25}, Interpolation::kJoint));
+  Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                  *make_cpu_solver(), &p.setup);
+  const SegmentReport& s = tr.segments[0];
+  ASSERT_TRUE(s.slides_hard());
+  EXPECT_TRUE(s.flagged());
+  EXPECT_TRUE(s.slid == "left foot" || s.slid == "right foot") << s.slid;
+  EXPECT_GT(s.first_slide, tl.keys[0].time);  // the keys themselves hold the feet
+  EXPECT_LT(s.first_slide, tl.keys[1].time);
+  EXPECT_GT(s.max_slide_position, p.settings.tol_position);
+  EXPECT_TRUE(described(s, "the hard objective '" + s.slid +
+                               "' has the same target at both keys but slides off it at"));
+  // the feet measured on their own against the first key's targets
+  State fk(*p.model);
+  double largest = 0;
+  for (std::size_t i = 0; i < tr.sample_count(); ++i) {
+    eval_fk(*p.model, std::vector<double>(tr.row(i), tr.row(i) + tr.coord_count), {}, fk);
+    for (int o : {left_foot, right_foot})
+      largest = std::max(
+          largest,
+          length(objective_point(*p.model, p.setup.objectives[o].objective.params, fk.body_q).p -
+                 tl.keys[0].targets[o].p));
+  }
+  EXPECT_NEAR(largest, s.max_slide_position, 1e-9);
+
+  // feet whose targets move between the keys are not held: not checked
+  for (int o : {left_foot, right_foot})
+    tl.keys[1].targets[o].p = tl.keys[1].targets[o].p + Vec3<double>{0.01, 0, 0};
+  tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings, *make_cpu_solver(),
+                       &p.setup);
+  EXPECT_FALSE(tr.segments[0].slides_hard());
+}
+
 TEST(TimelineRender, FlagsTooFastSegmentsAndUnreachableTargets) {
   Preset p = load_preset("panda");
   Timeline tl = pick_and_place(p, Interpolation::kJoint);

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,19 +16,38 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// an exclusive lock on path + ".lock" (created), or -1 when another process holds it; a folder
-// that cannot hold the lock file counts as free (autosave reports its own failures)
+// An exclusive lock on path + ".lock" (created), or -1 when another process holds it; a folder
+// that cannot hold the lock file counts as free (autosave reports its own failures). A holder
+// removes the lock file before it lets go (unlock), so a lock taken on a file that is no longer
+// at its path (opened before the holder removed it) is let go and taken again on a new one.
 int try_lock(const std::string& path, bool* held_elsewhere) {
   std::error_code ec;
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
-  const int fd = open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const std::string lock = path + ".lock";
   *held_elsewhere = false;
-  if (fd < 0) return -1;
-  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
-  *held_elsewhere = true;
+  for (;;) {
+    const int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      *held_elsewhere = true;
+      close(fd);
+      return -1;
+    }
+    struct stat held {
+    }, named{};
+    if (fstat(fd, &held) == 0 && stat(lock.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+        held.st_ino == named.st_ino)
+      return fd;
+    close(fd);
+  }
+}
+
+// lets go of try_lock's lock on path, removing its lock file first
+void unlock(const std::string& path, int fd) {
+  if (fd < 0) return;
+  ::unlink((path + ".lock").c_str());
   close(fd);
-  return -1;
 }
 
 // base, then base-2.json ... base-9.json
@@ -44,12 +64,13 @@ std::vector<std::string> recovery_candidates(const std::string& base) {
 }  // namespace
 
 Autosave::~Autosave() {
-  if (lock_fd_ >= 0) close(lock_fd_);
+  unlock(locked_, lock_fd_);
 }
 
 std::string Autosave::claim(const std::string& base) {
-  if (lock_fd_ >= 0) close(lock_fd_);
+  unlock(locked_, lock_fd_);
   lock_fd_ = -1;
+  locked_.clear();
   path = base;
   if (base.empty()) return path;
   const std::vector<std::string> candidates = recovery_candidates(base);
@@ -62,6 +83,7 @@ std::string Autosave::claim(const std::string& base) {
       const int fd = try_lock(c, &held);
       if (held) continue;
       lock_fd_ = fd;
+      locked_ = c;
       path = c;
       return path;
     }
@@ -76,8 +98,7 @@ std::vector<std::string> Autosave::left_over_elsewhere(const std::string& base) 
     std::error_code ec;
     if (c == path || !fs::is_regular_file(c, ec)) continue;
     bool held = false;
-    const int fd = try_lock(c, &held);
-    if (fd >= 0) close(fd);
+    unlock(c, try_lock(c, &held));
     if (!held) out.push_back(c);
   }
   return out;

@@ -3,9 +3,10 @@
 // nothing unsaved. Its presence at the next start means the last session did not end cleanly
 // (a crash, a kill) or ended with unsaved edits; the workbench offers to restore it.
 //
-// Each running workbench holds a lock on its recovery file (an flock on FILE.lock), so that two
-// at once do not write over or remove each other's: the second takes FILE-2.json (then -3, ...),
-// and a start prefers a file no one holds that is left over (a crash) to a fresh one.
+// Each running workbench holds a lock on its recovery file (an flock on FILE.lock, removed when
+// it lets go), so that two at once do not write over or remove each other's: the second takes
+// FILE-2.json (then -3, ...), and a start prefers a file no one holds that is left over (a
+// crash) to a fresh one.
 #pragma once
 
 #include <cstdint>
@@ -55,7 +56,8 @@ class Autosave {
   void remove() const;
 
  private:
-  int lock_fd_ = -1;  // the lock on path's FILE.lock, held while the workbench runs
+  int lock_fd_ = -1;    // the lock on locked_'s FILE.lock, held while the workbench runs
+  std::string locked_;  // the recovery file claimed (path, unless changed since)
   uint64_t written_serial_ = 0;
   bool written_ = false;
   double written_at_ = -1e300;

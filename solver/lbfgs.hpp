@@ -112,19 +112,14 @@ void lbfgs_solve_row(Eval& ev, const ProblemView<T>& pv, const LmConfig<T>& cfg,
     // out of time: the best so far stands (the clock is read every fourth iteration)
     if (timed && (it & 3) == 3 && row_clock_ns() >= w.deadline_ns) break;
     if (has_hard && since_update >= cfg.al_inner_iterations) {
-      for (int oi = 0; oi < pv.objective_count; ++oi) {
-        const ObjectiveParams<T>& o = pv.objectives[oi];
-        if (!o.hard || !o.enabled) continue;
-        for (int k = 0; k < o.dim; ++k)
-          w.al_lambda[o.start + k] = std::sqrt(st.mu) * w.r[o.start + k];
-      }
-      // mu grows only once the line search has found no decrease on the current augmented
-      // cost (its minimum, as far as L-BFGS gets) and the violation is still above a quarter
-      // of the last update's: al_inner_iterations leave L-BFGS's inner solve far from its
-      // minimum, and growing mu on such a violation stiffened the hard rows at every update
+      // the multipliers are updated where the violation fell to a quarter of the last update's
+      // (al_update); else mu grows, but only once the line search has found no decrease on the
+      // current augmented cost (its minimum, as far as L-BFGS gets): al_inner_iterations leave
+      // L-BFGS's inner solve far from its minimum, and growing mu on such a violation stiffened
+      // the hard rows at every update
       const T mu_before = st.mu;
-      if (at_minimum && st.eval.violation > T(0.25) * last_violation && st.mu < cfg.mu_max)
-        st.mu *= cfg.mu_growth;
+      if (at_minimum || st.eval.violation <= T(0.25) * last_violation)
+        al_update(pv, st.eval.violation, last_violation, cfg, w.r, w.al_lambda, st.mu);
       at_minimum = false;
       last_violation = st.eval.violation;
       ev.set_multipliers(w.al_lambda, st.mu);

@@ -239,9 +239,12 @@ bool SolverDriver::solve(AppState& app) {
     return false;
   }
   const SolveResult& r = app.last_result;
-  penalty_ = kept_state_.converged
-                 ? 0
-                 : std::min(kept_state_.penalty, kCarriedPenalty * app.settings.al_mu_init);
+  if (kept_state_.converged)
+    penalty_ = 0;
+  else if (kept_state_.hard_off)
+    penalty_ = kept_state_.penalty;
+  else
+    penalty_ = std::min(kept_state_.penalty, kCarriedPenalty * app.settings.al_mu_init);
   carried_.multipliers = kept_state_.multipliers;
   carried_.penalty = kept_state_.penalty;
   penalty_serial_ = app.problem_serial();
@@ -286,6 +289,9 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   const std::size_t row = std::size_t(kept_seed_);
   const std::size_t nr = std::size_t(problem.residual_count());
   kept_state_.converged = r.row_converged[row] != 0;
+  // (only the best seed's violation is known)
+  kept_state_.hard_off =
+      kept_seed_ == best.seed && best.constraint_violation > app.settings.tol_constraint;
   if (kept_seed_ == best.seed) {
     kept_state_.penalty = best.penalty;
     kept_state_.multipliers = best.multipliers;
@@ -297,7 +303,7 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
     else
       kept_state_.multipliers.clear();
   } else {
-    kept_state_ = {0, {}, kept_state_.converged};
+    kept_state_ = {0, {}, kept_state_.converged, kept_state_.hard_off};
   }
   frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
   frame_.settling = kept_seed_ == best.seed && best.settling;
@@ -398,7 +404,8 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
       app.hold_adopted ? 0 : keep_seed(pick.seed, picked.converged, r, app.solve.stalled_frames);
 
   const ProblemResult& kept = kept_seed_ == 0 ? warm : pool[kept_seed_ - 1].slice;
-  kept_state_ = {kept.penalty, kept.multipliers, kept.converged};
+  kept_state_ = {kept.penalty, kept.multipliers, kept.converged,
+                 kept.constraint_violation > app.settings.tol_constraint};
   frame_.iterations = kept.iterations;
   frame_.settling = kept.settling;
   frame_.total_iterations = pick.total_iterations;

@@ -368,6 +368,70 @@ TEST(SolverDriver, AWarmStartAtALowerPenaltyHoldsItsHardRows) {
   for (const Message& m : app.messages) EXPECT_NE(m.level, Message::kWarning) << m.text;
 }
 
+// The Panda's tool pose made hard and dragged 45 cm out of reach: it ends as close as it gets,
+// as the soft objective does on the same drag (40 mm, 0.5 deg). Rebased to a lower penalty each
+// frame, the multipliers of rows that cannot hold took the penalty's force into them frame after
+// frame and grew without bound: 251 mm and 112 deg off.
+TEST(SolverDriver, AHardPoseDraggedOutOfReachEndsAtItsLeastViolation) {
+  for (double budget_ms : {kAmpleBudgetMs, 0.0}) {
+    SCOPED_TRACE("frame budget " + std::to_string(budget_ms) + " ms");
+    double soft_position = 0, soft_rotation = 0;
+    for (bool hard : {false, true}) {
+      AppState app;
+      ASSERT_TRUE(app.open_robot_preset("panda"));
+      app.frame_budget_ms = budget_ms;
+      app.objectives[0].spec.params.hard = hard;
+      SolverDriver driver;
+      driver.init(app);
+      const Transform<double> t = app.objectives[0].target;
+      for (int k = 1; k <= 30; ++k) {
+        Transform<double> moved = t;
+        moved.p.x += 0.45 * k / 30.0;
+        app.set_target(0, moved);
+        frame(app, driver);
+      }
+      for (int k = 0; k < 150; ++k) frame(app, driver);
+      const ObjectiveStatus& st = app.objectives[0].status;
+      if (!hard) {
+        soft_position = st.position_error;
+        soft_rotation = st.rotation_error;
+        EXPECT_GT(soft_position, 0.03);  // out of reach
+        continue;
+      }
+      EXPECT_LT(st.position_error, soft_position + 0.005);
+      EXPECT_LT(st.rotation_error, soft_rotation + 0.01);
+    }
+  }
+}
+
+// The humanoid's left hand dragged 45 cm to its right, across its body, with the preset's hard
+// feet and balance: the feet stay where they are pinned, but for a few frames where the hand
+// pushes into the pelvis (up to 8.7 mm within a frame's 20 iterations, back within the
+// tolerance in the next frames). The same multipliers' growth broke them by 0.15-0.73 m for
+// good (the robot folded over and sank into the floor).
+TEST(SolverDriver, AHumanoidHandDraggedAcrossItsBodyKeepsItsHardFeet) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  app.frame_budget_ms = kAmpleBudgetMs;
+  SolverDriver driver;
+  driver.init(app);
+  for (int k = 0; k < 10; ++k) frame(app, driver);
+  const Transform<double> t = app.objectives[2].target;  // the left hand
+  double worst = 0;
+  for (int k = 1; k <= 180; ++k) {
+    Transform<double> moved = t;
+    moved.p.y -= 0.45 * std::min(k, 120) / 120.0;
+    app.set_target(2, moved);
+    frame(app, driver);
+    for (const WorkbenchObjective& o : app.objectives)
+      if (o.spec.params.hard && o.enabled()) worst = std::max(worst, o.status.violation);
+  }
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.spec.params.hard && o.enabled())
+      EXPECT_LT(o.status.violation, app.settings.tol_constraint) << o.name();
+  EXPECT_LT(worst, 0.02);
+}
+
 TEST(SolverDriver, RestsWhenNothingChanges) {
   AppState app;
   ASSERT_TRUE(app.load_robot("planar3"));

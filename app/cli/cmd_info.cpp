@@ -263,6 +263,7 @@ int cmd_info(int argc, char** argv) {
   UrdfOptions opt = read_robot_options(args, args.has("meshes")     ? MeshFiles::kAll
                                              : args.has("capsules") ? MeshFiles::kCollision
                                                                     : MeshFiles::kNone);
+  opt.warn_unread_meshes = true;  // a description of the file names its missing meshes
   LoadResult r;
   try {
     r = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);

@@ -702,6 +702,10 @@ struct Loader {
     }
     if (g.mesh_path.empty() || (read && !g.mesh)) {
       g.placeholder = true;
+      // a mesh that is not read (the command line's visuals; every mesh where nothing checks
+      // collisions) is nothing to warn about: `ikwb solve` warned of two missing packages on
+      // every run. Not remembered as failed either, so that a geometry that reads it warns.
+      if (!read && !opt.warn_unread_meshes) return;
       failed_meshes.emplace(g.mesh_uri, g.mesh_path);
       const std::string group = g.mesh_path.empty() ? unfound_group(g.mesh_uri) : "";
       if (!group.empty()) {

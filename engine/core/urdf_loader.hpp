@@ -15,8 +15,13 @@ struct UrdfOptions {
   std::vector<std::string> package_paths;
   // attach the root link to the world with a free joint (7 coords, 6 dofs) instead of fixing it
   bool floating_base = false;
-  // load mesh files through assimp; when false, mesh paths are resolved but not read
+  // load mesh files through assimp; when false, mesh paths are resolved but not read (and one
+  // that does not resolve is no warning, unless warn_unread_meshes: a mesh that is not read is
+  // drawn by no one)
   bool load_meshes = true;
+  // warn of meshes that are not read whose paths do not resolve (`ikwb info`, which describes
+  // the file)
+  bool warn_unread_meshes = false;
   // with load_meshes, read the visuals' meshes too; when false only the meshes collision checks
   // read (collision meshes, and the visuals of a link without collision geometry), without the
   // cost of the drawn meshes

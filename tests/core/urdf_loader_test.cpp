@@ -613,6 +613,32 @@ TEST(UrdfLoader, MissingMeshIsWarningAndPlaceholder) {
   EXPECT_NE(r.warnings[0].find("placeholder"), std::string::npos);
 }
 
+// a mesh that is not read is no warning (the command line: `ikwb solve` warned of missing
+// packages on every run, and draws nothing): none without load_meshes, the collision mesh's
+// alone with load_visual_meshes off (its capsule is fitted to it); placeholders either way
+TEST(UrdfLoader, AMissingMeshThatIsNotReadIsNoWarning) {
+  TempDir dir;
+  // the visual's file differs from the collision's, which would otherwise warn for both
+  const std::string xml = R"(<robot name="r"><link name="a"><visual><geometry><mesh )"
+                          R"(filename="package://nowhere/visual.stl"/></geometry></visual>)"
+                          R"(<collision><geometry><mesh filename="package://nowhere/c.stl"/>)"
+                          R"(</geometry></collision></link></robot>)";
+  const std::string urdf = dir.write("robot.urdf", xml);
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  LoadResult r = load_urdf_file(urdf, opt);
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  EXPECT_TRUE(r.model->body_visuals[0][0].placeholder);
+  EXPECT_TRUE(r.model->body_collisions[0][0].placeholder);
+  opt.load_meshes = true;
+  opt.load_visual_meshes = false;
+  r = load_urdf_file(urdf, opt);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("link 'a' collision: mesh 'package://nowhere/c.stl'"),
+            std::string::npos)
+      << r.warnings[0];
+}
+
 // a package that is not found warns once, with where it was searched, for its first mesh; its
 // other meshes are counted in one line at the end (a robot from a missing package has dozens)
 TEST(UrdfLoader, AMissingPackageIsOneWarningNotOnePerMesh) {

@@ -426,9 +426,11 @@ TEST(SolverDriver, AHumanoidHandDraggedAcrossItsBodyKeepsItsHardFeet) {
     for (const WorkbenchObjective& o : app.objectives)
       if (o.spec.params.hard && o.enabled()) worst = std::max(worst, o.status.violation);
   }
-  for (const WorkbenchObjective& o : app.objectives)
-    if (o.spec.params.hard && o.enabled())
+  for (const WorkbenchObjective& o : app.objectives) {
+    if (o.spec.params.hard && o.enabled()) {
       EXPECT_LT(o.status.violation, app.settings.tol_constraint) << o.name();
+    }
+  }
   EXPECT_LT(worst, 0.02);
 }
 

@@ -273,7 +273,7 @@ struct TestSolver {
   int solves = 0;
 
   TestSolver(const IkProblem& p, const std::vector<double>& q0, const SolverSettings& s)
-      : base(p), q(q0), settings(s) {
+      : base(p), q(q0), settings(s), seeds(s.n_seeds), sampler(s.sampler) {
     settings.backend = Backend::kCpu;
     settings.use_float = false;
     settings.n_seeds = 1;
@@ -287,6 +287,11 @@ struct TestSolver {
     settings.max_iterations = std::max(settings.max_iterations, 100);
   }
 
+  // the settings' seeds (each test solve runs one): the search for the best error without the
+  // other soft objectives draws them (seeded)
+  int seeds;
+  Sampler sampler;
+
   // `base` with only the objectives in `keep` enabled
   IkProblem only(const std::vector<uint8_t>& keep) const {
     IkProblem p = base;
@@ -299,14 +304,42 @@ struct TestSolver {
   // locked joints locked as `locks`) from q, or from `from` when given; returns the configuration
   // reached
   std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits, bool locks = true,
-                            const std::vector<double>* from = nullptr) {
+                            const std::vector<double>* from = nullptr, bool seeded = false) {
     SolverSettings s = settings;
     s.hard_joint_limits = limits && settings.hard_joint_limits;
+    if (seeded && seeds > 1 && sampler != Sampler::kNone) {
+      s.n_seeds = seeds;
+      s.sampler = sampler;
+    }
     IkProblem p = only(keep);
     if (!locks) p.set_dof_mask({});
     solver->solve(p, s, from ? *from : q, result);
     ++solves;
     return result.problems[0].q;
+  }
+
+  // Where no balance of forces splits a blocked k's error (a wall takes the forces: a hand
+  // behind a block, held 200 mm back by a weighted posture, named no puller), each other soft
+  // objective is turned off alone, from q: what k wins is its share, the shares scaled to add up
+  // to what turning them all off won (ex.error - ex.best_error)
+  void pulls_by_removal(int k, const ObjectiveReport& settled, Explanation& ex) {
+    const double won = pulled_error(ex.error, ex.best_error);
+    if (!(won > 0.01 * ex.error)) return;
+    const int n = base.objective_count();
+    double sum = 0;
+    for (int j = 0; j < n; ++j) {
+      const ObjectiveParams<double>& o = base.objective(j).params;
+      if (j == k || o.hard || !o.enabled || !objective_pursued(o)) continue;
+      std::vector<uint8_t> keep(n, 0);
+      for (int i = 0; i < n; ++i) keep[i] = i != j && base.objective(i).params.enabled;
+      const double e = error_at(k, solve(keep, true), keep, settled);
+      if (!(ex.error - e > 0.01 * ex.error)) continue;
+      ex.pulled_by.push_back({j, ex.error - e});
+      sum += ex.error - e;
+    }
+    for (Pull& p : ex.pulled_by) p.share *= won / sum;
+    std::sort(ex.pulled_by.begin(), ex.pulled_by.end(),
+              [](const Pull& a, const Pull& b) { return a.share > b.share; });
   }
 
   // objective k is reached at qs while every hard objective enabled in `keep` holds there (a
@@ -493,11 +526,20 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       continue;
     }
     best = std::fmin(best, ts.error_at(k, restarted, keep, reps[k]));
+    // and from the settings' seeds: both starts can settle against an obstacle (a hand behind a
+    // block on a table, 130 mm short where a seed gets to 66 mm)
+    const std::vector<double> seeded = ts.solve(keep, true, true, nullptr, true);
+    if (ts.reaches(k, seeded, keep)) {
+      ex.status = ReachStatus::kTradedOff;
+      continue;
+    }
+    best = std::fmin(best, ts.error_at(k, seeded, keep, reps[k]));
     // 3. blocked: by the locked joints, by which hard objective, or by the joint limits (each
     // tried alone with the objective)
     ex.status = ReachStatus::kBlocked;
     ex.best_error = best;
     scale_pulls_to_win(ex);
+    if (ex.pulled_by.empty()) ts.pulls_by_removal(k, reps[k], ex);
     const bool any_locked =
         std::find(one.dof_mask().begin(), one.dof_mask().end(), uint8_t(0)) != one.dof_mask().end();
     if (any_locked) {

@@ -40,6 +40,10 @@ void History::rebase(AppState& app) {
 
 void History::observe(AppState& app, bool busy, const std::string& document) {
   if (!app.model) return;
+  // a branch edit with changes is an edit in progress until the mode ends (its configuration is
+  // not a resting one): a locked joint turned in it became the undo step's own configuration,
+  // and undo took back the step before instead
+  busy = busy || (app.branch.active && app.branch.edits > 0);
   if (!started_) {
     started_ = true;
     rebase(app);

@@ -1,8 +1,11 @@
-// Tests for app/gui/history: undo steps of a long timeline stay within kMaxUndoKeys, and each
-// step keeps the scene file of its state. No window.
+// Tests for app/gui/history: undo steps of a long timeline stay within kMaxUndoKeys, each step
+// keeps the scene file of its state, and a branch edit is a step of its own. No window.
 #include "app/gui/history.hpp"
 
 #include <gtest/gtest.h>
+
+#include "app/gui/branch_edit.hpp"
+#include "app/gui/solver_driver.hpp"
 
 namespace ikwb::gui {
 namespace {
@@ -56,6 +59,45 @@ TEST(History, StepsKeepTheirSceneFile) {
   ASSERT_TRUE(h.redo(app, "a.json"));
   ASSERT_TRUE(h.redo(app, "a.json"));
   EXPECT_EQ(h.document(), "b.json");
+}
+
+// A branch edit of a locked joint is an undo step of its own: the first undo turns the joint
+// back, the second unlocks it. The frames in branch mode counted as resting, so the step took
+// the edited configuration as the one before the edit, and the first undo left the elbow at
+// -60 deg (and the second unlocked it there).
+TEST(History, UndoTakesBackABranchEditOfALockedJoint) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  SolverDriver driver;
+  driver.init(app);
+  History h;
+  auto frames = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      ++app.frame;
+      driver.step_frame(app);
+      h.observe(app, false, "");
+    }
+  };
+  frames(3);
+  const int elbow = app.model->find_joint("left_elbow_joint");
+  const int qs = app.model->joint_q_start[elbow];
+  const double before = app.joint_q[qs];
+  app.set_joint_locked(elbow, true);
+  app.note_edit("lock joint");
+  frames(3);
+  ASSERT_TRUE(begin_branch_edit(app, elbow));
+  ASSERT_TRUE(branch_set(app, before - 0.6, 0.1));
+  frames(3);
+  end_branch_edit(app);
+  frames(10);
+  ASSERT_NEAR(app.joint_q[qs], before - 0.6, 1e-9);
+  ASSERT_EQ(h.undo_depth(), 2u);
+  ASSERT_TRUE(h.undo(app, ""));
+  EXPECT_NEAR(app.joint_q[qs], before, 1e-9);
+  EXPECT_TRUE(app.joint_locked(elbow));
+  ASSERT_TRUE(h.undo(app, ""));
+  EXPECT_NEAR(app.joint_q[qs], before, 1e-9);
+  EXPECT_FALSE(app.joint_locked(elbow));
 }
 
 }  // namespace

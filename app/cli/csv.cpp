@@ -239,7 +239,10 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
         bad = k;
       }
     }
-    bool header_like = numeric == 0;
+    // a header names something: a line of empty fields is a malformed row
+    bool header_like = numeric == 0 && std::any_of(fields.begin(), fields.end(), [](const auto& f) {
+                         return f.find_first_not_of(" \t") != std::string::npos;
+                       });
     for (const auto& f : fields)
       if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||
                          f[0] == '-' || f[0] == '.'))

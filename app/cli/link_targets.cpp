@@ -17,8 +17,13 @@ namespace ikwb {
 
 namespace {
 
+// a first line that names something and holds no number (a line of empty fields, a
+// spreadsheet's blank row, is a malformed row like the same line further down)
 bool is_header(const std::vector<std::string>& fields) {
   double v = 0;
+  if (std::all_of(fields.begin(), fields.end(),
+                  [](const std::string& f) { return f.find_first_not_of(" \t") == f.npos; }))
+    return false;
   for (const std::string& f : fields) {
     if (parse_csv_number(f, &v)) return false;
     if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||

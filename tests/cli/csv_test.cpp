@@ -105,8 +105,9 @@ TEST(Csv, ErrorsNameTheLine) {
   EXPECT_EQ(parse_error("a,b\n", opt),
             "q.csv:1: header has 2 columns, expected 3 values "
             "(joint_coord_count)");
-  // a header is only allowed first
+  // a header is only allowed first, and names something: a first line of empty fields is a row
   EXPECT_EQ(parse_error("1,2,3\nx,y,z\n", opt), "q.csv:2: column 1 'x' is not a number");
+  EXPECT_EQ(parse_error(",,\n1,2,3\n", opt), "q.csv:1: column 1 is empty");
   EXPECT_EQ(parse_error("1,2\n1,2,3\n"), "q.csv:2: expected 2 values as on line 1, got 3");
   CsvReadOptions no_header;
   no_header.allow_header = false;

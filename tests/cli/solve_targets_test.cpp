@@ -99,6 +99,23 @@ TEST(CliSolveTargets, BadLinesAfterTheHeaderAreReportedAndKeepTheirRows) {
   EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 0, 1}));
 }
 
+// a first line of empty fields (a spreadsheet's blank row) is no header: a malformed row like the
+// same line further down, and the rest solve (it refused the file: "the header must name x, y
+// and z")
+TEST(CliSolveTargets, AFirstLineOfEmptyFieldsIsAMalformedRow) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  std::string targets =
+      dir.write("t.csv", ",,,,,,\n" + p[0] + "\n" + p[1] + "\n,,\n" + p[2] + "\n");
+  std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(targets + ":1: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(targets + ":4: "), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("solved 3/5 "), std::string::npos) << r.out;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{0, 1, 1, 0, 1}));
+}
+
 // many bad lines: the first 20 each get their line, the rest one line that counts them; the
 // summary counts the malformed lines apart from the targets that did not converge, and says
 // where the solve ran

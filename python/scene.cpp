@@ -356,12 +356,19 @@ void bind_scene(py::module_& m) {
           "objectives",
           [](const PyScene& s) {
             py::list l;
-            for (const auto& p : s.setup.objectives)
-              l.append(
-                  json_to_python(scene_objective_to_json(objective_to_scene(*s.model->model, p))));
+            for (const auto& p : s.setup.objectives) {
+              nlohmann::json j = scene_objective_to_json(objective_to_scene(*s.model->model, p));
+              // a target that follows link_b has no world target of its own: the record's is
+              // none that Scene.solve takes, nor what the objective reads
+              if (p.objective.params.link_b >= 0 &&
+                  objective_kind(p.objective.params.type).has(kFieldTargetLink))
+                j.erase("target");
+              l.append(json_to_python(j));
+            }
             return l;
           },
-          "Each objective as its scene record (a dict; targets written out)")
+          "Each objective as its scene record (a dict; targets written out, but for one that "
+          "follows link_b, which has none of its own)")
       .def_property_readonly(
           "joint_limit_lower", [](const PyScene& s) { return read_only_copy(s.setup.dof_lower); },
           "The lower joint limits a solve holds, per dof (the scene's joint_limits over the "

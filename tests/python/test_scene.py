@@ -32,6 +32,18 @@ def test_scene_contents(scene):
     assert scene.joint_q[3] == pytest.approx(-2.356194)
 
 
+def test_a_target_that_follows_a_link_is_not_listed():
+    # the humanoid preset's gaze looks at the right hand (link_b): its record listed a world
+    # target that Scene.solve refuses ("has no target: it follows link_b")
+    humanoid = ikwb.load_scene(str(ROOT / "assets" / "robots" / "humanoid" / "preset.json"))
+    gaze = humanoid.objectives[humanoid.objective_names.index("gaze")]
+    assert gaze["type"] == "look_at" and gaze["link_b"] == "right_hand"
+    assert "target" not in gaze
+    with pytest.raises(ValueError, match="has no target: it follows link_b"):
+        humanoid.solve({"gaze": np.array([[1.0, 0, 0]])})
+    assert "target" in humanoid.objectives[humanoid.objective_names.index("right hand")]
+
+
 def tcp_poses(scene, n, seed):
     m = scene.model
     body_q, _ = ikwb.eval_fk_batch(m, random_configurations(m, n, seed=seed))

@@ -78,8 +78,14 @@ int parse_command_line(int argc, char** argv, ArgParser& args, gui::ScriptRunner
       std::printf("%s", args.usage().c_str());
       return 0;
     }
-    if (args.get_int("width", 1280) < 64 || args.get_int("height", 720) < 64)
-      throw CliError("--width / --height: at least 64 pixels");
+    // (X sizes windows in 16 bits: 99999 died of an X error; 16384 x 16384 opens under Xvfb)
+    constexpr long long kLargestWindow = 16384;
+    for (const char* side : {"width", "height"}) {
+      const long long px = args.get_int(side, std::string(side) == "width" ? 1280 : 720);
+      if (px < 64 || px > kLargestWindow)
+        throw CliError(std::string("--") + side + " " + std::to_string(px) +
+                       ": between 64 and 16384 pixels");
+    }
     if (args.has("headless") && !args.has("script") && args.get_int("frames", -1) < 1)
       throw CliError("--headless needs --script or --frames: nothing else can end the run");
     args.get_int("frames", -1);

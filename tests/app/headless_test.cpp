@@ -57,6 +57,14 @@ TEST_F(Headless, WithNeitherScriptNorFramesItIsRefused) {
   EXPECT_NE(log().find("--headless needs --script or --frames"), std::string::npos) << log();
 }
 
+// a window size X cannot make is refused before any window opens (99999 died of an X error)
+TEST_F(Headless, AWindowSizeBeyondWhatXTakesIsRefused) {
+  EXPECT_EQ(run_gui("--headless --robot panda --frames 1 --width 99999", 60), 2);
+  EXPECT_NE(log().find("--width 99999: between 64 and 16384 pixels"), std::string::npos) << log();
+  EXPECT_EQ(run_gui("--headless --robot panda --frames 1 --height 10", 60), 2);
+  EXPECT_NE(log().find("--height 10: between 64 and 16384 pixels"), std::string::npos) << log();
+}
+
 // a script cut short by --frames names the line it was running, the wait
 TEST_F(Headless, AScriptCutShortNamesTheLineItWasRunning) {
   EXPECT_EQ(run("robot panda\n"

@@ -23,6 +23,9 @@ struct Layout {
   bool show_messages = true;   // log under the 3D view
   bool show_timeline = false;  // the Timeline panel, between the 3D view and the log
   float left_width = 280, right_width = 340, messages_height = 112;
+  // the columns' widths as drawn (compute_layout): the set ones, narrowed together on a window
+  // too small for them to leave the 3D view half its width (at 800 pixels the view had 180)
+  float left = 280, right = 340;
   float timeline_height = 160;  // at most 35% of the space under the menu bar
   // the Residuals panel, under the 3D view at the right of the messages (height: at most 40%
   // of the space under the menu bar)

@@ -20,6 +20,13 @@ void compute_layout(Layout& l, float w, float h, float menu_height, const Visual
   l.menu_height = menu_height;
   float left = l.show_left ? l.left_width : 0;
   float right = l.show_right ? l.right_width : 0;
+  if (left + right > 0.5f * w) {
+    const float narrow = 0.5f * w / (left + right);
+    left = std::floor(left * narrow);
+    right = std::floor(right * narrow);
+  }
+  l.left = left;
+  l.right = right;
   float width = std::max(w - left - right, 64.0f);
   // the strip under the 3D view: messages on the left, residuals on the right
   float bottom = l.show_messages ? l.messages_height : 0;
@@ -302,14 +309,14 @@ void draw_panels(Ui& ui) {
   float h = l.display_h - top;
   if (l.show_left) {
     float tree_h = std::floor(h * 0.46f);
-    draw_robot_panel(ui, ImVec2(0, top), ImVec2(l.left_width, tree_h));
-    draw_joints_panel(ui, ImVec2(0, top + tree_h), ImVec2(l.left_width, h - tree_h));
+    draw_robot_panel(ui, ImVec2(0, top), ImVec2(l.left, tree_h));
+    draw_joints_panel(ui, ImVec2(0, top + tree_h), ImVec2(l.left, h - tree_h));
   }
   if (l.show_right) {
-    float x = l.display_w - l.right_width;
+    float x = l.display_w - l.right;
     float obj_h = std::floor(h * 0.44f);
-    draw_objectives_panel(ui, ImVec2(x, top), ImVec2(l.right_width, obj_h));
-    draw_solver_panel(ui, ImVec2(x, top + obj_h), ImVec2(l.right_width, h - obj_h));
+    draw_objectives_panel(ui, ImVec2(x, top), ImVec2(l.right, obj_h));
+    draw_solver_panel(ui, ImVec2(x, top + obj_h), ImVec2(l.right, h - obj_h));
   }
   if (l.messages.width > 0)
     draw_messages_panel(ui, ImVec2(l.messages.x, l.messages.y),

@@ -30,6 +30,21 @@ TEST(Layout, ResidualsAreDockedUnderTheViewBesideTheMessages) {
   EXPECT_GT(l.residuals.width, 200);
 }
 
+// a window too small for the columns at their set widths narrows them together so that the 3D
+// view keeps half the width (at 800 pixels it had 180); a wide one leaves them as set
+TEST(Layout, ASmallWindowNarrowsTheColumns) {
+  Layout l;
+  VisualOptions v;
+  compute_layout(l, 800, 500, 22, v);
+  EXPECT_GE(l.view.width, 400);
+  EXPECT_FLOAT_EQ(l.view.x, l.left);
+  EXPECT_LE(l.left + l.view.width + l.right, 800);
+  EXPECT_NEAR(l.left / l.right, l.left_width / l.right_width, 0.01);
+  compute_layout(l, 1920, 1080, 22, v);
+  EXPECT_FLOAT_EQ(l.left, l.left_width);
+  EXPECT_FLOAT_EQ(l.right, l.right_width);
+}
+
 TEST(Layout, HiddenPanelsGiveTheirSpaceBack) {
   Layout l;
   VisualOptions v;

@@ -26,6 +26,17 @@ void frame(AppState& app, SolverDriver& driver) {
   driver.step_frame(app);
 }
 
+// moves objective's target by `by` (world) in `frames` equal steps, a frame each
+void drag_target(AppState& app, SolverDriver& driver, int objective, Vec3<double> by, int frames) {
+  const Transform<double> t = app.objectives[objective].target;
+  for (int k = 1; k <= frames; ++k) {
+    Transform<double> moved = t;
+    moved.p = t.p + by * (double(k) / frames);
+    app.set_target(objective, moved);
+    frame(app, driver);
+  }
+}
+
 // with and without a frame budget (the default, then none)
 TEST(SolverDriver, FollowsATargetMovedEveryFrame) {
   for (double budget_ms : {kDefaultFrameBudgetMs, 0.0}) {
@@ -327,13 +338,7 @@ void expect_the_far_hand_turned_hard_to_hold(AppState& app, double budget_ms) {
   SolverDriver driver;
   driver.init(app);
   for (int k = 0; k < 10; ++k) frame(app, driver);
-  Transform<double> t = app.objectives[2].target;  // the left hand
-  for (int k = 1; k <= 40; ++k) {
-    Transform<double> moved = t;
-    moved.p.x += 0.8 * k / 40.0;
-    app.set_target(2, moved);
-    frame(app, driver);
-  }
+  drag_target(app, driver, 2, {0.8, 0, 0}, 40);  // the left hand
   for (int k = 0; k < 60; ++k) frame(app, driver);
   app.objectives[4].spec.params.null_space = 0;
   for (int k = 0; k < 80; ++k) frame(app, driver);
@@ -383,13 +388,7 @@ TEST(SolverDriver, AHardPoseDraggedOutOfReachEndsAtItsLeastViolation) {
       app.objectives[0].spec.params.hard = hard;
       SolverDriver driver;
       driver.init(app);
-      const Transform<double> t = app.objectives[0].target;
-      for (int k = 1; k <= 30; ++k) {
-        Transform<double> moved = t;
-        moved.p.x += 0.45 * k / 30.0;
-        app.set_target(0, moved);
-        frame(app, driver);
-      }
+      drag_target(app, driver, 0, {0.45, 0, 0}, 30);
       for (int k = 0; k < 150; ++k) frame(app, driver);
       const ObjectiveStatus& st = app.objectives[0].status;
       if (!hard) {

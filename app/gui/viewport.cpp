@@ -348,6 +348,13 @@ int Viewport3D::ghost_under(const AppState& app, glm::vec2 mouse) const {
   return visuals.pick_ghost(picker_, ray, hit.hit() ? hit.distance : 1e30f, app);
 }
 
+bool Viewport3D::takes_click_before_ghosts(const AppState& app, glm::vec2 mouse) const {
+  if (target_under(app, mouse) >= 0) return true;
+  if (gizmo_objective(app) < 0 && gizmo_obstacle(app) < 0) return false;
+  render::Gizmo probe = gizmo;  // hover() keeps what it found
+  return probe.hover(camera, rect, mouse) != render::GizmoHandle::kNone;
+}
+
 bool Viewport3D::ghost_screen_point(const AppState& app, int k, glm::vec2* out) const {
   const auto& meshes = renderer_.body_meshes();
   if (k < 0 || k >= visuals.ghost_count()) return false;
@@ -369,7 +376,8 @@ bool Viewport3D::ghost_screen_point(const AppState& app, int k, glm::vec2* out) 
       glm::vec3 p = glm::mix(glm::vec3(x * glm::vec4(v[0], v[1], v[2], 1.0f)), centre, 0.2f);
       glm::vec3 s = camera.project(p, rect);
       if (s.z <= 0 || !rect.contains(glm::vec2(s))) continue;
-      if (ghost_under(app, glm::vec2(s)) == k) {
+      // (a target marker or the gizmo there would take the click first: hover's order)
+      if (ghost_under(app, glm::vec2(s)) == k && !takes_click_before_ghosts(app, glm::vec2(s))) {
         *out = glm::vec2(s);
         return true;
       }

@@ -71,6 +71,8 @@ class Viewport3D {
   bool ghost_screen_point(const AppState& app, int k, glm::vec2* out) const;
   // the ghost a click at `mouse` picks: nearer than the robot (-1: none)
   int ghost_under(const AppState& app, glm::vec2 mouse) const;
+  // a target marker or the gizmo's handle at mouse, which a click picks before any ghost
+  bool takes_click_before_ghosts(const AppState& app, glm::vec2 mouse) const;
 
   const render::Renderer& renderer() const { return renderer_; }
   const render::Picker& picker() const { return picker_; }

@@ -376,6 +376,24 @@ TEST_F(Visuals, ClickingAGhostAdoptsItsSolution) {
       << log();
 }
 
+// a ghost whose hand lies under a target marker is clicked where the marker does not take the
+// click (the humanoid's left hand dragged 60 cm forward: ghosts 3, 4, 8, 9 and 11 were clicked
+// on a marker, and the click selected an objective instead of adopting the seed)
+TEST_F(Visuals, ClickingAGhostUnderATargetMarkerAdoptsIt) {
+  for (int k : {3, 8}) {
+    ASSERT_EQ(run("robot humanoid\nwait 10\ndrag 2 TranslateX 0.6 frames 60\nview ghosts on\n"
+                  "wait 60\nclick_ghost " +
+                  std::to_string(k) + "\nwait 2\n" + dump_cmd("after.json")),
+              0)
+        << log();
+    const json after = dump("after.json");
+    EXPECT_NE(after["messages"].dump().find("adopted seed " + std::to_string(k) + " "),
+              std::string::npos)
+        << k << ": " << after["messages"].dump();
+    EXPECT_EQ(after["selection"]["objective"], 2) << k;  // the dragged one, still
+  }
+}
+
 TEST_F(Visuals, JointAtLimitIsFlaggedWithItsFraction) {
   ASSERT_EQ(run("robot panda\nlive off\nview limits on\nwait 2\n"
                 "joint panda_joint4 -200deg\njoint panda_joint1 0\nwait 1\n" +

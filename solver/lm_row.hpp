@@ -821,8 +821,14 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   st.converged = false;
   T nu = T(2);
   if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
-  if (has_hard && w.al_lambda_init && w.al_penalty_init > T(0) && w.al_penalty_init != st.mu)
+  // multipliers rebased at the start are taken at its targets, which may have moved since they
+  // were reached (a dragged hard foot): the first update takes them as the force where the row
+  // then stands, progress or not (al_update's rule alone held the foot one frame's step behind)
+  bool rebased = false;
+  if (has_hard && w.al_lambda_init && w.al_penalty_init > T(0) && w.al_penalty_init != st.mu) {
     rebase_multipliers(ev, pv, w.al_penalty_init, st.mu, w);
+    rebased = true;
+  }
   ev.set_multipliers(w.al_lambda, st.mu);
   // The Jacobian at w.q (w.r: its rows), inactive rows set aside. It is computed when the next
   // step is formed, so a row that stops at an iterate (converged after an accepted step) never
@@ -999,7 +1005,9 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     }
     // augmented-Lagrangian update (al_update)
     if (has_hard && (since_update >= cfg.al_inner_iterations || st.lm_lambda > T(1e8))) {
-      al_update(pv, st.eval.violation, last_violation, cfg, w.r, w.al_lambda, st.mu);
+      al_update(pv, st.eval.violation, rebased ? largest_finite<T>() : last_violation, cfg, w.r,
+                w.al_lambda, st.mu);
+      rebased = false;
       last_violation = st.eval.violation;
       ev.set_multipliers(w.al_lambda, st.mu);
       st.eval = ev.residual(w.q, w.body_q, w.r);

@@ -433,6 +433,40 @@ TEST(SolverDriver, AHumanoidHandDraggedAcrossItsBodyKeepsItsHardFeet) {
   EXPECT_LT(worst, 0.02);
 }
 
+// The quadruped's hard front-left foot moved 50 cm forward a frame at a time, held, and moved
+// back: every hard foot holds at every frame. Multipliers rebased at a frame's start fold the
+// foot's move into them; taken as they were until the violation fell (al_update's rule alone),
+// they held the foot one frame's step (12.5 mm) behind its target for 21 frames on the way back.
+TEST(SolverDriver, AHardFootMovedOutAndBackHoldsEveryFrame) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("quadruped"));
+  app.frame_budget_ms = 0;
+  SolverDriver driver;
+  driver.init(app);
+  for (int k = 0; k < 35; ++k) frame(app, driver);
+  ASSERT_TRUE(app.objectives[0].spec.params.hard);
+  const Transform<double> t = app.objectives[0].target;
+  double worst = 0;
+  auto hold_frames = [&](int n, int step) {
+    for (int k = 0; k < n; ++k) {
+      if (step != 0) {
+        Transform<double> moved = app.objectives[0].target;
+        moved.p.x += 0.0125 * step;
+        app.set_target(0, moved);
+      }
+      frame(app, driver);
+      for (const WorkbenchObjective& o : app.objectives)
+        if (o.spec.params.hard && o.enabled()) worst = std::max(worst, o.status.violation);
+    }
+  };
+  hold_frames(40, 1);
+  hold_frames(40, 0);
+  hold_frames(40, -1);
+  hold_frames(20, 0);
+  EXPECT_NEAR(app.objectives[0].target.p.x, t.p.x, 1e-12);
+  EXPECT_LT(worst, 1e-3);
+}
+
 TEST(SolverDriver, RestsWhenNothingChanges) {
   AppState app;
   ASSERT_TRUE(app.load_robot("planar3"));

@@ -720,8 +720,9 @@ constexpr int kPullFlat = 2;
 // (up to mu_max) and the multipliers stay. Updated at every call, they grew by mu c at each
 // update where the hard rows cannot all hold (a hard pose out of reach), and lambda / mu, the
 // shift of the rows' target, moved each update further beyond the reach: the Panda's hard tool
-// pose dragged 45 cm out ended 251 mm and 112 deg off in the workbench, where the least
-// violation is 35 mm and 0.5 deg, and a sequence along such a path jumped up to 2 rad a row.
+// pose dragged 45 cm out ended 251 mm and 112 deg off in the workbench, where the soft
+// objective ends 40 mm and 0.5 deg off, and a sequence along such a path jumped up to 2 rad a
+// row. (The first update after a rebase is made whatever the violation did: lm_solve_row.)
 // Kept where no progress is made, they bound the shift by lambda / mu_max, and the rows end as
 // close as they can get (the penalty's least violation), the soft rows in the rest.
 template <class T>

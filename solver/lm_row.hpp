@@ -725,18 +725,19 @@ constexpr int kPullFlat = 2;
 // row. (The first update after a rebase is made whatever the violation did: lm_solve_row.)
 // Kept where no progress is made, they bound the shift by lambda / mu_max, and the rows end as
 // close as they can get (the penalty's least violation), the soft rows in the rest.
+// resync: update the multipliers whatever the violation did (the penalty still grows where it
+// did not fall).
 template <class T>
 IKWB_HD void al_update(const ProblemView<T>& pv, T violation, T last_violation,
-                       const LmConfig<T>& cfg, const T* r, T* lambda, T& mu) {
-  if (!(violation <= T(0.25) * last_violation)) {
-    if (mu < cfg.mu_max) mu = mu * cfg.mu_growth;
-    return;
-  }
-  for (int oi = 0; oi < pv.objective_count; ++oi) {
-    const ObjectiveParams<T>& o = pv.objectives[oi];
-    if (!o.hard || !o.enabled) continue;
-    for (int k = 0; k < o.dim; ++k) lambda[o.start + k] = sqrt(mu) * r[o.start + k];
-  }
+                       const LmConfig<T>& cfg, const T* r, T* lambda, T& mu, bool resync = false) {
+  const bool fell = violation <= T(0.25) * last_violation;
+  if (fell || resync)
+    for (int oi = 0; oi < pv.objective_count; ++oi) {
+      const ObjectiveParams<T>& o = pv.objectives[oi];
+      if (!o.hard || !o.enabled) continue;
+      for (int k = 0; k < o.dim; ++k) lambda[o.start + k] = sqrt(mu) * r[o.start + k];
+    }
+  if (!fell && mu < cfg.mu_max) mu = mu * cfg.mu_growth;
 }
 
 // Multipliers reached at penalty `from` (w.al_lambda), for a solve that begins at w.q with
@@ -1006,8 +1007,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
     }
     // augmented-Lagrangian update (al_update)
     if (has_hard && (since_update >= cfg.al_inner_iterations || st.lm_lambda > T(1e8))) {
-      al_update(pv, st.eval.violation, rebased ? largest_finite<T>() : last_violation, cfg, w.r,
-                w.al_lambda, st.mu);
+      al_update(pv, st.eval.violation, last_violation, cfg, w.r, w.al_lambda, st.mu, rebased);
       rebased = false;
       last_violation = st.eval.violation;
       ev.set_multipliers(w.al_lambda, st.mu);

@@ -467,6 +467,37 @@ TEST(SolverDriver, AHardFootMovedOutAndBackHoldsEveryFrame) {
   EXPECT_LT(worst, 1e-3);
 }
 
+// The balance_vs_reach path: the humanoid's right hand 69 cm out of reach, the hard balance
+// off for 120 frames, then on again: the hard feet hold in the first frame after it (within
+// 1e-4). The update that resyncs the rebased multipliers left the penalty where it was even
+// without progress (the frames began at 100), and the feet gave way by 0.16 / 0.28 m.
+TEST(SolverDriver, AHardBalanceEnabledAgainKeepsTheFeet) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("humanoid"));
+  app.frame_budget_ms = kAmpleBudgetMs;
+  SolverDriver driver;
+  driver.init(app);
+  const int balance = 6;
+  ASSERT_EQ(app.objectives[balance].spec.params.type, ObjectiveType::kSupportPolygon);
+  Transform<double> t = app.objectives[3].target;  // the right hand
+  t.p = {1.0, -0.25, 0.887};
+  app.set_target(3, t);
+  for (int k = 0; k < 150; ++k) frame(app, driver);
+  app.objectives[balance].spec.params.enabled = 0;
+  app.note_edit("enable");
+  for (int k = 0; k < 120; ++k) frame(app, driver);
+  app.objectives[balance].spec.params.enabled = 1;
+  app.note_edit("enable");
+  for (int k = 0; k < 3; ++k) {
+    frame(app, driver);
+    for (const WorkbenchObjective& o : app.objectives) {
+      if (o.spec.params.hard && o.enabled()) {
+        EXPECT_LT(o.status.violation, 1e-3) << o.name() << ", frame " << k;
+      }
+    }
+  }
+}
+
 TEST(SolverDriver, RestsWhenNothingChanges) {
   AppState app;
   ASSERT_TRUE(app.load_robot("planar3"));

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "app/gui/visuals.hpp"
@@ -35,6 +36,19 @@ void drag_target(AppState& app, SolverDriver& driver, int objective, Vec3<double
     app.set_target(objective, moved);
     frame(app, driver);
   }
+}
+
+// the enabled hard objective furthest off (its violation, its name; 0 and "" when none is off)
+struct HardWorst {
+  double violation = 0;
+  std::string name;
+};
+HardWorst worst_hard(const AppState& app) {
+  HardWorst w;
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.spec.params.hard && o.enabled() && o.status.violation > w.violation)
+      w = {o.status.violation, o.name()};
+  return w;
 }
 
 // with and without a frame budget (the default, then none)
@@ -422,14 +436,9 @@ TEST(SolverDriver, AHumanoidHandDraggedAcrossItsBodyKeepsItsHardFeet) {
     moved.p.y -= 0.45 * std::min(k, 120) / 120.0;
     app.set_target(2, moved);
     frame(app, driver);
-    for (const WorkbenchObjective& o : app.objectives)
-      if (o.spec.params.hard && o.enabled()) worst = std::max(worst, o.status.violation);
+    worst = std::max(worst, worst_hard(app).violation);
   }
-  for (const WorkbenchObjective& o : app.objectives) {
-    if (o.spec.params.hard && o.enabled()) {
-      EXPECT_LT(o.status.violation, app.settings.tol_constraint) << o.name();
-    }
-  }
+  EXPECT_LT(worst_hard(app).violation, app.settings.tol_constraint) << worst_hard(app).name;
   EXPECT_LT(worst, 0.02);
 }
 
@@ -455,8 +464,7 @@ TEST(SolverDriver, AHardFootMovedOutAndBackHoldsEveryFrame) {
         app.set_target(0, moved);
       }
       frame(app, driver);
-      for (const WorkbenchObjective& o : app.objectives)
-        if (o.spec.params.hard && o.enabled()) worst = std::max(worst, o.status.violation);
+      worst = std::max(worst, worst_hard(app).violation);
     }
   };
   hold_frames(40, 1);
@@ -490,11 +498,7 @@ TEST(SolverDriver, AHardBalanceEnabledAgainKeepsTheFeet) {
   app.note_edit("enable");
   for (int k = 0; k < 3; ++k) {
     frame(app, driver);
-    for (const WorkbenchObjective& o : app.objectives) {
-      if (o.spec.params.hard && o.enabled()) {
-        EXPECT_LT(o.status.violation, 1e-3) << o.name() << ", frame " << k;
-      }
-    }
+    EXPECT_LT(worst_hard(app).violation, 1e-3) << worst_hard(app).name << ", frame " << k;
   }
 }
 

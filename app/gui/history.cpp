@@ -1,6 +1,8 @@
 // Snapshot-based undo / redo (see history.hpp).
 #include "app/gui/history.hpp"
 
+#include <algorithm>
+
 #include "solver/settings.hpp"
 
 namespace ikwb::gui {
@@ -13,6 +15,13 @@ nlohmann::json settings_of_step(const nlohmann::json& solver) {
   nlohmann::json j = solver;
   if (j.is_object()) j.erase("backend");
   return j;
+}
+
+bool same_stored(const std::vector<StoredConfig>& a, const std::vector<StoredConfig>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const StoredConfig& x, const StoredConfig& y) {
+                      return x.name == y.name && x.q == y.q && x.columns == y.columns;
+                    });
 }
 
 }  // namespace
@@ -31,14 +40,31 @@ Scene History::resting_snapshot() const {
   return s;
 }
 
-void History::rebase(AppState& app) {
+void History::rebase(AppState& app, const std::vector<StoredConfig>& stored) {
   seen_serial_ = app.edit_serial;
   current_ = app.make_scene();
+  if (!current_stored_ || !same_stored(*current_stored_, stored))
+    current_stored_ = std::make_shared<const std::vector<StoredConfig>>(stored);
   resting_q_ = app.joint_q;
   model_ = app.model;
 }
 
-void History::observe(AppState& app, bool busy, const std::string& document) {
+void History::trim() {
+  auto held = [this] {
+    std::size_t keys = 0;
+    const std::vector<StoredConfig>* before = nullptr;
+    for (const Step& s : undo_) {
+      keys += s.scene.timeline.keys.size();
+      if (s.stored.get() != before && s.stored) keys += s.stored->size();
+      before = s.stored.get();
+    }
+    return keys;
+  };
+  while (undo_.size() > depth_ || (undo_.size() > 1 && held() > kMaxUndoKeys)) undo_.pop_front();
+}
+
+void History::observe(AppState& app, const std::vector<StoredConfig>& stored, bool busy,
+                      const std::string& document) {
   if (!app.model) return;
   // a branch edit with changes is an edit in progress until the mode ends (its configuration is
   // not a resting one): a locked joint turned in it became the undo step's own configuration,
@@ -46,7 +72,7 @@ void History::observe(AppState& app, bool busy, const std::string& document) {
   busy = busy || (app.branch.active && app.branch.edits > 0);
   if (!started_) {
     started_ = true;
-    rebase(app);
+    rebase(app, stored);
     document_ = document;
     return;
   }
@@ -62,34 +88,30 @@ void History::observe(AppState& app, bool busy, const std::string& document) {
     document_ = document;
     return;
   }
-  undo_.push_back(
-      {resting_snapshot(), settings_edit ? "solver settings" : app.last_edit, document_});
-  std::size_t keys = 0;
-  for (const Step& s : undo_) keys += s.scene.timeline.keys.size();
-  while (undo_.size() > depth_ || (keys > kMaxUndoKeys && undo_.size() > 1)) {
-    keys -= undo_.front().scene.timeline.keys.size();
-    undo_.pop_front();
-  }
+  undo_.push_back({resting_snapshot(), current_stored_,
+                   settings_edit ? "solver settings" : app.last_edit, document_});
+  trim();
   redo_.clear();
-  rebase(app);
+  rebase(app, stored);
   document_ = document;
 }
 
-bool History::move(AppState& app, std::deque<Step>& from, std::deque<Step>& to, const char* what,
-                   const std::string& document) {
-  observe(app, true, document);  // an edit of this same frame is a step of its own
+bool History::move(AppState& app, std::vector<StoredConfig>& stored, std::deque<Step>& from,
+                   std::deque<Step>& to, const char* what, const std::string& document) {
+  observe(app, stored, true, document);  // an edit of this same frame is a step of its own
   if (from.empty() || !started_) return false;
   Step step = std::move(from.back());
   from.pop_back();
   resting_q_ = app.joint_q;
   model_ = app.model;
-  to.push_back({resting_snapshot(), step.label, document_});
+  to.push_back({resting_snapshot(), current_stored_, step.label, document_});
   if (!app.restore_scene(step.scene, std::string(what) + " " + step.label)) {
     to.pop_back();
     from.push_back(std::move(step));
     return false;
   }
-  rebase(app);
+  if (step.stored) stored = *step.stored;
+  rebase(app, stored);
   document_ = step.document;
   return true;
 }
@@ -101,12 +123,12 @@ void History::saved_as(const std::string& document) {
   document_ = document;
 }
 
-bool History::undo(AppState& app, const std::string& document) {
-  return move(app, undo_, redo_, "undo", document);
+bool History::undo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document) {
+  return move(app, stored, undo_, redo_, "undo", document);
 }
 
-bool History::redo(AppState& app, const std::string& document) {
-  return move(app, redo_, undo_, "redo", document);
+bool History::redo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document) {
+  return move(app, stored, redo_, undo_, "redo", document);
 }
 
 }  // namespace ikwb::gui

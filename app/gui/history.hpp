@@ -7,7 +7,8 @@
 // Each step also keeps its document, the scene file its state belongs to ("" none): undoing the
 // opening of a scene takes the workbench back to the file it came from, so that a save goes
 // there and not over the scene opened since. A save under a name (saved_as) takes the steps of
-// the old document with it.
+// the old document with it. The session's stored configurations are kept with each step too
+// (storing or deleting one is an edit; undo brings the list back with the scene).
 #pragma once
 
 #include <cstddef>
@@ -17,11 +18,13 @@
 #include <vector>
 
 #include "app/gui/app_state.hpp"
+#include "app/gui/stored_configs.hpp"
 
 namespace ikwb::gui {
 
 // the most timeline keys the steps hold together: each step is a whole scene, so a timeline of
-// 10,000 keys made every step 13 MB (2.8 GB at 200 steps); the oldest steps go first
+// 10,000 keys made every step 13 MB (2.8 GB at 200 steps); the oldest steps go first. A stored
+// configuration (a key's size) counts as a key where a step's list is not the step before's.
 constexpr std::size_t kMaxUndoKeys = 100000;
 
 class History {
@@ -29,12 +32,14 @@ class History {
   explicit History(std::size_t depth = 200) : depth_(depth) {}
 
   // busy: a drag or a slider edit is in progress (the configuration is not a resting one);
-  // document: the scene file the state now belongs to
-  void observe(AppState& app, bool busy, const std::string& document);
-  // restores the state before the last edit; false when there is nothing to undo. document()
-  // is then the restored state's.
-  bool undo(AppState& app, const std::string& document);
-  bool redo(AppState& app, const std::string& document);
+  // stored: the session's stored configurations; document: the scene file the state now
+  // belongs to
+  void observe(AppState& app, const std::vector<StoredConfig>& stored, bool busy,
+               const std::string& document);
+  // restores the state before the last edit (and its stored configurations into `stored`);
+  // false when there is nothing to undo. document() is then the restored state's.
+  bool undo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document);
+  bool redo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document);
   const std::string& document() const { return document_; }
   // the state was saved as `document`: the steps of its file go with it, as an editor's Save as
   // does (an untitled session's steps undone after its first save still save there)
@@ -47,22 +52,27 @@ class History {
   std::string redo_label() const { return redo_.empty() ? "" : redo_.back().label; }
 
  private:
+  using StoredList = std::shared_ptr<const std::vector<StoredConfig>>;
   struct Step {
     Scene scene;
+    StoredList stored;     // shared with the neighbouring steps while unchanged
     std::string label;     // the edit that followed this state
     std::string document;  // the scene file of this state
   };
   // the snapshot with the configuration of the last resting frame
   Scene resting_snapshot() const;
-  bool move(AppState& app, std::deque<Step>& from, std::deque<Step>& to, const char* what,
-            const std::string& document);
-  void rebase(AppState& app);
+  bool move(AppState& app, std::vector<StoredConfig>& stored, std::deque<Step>& from,
+            std::deque<Step>& to, const char* what, const std::string& document);
+  void rebase(AppState& app, const std::vector<StoredConfig>& stored);
+  // the oldest steps go while there are more than depth_ or they hold more than kMaxUndoKeys
+  void trim();
 
   std::size_t depth_;
   std::deque<Step> undo_, redo_;
   bool started_ = false;
   uint64_t seen_serial_ = 0;
   Scene current_;                       // the state after the last edit
+  StoredList current_stored_;           // and its stored configurations
   std::string document_;                // current_'s scene file
   std::vector<double> resting_q_;       // configuration of the last frame nothing moved by hand
   std::shared_ptr<const Model> model_;  // resting_q_'s model

@@ -1115,6 +1115,20 @@ bool run_restore_config(Turn& t) {
   return false;
 }
 
+std::string check_delete_config(const Args& a) {
+  int i;
+  return need(index_value(a[1], &i), "expected: delete_config INDEX");
+}
+
+bool run_delete_config(Turn& t) {
+  const Args& a = t.args();
+  int i = 0;
+  if (session(t))
+    succeeded(t, index_value(a[1], &i) && delete_stored(t.ui(), i),
+              "configuration " + a[1] + " not deleted");
+  return false;
+}
+
 bool run_export_configs(Turn& t) {
   if (session(t)) succeeded(t, export_configs(t.ui(), t.args()[1]), "configurations not exported");
   return false;
@@ -1238,6 +1252,7 @@ const ScriptCommandSpec kCommands[] = {
     {"redo", 0, 0, nullptr, run_redo},
     {"store", 0, 0, nullptr, run_store},
     {"restore_config", 1, 1, check_restore_config, run_restore_config},
+    {"delete_config", 1, 1, check_delete_config, run_delete_config},
     {"export_configs", 1, 1, nullptr, run_export_configs},
     {"import_targets", 1, 1, nullptr, run_import_targets},
     {"apply_target", 1, 2, check_apply_target, run_apply_target},

@@ -36,7 +36,7 @@ struct Session {
   int scene_left_out = 0;
   uint64_t saved_serial = 0;  // session_serial when it was opened or saved
   std::vector<StoredConfig> stored;
-  uint64_t stored_serial = 0;  // bumps with every change to `stored` (not an undo step)
+  uint64_t stored_serial = 0;  // bumps with every change to `stored` (each an undo step)
   int stored_selected = -1;
   std::vector<Transform<double>> imported;  // imported targets
   int imported_selected = -1;

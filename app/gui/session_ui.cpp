@@ -198,11 +198,7 @@ void draw_stored_window(Ui& ui) {
   ImGui::BeginDisabled(!valid);
   if (ImGui::Button("Restore")) restore_stored(ui, s.stored_selected);
   ImGui::SameLine();
-  if (ImGui::Button("Delete") && valid) {
-    s.stored.erase(s.stored.begin() + s.stored_selected);
-    ++s.stored_serial;
-    s.stored_selected = std::min(s.stored_selected, int(s.stored.size()) - 1);
-  }
+  if (ImGui::Button("Delete") && valid) delete_stored(ui, s.stored_selected);
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(s.stored.empty());

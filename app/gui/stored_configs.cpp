@@ -90,6 +90,7 @@ void store_configuration(Ui& ui) {
   s.stored.push_back({"config " + std::to_string(n), app.joint_q, coord_names(*app.model)});
   ++s.stored_serial;
   s.stored_selected = int(s.stored.size()) - 1;
+  app.note_edit("store configuration");
   if (!ui.script_mode) s.show_stored = true;
   app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
            " stored)");
@@ -102,14 +103,33 @@ void store_configuration(Ui& ui) {
   if (!missed.empty()) app.warn("stored configuration " + std::to_string(n) + " misses " + missed);
 }
 
+namespace {
+
+// index names a stored configuration; else an error that says how many there are
+bool stored_index(Ui& ui, int index) {
+  const int count = ui.session ? int(ui.session->stored.size()) : 0;
+  if (index >= 0 && index < count) return true;
+  ui.app.error("no stored configuration " + std::to_string(index) + " (" + std::to_string(count) +
+               " stored, numbered from 0)");
+  return false;
+}
+
+}  // namespace
+
+bool delete_stored(Ui& ui, int index) {
+  if (!stored_index(ui, index)) return false;
+  Session& s = *ui.session;
+  ui.app.info("deleted " + s.stored[index].name + " (Ctrl+Z brings it back)");
+  s.stored.erase(s.stored.begin() + index);
+  ++s.stored_serial;
+  s.stored_selected = std::min(s.stored_selected, int(s.stored.size()) - 1);
+  ui.app.note_edit("delete configuration");
+  return true;
+}
+
 bool restore_stored(Ui& ui, int index) {
   AppState& app = ui.app;
-  const int count = ui.session ? int(ui.session->stored.size()) : 0;
-  if (index < 0 || index >= count) {
-    app.error("no stored configuration " + std::to_string(index) + " (" + std::to_string(count) +
-              " stored, numbered from 0)");
-    return false;
-  }
+  if (!stored_index(ui, index)) return false;
   const StoredConfig& c = ui.session->stored[index];
   if (!stored_fits(app, c)) {
     app.error(c.name + " was stored on another robot (" + std::to_string(c.q.size()) +

@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "app/cli/trajectory_io.hpp"  // coord_names
-#include "app/gui/panels.hpp"
+#include "app/gui/app_state.hpp"
 #include "engine/core/scene.hpp"
 
 namespace ikwb::gui {
+
+struct Ui;
 
 // A configuration belongs to the robot it was stored on: it is restored, exported and saved as
 // that robot's only while that robot (the same coordinate names) is open; the others stay in the
@@ -24,7 +26,9 @@ struct StoredConfig {
 
 // the configuration was stored on the open robot
 bool stored_fits(const AppState& app, const StoredConfig& c);
+// storing and deleting are edits (undo takes them back: History keeps the list with each step)
 void store_configuration(Ui& ui);
+bool delete_stored(Ui& ui, int index);
 bool restore_stored(Ui& ui, int index);
 // the stored configurations that fit the open robot: CSV when the path ends in .csv, JSON
 // otherwise; the others are left out and counted in the message (none fitting: an error)

@@ -1,5 +1,6 @@
 // Tests for app/gui/history: undo steps of a long timeline stay within kMaxUndoKeys, each step
-// keeps the scene file of its state, and a branch edit is a step of its own. No window.
+// keeps the scene file of its state, a branch edit is a step of its own, and storing or deleting
+// a configuration is one too. No window.
 #include "app/gui/history.hpp"
 
 #include <gtest/gtest.h>
@@ -22,19 +23,20 @@ TEST(History, StepsOfALongTimelineHoldAtMostTheKeyBudget) {
   }
   app.timeline.model_version = app.model_version;
   History h;
-  h.observe(app, false, "");
+  std::vector<StoredConfig> stored;
+  h.observe(app, stored, false, "");
   for (int edit = 0; edit < 8; ++edit) {
     app.note_edit("weight");
-    h.observe(app, false, "");
+    h.observe(app, stored, false, "");
   }
   EXPECT_EQ(h.undo_depth(), kMaxUndoKeys / 30000);
   // a short timeline keeps every step up to the depth
   app.timeline.timeline.keys.resize(10);
   History short_history;
-  short_history.observe(app, false, "");
+  short_history.observe(app, stored, false, "");
   for (int edit = 0; edit < 8; ++edit) {
     app.note_edit("weight");
-    short_history.observe(app, false, "");
+    short_history.observe(app, stored, false, "");
   }
   EXPECT_EQ(short_history.undo_depth(), 8u);
 }
@@ -45,19 +47,20 @@ TEST(History, StepsKeepTheirSceneFile) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("planar3"));
   History h;
-  h.observe(app, false, "");
+  std::vector<StoredConfig> stored;
+  h.observe(app, stored, false, "");
   app.note_edit("weight");
-  h.observe(app, false, "");
+  h.observe(app, stored, false, "");
   h.saved_as("a.json");
   app.note_edit("open scene");
-  h.observe(app, false, "b.json");  // b.json opened
+  h.observe(app, stored, false, "b.json");  // b.json opened
   EXPECT_EQ(h.document(), "b.json");
-  ASSERT_TRUE(h.undo(app, "b.json"));
+  ASSERT_TRUE(h.undo(app, stored, "b.json"));
   EXPECT_EQ(h.document(), "a.json");
-  ASSERT_TRUE(h.undo(app, "a.json"));
+  ASSERT_TRUE(h.undo(app, stored, "a.json"));
   EXPECT_EQ(h.document(), "a.json");
-  ASSERT_TRUE(h.redo(app, "a.json"));
-  ASSERT_TRUE(h.redo(app, "a.json"));
+  ASSERT_TRUE(h.redo(app, stored, "a.json"));
+  ASSERT_TRUE(h.redo(app, stored, "a.json"));
   EXPECT_EQ(h.document(), "b.json");
 }
 
@@ -71,11 +74,12 @@ TEST(History, UndoTakesBackABranchEditOfALockedJoint) {
   SolverDriver driver;
   driver.init(app);
   History h;
+  std::vector<StoredConfig> stored;
   auto frames = [&](int n) {
     for (int i = 0; i < n; ++i) {
       ++app.frame;
       driver.step_frame(app);
-      h.observe(app, false, "");
+      h.observe(app, stored, false, "");
     }
   };
   frames(3);
@@ -92,12 +96,68 @@ TEST(History, UndoTakesBackABranchEditOfALockedJoint) {
   frames(10);
   ASSERT_NEAR(app.joint_q[qs], before - 0.6, 1e-9);
   ASSERT_EQ(h.undo_depth(), 2u);
-  ASSERT_TRUE(h.undo(app, ""));
+  ASSERT_TRUE(h.undo(app, stored, ""));
   EXPECT_NEAR(app.joint_q[qs], before, 1e-9);
   EXPECT_TRUE(app.joint_locked(elbow));
-  ASSERT_TRUE(h.undo(app, ""));
+  ASSERT_TRUE(h.undo(app, stored, ""));
   EXPECT_NEAR(app.joint_q[qs], before, 1e-9);
   EXPECT_FALSE(app.joint_locked(elbow));
+}
+
+// Storing and deleting a configuration are undo steps: Ctrl+Z after a store took back the drag
+// before it (the list was not in the steps), and a deleted configuration could not be brought
+// back. A long list counts toward the key budget once, not at every step that shares it.
+TEST(History, UndoTakesBackAStoreAndADelete) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("planar3"));
+  History h;
+  std::vector<StoredConfig> stored;
+  h.observe(app, stored, false, "");
+  app.note_edit("set weight");
+  h.observe(app, stored, false, "");
+  const StoredConfig a{"config 1", app.joint_q, coord_names(*app.model)};
+  stored.push_back(a);
+  app.note_edit("store configuration");
+  h.observe(app, stored, false, "");
+  stored.push_back({"config 2", std::vector<double>(app.joint_q.size(), 0.25), a.columns});
+  app.note_edit("store configuration");
+  h.observe(app, stored, false, "");
+  stored.erase(stored.begin());
+  app.note_edit("delete configuration");
+  h.observe(app, stored, false, "");
+  ASSERT_EQ(h.undo_label(), "delete configuration");
+
+  ASSERT_TRUE(h.undo(app, stored, ""));  // the delete
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0].name, "config 1");
+  EXPECT_EQ(stored[0].q, a.q);
+  ASSERT_TRUE(h.undo(app, stored, ""));  // the second store
+  ASSERT_EQ(stored.size(), 1u);
+  ASSERT_TRUE(h.undo(app, stored, ""));  // the first store
+  EXPECT_TRUE(stored.empty());
+  EXPECT_EQ(h.undo_label(), "set weight");
+  ASSERT_TRUE(h.redo(app, stored, ""));
+  ASSERT_TRUE(h.redo(app, stored, ""));
+  ASSERT_TRUE(h.redo(app, stored, ""));
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].name, "config 2");
+
+  // 30,000 stored configurations, then eight weight edits that share the list: all eight kept
+  History long_history;
+  stored.assign(30000, a);
+  long_history.observe(app, stored, false, "");
+  for (int edit = 0; edit < 8; ++edit) {
+    app.note_edit("set weight");
+    long_history.observe(app, stored, false, "");
+  }
+  EXPECT_EQ(long_history.undo_depth(), 8u);
+  // each a store: each step holds its own list, and the oldest go
+  for (int edit = 0; edit < 8; ++edit) {
+    stored.push_back(a);
+    app.note_edit("store configuration");
+    long_history.observe(app, stored, false, "");
+  }
+  EXPECT_LE(long_history.undo_depth(), kMaxUndoKeys / 30000 + 1);
 }
 
 }  // namespace

@@ -534,6 +534,29 @@ TEST_F(Session, ARestoredConfigurationStaysWhereItWasStored) {
             0.05);
 }
 
+// Ctrl+Z right after K takes back the store, not the drag before it (the stored list was not in
+// the undo steps); a deleted configuration comes back with undo
+TEST_F(Session, UndoTakesBackAStoreAndADeleteNotTheDragBefore) {
+  ASSERT_EQ(run("robot panda\nwait 5\ndrag 0 TranslateX 10cm 0 0 frames 20\nwait 20\n"
+                "dump dragged.json\nkey k\nwait 1\ndump stored.json\nkey z ctrl\nwait 1\n"
+                "dump undone.json\nkey z ctrl shift\nwait 1\ndump redone.json\n"
+                "delete_config 0\nwait 1\ndump deleted.json\nundo\nwait 1\ndump back.json\n"),
+            0)
+      << log();
+  const json dragged = dump("dragged.json"), stored = dump("stored.json");
+  ASSERT_EQ(stored["stored_configs"].size(), 1u);
+  EXPECT_EQ(stored["undo_depth"], dragged["undo_depth"].get<int>() + 1);
+  const json undone = dump("undone.json");
+  EXPECT_EQ(undone["stored_configs"].size(), 0u);
+  expect_near(undone["objectives"][0]["target"]["position"],
+              dragged["objectives"][0]["target"]["position"], 1e-12, "the drag stays");
+  EXPECT_EQ(dump("redone.json")["stored_configs"].size(), 1u);
+  EXPECT_EQ(dump("deleted.json")["stored_configs"].size(), 0u);
+  const json back = dump("back.json");
+  ASSERT_EQ(back["stored_configs"].size(), 1u);
+  EXPECT_EQ(back["stored_configs"][0]["q"], stored["stored_configs"][0]["q"]);
+}
+
 TEST_F(Session, StoredConfigurationsBelongToTheRobotTheyWereStoredOn) {
   // a planar3 configuration and a Panda one: export and restore only the open robot's
   EXPECT_EQ(run("robot planar3\nwait 2\nstore\nrobot panda\nwait 2\nstore\nexport_configs " +

@@ -528,7 +528,9 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
             " (<" + element +
             "> is newer than MuJoCo 2.2.2, which this build reads, and it "
             "places bodies, so it cannot be left out: move its pos/quat into the bodies it holds)";
-    throw ModelError(path + ": MuJoCo could not load the file: " + why + hint);
+    while (!why.empty() && why.back() == ' ') why.pop_back();
+    throw ModelError(path + ": MuJoCo could not load the file: " + why + hint +
+                     included_fault_place(why, sources));
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
   for (const std::string& w : meshes.warnings(m, mass_lost)) warn(w);

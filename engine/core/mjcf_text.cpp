@@ -71,4 +71,27 @@ std::string message_field(const std::string& error, const std::string& key, char
   return error.substr(at, error.find(end, at) - at);
 }
 
+std::string included_fault_place(const std::string& error, const MjcfSources& sources) {
+  const std::string element = message_field(error, "Element '", '\'');
+  if (element.empty() || message_field(error, "', line ", ' ') != "0") return "";
+  std::string attribute = message_field(error, "attribute: '", '\'');
+  if (attribute.empty()) attribute = message_field(error, "attribute '", '\'');
+  constexpr int kShown = 3;
+  std::string places;
+  int found = 0;
+  for (std::size_t i = 1; i < sources.texts.size(); ++i)
+    for (const StartTag& tag : start_tags(sources.texts[i], element)) {
+      const bool has = attribute.empty() ||
+                       std::any_of(tag.attributes.begin(), tag.attributes.end(),
+                                   [&](const TagAttribute& a) { return a.name == attribute; });
+      if (has && found++ < kShown)
+        places += (places.empty() ? "" : ", ") + sources.paths[i] + " line " +
+                  std::to_string(line_of(sources.texts[i], tag.begin));
+    }
+  if (found == 0) return "";
+  if (found > kShown) places += " and " + std::to_string(found - kShown) + " more";
+  return " (in an included file: <" + element + (attribute.empty() ? "" : " " + attribute) +
+         "> at " + places + ")";
+}
+
 }  // namespace ikwb

@@ -39,4 +39,10 @@ MjcfSources read_sources(const std::string& path);
 // the text after `key` in MuJoCo's message up to `end`, or ""
 std::string message_field(const std::string& error, const std::string& key, char end);
 
+// Where MuJoCo's message points in the included files: MuJoCo 2.2.2 reports an element of an
+// included file at "line 0" of the main file. The start tags of the message's element (with the
+// attribute it names, when it names one) in the included files, as " (in FILE line N, ...)";
+// "" when the message has a line of its own or no such tag is found.
+std::string included_fault_place(const std::string& error, const MjcfSources& sources);
+
 }  // namespace ikwb

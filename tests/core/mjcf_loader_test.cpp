@@ -363,6 +363,36 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
   }
 }
 
+// a fault in an included file: MuJoCo 2.2.2 reports it at "line 0" of the main file; the
+// message also names the included file and the line of the element it points at
+TEST(Mjcf, ARefusalInAnIncludedFileNamesThatFileAndLine) {
+  test::TempDir dir;
+  const std::string parts = dir.write("parts.xml", R"(<mujoco>
+ <worldbody>
+    <body name="b" pos="0 0 1">
+      <geom type="sphere" size="0.1"/>
+      <joint name="j2" type="hinge" axis="0 0 1" range="1 2 3"/>
+    </body>
+ </worldbody>
+</mujoco>)");
+  const std::string main = dir.write("main.xml", R"(<mujoco model="m">
+  <include file="parts.xml"/>
+  <worldbody>
+    <body name="a"><joint name="j1" type="hinge" range="-1 1"/><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>)");
+  try {
+    load_robot_file(main);
+    FAIL();
+  } catch (const ModelError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(main + ": MuJoCo could not load the file:", 0), 0u) << what;
+    EXPECT_NE(what.find("(in an included file: <joint range> at " + parts + " line 5)"),
+              std::string::npos)
+        << what;
+  }
+}
+
 // attributes newer MuJoCo added that cannot change kinematics or appearance are dropped with a
 // warning naming them and their line; others stay errors
 TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {

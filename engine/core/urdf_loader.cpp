@@ -557,8 +557,9 @@ int check_tree(Messages& msg, Prescan& ps) {
     msg.fail(
         0, "several root links (" + names + "): a URDF must be one tree; connect them with joints");
   }
-  // links not below the root sit on a cycle (each link has at most one parent)
-  std::vector<char> reached(ps.links.size(), 0);
+  // links not below the root sit on a cycle (each link has at most one parent); reached: the
+  // link's depth + 1
+  std::vector<int> reached(ps.links.size(), 0);
   std::map<std::string, std::vector<int>> children;
   for (int ji = 0; ji < int(ps.joints.size()); ++ji)
     children[ps.joints[ji].parent].push_back(ps.link_index[ps.joints[ji].child]);
@@ -568,8 +569,16 @@ int check_tree(Messages& msg, Prescan& ps) {
     int l = queue.front();
     queue.pop_front();
     for (int c : children[ps.links[l].name])
-      if (!reached[c]) reached[c] = 1, queue.push_back(c);
+      if (!reached[c]) reached[c] = reached[l] + 1, queue.push_back(c);
   }
+  // urdfdom's parser recurses once per link of a chain: a chain of 135,000 ran it out of stack
+  const int deepest = int(std::max_element(reached.begin(), reached.end()) - reached.begin());
+  if (reached[deepest] - 1 > kMaxTreeDepth)
+    msg.fail(0, "link " + in_quotes(ps.links[deepest].name) + " is " +
+                    std::to_string(reached[deepest] - 1) +
+                    " joints below the root link, deeper "
+                    "than the " +
+                    std::to_string(kMaxTreeDepth) + " this loader takes");
   std::string cyc;
   for (int l = 0; l < int(ps.links.size()); ++l)
     if (!reached[l]) cyc += (cyc.empty() ? "" : ", ") + in_quotes(ps.links[l].name);

@@ -243,12 +243,24 @@ template <class T>
 IKWB_HD T quat_norm(const Quat<T>& a) {
   return sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
 }
+// a / |a|; the identity for a zero quaternion or one with a component that is not finite
 template <class T>
 IKWB_HD Quat<T> normalize(const Quat<T>& a) {
   T n = quat_norm(a);
-  if (!(n > T(0))) return quat_identity<T>();
-  T inv = T(1) / n;
-  return {a.x * inv, a.y * inv, a.z * inv, a.w * inv};
+  if (n > T(0) && n * T(0) == T(0)) {
+    T inv = T(1) / n;
+    return {a.x * inv, a.y * inv, a.z * inv, a.w * inv};
+  }
+  // finite components whose squares overflow or underflow (1e160, 1e-200: a zero quaternion
+  // came out of the first) are scaled by the largest first
+  const T ax = a.x < T(0) ? -a.x : a.x, ay = a.y < T(0) ? -a.y : a.y;
+  const T az = a.z < T(0) ? -a.z : a.z, aw = a.w < T(0) ? -a.w : a.w;
+  const T big_xy = ax > ay ? ax : ay, big_zw = az > aw ? az : aw;
+  const T big = big_xy > big_zw ? big_xy : big_zw;
+  if (!(n == n) || !(big > T(0)) || !(big * T(0) == T(0))) return quat_identity<T>();
+  const Quat<T> s{a.x / big, a.y / big, a.z / big, a.w / big};
+  T inv = T(1) / quat_norm(s);
+  return {s.x * inv, s.y * inv, s.z * inv, s.w * inv};
 }
 
 // a as it is when its norm is 1 within a few units of rounding, else normalize(a): a unit

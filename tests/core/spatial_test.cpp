@@ -114,6 +114,22 @@ TEST(Spatial, RotateConjugateNormalize) {
   // degenerate input gives the identity rather than NaN
   Quat<double> zero{0, 0, 0, 0};
   EXPECT_TRUE(same_rotation(normalize(zero), quat_identity<double>(), 0));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(same_rotation(normalize(Quat<double>{nan, 0, 0, 1}), quat_identity<double>(), 0));
+  EXPECT_TRUE(same_rotation(normalize(Quat<double>{inf, 0, 0, 1}), quat_identity<double>(), 0));
+  // components whose squares overflow or underflow: scaled first (1e160 came out as a zero
+  // quaternion, and FK then wrote zero quaternions for every body below the joint)
+  for (double scale : {1e160, 1e300, 1e-170, 1e-300}) {
+    const Quat<double> q = random_quat(rng);
+    const Quat<double> n =
+        normalize(Quat<double>{scale * q.x, scale * q.y, scale * q.z, scale * q.w});
+    EXPECT_TRUE(same_rotation(n, q, kTight)) << scale;
+    EXPECT_NEAR(quat_norm(n), 1, kTight) << scale;
+  }
+  const Quat<float> f = normalize(Quat<float>{1e30f, 0, 0, 1e30f});
+  EXPECT_NEAR(f.x, std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(f.w, std::sqrt(0.5f), 1e-6f);
 }
 
 TEST(Spatial, TransformComposeInverse) {

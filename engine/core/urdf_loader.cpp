@@ -8,6 +8,7 @@
 #include "engine/core/urdf_loader.hpp"
 
 #include <console_bridge/console.h>
+#include <pthread.h>
 #include <tinyxml2.h>
 #include <urdf_parser/urdf_parser.h>
 
@@ -20,8 +21,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -225,6 +228,7 @@ struct Prescan {
   std::map<std::string, int> joint_index;
   std::map<std::string, XmlMaterial> materials;               // robot level
   std::map<std::string, std::array<float, 4>> inline_colors;  // first inline definition
+  int depth = 0;  // joints from the root link to the deepest link (check_tree)
 };
 
 void check_origin(Messages& msg, XMLElement* parent, const std::string& context) {
@@ -519,6 +523,67 @@ void check_floating_root(Messages& msg, const Prescan& ps, int root) {
 }
 
 // whole-document checks: references, tree shape; returns the root link index
+// urdfdom's parser and its model's destructor recurse once per link of a chain, about 62 bytes
+// of stack a link: a chain of 135,000 ran the 8 MB of the main thread out, and the program with
+// it. Runs fn on a thread whose stack fits a tree `depth` joints deep (directly for a shallow
+// one); its exception is rethrown here. False when such a thread could not start.
+constexpr int kDeepTree = 20000;
+bool on_deep_stack(int depth, const std::function<void()>& fn) {
+  if (depth <= kDeepTree) {
+    fn();
+    return true;
+  }
+  struct Job {
+    const std::function<void()>* fn;
+    std::exception_ptr error;
+  } job{&fn, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, std::size_t(depth) * 256 + (std::size_t(8) << 20));
+  pthread_t thread;
+  const int failed = pthread_create(
+      &thread, &attr,
+      [](void* p) -> void* {
+        Job& j = *static_cast<Job*>(p);
+        try {
+          (*j.fn)();
+        } catch (...) {
+          j.error = std::current_exception();
+        }
+        return nullptr;
+      },
+      &job);
+  pthread_attr_destroy(&attr);
+  if (failed) return false;
+  pthread_join(thread, nullptr);
+  if (job.error) std::rethrow_exception(job.error);
+  return true;
+}
+
+// urdfdom's model of a tree `depth` joints deep, parsed and released on a stack that fits it
+class UrdfTree {
+ public:
+  UrdfTree(const char* xml, int depth) : depth_(depth) {
+    if (!on_deep_stack(depth, [&] { model_ = urdf::parseURDF(xml); }))
+      throw std::runtime_error("a tree " + std::to_string(depth) +
+                               " joints deep needs a thread with a larger stack to parse, and "
+                               "none could start");
+  }
+  ~UrdfTree() {
+    // with no thread to release it on, the model is left (a leak, not a crash)
+    if (!on_deep_stack(depth_, [&] { model_.reset(); }))
+      new urdf::ModelInterfaceSharedPtr(std::move(model_));
+  }
+  UrdfTree(const UrdfTree&) = delete;
+  UrdfTree& operator=(const UrdfTree&) = delete;
+  explicit operator bool() const { return bool(model_); }
+  const urdf::ModelInterface* operator->() const { return model_.get(); }
+
+ private:
+  int depth_;
+  urdf::ModelInterfaceSharedPtr model_;
+};
+
 int check_tree(Messages& msg, Prescan& ps) {
   for (int ji = 0; ji < int(ps.joints.size()); ++ji) {
     XmlJoint& j = ps.joints[ji];
@@ -571,14 +636,7 @@ int check_tree(Messages& msg, Prescan& ps) {
     for (int c : children[ps.links[l].name])
       if (!reached[c]) reached[c] = reached[l] + 1, queue.push_back(c);
   }
-  // urdfdom's parser recurses once per link of a chain: a chain of 135,000 ran it out of stack
-  const int deepest = int(std::max_element(reached.begin(), reached.end()) - reached.begin());
-  if (reached[deepest] - 1 > kMaxTreeDepth)
-    msg.fail(0, "link " + in_quotes(ps.links[deepest].name) + " is " +
-                    std::to_string(reached[deepest] - 1) +
-                    " joints below the root link, deeper "
-                    "than the " +
-                    std::to_string(kMaxTreeDepth) + " this loader takes");
+  ps.depth = *std::max_element(reached.begin(), reached.end()) - 1;
   std::string cyc;
   for (int l = 0; l < int(ps.links.size()); ++l)
     if (!reached[l]) cyc += (cyc.empty() ? "" : ", ") + in_quotes(ps.links[l].name);
@@ -1106,12 +1164,13 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   doc.Print(&cleaned);
 
   // 2. urdfdom
-  urdf::ModelInterfaceSharedPtr urdf;
+  std::unique_ptr<UrdfTree> urdf;
   std::string urdf_messages;
   {
     ConsoleCapture capture;
     try {
-      urdf = urdf::parseURDF(cleaned.CStr());
+      urdf = std::make_unique<UrdfTree>(cleaned.CStr(), ps.depth);
+      if (!*urdf) urdf.reset();
     } catch (const std::exception& e) {
       capture.messages.push_back(e.what());
     }
@@ -1154,7 +1213,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
 
   for (int li : link_order) {
     const XmlLink& xl = ps.links[li];
-    urdf::LinkConstSharedPtr link = urdf->getLink(xl.name);
+    urdf::LinkConstSharedPtr link = (*urdf)->getLink(xl.name);
     if (!link) msg.fail(xl.line, "urdfdom lost link " + in_quotes(xl.name));
     double mass = 0;
     Vec3<double> com = zero3<double>();
@@ -1216,7 +1275,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
 
   for (int ji : joint_order) {
     const XmlJoint& xj = ps.joints[ji];
-    urdf::JointConstSharedPtr j = urdf->getJoint(xj.name);
+    urdf::JointConstSharedPtr j = (*urdf)->getJoint(xj.name);
     if (!j) msg.fail(xj.line, "urdfdom lost joint " + in_quotes(xj.name));
     std::string context = "joint " + in_quotes(xj.name) + ": ";
     JointSpec s;
@@ -1279,7 +1338,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
         }
         const XmlJoint& xs = ps.joints[ps.joint_index.at(src)];
         if (xs.mimic.empty()) break;
-        urdf::JointConstSharedPtr sj = urdf->getJoint(src);
+        urdf::JointConstSharedPtr sj = (*urdf)->getJoint(src);
         double c = sj && sj->mimic ? sj->mimic->multiplier : 1.0;
         double d = sj && sj->mimic ? sj->mimic->offset : 0.0;
         off = mult * d + off;

@@ -10,12 +10,6 @@
 
 namespace ikwb {
 
-// the deepest link a URDF may have, in joints below its root link: urdfdom's parser recurses
-// once per link, about 62 bytes of stack each (a chain of 135,000 ran it out of an 8 MB stack);
-// 20,000 needs 1.2 MB, within a thread's stack wherever the loader runs, and is 100 times the
-// longest real robot chains
-constexpr int kMaxTreeDepth = 20000;
-
 struct UrdfOptions {
   // folders searched first for package://NAME/... (see resolve_resource)
   std::vector<std::string> package_paths;
@@ -63,7 +57,8 @@ struct LoadResult {
 // missing names, duplicate link, joint or material names, unknown links, several roots or
 // cycles, non-numeric, NaN or infinite numbers anywhere, lengths (origins, shape sizes, mesh
 // scales) above 1e6, inertias whose rotation overflows, zero axes, missing or inverted limits,
-// negative masses, circular mimic sources, chains deeper than kMaxTreeDepth.
+// negative masses, circular mimic sources. Trees of any depth load (a deep one is parsed on a
+// thread with a stack that fits urdfdom's recursion).
 // Recoverable defects are warnings instead: a visual or collision without a usable shape
 // (no <geometry>, unknown shape, <mesh> without filename, missing size) is dropped; an
 // undefined material leaves the default colour; colour components outside [0, 1] are clamped;

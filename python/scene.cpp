@@ -54,6 +54,9 @@ PyScene load_scene_py(const std::string& path, const std::vector<std::string>& p
   // as `ikwb solve --scene`: a workbench's per-frame settings lifted to a batch solve's
   s.sampler_named = names_sampler(s.scene.solver);
   default_seed_sampler(s.settings, s.sampler_named);
+  if (s.settings.prefer_closest && s.settings.n_seeds > 1)
+    s.warnings.push_back(std::string(kPreferClosestLifted) +
+                         " (Scene.solve(..., prefer_closest=True) keeps it; sequential=True does)");
   const std::vector<std::string> lifted = lift_per_frame_settings(s.settings);
   if (!lifted.empty()) {
     std::string list;
@@ -142,6 +145,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   const Model& m = *s.model->model;
   SolverSettings settings = s.settings;
   apply_settings(kwargs, settings, "Scene.solve");
+  lift_prefer_closest(settings, sequential, kwargs.contains("prefer_closest"));
   default_seed_sampler(settings, s.sampler_named || kwargs.contains("sampler"));
   py::ssize_t n = 1;
   std::vector<TargetArray> arrays;

@@ -105,6 +105,12 @@ std::vector<std::string> lift_per_frame_settings(
   return lifted;
 }
 
+bool lift_prefer_closest(SolverSettings& s, bool sequential, bool given) {
+  if (sequential || given || !s.prefer_closest || s.n_seeds < 2) return false;
+  s.prefer_closest = false;
+  return true;
+}
+
 void validate_settings(const SolverSettings& s) {
   auto bad = [](const std::string& what) {
     throw std::invalid_argument("solver settings: " + what);

@@ -200,6 +200,21 @@ SolverSettings batch_solve_settings();
 std::vector<std::string> lift_per_frame_settings(
     SolverSettings& s, const std::function<bool(const std::string& key)>& given = nullptr);
 
+// A scene's prefer_closest is the workbench's (every seed runs each frame anyway, for the
+// ghosts); in a batch of independent rows it runs every seed of every row to its end, restarts
+// and all, to keep the converged answer closest to the start: the humanoid stance preset's 16
+// seeds made a row of arm targets about 300 times slower than its first seed, which converged
+// from the scene's configuration in 5 iterations. Turned off for such a batch (the seeds one
+// after another until one converges) unless `given` (the caller set it); a sequential solve
+// keeps it (a row whose warm attempt fails keeps the closest of its seeds' answers). True when
+// it was turned off.
+bool lift_prefer_closest(SolverSettings& s, bool sequential, bool given);
+// what lift_prefer_closest did, for a note
+constexpr const char* kPreferClosestLifted =
+    "prefer_closest is off for independent rows: each row's seeds are tried one after another "
+    "until one converges, not all to the end for the answer closest to the start (about n_seeds "
+    "times the work)";
+
 // The initial damping of a start a few millimetres from the answer (SolverSettings' default,
 // the workbench's warm start).
 constexpr double kWarmStartDamping = 1e-3;

@@ -470,6 +470,9 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   lift_scene_settings(args, scene_path, &base);
   // the command line wins
   SolverSettings settings = read_solver_options(args, base, names_sampler(scene.solver));
+  if (lift_prefer_closest(settings, sequential, args.has("prefer-closest")))
+    std::fprintf(stderr, "note: %s: %s; --prefer-closest keeps it\n", scene_path.c_str(),
+                 kPreferClosestLifted);
 
   SceneTargets targets;
   if (targets_path.empty()) {

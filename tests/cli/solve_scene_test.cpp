@@ -162,6 +162,29 @@ TEST(CliSolveScene, PerFrameSettingsAreLiftedToABatchSolvesWithANote) {
   EXPECT_EQ(r.err.find("note:"), std::string::npos) << r.err;
 }
 
+// A scene's prefer_closest with several seeds (the workbench's: every seed runs each frame) is off
+// for independent rows, with a note: every seed of every row ran to its end for the closest
+// answer (the humanoid stance demo: about 300 times its first seed's work). --prefer-closest and
+// --sequential keep it.
+TEST(CliSolveScene, PreferClosestIsOffForIndependentRowsWithANote) {
+  TempDir dir;
+  auto model = shipped("panda");
+  const std::string scene = dir.write(
+      "s.json", panda_scene(pose_of(*model, "panda_hand_tcp", kPandaQ),
+                            R"({"n_seeds": 8, "prefer_closest": true, "iterations": 100})"));
+  const std::string note =
+      "note: " + scene + ": prefer_closest is off for independent rows: each row's seeds are";
+  CmdResult r = run_solve({"--scene", scene, "--out", dir / "out.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(note), std::string::npos) << r.err;
+  r = run_solve({"--scene", scene, "--out", dir / "out.csv", "--prefer-closest"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find(note), std::string::npos) << r.err;
+  r = run_solve({"--scene", scene, "--out", dir / "out.csv", "--sequential"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find(note), std::string::npos) << r.err;
+}
+
 // what resolving the scene on its robot warns about names the scene's file (an unknown joint in
 // joint_q read "warning: joint_q: ..." without it)
 TEST(CliSolveScene, TheScenesWarningsNameItsFile) {

@@ -200,9 +200,34 @@ bool branch_handle_frame(const AppState& app, glm::vec3* centre, glm::vec3* axis
   f = f * m.joint_X_p[b.joint];
   *centre = render::to_glm(f.p);
   *axis = glm::normalize(render::to_glm(rotate(f.q, m.joint_axis[b.joint])));
-  const glm::vec3 local_zero = render::any_perpendicular(render::to_glm(m.joint_axis[b.joint]));
-  *zero = glm::normalize(render::to_glm(rotate(f.q, render::to_vec3(local_zero))));
+  *zero = glm::normalize(render::to_glm(rotate(f.q, joint_zero_directions(m)[b.joint])));
   return true;
+}
+
+std::vector<Vec3<double>> joint_zero_directions(const Model& m) {
+  // p (child body frame) in joint j's frame, less its part along the axis
+  auto across = [&](int j, const Vec3<double>& p) {
+    const Vec3<double> v = transform_point(inverse(m.joint_X_c[j]), p);
+    return v - dot(v, m.joint_axis[j]) * m.joint_axis[j];
+  };
+  constexpr double kOffAxis = 1e-4;  // m: closer to the axis says nothing of the link's way
+  std::vector<Vec3<double>> zero(m.joint_count);
+  std::vector<char> found(m.joint_count, 0);
+  for (int k = 0; k < m.joint_count; ++k) {
+    const int body = m.joint_parent[k];
+    const int j = body >= 0 ? m.body_joint[body] : -1;
+    if (j < 0 || found[j]) continue;
+    const Vec3<double> v = across(j, m.joint_X_p[k].p);
+    if (length(v) > kOffAxis) zero[j] = (1.0 / length(v)) * v, found[j] = 1;
+  }
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (found[j]) continue;
+    const Vec3<double> v = across(j, m.body_com[m.joint_child[j]]);
+    zero[j] = length(v) > kOffAxis
+                  ? (1.0 / length(v)) * v
+                  : render::to_vec3(render::any_perpendicular(render::to_glm(m.joint_axis[j])));
+  }
+  return zero;
 }
 
 bool branch_handle_param(const AppState& app, const render::Camera& cam,

@@ -65,6 +65,12 @@ bool branch_handle_param(const AppState& app, const render::Camera& cam,
                          double* param);
 // the handle's world frame: centre at the joint, axis, and the direction of coordinate 0
 bool branch_handle_frame(const AppState& app, glm::vec3* centre, glm::vec3* axis, glm::vec3* zero);
+// (joint_count) for each joint, the unit direction in its frame, perpendicular to its axis, in
+// which its child link lies at coordinate 0: toward the child's first child joint off the axis,
+// else its centre of mass, else any perpendicular (a link along the axis). The zero of the limit
+// arcs and of the handle's ring, so that their spoke lies along the link (it was a quarter turn
+// off on the planar arm, and the forbidden gap drawn beside the link).
+std::vector<Vec3<double>> joint_zero_directions(const Model& m);
 
 // floating controls over the 3D view while the mode is on (pos: its bottom-left corner)
 void draw_branch_panel(Ui& ui, ImVec2 pos);

@@ -356,6 +356,7 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
 
   // limit arcs and segments; the branch edit joint's handle (drawn even with limits off)
   const int branch_joint = app.branch.active ? app.branch.joint : -1;
+  std::vector<Vec3<double>> zeros;
   for (int j = 0; j < m.joint_count; ++j) {
     const bool limited = std::isfinite(limit_fraction(app, j));
     const bool handle = j == branch_joint && branch_editable(m, j);
@@ -375,8 +376,8 @@ void Visuals::draw_overlays(render::Overlay& ov, const render::Camera& cam,
     const glm::vec4 range_col(0.6f, 0.75f, 1.0f, handle ? 0.95f : 0.7f);
     if (type == JointType::kRevolute || type == JointType::kContinuous) {
       const float radius = (handle ? kBranchHandlePx : 34.0f) * cam.world_per_pixel(c, rect);
-      const glm::vec3 zero = glm::normalize(render::to_glm(rotate(
-          f.q, render::to_vec3(render::any_perpendicular(render::to_glm(m.joint_axis[j]))))));
+      if (zeros.empty()) zeros = joint_zero_directions(m);
+      const glm::vec3 zero = glm::normalize(render::to_glm(rotate(f.q, zeros[j])));
       const glm::vec3 from = glm::angleAxis(float(lo), axis) * zero;
       ov.sector(c, axis, from, float(hi - lo), radius, glm::vec4(0.4f, 0.6f, 0.9f, 0.16f), false);
       ov.arc(c, axis, from, float(hi - lo), radius, range_col, handle ? 2.5f : 1.5f, false);

@@ -25,6 +25,47 @@ void frames(AppState& app, SolverDriver& driver, int n) {
   }
 }
 
+// The limit arcs' spoke and the branch handle's zero lie along the child link: at any
+// configuration, the spoke of a revolute joint points at its child's first child joint (off the
+// axis). It was a quarter turn off on the planar arm (any perpendicular to the axis), and the
+// forbidden gap of a joint's range was drawn beside its link instead of opposite it.
+TEST(JointSettings, TheLimitArcsSpokeLiesAlongTheChildLink) {
+  for (const char* robot : {"planar3", "humanoid", "panda"}) {
+    AppState app;
+    ASSERT_TRUE(app.open_robot_preset(robot));
+    const Model& m = *app.model;
+    const std::vector<Vec3<double>> zero = joint_zero_directions(m);
+    std::vector<double> q = m.middle_configuration();
+    for (int c = 0; c < m.coord_count; ++c) q[c] += 0.3 * std::sin(3.0 * c + 1);
+    State s(m);
+    eval_fk(m, q, {}, s);
+    int checked = 0;
+    for (int j = 0; j < m.joint_count; ++j) {
+      if (JointType(m.joint_type[j]) != JointType::kRevolute) continue;
+      int k = 0;
+      const Vec3<double>& axis = m.joint_axis[j];
+      auto across = [&](Vec3<double> v) { return v - dot(v, axis) * axis; };
+      while (k < m.joint_count &&
+             (m.joint_parent[k] != m.joint_child[j] ||
+              length(across(transform_point(inverse(m.joint_X_c[j]), m.joint_X_p[k].p))) < 1e-4))
+        ++k;
+      if (k == m.joint_count) continue;
+      // the moving joint frame, and the child joint's origin seen from it
+      const int parent = m.joint_parent[j];
+      const Transform<double> f =
+          (parent >= 0 ? s.body_q[parent] : transform_identity<double>()) * m.joint_X_p[j];
+      const Quat<double> moved = f.q * quat_from_axis_angle(axis, q[m.joint_q_start[j]]);
+      const Vec3<double> to_child = across(
+          rotate_inv(moved, transform_point(s.body_q[m.joint_child[j]], m.joint_X_p[k].p) - f.p));
+      const Vec3<double> want = (1.0 / length(to_child)) * to_child;
+      EXPECT_LT(length(zero[j] - want), 1e-9) << robot << " joint " << m.joint_name[j];
+      EXPECT_NEAR(dot(zero[j], axis), 0.0, 1e-12);
+      ++checked;
+    }
+    EXPECT_GT(checked, 1) << robot;
+  }
+}
+
 TEST(JointSettings, ALockedJointStaysAndLiveLimitsBindTheSolver) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));

@@ -174,7 +174,9 @@ class AdamIK {
     o.params.link = frame_body(parent, "add_frames_constraint");
     o.params.link_b = frame_body(child, "add_frames_constraint");
     o.params.hard = soft ? 0 : 1;
-    o.params.weight = weight;  // FIXED: the frames coincide, position and orientation
+    // adam's cost is weight |r|^2, ours weighs the rows; FIXED: the frames coincide, position
+    // and orientation
+    o.params.weight = std::sqrt(weight);
     check_objective(o, "add_frames_constraint");
     constraints_.push_back(o);
   }
@@ -255,7 +257,7 @@ class AdamIK {
                                  (pos && !t.position_set ? "position" : "orientation") +
                                  " yet (update_target_*)");
       ObjectiveOptions o;
-      o.weight = t.weight;
+      o.weight = std::sqrt(t.weight);  // adam's cost is weight |r|^2; ours weighs the rows
       o.hard = t.hard;
       int i = t.type == TargetType::kPosition   ? problem.add_position(t.body, {0, 0, 0}, o)
               : t.type == TargetType::kRotation ? problem.add_rotation(t.body, o)

@@ -153,6 +153,30 @@ def test_a_file_whose_root_floats_already_is_taken_as_it_is(tmp_path):
         np.testing.assert_allclose(q, [0.4], atol=1e-4)
 
 
+def test_weights_scale_the_cost_as_adams_do(panda):
+    # adam's soft term is weight * |r|^2: two targets pulling the rigid hand and tool 5 cm apart
+    # along the tool's axis meet where the weights' ratio puts them, (w1 - w2) / (w1 + w2) of the
+    # way (weights 2 and 1: a third). The rows were scaled by the weight, so the cost by its
+    # square: 0.6 of the way.
+    q0 = panda.middle_configuration()
+    s = panda.state()
+    ikwb.eval_fk(panda, q0, None, s)
+    hand, tcp = s.body_q[panda.body_index("panda_hand")], s.body_q[panda.body_index(TCP)]
+    axis = (tcp[:3] - hand[:3]) / np.linalg.norm(tcp[:3] - hand[:3])
+    for w1, w2 in [(2.0, 1.0), (4.0, 1.0)]:
+        ik = ikwb.InverseKinematics(str(PANDA), ARM,
+                                    solver_settings={"tol_position": 1e-12, "iterations": 500})
+        ik.add_target_position("panda_hand", weight=w1)
+        ik.add_target_position(TCP, weight=w2)
+        ik.update_target_position("panda_hand", hand[:3] + 0.05 * axis)
+        ik.update_target_position(TCP, tcp[:3] - 0.05 * axis)
+        ik.set_initial_guess(np.eye(4), q0[:7])
+        ik.solve()
+        H, joints = ik.get_solution()
+        moved = world_pose(ik, H, joints, "panda_hand")[:3] - hand[:3]
+        assert np.dot(moved, axis) / 0.05 == pytest.approx((w1 - w2) / (w1 + w2), abs=1e-4)
+
+
 def test_constructor_errors():
     with pytest.raises(ValueError, match="unknown joint 'nope'"):
         ikwb.InverseKinematics(PANDA, ARM + ["nope"])

@@ -101,7 +101,7 @@ void apply_settings(const py::dict& values, SolverSettings& settings, const std:
 // every setting by scene key, as a dict
 py::dict settings_dict(const SolverSettings& settings);
 
-// a quaternion x, y, z, w from a 3x3 rotation matrix (checked: orthonormal within 1e-6,
+// a quaternion x, y, z, w from a 3x3 rotation matrix (checked: orthonormal within 1e-3,
 // determinant +1; ValueError naming `what` otherwise)
 Quat<double> quat_from_matrix(const double* r, const std::string& what);
 // a unit quaternion x, y, z, w from 4 numbers (within 1e-3 of unit, then renormalised)

@@ -111,6 +111,14 @@ def test_update_target_dispatch_and_type_checks(panda):
         ik.update_target(TCP, np.zeros(5))
     with pytest.raises(ValueError, match="not a rotation matrix"):
         ik.update_target_orientation(TCP, np.diag([1.0, 1.0, 2.0]))
+    # a product of float32 rotations is a rotation within float32's rounding (1.6e-6 off here)
+    rng = np.random.default_rng(4)
+    R = np.eye(3, dtype=np.float32)
+    for _ in range(5):
+        q = rng.normal(size=4)
+        R = R @ rotation_matrix(q / np.linalg.norm(q)).astype(np.float32)
+    assert np.abs(R.T.astype(np.float64) @ R - np.eye(3)).max() > 1e-7
+    ik.update_target_orientation(TCP, R)
     with pytest.raises(ValueError, match="not unit"):
         ik.update_target_orientation(TCP, [0, 0, 0, 3.0])
     with pytest.raises(ValueError, match="no target for frame 'panda_link2'"):

@@ -65,6 +65,7 @@ struct SceneSetup {
   CollisionWorld collision;
   std::vector<std::string> warnings;  // unknown joints or links (those objectives skipped), an
                                       // SRDF that cannot be used, collision geometry fallbacks
+  std::string srdf_unread;            // why the scene's SRDF could not be read ("" read, or none)
   // the scene's entries the robot cannot take (values of joints it lacks, limits and locks it
   // ignores, objectives skipped): a scene written back from this setup leaves them out
   int left_out = 0;
@@ -88,9 +89,11 @@ void warn_support_margin(std::size_t index, const Objective& o,
 // The collision world of a scene: the model's capsules, its self pairs less the SRDF's with the
 // scene's "collision_pairs" edits (disabled pairs removed, enabled ones added), the scene's
 // obstacles (checked when the scene was read). SRDF problems and edited pairs that name unknown
-// links or cannot be checked are added to warnings.
+// links or cannot be checked are added to warnings; *srdf_unread (when given) is why the
+// scene's SRDF could not be read ("" when it was, or there is none).
 CollisionWorld scene_collision_world(const Model& model, const Scene& scene,
-                                     std::vector<std::string>& warnings);
+                                     std::vector<std::string>& warnings,
+                                     std::string* srdf_unread = nullptr);
 
 // What a batch solve (`ikwb solve --scene`, `ikwb animate`, the Python Scene) requires of a
 // scene on its robot beyond what resolve_scene accepts: it solves all the scene asks or nothing.

@@ -185,6 +185,25 @@ TEST(CliSolveScene, PreferClosestIsOffForIndependentRowsWithANote) {
   EXPECT_EQ(r.err.find(note), std::string::npos) << r.err;
 }
 
+// A scene whose SRDF cannot be read while its self_collision objective is on is refused: the
+// SRDF's pairs are those the objective leaves out (neighbouring links that touch), and without
+// them a copy of the humanoid stance demo converged nowhere; --srdf gives the file
+TEST(CliSolveScene, AnUnreadableSrdfWithSelfCollisionIsRefused) {
+  TempDir dir;
+  std::string text =
+      test::read_text(std::string(IKWB_SOURCE_DIR) + "/assets/demos/humanoid_stance.json");
+  const std::string scene = dir.write("stance.json", text);
+  CmdResult r = run_solve({"--scene", scene, "--out", dir / "out.csv"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(": cannot be read: its disabled pairs are the ones objective \"self "
+                       "collision\" (self_collision) leaves out"),
+            std::string::npos)
+      << r.err;
+  r = run_solve({"--scene", scene, "--out", dir / "out.csv", "--srdf",
+                 std::string(IKWB_SOURCE_DIR) + "/assets/robots/humanoid/humanoid.srdf"});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 // what resolving the scene on its robot warns about names the scene's file (an unknown joint in
 // joint_q read "warning: joint_q: ..." without it)
 TEST(CliSolveScene, TheScenesWarningsNameItsFile) {

@@ -445,6 +445,13 @@ def test_load_scene_errors(tmp_path):
     assert issubclass(ikwb.SceneError, ValueError)
     # paths may be any os.PathLike
     assert ikwb.load_scene(pathlib.Path(PANDA_PRESET)).objective_names[0] == "tcp pose"
+    # a scene copied away from the SRDF its self_collision objective needs: refused (loaded with
+    # a note in `warnings`, it checked the neighbouring links that touch and converged nowhere)
+    copy = tmp_path / "stance.json"
+    copy.write_text((ROOT / "assets" / "demos" / "humanoid_stance.json").read_text())
+    with pytest.raises(ikwb.SceneError, match=r"srdf: .*humanoid.srdf: cannot be read: its "
+                       r"disabled pairs are the ones objective \"self collision\""):
+        ikwb.load_scene(str(copy))
 
 
 def test_equals_the_command_line(scene, cli, tmp_path):

@@ -181,6 +181,13 @@ bool branch_set(AppState& app, double value, double dt) {
   FkOptions options;
   options.joint_mask = &b.joint_mask;
   eval_fk(m, app.joint_q, b.joint_qd, b.state, options);
+  // the joints below a preserved branch read what the bodies now show: the panels and the dump
+  // gave the values before this edit (the elbow's hand kept, its wrist angle one edit behind)
+  if (!b.descendants_follow) {
+    const double set = app.joint_q[qs];
+    eval_ik(m, b.state, app.joint_q, nullptr);
+    app.joint_q[qs] = set;
+  }
   b.updated.assign(m.body_count, 0);
   for (int k = 0; k < m.joint_count; ++k)
     if (b.joint_mask[k]) b.updated[m.joint_child[k]] = 1;

@@ -66,6 +66,34 @@ TEST(JointSettings, TheLimitArcsSpokeLiesAlongTheChildLink) {
   }
 }
 
+// With descendants kept, the joints below the edited one read what the bodies show after each
+// edit (their turn; the kept bodies' places are the edit's): the joint below read its value from
+// before the edit (the reviewer's planar arm: joint3
+// 0.7 rad where the bodies shown give 1.0764), one edit behind until the mode ended
+TEST(JointSettings, ABranchEditKeepingDescendantsGivesTheirJointsAsShown) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("planar3"));
+  const Model& m = *app.model;
+  const int j2 = m.find_joint("joint2"), j3 = m.find_joint("joint3");
+  ASSERT_TRUE(begin_branch_edit(app, j2));
+  set_branch_follow(app, false);
+  for (double deg : {30.0, 80.0}) {
+    ASSERT_TRUE(branch_set(app, deg * M_PI / 180, 0.1));
+    // the bodies shown, and the joint values that put them there
+    std::vector<double> q = app.joint_q;
+    eval_ik(m, app.branch.state, q, nullptr);
+    EXPECT_NEAR(app.joint_q[m.joint_q_start[j3]], q[m.joint_q_start[j3]], 1e-12) << deg;
+    EXPECT_NEAR(app.joint_q[m.joint_q_start[j2]], deg * M_PI / 180, 1e-12);
+    // the kept link turns with them as shown (its place is the edit's: it stays where it was)
+    State fk(m);
+    eval_fk(m, app.joint_q, {}, fk);
+    const int link3 = m.joint_child[j3];
+    EXPECT_LT(length(quat_log(fk.body_q[link3].q * conjugate(app.branch.state.body_q[link3].q))),
+              1e-12)
+        << deg;
+  }
+}
+
 TEST(JointSettings, ALockedJointStaysAndLiveLimitsBindTheSolver) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));

@@ -91,7 +91,7 @@ bool begin_branch_edit(AppState& app, int joint) {
   return true;
 }
 
-void end_branch_edit(AppState& app) {
+void end_branch_edit(AppState& app, bool for_undo) {
   BranchEdit& b = app.branch;
   if (!b.active) return;
   b.active = false;
@@ -100,7 +100,7 @@ void end_branch_edit(AppState& app) {
     app.update_fk();
     // bodies kept in place against their joints (descendants that did not follow) go where the
     // joints put them
-    warn_of_moved_bodies(app, b.state, "left branch edit");
+    if (!for_undo) warn_of_moved_bodies(app, b.state, "left branch edit");
     const Model& m = *app.model;
     // entering and leaving without an edit changes nothing, and is no undo step
     if (app.targets_follow_joints && b.edits > 0) {

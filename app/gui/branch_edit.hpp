@@ -40,8 +40,10 @@ int branch_joint_for_body(const Model& m, int body);
 // enters the mode on `joint` (or switches joint); false with a message when it is not editable
 bool begin_branch_edit(AppState& app, int joint);
 // leaves the mode: coordinates refreshed from the bodies (eval_ik), then normal FK; the edits
-// are one undo step ("branch edit")
-void end_branch_edit(AppState& app);
+// are one undo step ("branch edit"). Bodies kept against their joints that move get a warning,
+// unless for_undo (the undo that follows takes the edits back: the warning named a hand moved
+// 492 mm that the undo then put back)
+void end_branch_edit(AppState& app, bool for_undo = false);
 // Turned on after edits that preserved descendants, those go where their joints put them at
 // once (eval_ik, full FK), with a warning naming the bodies that moved, as leaving does.
 void set_branch_follow(AppState& app, bool follow);

@@ -48,7 +48,7 @@ std::string recovery_summary(const Autosave& autosave, bool* readable) {
 // the view kept the edit, and the next edit cancelled the undo).
 void leave_branch_edit(Ui& ui) {
   if (!ui.app.branch.active) return;
-  end_branch_edit(ui.app);
+  end_branch_edit(ui.app, true);
   ui.app.info("left branch edit");
 }
 

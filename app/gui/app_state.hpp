@@ -103,14 +103,15 @@ struct BudgetStatus {
 
 // Summary of the solver's work this frame (plain data for panels and the dump).
 struct SolveStatus {
-  bool ran = false;          // a solve ran this frame
-  bool converged = false;    // the kept configuration meets the tolerances
-  bool settled = false;      // nothing left to do: converged, or stalled at a best effort
-  bool settling = false;     // converged, the null-space posture still settling (next frames)
-  int iterations = 0;        // of the kept seed
-  int total_iterations = 0;  // over all seeds
-  int seed = 0;              // kept seed (0 = warm start from the current configuration)
-  double cost = 0;
+  bool ran = false;           // a solve ran this frame
+  bool converged = false;     // the kept configuration meets the tolerances
+  bool settled = false;       // nothing left to do: converged, or stalled at a best effort
+  bool settling = false;      // converged, the null-space posture still settling (next frames)
+  int iterations = 0;         // of the kept seed
+  int total_iterations = 0;   // over all seeds
+  int seed = 0;               // kept seed (0 = warm start from the current configuration)
+  double cost = 0;            // the kept seed's soft cost; NaN while the solver is paused (a
+                              // timeline playing moves the robot without a solve)
   double position_error = 0;  // m, largest over link objectives
   double rotation_error = 0;  // rad
   double solve_ms = 0;

@@ -140,7 +140,8 @@ void soak_frame_end(Soak& k, AppState& app) {
   for (const WorkbenchObjective& o : app.objectives)
     nan = nan || !finite(o.target) || !std::isfinite(o.status.position_error) ||
           !std::isfinite(o.status.rotation_error);
-  nan = nan || !std::isfinite(app.solve.cost);
+  // (no cost while the solver is paused: a timeline playing, a branch edit)
+  nan = nan || (!app.solver_paused() && !std::isfinite(app.solve.cost));
   if (nan) ++k.nan_frames;
 
   // drift: a reached objective whose target has not moved since must stay reached

@@ -15,7 +15,9 @@ namespace ikwb::gui {
 namespace {
 
 // log10 scale from 1e-6 (0) to 1 (1)
+// 0 for NaN (no value: no solve ran)
 float log_scale(double v) {
+  if (!(v == v)) return 0.0f;
   return float(std::clamp((std::log10(std::max(v, 1e-12)) + 6.0) / 6.0, 0.0, 1.0));
 }
 
@@ -215,9 +217,10 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   // total cost (log) and iterations per frame (linear)
   int max_it = 1;
   for (const ResidualSample& s : h) max_it = std::max(max_it, s.iterations);
-  char title[96];
-  std::snprintf(title, sizeof title, "cost %.3g (log)   iterations %d (max %d)",
-                n ? h.back().cost : 0.0f, n ? h.back().iterations : 0, max_it);
+  char title[96], cost[32] = "- (no solve)";
+  if (n && h.back().cost == h.back().cost) std::snprintf(cost, sizeof cost, "%.3g", h.back().cost);
+  std::snprintf(title, sizeof title, "cost %s (log)   iterations %d (max %d)", cost,
+                n ? h.back().iterations : 0, max_it);
   plot_frame(dl, std::max(40.0f, ImGui::GetContentRegionAvail().y - 2.0f), &a, &b, title);
   plot_series(
       dl, a, b, n, [&](int k) { return float(h[k].iterations) / float(max_it); },

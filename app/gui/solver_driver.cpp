@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "app/gui/visuals.hpp"
 #include "solver/row_driver.hpp"
@@ -207,8 +208,10 @@ bool SolverDriver::solve(AppState& app) {
   st.step_bound.clear();  // held back this frame: none unless this frame's solve binds
   if (!app.model || !app.problem() || app.problem()->objective_count() == 0 ||
       app.solver_paused()) {
-    // nothing of the last solve describes the robot now
+    // nothing of the last solve describes the robot now: its cost neither (a timeline playing
+    // moves the robot without a solve; the cost plot stood at the last live solve's)
     set_resting(st, task_errors(app), false);
+    st.cost = std::numeric_limits<double>::quiet_NaN();
     return false;
   }
   if (idle(app)) return false;

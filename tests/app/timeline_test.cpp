@@ -98,7 +98,8 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
 // holds another pose appends a key after the last one (each K at 0 s used to overwrite the one
 // key there, saying "key 0 at 0 s (1 keys)" every time). K with the pose of the key under the
 // playhead adds nothing, and says so; a key put at the time of another replaces it and says so.
-// While the keys play, the solver's state (the top bar's) reads "playing", not "paused".
+// While the keys play, the solver's state (the top bar's) reads "playing", not "paused", and it
+// has no cost.
 TEST_F(Timeline, PoseKPoseKPoseKLaysOneKeyAfterAnother) {
   const std::string script =
       "robot panda\ntimeline on\n"
@@ -129,6 +130,9 @@ TEST_F(Timeline, PoseKPoseKPoseKLaysOneKeyAfterAnother) {
   EXPECT_NE(later.find("replaced key 1 at 0.5 s (4 keys)"), std::string::npos) << later;
   EXPECT_TRUE(playing["timeline"]["playing"].get<bool>());
   EXPECT_EQ(playing["solver"]["state"], "playing");
+  // no solve describes the robot while it plays: no cost (it stood at the last live solve's)
+  EXPECT_TRUE(playing["solver"]["cost"].is_null()) << playing["solver"].dump();
+  EXPECT_TRUE(keys["solver"]["cost"].is_number()) << keys["solver"].dump();
 }
 
 // While the keys play, the loop (workbench.cpp) moves the playhead with timeline_advance and steps

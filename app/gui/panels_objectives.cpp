@@ -230,10 +230,14 @@ void look_at_link_row(AppState& app, WorkbenchObjective& o) {
 void field_rows(AppState& app, WorkbenchObjective& o) {
   const ObjectiveKind& kind = o.kind();
   ObjectiveParams<double>& p = o.spec.params;
-  ImGui::TextDisabled("%s", kind.label);
-  ImGui::SameLine(96);
-  // room for the "hard" (or "null") checkbox after it
+  // the slider after the kind's label, at 96 px where the label fits ("Centre of mass" was cut
+  // to "Centre of r" under the slider)
   const ImGuiStyle& style = ImGui::GetStyle();
+  const float label_x = ImGui::GetCursorPosX();
+  ImGui::TextDisabled("%s", kind.label);
+  ImGui::SameLine(
+      std::max(96.0f, label_x + ImGui::CalcTextSize(kind.label).x + style.ItemSpacing.x));
+  // room for the "hard" (or "null") checkbox after it
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() -
                           style.ItemInnerSpacing.x - ImGui::CalcTextSize("hard").x -
                           style.ItemSpacing.x);

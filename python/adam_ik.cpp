@@ -174,6 +174,9 @@ class AdamIK {
     o.params.link = frame_body(parent, "add_frames_constraint");
     o.params.link_b = frame_body(child, "add_frames_constraint");
     o.params.hard = soft ? 0 : 1;
+    if (!(weight >= 0) || !std::isfinite(weight))
+      throw py::value_error("add_frames_constraint: weight must be finite and >= 0, got " +
+                            std::to_string(weight));
     // adam's cost is weight |r|^2, ours weighs the rows; FIXED: the frames coincide, position
     // and orientation
     o.params.weight = std::sqrt(weight);

@@ -74,7 +74,8 @@ constexpr const char* kSummary =
     "does not converge (not after a row that did not converge either while it holds the hard\n"
     "objectives, but for every 32nd such row in a row). With --link, the joints the targets\n"
     "leave free settle toward the start in the targets' null space (a null-space posture,\n"
-    "two steps a row unless --settle-iterations), so a path that comes back brings them back.";
+    "two steps a row unless --settle-iterations; LM only: L-BFGS takes no null-space steps),\n"
+    "so a path that comes back brings them back.";
 
 // Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
 // skipped"). Throws CsvError when the file has no rows, none that can be solved (a batch that

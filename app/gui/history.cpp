@@ -63,8 +63,8 @@ void History::trim() {
   while (undo_.size() > depth_ || (undo_.size() > 1 && held() > kMaxUndoKeys)) undo_.pop_front();
 }
 
-void History::observe(AppState& app, const std::vector<StoredConfig>& stored, bool busy,
-                      const std::string& document) {
+void History::observe(AppState& app, const std::vector<StoredConfig>& stored,
+                      uint64_t stored_serial, bool busy, const std::string& document) {
   if (!app.model) return;
   // a branch edit with changes is an edit in progress until the mode ends (its configuration is
   // not a resting one): a locked joint turned in it became the undo step's own configuration,
@@ -73,6 +73,7 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored, bo
   if (!started_) {
     started_ = true;
     rebase(app, stored);
+    seen_stored_serial_ = stored_serial;
     document_ = document;
     return;
   }
@@ -83,22 +84,34 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored, bo
   const bool settings_edit =
       app.edit_serial == seen_serial_ && !busy &&
       settings_of_step(solver_settings_json(app.settings)) != settings_of_step(current_.solver);
-  if (app.edit_serial == seen_serial_ && !settings_edit) {
+  // so is a change to the stored configurations (K, Delete; undo and redo put back a step's
+  // list, which is no change here)
+  const bool stored_edit =
+      stored_serial != seen_stored_serial_ && !same_stored(*current_stored_, stored);
+  seen_stored_serial_ = stored_serial;
+  if (app.edit_serial == seen_serial_ && !settings_edit && !stored_edit) {
     if (!busy) resting_q_ = app.joint_q;
     document_ = document;
     return;
   }
-  undo_.push_back({resting_snapshot(), current_stored_,
-                   settings_edit ? "solver settings" : app.last_edit, document_});
+  const std::size_t had = current_stored_->size();
+  const std::string label = app.edit_serial != seen_serial_ ? app.last_edit
+                            : settings_edit                 ? "solver settings"
+                            : stored.size() > had           ? "store configuration"
+                            : stored.size() < had           ? "delete configuration"
+                                                            : "stored configurations";
+  undo_.push_back({resting_snapshot(), current_stored_, label, document_});
   trim();
   redo_.clear();
   rebase(app, stored);
   document_ = document;
 }
 
-bool History::move(AppState& app, std::vector<StoredConfig>& stored, std::deque<Step>& from,
-                   std::deque<Step>& to, const char* what, const std::string& document) {
-  observe(app, stored, true, document);  // an edit of this same frame is a step of its own
+bool History::move(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
+                   std::deque<Step>& from, std::deque<Step>& to, const char* what,
+                   const std::string& document) {
+  // an edit of this same frame is a step of its own
+  observe(app, stored, stored_serial, true, document);
   if (from.empty() || !started_) return false;
   Step step = std::move(from.back());
   from.pop_back();
@@ -123,12 +136,14 @@ void History::saved_as(const std::string& document) {
   document_ = document;
 }
 
-bool History::undo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document) {
-  return move(app, stored, undo_, redo_, "undo", document);
+bool History::undo(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
+                   const std::string& document) {
+  return move(app, stored, stored_serial, undo_, redo_, "undo", document);
 }
 
-bool History::redo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document) {
-  return move(app, stored, redo_, undo_, "redo", document);
+bool History::redo(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
+                   const std::string& document) {
+  return move(app, stored, stored_serial, redo_, undo_, "redo", document);
 }
 
 }  // namespace ikwb::gui

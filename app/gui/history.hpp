@@ -32,14 +32,18 @@ class History {
   explicit History(std::size_t depth = 200) : depth_(depth) {}
 
   // busy: a drag or a slider edit is in progress (the configuration is not a resting one);
-  // stored: the session's stored configurations; document: the scene file the state now
-  // belongs to
-  void observe(AppState& app, const std::vector<StoredConfig>& stored, bool busy,
-               const std::string& document);
+  // stored: the session's stored configurations, stored_serial bumping with every change to
+  // them (a change is a step of its own, "store configuration" or "delete configuration": not
+  // an AppState edit, which the timeline takes for a pose edit of its selected key);
+  // document: the scene file the state now belongs to
+  void observe(AppState& app, const std::vector<StoredConfig>& stored, uint64_t stored_serial,
+               bool busy, const std::string& document);
   // restores the state before the last edit (and its stored configurations into `stored`);
   // false when there is nothing to undo. document() is then the restored state's.
-  bool undo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document);
-  bool redo(AppState& app, std::vector<StoredConfig>& stored, const std::string& document);
+  bool undo(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
+            const std::string& document);
+  bool redo(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
+            const std::string& document);
   const std::string& document() const { return document_; }
   // the state was saved as `document`: the steps of its file go with it, as an editor's Save as
   // does (an untitled session's steps undone after its first save still save there)
@@ -61,8 +65,9 @@ class History {
   };
   // the snapshot with the configuration of the last resting frame
   Scene resting_snapshot() const;
-  bool move(AppState& app, std::vector<StoredConfig>& stored, std::deque<Step>& from,
-            std::deque<Step>& to, const char* what, const std::string& document);
+  bool move(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
+            std::deque<Step>& from, std::deque<Step>& to, const char* what,
+            const std::string& document);
   void rebase(AppState& app, const std::vector<StoredConfig>& stored);
   // the oldest steps go while there are more than depth_ or they hold more than kMaxUndoKeys
   void trim();
@@ -71,6 +76,7 @@ class History {
   std::deque<Step> undo_, redo_;
   bool started_ = false;
   uint64_t seen_serial_ = 0;
+  uint64_t seen_stored_serial_ = 0;
   Scene current_;                       // the state after the last edit
   StoredList current_stored_;           // and its stored configurations
   std::string document_;                // current_'s scene file

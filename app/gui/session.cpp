@@ -78,7 +78,7 @@ void set_scene_path(Ui& ui, const std::string& path) {
 bool session_undo(Ui& ui) {
   Session& s = *ui.session;
   leave_branch_edit(ui);
-  if (!s.history.undo(ui.app, s.stored, s.scene_path)) return false;
+  if (!s.history.undo(ui.app, s.stored, s.stored_serial, s.scene_path)) return false;
   restored_stored(s);
   set_scene_path(ui, s.history.document());
   return true;
@@ -87,7 +87,7 @@ bool session_undo(Ui& ui) {
 bool session_redo(Ui& ui) {
   Session& s = *ui.session;
   leave_branch_edit(ui);
-  if (!s.history.redo(ui.app, s.stored, s.scene_path)) return false;
+  if (!s.history.redo(ui.app, s.stored, s.stored_serial, s.scene_path)) return false;
   restored_stored(s);
   set_scene_path(ui, s.history.document());
   return true;
@@ -147,7 +147,7 @@ void session_frame_end(Ui& ui, bool busy) {
                " is left as it is)");
     set_scene_path(ui, "");
   }
-  s.history.observe(app, s.stored, busy, s.scene_path);
+  s.history.observe(app, s.stored, s.stored_serial, busy, s.scene_path);
   uint64_t serial = session_serial(ui);
   double now = seconds_since_start();
   if (app.model && !s.offer_restore && s.autosave.due(serial, now)) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -86,11 +87,13 @@ void store_configuration(Ui& ui) {
   AppState& app = ui.app;
   if (!app.model || !ui.session) return;
   Session& s = *ui.session;
-  int n = s.stored.empty() ? 1 : 1 + int(s.stored.size());
+  // one more than the highest "config N" (after a delete, the count named a second "config 3")
+  int n = 1;
+  for (const StoredConfig& c : s.stored)
+    if (c.name.rfind("config ", 0) == 0) n = std::max(n, 1 + std::atoi(c.name.c_str() + 7));
   s.stored.push_back({"config " + std::to_string(n), app.joint_q, coord_names(*app.model)});
   ++s.stored_serial;
   s.stored_selected = int(s.stored.size()) - 1;
-  app.note_edit("store configuration");
   if (!ui.script_mode) s.show_stored = true;
   app.info("stored configuration " + std::to_string(n) + " (" + std::to_string(s.stored.size()) +
            " stored)");
@@ -123,7 +126,6 @@ bool delete_stored(Ui& ui, int index) {
   s.stored.erase(s.stored.begin() + index);
   ++s.stored_serial;
   s.stored_selected = std::min(s.stored_selected, int(s.stored.size()) - 1);
-  ui.app.note_edit("delete configuration");
   return true;
 }
 

@@ -26,7 +26,8 @@ struct StoredConfig {
 
 // the configuration was stored on the open robot
 bool stored_fits(const AppState& app, const StoredConfig& c);
-// storing and deleting are edits (undo takes them back: History keeps the list with each step)
+// storing and deleting are undo steps (History keeps the list with each step; they are not
+// AppState edits, which the timeline takes for a pose edit of its selected key)
 void store_configuration(Ui& ui);
 bool delete_stored(Ui& ui, int index);
 bool restore_stored(Ui& ui, int index);

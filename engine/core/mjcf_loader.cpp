@@ -544,6 +544,19 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   std::vector<int> body_of(m->nbody, -1);  // MuJoCo body -> our body (its last frame)
   std::vector<int> joint_of(m->njnt, -1);  // MuJoCo joint -> our joint
   std::vector<int> last_joint_body(m->nbody, -1);
+  // a name the loader makes up (a jointless body's NAME_weld, a multi-joint body's BODY/JOINT),
+  // with 2, 3, ... appended while the file or the model already has it: the file's own names
+  // stay as they are (a file with a joint 'r_weld' beside a jointless body 'r' was refused as
+  // "duplicate joint name 'r_weld'")
+  auto made_up_name = [&](const std::string& base, mjtObj type) {
+    auto taken = [&](const std::string& n) {
+      return mj_name2id(m, type, n.c_str()) >= 0 ||
+             (type == mjOBJ_BODY ? b.model().find_body(n) : b.model().find_joint(n)) >= 0;
+    };
+    std::string name = base;
+    for (int k = 2; taken(name); ++k) name = base + std::to_string(k);
+    return name;
+  };
   try {
     const std::string free_root = options.floating_base ? floating_root_name(m) : "";
     for (int i = 1; i < m->nbody; ++i) {
@@ -556,7 +569,9 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       for (int k = 0; k < std::max(count, 1); ++k) {
         const bool last = k + 1 >= count;
         const int jid = count > 0 ? first + k : -1;
-        std::string body_name = last ? name : name + "/" + name_of(m, mjOBJ_JOINT, jid, "joint_");
+        std::string body_name =
+            last ? name
+                 : made_up_name(name + "/" + name_of(m, mjOBJ_JOINT, jid, "joint_"), mjOBJ_BODY);
         int body;
         if (last) {
           const mjtNum* in = m->body_inertia + 3 * i;
@@ -584,7 +599,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
         if (jid < 0) {
           // --floating-base: the root's coordinates are its pose relative to the file's
           const bool floating = parent < 0 && !free_root.empty();
-          s.name = floating ? free_root : name + "_weld";
+          s.name = floating ? free_root : made_up_name(name + "_weld", mjOBJ_JOINT);
           s.type = floating ? JointType::kFree : JointType::kFixed;
           s.X_p = carry;
         } else {

@@ -24,19 +24,20 @@ TEST(History, StepsOfALongTimelineHoldAtMostTheKeyBudget) {
   app.timeline.model_version = app.model_version;
   History h;
   std::vector<StoredConfig> stored;
-  h.observe(app, stored, false, "");
+  uint64_t serial = 0;
+  h.observe(app, stored, serial, false, "");
   for (int edit = 0; edit < 8; ++edit) {
     app.note_edit("weight");
-    h.observe(app, stored, false, "");
+    h.observe(app, stored, serial, false, "");
   }
   EXPECT_EQ(h.undo_depth(), kMaxUndoKeys / 30000);
   // a short timeline keeps every step up to the depth
   app.timeline.timeline.keys.resize(10);
   History short_history;
-  short_history.observe(app, stored, false, "");
+  short_history.observe(app, stored, serial, false, "");
   for (int edit = 0; edit < 8; ++edit) {
     app.note_edit("weight");
-    short_history.observe(app, stored, false, "");
+    short_history.observe(app, stored, serial, false, "");
   }
   EXPECT_EQ(short_history.undo_depth(), 8u);
 }
@@ -48,19 +49,20 @@ TEST(History, StepsKeepTheirSceneFile) {
   ASSERT_TRUE(app.open_robot_preset("planar3"));
   History h;
   std::vector<StoredConfig> stored;
-  h.observe(app, stored, false, "");
+  uint64_t serial = 0;
+  h.observe(app, stored, serial, false, "");
   app.note_edit("weight");
-  h.observe(app, stored, false, "");
+  h.observe(app, stored, serial, false, "");
   h.saved_as("a.json");
   app.note_edit("open scene");
-  h.observe(app, stored, false, "b.json");  // b.json opened
+  h.observe(app, stored, serial, false, "b.json");  // b.json opened
   EXPECT_EQ(h.document(), "b.json");
-  ASSERT_TRUE(h.undo(app, stored, "b.json"));
+  ASSERT_TRUE(h.undo(app, stored, serial, "b.json"));
   EXPECT_EQ(h.document(), "a.json");
-  ASSERT_TRUE(h.undo(app, stored, "a.json"));
+  ASSERT_TRUE(h.undo(app, stored, serial, "a.json"));
   EXPECT_EQ(h.document(), "a.json");
-  ASSERT_TRUE(h.redo(app, stored, "a.json"));
-  ASSERT_TRUE(h.redo(app, stored, "a.json"));
+  ASSERT_TRUE(h.redo(app, stored, serial, "a.json"));
+  ASSERT_TRUE(h.redo(app, stored, serial, "a.json"));
   EXPECT_EQ(h.document(), "b.json");
 }
 
@@ -75,11 +77,12 @@ TEST(History, UndoTakesBackABranchEditOfALockedJoint) {
   driver.init(app);
   History h;
   std::vector<StoredConfig> stored;
+  uint64_t serial = 0;
   auto frames = [&](int n) {
     for (int i = 0; i < n; ++i) {
       ++app.frame;
       driver.step_frame(app);
-      h.observe(app, stored, false, "");
+      h.observe(app, stored, serial, false, "");
     }
   };
   frames(3);
@@ -96,66 +99,71 @@ TEST(History, UndoTakesBackABranchEditOfALockedJoint) {
   frames(10);
   ASSERT_NEAR(app.joint_q[qs], before - 0.6, 1e-9);
   ASSERT_EQ(h.undo_depth(), 2u);
-  ASSERT_TRUE(h.undo(app, stored, ""));
+  ASSERT_TRUE(h.undo(app, stored, serial, ""));
   EXPECT_NEAR(app.joint_q[qs], before, 1e-9);
   EXPECT_TRUE(app.joint_locked(elbow));
-  ASSERT_TRUE(h.undo(app, stored, ""));
+  ASSERT_TRUE(h.undo(app, stored, serial, ""));
   EXPECT_NEAR(app.joint_q[qs], before, 1e-9);
   EXPECT_FALSE(app.joint_locked(elbow));
 }
 
-// Storing and deleting a configuration are undo steps: Ctrl+Z after a store took back the drag
-// before it (the list was not in the steps), and a deleted configuration could not be brought
-// back. A long list counts toward the key budget once, not at every step that shares it.
+// Storing and deleting a configuration are undo steps (by the stored list's serial, not as
+// AppState edits): Ctrl+Z after a store took back the drag before it (the list was not in the
+// steps), and a deleted configuration could not be brought back. A long list counts toward the key
+// budget once, not at every step that shares it.
 TEST(History, UndoTakesBackAStoreAndADelete) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("planar3"));
   History h;
   std::vector<StoredConfig> stored;
-  h.observe(app, stored, false, "");
+  uint64_t serial = 0;
+  h.observe(app, stored, serial, false, "");
   app.note_edit("set weight");
-  h.observe(app, stored, false, "");
+  h.observe(app, stored, serial, false, "");
   const StoredConfig a{"config 1", app.joint_q, coord_names(*app.model)};
   stored.push_back(a);
-  app.note_edit("store configuration");
-  h.observe(app, stored, false, "");
+  ++serial;
+  h.observe(app, stored, serial, false, "");
   stored.push_back({"config 2", std::vector<double>(app.joint_q.size(), 0.25), a.columns});
-  app.note_edit("store configuration");
-  h.observe(app, stored, false, "");
+  ++serial;
+  h.observe(app, stored, serial, false, "");
   stored.erase(stored.begin());
-  app.note_edit("delete configuration");
-  h.observe(app, stored, false, "");
+  ++serial;
+  h.observe(app, stored, serial, false, "");
   ASSERT_EQ(h.undo_label(), "delete configuration");
+  // not an AppState edit: the timeline takes those for a pose edit of its selected key (a store
+  // while a key was selected overwrote the key's pose)
+  EXPECT_EQ(app.last_edit, "set weight");
 
-  ASSERT_TRUE(h.undo(app, stored, ""));  // the delete
+  ASSERT_TRUE(h.undo(app, stored, ++serial, ""));  // the delete
   ASSERT_EQ(stored.size(), 2u);
   EXPECT_EQ(stored[0].name, "config 1");
   EXPECT_EQ(stored[0].q, a.q);
-  ASSERT_TRUE(h.undo(app, stored, ""));  // the second store
+  ASSERT_TRUE(h.undo(app, stored, ++serial, ""));  // the second store
   ASSERT_EQ(stored.size(), 1u);
-  ASSERT_TRUE(h.undo(app, stored, ""));  // the first store
+  ASSERT_TRUE(h.undo(app, stored, ++serial, ""));  // the first store
   EXPECT_TRUE(stored.empty());
   EXPECT_EQ(h.undo_label(), "set weight");
-  ASSERT_TRUE(h.redo(app, stored, ""));
-  ASSERT_TRUE(h.redo(app, stored, ""));
-  ASSERT_TRUE(h.redo(app, stored, ""));
+  ASSERT_TRUE(h.redo(app, stored, ++serial, ""));
+  ASSERT_TRUE(h.redo(app, stored, ++serial, ""));
+  ASSERT_TRUE(h.redo(app, stored, ++serial, ""));
   ASSERT_EQ(stored.size(), 1u);
   EXPECT_EQ(stored[0].name, "config 2");
 
   // 30,000 stored configurations, then eight weight edits that share the list: all eight kept
   History long_history;
   stored.assign(30000, a);
-  long_history.observe(app, stored, false, "");
+  long_history.observe(app, stored, serial, false, "");
   for (int edit = 0; edit < 8; ++edit) {
     app.note_edit("set weight");
-    long_history.observe(app, stored, false, "");
+    long_history.observe(app, stored, serial, false, "");
   }
   EXPECT_EQ(long_history.undo_depth(), 8u);
   // each a store: each step holds its own list, and the oldest go
   for (int edit = 0; edit < 8; ++edit) {
     stored.push_back(a);
-    app.note_edit("store configuration");
-    long_history.observe(app, stored, false, "");
+    ++serial;
+    long_history.observe(app, stored, serial, false, "");
   }
   EXPECT_LE(long_history.undo_depth(), kMaxUndoKeys / 30000 + 1);
 }

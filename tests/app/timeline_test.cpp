@@ -135,6 +135,30 @@ TEST_F(Timeline, PoseKPoseKPoseKLaysOneKeyAfterAnother) {
   EXPECT_TRUE(keys["solver"]["cost"].is_number()) << keys["solver"].dump();
 }
 
+// Storing a configuration (K outside the timeline, the script's `store`) is no pose edit: with a
+// key selected it left the key's pose alone, and with the playhead holding the robot the hold
+// stays. Counted as a pose edit, a store overwrote the selected key with the solved pose (the
+// Panda's first joint 0.7 -> 0) and released the hold (the robot moved 0.022 rad).
+TEST_F(Timeline, StoringAConfigurationLeavesTheKeysAndThePlayheadAlone) {
+  ASSERT_EQ(run("robot panda\nwait 10\ntimeline on\nkey_add 0\nwait 2\nlive off\n"
+                "targets_follow off\njoint panda_joint1 0.7\nwait 5\nkey_add 3\nwait 2\n"
+                "live on\nkey_select 1\nwait 30\n" +
+                dump_cmd("selected.json") + "store\nwait 40\n" + dump_cmd("stored.json") +
+                "scrub 1.5\nwait 10\n" + dump_cmd("held.json") + "store\nwait 30\n" +
+                dump_cmd("held_stored.json")),
+            0)
+      << log();
+  const nlohmann::json selected = dump("selected.json"), stored = dump("stored.json");
+  EXPECT_NEAR(selected["timeline"]["keys"][1]["q"][0].get<double>(), 0.7, 1e-12);
+  EXPECT_EQ(stored["timeline"]["keys"][1]["q"], selected["timeline"]["keys"][1]["q"]);
+  EXPECT_EQ(stored["stored_configs"].size(), 1u);
+  const nlohmann::json held = dump("held.json"), held_stored = dump("held_stored.json");
+  ASSERT_TRUE(held["timeline"]["holding"].get<bool>());
+  EXPECT_TRUE(held_stored["timeline"]["holding"].get<bool>());
+  EXPECT_EQ(held_stored["joint_q"], held["joint_q"]);
+  EXPECT_EQ(held_stored["stored_configs"].size(), 2u);
+}
+
 // While the keys play, the loop (workbench.cpp) moves the playhead with timeline_advance and steps
 // before the panels: the status the panels draw is then the one the view's labels draw after the
 // frame's last step, the playhead's (they were a frame apart: 10.2 mm by the hand, 9.32 mm in the

@@ -241,6 +241,8 @@ def test_ball_constraint_and_frames_constraint_enum(two_arms):
                                atol=1e-4)
     with pytest.raises(ValueError, match="unknown frame 'x'"):
         ik.add_ball_constraint("a_tip", "x")
+    with pytest.raises(ValueError, match="weight must be finite and >= 0, got -1"):
+        ik.add_ball_constraint("a_tip", "b_tip", weight=-1)
 
 
 def test_fixed_base_stays_floating_base_moves(panda):

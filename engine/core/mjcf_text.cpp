@@ -72,26 +72,49 @@ std::string message_field(const std::string& error, const std::string& key, char
 }
 
 std::string included_fault_place(const std::string& error, const MjcfSources& sources) {
+  // a schema error names its element ("Element 'joint', line 0"), a compile error its object
+  // ("Object name = b, id = 2, line = 0")
   const std::string element = message_field(error, "Element '", '\'');
-  if (element.empty() || message_field(error, "', line ", ' ') != "0") return "";
+  const std::string object = element.empty() ? message_field(error, "Object name = ", ',') : "";
+  const std::string line = element.empty() ? message_field(error, "line = ", ',')
+                                           : message_field(error, "', line ", ' ');
+  if ((element.empty() && object.empty()) || line != "0") return "";
+  // what picks the tag out: the attribute the message names, the keyword it quotes, the name
   std::string attribute = message_field(error, "attribute: '", '\'');
   if (attribute.empty()) attribute = message_field(error, "attribute '", '\'');
+  const std::string keyword = message_field(error, "keyword: '", '\'');
+  auto fits = [&](const StartTag& tag) {
+    auto any = [&](auto pred) {
+      return std::any_of(tag.attributes.begin(), tag.attributes.end(), pred);
+    };
+    return (attribute.empty() || any([&](const TagAttribute& a) { return a.name == attribute; })) &&
+           (keyword.empty() || any([&](const TagAttribute& a) { return a.value == keyword; })) &&
+           (object.empty() ||
+            any([&](const TagAttribute& a) { return a.name == "name" && a.value == object; }));
+  };
+  static const char* const kNamed[] = {"body", "joint", "geom", "site", "camera", "light"};
+  std::vector<std::string> elements;
+  if (!element.empty())
+    elements.push_back(element);
+  else
+    elements.assign(std::begin(kNamed), std::end(kNamed));
   constexpr int kShown = 3;
-  std::string places;
+  std::string places, what;
   int found = 0;
   for (std::size_t i = 1; i < sources.texts.size(); ++i)
-    for (const StartTag& tag : start_tags(sources.texts[i], element)) {
-      const bool has = attribute.empty() ||
-                       std::any_of(tag.attributes.begin(), tag.attributes.end(),
-                                   [&](const TagAttribute& a) { return a.name == attribute; });
-      if (has && found++ < kShown)
+    for (const std::string& e : elements)
+      for (const StartTag& tag : start_tags(sources.texts[i], e)) {
+        if (!fits(tag)) continue;
+        if (found++ >= kShown) continue;
+        if (what.empty())
+          what = "<" + e + (attribute.empty() ? "" : " " + attribute) +
+                 (object.empty() ? "" : " name=\"" + object + "\"") + ">";
         places += (places.empty() ? "" : ", ") + sources.paths[i] + " line " +
                   std::to_string(line_of(sources.texts[i], tag.begin));
-    }
+      }
   if (found == 0) return "";
   if (found > kShown) places += " and " + std::to_string(found - kShown) + " more";
-  return " (in an included file: <" + element + (attribute.empty() ? "" : " " + attribute) +
-         "> at " + places + ")";
+  return " (in an included file: " + what + " at " + places + ")";
 }
 
 }  // namespace ikwb

@@ -363,6 +363,28 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
   }
 }
 
+// The names the loader makes up (a jointless body's NAME_weld, a multi-joint body's BODY/JOINT)
+// step aside for the file's own: a joint 'r_weld' beside a jointless body 'r', and a body 'b/x'
+// beside a body 'b' with joints x and y, were refused as duplicates MuJoCo compiles
+TEST(Mjcf, MadeUpNamesStepAsideForTheFilesOwn) {
+  test::TempDir dir;
+  LoadResult r = load_robot_file(dir.write("names.xml", R"(<mujoco>
+  <worldbody>
+    <body name="r"><geom size="0.1"/>
+      <body name="c"><geom size="0.1"/><joint name="r_weld"/></body>
+    </body>
+    <body name="b/x" pos="1 0 0"><geom size="0.1"/><joint name="q0"/></body>
+    <body name="b" pos="2 0 0"><geom size="0.1"/><joint name="x"/><joint name="y"/></body>
+  </worldbody>
+</mujoco>)"));
+  const Model& m = *r.model;
+  EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("r")]], "r_weld2");
+  EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("c")]], "r_weld");
+  EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("b/x")]], "q0");
+  EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("b/x2")]], "x");
+  EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("b")]], "y");
+}
+
 // a fault in an included file: MuJoCo 2.2.2 reports it at "line 0" of the main file; the
 // message also names the included file and the line of the element it points at
 TEST(Mjcf, ARefusalInAnIncludedFileNamesThatFileAndLine) {
@@ -390,6 +412,24 @@ TEST(Mjcf, ARefusalInAnIncludedFileNamesThatFileAndLine) {
     EXPECT_NE(what.find("(in an included file: <joint range> at " + parts + " line 5)"),
               std::string::npos)
         << what;
+  }
+  // a bad keyword picks out its tag among the element's others
+  dir.write("parts.xml", R"(<mujoco>
+ <worldbody>
+    <body name="b" pos="0 0 1"><geom size="0.1"/><joint name="j2" type="hinge"/>
+      <body name="c"><geom size="0.1"/><joint name="j3" type="spiral"/></body>
+    </body>
+ </worldbody>
+</mujoco>)");
+  try {
+    load_robot_file(main);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("'spiral' Element 'joint', line 0 (in an included file: "
+                                         "<joint> at " +
+                                         parts + " line 4)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -376,23 +376,33 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
   const std::string element = message_field(error, "Element '", '\'');
   // attributes="..." on the main file's <compiler> (a <compiler> of its own when it has none, or
   // one that sets the first attribute already)
+  // (tags in comments are not the file's: one there took the attributes, and the retry warned
+  // again)
   auto add_to_compiler = [&](const std::string& first, const std::string& attributes) {
     std::string& text = s.texts[0];
-    std::size_t c = text.find("<compiler");
-    if (c == std::string::npos || text.find(first, c) < text.find('>', c)) {
-      std::size_t m = text.find("<mujoco");
-      if (m == std::string::npos) return false;
-      text.insert(text.find('>', m) + 1, "<compiler " + attributes + "/>");
+    const std::vector<StartTag> compilers = start_tags(text, "compiler");
+    const bool set = !compilers.empty() &&
+                     std::any_of(compilers[0].attributes.begin(), compilers[0].attributes.end(),
+                                 [&](const TagAttribute& a) { return a.name == first; });
+    if (compilers.empty() || set) {
+      const std::vector<StartTag> root = start_tags(text, "mujoco");
+      if (root.empty()) return false;
+      text.insert(text.find('>', root[0].begin) + 1, "<compiler " + attributes + "/>");
     } else {
-      text.insert(c + 9, " " + attributes);
+      text.insert(compilers[0].begin + 9, " " + attributes);
     }
     return true;
   };
   if (error.find("has `range` but not `limited`") != std::string::npos) {
     if (!add_to_compiler("autolimits", "autolimits=\"true\"")) return false;
-    warnings.push_back(s.paths[0] +
-                       ": joint ranges without `limited` are read as limits, as newer "
-                       "MuJoCo does (compiler autolimits)");
+    // the joint MuJoCo names, and where it is
+    const std::string joint = message_field(error, "Object name = ", ',');
+    const std::string line = message_field(error, "line = ", ',');
+    warnings.push_back(s.paths[0] + (line.empty() || line == "0" ? "" : ":" + line) + ": joint " +
+                       (joint.empty() ? "" : "'" + joint + "' ") +
+                       "has a range without `limited`: joint ranges without `limited` are read "
+                       "as limits, as newer MuJoCo does (compiler autolimits)" +
+                       included_fault_place(error, s));
     return true;
   }
   if (error.find("mass and inertia of moving bodies must be larger than mjMINVAL") !=

@@ -363,6 +363,29 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
   }
 }
 
+// A repair's <compiler> attributes go on the file's own <compiler>, not one in a comment (which
+// took them, so the retry repaired again and warned twice); the range warning names the joint
+// and its line
+TEST(Mjcf, RepairsSkipACommentedCompilerAndNameTheJoint) {
+  test::TempDir dir;
+  const std::string path = dir.write("c.xml", R"(<mujoco>
+  <!-- <compiler angle="degree"/> -->
+  <worldbody>
+    <body name="a">
+      <joint name="j1" type="hinge" range="-1 1"/>
+      <body name="b"><joint name="j2" type="hinge"/></body>
+    </body>
+  </worldbody>
+</mujoco>)");
+  LoadResult r = load_robot_file(path);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  EXPECT_EQ(r.warnings.size(), 2u) << all;  // the range, the masses
+  EXPECT_NE(all.find(path + ":5: joint 'j1' has a range without `limited`"), std::string::npos)
+      << all;
+  EXPECT_DOUBLE_EQ(r.model->dof_upper[0], M_PI / 180);  // MuJoCo's default unit: degrees
+}
+
 // The names the loader makes up (a jointless body's NAME_weld, a multi-joint body's BODY/JOINT)
 // step aside for the file's own: a joint 'r_weld' beside a jointless body 'r', and a body 'b/x'
 // beside a body 'b' with joints x and y, were refused as duplicates MuJoCo compiles

@@ -38,6 +38,7 @@ namespace ikwb {
 namespace {
 
 namespace fs = std::filesystem;
+using tinyxml2::XMLAttribute;
 using tinyxml2::XMLElement;
 
 // [SECTION] messages
@@ -228,7 +229,8 @@ struct Prescan {
   std::map<std::string, int> joint_index;
   std::map<std::string, XmlMaterial> materials;               // robot level
   std::map<std::string, std::array<float, 4>> inline_colors;  // first inline definition
-  int depth = 0;  // joints from the root link to the deepest link (check_tree)
+  int depth = 0;            // joints from the root link to the deepest link (check_tree)
+  std::string after_robot;  // the first element after </robot>, ignored ("" none)
 };
 
 void check_origin(Messages& msg, XMLElement* parent, const std::string& context) {
@@ -346,6 +348,21 @@ XmlGeometry scan_geometry(Messages& msg, Prescan& ps, XMLElement* e, const std::
   return g;
 }
 
+// A second child element of a kind the element takes once (urdfdom reads the first, silently),
+// each a repair; `context` ("joint 'j': ") names the element
+void repeated_children(Messages& msg, const XMLElement* e, const std::string& context,
+                       std::initializer_list<const char*> once) {
+  for (const char* kind : once) {
+    const XMLElement* first = e->FirstChildElement(kind);
+    for (const XMLElement* more = first ? first->NextSiblingElement(kind) : nullptr; more;
+         more = more->NextSiblingElement(kind))
+      msg.repair(more->GetLineNum(),
+                 context + "a second <" + kind + "> (the first on line " +
+                     std::to_string(first->GetLineNum()) + ")",
+                 "ignored; the first is used");
+  }
+}
+
 void scan_link(Messages& msg, Prescan& ps, XMLElement* e) {
   XmlLink link;
   link.line = e->GetLineNum();
@@ -358,6 +375,11 @@ void scan_link(Messages& msg, Prescan& ps, XMLElement* e) {
                             std::to_string(ps.links[it->second].line) + ")");
   }
   std::string context = "link " + in_quotes(link.name) + ": ";
+  repeated_children(msg, e, context, {"inertial"});
+  for (const XMLElement* inner = e->FirstChildElement("link"); inner;
+       inner = inner->NextSiblingElement("link"))
+    msg.repair(inner->GetLineNum(), context + "a <link> inside it (links are children of <robot>)",
+               "ignored");
   if (XMLElement* in = e->FirstChildElement("inertial")) {
     check_origin(msg, in, context);
     XMLElement* mass = in->FirstChildElement("mass");
@@ -423,6 +445,9 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
                          std::to_string(ps.joints[it->second].line) + ")");
   }
   std::string context = "joint " + in_quotes(j.name) + ": ";
+  repeated_children(msg, e, context,
+                    {"origin", "parent", "child", "axis", "limit", "mimic", "dynamics",
+                     "calibration", "safety_controller"});
   const char* type = e->Attribute("type");
   if (!type) msg.fail(j.line, context + "no type attribute");
   j.type = type;
@@ -619,8 +644,9 @@ int check_tree(Messages& msg, Prescan& ps) {
   if (roots.size() > 1) {
     std::string names;
     for (int r : roots) names += (names.empty() ? "" : ", ") + in_quotes(ps.links[r].name);
-    msg.fail(
-        0, "several root links (" + names + "): a URDF must be one tree; connect them with joints");
+    msg.fail(0, "several root links (" + names +
+                    "): a URDF must be one tree; connect them with joints" +
+                    (ps.after_robot.empty() ? "" : " (" + ps.after_robot + " is ignored)"));
   }
   // links not below the root sit on a cycle (each link has at most one parent); reached: the
   // link's depth + 1
@@ -1140,11 +1166,19 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       msg.fail(n->GetLineNum(), "DTD entity declarations (<!ENTITY ...>) are not supported");
   }
   reject_xacro_elements(msg, robot, xacro_prefixes(robot));
-  if (const XMLElement* extra = robot->NextSiblingElement()) {
-    msg.warn(extra->GetLineNum(),
-             "<" + std::string(extra->Name()) + "> after the <robot> element is ignored");
-  }
+  // elements after </robot> (a <joint> there left its child a second root, with no word of it):
+  // each named, and refused with --strict as the text after it is
   Prescan ps;
+  for (const XMLElement* extra = robot->NextSiblingElement(); extra;
+       extra = extra->NextSiblingElement()) {
+    const XMLAttribute* name = extra->FindAttribute("name");
+    const std::string what = "<" + std::string(extra->Name()) +
+                             (name ? " name=" + in_quotes(name->Value()) : std::string()) +
+                             "> after the <robot> element";
+    msg.repair(extra->GetLineNum(), what, "ignored");
+    if (ps.after_robot.empty())
+      ps.after_robot = what + " (line " + std::to_string(extra->GetLineNum()) + ")";
+  }
   const char* robot_name = robot->Attribute("name");
   if (!robot_name || !*robot_name) msg.fail(robot->GetLineNum(), "<robot> has no name attribute");
   ps.robot_name = robot_name;

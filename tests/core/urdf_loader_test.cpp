@@ -262,6 +262,36 @@ TEST(UrdfLoader, AVeryDeepChainLoads) {
   EXPECT_EQ(r.model->joint_parent[r.model->body_joint[depth]], depth - 1);
 }
 
+// What urdfdom reads silently is named: a second <origin> (or <axis>, <parent>, ...) of a joint
+// (the first is used), a <link> inside a link, and each element after </robot> (a <joint> there
+// left two roots and said nothing of the joint); --strict refuses them
+TEST(UrdfLoader, RepeatedAndMisplacedElementsAreNamed) {
+  const std::string xml =
+      R"(<robot name="r"><link name="a"><link name="inner"/></link><link name="b"/>
+<joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+<origin xyz="1 0 0"/><origin xyz="2 0 0"/></joint>
+</robot>
+<link name="c"/>)";
+  const LoadResult r = load(xml);
+  std::string all;
+  for (const std::string& w : r.warnings) all += w + "\n";
+  EXPECT_NE(all.find("test.urdf:3: joint 'j': a second <origin> (the first on line 3): ignored; "
+                     "the first is used"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("test.urdf:1: link 'a': a <link> inside it (links are children of <robot>): "
+                     "ignored"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("test.urdf:5: <link name='c'> after the <robot> element: ignored"),
+            std::string::npos)
+      << all;
+  EXPECT_DOUBLE_EQ(r.model->joint_X_p[r.model->find_joint("j")].p.x, 1.0);
+  UrdfOptions strict;
+  strict.strict = true;
+  EXPECT_THROW(load(xml, strict), ModelError);
+}
+
 TEST(UrdfLoader, FloatingJointMidTreeIsFree) {
   std::string xml = robot(R"(<link name="a"/><link name="b"/>
       <joint name="f" type="floating"><parent link="a"/><child link="b"/>

@@ -479,7 +479,8 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
   bool one_dof = j.type == "revolute" || j.type == "continuous" || j.type == "prismatic";
   if (XMLElement* axis = e->FirstChildElement("axis")) {
     double a[3];
-    if (read_numbers(msg, axis, "xyz", 3, a, context) && one_dof &&
+    // (a planar joint's axis is its plane's normal)
+    if (read_numbers(msg, axis, "xyz", 3, a, context) && (one_dof || j.type == "planar") &&
         std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) < 1e-12) {
       msg.fail(axis->GetLineNum(), context + "zero axis " + describe(axis, "xyz"));
     }

@@ -990,6 +990,8 @@ std::vector<BadCase> bad_cases() {
       {"TwoNumbersForXyz", two_links(joint("fixed", "<origin xyz=\"0 0\"/>")),
        "expected 3 numbers, found 2"},
       {"ZeroAxis", two_links(joint("continuous", "<axis xyz=\"0 0 0\"/>")), "zero axis"},
+      {"PlanarZeroAxis", two_links(joint("planar", "<axis xyz=\"0 0 0\"/>")),
+       "joint 'j': zero axis <axis xyz=\"0 0 0\">"},
       {"NonNumericAxis", two_links(joint("continuous", "<axis xyz=\"1 x 0\"/>")),
        "'x' is not a finite number"},
       {"RevoluteWithoutLimit", two_links(joint("revolute", "")), "revolute joint without <limit>"},

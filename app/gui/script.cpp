@@ -13,6 +13,7 @@
 
 #include "app/gui/script_args.hpp"
 #include "app/gui/script_commands.hpp"
+#include "engine/core/robot_path.hpp"
 
 namespace ikwb::gui {
 
@@ -80,11 +81,31 @@ bool ScriptRunner::finished() const {
   return pc_ >= commands_.size() && drags_.empty() && wait_ == 0 && queue_.empty();
 }
 
-bool ScriptRunner::opens_robot_first() const {
-  if (commands_.empty()) return false;
-  const std::string& name = commands_[0].args[0];
+namespace {
+
+// the commands open a robot before anything else: their first does, or is a shipped demo whose
+// first does (a trade show's `demo quadruped_show` then `repeat` opened the default Panda first)
+bool first_opens_robot(const std::vector<ScriptCommand>& commands, int depth = 0) {
+  if (commands.empty()) return false;
+  const std::string& name = commands[0].args[0];
+  if (name == "demo" && commands[0].args.size() > 1 && depth < 4) {
+    std::ifstream in(std::filesystem::path(asset_dir()) / "demos" / (commands[0].args[1] + ".txt"));
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      return in && first_opens_robot(parse_script(text.str(), commands[0].args[1]), depth + 1);
+    } catch (const ScriptError&) {
+      return false;  // the demo's own error comes when it runs
+    }
+  }
   return name == "robot" || name == "load" || name == "open_urdf" || name == "scene" ||
          name == "open_scene";
+}
+
+}  // namespace
+
+bool ScriptRunner::opens_robot_first() const {
+  return first_opens_robot(commands_);
 }
 
 int ScriptRunner::line() const {

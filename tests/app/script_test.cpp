@@ -85,6 +85,24 @@ TEST(Script, ErrorsNameFileLineAndProblem) {
       << listed;
 }
 
+// A script that opens a robot first does not start on the default robot; a shipped demo whose
+// first command opens one counts (a trade show's `demo quadruped_show` then `repeat` opened the
+// default Panda first, at every start)
+TEST(Script, ADemoThatOpensARobotOpensItFirst) {
+  const std::string dir = ::testing::TempDir();
+  auto opens = [&](const std::string& text) {
+    const std::string path = dir + "/opens.txt";
+    std::ofstream(path) << text;
+    ScriptRunner r;
+    r.load(path);
+    return r.opens_robot_first();
+  };
+  EXPECT_TRUE(opens("robot panda\nwait 1\n"));
+  EXPECT_TRUE(opens("demo quadruped_show\nrepeat\n"));
+  EXPECT_FALSE(opens("wait 1\nrobot panda\n"));
+  EXPECT_TRUE(opens("demo humanoid_stance\n"));  // its first command opens a scene
+}
+
 TEST(Script, AcceptsUnits) {
   EXPECT_EQ(parse_error("target 0 10cm 2mm 0.3m\n"), "");
   EXPECT_EQ(parse_error("camera yaw 30deg pitch 0.2 distance 150cm target 0 0 50cm\n"), "");

@@ -180,8 +180,9 @@ class AppState {
   // Replaces robot, configuration, objectives and solver settings with a scene's. Targets marked
   // "current" start at the link's pose in the scene's configuration. On a robot load failure
   // nothing changes; unknown links or joints, bad camera keys and the like are warnings, named
-  // with `file` (the scene file; "" for a preset).
-  bool apply_scene(const Scene& scene, const std::string& file = "");
+  // with `file` (the scene file; "" for a preset). recovery: `file` is the recovery file, and
+  // the message says the previous session was restored from it (not "opened the scene").
+  bool apply_scene(const Scene& scene, const std::string& file = "", bool recovery = false);
   // the current state as a scene (robot path, configuration, objectives, solver settings)
   Scene make_scene() const;
   // Like apply_scene (undo, redo, recovery) but keeps the loaded model when the scene names the

@@ -67,7 +67,7 @@ nlohmann::json valid_camera(const nlohmann::json& c, std::vector<std::string>& w
 
 }  // namespace
 
-bool AppState::apply_scene(const Scene& scene, const std::string& file) {
+bool AppState::apply_scene(const Scene& scene, const std::string& file, bool recovery) {
   namespace fs = std::filesystem;
   // the robot first: a failure leaves everything as it was
   UrdfOptions options = urdf_options;
@@ -93,8 +93,10 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file) {
   scene_camera = valid_camera(scene.camera, camera_warnings);
   for (const std::string& w : camera_warnings) warn(file.empty() ? w : file + ": " + w);
   note_edit("open scene");
-  info("opened " + (file.empty() ? std::string() : "the scene " + file + ": ") + robot_title +
-       " with " + std::to_string(objectives.size()) + " objectives");
+  const std::string from = recovery       ? "restored the previous session from " + file + ": "
+                           : file.empty() ? "opened "
+                                          : "opened the scene " + file + ": ";
+  info(from + robot_title + " with " + std::to_string(objectives.size()) + " objectives");
   return true;
 }
 

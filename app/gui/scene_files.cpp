@@ -130,7 +130,7 @@ bool restore_recovery(Ui& ui) {
     app.error(std::string("recovery file not restored: ") + e.what() + kept);
     return false;
   }
-  if (!app.apply_scene(scene, s.autosave.path)) {
+  if (!app.apply_scene(scene, s.autosave.path, true)) {
     s.autosave.paused = true;
     app.error("recovery file not restored" + kept);
     return false;
@@ -140,7 +140,6 @@ bool restore_recovery(Ui& ui) {
   load_stored_from_scene(ui, scene, s.autosave.path);
   set_scene_path(ui, scene.extra.value("scene_path", std::string()));
   app.last_edit = "restore session";
-  app.info("restored the previous session from " + s.autosave.path);
   if (scene.extra.value("timeline_playing", false)) play(app, true);
   return true;
 }

@@ -313,6 +313,12 @@ TEST_F(Session, RecoveryFileAfterACrashIsRestoredAtTheNextStart) {
   json d = dump("restored.json");
   EXPECT_EQ(d["objectives"][0]["weight"], 1.75);
   EXPECT_EQ(d["stored_configs"].size(), 1u);
+  // said as a restore, not as a scene opened (the recovery file read "opened the scene ...")
+  const std::string said = d["messages"].dump();
+  EXPECT_NE(said.find("restored the previous session from " + rec + ": panda with 3 objectives"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("opened the scene"), std::string::npos) << said;
   EXPECT_EQ(d["recovery_file"], rec);
   // the script command restores it too; a clean exit without unsaved edits removes it
   ASSERT_EQ(run("restore_recovery\nwait 1\nsave_scene s.json\nwait 2\ndump r.json\n", opts), 0)

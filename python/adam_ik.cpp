@@ -15,6 +15,16 @@ namespace ikwb::python {
 
 namespace {
 
+// a position (3,), or a column or row of three (CasADi's (3, 1) vectors, which adam code passes)
+py::array_t<double, py::array::c_style> position_of(py::handle position, const std::string& what) {
+  py::array a = py::array::ensure(position);
+  if (a && a.ndim() == 2 && a.size() == 3 && (a.shape(0) == 1 || a.shape(1) == 1)) {
+    py::object flat = a.attr("reshape")(3);
+    return as_doubles(flat, what, {3});
+  }
+  return as_doubles(position, what, {3});
+}
+
 enum class TargetType { kPosition, kRotation, kPose };
 enum class FramesConstraint { kBall, kFixed };
 
@@ -109,7 +119,7 @@ class AdamIK {
     AdamTarget& t = find(frame, "update_target_position");
     if (t.type == TargetType::kRotation)
       throw py::value_error("update_target_position: target '" + frame + "' is a ROTATION target");
-    auto p = as_doubles(position, "update_target_position position", {3});
+    auto p = position_of(position, "update_target_position position");
     t.target.p = target_position(p.data(), "update_target_position");
     t.position_set = true;
   }
@@ -129,7 +139,7 @@ class AdamIK {
       throw py::value_error("update_target_pose: target '" + frame + "' is a " + type_name(t.type) +
                             " target, not a POSE target");
     // both read before either is set: a bad rotation leaves the position as it was
-    auto p = as_doubles(position, "update_target_pose position", {3});
+    auto p = position_of(position, "update_target_pose position");
     const Vec3<double> at = target_position(p.data(), "update_target_pose");
     t.target.q = rotation_of(rotation, "update_target_pose rotation");
     t.target.p = at;
@@ -154,7 +164,7 @@ class AdamIK {
     if (!raw)
       throw py::value_error("update_target: expected an array or a (position, rotation) pair");
     auto a = as_doubles(raw, "update_target target", std::vector<py::ssize_t>(raw.ndim(), -1));
-    if (a.ndim() == 1 && a.shape(0) == 3)
+    if (a.size() == 3 && (a.ndim() == 1 || (a.ndim() == 2 && (a.shape(0) == 1 || a.shape(1) == 1))))
       update_position(frame, a);
     else if ((a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3) ||
              (a.ndim() == 1 && a.shape(0) == 4))
@@ -168,6 +178,11 @@ class AdamIK {
 
   void add_frames_constraint(const std::string& parent, const std::string& child,
                              FramesConstraint type, bool soft, double weight) {
+    if (parent == child)
+      throw py::value_error(
+          "add_frames_constraint: parent and child frames must be different, "
+          "both are '" +
+          parent + "'");
     Objective o;
     o.params.type = type == FramesConstraint::kBall ? ObjectiveType::kRelativeBall
                                                     : ObjectiveType::kRelativeFixed;

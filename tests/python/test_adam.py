@@ -243,6 +243,12 @@ def test_ball_constraint_and_frames_constraint_enum(two_arms):
         ik.add_ball_constraint("a_tip", "x")
     with pytest.raises(ValueError, match="weight must be finite and >= 0, got -1"):
         ik.add_ball_constraint("a_tip", "b_tip", weight=-1)
+    # as adam: a frame is not constrained to itself
+    with pytest.raises(ValueError, match="parent and child frames must be different"):
+        ik.add_frames_constraint("a_tip", "a_tip", ikwb.FramesConstraint.BALL)
+    # CasADi's column vectors (3, 1) are positions too
+    ik.update_target_position("a3", np.array([[0.6], [0.3], [0.0]]))
+    ik.update_target("a3", np.array([[0.6, 0.3, 0.0]]))
 
 
 def test_fixed_base_stays_floating_base_moves(panda):

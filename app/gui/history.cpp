@@ -42,6 +42,7 @@ Scene History::resting_snapshot() const {
 
 void History::rebase(AppState& app, const std::vector<StoredConfig>& stored) {
   seen_serial_ = app.edit_serial;
+  seen_keys_settled_ = app.timeline.keys_settled;
   current_ = app.make_scene();
   if (!current_stored_ || !same_stored(*current_stored_, stored))
     current_stored_ = std::make_shared<const std::vector<StoredConfig>>(stored);
@@ -92,6 +93,11 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored,
   if (app.edit_serial == seen_serial_ && !settings_edit && !stored_edit) {
     if (!busy) resting_q_ = app.joint_q;
     document_ = document;
+    // a selected key took the pose the last edit led to: part of that edit's state after
+    if (app.timeline.keys_settled != seen_keys_settled_) {
+      seen_keys_settled_ = app.timeline.keys_settled;
+      current_ = app.make_scene();
+    }
     return;
   }
   const std::size_t had = current_stored_->size();

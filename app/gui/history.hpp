@@ -77,6 +77,7 @@ class History {
   bool started_ = false;
   uint64_t seen_serial_ = 0;
   uint64_t seen_stored_serial_ = 0;
+  uint64_t seen_keys_settled_ = 0;      // TimelineState::keys_settled
   Scene current_;                       // the state after the last edit
   StoredList current_stored_;           // and its stored configurations
   std::string document_;                // current_'s scene file

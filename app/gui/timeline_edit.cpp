@@ -356,6 +356,7 @@ void timeline_frame(AppState& app, bool user_moving) {
     for (const WorkbenchObjective& o : app.objectives) k.targets.push_back(o.target);
     t.key_pending = false;
     ++t.serial;
+    ++t.keys_settled;
   }
   // an edit since the playhead last took the robot gives it back
   if (take_edits(app)) t.hold = t.hold && t.playing;

@@ -35,6 +35,9 @@ struct TimelineState {
   uint64_t model_version = 0;  // AppState::model_version of the robot the keys are for
   uint64_t seen_edit = 0;      // AppState::edit_serial last seen
   bool key_pending = false;    // an edit happened while a key was selected: update the key
+  // bumps when a pending key takes the pose: the end of the edit that made it pending, which
+  // History folds into that edit's step (undoing the next edit took the key back)
+  uint64_t keys_settled = 0;
   bool apply_pending = false;  // put the robot at the playhead this frame
 };
 

@@ -159,6 +159,31 @@ TEST_F(Timeline, StoringAConfigurationLeavesTheKeysAndThePlayheadAlone) {
   EXPECT_EQ(held_stored["stored_configs"].size(), 2u);
 }
 
+// A selected key takes the pose once the robot settles after an edit: that is part of the edit's
+// undo step. Undoing the next edit (a store) took the key back to its pose before the joint edit
+// while the robot stayed; undoing the joint edit takes both back.
+TEST_F(Timeline, UndoingTheEditAfterAKeyTookThePoseKeepsTheKey) {
+  ASSERT_EQ(run("robot panda\nwait 3\ntimeline on\nkey_add 0\njoint panda_joint1 40deg\n"
+                "wait 10\nkey_add 1\nwait 5\nkey_select 0\nwait 5\njoint panda_joint2 10deg\n"
+                "wait 30\n" +
+                dump_cmd("edited.json") + "store\nwait 5\nundo\nwait 5\n" +
+                dump_cmd("store_undone.json") + "undo\nwait 5\n" + dump_cmd("edit_undone.json")),
+            0)
+      << log();
+  const nlohmann::json edited = dump("edited.json");
+  const double at = 10 * M_PI / 180;
+  EXPECT_NEAR(edited["timeline"]["keys"][0]["q"][1].get<double>(), at, 1e-9);
+  const nlohmann::json store_undone = dump("store_undone.json");
+  EXPECT_EQ(store_undone["stored_configs"].size(), 0u);
+  EXPECT_NEAR(store_undone["timeline"]["keys"][0]["q"][1].get<double>(), at, 1e-9);
+  EXPECT_NEAR(store_undone["joint_q"][1].get<double>(), at, 1e-6);
+  const nlohmann::json edit_undone = dump("edit_undone.json");
+  // (the solve goes on after an undo: the robot within a milliradian of the key it restored)
+  EXPECT_NEAR(edit_undone["timeline"]["keys"][0]["q"][1].get<double>(),
+              edit_undone["joint_q"][1].get<double>(), 1e-3);
+  EXPECT_GT(std::abs(edit_undone["timeline"]["keys"][0]["q"][1].get<double>() - at), 0.5);
+}
+
 // While the keys play, the loop (workbench.cpp) moves the playhead with timeline_advance and steps
 // before the panels: the status the panels draw is then the one the view's labels draw after the
 // frame's last step, the playhead's (they were a frame apart: 10.2 mm by the hand, 9.32 mm in the

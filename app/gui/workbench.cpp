@@ -242,13 +242,19 @@ void write_outputs(const ArgParser& args, gui::Ui& ui, const gui::Soak& soak,
   }
   if (last && args.has("screenshot"))
     save_screenshot(args.get("screenshot"), f.framebuffer_w, f.framebuffer_h, app);
-  if (last && args.has("dump-state")) dump_path = args.get("dump-state");
-  if (dump_path.empty()) return;
+  // the script's dump of this frame, and --dump-state at the last (a script's `dump` on its last
+  // line was lost to --dump-state's)
+  std::vector<std::string> paths;
+  if (!dump_path.empty()) paths.push_back(dump_path);
+  if (last && args.has("dump-state")) paths.push_back(args.get("dump-state"));
+  if (paths.empty()) return;
   nlohmann::json dump = gui::make_state_dump(app, ui.view, f.framebuffer_w, f.framebuffer_h);
   gui::add_session_dump(ui, dump);
   gui::add_soak_dump(soak, dump);
-  std::string error;
-  if (!gui::write_state_dump(dump_path, dump, &error)) app.error("state dump: " + error);
+  for (const std::string& path : paths) {
+    std::string error;
+    if (!gui::write_state_dump(path, dump, &error)) app.error("state dump: " + error);
+  }
 }
 
 // Ctrl-C, a closed terminal (SIGHUP) or SIGTERM ends the loop as closing the window does, so

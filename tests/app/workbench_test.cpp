@@ -547,6 +547,17 @@ TEST_F(Workbench, TheRobotAScriptOpensFirstIsTheOnlyOneOpened) {
   EXPECT_EQ(opened("default.json"), Said{"opened panda with 3 objectives"});
 }
 
+// A script's `dump` on its last line is written with --dump-state as well (the last frame's
+// --dump-state took its place, and the script's file was never written)
+TEST_F(Workbench, AScriptsLastDumpIsWrittenBesideDumpState) {
+  ASSERT_EQ(run("robot planar3\nwait 3\n" + dump_cmd("last.json"),
+                "--dump-state \"" + path("state.json") + "\""),
+            0)
+      << log();
+  EXPECT_EQ(dump("last.json")["robot"]["name"], "planar3");
+  EXPECT_EQ(dump("state.json")["robot"]["name"], "planar3");
+}
+
 TEST_F(Workbench, AnUnknownRobotNameListsTheShippedRobots) {
   EXPECT_EQ(run("robot nosuch\n"), 1) << log();
   EXPECT_NE(log().find("'nosuch' is neither a file nor a shipped robot (shipped: "),

@@ -559,8 +559,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   // stay as they are (a file with a joint 'r_weld' beside a jointless body 'r' was refused as
   // "duplicate joint name 'r_weld'")
   auto made_up_name = [&](const std::string& base, mjtObj type) {
+    // (a site becomes a link of its name too: a made-up body took a site's 'b/x')
     auto taken = [&](const std::string& n) {
       return mj_name2id(m, type, n.c_str()) >= 0 ||
+             (type == mjOBJ_BODY && mj_name2id(m, mjOBJ_SITE, n.c_str()) >= 0) ||
              (type == mjOBJ_BODY ? b.model().find_body(n) : b.model().find_joint(n)) >= 0;
     };
     std::string name = base;

@@ -97,7 +97,11 @@ std::string included_fault_place(const std::string& error, const MjcfSources& so
   if (!element.empty())
     elements.push_back(element);
   else
-    elements.assign(std::begin(kNamed), std::end(kNamed));
+    // the kind the message gives the object ("... in joint 'jb'"), else any named kind
+    for (const char* kind : kNamed)
+      if (error.find(std::string("in ") + kind + " '" + object + "'") != std::string::npos)
+        elements.push_back(kind);
+  if (elements.empty()) elements.assign(std::begin(kNamed), std::end(kNamed));
   constexpr int kShown = 3;
   std::string places, what;
   int found = 0;

@@ -406,6 +406,15 @@ TEST(Mjcf, MadeUpNamesStepAsideForTheFilesOwn) {
   EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("b/x")]], "q0");
   EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("b/x2")]], "x");
   EXPECT_EQ(m.joint_name[m.body_joint[m.find_body("b")]], "y");
+  // a site keeps its name too: it becomes a link of that name
+  LoadResult s = load_robot_file(dir.write("site.xml", R"(<mujoco>
+  <worldbody>
+    <body name="d"><geom size="0.1"/><joint name="p"/><joint name="q"/><site name="d/p"/></body>
+  </worldbody>
+</mujoco>)"));
+  EXPECT_EQ(s.model->joint_name[s.model->body_joint[s.model->find_body("d/p2")]], "p");
+  EXPECT_GE(s.model->find_body("d/p"), 0);
+  EXPECT_LT(s.model->find_body("d/p_site"), 0);
 }
 
 // a fault in an included file: MuJoCo 2.2.2 reports it at "line 0" of the main file; the
@@ -451,6 +460,14 @@ TEST(Mjcf, ARefusalInAnIncludedFileNamesThatFileAndLine) {
   what = refusal();
   EXPECT_NE(what.find("'spiral' Element 'joint', line 0 (in an included file: <joint> at " + parts +
                       " line 4)"),
+            std::string::npos)
+      << what;
+  // a compile error names its object and the object's kind: the joint, not the body of its name
+  dir.write("parts.xml", R"(<mujoco><worldbody><body name="jb" pos="0 0 1"><geom size="0.1"/>
+  <body name="c"><geom size="0.1"/><joint name="jb" limited="true" range="1 0"/></body>
+</body></worldbody></mujoco>)");
+  what = refusal();
+  EXPECT_NE(what.find("(in an included file: <joint name=\"jb\"> at " + parts + " line 2)"),
             std::string::npos)
       << what;
 }

@@ -1167,19 +1167,7 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
       msg.fail(n->GetLineNum(), "DTD entity declarations (<!ENTITY ...>) are not supported");
   }
   reject_xacro_elements(msg, robot, xacro_prefixes(robot));
-  // elements after </robot> (a <joint> there left its child a second root, with no word of it):
-  // each named, and refused with --strict as the text after it is
   Prescan ps;
-  for (const XMLElement* extra = robot->NextSiblingElement(); extra;
-       extra = extra->NextSiblingElement()) {
-    const XMLAttribute* name = extra->FindAttribute("name");
-    const std::string what = "<" + std::string(extra->Name()) +
-                             (name ? " name=" + in_quotes(name->Value()) : std::string()) +
-                             "> after the <robot> element";
-    msg.repair(extra->GetLineNum(), what, "ignored");
-    if (ps.after_robot.empty())
-      ps.after_robot = what + " (line " + std::to_string(extra->GetLineNum()) + ")";
-  }
   const char* robot_name = robot->Attribute("name");
   if (!robot_name || !*robot_name) msg.fail(robot->GetLineNum(), "<robot> has no name attribute");
   ps.robot_name = robot_name;
@@ -1193,6 +1181,19 @@ LoadResult load(const std::string& xml_in, const std::string& source_name,
   if (ps.links.empty()) msg.fail(robot->GetLineNum(), "<robot> has no <link>");
   for (XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
     scan_joint(msg, ps, e);
+  // elements after </robot> (a <joint> there left its child a second root, with no word of it):
+  // each named (after the robot's own warnings, in line order), and refused with --strict as the
+  // text after it is
+  for (const XMLElement* extra = robot->NextSiblingElement(); extra;
+       extra = extra->NextSiblingElement()) {
+    const XMLAttribute* name = extra->FindAttribute("name");
+    const std::string what = "<" + std::string(extra->Name()) +
+                             (name ? " name=" + in_quotes(name->Value()) : std::string()) +
+                             "> after the <robot> element";
+    msg.repair(extra->GetLineNum(), what, "ignored");
+    if (ps.after_robot.empty())
+      ps.after_robot = what + " (line " + std::to_string(extra->GetLineNum()) + ")";
+  }
   int root = check_tree(msg, ps);
   if (opt.floating_base) check_floating_root(msg, ps, root);
   tinyxml2::XMLPrinter cleaned;

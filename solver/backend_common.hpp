@@ -188,6 +188,7 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
   res.row_cost.assign(n_batch, std::numeric_limits<double>::infinity());
   res.row_converged.assign(n_batch, 0);
   res.row_penalty.assign(n_batch, 0.0);
+  res.row_violation.assign(n_batch, 0.0);
   const int n_res = problem.residual_count();
   if (row_lambda)
     res.row_multipliers.assign(row_lambda, row_lambda + n_batch * std::size_t(n_res));
@@ -201,6 +202,7 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
     res.row_cost[row] = double(rows[row].eval.soft_cost);
     res.row_converged[row] = rows[row].converged;
     res.row_penalty[row] = double(rows[row].penalty);
+    res.row_violation[row] = double(rows[row].eval.violation);
   }
   res.problems.assign(P, ProblemResult());
   for (int p = 0; p < P; ++p) {

@@ -138,6 +138,8 @@ struct SolveResult {
   // multipliers empty without hard objectives.
   std::vector<double> row_penalty;
   std::vector<double> row_multipliers;
+  // (n_batch) each row's largest hard violation (its ProblemResult::constraint_violation)
+  std::vector<double> row_violation;
   double solve_seconds = 0;
 };
 

@@ -292,9 +292,13 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   const std::size_t row = std::size_t(kept_seed_);
   const std::size_t nr = std::size_t(problem.residual_count());
   kept_state_.converged = r.row_converged[row] != 0;
-  // (only the best seed's violation is known)
-  kept_state_.hard_off =
-      kept_seed_ == best.seed && best.constraint_violation > app.settings.tol_constraint;
+  // the kept row's own violation: a warm start kept while another seed was the best read as
+  // holding its hard objectives, and the next frame capped its penalty (the humanoid's hard feet
+  // and hand left 0.4 mm off for good, with a warning that they could not all hold)
+  const double violation = r.row_violation.size() == std::size_t(r.n_seeds) ? r.row_violation[row]
+                           : kept_seed_ == best.seed ? best.constraint_violation
+                                                     : 0.0;
+  kept_state_.hard_off = violation > app.settings.tol_constraint;
   if (kept_seed_ == best.seed) {
     kept_state_.penalty = best.penalty;
     kept_state_.multipliers = best.multipliers;

@@ -19,6 +19,11 @@ namespace ikwb::gui {
 namespace {
 
 constexpr std::size_t kMaxMessages = 1000;
+// A message is kept (and shown) up to this many bytes; the whole of it goes to standard error.
+// ImGui draws a text with 16-bit vertex indices, four vertices a character: a message of about
+// 16,400 characters (a file's 30,000-character token quoted in its error, every joint of a 3,000
+// joint robot listed) aborted the workbench.
+constexpr std::size_t kMaxMessageBytes = 2000;
 constexpr int kMaxWarningsShown = 8;
 // the fields an edit can change (the solver fills start, dim and a default name)
 bool same_points(const std::vector<LinkPoint<double>>& a, const std::vector<LinkPoint<double>>& b) {
@@ -81,10 +86,21 @@ AppState::AppState() : settings(interactive_solver_settings()) {}
 
 void AppState::log(Message::Level level, const std::string& text) {
   if (messages.size() >= kMaxMessages) messages.erase(messages.begin(), messages.begin() + 100);
-  messages.push_back({level, text, frame, seconds_since_start()});
+  std::string kept = text;
+  if (kept.size() > kMaxMessageBytes) {
+    std::size_t cut = kMaxMessageBytes;
+    while (cut > 0 && (static_cast<unsigned char>(kept[cut]) & 0xC0) == 0x80) --cut;
+    kept.resize(cut);
+    kept += " ... (" + std::to_string(text.size() - cut) +
+            " more characters; the whole message is on standard error)";
+  }
+  messages.push_back({level, kept, frame, seconds_since_start()});
   if (level == Message::kError) ++errors_logged;
-  if (level != Message::kInfo)
-    std::fprintf(stderr, "ikwb: %s: %s\n", level == Message::kError ? "error" : "warning",
+  if (level != Message::kInfo || kept.size() != text.size())
+    std::fprintf(stderr, "ikwb: %s: %s\n",
+                 level == Message::kError     ? "error"
+                 : level == Message::kWarning ? "warning"
+                                              : "info",
                  text.c_str());
 }
 

@@ -14,6 +14,7 @@
 #include "app/gui/script_args.hpp"
 #include "app/gui/script_commands.hpp"
 #include "engine/core/robot_path.hpp"
+#include "engine/core/text_file.hpp"
 
 namespace ikwb::gui {
 
@@ -33,6 +34,8 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
   std::vector<std::string> errors;
   while (std::getline(in, line)) {
     ++n;
+    // an editor's UTF-8 byte order mark, unseen, read as part of the first command
+    if (n == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     std::vector<std::string> a = tokenize(line);
     if (a.empty()) continue;
     const std::string where = source + ":" + std::to_string(n) + ": ";
@@ -67,11 +70,12 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
 }
 
 void ScriptRunner::load(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
+  std::string text;
   if (!in) throw ScriptError(path + ": cannot read the script");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  commands_ = parse_script(ss.str(), path);
+  if (!read_text_stream(in, text))
+    throw ScriptError(path + (in.bad() ? ": read error" : ": larger than 1 GiB, not a script"));
+  commands_ = parse_script(text, path);
   loaded_ = commands_;
   path_ = path;
   base_dir_ = std::filesystem::path(path).parent_path().string();

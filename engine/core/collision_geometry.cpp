@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "engine/core/model.hpp"
+#include "engine/core/text_file.hpp"
 
 namespace ikwb {
 
@@ -357,10 +358,12 @@ std::vector<DisabledPair> load_srdf(const std::string& path) {
   if (std::filesystem::is_directory(path, ec))
     throw std::runtime_error(path + ": is a directory, not an SRDF file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_srdf(ss.str(), path);
+  std::string text;
+  if (!in || !read_text_stream(in, text))
+    throw std::runtime_error(path + (in.bad() || !in.is_open()
+                                         ? ": cannot be read"
+                                         : ": larger than 1 GiB, not an SRDF"));
+  return parse_srdf(text, path);
 }
 
 std::vector<std::pair<int, int>> disabled_body_pairs(const Model& model,

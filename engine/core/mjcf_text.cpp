@@ -5,7 +5,8 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+
+#include "engine/core/text_file.hpp"
 
 namespace ikwb {
 
@@ -53,7 +54,8 @@ MjcfSources read_sources(const std::string& path) {
   s.paths.push_back(path);
   for (std::size_t i = 0; i < s.paths.size(); ++i) {
     std::ifstream in(s.paths[i], std::ios::binary);
-    s.texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    s.texts.emplace_back();
+    read_text_stream(in, s.texts.back());  // MuJoCo's own read names what is wrong
     for (const StartTag& tag : start_tags(s.texts[i], "include"))
       for (const TagAttribute& a : tag.attributes) {
         const std::string file = (dir / a.value).string();

@@ -16,6 +16,7 @@
 
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/output_target.hpp"
+#include "engine/core/text_file.hpp"
 
 namespace ikwb {
 
@@ -678,11 +679,11 @@ Scene load_scene(const std::string& path, bool forgiving_timeline) {
   if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, not a scene file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": cannot open the file (" + std::strerror(errno) + ")");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw SceneError(path + ": read error");
+  std::string text;
+  if (!read_text_stream(in, text))
+    throw SceneError(path + (in.bad() ? ": read error" : ": larger than 1 GiB, not a scene file"));
   fs::path dir = fs::absolute(fs::path(path)).parent_path();
-  return parse_scene(ss.str(), path, dir.string(), forgiving_timeline);
+  return parse_scene(text, path, dir.string(), forgiving_timeline);
 }
 
 SceneObjective parse_scene_objective(const json& objective, const std::string& where) {

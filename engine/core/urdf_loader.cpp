@@ -32,6 +32,7 @@
 
 #include "engine/core/mesh_loader.hpp"
 #include "engine/core/resource_path.hpp"
+#include "engine/core/text_file.hpp"
 
 namespace ikwb {
 
@@ -1106,10 +1107,10 @@ std::string read_file(const std::string& path) {
   if (fs::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a URDF file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelError(path + ": cannot open file (" + std::strerror(errno) + ")");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw ModelError(path + ": read error");
-  return ss.str();
+  std::string text;
+  if (!read_text_stream(in, text))
+    throw ModelError(path + (in.bad() ? ": read error" : ": larger than 1 GiB, not a URDF file"));
+  return text;
 }
 
 LoadResult load(const std::string& xml_in, const std::string& source_name,

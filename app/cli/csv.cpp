@@ -115,20 +115,41 @@ bool parse_csv_number(const std::string& s, double* out) {
   return r.ec == std::errc();
 }
 
+namespace {
+
+// the length of the UTF-8 sequence at f[i] (2 to 4), or 0 where the bytes there are not one
+std::size_t utf8_sequence(const std::string& f, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(f[i]);
+  const std::size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+                        : c >= 0xE0 && c <= 0xEF ? 3
+                        : c >= 0xF0 && c <= 0xF4 ? 4
+                                                 : 0;
+  if (n == 0 || i + n > f.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(f[i + k]) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string quote_field(const std::string& f) {
   constexpr std::size_t kShown = 40;
   std::string out = "'";
-  for (std::size_t i = 0; i < f.size() && i < kShown; ++i) {
+  std::size_t shown = 0, i = 0;
+  for (; i < f.size() && shown < kShown; ++shown) {
     const unsigned char c = static_cast<unsigned char>(f[i]);
-    if (c < 0x20 || c == 0x7f) {
+    const std::size_t n = c >= 0x80 ? utf8_sequence(f, i) : 1;
+    if (c < 0x20 || c == 0x7f || n == 0) {  // a control character, or a byte that is not UTF-8
       char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02X", c);
       out += hex;
+      ++i;
     } else {
-      out += char(c);
+      out.append(f, i, n);
+      i += n;
     }
   }
-  return out + (f.size() > kShown ? "...'" : "'");
+  return out + (i < f.size() ? "...'" : "'");
 }
 
 std::string not_a_number(const std::string& f) {
@@ -194,24 +215,34 @@ bool next_csv_line(std::istream& in, std::string& line, int* line_no,
     in.setstate(std::ios::eofbit | std::ios::failbit);
     return false;
   }
+  auto fail = [&](const std::string& what) {
+    throw CsvError(source_name + ":" + std::to_string(*line_no + 1) + ": " + what);
+  };
+  // a NUL or an endless line ends the read where it is met (/dev/zero, a binary file of
+  // gigabytes), not after the rest of the file
+  auto not_text = [&]() {
+    if (*line_no == 0 &&
+        (line.compare(0, 2, "\xFF\xFE") == 0 || line.compare(0, 2, "\xFE\xFF") == 0))
+      fail("the file is UTF-16 text; save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")");
+    fail(
+        "a NUL byte: the file is not text (binary, or UTF-16 without a byte order mark); "
+        "expected comma-separated numbers in UTF-8 or ASCII");
+  };
   for (; c != EOF && c != '\n'; c = buf->sbumpc()) {
     if (c == '\r') {
       if (buf->sgetc() == '\n') buf->sbumpc();
       break;
     }
+    if (c == '\0') not_text();
+    if (line.size() >= kMaxCsvLineBytes)
+      fail("a line longer than " + std::to_string(kMaxCsvLineBytes >> 20) +
+           " MiB: not a file of comma-separated numbers");
     line.push_back(char(c));
   }
   if (c == EOF) in.setstate(std::ios::eofbit);
+  if (*line_no == 0 && (line.compare(0, 2, "\xFF\xFE") == 0 || line.compare(0, 2, "\xFE\xFF") == 0))
+    not_text();
   ++*line_no;
-  auto fail = [&](const std::string& what) {
-    throw CsvError(source_name + ":" + std::to_string(*line_no) + ": " + what);
-  };
-  if (*line_no == 1 && (line.compare(0, 2, "\xFF\xFE") == 0 || line.compare(0, 2, "\xFE\xFF") == 0))
-    fail("the file is UTF-16 text; save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")");
-  if (line.find('\0') != std::string::npos)
-    fail(
-        "a NUL byte: the file is not text (binary, or UTF-16 without a byte order mark); "
-        "expected comma-separated numbers in UTF-8 or ASCII");
   if (*line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
   return true;
 }

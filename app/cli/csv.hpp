@@ -57,8 +57,9 @@ NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& opt
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options = {});
 
-// A field as messages show it: in single quotes, bytes that are not printable as \xNN, and cut
-// to 40 characters with "..." (a binary file's bytes stay off the terminal).
+// A field as messages show it: in single quotes, control characters and bytes that are not
+// part of a UTF-8 character as \xNN, and cut to 40 characters with "..." (a binary file's bytes
+// and a terminal's escapes stay off the terminal).
 std::string quote_field(const std::string& f);
 
 // Why field f is no number: "'f' is not a number", or "'f' is out of range" for one beyond a
@@ -69,7 +70,9 @@ std::string not_a_number(const std::string& f);
 // "\r\n" or a lone "\r" (an old Mac file), which are not kept; the first line loses a UTF-8
 // byte order mark (which spreadsheet programs write, and which would otherwise stick to the
 // first field, unseen). False at the end. Throws CsvError "SOURCE_NAME:LINE: ..." for text that
-// is not UTF-8 or ASCII: a UTF-16 byte order mark, or a NUL byte (UTF-16 or a binary file).
+// is not UTF-8 or ASCII: a UTF-16 byte order mark, or a NUL byte (UTF-16 or a binary file), and
+// for a line longer than kMaxCsvLineBytes, as soon as it is met (/dev/zero is refused at once).
+constexpr std::size_t kMaxCsvLineBytes = std::size_t(16) << 20;
 bool next_csv_line(std::istream& in, std::string& line, int* line_no,
                    const std::string& source_name);
 

@@ -51,7 +51,7 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
     if (k == 7)
       ignored->push_back(header[std::size_t(c)]);
     else if (at[std::size_t(k)] >= 0)
-      repeated += (repeated.empty() ? "'" : ", '") + header[std::size_t(c)] + "'";
+      repeated += (repeated.empty() ? "" : ", ") + quote_field(header[std::size_t(c)]);
     else
       at[std::size_t(k)] = c;
   }
@@ -63,8 +63,12 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
     if (at[std::size_t(k)] < 0)
       missing += (missing.empty() ? "'" : ", '") + std::string(kTargetColumns[k]) + "'";
   if (!missing.empty()) {
+    constexpr std::size_t kListed = 10;
     std::string columns;
-    for (const std::string& h : header) columns += (columns.empty() ? "'" : ", '") + h + "'";
+    for (std::size_t c = 0; c < header.size() && c < kListed; ++c)
+      columns += (c ? ", " : "") + quote_field(header[c]);
+    if (header.size() > kListed)
+      columns += " and " + std::to_string(header.size() - kListed) + " more";
     return "the header must name x, y and z, and for a pose qx, qy, qz and qw, once each in "
            "any order (other columns are not read); missing " +
            missing + " (its columns: " + columns + ")";

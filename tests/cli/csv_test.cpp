@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/endless_stream.hpp"
 #include "core/temp_files.hpp"
 
 namespace ikwb {
@@ -89,6 +90,44 @@ TEST(Csv, OtherLineEndsTrailingCommasAndFilesThatAreNotText) {
   EXPECT_EQ(parse_error("1,\x1B[31mred\n"), "q.csv:1: column 2 '\\x1B[31mred' is not a number");
   EXPECT_EQ(parse_error("1," + std::string(50, 'a') + "\n"),
             "q.csv:1: column 2 '" + std::string(40, 'a') + "...' is not a number");
+}
+
+// /dev/zero (NUL bytes without end) and an endless line are refused as soon as they are met; the
+// reader went on reading /dev/zero into one line until the memory ran out
+TEST(Csv, AFileWithoutEndIsRefusedWhereItStopsBeingCsv) {
+  test::EndlessBuffer zeros('\0');
+  std::istream z(&zeros);
+  std::string line;
+  int line_no = 0;
+  try {
+    next_csv_line(z, line, &line_no, "/dev/zero");
+    FAIL() << "read a line of /dev/zero";
+  } catch (const CsvError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("/dev/zero:1: a NUL byte", 0), 0u) << e.what();
+  }
+  EXPECT_EQ(zeros.pieces(), 1);
+  test::EndlessBuffer letters('a');
+  std::istream a(&letters);
+  line_no = 0;
+  try {
+    next_csv_line(a, line, &line_no, "big.csv");
+    FAIL() << "read an endless line";
+  } catch (const CsvError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "big.csv:1: a line longer than 16 MiB: not a file of comma-separated numbers");
+  }
+  EXPECT_LE(letters.pieces() * test::EndlessBuffer::kPieceBytes,
+            long(kMaxCsvLineBytes) + test::EndlessBuffer::kPieceBytes);
+}
+
+// bytes of a binary file that are not UTF-8 are shown escaped, characters that are stay whole
+TEST(Csv, QuotedFieldsEscapeWhatIsNotUtf8) {
+  EXPECT_EQ(quote_field("\xFF\xFE"
+                        "ab \xC3\xA9\x1B[31m"),
+            "'\\xFF\\xFEab \xC3\xA9\\x1B[31m'");
+  EXPECT_EQ(quote_field("\xC3"), "'\\xC3'");  // a character cut short
+  EXPECT_EQ(quote_field(std::string(39, 'a') + "\xC3\xA9z"),
+            "'" + std::string(39, 'a') + "\xC3\xA9...'");
 }
 
 TEST(Csv, ErrorsNameTheLine) {

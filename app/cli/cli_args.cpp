@@ -97,6 +97,14 @@ void ArgParser::parse(int argc, char** argv, int first) {
       if (i + 1 >= argc)
         throw CliError("option '--" + name + "' needs a value (" + spec->value_name + ")");
       value = argv[++i];
+      // `--out --com` wrote a file named "--com" and left --com out
+      if (value.rfind("--", 0) == 0) {
+        const std::string next = value.substr(2, value.find('=') - 2);
+        if (find_option(next) || next == "help")
+          throw CliError("option '--" + name + "' needs a value (" + spec->value_name +
+                         "), not the option '" + value + "' (a value that starts with --: --" +
+                         name + "=" + value + ")");
+      }
     }
     auto& vals = values_[name];
     if (!vals.empty() && !spec->repeatable)

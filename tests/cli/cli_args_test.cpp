@@ -92,6 +92,27 @@ TEST(ArgParser, NegativeNumbersAndDoubleDashArePositionals) {
   EXPECT_EQ(p.get("EXTRA"), "-3");
 }
 
+// an option left without its value takes the next option as it: `--out --json` wrote a file
+// named "--json" and left --json out; a value that starts with -- is given with '='
+TEST(ArgParser, AnOptionIsNotTakenAsTheValueOfTheOneBefore) {
+  ArgParser p = make_parser();
+  try {
+    parse(p, {"r.urdf", "--out", "--json"});
+    FAIL() << "--json taken as --out's value";
+  } catch (const CliError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "option '--out' needs a value (FILE), not the option '--json' (a value that starts "
+              "with --: --out=--json)");
+  }
+  EXPECT_THROW(parse(p, {"r.urdf", "--out", "--seeds=3"}), CliError);
+  ArgParser q = make_parser();
+  parse(q, {"r.urdf", "--out=--json"});
+  EXPECT_EQ(q.get("out"), "--json");
+  ArgParser u = make_parser();
+  parse(u, {"r.urdf", "--out", "--not-an-option"});
+  EXPECT_EQ(u.get("out"), "--not-an-option");
+}
+
 TEST(ArgParser, Help) {
   ArgParser p = make_parser();
   parse(p, {"--help"});

@@ -108,6 +108,11 @@ std::string describe_recovery(const Scene& scene) {
   return text;
 }
 
+std::string recovery_kept_whole_path(const std::string& recovery_path) {
+  std::filesystem::path p(recovery_path);
+  return (p.parent_path() / (p.stem().string() + ".before-restore.json")).string();
+}
+
 bool restore_recovery(Ui& ui) {
   AppState& app = ui.app;
   if (!ui.session) return false;
@@ -136,9 +141,28 @@ bool restore_recovery(Ui& ui) {
     return false;
   }
   s.autosave.paused = false;
+  // entries this robot could not take (an objective on a link renamed since) would be gone from
+  // the recovery file at its next write: the file as it was is kept beside it first
+  if (app.scene_left_out > 0) {
+    const std::string whole = recovery_kept_whole_path(s.autosave.path);
+    std::error_code ec;
+    std::filesystem::copy_file(s.autosave.path, whole,
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+      s.autosave.paused = true;
+      app.warn("the recovery file's " + std::to_string(app.scene_left_out) +
+               " left-out entries could not be kept in " + whole + " (" + ec.message() + ")" +
+               kept);
+    } else {
+      app.warn("the recovery file as it was, with the " + std::to_string(app.scene_left_out) +
+               " entries this robot could not take, is kept in " + whole);
+    }
+  }
   app.rest_on_opened = !scene.joint_q.empty();
   load_stored_from_scene(ui, scene, s.autosave.path);
   set_scene_path(ui, scene.extra.value("scene_path", std::string()));
+  // Save then goes to Save as, as for a scene opened with entries left out
+  s.scene_left_out = app.scene_left_out;
   app.last_edit = "restore session";
   if (scene.extra.value("timeline_playing", false)) play(app, true);
   return true;

@@ -15,8 +15,10 @@ namespace ikwb::gui {
 Scene session_scene(const Ui& ui);
 bool save_scene_file(Ui& ui, const std::string& path);
 bool open_scene_file(Ui& ui, const std::string& path);
-// restores the recovery file and resumes autosave
+// restores the recovery file and resumes autosave; where the robot could not take all of it,
+// the file as it was is kept first at recovery_kept_whole_path (FILE.before-restore.json)
 bool restore_recovery(Ui& ui);
+std::string recovery_kept_whole_path(const std::string& recovery_path);
 // what a recovery file holds, for the restore offer: "quadruped: 9 objectives, 4 timeline
 // keys, 2 stored configurations" (the robot as its file's name)
 std::string describe_recovery(const Scene& scene);

@@ -396,6 +396,29 @@ TEST_F(Session, AFullDiskAtTheCloseKeepsTheLastRecoveryFile) {
   EXPECT_EQ(dump("restored.json")["objectives"][0]["weight"], 1.75);
 }
 
+// A recovery file with an entry the robot cannot take (an objective on a link renamed since):
+// the restore leaves it out with a warning, and the file as it was is kept beside the recovery
+// file, which the session then writes without it (the entry was lost at the next autosave)
+TEST_F(Session, ARestoreThatLeavesEntriesOutKeepsTheFileAsItWas) {
+  const std::string rec = path("state/recovery.json");
+  fs::create_directories(path("state"));
+  const std::string text =
+      R"({"version":1,"robot":"panda","objectives":[{"type":"pose","name":"tcp",)"
+      R"("link":"nolink","target":{"position":[0.5,0,0.4],"orientation":[1,0,0,0]}}]})";
+  std::ofstream(rec) << text;
+  ASSERT_EQ(run("wait 2\nstore\nwait 3\n", "--recovery-file \"" + rec + "\" --restore"), 0)
+      << log();
+  const std::string whole = path("state/recovery.before-restore.json");
+  EXPECT_NE(log().find("entries this robot could not take, is kept in " + whole), std::string::npos)
+      << log();
+  std::ifstream in(whole);
+  std::stringstream kept;
+  kept << in.rdbuf();
+  EXPECT_EQ(kept.str(), text);
+  ASSERT_TRUE(fs::exists(rec));
+  EXPECT_EQ(json::parse(std::ifstream(rec))["objectives"].size(), 0u) << log();
+}
+
 // a robot opened through "dir/../" is saved with its path made plain
 TEST_F(Session, SavedRobotPathsAreNormal) {
   const std::string urdf = std::string(IKWB_SOURCE_DIR) + "/assets/robots/../robots/ur5e/ur5e.urdf";

@@ -33,6 +33,20 @@ void draw_diamond(ImDrawList* dl, ImVec2 c, float r, ImU32 col) {
   dl->AddQuadFilled({c.x, c.y - r}, {c.x + r, c.y}, {c.x, c.y + r}, {c.x - r, c.y}, col);
 }
 
+}  // namespace
+
+double axis_tick_step(double span, float width) {
+  // 1, 2 or 5 times a power of ten seconds, at least 1 s, with ticks at least kMinTickPx apart
+  // (a tick a second drew a million of them each frame for keys a million seconds apart)
+  constexpr float kMinTickPx = 6.0f;
+  const double least = span * kMinTickPx / std::max(width, 1.0f);
+  for (double decade = 1;; decade *= 10)
+    for (double m : {1.0, 2.0, 5.0})
+      if (m * decade >= least || !std::isfinite(least)) return m * decade;
+}
+
+namespace {
+
 // the time axis: segments, keys, playhead; mouse: select / retime keys, scrub
 void draw_axis(AppState& app, AxisDrag& drag) {
   TimelineState& t = app.timeline;
@@ -49,11 +63,14 @@ void draw_axis(AppState& app, AxisDrag& drag) {
   };
 
   dl->AddLine({p0.x + pad, y}, {p0.x + w - pad, y}, kAxisColor, 2.0f);
-  for (int s = 0; s <= int(span); ++s) {
+  const double step = axis_tick_step(span, w - 2 * pad);
+  const long ticks = long(span / step);
+  for (long i = 0; i <= ticks; ++i) {
+    const double s = double(i) * step;
     dl->AddLine({x_of(s), y + 6}, {x_of(s), y + 11}, kAxisColor);
-    char label[16];
-    std::snprintf(label, sizeof label, "%d", s);
-    if (int(span) <= 20 || s % 5 == 0) dl->AddText({x_of(s) + 2, y + 3}, kAxisColor, label);
+    char label[24];
+    std::snprintf(label, sizeof label, "%g", s);
+    if (ticks <= 20 || i % 5 == 0) dl->AddText({x_of(s) + 2, y + 3}, kAxisColor, label);
   }
   const bool rendered = t.rendered_serial == t.serial && t.render_error.empty();
   for (std::size_t k = 0; k + 1 < keys.size(); ++k) {

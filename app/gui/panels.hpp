@@ -83,6 +83,8 @@ void draw_messages_panel(Ui& ui, ImVec2 pos, ImVec2 size);
 void draw_open_urdf_dialog(Ui& ui);
 // the Timeline window (panel_timeline.cpp), while AppState::timeline.show_panel is on
 void draw_timeline_panel(Ui& ui);
+// seconds between the time axis's ticks for `span` seconds over `width` pixels
+double axis_tick_step(double span, float width);
 // the Scene menu (add obstacles, the world_collision objective) and the Obstacles section of the
 // Objectives panel (panel_obstacles.cpp)
 void draw_scene_menu(Ui& ui);

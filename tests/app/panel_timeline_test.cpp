@@ -25,5 +25,27 @@ TEST_F(TimelinePanel, ThePlayheadReadsBeforeTheSpeedItPlaysAt) {
   EXPECT_LE(overflow_right("Timeline"), 0.0f) << text;
 }
 
+// the axis draws a tick a second only where they fit: keys a million seconds apart drew a
+// million ticks a frame (6 s frames)
+TEST_F(TimelinePanel, TheAxisTicksFitItsWidthWhateverTheSpan) {
+  EXPECT_EQ(axis_tick_step(3.0, 600), 1.0);
+  EXPECT_EQ(axis_tick_step(100.0, 300), 2.0);
+  EXPECT_EQ(axis_tick_step(400.0, 600), 5.0);
+  EXPECT_EQ(axis_tick_step(1.05e6, 600), 20000.0);
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  for (double t : {0.0, 1e6}) ASSERT_GE(add_key(app, t), 0);
+  app.timeline.show_panel = true;
+  Viewport3D view;
+  Ui ui(app, view);
+  ui.layout.timeline = {280, 360, 660, 160};
+  const std::string text = frame_text([&] { draw_timeline_panel(ui); });
+  int vertices = 0;
+  for (ImGuiWindow* w : GImGui->Windows)
+    if (std::string(w->Name).rfind("Timeline", 0) == 0) vertices += w->DrawList->VtxBuffer.Size;
+  EXPECT_GT(vertices, 0);
+  EXPECT_LT(vertices, 20000) << text;
+}
+
 }  // namespace
 }  // namespace ikwb::gui

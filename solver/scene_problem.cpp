@@ -68,6 +68,32 @@ void clamp_to_limits(const Model& m, const std::vector<double>& lower,
 }
 
 namespace {
+// a value in messages: 3.1416, not 3.141593
+std::string printf_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.5g", v);
+  return buf;
+}
+}  // namespace
+
+int clamp_to_limits_named(const Model& m, const std::vector<double>& lower,
+                          const std::vector<double>& upper, std::vector<double>& q,
+                          const std::string& where, std::vector<std::string>& warnings) {
+  const std::vector<double> given = q;
+  clamp_to_limits(m, lower, upper, q);
+  int moved = 0;
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
+    const std::size_t c = std::size_t(m.joint_q_start[j]);
+    if (q[c] == given[c]) continue;
+    warnings.push_back(where + ": joint '" + m.joint_name[j] + "': " + printf_number(given[c]) +
+                       " is beyond its limits, set to " + printf_number(q[c]));
+    ++moved;
+  }
+  return moved;
+}
+
+namespace {
 
 // the shape's points that may touch the floor, in its own frame: a box's or a bounding box's
 // eight corners, a sphere's centre (the radius is handled by the caller)
@@ -401,7 +427,7 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
     }
     s.locked_joints.push_back(j);
   }
-  clamp_to_limits(m, s.dof_lower, s.dof_upper, s.q);
+  s.left_out += clamp_to_limits_named(m, s.dof_lower, s.dof_upper, s.q, "joint_q", s.warnings);
   State fk(m);
   eval_fk(m, s.q, {}, fk);
   for (std::size_t i = 0; i < scene.objectives.size(); ++i) {

@@ -24,15 +24,6 @@ void targets_at_key(const Model& m, const std::vector<PlacedObjective>& objectiv
       key.targets[i] = objective_met_target(m, objectives[i].objective.params, fk.body_q);
 }
 
-namespace {
-// a value in messages: 3.1416, not 3.141593
-std::string printf_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.5g", v);
-  return buf;
-}
-}  // namespace
-
 Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup& setup,
                            std::vector<std::string>& warnings) {
   Timeline tl;
@@ -47,21 +38,11 @@ Timeline timeline_on_model(const Model& m, const Scene& scene, const SceneSetup&
     apply_joint_map(m, sk.joint_q, "timeline key " + std::to_string(k), key.q, warnings);
     // into the limits in force: the scene's joint_limits where it has them; a value moved is
     // named (a later jump message was the only sign of it)
-    const std::vector<double> given = key.q;
-    if (setup.dof_lower.size() == std::size_t(m.dof_count) &&
-        setup.dof_upper.size() == std::size_t(m.dof_count))
-      clamp_to_limits(m, setup.dof_lower, setup.dof_upper, key.q);
-    else
-      clamp_to_limits(m, key.q);
-    for (int j = 0; j < m.joint_count; ++j) {
-      if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1)
-        continue;
-      const std::size_t c = std::size_t(m.joint_q_start[j]);
-      if (key.q[c] != given[c])
-        warnings.push_back("timeline key " + std::to_string(k) + ": joint '" + m.joint_name[j] +
-                           "': " + printf_number(given[c]) + " is beyond its limits, set to " +
-                           printf_number(key.q[c]));
-    }
+    const bool scene_limits = setup.dof_lower.size() == std::size_t(m.dof_count) &&
+                              setup.dof_upper.size() == std::size_t(m.dof_count);
+    clamp_to_limits_named(m, scene_limits ? setup.dof_lower : m.dof_lower,
+                          scene_limits ? setup.dof_upper : m.dof_upper, key.q,
+                          "timeline key " + std::to_string(k), warnings);
     targets_at_key(m, setup.objectives, key);
     const std::string where = "timeline key " + std::to_string(k);
     if (same_order && sk.targets.size() > setup.objectives.size())

@@ -178,6 +178,25 @@ TEST(SceneProblem, LimitsOfAContinuousJointAreIgnoredWithAWarning) {
   EXPECT_EQ(setup.dof_upper[shoulder], 1.0);
 }
 
+// a joint_q value beyond the limits in force is moved into them with a warning that names it
+// (90 typed in degrees read as 2.8973 rad without a word), and counts as left out (Save would
+// write the moved value over the file's)
+TEST(SceneProblem, AJointValueBeyondItsLimitsIsMovedWithAWarning) {
+  auto m = two_pandas();
+  Scene scene = parse_scene(R"({"version": 1, "robot": "x",
+    "joint_q": {"left_joint1": 90, "left_joint2": 0.4, "right_joint1": 2},
+    "joint_limits": {"right_joint1": [-1, 1]}})",
+                            "deg.json", "");
+  ASSERT_TRUE(scene.warnings.empty()) << scene.warnings[0];
+  SceneSetup setup = resolve_scene(*m, scene);
+  ASSERT_EQ(setup.warnings.size(), 2u) << setup.warnings[0];
+  EXPECT_EQ(setup.warnings[0],
+            "joint_q: joint 'left_joint1': 90 is beyond its limits, set to 2.8973");
+  EXPECT_EQ(setup.warnings[1], "joint_q: joint 'right_joint1': 2 is beyond its limits, set to 1");
+  EXPECT_EQ(setup.left_out, 2);
+  EXPECT_EQ(setup.q[std::size_t(m->joint_q_start[m->find_joint("left_joint2")])], 0.4);
+}
+
 TEST(SceneProblem, ProblemHoldsTheDescriptionsAsTheyAre) {
   auto m = two_pandas();
   SceneSetup setup = resolve_scene(*m, every_kind_scene());

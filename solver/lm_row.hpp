@@ -891,7 +891,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   // those held (held: nv, or null) take 0. With dq (the plain step's right-hand side, or null),
   // its first pass and the plain step share one solve.
   auto posture_step = [&](T* out, const T* held, T* dq) {
-    difference_row(m, w.q, w.null_rest, out);
+    posture_difference(m, w.q, w.null_rest, out);
     for (int a = 0; a < nv; ++a) {
       const bool free = (!w.dof_free || w.dof_free[a]) && !(held && held[a] > T(0));
       out[a] = free ? -null_step_scale() * cfg.null_space_gain * w.null_weight * out[a] : T(0);

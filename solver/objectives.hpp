@@ -133,6 +133,19 @@ IKWB_HD Vec3<S> rotation_error(const Quat<S>& a, const Quat<S>& b) {
   return quat_log(a * conjugate(b));
 }
 
+// A posture's rows (dof_count): q (-) rest, but for a free joint's position, which stays 0 (a
+// floating base's place is where the feet or the task put it, not a posture: a humanoid's walk
+// retargeted in sequence, its base pulled back toward where it started in the null space, leaned
+// further with every metre walked, 0.27 rad at the torso after 11 m). Its orientation is kept
+// (an upright base).
+template <class T, class S, class U>
+IKWB_HD void posture_difference(const ModelView<T>& m, const S* q, const U* rest, S* out) {
+  difference_row(m, q, rest, out);
+  for (int j = 0; j < m.joint_count; ++j)
+    if (JointType(m.joint_type[j]) == JointType::kFree)
+      for (int k = 0; k < 3; ++k) out[m.joint_qd_start[j] + k] = S(0);
+}
+
 // Raw residual rows of objective o for problem `problem` at configuration q with body poses
 // body_q (from fk_row of q). Writes o.dim values to r (the objective's first row).
 template <class T, class S>
@@ -171,7 +184,7 @@ IKWB_HD void objective_residual(const ProblemView<T>& pv, int oi, int problem, c
       }
       break;
     case ObjectiveType::kPosture:
-      difference_row(m, q, pv.rest_q + oi * m.coord_count, r);
+      posture_difference(m, q, pv.rest_q + oi * m.coord_count, r);
       break;
     case ObjectiveType::kRelativeBall: {
       Vec3<S> e = world_point(body_q, o.link, o.offset) - world_point(body_q, o.link_b, o.offset_b);
@@ -299,8 +312,7 @@ IKWB_HD void objective_jacobian(const ProblemView<T>& pv, int oi, int problem, c
         if (nd == 1 || t == JointType::kPlanar) {
           for (int k = 0; k < nd; ++k) J[(ds + k) * ld + ds + k] = T(1);
         } else if (nd > 1) {
-          int off = t == JointType::kFree ? 3 : 0;
-          for (int k = 0; k < off; ++k) J[(ds + k) * ld + ds + k] = T(1);
+          const int off = t == JointType::kFree ? 3 : 0;  // a free joint's position: zero rows
           Quat<T> a{q[qs + off], q[qs + off + 1], q[qs + off + 2], q[qs + off + 3]};
           Quat<T> b{rest[qs + off], rest[qs + off + 1], rest[qs + off + 2], rest[qs + off + 3]};
           const So3LeftJacobianInv<T> jl_inv(rotation_error(normalize(a), normalize(b)));

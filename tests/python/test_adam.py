@@ -301,6 +301,25 @@ def test_initial_guess_is_used_and_warm_start_otherwise(tiny_path):
     assert np.sign(ik.get_solution()[1][1]) == 1
 
 
+def test_a_per_frame_loop_out_of_reach_and_back_keeps_its_branch():
+    """The hand's target goes 1.2 m out of reach and comes back: the guess (the frame before) is
+    solved alone to its end before any restart, so the way back stays on the branch the frames
+    took (with a stall giving the guess up, the frame back into reach jumped 0.91 rad)."""
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik.add_target(TCP, ikwb.TargetType.POSE)
+    ik.set_initial_guess(np.eye(4), [0, -0.785398, 0, -2.356194, 0, 1.570796, 0.785398])
+    down = np.diag([1.0, -1.0, -1.0])
+    out = np.linspace(0, 1.2, 301)
+    q, converged = [], []
+    for dx in np.concatenate([out, np.full(50, 1.2), out[::-1]]):
+        ik.update_target(TCP, ([0.30689 + dx, 0, 0.48688], down))
+        ik.solve()
+        q.append(ik.get_solution()[1])
+        converged.append(ik.converged)
+    assert converged[0] and converged[-1] and not converged[350]
+    assert np.abs(np.diff(q, axis=0)).max() < 0.2  # 1.2 m in 300 steps: 4 mm a frame
+
+
 def test_joint_limits(tiny_path):
     close = [0.148, 0.0, 0.1]  # needs the elbow near 2.9 rad, past its 2.5 limit
     active = ikwb.InverseKinematics(tiny_path, ["shoulder", "elbow"])

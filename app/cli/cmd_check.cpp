@@ -159,7 +159,9 @@ int cmd_check(int argc, char** argv) {
       }
     }
     std::vector<std::pair<int, int>> disabled;
-    if (!scene.srdf.empty()) {
+    if (args.has("srdf")) {
+      disabled = fitting_srdf_pairs(m, scene.srdf);
+    } else if (!scene.srdf.empty()) {
       std::vector<std::string> srdf_warnings;
       disabled = disabled_body_pairs(m, load_srdf(scene.srdf), srdf_warnings, scene.srdf);
       print_warnings(srdf_warnings);

@@ -456,9 +456,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   if (args.has("srdf")) {
     // the command line's SRDF replaces the scene's; it must be usable
     scene.srdf = args.get("srdf");
-    std::vector<std::string> srdf_warnings;
-    disabled_body_pairs(m, load_srdf(scene.srdf), srdf_warnings, scene.srdf);
-    print_warnings(srdf_warnings);
+    fitting_srdf_pairs(m, scene.srdf);
   }
   SceneSetup setup = resolve_scene(m, scene);
   require_solvable_scene(m, scene, setup, scene_path, "ikwb solve");

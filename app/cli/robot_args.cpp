@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "engine/core/collision_geometry.hpp"
 #include "engine/core/objective_kinds.hpp"
 #include "engine/core/robot_path.hpp"
 
@@ -99,6 +100,16 @@ MeshFiles scene_mesh_files(const Scene& scene) {
         if (c.points.empty()) return MeshFiles::kCollision;
   }
   return MeshFiles::kNone;
+}
+
+std::vector<std::pair<int, int>> fitting_srdf_pairs(const Model& m, const std::string& path) {
+  std::vector<std::string> warnings;
+  std::vector<std::pair<int, int>> pairs = disabled_body_pairs(m, load_srdf(path), warnings, path);
+  if (!warnings.empty())
+    throw std::runtime_error(warnings[0] +
+                             " (--srdf must name this robot's links; a scene's \"srdf\" with "
+                             "such entries only warns)");
+  return pairs;
 }
 
 void print_warnings(const std::vector<std::string>& warnings, const std::string& file,

@@ -50,6 +50,12 @@ int find_target_link(const Model& m, const std::string& name);
 // each warning on standard error as "warning: TEXT", or "warning: FILE: TEXT" when it is about
 // `file` and does not name it already, nor `robot_file` (a scene passes on the warnings of its
 // robot's collision geometry, which name the robot file)
+// The body pairs the SRDF of --srdf disables; it must fit the robot: an entry naming a link the
+// robot lacks (another robot's SRDF, a stale name) throws std::runtime_error with the entries,
+// where a scene's "srdf" is a warning (docs/scene_format.md: an option is what the user typed
+// just now)
+std::vector<std::pair<int, int>> fitting_srdf_pairs(const Model& m, const std::string& path);
+
 void print_warnings(const std::vector<std::string>& warnings, const std::string& file = "",
                     const std::string& robot_file = "");
 

@@ -250,13 +250,21 @@ TEST(CliCheck, ErrorsNameTheProblem) {
   EXPECT_NE(ignored.err.find("--seed goes with --sample-pairs"), std::string::npos) << ignored.err;
   std::string bad =
       dir.write("bad.srdf", "<robot><disable_collisions link1=\"x\" link2=\"y\"/></robot>");
-  // an entry naming links the robot lacks is skipped with a warning (the others apply)
+  // an entry naming links the robot lacks: --srdf is refused (another robot's SRDF was taken
+  // with a warning, "the other 0 are disabled"); a scene's "srdf" skips it with a warning
   CmdResult b = test::run_command(cmd_check, {"check", "panda", "--q", q, "--srdf", bad});
-  EXPECT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(b.code, 1) << b.err;
   EXPECT_NE(b.err.find("1 <disable_collisions> entry names a link robot 'panda' lacks, skipped: "
-                       "x - y (no 'x')"),
+                       "x - y (no 'x'); the other 0 are disabled (--srdf must name this robot's "
+                       "links"),
             std::string::npos)
       << b.err;
+  std::string with_bad =
+      dir.write("sb.json", R"({"version": 1, "robot": "panda", "srdf": ")" + bad + R"("})");
+  CmdResult sb = test::run_command(cmd_check, {"check", "panda", "--q", q, "--scene", with_bad});
+  EXPECT_EQ(sb.code, 0) << sb.err;
+  EXPECT_NE(sb.err.find("entry names a link robot 'panda' lacks, skipped"), std::string::npos)
+      << sb.err;
   std::string scene = dir.write(
       "s.json", R"({"version": 1, "robot": "panda", "obstacles": [{"name": "b", "type": "box",
         "size": [0.1, -1, 0.1], "pose": {}}]})");

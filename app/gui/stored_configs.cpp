@@ -3,8 +3,10 @@
 #include "app/gui/stored_configs.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 
@@ -49,8 +51,11 @@ void write_json(const std::string& path, const std::string& robot,
 std::string parse_target(const std::vector<std::string>& fields, Transform<double>* t) {
   std::vector<double> v(fields.size());
   for (std::size_t k = 0; k < fields.size(); ++k)
-    if (!plain_number(fields[k], &v[k])) return "expected x,y,z[,qx,qy,qz,qw] numbers";
-  if (v.size() != 3 && v.size() != 7) return "expected x,y,z[,qx,qy,qz,qw] numbers";
+    if (!plain_number(fields[k], &v[k]))
+      return "column " + std::to_string(k + 1) + " " + not_a_number(fields[k]) +
+             " (expected x,y,z[,qx,qy,qz,qw] numbers, comma-separated)";
+  if (v.size() != 3 && v.size() != 7)
+    return "expected 3 or 7 values (x,y,z[,qx,qy,qz,qw]), got " + std::to_string(v.size());
   // the command line's rules for T.csv: positions within 1e6 m, unit quaternions (to 1e-3)
   for (int k = 0; k < 3; ++k)
     if (!(std::fabs(v[k]) <= kMaxLength)) return "a position beyond 1e6 m";
@@ -268,17 +273,25 @@ void load_stored_from_scene(Ui& ui, const Scene& scene, const std::string& file)
 
 bool import_targets(Ui& ui, const std::string& path) {
   AppState& app = ui.app;
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
-    app.error(path + ": cannot read the target list");
+    app.error(path + ": cannot read the target list (" + std::strerror(errno) + ")");
     return false;
   }
   std::vector<Transform<double>> targets;
   std::vector<std::string> bad;
   std::string line;
   bool seen_line = false;  // a line that is not a comment or blank was read
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  int n = 0;
+  // the command line's reader: line ends of every kind, a byte order mark, and a file that is
+  // not text (UTF-16, binary) refused by name (it read "no targets imported")
+  for (;;) {
+    try {
+      if (!next_csv_line(in, line, &n, path)) break;
+    } catch (const CsvError& e) {
+      app.error(std::string(e.what()) + "; no targets imported");
+      return false;
+    }
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     std::vector<std::string> fields = split_csv_line(line);

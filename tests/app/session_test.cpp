@@ -728,13 +728,24 @@ TEST_F(Session, ImportTargetsReportsBadLinesAndKeepsTheGoodOnes) {
   expect_near(d["objectives"][0]["target"]["position"], json::array({0.35, -0.1, 0.45}), 1e-12,
               "applied target");
   std::string text = log();
-  EXPECT_NE(text.find("targets.csv: line 4"), std::string::npos) << text;
-  EXPECT_NE(text.find("targets.csv: line 7"), std::string::npos) << text;
+  EXPECT_NE(text.find("targets.csv: line 4: column 2 'oops' is not a number"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("targets.csv: line 7: expected 3 or 7 values (x,y,z[,qx,qy,qz,qw]), got 2"),
+            std::string::npos)
+      << text;
   // the command line's rules: a position within 1e6 m, a unit quaternion
   EXPECT_NE(text.find("targets.csv: line 8: a position beyond 1e6 m"), std::string::npos) << text;
   EXPECT_NE(text.find("targets.csv: line 9: the quaternion is not unit (norm 2"), std::string::npos)
       << text;
   EXPECT_EQ(run("robot panda\nimport_targets missing.csv\n"), 1);
+  EXPECT_NE(log().find("missing.csv: cannot read the target list (No such file or directory)"),
+            std::string::npos)
+      << log();
+  // a file that is not text is named as such (it read "no targets imported")
+  std::ofstream(path("utf16.csv"), std::ios::binary) << std::string("\xFF\xFEx\0,\0y\0\n\0", 10);
+  EXPECT_EQ(run("robot panda\nimport_targets utf16.csv\n"), 1);
+  EXPECT_NE(log().find("utf16.csv:1: the file is UTF-16 text; save it as UTF-8"), std::string::npos)
+      << log();
   // an objective that does not exist is named as such
   EXPECT_EQ(run("robot panda\nimport_targets targets.csv\napply_target 0 99\n"), 1) << log();
   EXPECT_NE(log().find("no objective 99 (there are 3)"), std::string::npos) << log();

@@ -74,7 +74,7 @@ int find_target_link(const Model& m, const std::string& name) {
     }
     throw CliError("unknown link '" + name + "'" +
                    (close.empty() ? "" : "; did you mean " + close + "?") +
-                   "; links are: " + names);
+                   (names.empty() ? "; the robot has no links" : "; links are: " + names));
   }
   if (link_dof_count(m, link) > 0) return link;
   std::fprintf(stderr,

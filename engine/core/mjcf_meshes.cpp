@@ -146,7 +146,8 @@ MjcfMeshFiles::MjcfMeshFiles(const MjcfSources& sources) : vfs_(std::make_unique
     if (ext != ".stl" && ext != ".obj" && ext != ".msh") continue;
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) {
-      replace(i, "not found in " + fs::path(path).parent_path().string(), "");
+      const std::string dir = fs::path(path).parent_path().string();
+      replace(i, "not found in " + (dir.empty() ? std::string("the current folder") : dir), "");
     } else if (ext == ".obj" && obj_too_few_vertices(path)) {
       replace(i, "with fewer than 4 vertices (MuJoCo 2.2.2 crashes on such files)", "");
     } else if (ext == ".stl" && !readable_binary_stl(path)) {

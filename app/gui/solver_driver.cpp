@@ -122,6 +122,7 @@ void SolverDriver::ensure_solver(AppState& app) {
 bool SolverDriver::idle(const AppState& app) const {
   if (!have_last_ || !app.solve.settled) return false;
   if (!app.solve.converged && app.solve.stalled_frames < kRestFrames) return false;
+  if (!app.solve.converged && kept_state_.hard_off && hard_off_frames_ < kRestFrames) return false;
   if (app.solve.settling && settling_frames_ < kRestFrames) return false;
   if (app.want_alternatives && app.frame_budget_ms > 0 && pool_.has_work(app.problem_serial()))
     return false;
@@ -299,6 +300,7 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
                            : kept_seed_ == best.seed ? best.constraint_violation
                                                      : 0.0;
   kept_state_.hard_off = violation > app.settings.tol_constraint;
+  kept_state_.violation = violation;
   if (kept_seed_ == best.seed) {
     kept_state_.penalty = best.penalty;
     kept_state_.multipliers = best.multipliers;
@@ -310,7 +312,7 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
     else
       kept_state_.multipliers.clear();
   } else {
-    kept_state_ = {0, {}, kept_state_.converged, kept_state_.hard_off};
+    kept_state_ = {0, {}, kept_state_.converged, kept_state_.hard_off, kept_state_.violation};
   }
   frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
   frame_.settling = kept_seed_ == best.seed && best.settling;
@@ -412,7 +414,8 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
 
   const ProblemResult& kept = kept_seed_ == 0 ? warm : pool[kept_seed_ - 1].slice;
   kept_state_ = {kept.penalty, kept.multipliers, kept.converged,
-                 kept.constraint_violation > app.settings.tol_constraint};
+                 kept.constraint_violation > app.settings.tol_constraint,
+                 kept.constraint_violation};
   frame_.iterations = kept.iterations;
   frame_.settling = kept.settling;
   frame_.total_iterations = pick.total_iterations;
@@ -432,10 +435,12 @@ void SolverDriver::rest_here(AppState& app) {
   st.ran = false;
   set_resting(st, e, missed.empty());
   st.stalled_frames = kRestFrames;
+  hard_off_frames_ = kRestFrames;  // shown as it stands, hard objectives held or not
   st.seed = 0;
   settling_frames_ = 0;
   progress_error_ = e.combined();
   progress_cost_ = HUGE_VAL;  // the cost is the next solve's
+  progress_violation_ = HUGE_VAL;
   kept_seed_ = 0;
   penalty_ = 0;
   carried_ = {};
@@ -459,7 +464,9 @@ void SolverDriver::warn_broken_hard(AppState& app) {
   // merely made little progress may be on its way (a hard foot a tenth of a millimetre off
   // while the hands still move), and a frame it calls converged passes, whatever a report's
   // rounding says
-  if (app.solve.converged || app.solve.stalled_frames < kRestFrames) return;
+  if (app.solve.converged || app.solve.stalled_frames < kRestFrames ||
+      hard_off_frames_ < kRestFrames)
+    return;
   std::string broken;
   int count = 0;
   for (const WorkbenchObjective& o : app.objectives)
@@ -493,11 +500,18 @@ void SolverDriver::update_status(AppState& app) {
   const TaskErrors after = task_errors(app);
   // a changed problem (a drag) always counts as progress
   const double cost = r.row_cost[keep];
+  // hard objectives still off and closing in count too: the soft cost of hands pulled far out of
+  // reach crept 0.1% a frame while the multipliers brought the feet back, and the solver rested
+  // with the feet 0.35 mm off for good and a warning that they could not hold
+  const double violation = kept_state_.violation;
+  const bool hard_closing = violation > app.settings.tol_constraint &&
+                            violation < (1.0 - kProgress) * progress_violation_;
   const bool progress = !same_problem_ || after.combined() < (1.0 - kProgress) * progress_error_ ||
-                        cost < (1.0 - kProgress) * progress_cost_;
+                        cost < (1.0 - kProgress) * progress_cost_ || hard_closing;
   if (progress) {
     progress_error_ = after.combined();
     progress_cost_ = cost;
+    progress_violation_ = violation;
   }
 
   st.ran = true;
@@ -513,6 +527,7 @@ void SolverDriver::update_status(AppState& app) {
   st.backend_note = note_;
   st.settling = st.converged && frame_.settling;
   settling_frames_ = st.settling && same_problem_ ? settling_frames_ + 1 : 0;
+  hard_off_frames_ = !kept_state_.hard_off ? 0 : same_problem_ ? hard_off_frames_ + 1 : 1;
   // stuck frames count only while the problem stays the same (never during a drag)
   if (st.converged || !same_problem_ || progress || keep != 0)
     st.stalled_frames = 0;

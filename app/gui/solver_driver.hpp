@@ -90,10 +90,16 @@ class SolverDriver {
   int kept_seed_ = 0;
   uint64_t warned_serial_ = 0, warned_version_ = 0;  // the problem warn_broken_hard last named
   int settling_frames_ = 0;  // consecutive frames on one problem that ended settling
-  // the combined task error and the kept seed's soft cost after the last frame that made
-  // progress (update_status)
+  // consecutive frames whose kept seed ended with a hard objective off (on one problem): a best
+  // effort rests on a frame that holds them unless none of the last kRestFrames did (hard rows
+  // against hands pulled out of reach swing in and out of tolerance from frame to frame, and
+  // the solver rested on a frame with the feet 0.35 mm off, for good)
+  int hard_off_frames_ = 0;
+  // the combined task error, the kept seed's soft cost and its hard violation after the last
+  // frame that made progress (update_status)
   double progress_error_ = 0;
   double progress_cost_ = 0;
+  double progress_violation_ = 0;  // the kept seed's hard violation then
   // this frame's solve as update_status reports it
   struct FrameSolve {
     int iterations = 0;        // of the kept seed
@@ -127,6 +133,7 @@ class SolverDriver {
     std::vector<double> multipliers;
     bool converged = false;
     bool hard_off = false;  // its hard objectives ended beyond tol_constraint
+    double violation = 0;   // how far (the largest over its hard objectives)
   };
   KeptState kept_state_;
   uint64_t penalty_serial_ = 0;  // the problem both are of

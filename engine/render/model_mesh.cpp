@@ -72,11 +72,36 @@ MeshData geometry_mesh(const Geometry& g) {
   return m;
 }
 
+MeshData missing_visual_stand_in(const Model& model, int body) {
+  MeshData out;
+  if (body < 0 || body >= int(model.body_collisions.size())) return out;
+  for (const Geometry& g : model.body_collisions[std::size_t(body)]) {
+    if (drawn_as_placeholder(g)) continue;
+    MeshData m = geometry_mesh(g);
+    for (std::size_t i = 0; i < m.vertex_count(); ++i)
+      for (int k = 0; k < 4; ++k) m.colors[4 * i + k] = kPlaceholderColor[k];
+    append_mesh(out, m);
+  }
+  return out;
+}
+
 std::vector<MeshData> build_body_meshes(const Model& model, bool collision) {
   std::vector<MeshData> out(model.body_count);
   const auto& geoms = collision ? model.body_collisions : model.body_visuals;
   for (int b = 0; b < model.body_count && b < int(geoms.size()); ++b) {
-    for (const Geometry& g : geoms[b]) append_mesh(out[b], geometry_mesh(g));
+    bool stood_in = false;  // the body's collision shapes stand in for its missing meshes
+    for (const Geometry& g : geoms[b]) {
+      if (!collision && drawn_as_placeholder(g)) {
+        if (stood_in) continue;
+        MeshData shapes = missing_visual_stand_in(model, b);
+        if (!shapes.positions.empty()) {
+          append_mesh(out[b], shapes);
+          stood_in = true;
+          continue;
+        }
+      }
+      append_mesh(out[b], geometry_mesh(g));
+    }
   }
   return out;
 }

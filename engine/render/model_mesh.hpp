@@ -23,7 +23,14 @@ bool drawn_as_placeholder(const Geometry& g);
 // has them, else the geometry's rgba (URDF material or the loader's default).
 MeshData geometry_mesh(const Geometry& g);
 
-// (body_count) meshes in body frames; bodies without geometry get an empty mesh
+// what stands in for body's visual meshes that could not be loaded: its collision shapes that
+// could, in the placeholder's magenta (a missing head drawn as a 5 cm cube hid inside the neck,
+// and a figure silently lost its head); empty when it has none
+MeshData missing_visual_stand_in(const Model& model, int body);
+
+// (body_count) meshes in body frames; bodies without geometry get an empty mesh. A visual mesh
+// that could not be loaded is drawn as missing_visual_stand_in, or the placeholder box where
+// that is empty.
 std::vector<MeshData> build_body_meshes(const Model& model, bool collision = false);
 
 // world axis-aligned bounds of all meshes at poses body_q (body_count); false when there are

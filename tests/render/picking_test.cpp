@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "engine/core/fk.hpp"
+#include "engine/core/urdf_loader.hpp"
 #include "engine/render/glm_convert.hpp"
 #include "engine/render/model_mesh.hpp"
 #include "engine/render/primitives.hpp"
@@ -167,6 +170,38 @@ TEST(ModelMesh, PlaceholdersAreMeshesWithoutTriangles) {
   Geometry empty = loaded;
   empty.mesh = std::make_shared<MeshData>();
   EXPECT_TRUE(drawn_as_placeholder(empty));
+}
+
+// a missing visual mesh of a body with collision shapes is drawn as those shapes, magenta (a
+// missing head was a 5 cm cube inside the neck); without them, the placeholder box
+TEST(ModelMesh, AMissingMeshIsDrawnAsTheBodysCollisionShapes) {
+  const std::string urdf = R"(<robot name="r">
+    <link name="base"/>
+    <link name="head">
+      <visual><geometry><mesh filename="no_such_head.stl"/></geometry></visual>
+      <collision><origin xyz="0 0 0.1"/><geometry><box size="0.2 0.3 0.4"/></geometry></collision>
+    </link>
+    <link name="hand"><visual><geometry><mesh filename="no_such_hand.stl"/></geometry></visual></link>
+    <joint name="j" type="revolute"><parent link="base"/><child link="head"/><axis xyz="0 0 1"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <joint name="k" type="fixed"><parent link="head"/><child link="hand"/></joint>
+  </robot>)";
+  const LoadResult r = load_urdf_string(urdf, "r.urdf", "");
+  const Model& m = *r.model;
+  const std::vector<MeshData> meshes = build_body_meshes(m);
+  const MeshData& head = meshes[std::size_t(m.find_body("head"))];
+  ASSERT_EQ(head.triangle_count(), 12u);
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (std::size_t i = 0; i < head.vertex_count(); ++i) {
+    const glm::vec3 p(head.positions[3 * i], head.positions[3 * i + 1], head.positions[3 * i + 2]);
+    lo = glm::min(lo, p), hi = glm::max(hi, p);
+  }
+  EXPECT_NEAR(hi.x - lo.x, 0.2f, 1e-6f);
+  EXPECT_NEAR(hi.z, 0.3f, 1e-6f);
+  EXPECT_FLOAT_EQ(head.colors[1], kPlaceholderColor[1]);
+  const MeshData& hand = meshes[std::size_t(m.find_body("hand"))];
+  ASSERT_EQ(hand.triangle_count(), 12u);
+  EXPECT_NEAR(hand.positions[0] * 2.0f, kPlaceholderSize, 1e-6f);
 }
 
 TEST(ModelMesh, WorldBounds) {

@@ -323,7 +323,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   if (!targets.ignored_columns.empty()) {
     std::string names;
     for (const std::string& n : targets.ignored_columns)
-      names += (names.empty() ? "'" : ", '") + n + "'";
+      names += (names.empty() ? "" : ", ") + quote_field(n);
     std::fprintf(stderr, "note: %s: column%s %s not target coordinates, not read\n",
                  targets_path == "-" ? kStandardInput : targets_path.c_str(),
                  targets.ignored_columns.size() == 1 ? "" : "s",

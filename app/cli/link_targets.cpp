@@ -35,6 +35,21 @@ bool is_header(const std::vector<std::string>& fields) {
 
 constexpr const char* kTargetColumns[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
 
+// a column name that other tools give an orientation under: roll / pitch / yaw, rx / ry / rz,
+// ox..ow, q_x..q_w, quat*, orient*, rot*, euler*, rpy* (compared without case, '_', '-', ' ')
+bool looks_like_orientation(const std::string& name) {
+  std::string n;
+  for (char ch : name)
+    if (std::isalnum(static_cast<unsigned char>(ch)))
+      n += char(std::tolower(static_cast<unsigned char>(ch)));
+  for (const char* exact : {"roll", "pitch", "yaw", "rx", "ry", "rz", "rw", "ox", "oy", "oz", "ow",
+                            "qx", "qy", "qz", "qw", "w"})
+    if (n == exact) return true;
+  for (const char* prefix : {"quat", "orient", "rot", "euler", "rpy"})
+    if (n.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 // A header's columns in x, y, z[, qx, qy, qz, qw] order: order[k] is the file's column of name
 // k (3 or 7 entries). Names compare without case and around blanks. Other columns (a frame
 // number, a time) are not read and are listed in *ignored. Returns "" or what is wrong: x, y or
@@ -72,6 +87,19 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
     return "the header must name x, y and z, and for a pose qx, qy, qz and qw, once each in "
            "any order (other columns are not read); missing " +
            missing + " (its columns: " + columns + ")";
+  }
+  // positions only, beside columns that hold an orientation under other names: solved as
+  // positions, the orientation dropped with a note, and the summary read 100% solved
+  if (quaternion == 0) {
+    std::string orientation;
+    for (const std::string& h : *ignored)
+      if (looks_like_orientation(h))
+        orientation += (orientation.empty() ? "" : ", ") + quote_field(h);
+    if (!orientation.empty())
+      return "the columns " + orientation +
+             " look like an orientation, which a pose target gives as a unit quaternion named "
+             "qx, qy, qz, qw (roll, pitch and yaw: convert them); without those columns the "
+             "targets are positions (remove the others to solve positions only)";
   }
   at.resize(quaternion == 4 ? 7 : 3);
   *order = std::move(at);

@@ -313,6 +313,22 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
   EXPECT_NE(r.err.find("missing 'qw' (its columns: 'x', 'y', 'z', 'qx', 'qy', 'qz', 'w')"),
             std::string::npos)
       << r.err;
+  // an orientation under other names is not dropped for a position solve that reads 100%
+  for (const char* names : {"roll,pitch,yaw", "q_x,q_y,q_z,q_w", "ox,oy,oz,ow"}) {
+    std::string other =
+        dir.write("other.csv", std::string("x,y,z,") + names + "\n" + p[0] + ",0,0,0,1\n");
+    r = run_solve(other, out);
+    EXPECT_EQ(r.code, 1) << names;
+    EXPECT_NE(r.err.find("look like an orientation, which a pose target gives as a unit "
+                         "quaternion named qx, qy, qz, qw"),
+              std::string::npos)
+        << r.err;
+  }
+  std::string timed = dir.write("timed.csv", "time,x,y,z\n0.5," + p[0] + "\n");
+  r = run_solve(timed, out);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("column 'time' is not target coordinates, not read"), std::string::npos)
+      << r.err;
   std::string twice = dir.write("twice.csv", "x,y,z,X\n" + p[0] + ",1\n");
   r = run_solve(twice, out);
   EXPECT_NE(r.code, 0);

@@ -118,34 +118,13 @@ class AdamIK {
   }
 
   void update_position(const std::string& frame, py::handle position) {
-    AdamTarget& t = find(frame, "update_target_position");
-    if (t.type == TargetType::kRotation)
-      throw py::value_error("update_target_position: target '" + frame + "' is a ROTATION target");
-    auto p = position_of(position, "update_target_position position");
-    t.target.p = target_position(p.data(), "update_target_position");
-    t.position_set = true;
+    set_position(frame, position, "update_target_position");
   }
-
   void update_orientation(const std::string& frame, py::handle rotation) {
-    AdamTarget& t = find(frame, "update_target_orientation");
-    if (t.type == TargetType::kPosition)
-      throw py::value_error("update_target_orientation: target '" + frame +
-                            "' is a POSITION target");
-    t.target.q = rotation_of(rotation, "update_target_orientation rotation");
-    t.rotation_set = true;
+    set_orientation(frame, rotation, "update_target_orientation");
   }
-
   void update_pose(const std::string& frame, py::handle position, py::handle rotation) {
-    AdamTarget& t = find(frame, "update_target_pose");
-    if (t.type != TargetType::kPose)
-      throw py::value_error("update_target_pose: target '" + frame + "' is a " + type_name(t.type) +
-                            " target, not a POSE target");
-    // both read before either is set: a bad rotation leaves the position as it was
-    auto p = position_of(position, "update_target_pose position");
-    const Vec3<double> at = target_position(p.data(), "update_target_pose");
-    t.target.q = rotation_of(rotation, "update_target_pose rotation");
-    t.target.p = at;
-    t.position_set = t.rotation_set = true;
+    set_pose(frame, position, rotation, "update_target_pose");
   }
 
   void update(const std::string& frame, py::handle target) {
@@ -158,7 +137,7 @@ class AdamIK {
               "update_target: a (position, rotation) pair needs a POSE "
               "target; '" +
               frame + "' is a " + type_name(t.type) + " target");
-        update_pose(frame, s[0], s[1]);
+        set_pose(frame, s[0], s[1], "update_target");
         return;
       }
     }
@@ -167,10 +146,10 @@ class AdamIK {
       throw py::value_error("update_target: expected an array or a (position, rotation) pair");
     auto a = as_doubles(raw, "update_target target", std::vector<py::ssize_t>(raw.ndim(), -1));
     if (a.size() == 3 && (a.ndim() == 1 || (a.ndim() == 2 && (a.shape(0) == 1 || a.shape(1) == 1))))
-      update_position(frame, a);
+      set_position(frame, a, "update_target");
     else if ((a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3) ||
              (a.ndim() == 1 && a.shape(0) == 4))
-      update_orientation(frame, a);
+      set_orientation(frame, a, "update_target");
     else
       throw py::value_error(
           "update_target: expected a position (3,), a rotation (3, 3) or "
@@ -356,6 +335,37 @@ class AdamIK {
   std::string backend_note_;
 
  private:
+  void set_position(const std::string& frame, py::handle position, const std::string& what) {
+    AdamTarget& t = find(frame, what.c_str());
+    if (t.type == TargetType::kRotation)
+      throw py::value_error(what + ": target '" + frame + "' is a ROTATION target");
+    auto p = position_of(position, what + " position");
+    t.target.p = target_position(p.data(), what);
+    t.position_set = true;
+  }
+
+  void set_orientation(const std::string& frame, py::handle rotation, const std::string& what) {
+    AdamTarget& t = find(frame, what.c_str());
+    if (t.type == TargetType::kPosition)
+      throw py::value_error(what + ": target '" + frame + "' is a POSITION target");
+    t.target.q = rotation_of(rotation, what + " rotation");
+    t.rotation_set = true;
+  }
+
+  void set_pose(const std::string& frame, py::handle position, py::handle rotation,
+                const std::string& what) {
+    AdamTarget& t = find(frame, what.c_str());
+    if (t.type != TargetType::kPose)
+      throw py::value_error(what + ": target '" + frame + "' is a " + type_name(t.type) +
+                            " target, not a POSE target");
+    // both read before either is set: a bad rotation leaves the position as it was
+    auto p = position_of(position, what + " position");
+    const Vec3<double> at = target_position(p.data(), what);
+    t.target.q = rotation_of(rotation, what + " rotation");
+    t.target.p = at;
+    t.position_set = t.rotation_set = true;
+  }
+
   AdamTarget& find(const std::string& frame, const char* what) {
     for (AdamTarget& t : targets_)
       if (t.frame == frame) return t;

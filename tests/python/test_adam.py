@@ -109,6 +109,11 @@ def test_update_target_dispatch_and_type_checks(panda):
         ik.update_target("panda_link4", (np.zeros(3), np.eye(3)))
     with pytest.raises(ValueError, match="expected a position"):
         ik.update_target(TCP, np.zeros(5))
+    # the method called is the one named (it read update_target_pose)
+    with pytest.raises(ValueError, match="^update_target must be finite"):
+        ik.update_target(TCP, ([0.3, np.nan, 0.5], np.eye(3)))
+    with pytest.raises(ValueError, match="^update_target must be finite"):
+        ik.update_target("panda_link4", np.array([0.3, np.nan, 0.5]))
     with pytest.raises(ValueError, match="not a rotation matrix"):
         ik.update_target_orientation(TCP, np.diag([1.0, 1.0, 2.0]))
     # a product of float32 rotations is a rotation within float32's rounding (1.6e-6 off here)

@@ -35,6 +35,8 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     app.error("save scene: no file name");
     return false;
   }
+  std::error_code exists_error;
+  const bool had_file = std::filesystem::is_regular_file(path, exists_error);
   try {
     // the scene's own file, the held branch and the playing are the recovery file's business
     // (docs/sessions.md), not the scene's
@@ -44,7 +46,9 @@ bool save_scene_file(Ui& ui, const std::string& path) {
     scene.extra.erase("timeline_playing");
     save_scene(path, scene);
   } catch (const std::exception& e) {
-    app.error(std::string("scene not saved (the old file is unchanged): ") + e.what());
+    app.error(std::string(had_file ? "scene not saved (the old file is unchanged): "
+                                   : "scene not saved: ") +
+              e.what());
     return false;
   }
   if (ui.session) {

@@ -1,6 +1,7 @@
 #include "app/gui/recent_files.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -49,6 +50,15 @@ std::string recent_files_path(const std::string& recovery_path) {
 
 bool open_any_file(Ui& ui, const std::string& path) {
   if (fs::path(path).extension() == ".json") return open_scene_file(ui, path);  // joins Recent
+  // a list of targets or a motion is not a robot (it read "malformed XML ... is it a URDF?")
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".csv") {
+    ui.app.error(path +
+                 ": a CSV file is not a robot or a scene; File > Import targets... reads a list "
+                 "of targets, the Timeline window's Import motion a joint trajectory");
+    return false;
+  }
   if (!ui.app.load_robot(path)) return false;
   if (ui.session) ui.session->recent.add(path);
   return true;

@@ -25,8 +25,9 @@ struct RecentFiles {
 // the recent list's file for a recovery file ("" for "")
 std::string recent_files_path(const std::string& recovery_path);
 
-// opens a scene (.json) or a robot file (anything else); on success it joins the Recent list.
-// Errors go to the messages and leave the workbench as it was.
+// opens a scene (.json) or a robot file (anything but .csv, which is refused with where such a
+// file is read); on success it joins the Recent list. Errors go to the messages and leave the
+// workbench as it was.
 bool open_any_file(Ui& ui, const std::string& path);
 
 }  // namespace ikwb::gui

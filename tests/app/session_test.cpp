@@ -502,9 +502,14 @@ TEST_F(Session, DroppedFilesOpenAndAreRecentAtTheNextStart) {
   const std::string ur5e = std::string(IKWB_SOURCE_DIR) + "/assets/robots/ur5e/ur5e.urdf";
   ASSERT_EQ(run("robot panda\nwait 2\nsave_scene panda.json\ndrop " + ur5e +
                     "\nwait 2\ndump ur5e.json\ndrop panda.json\nwait 2\ndump back.json\n"
-                    "drop no_such.urdf\nwait 1\ndump after.json\n",
+                    "drop no_such.urdf\ndrop targets.CSV\nwait 1\ndump after.json\n",
                 opts),
             1)
+      << log();
+  // a CSV file is pointed to where such files are read (it read "malformed XML")
+  EXPECT_NE(log().find("targets.CSV: a CSV file is not a robot or a scene; File > Import "
+                       "targets... reads a list of targets"),
+            std::string::npos)
       << log();
   EXPECT_EQ(dump("ur5e.json")["robot"]["name"], "ur5e");
   json back = dump("back.json");

@@ -498,6 +498,13 @@ bool import_motion(AppState& app, const std::string& path) {
     app.error(std::string("motion not imported: ") + e.what());
     return false;
   }
+  // the times a timeline's keys may take: a playhead at 1e308 s or -5 s had no axis to show it
+  if (!(motion.times.front() >= 0 && motion.times.back() <= kMaxKeyTime)) {
+    app.error("motion not imported: " + path + ": its times run from " +
+              short_number(motion.times.front()) + " to " + short_number(motion.times.back()) +
+              " s; a motion's times are in [0, 1e6] s, as a timeline key's");
+    return false;
+  }
   warn_beyond_limits(app, path, motion);
   TimelineState& t = timeline_of(app);
   t.motion = Trajectory{};

@@ -544,15 +544,24 @@ TEST_F(Timeline, DeletingEveryKeyWhilePlayingResumesTheLiveSolve) {
 
 TEST_F(Timeline, BadInputIsAnErrorAndTheAppGoesOn) {
   std::ofstream(path("bad.csv")) << "time,panda_joint1,nope\n0,0,0\n";
-  const std::string script =
-      "robot panda\nwait 2\nplay\nscrub 1\nimport_motion " + path("bad.csv") +
-      "\nkey_delete 3\nkey_add 1\nkey_add 2\nkey_time 0 2\n" + dump_cmd("after.json") + "load " +
-      IKWB_SOURCE_DIR + "/assets/robots/ur5e/ur5e.urdf\nkey_select 0\nwait 2\nsave_scene " +
-      path("ur5e.json") + "\n" + dump_cmd("other.json");
+  std::string joints = "time";
+  for (int i = 1; i <= 7; ++i) joints += ",panda_joint" + std::to_string(i);
+  std::ofstream(path("early.csv")) << joints << ",panda_finger_joint1\n-5,0,0,0,-1,0,1,0,0\n"
+                                   << "1e308,0,0,0,-1,0,1,0,0\n";
+  const std::string script = "robot panda\nwait 2\nplay\nscrub 1\nimport_motion " +
+                             path("bad.csv") + "\nimport_motion " + path("early.csv") +
+                             "\nkey_delete 3\nkey_add 1\nkey_add 2\nkey_time 0 2\n" +
+                             dump_cmd("after.json") + "load " + IKWB_SOURCE_DIR +
+                             "/assets/robots/ur5e/ur5e.urdf\nkey_select 0\nwait 2\nsave_scene " +
+                             path("ur5e.json") + "\n" + dump_cmd("other.json");
   EXPECT_EQ(run(script), 1) << log();
   const std::string text = log();
   EXPECT_NE(text.find("the timeline has no keys"), std::string::npos) << text;
   EXPECT_NE(text.find("bad.csv:1: not coordinates of the robot: 'nope'; missing: 'panda_joint2'"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("early.csv: its times run from -5 to 1e+308 s; a motion's times are in "
+                      "[0, 1e6] s"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("no timeline key 3"), std::string::npos) << text;

@@ -521,6 +521,12 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
     std::string key;  // the object's key being read
   };
   std::vector<Level> levels;
+  auto path_here = [&]() {  // the path of keys to where the parse is, arrays as "[]"
+    std::string path;
+    for (const Level& e : levels)
+      path += e.object ? (path.empty() ? "" : ".") + e.key : std::string("[]");
+    return path;
+  };
   try {
     // deeper documents are refused while parsing: copying, comparing or writing a json value
     // recurses once per level and would overflow the stack
@@ -537,15 +543,24 @@ Scene parse_scene(const std::string& text, const std::string& source_name,
         case json::parse_event_t::array_end:
           if (!levels.empty()) levels.pop_back();
           break;
+        case json::parse_event_t::value:
+          // a NUL inside a string ("\u0000") ended every message that quoted it there: a robot
+          // name's error read "ikwb solve: 'pan", without the file
+          if (parsed.is_string() &&
+              parsed.get_ref<const std::string&>().find('\0') != std::string::npos) {
+            const std::string path = path_here();
+            throw SceneError(source_name + ": " + (path.empty() ? "top level" : path) +
+                             ": a string holds a NUL character (\\u0000)");
+          }
+          break;
         case json::parse_event_t::key: {
           if (levels.empty() || !parsed.is_string()) break;
+          if (parsed.get_ref<const std::string&>().find('\0') != std::string::npos)
+            throw SceneError(source_name + ": a key holds a NUL character (\\u0000)");
           Level& l = levels.back();
           l.key = parsed.get<std::string>();
           if (l.keys.insert(l.key).second) break;
-          std::string path;
-          for (const Level& e : levels)
-            path += e.object ? (path.empty() ? "" : ".") + e.key : std::string("[]");
-          duplicates.push_back(source_name + ": " + path +
+          duplicates.push_back(source_name + ": " + path_here() +
                                ": the key appears more than once; the last value is used");
           break;
         }

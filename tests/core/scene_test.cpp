@@ -358,6 +358,21 @@ TEST(Scene, ErrorsNameTheJsonPath) {
                     "s.json", "");
       },
       {"s.json: objectives[0].offset: magnitude above 1e6 (2000000.0)"});
+  // a NUL in a string cut every message that quoted it at the NUL (without the file's name)
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "pan\u0000da", "objectives": [{"type": "pose",
+                   "link": "tcp"}]})",
+                    "s.json", "");
+      },
+      {"s.json: robot: a string holds a NUL character (\\u0000)"});
+  expect_scene_error(
+      [] {
+        parse_scene(R"({"version": 1, "robot": "panda", "objectives": [{"type": "pose",
+                   "link": "t\u0000cp"}]})",
+                    "s.json", "");
+      },
+      {"s.json: objectives[].link: a string holds a NUL character (\\u0000)"});
   Scene heavy = parse_scene(R"({"version": 1, "robot": "panda", "objectives": [{"type": "pose",
                    "link": "tcp", "position_weights": [1e7, 1, 1]}]})",
                             "s.json", "");

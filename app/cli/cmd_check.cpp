@@ -149,6 +149,16 @@ int cmd_check(int argc, char** argv) {
     // a shipped robot given by name checks as its preset does: with the SRDF beside it
     const std::string robot_arg = args.get("ROBOT.urdf");
     const std::string robot_file = resolve_robot(robot_arg);
+    // a scene of another robot: its obstacles and pairs are checked on this one, said
+    if (args.has("scene") && !scene.robot.empty()) {
+      std::error_code ec;
+      const std::string scene_robot = resolve_robot(scene.robot);
+      if (!fs::equivalent(scene_robot, robot_file, ec))
+        std::fprintf(stderr,
+                     "warning: %s is a scene of %s; its obstacles and collision pairs are checked "
+                     "on %s\n",
+                     args.get("scene").c_str(), scene.robot.c_str(), robot_file.c_str());
+    }
     if (!args.has("scene") && !args.has("srdf") && robot_file != robot_arg) {
       const std::string beside = fs::path(robot_file).replace_extension(".srdf").string();
       std::error_code ec;

@@ -210,6 +210,23 @@ TEST(CliCheck, AShippedRobotByNameChecksWithItsSrdf) {
       << file.err;
 }
 
+// a scene of another robot is checked on the robot given, and that is said
+TEST(CliCheck, ASceneOfAnotherRobotIsSaid) {
+  TempDir dir;
+  std::string q = dir.write("q.csv", "0,-0.785,0,-2.356,0,1.571,0.785,0\n");
+  std::string ur5e = dir.write("ur5e.json", R"({"version": 1, "robot": "ur5e"})");
+  CmdResult other = test::run_command(cmd_check, {"check", "panda", "--q", q, "--scene", ur5e});
+  EXPECT_NE(other.err.find("warning: " + ur5e +
+                           " is a scene of ur5e; its obstacles and collision "
+                           "pairs are checked on " +
+                           resolve_robot("panda")),
+            std::string::npos)
+      << other.err;
+  std::string panda = dir.write("panda.json", R"({"version": 1, "robot": "panda"})");
+  CmdResult same = test::run_command(cmd_check, {"check", "panda", "--q", q, "--scene", panda});
+  EXPECT_EQ(same.err.find("is a scene of"), std::string::npos) << same.err;
+}
+
 TEST(CliCheck, SamplePairsWritesAnSrdfThatCheckReads) {
   TempDir dir;
   std::string srdf = dir / "panda.srdf";

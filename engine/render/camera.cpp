@@ -62,17 +62,24 @@ void Camera::pan(float dx, float dy, const Viewport& vp) {
 }
 
 void Camera::zoom(float steps) {
-  distance = std::clamp(distance * std::pow(zoom_factor, steps), 1e-3f, 1e5f);
+  distance = std::clamp(distance * std::pow(zoom_factor, steps), kMinDistance, kMaxDistance);
 }
 
 void Camera::frame(const glm::vec3& bounds_min, const glm::vec3& bounds_max, float aspect) {
-  if (bounds_min.x > bounds_max.x || bounds_min.y > bounds_max.y || bounds_min.z > bounds_max.z)
+  if (!(bounds_min.x <= bounds_max.x && bounds_min.y <= bounds_max.y &&
+        bounds_min.z <= bounds_max.z))
     return;
-  target = 0.5f * (bounds_min + bounds_max);
-  float radius = std::max(0.5f * glm::length(bounds_max - bounds_min), 0.05f);
-  float half_fov_x = std::atan(std::tan(0.5f * fov_y) * aspect);
-  float half_fov = std::min(0.5f * fov_y, half_fov_x);
-  distance = 1.05f * radius / std::sin(half_fov);
+  // in double, the distance within zoom's range: a mesh 1e20 m across overflowed the float
+  // length to infinity and the eye to NaN
+  const glm::dvec3 lo(bounds_min), hi(bounds_max);
+  const glm::dvec3 centre = 0.5 * (lo + hi);
+  if (!std::isfinite(centre.x) || !std::isfinite(centre.y) || !std::isfinite(centre.z)) return;
+  target = glm::vec3(centre);
+  const double radius = std::max(0.5 * glm::length(hi - lo), 0.05);
+  const double half_fov_x = std::atan(std::tan(0.5 * fov_y) * aspect);
+  const double half_fov = std::min(0.5 * double(fov_y), half_fov_x);
+  distance = float(
+      std::clamp(1.05 * radius / std::sin(half_fov), double(kMinDistance), double(kMaxDistance)));
 }
 
 Ray Camera::ray_from_pixel(float x, float y, const Viewport& vp) const {

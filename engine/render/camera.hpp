@@ -34,6 +34,7 @@ class Camera {
   float fov_y = glm::radians(45.0f);  // vertical field of view, radians
   float orbit_speed = 0.008f;         // radians per pixel
   float zoom_factor = 0.88f;          // distance multiplier per wheel step
+  static constexpr float kMinDistance = 1e-3f, kMaxDistance = 1e5f;  // zoom and frame keep it in
 
   glm::vec3 eye() const;
   glm::vec3 forward() const;  // unit, eye -> target

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <glm/gtc/matrix_transform.hpp>
 
 namespace ikwb::render {
@@ -109,6 +111,12 @@ TEST(Camera, FrameFitsBox) {
   Camera unchanged = cam;
   cam.frame(hi, lo);  // empty box
   EXPECT_EQ(cam.distance, unchanged.distance);
+  // a mesh 1e20 m across: the eye stays finite, the distance within zoom's range (the float
+  // length overflowed and the eye was NaN)
+  cam.frame(glm::vec3(-1e20f), glm::vec3(1e20f), kView.aspect());
+  EXPECT_EQ(cam.distance, Camera::kMaxDistance);
+  const glm::vec3 eye = cam.eye();
+  EXPECT_TRUE(std::isfinite(eye.x) && std::isfinite(eye.y) && std::isfinite(eye.z));
 }
 
 TEST(Camera, WorldPerPixelMatchesProjection) {

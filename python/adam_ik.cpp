@@ -239,8 +239,6 @@ class AdamIK {
     q_[qs] = x.p.x, q_[qs + 1] = x.p.y, q_[qs + 2] = x.p.z;
     q_[qs + 3] = x.q.x, q_[qs + 4] = x.q.y, q_[qs + 5] = x.q.z, q_[qs + 6] = x.q.w;
     for (std::size_t i = 0; i < coord_.size(); ++i) q_[coord_[i]] = v.data()[i];
-    from_last_solve_ = false;
-    compromise_rows_ = 0;
   }
 
   void solve() {
@@ -285,15 +283,17 @@ class AdamIK {
       // with restarts to follow, a stall gave a guess that converges slowly up for a seed
       // elsewhere (a per-frame loop back into reach jumped 0.9 rad where the guess converged
       // 0.11 rad away in 8 iterations); the restarts only where it does not converge
+      // `before` is a start of unknown standing: the restarts follow whenever the guess does not
+      // converge (a sequence skips them after a compromise, as its targets move on a path; here
+      // one target out of reach left the next reachable ones, far away, unconverged)
       ProblemResult before;
       before.constraint_violation = std::numeric_limits<double>::infinity();
-      if (from_last_solve_) before = result_.problems[0], before.multipliers.clear();
-      solve_from_previous(*solver_, problem, settings_, q0, before, compromise_rows_, result);
+      int compromise_rows = 0;
+      solve_from_previous(*solver_, problem, settings_, q0, before, compromise_rows, result);
     }
     result_ = std::move(result);  // under the GIL, like every read of result_
     q_ = result_.problems[0].q;   // the next solve starts here unless set_initial_guess says
     solved_ = true;
-    from_last_solve_ = true;
     // adam moves the base in every solve, so code ported from it may expect that: said once,
     // the first time the fixed base leaves a solve short (a retargeted humanoid converged in 107
     // of 600 frames, silently)
@@ -427,10 +427,6 @@ class AdamIK {
   SolveResult result_;
   std::mutex busy_;
   bool solved_ = false;
-  // q_ is the last solve's answer (not a guess set since): the next solve goes on from it as a
-  // sequence's row does (solve_from_previous), compromise_rows_ counted across them
-  bool from_last_solve_ = false;
-  int compromise_rows_ = 0;
   bool said_fixed_base_ = false;  // the warning of solve() about a fixed base was given
 };
 

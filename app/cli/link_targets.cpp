@@ -36,14 +36,15 @@ bool is_header(const std::vector<std::string>& fields) {
 constexpr const char* kTargetColumns[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
 
 // a column name that other tools give an orientation under: roll / pitch / yaw, rx / ry / rz,
-// ox..ow, q_x..q_w, quat*, orient*, rot*, euler*, rpy* (compared without case, '_', '-', ' ')
+// ox..ow, q_x..q_w, quat*, orient*, rot*, euler*, rpy* (compared without case, '_', '-', ' '); a
+// lone "w" is a weight as often as a quaternion's part, and is left alone
 bool looks_like_orientation(const std::string& name) {
   std::string n;
   for (char ch : name)
     if (std::isalnum(static_cast<unsigned char>(ch)))
       n += char(std::tolower(static_cast<unsigned char>(ch)));
-  for (const char* exact : {"roll", "pitch", "yaw", "rx", "ry", "rz", "rw", "ox", "oy", "oz", "ow",
-                            "qx", "qy", "qz", "qw", "w"})
+  for (const char* exact :
+       {"roll", "pitch", "yaw", "rx", "ry", "rz", "ox", "oy", "oz", "ow", "qx", "qy", "qz", "qw"})
     if (n == exact) return true;
   for (const char* prefix : {"quat", "orient", "rot", "euler", "rpy"})
     if (n.rfind(prefix, 0) == 0) return true;

@@ -324,10 +324,12 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
               std::string::npos)
         << r.err;
   }
-  std::string timed = dir.write("timed.csv", "time,x,y,z\n0.5," + p[0] + "\n");
+  // a time, and a lone w (a weight as often as a quaternion's part), are only noted
+  std::string timed = dir.write("timed.csv", "time,x,y,z,w\n0.5," + p[0] + ",1\n");
   r = run_solve(timed, out);
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("column 'time' is not target coordinates, not read"), std::string::npos)
+  EXPECT_NE(r.err.find("columns 'time', 'w' are not target coordinates, not read"),
+            std::string::npos)
       << r.err;
   std::string twice = dir.write("twice.csv", "x,y,z,X\n" + p[0] + ",1\n");
   r = run_solve(twice, out);

@@ -68,6 +68,7 @@ void clamp_to_limits(const Model& m, const std::vector<double>& lower,
 }
 
 namespace {
+constexpr double kLimitRounding = 1e-9;  // rad or m
 // a value in messages: 3.1416, not 3.141593
 std::string printf_number(double v) {
   char buf[32];
@@ -85,7 +86,9 @@ int clamp_to_limits_named(const Model& m, const std::vector<double>& lower,
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_coord_count(JointType(m.joint_type[j])) != 1) continue;
     const std::size_t c = std::size_t(m.joint_q_start[j]);
-    if (q[c] == given[c]) continue;
+    // a value a rounding past its limit (a file's last digit) is moved without a word: the
+    // warning read "2.8973 is beyond its limits, set to 2.8973"
+    if (std::fabs(q[c] - given[c]) <= kLimitRounding) continue;
     warnings.push_back(where + ": joint '" + m.joint_name[j] + "': " + printf_number(given[c]) +
                        " is beyond its limits, set to " + printf_number(q[c]));
     ++moved;

@@ -29,7 +29,8 @@ void clamp_to_limits(const Model& model, std::vector<double>& q);
 void clamp_to_limits(const Model& model, const std::vector<double>& lower,
                      const std::vector<double>& upper, std::vector<double>& q);
 // the same, with a warning "WHERE: joint 'NAME': V is beyond its limits, set to W" for each
-// value moved (a scene's 90 typed in degrees read as 2.8973 rad without a word); the count moved
+// value moved by more than 1e-9 (a scene's 90 typed in degrees read as 2.8973 rad without a
+// word); the count of those
 int clamp_to_limits_named(const Model& model, const std::vector<double>& lower,
                           const std::vector<double>& upper, std::vector<double>& q,
                           const std::string& where, std::vector<std::string>& warnings);

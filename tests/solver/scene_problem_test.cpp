@@ -184,7 +184,8 @@ TEST(SceneProblem, LimitsOfAContinuousJointAreIgnoredWithAWarning) {
 TEST(SceneProblem, AJointValueBeyondItsLimitsIsMovedWithAWarning) {
   auto m = two_pandas();
   Scene scene = parse_scene(R"({"version": 1, "robot": "x",
-    "joint_q": {"left_joint1": 90, "left_joint2": 0.4, "right_joint1": 2},
+    "joint_q": {"left_joint1": 90, "left_joint2": 0.4, "right_joint1": 2,
+                "right_joint2": 1.7628000000001},
     "joint_limits": {"right_joint1": [-1, 1]}})",
                             "deg.json", "");
   ASSERT_TRUE(scene.warnings.empty()) << scene.warnings[0];

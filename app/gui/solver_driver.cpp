@@ -446,7 +446,7 @@ void SolverDriver::rest_here(AppState& app) {
   carried_ = {};
   remember_rest_point(app);
   if (!missed.empty())
-    app.info("shown as saved, " + missed +
+    app.info("shown as opened, " + missed +
              " off: the solver goes on from here at the next edit (a drag, a weight)");
 }
 

@@ -113,7 +113,7 @@ TEST_F(Session, AReopenedBestEffortIsShownAsSavedUntilTheNextEdit) {
   EXPECT_TRUE(b["objectives"][3]["missed"].get<bool>());
   bool said = false;
   for (const json& m : b["messages"])
-    said = said || (m["text"].get<std::string>().find("shown as saved, ") == 0 &&
+    said = said || (m["text"].get<std::string>().find("shown as opened, ") == 0 &&
                     m["text"].get<std::string>().find("'right hand'") != std::string::npos);
   EXPECT_TRUE(said) << b["messages"].dump();
   // the edit solves again: the hand closes in on its target

@@ -2,6 +2,7 @@
 // (solver/problem.hpp); step() solves [n_problems, joint_coord_count] arrays with the CPU
 // backend, the GIL released, and keeps per-problem results.
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 #include "python/ik_objective.hpp"
@@ -88,13 +89,29 @@ struct PySolver {
   }
 };
 
-std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, int n_problems,
+std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, py::object problems,
                                          std::vector<std::shared_ptr<PyObjective>> objectives,
                                          py::object optimizer, py::object jacobian_mode,
-                                         py::object sampler, int n_seeds, py::object lambda_initial,
-                                         py::object rng_seed, py::kwargs kwargs) {
+                                         py::object sampler, py::object n_seeds,
+                                         py::object lambda_initial, py::object rng_seed,
+                                         py::kwargs kwargs) {
   if (!pm) throw py::type_error("IKSolver: model is None");
-  if (n_problems < 1) throw py::value_error("IKSolver: n_problems must be >= 1");
+  // taken as an object and checked here: an int past C's range was pybind's "incompatible
+  // function arguments" TypeError, which names no argument
+  if (!py::isinstance<py::int_>(problems) || py::isinstance<py::bool_>(problems))
+    throw py::type_error("IKSolver: n_problems must be an int, got " +
+                         std::string(py::str(py::type::of(problems).attr("__name__"))));
+  long long wide = 0;
+  try {
+    wide = problems.cast<long long>();
+  } catch (const py::cast_error&) {
+    wide = -1;
+  }
+  if (wide < 1 || wide > std::numeric_limits<int>::max())
+    throw py::value_error("IKSolver: n_problems must be from 1 to " +
+                          std::to_string(std::numeric_limits<int>::max()) + ", got " +
+                          std::string(py::str(problems)));
+  const int n_problems = int(wide);
   for (std::size_t i = 0; i < objectives.size(); ++i)
     if (!objectives[i])
       throw py::type_error("IKSolver: objective " + std::to_string(i) + " is None");
@@ -222,7 +239,7 @@ void bind_ik(py::module_& ik) {
       .def(py::init(&make_solver_py), py::arg("model"), py::arg("n_problems"),
            py::arg("objectives"), py::arg("optimizer") = Optimizer::kLevenbergMarquardt,
            py::arg("jacobian_mode") = JacobianMode::kAnalytic, py::arg("sampler") = Sampler::kNone,
-           py::arg("n_seeds") = 1, py::arg("lambda_initial") = py::none(),
+           py::arg("n_seeds") = py::int_(1), py::arg("lambda_initial") = py::none(),
            py::arg("rng_seed") = py::none(),
            "model: an ikwb.Model; objectives: a list of ik.IKObjective* (TypeError for None). "
            "Enums or their names are accepted (optimizer='lbfgs', sampler='roberts'). Further "

@@ -359,8 +359,15 @@ def test_solver_value_errors(panda):
     with pytest.raises(ValueError, match=r"jacobian_mode \(solver setting 'jacobian'\): "
                                          r"\"bogus\" is not one of"):
         ik.IKSolver(panda, 2, [obj], jacobian_mode="bogus")
-    with pytest.raises(ValueError, match="n_problems must be >= 1"):
+    with pytest.raises(ValueError, match="n_problems must be from 1 to 2147483647, got 0"):
         ik.IKSolver(panda, 0, [obj])
+    # ints past C's range name the argument (pybind's TypeError named none)
+    with pytest.raises(ValueError, match="n_problems must be from 1 to 2147483647, got 10{12}"):
+        ik.IKSolver(panda, 10**12, [obj])
+    with pytest.raises(ValueError, match="solver setting 'n_seeds'"):
+        ik.IKSolver(panda, 2, [obj], n_seeds=10**12)
+    with pytest.raises(TypeError, match="n_problems must be an int, got float"):
+        ik.IKSolver(panda, 2.0, [obj])
     # rng_seed takes any 64-bit unsigned value (a plain int too); beyond, a ValueError that
     # names it
     for seed in (0, 1, 42, 2**32 + 1, 2**64 - 1, np.uint64(7), np.int64(3)):

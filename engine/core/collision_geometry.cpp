@@ -144,6 +144,43 @@ double capsule_overshoot(const Geometry& g, const std::vector<Vec3<double>>& sam
   return worst;
 }
 
+// whether capsule a lies inside capsule b (within 1e-9 m): every point of a's segment is within
+// b.radius - a.radius of b's segment (the distance to a segment is convex along a's segment, so
+// its ends decide)
+bool capsule_inside(const LinkCapsule<double>& a, const LinkCapsule<double>& b) {
+  auto distance_to_b = [&](const Vec3<double>& x) {
+    Vec3<double> d = b.p1 - b.p0;
+    double l2 = length_sq(d);
+    double t = l2 > 0 ? clamp01(dot(x - b.p0, d) / l2) : 0.0;
+    return length(x - (b.p0 + t * d));
+  };
+  return std::max(distance_to_b(a.p0), distance_to_b(a.p1)) + a.radius <= b.radius + 1e-9;
+}
+
+// Drops the capsules of [first, capsules.size()) (one body's) that lie inside another of them
+// (of two equal ones the first is kept): a URDF's cylinder with a sphere at each end gave three
+// capsules where one covers the others, and a contained capsule is never closer to anything
+// than its container, so it only added pairs and repeated their rows.
+void drop_contained(std::vector<LinkCapsule<double>>& capsules, std::vector<double>& fit_error,
+                    std::size_t first) {
+  const std::size_t n = capsules.size();
+  std::vector<char> drop(n, 0);
+  for (std::size_t i = first; i < n; ++i)
+    for (std::size_t j = first; j < n && !drop[i]; ++j)
+      if (j != i && capsule_inside(capsules[i], capsules[j]) &&
+          (j < i || !capsule_inside(capsules[j], capsules[i])))
+        drop[i] = 1;
+  std::size_t kept = first;
+  for (std::size_t i = first; i < n; ++i)
+    if (!drop[i]) {
+      capsules[kept] = capsules[i];
+      fit_error[kept] = fit_error[i];
+      ++kept;
+    }
+  capsules.resize(kept);
+  fit_error.resize(kept);
+}
+
 // a capsule mesh made by the MJCF loader, its radius and length in size
 bool is_exact_capsule(const Geometry& g) {
   return g.type == GeometryType::kMesh && g.mesh_uri == "capsule" && g.size.x > 0 &&
@@ -226,6 +263,7 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
       out.capsules.push_back(c);
       out.fit_error.push_back(err);
     }
+    drop_contained(out.capsules, out.fit_error, std::size_t(out.body_first[b]));
   }
   out.body_first[model.body_count] = out.capsule_count();
   auto links = [](const std::vector<std::string>& names) {

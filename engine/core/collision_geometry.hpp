@@ -15,6 +15,8 @@
 // nearest vertex for meshes (an upper bound). A sphere fits exactly; a cylinder longer than its
 // diameter reaches its radius past each end cap; a flat box gets a capsule as thick as its
 // cross-section's diagonal.
+// A capsule inside another capsule of the same link (a cylinder's capsule covers the spheres a
+// URDF puts at its ends) is dropped: it is never closer to anything than the one containing it.
 // Links without <collision> elements use their <visual> ones (with a warning); a mesh that could
 // not be loaded is skipped with a warning.
 #pragma once
@@ -41,7 +43,8 @@ struct LinkCapsule {
 
 // The fitted capsules of a model, cached in Model::collision by ModelBuilder::finalize.
 struct CollisionGeometry {
-  std::vector<LinkCapsule<double>> capsules;  // (capsule_count) grouped by body, body order
+  std::vector<LinkCapsule<double>> capsules;  // (capsule_count) grouped by body, body order;
+                                              // none inside another of its body
   std::vector<double> fit_error;              // (capsule_count) m, see the header
   std::vector<int> body_first;                // (body_count + 1) capsules of body b:
                                               // [body_first[b], body_first[b + 1])

@@ -93,7 +93,7 @@ TEST_F(Session, AReopenedBestEffortIsShownAsSavedUntilTheNextEdit) {
             0)
       << log();
   ASSERT_EQ(run("robot panda\nwait 2\nopen_scene scene.json\nwait 20\n" + dump_cmd("opened.json") +
-                "target 3 1.0 -0.25 0.88\nwait 5\n" + dump_cmd("edited.json")),
+                "target 3 0.97 -0.25 0.887\nwait 5\n" + dump_cmd("edited.json")),
             0)
       << log();
   const json a = dump("saved.json"), b = dump("opened.json"), c = dump("edited.json");
@@ -116,9 +116,11 @@ TEST_F(Session, AReopenedBestEffortIsShownAsSavedUntilTheNextEdit) {
     said = said || (m["text"].get<std::string>().find("shown as opened, ") == 0 &&
                     m["text"].get<std::string>().find("'right hand'") != std::string::npos);
   EXPECT_TRUE(said) << b["messages"].dump();
-  // the edit solves again: the hand closes in on its target
+  // the edit (the target 3 cm nearer, within reach) solves again: the hand reaches it (a 7 mm
+  // edit out of reach moved the compromise by less than a millimetre when the saved frame was
+  // already close to it)
   EXPECT_LT(c["objectives"][3]["position_error"].get<double>(),
-            b["objectives"][3]["position_error"].get<double>() - 1e-3);
+            b["objectives"][3]["position_error"].get<double>() - 1e-2);
 }
 
 TEST_F(Session, FailedSaveLeavesTheOldFileAndSaysWhy) {

@@ -125,6 +125,56 @@ TEST(CollisionGeometry, VisualFallbackWarnsAndEveryBodyIsCovered) {
   for (int b = 0; b < m->body_count; ++b) EXPECT_EQ(cg.body_first[b + 1] - cg.body_first[b], 1);
 }
 
+// A URDF "capsule" (a cylinder with a sphere at each end, as URDF has no capsule) is one capsule:
+// the spheres lie inside the cylinder's; a sphere that sticks out, and a second link's copy, stay.
+// The distance to anything is the same as with every element's capsule (a contained capsule is
+// never the closer one).
+TEST(CollisionGeometry, CapsulesInsideAnotherOfTheirLinkAreDropped) {
+  const char* urdf = R"(<robot name="caps">
+  <link name="a">
+    <collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.05" length="0.4"/></geometry></collision>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+    <collision><origin xyz="0 0 0.4"/><geometry><sphere radius="0.04"/></geometry></collision>
+    <collision><origin xyz="0 0 0.4"/><geometry><sphere radius="0.04"/></geometry></collision>
+    <collision><origin xyz="0.03 0 0.3"/><geometry><sphere radius="0.03"/></geometry></collision>
+  </link>
+  <link name="b">
+    <collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.05" length="0.4"/></geometry></collision>
+    <collision><origin xyz="0.04 0 0.2"/><geometry><sphere radius="0.02"/></geometry></collision>
+    <collision><origin xyz="0 0 0.2"/><geometry><sphere radius="0.02"/></geometry></collision>
+    <collision><origin xyz="0 0 0.2"/><geometry><sphere radius="0.02"/></geometry></collision>
+  </link>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/><origin xyz="0.5 0 0"/></joint>
+</robot>)";
+  auto m = load_urdf_string(urdf, "caps.urdf", "").model;
+  const CollisionGeometry& cg = m->collision;
+  const int a = m->find_body("a"), b = m->find_body("b");
+  // a: the cylinder's capsule and the sphere 0.03 + 0.03 = 0.06 m off its axis (past 0.05)
+  ASSERT_EQ(cg.body_first[a + 1] - cg.body_first[a], 2);
+  const LinkCapsule<double>& axis = cg.capsules[cg.body_first[a]];
+  EXPECT_NEAR(axis.radius, 0.05, 1e-9);
+  EXPECT_NEAR(length(axis.p1 - axis.p0), 0.4, 1e-9);
+  EXPECT_NEAR(cg.capsules[cg.body_first[a] + 1].radius, 0.03, 1e-12);
+  // b: a sphere 0.04 m off the axis with radius 0.02 sticks out by 0.01 m (kept); two equal
+  // spheres on the axis (both dropped: the cylinder's capsule holds them)
+  ASSERT_EQ(cg.body_first[b + 1] - cg.body_first[b], 2);
+  EXPECT_NEAR(cg.capsules[cg.body_first[b] + 1].p0.x, 0.04, 1e-12);
+  EXPECT_EQ(cg.fit_error.size(), cg.capsules.size());
+  // the same distances as every element's own capsule: a point outside, near the dropped ones
+  const Vec3<double> x{0, 0, 0.47};
+  double kept = 1e9, all = 1e9;
+  for (int c = cg.body_first[a]; c < cg.body_first[a + 1]; ++c)
+    kept = std::min(kept, capsule_sdf(cg.capsules[c], x));
+  for (const Geometry& g : m->body_collisions[a]) {
+    LinkCapsule<double> c;
+    double err;
+    ASSERT_TRUE(fit_capsule(g, &c, &err));
+    all = std::min(all, capsule_sdf(c, x));
+  }
+  EXPECT_NEAR(kept, all, 1e-12);
+  EXPECT_NEAR(kept, 0.07 - 0.05, 1e-9);
+}
+
 // from a file, the warning names it (a scene with collision objectives passes it on, and named
 // the scene instead)
 TEST(CollisionGeometry, TheVisualFallbackWarningNamesTheRobotFile) {

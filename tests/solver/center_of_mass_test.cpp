@@ -62,7 +62,7 @@ TEST(CenterOfMass, HumanoidByHand) {
   ASSERT_EQ(m->coord_count, 28);
   // above torso_pitch_joint (at z 0.1): torso, neck, head and both arms, as moments about the
   // joint (x, z), in kg m
-  const double torso = 17.0 * 0.219819;
+  const double torso = 17.0 * 0.211158;
   const double neck = 0.6 * (0.392 + 0.00275135);
   const double head_z = 4.4 * (0.392 + 0.105487), head_x = 4.4 * 0.0121164;
   // one arm: shoulder at z 0.3088 above the joint (y +-0.18), elbow 0.2976 below, wrist 0.2336

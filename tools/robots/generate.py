@@ -473,15 +473,20 @@ class Robot:
 
     # -- geometry (points are given in `frame`, a link, at the zero configuration;
     #    frame None = the root link's frame)
-    def _shape(self, kind, link, color, frame, collision, **kw):
+    def _shape(self, kind, link, color, frame, collision, visual=True, **kw):
         assert link in self.mass, link
-        assert color in self.palette, color
+        assert color in self.palette or not visual, color
         self.shapes.append(dict(kind=kind, link=link, color=color, frame=frame,
-                                collision=collision, **kw))
+                                collision=collision, visual=visual, **kw))
 
     def cap(self, link, p0, p1, r0, r1=None, color="", frame=None, collision=True):
         self._shape("capsule", link, color, frame, collision, p0=p0, p1=p1, r0=r0,
                     r1=r0 if r1 is None else r1)
+
+    def collision_cap(self, link, p0, p1, r, frame=None):
+        """A capsule in <collision> only (a cylinder and its two end spheres): no visual, no
+        volume in the link's mass properties."""
+        self._shape("capsule", link, "", frame, True, visual=False, p0=p0, p1=p1, r0=r, r1=r)
 
     def rcyl(self, link, p0, p1, r, bevel=0.01, color="", frame=None, collision=True):
         self._shape("rcyl", link, color, frame, collision, p0=p0, p1=p1, r=r, bevel=bevel)
@@ -570,12 +575,15 @@ def build_link_geometry(robot):
     for s in robot.shapes:
         frame = s["frame"] or root
         T_link_from_shape_frame = X0[s["link"]].inv() * X0[frame]
+        g = geo[s["link"]]
+        if not s["visual"]:
+            g["collisions"].extend(collision_prims(s, T_link_from_shape_frame))
+            continue
         mesh, T_local = shape_local(s, robot.segments, robot.rings)
         T = T_link_from_shape_frame * T_local
         m = mesh.transformed(T)
         flips = m.orient_outward()
         assert flips == 0, (robot.name, s["link"], s["kind"], flips)
-        g = geo[s["link"]]
         g["volume_meshes"].append(m)
         k = s["kind"]
         if k in PRIMITIVE_KINDS:
@@ -1292,8 +1300,18 @@ def make_humanoid():
             -0.6, 0.8, 6.0, 10.0)
     r.rbox("pelvis", (0, 0, -0.015), (0.17, 0.27, 0.13), 0.05, Dk)
     r.rcyl("waist_link", (0, 0, 0.045), (0, 0, 0.13), 0.075, 0.02, Dk)
-    r.rbox("torso", (0, 0, 0.2), (0.16, 0.24, 0.14), 0.05, Wt)
-    r.rbox("torso", (0, 0, 0.36), (0.2, 0.33, 0.24), 0.07, Wt)
+    r.rbox("torso", (0, 0, 0.2), (0.16, 0.24, 0.14), 0.05, Wt, collision=False)
+    r.rbox("torso", (0, 0, 0.36), (0.2, 0.26, 0.24), 0.07, Wt, collision=False)
+    # the torso collides as capsules, not boxes: one capsule fitted to a chest box is as thick
+    # as its cross-section's diagonal (the chest, 0.33 m wide then, reached y = +-0.32, past the
+    # shoulders at +-0.18), so the upper arms could not be checked against it. Two upright
+    # capsules for the chest (0.12 m to each side, 1 cm inside the chest's 0.13, where a hanging
+    # upper arm begins at 0.133; the front 1.5 cm inside) and one across the belly. Each is long
+    # enough that its cylinder's least-volume capsule is the capsule itself (a short cylinder is
+    # fitted with a sphere that reaches further).
+    for cy in (-0.035, 0.035):
+        r.collision_cap("torso", (0, cy, 0.26), (0, cy, 0.44), 0.085)
+    r.collision_cap("torso", (0, -0.06, 0.2), (0, 0.06, 0.2), 0.062)
     r.cap("neck_link", (0, 0, neck_z - 0.04), (0, 0, neck_z + 0.05), 0.04, 0.038, Dk)
     r.rbox("head", (0.01, 0, neck_z + 0.105), (0.19, 0.16, 0.22), 0.075, Wt)
     r.pbox("head", (0.097, 0, neck_z + 0.125), (0.02, 0.12, 0.045), "visor_black",
@@ -1389,13 +1407,12 @@ def make_humanoid():
                      "link_b": "right_hand", "offset_b": list(palm), "weight": 0.3,
                      "hard": False}]
     # links joined through the small shoulder, hip, waist, neck, wrist and ankle links: their
-    # capsules overlap at rest (the torso's and pelvis's capsules are as thick as their boxes'
-    # cross-sections); forearms, hands, shins and feet stay checked against the body
+    # capsules overlap at rest (the pelvis's capsule is as thick as its box's cross-section);
+    # upper arms, forearms, hands, shins and feet stay checked against the body
     r.disabled_pairs = [("torso", "head", "User"), ("pelvis", "torso", "User")]
     for side in ("left", "right"):
         p = side + "_"
-        r.disabled_pairs += [("torso", p + "upper_arm", "User"),
-                             (p + "shoulder_pitch_link", p + "upper_arm", "User"),
+        r.disabled_pairs += [(p + "shoulder_pitch_link", p + "upper_arm", "User"),
                              (p + "forearm", p + "hand", "User"),
                              ("pelvis", p + "thigh", "User"),
                              ("pelvis", p + "hip_roll_link", "User"),

@@ -584,7 +584,9 @@ TEST(CliSolveScene, ExplainCallsAReachableTargetHeldFarBackTradedOff) {
 // collision, and the posture is named for what it holds back. From the two starts of the test
 // solves without the other soft objectives the hand settled 130 mm short against the block,
 // where a seed gets to 72 mm (the workbench with the posture at 0.01), and no balance of forces
-// split the error (the wall takes them), so no puller was named
+// split the error (the wall takes them), so no puller was named. The posture is the puller; the
+// left hand may take a few millimetres of the share (since the hands collide as two slim
+// capsules each, 3.7 mm of 225)
 TEST(CliSolveScene, ExplainNamesWhatHoldsBackAHandBehindABlock) {
   TempDir dir;
   CmdResult r =
@@ -596,11 +598,13 @@ TEST(CliSolveScene, ExplainNamesWhatHoldsBackAHandBehindABlock) {
       r.err, m,
       std::regex("objective 3 \"right hand\": blocked, error ([0-9.e+-]+) m; blocked by "
                  "\"world_collision\"; at best ([0-9.e+-]+) m; pulled by \"posture\" "
-                 "([0-9.e+-]+) m\n")))
+                 "([0-9.e+-]+) m(, \"left hand\" ([0-9.e+-]+) m)?\n")))
       << r.err;
   const double error = std::stod(m[1]), best = std::stod(m[2]), posture = std::stod(m[3]);
+  const double hand = m[5].matched ? std::stod(m[5]) : 0.0;
   EXPECT_LT(best, 0.08);
-  EXPECT_NEAR(posture, error - best, 1e-3);  // the only puller: all of what is won
+  EXPECT_NEAR(posture + hand, error - best, 1e-3);  // the pullers: all of what is won
+  EXPECT_GT(posture, 0.9 * (error - best));
 }
 
 // a hard objective left off (here one that cannot hold: a hard point 2 m away) is counted in

@@ -1298,20 +1298,26 @@ def make_humanoid():
             (0, 0, 0), (0, 0, 1), -1.2, 1.2, 6.0, 10.0)
     r.joint("neck_pitch_joint", "revolute", "neck_link", "head", (0, 0, 0), (0, 0, 0), (0, 1, 0),
             -0.6, 0.8, 6.0, 10.0)
-    r.rbox("pelvis", (0, 0, -0.015), (0.17, 0.27, 0.13), 0.05, Dk)
+    r.rbox("pelvis", (0, 0, -0.015), (0.17, 0.27, 0.13), 0.05, Dk, collision=False)
+    # two capsules across the pelvis (its box's one capsule reached y = +-0.24 past its 0.135)
+    for cx in (-0.02, 0.02):
+        r.collision_cap("pelvis", (cx, -0.07, -0.015), (cx, 0.07, -0.015), 0.065)
     r.rcyl("waist_link", (0, 0, 0.045), (0, 0, 0.13), 0.075, 0.02, Dk)
     r.rbox("torso", (0, 0, 0.2), (0.16, 0.24, 0.14), 0.05, Wt, collision=False)
     r.rbox("torso", (0, 0, 0.36), (0.2, 0.26, 0.24), 0.07, Wt, collision=False)
     # the torso collides as capsules, not boxes: one capsule fitted to a chest box is as thick
     # as its cross-section's diagonal (the chest, 0.33 m wide then, reached y = +-0.32, past the
-    # shoulders at +-0.18), so the upper arms could not be checked against it. Two upright
-    # capsules for the chest (0.12 m to each side, 1 cm inside the chest's 0.13, where a hanging
-    # upper arm begins at 0.133; the front 1.5 cm inside) and one across the belly. Each is long
+    # shoulders at +-0.18), so the upper arms could not be checked against it. Four upright
+    # capsules for the chest (0.117 m to each side, 1.3 cm inside the chest's 0.13, where a
+    # hanging upper arm begins at 0.133; the front within 1.4 cm) and two across the belly
+    # (tools/robots/visual_outside_collision.py measures the corners they leave out). Each is long
     # enough that its cylinder's least-volume capsule is the capsule itself (a short cylinder is
     # fitted with a sphere that reaches further).
-    for cy in (-0.035, 0.035):
-        r.collision_cap("torso", (0, cy, 0.26), (0, cy, 0.44), 0.085)
-    r.collision_cap("torso", (0, -0.06, 0.2), (0, 0.06, 0.2), 0.062)
+    for cx in (-0.03, 0.03):
+        for cy in (-0.045, 0.045):
+            r.collision_cap("torso", (cx, cy, 0.26), (cx, cy, 0.44), 0.072)
+    for cx in (-0.02, 0.02):
+        r.collision_cap("torso", (cx, -0.06, 0.2), (cx, 0.06, 0.2), 0.06)
     r.cap("neck_link", (0, 0, neck_z - 0.04), (0, 0, neck_z + 0.05), 0.04, 0.038, Dk)
     r.rbox("head", (0.01, 0, neck_z + 0.105), (0.19, 0.16, 0.22), 0.075, Wt)
     r.pbox("head", (0.097, 0, neck_z + 0.125), (0.02, 0.12, 0.045), "visor_black",
@@ -1340,10 +1346,16 @@ def make_humanoid():
         r.sphere(p + "shoulder_pitch_link", (0, sy, shoulder_z), 0.058, Dk)
         r.cap(p + "upper_arm", (0, sy, shoulder_z - 0.03), (0, sy, elbow_z + 0.01), 0.047,
               0.04, Wt)
-        r.sphere(p + "forearm", (0, sy, elbow_z), 0.042, Dk, collision=False)
+        r.sphere(p + "forearm", (0, sy, elbow_z), 0.042, Dk)
         r.cap(p + "forearm", (0, sy, elbow_z - 0.02), (0, sy, wrist_z + 0.015), 0.038, 0.03, Bl)
-        r.rbox(p + "hand", (0.0, sy, wrist_z - 0.5 * hand_len - 0.01), (0.085, 0.032, hand_len),
-               0.015, Wt)
+        hand_top, hand_bottom = wrist_z - 0.01, wrist_z - 0.01 - hand_len
+        r.rbox(p + "hand", (0.0, sy, 0.5 * (hand_top + hand_bottom)), (0.085, 0.032, hand_len),
+               0.015, Wt, collision=False)
+        # the flat hand as two capsules side by side, ending where it ends (its box's one capsule
+        # was 45 mm thick and reached 45 mm past the fingertips)
+        for cx in (-0.0215, 0.0215):
+            r.collision_cap(p + "hand", (cx, sy, hand_top - 0.021), (cx, sy, hand_bottom + 0.021),
+                            0.021)
         # leg: hip yaw (z), roll (x), pitch (y); knee (y); ankle pitch (y), roll (x)
         for n, m in (("hip_yaw_link", 0.6), ("hip_roll_link", 0.8), ("thigh", 6.0),
                      ("shin", 2.8), ("ankle_link", 0.3), ("ankle_roll_link", 0.9)):
@@ -1368,7 +1380,7 @@ def make_humanoid():
                 (sole_x, 0, sole_z - ankle_z))
         r.sphere(p + "hip_roll_link", (0, hy, hip_z), 0.065, Dk)
         r.cap(p + "thigh", (0, hy, hip_z - 0.02), (0, hy, knee_z + 0.02), 0.072, 0.052, Wt)
-        r.sphere(p + "shin", (0, hy, knee_z), 0.053, Dk, collision=False)
+        r.sphere(p + "shin", (0, hy, knee_z), 0.053, Dk)
         r.cap(p + "shin", (0, hy, knee_z - 0.02), (0, hy, ankle_z + 0.03), 0.05, 0.038, Bl)
         r.rbox(p + "ankle_roll_link", (sole_x, hy, sole_z + 0.032), (foot_len, foot_w, 0.064),
                0.022, Dk)

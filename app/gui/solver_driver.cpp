@@ -39,19 +39,22 @@ constexpr double kSettleMotion = 1e-8;
 // (docs/benchmarks.md, "Posture steps that stop at an edge, the warm start's damping"): the
 // humanoid preset's left hand dragged 2 mm a frame took 3.57 iterations a frame over 288
 // frames from 1e-3, 3.18 with a floor of 1/10, 3.22 with 1/100; the Panda's unchanged (2.82).
-// Only while the same rows are solved: an objective turned on or off, or made hard or soft,
-// starts from the settings' damping (the humanoid's hard balance turned on again 2.4 cm off took
-// a near Gauss-Newton first step from the 1e-4 its converged frames had left, and the feet came
-// 12 cm off, the hand 0.59 m).
+// Only while the hard objectives stand as they did: after a hard objective is turned on or off
+// (or an objective made hard or soft), and after a frame that left a hard objective off, the
+// warm start begins from the setting. The humanoid's hard balance turned on again 2.4 cm off
+// took a near Gauss-Newton first step from the 1e-4 its converged frames had left, and the feet
+// came 12 cm off, the hand 0.59 m; the frame after, still pulling the balance in, did the same
+// from the damping the first had ended with. A soft objective turned on or off leaves the hard
+// rows as they were and keeps it.
 constexpr double kWarmDampingFloor = 0.1;
 
-// each objective's enabled and hard flags: which rows a solve runs, and how
-std::vector<uint8_t> row_flags(const AppState& app) {
-  std::vector<uint8_t> flags;
-  flags.reserve(app.objectives.size());
-  for (const WorkbenchObjective& o : app.objectives)
-    flags.push_back(uint8_t((o.enabled() ? 1 : 0) | (o.spec.params.hard ? 2 : 0)));
-  return flags;
+// the indices of the enabled hard objectives: the rows the augmented Lagrangian holds (a soft
+// objective added or turned on or off leaves them)
+std::vector<int> hard_objectives(const AppState& app) {
+  std::vector<int> hard;
+  for (std::size_t i = 0; i < app.objectives.size(); ++i)
+    if (app.objectives[i].enabled() && app.objectives[i].spec.params.hard) hard.push_back(int(i));
+  return hard;
 }
 // The penalty a frame's hard objectives start with is the last kept seed's, at most this many
 // times the settings' initial one: the multipliers carried over hold the forces, and a penalty
@@ -354,13 +357,14 @@ void SolverDriver::solve_budgeted(AppState& app, const IkProblem& problem) {
   SolverSettings s = frame_settings(app);
   s.n_seeds = 1;
   s.time_budget_s = budget_ms * 1e-3;
-  std::vector<uint8_t> flags = row_flags(app);
-  if (!warm_.problems.empty() && warm_.problems[0].converged && warm_.problems[0].damping > 0 &&
-      warm_serial_ == app.problem_serial() && warm_rows_ == flags)
+  std::vector<int> hard = hard_objectives(app);
+  if (!warm_.problems.empty() && warm_.problems[0].damping > 0 &&
+      !(warm_.problems[0].constraint_violation > app.settings.tol_constraint) &&
+      warm_model_ == app.model_version && warm_hard_ == hard)
     s.lambda_init =
         std::clamp(warm_.problems[0].damping, kWarmDampingFloor * s.lambda_init, s.lambda_init);
-  warm_serial_ = app.problem_serial();
-  warm_rows_ = std::move(flags);
+  warm_model_ = app.model_version;
+  warm_hard_ = std::move(hard);
   b.warm_damping = s.lambda_init;
   solver_->solve(problem, s, app.joint_q, frame_warm_start(app), warm_);
   const ProblemResult& warm = warm_.problems[0];

@@ -110,10 +110,11 @@ class SolverDriver {
   FrameSolve frame_;
   SeedPool pool_;
   SolveResult warm_;  // the budgeted solve's warm start
-  // what warm_ solved: the problem's serial and each objective's enabled and hard flags (its
-  // damping is carried into the next frame only while they stay, kWarmDampingFloor)
-  uint64_t warm_serial_ = 0;
-  std::vector<uint8_t> warm_rows_;
+  // what warm_ solved: the robot (AppState::model_version) and which objectives were enabled
+  // hard ones (its damping is carried into the next frame only while they stay,
+  // kWarmDampingFloor)
+  uint64_t warm_model_ = 0;
+  std::vector<int> warm_hard_;
   // the penalty the next frame's hard objectives start with (0: the settings'): the kept seed's
   // when it ended unconverged, so a solve that stops short of its hard objectives (a target out
   // of reach pulling against them) weighs them more frame after frame instead of starting over.

@@ -3,10 +3,10 @@
 Solves 48 left-hand targets in and around the torso (x 0 / 0.06 / 0.12, y -0.16..0.08, z
 0.12..0.42 m in the pelvis frame of assets/demos/humanoid_stance.json) with `ikwb solve --scene`,
 the scene's self_collision objective made hard, then `ikwb fk` of the answers, and measures how
-deep the left upper arm and forearm (their collision capsules, from `ikwb info --capsules`) reach
-into the chest as drawn: the rounded box of tools/robots/generate.py (0.2 x 0.26 x 0.24 m,
-corners rounded 0.07 m, centred 0.26 m above the torso frame). Prints the largest depths, how many
-answers reach more than 1 cm in, and the hand's median miss.
+deep the left upper arm, forearm and hand (their collision capsules, from `ikwb info
+--capsules`) reach into the chest as drawn: the rounded box of tools/robots/generate.py (0.2 x
+0.26 x 0.24 m, corners rounded 0.07 m, centred 0.26 m above the torso frame). Prints the largest
+depths, how many answers reach more than 1 cm in, and the hand's median miss.
 usage: python3 tools/collision/arm_into_chest.py [BUILD_DIR] [CHEST_WIDTH]
 (CHEST_WIDTH: the chest box's y size to measure against, default 0.26; IKWB_ASSETS, as for
 ikwb, picks the robots measured)
@@ -71,7 +71,7 @@ for r in csv.DictReader(open(os.path.join(tmp, "poses.csv"))):
     poses.setdefault(int(r["config"]), {})[r["body"]] = (
         tuple(float(r[k]) for k in "xyz"), tuple(float(r[k]) for k in ("qx", "qy", "qz", "qw")))
 answers = list(csv.DictReader(open(os.path.join(tmp, "q.csv"))))
-depth = {"left_upper_arm": [], "left_forearm": []}
+depth = {"left_upper_arm": [], "left_forearm": [], "left_hand": []}
 for c in sorted(poses):
     tp, tq = poses[c]["torso"]
     tq_inv = (-tq[0], -tq[1], -tq[2], tq[3])

@@ -149,10 +149,7 @@ double capsule_overshoot(const Geometry& g, const std::vector<Vec3<double>>& sam
 // its ends decide)
 bool capsule_inside(const LinkCapsule<double>& a, const LinkCapsule<double>& b) {
   auto distance_to_b = [&](const Vec3<double>& x) {
-    Vec3<double> d = b.p1 - b.p0;
-    double l2 = length_sq(d);
-    double t = l2 > 0 ? clamp01(dot(x - b.p0, d) / l2) : 0.0;
-    return length(x - (b.p0 + t * d));
+    return capsule_capsule(x, x, 0.0, b.p0, b.p1, 0.0).distance;
   };
   return std::max(distance_to_b(a.p0), distance_to_b(a.p1)) + a.radius <= b.radius + 1e-9;
 }

@@ -106,11 +106,12 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored,
                             : stored.size() > had           ? "store configuration"
                             : stored.size() < had           ? "delete configuration"
                                                             : "stored configurations";
-  undo_.push_back({resting_snapshot(), current_stored_, label, document_});
+  undo_.push_back({resting_snapshot(), current_stored_, label, document_, state_});
   trim();
   redo_.clear();
   rebase(app, stored);
   document_ = document;
+  state_ = ++last_state_;
 }
 
 bool History::move(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
@@ -123,7 +124,7 @@ bool History::move(AppState& app, std::vector<StoredConfig>& stored, uint64_t st
   from.pop_back();
   resting_q_ = app.joint_q;
   model_ = app.model;
-  to.push_back({resting_snapshot(), current_stored_, step.label, document_});
+  to.push_back({resting_snapshot(), current_stored_, step.label, document_, state_});
   if (!app.restore_scene(step.scene, std::string(what) + " " + step.label)) {
     to.pop_back();
     from.push_back(std::move(step));
@@ -132,6 +133,7 @@ bool History::move(AppState& app, std::vector<StoredConfig>& stored, uint64_t st
   if (step.stored) stored = *step.stored;
   rebase(app, stored);
   document_ = step.document;
+  state_ = step.state;
   return true;
 }
 

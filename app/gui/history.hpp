@@ -45,6 +45,10 @@ class History {
   bool redo(AppState& app, std::vector<StoredConfig>& stored, uint64_t stored_serial,
             const std::string& document);
   const std::string& document() const { return document_; }
+  // which state the workbench is in: a new number for each edit's state after it, and undo /
+  // redo bring back the number of the state they restore (a session saved in a state is saved
+  // again when undo or redo returns to it)
+  uint64_t state() const { return state_; }
   // the state was saved as `document`: the steps of its file go with it, as an editor's Save as
   // does (an untitled session's steps undone after its first save still save there)
   void saved_as(const std::string& document);
@@ -62,6 +66,7 @@ class History {
     StoredList stored;     // shared with the neighbouring steps while unchanged
     std::string label;     // the edit that followed this state
     std::string document;  // the scene file of this state
+    uint64_t state = 0;    // its state()
   };
   // the snapshot with the configuration of the last resting frame
   Scene resting_snapshot() const;
@@ -81,6 +86,8 @@ class History {
   Scene current_;                       // the state after the last edit
   StoredList current_stored_;           // and its stored configurations
   std::string document_;                // current_'s scene file
+  uint64_t state_ = 1;                  // current_'s state()
+  uint64_t last_state_ = 1;             // the last number given to a state
   std::vector<double> resting_q_;       // configuration of the last frame nothing moved by hand
   std::shared_ptr<const Model> model_;  // resting_q_'s model
 };

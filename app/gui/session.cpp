@@ -52,10 +52,14 @@ void leave_branch_edit(Ui& ui) {
   ui.app.info("left branch edit");
 }
 
-// undo / redo put back the step's stored configurations
-void restored_stored(Session& s) {
+// after an undo or redo: the step's stored configurations and scene file are back, and the
+// state the session was last saved in is saved again (editors read it so)
+void restored(Ui& ui) {
+  Session& s = *ui.session;
   ++s.stored_serial;
   s.stored_selected = std::min(s.stored_selected, int(s.stored.size()) - 1);
+  set_scene_path(ui, s.history.document());
+  if (s.history.state() == s.saved_state) s.saved_serial = session_serial(ui);
 }
 
 }  // namespace
@@ -69,6 +73,16 @@ bool session_unsaved(const Ui& ui) {
   return session_serial(ui) != ui.session->saved_serial;
 }
 
+std::string window_title(const Ui& ui) {
+  std::string title = "IK Workbench";
+  if (!ui.app.model) return title;
+  title += " - " + ui.app.robot_title;
+  if (!ui.session) return title;
+  if (!ui.session->scene_path.empty())
+    title += " - " + std::filesystem::path(ui.session->scene_path).filename().string();
+  return session_unsaved(ui) ? title + " *" : title;
+}
+
 void set_scene_path(Ui& ui, const std::string& path) {
   ui.session->scene_path = path;
   ui.session->scene_model_version = ui.app.model_version;
@@ -79,8 +93,7 @@ bool session_undo(Ui& ui) {
   Session& s = *ui.session;
   leave_branch_edit(ui);
   if (!s.history.undo(ui.app, s.stored, s.stored_serial, s.scene_path)) return false;
-  restored_stored(s);
-  set_scene_path(ui, s.history.document());
+  restored(ui);
   return true;
 }
 
@@ -88,8 +101,7 @@ bool session_redo(Ui& ui) {
   Session& s = *ui.session;
   leave_branch_edit(ui);
   if (!s.history.redo(ui.app, s.stored, s.stored_serial, s.scene_path)) return false;
-  restored_stored(s);
-  set_scene_path(ui, s.history.document());
+  restored(ui);
   return true;
 }
 
@@ -149,6 +161,7 @@ void session_frame_end(Ui& ui, bool busy) {
   }
   s.history.observe(app, s.stored, s.stored_serial, busy, s.scene_path);
   uint64_t serial = session_serial(ui);
+  if (serial == s.saved_serial) s.saved_state = s.history.state();
   double now = seconds_since_start();
   if (app.model && !s.offer_restore && s.autosave.due(serial, now)) {
     std::string error;
@@ -195,6 +208,7 @@ void add_session_dump(const Ui& ui, nlohmann::json& d) {
   d["stored_configs"] = stored;
   d["scene_path"] = s.scene_path.empty() ? json(nullptr) : json(s.scene_path);
   d["unsaved"] = session_unsaved(ui);
+  d["window_title"] = window_title(ui);
   // null while autosave is off, paused included (a left-over file kept for a restore)
   d["recovery_file"] =
       s.autosave.path.empty() || s.autosave.paused ? json(nullptr) : json(s.autosave.path);

@@ -35,6 +35,9 @@ struct Session {
   // joints or links): Save does not write over the file without them, Save as asks
   int scene_left_out = 0;
   uint64_t saved_serial = 0;  // session_serial when it was opened or saved
+  // History::state() at the end of the last frame that had nothing unsaved: undo or redo back
+  // to it leaves nothing unsaved again
+  uint64_t saved_state = 0;
   std::vector<StoredConfig> stored;
   uint64_t stored_serial = 0;  // bumps with every change to `stored` (each an undo step)
   int stored_selected = -1;
@@ -82,8 +85,12 @@ void set_scene_path(Ui& ui, const std::string& path);
 uint64_t session_serial(const Ui& ui);
 bool session_unsaved(const Ui& ui);
 
+// "IK Workbench - <robot> - <scene file's name>", with " *" while edits are unsaved (no scene
+// file: the robot alone; no robot: the program's name alone)
+std::string window_title(const Ui& ui);
+
 // the dump's session fields: undo_depth, redo_depth, stored_configs, scene_path, unsaved,
-// recovery_file, recent_files, imported_targets
+// window_title, recovery_file, recent_files, imported_targets
 void add_session_dump(const Ui& ui, nlohmann::json& dump);
 
 }  // namespace ikwb::gui

@@ -349,7 +349,7 @@ int run_workbench(int argc, char** argv) {
   app.settings = read_solver_options(args, app.settings);  // the command line's win over a preset's
   if (status == 0) start_session(args, ui);
 
-  uint64_t titled_version = 0;
+  std::string titled;  // the window's title
   int frames = 0;
   Clock::time_point last_start{};
   catch_stop_signals();
@@ -402,9 +402,9 @@ int run_workbench(int argc, char** argv) {
     if (f.visible()) view.render(app, f.framebuffer_h, f.pixel_scale());
     platform.render(f);
     write_outputs(args, ui, soak, f, last, requests.dump_path);
-    if (app.model_version != titled_version) {
-      titled_version = app.model_version;
-      platform.set_title("IK Workbench - " + app.robot_title);
+    if (std::string title = gui::window_title(ui); title != titled) {
+      titled = std::move(title);
+      platform.set_title(titled);
     }
     platform.present();
     if (last) break;

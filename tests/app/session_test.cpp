@@ -205,6 +205,32 @@ TEST_F(Session, ADragPoseIsOneUndoStep) {
   EXPECT_EQ(redone["objectives"][0]["target"], moved["objectives"][0]["target"]);
 }
 
+// Undo or redo back to the state a scene was saved in leaves nothing unsaved, as an editor does
+// (it read unsaved, and a clean exit wrote a recovery file the next start offered); the window's
+// title says the scene file and marks unsaved edits
+TEST_F(Session, UndoBackToTheSavedStateLeavesNothingUnsaved) {
+  ASSERT_EQ(run("robot panda\nwait 2\ntarget 0 0.45 0.1 0.45\nwait 10\n"
+                "save_scene scene.json\ndump saved.json\n"
+                "target 0 0.40 0.1 0.45\nwait 10\ndump edited.json\n"
+                "undo\nwait 3\ndump undone.json\nredo\nwait 3\ndump redone.json\n"
+                "undo\nundo\nwait 3\ndump before.json\nredo\nwait 3\ndump saved_again.json\n"),
+            0)
+      << log();
+  const json saved = dump("saved.json"), edited = dump("edited.json");
+  const json undone = dump("undone.json"), redone = dump("redone.json");
+  EXPECT_FALSE(saved["unsaved"].get<bool>());
+  EXPECT_EQ(saved["window_title"], "IK Workbench - " + saved["robot"]["name"].get<std::string>() +
+                                       " - scene.json");
+  EXPECT_TRUE(edited["unsaved"].get<bool>());
+  EXPECT_EQ(edited["window_title"], saved["window_title"].get<std::string>() + " *");
+  EXPECT_FALSE(undone["unsaved"].get<bool>());
+  EXPECT_EQ(undone["window_title"], saved["window_title"]);
+  EXPECT_TRUE(redone["unsaved"].get<bool>());
+  // from before the save, redo comes back to it
+  EXPECT_TRUE(dump("before.json")["unsaved"].get<bool>());
+  EXPECT_FALSE(dump("saved_again.json")["unsaved"].get<bool>());
+}
+
 TEST_F(Session, RedoOfAnAdoptionHoldsTheAdoptedBranch) {
   // an unconverged seed adopted, undone and redone: the solve goes on from its branch again (it
   // went to another, converged solution 2.5 rad away: the hold was not in the undo step)

@@ -144,7 +144,7 @@ int cmd_fk(int argc, char** argv) {
     for (double w : m.body_mass) mass += w > 0 ? w : 0;
     if (com && !(mass > 0))
       print_warnings(
-          {"the robot has no mass (no <inertial> anywhere): COM.csv holds the mean of "
+          {"the robot has no mass (no body has one): COM.csv holds the mean of "
            "the bodies' centres, with mass 0"});
     State state(m);
     const Transform<double> no_pose{{NAN, NAN, NAN}, {NAN, NAN, NAN, NAN}};

@@ -49,6 +49,8 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// the mass repair_for_newer's compiler bound gives a massless moving body (kg)
+constexpr double kBoundMass = 1e-9;
 
 Quat<double> quat_wxyz(const mjtNum* q) {
   return normalize(Quat<double>{q[1], q[2], q[3], q[0]});
@@ -413,7 +415,7 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
     warnings.push_back(s.paths[0] +
                        ": moving bodies without mass or inertia get 1e-9 kg and 1e-12 kg m^2 "
                        "(compiler boundmass, boundinertia), which MuJoCo needs to compile the "
-                       "file; kinematics are unchanged");
+                       "file; kinematics are unchanged, and those bodies stay massless here");
     return true;
   }
   const std::string keyword = message_field(error, "invalid keyword: '", '\'');
@@ -585,7 +587,11 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
             last ? name
                  : made_up_name(name + "/" + name_of(m, mjOBJ_JOINT, jid, "joint_"), mjOBJ_BODY);
         int body;
-        if (last) {
+        // a body with no more mass than the compiler's bound gives (repair_for_newer's
+        // boundmass) has none: it stays massless, its centre of mass at its origin (MuJoCo
+        // leaves its inertial frame where the body is in its parent's frame, and a chain of
+        // such bodies had its centre of mass where none of them is)
+        if (last && m->body_mass[i] > kBoundMass) {
           const mjtNum* in = m->body_inertia + 3 * i;
           Quat<double> iq = quat_wxyz(m->body_iquat + 4 * i);
           // rotate the principal inertia into the body frame: R diag(I) R^T

@@ -514,6 +514,16 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
           "the joint is unlimited (as pybullet reads it)");
       j.unlimited = true;
     }
+    // URDF's default of 0 for an absent bound, as urdfdom reads it, with a warning where it
+    // leaves the joint no range: such a joint is locked, and only a clamped edit said so
+    if (needs_limit && lo == hi && (!limit->Attribute("lower") || !limit->Attribute("upper")))
+      msg.warn(limit->GetLineNum(),
+               context + "<limit> without " +
+                   (limit->Attribute("lower") ? "upper"
+                    : limit->Attribute("upper") ? "lower"
+                                                : "lower and upper") +
+                   ": an absent bound is 0 (URDF's default), so the joint's range is [0, 0] "
+                   "and it cannot move");
   }
   if (XMLElement* mimic = e->FirstChildElement("mimic")) {
     const char* src = mimic->Attribute("joint");

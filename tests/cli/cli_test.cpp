@@ -651,7 +651,7 @@ TEST(CliFk, AMasslessRobotsCentreOfMassIsNamedAsSuch) {
   const std::string q = dir.write("q.csv", "0\n");
   CmdResult r = run(cmd_fk, {"fk", urdf, "--q", q, "--out", dir / "p.csv", "--com", dir / "c.csv"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("warning: the robot has no mass (no <inertial> anywhere)"),
+  EXPECT_NE(r.err.find("warning: the robot has no mass (no body has one)"),
             std::string::npos)
       << r.err;
   EXPECT_NE(test::read_text(dir / "c.csv").find("\n0,0.5,0,0,0\n"), std::string::npos)

@@ -16,6 +16,7 @@
 #include "core/temp_files.hpp"
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/fk.hpp"
+#include "solver/objective_whole_body.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
@@ -282,6 +283,37 @@ TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
 
 // a body with two joints becomes a chain through a massless BODY/JOINT body without geometry:
 // the body and its parent still count as adjacent for self collision (MuJoCo excludes parent
+
+// bodies that MuJoCo's bound gave their mass stay massless, their centre of mass at their own
+// origin: MuJoCo left each one's inertial frame at its place in its parent's frame, and the
+// chain's centre of mass (the mean of its bodies' without masses) was at z 1.33 where every body
+// is at z 1; a massless body beside bodies with masses had its centre 2 m off
+TEST(Mjcf, BodiesWithoutMassStayMasslessAtTheirOrigins) {
+  test::TempDir dir;
+  const std::string chain = dir.write(
+      "chain.xml",
+      "<mujoco><worldbody><body name=\"b\" pos=\"0 0 1\"><joint name=\"j\" axis=\"0 0 1\"/>"
+      "<body name=\"c\" pos=\"1 0 0\"><joint name=\"k\" axis=\"0 0 1\"/>"
+      "<body name=\"d\" pos=\"1 0 0\"/></body></body></worldbody></mujoco>");
+  const Model m = *load_mjcf_file(chain).model;
+  for (int b = 0; b < m.body_count; ++b) {
+    EXPECT_EQ(m.body_mass[b], 0.0) << m.body_name[b];
+    EXPECT_EQ(length(m.body_com[b]), 0.0) << m.body_name[b];
+  }
+  State s(m);
+  eval_fk(m, std::vector<double>{0.0, 0.0}, {}, s);
+  const Vec3<double> com = center_of_mass(m.view(), s.body_q.data());
+  EXPECT_LT(length(com - Vec3<double>{1, 0, 1}), 1e-12) << com.x << " " << com.z;
+  const std::string mixed = dir.write(
+      "mixed.xml",
+      "<mujoco><worldbody><body name=\"b\" pos=\"0 0 1\"><joint name=\"j\" axis=\"0 1 0\"/>"
+      "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/><body name=\"d\" pos=\"0 2 0\">"
+      "<joint name=\"k\" type=\"slide\" axis=\"1 0 0\"/></body></body></worldbody></mujoco>");
+  const Model x = *load_mjcf_file(mixed).model;
+  EXPECT_EQ(x.body_mass[x.find_body("b")], 1.0);
+  EXPECT_EQ(x.body_mass[x.find_body("d")], 0.0);
+  EXPECT_EQ(length(x.body_com[x.find_body("d")]), 0.0);
+}
 // and child), so their touching shapes are no collision
 TEST(Mjcf, ABodyWithSeveralJointsStaysAdjacentToItsParent) {
   test::TempDir dir;

@@ -1146,6 +1146,39 @@ TEST(UrdfLoader, CommonFaultsAreRepairedWithWarningsOrRefusedWhenStrict) {
   EXPECT_EQ(a.joint_X_p[a.find_joint("j")].p.z, 0.25);
 }
 
+// a <limit> without its bounds reads them as 0, as urdfdom does, and says that the joint cannot
+// move (a reviewer's joint was clamped to 0 at its first edit, with no word at loading); one
+// bound given, or both given equal on purpose, is a range the file chose: no warning
+TEST(UrdfLoader, ALimitWithoutBoundsSaysTheJointCannotMove) {
+  const std::string lim = R"(effort="1" velocity="1")";
+  struct Case {
+    std::string limit;
+    const char* warning;  // null: none
+  };
+  const Case cases[] = {
+      {"<limit " + lim + "/>", "<limit> without lower and upper: an absent bound is 0"},
+      {R"(<limit upper="0" )" + lim + "/>", "<limit> without lower: an absent bound is 0"},
+      {R"(<limit lower="0" )" + lim + "/>", "<limit> without upper: an absent bound is 0"},
+      {R"(<limit upper="1" )" + lim + "/>", nullptr},
+      {R"(<limit lower="0.5" upper="0.5" )" + lim + "/>", nullptr},
+  };
+  for (const char* type : {"revolute", "prismatic"})
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(type) + " " + c.limit);
+      const LoadResult r = load_urdf_string(two_links(joint(type, c.limit)), "t.urdf", "");
+      ASSERT_TRUE(r.model);
+      if (!c.warning) {
+        EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+        continue;
+      }
+      ASSERT_EQ(r.warnings.size(), 1u);
+      EXPECT_NE(r.warnings[0].find(c.warning), std::string::npos) << r.warnings[0];
+      EXPECT_NE(r.warnings[0].find("range is [0, 0] and it cannot move"), std::string::npos);
+      EXPECT_EQ(r.model->dof_lower[0], 0.0);
+      EXPECT_EQ(r.model->dof_upper[0], 0.0);
+    }
+}
+
 // numbers with decimal commas (0,25 for 0.25) are never read as several numbers: commas with
 // more numbers than expected are an error that says so, also on an <origin>, whose extra numbers
 // are otherwise repaired

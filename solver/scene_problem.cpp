@@ -505,8 +505,23 @@ void require_solvable_scene(const Model& m, const Scene& scene, const SceneSetup
                          "\" (self_collision) leaves out, such as neighbouring links that touch "
                          "(the workbench warns and checks every pair; " +
                          command + " does not: give the file, or turn the objective off)");
-  for (const SceneObjective& o : scene.objectives)
-    if (o.enabled) return;
+  bool enabled = false;
+  for (const SceneObjective& o : scene.objectives) enabled = enabled || o.enabled;
+  if (enabled) {
+    // enabled objectives that pull nowhere (soft ones of weight 0, or every axis weight 0): a
+    // solve of them reported every row solved with errors of 0, the joints as they were
+    std::string unpursued;
+    for (const PlacedObjective& p : setup.objectives) {
+      ObjectiveParams<double> params = p.objective.params;  // its rows, as a problem counts them
+      params.dim = objective_kind(params.type).dim(m.dof_count, int(p.objective.points.size()));
+      if (objective_pursued(params)) return;
+      if (p.objective.params.enabled)
+        unpursued += (unpursued.empty() ? "" : ", ") + ("\"" + p.objective.name + "\"");
+    }
+    throw SceneError(scene_path + ": no enabled objective pulls anywhere (" + unpursued +
+                     ": weight 0, or every axis weight 0): nothing to solve (give one a "
+                     "weight)");
+  }
   // a misspelt "objectives" is an unknown key the reader ignored: named here, where it matters
   std::string ignored;
   for (const std::string& w : scene.warnings)

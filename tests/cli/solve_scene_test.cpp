@@ -509,6 +509,18 @@ TEST(CliSolveScene, ASceneWithoutEnabledObjectivesIsAnError) {
   r = run_solve({"--scene", off, "--out", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("every objective of the scene is disabled"), std::string::npos) << r.err;
+  // enabled objectives that pull nowhere: a soft one of weight 0, one whose axis weights are all
+  // 0 (every row was reported solved, errors 0, the joints as they were; a review)
+  std::string idle = dir.write("idle.json", R"({"version": 1, "robot": "panda", "objectives": [
+    {"type": "pose", "name": "tcp", "link": "panda_hand_tcp", "weight": 0},
+    {"type": "position", "name": "p", "link": "panda_link7", "position_weights": [0, 0, 0]},
+    {"type": "posture", "name": "posture", "enabled": false}]})");
+  r = run_solve({"--scene", idle, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(idle + ": no enabled objective pulls anywhere (\"tcp\", \"p\": weight 0, "
+                             "or every axis weight 0): nothing to solve"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

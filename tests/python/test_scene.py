@@ -430,6 +430,10 @@ def test_a_scene_is_solved_whole_or_refused_as_by_the_command_line(tmp_path):
     with pytest.raises(ikwb.SceneError, match="every objective of the scene is disabled"):
         ikwb.load_scene(write_scene(tmp_path / "off.json",
                                     [tcp.replace('"type"', '"enabled": false, "type"')]))
+    with pytest.raises(ikwb.SceneError, match=r"no enabled objective pulls anywhere \(\"p\": "
+                                              r"weight 0, or every axis weight 0\)"):
+        ikwb.load_scene(write_scene(tmp_path / "idle.json",
+                                    [tcp.replace('"type"', '"weight": 0, "type"')]))
     # a name two objectives share cannot take targets
     two = ikwb.load_scene(write_scene(tmp_path / "two.json",
                                       [tcp, tcp.replace("panda_hand_tcp", "panda_link7")]))

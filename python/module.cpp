@@ -26,7 +26,10 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   options.package_paths = package_paths;
   options.strict = strict;
   options.xacro_args = xacro_args;
-  options.load_meshes = false;  // kinematics only: mesh files are resolved, not read
+  // kinematics only: mesh files are resolved, not read; those that do not resolve are warned
+  // of, as `ikwb info` does (Model.warnings said nothing of them)
+  options.load_meshes = false;
+  options.warn_unread_meshes = true;
   const std::string file = resolve_robot(path);
   LoadResult r = load_robot_file(file, options);
   // absolute, so that a pickle loads the same files from any working folder

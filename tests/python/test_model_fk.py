@@ -73,6 +73,19 @@ def test_xacro_args(tmp_path, monkeypatch):
     assert any("xacro argument 'name:=ur' not used" in w for w in plain.warnings)
 
 
+def test_mesh_files_that_are_not_found_are_warned_of(tmp_path):
+    # the model is for kinematics (meshes are not read), but a mesh that does not resolve is
+    # named, as `ikwb info` names it (Model.warnings was empty)
+    robot = tmp_path / "r.urdf"
+    robot.write_text('<robot name="r"><link name="a"><visual><geometry>'
+                     '<mesh filename="nope.stl"/></geometry></visual></link><link name="b"/>'
+                     '<joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
+                     '</joint></robot>')
+    m = ikwb.Model.from_urdf(str(robot))
+    assert any("mesh 'nope.stl'" in w and "not found" in w for w in m.warnings), m.warnings
+    assert ikwb.Model.from_urdf(PANDA).warnings == []
+
+
 def test_state_shapes_and_views(panda):
     s = panda.state()
     assert s.body_q.shape == (13, 7) and s.body_q.dtype == np.float64

@@ -524,6 +524,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   std::vector<std::string> warnings;
   std::string why;
   MjcfSources sources = read_sources(path);
+  if (const std::string bad = non_finite_attribute(sources); !bad.empty()) throw ModelError(bad);
   MjcfMeshFiles meshes(sources);
   std::vector<std::string> mass_lost;
   mjModel* m = compile(path, options.strict, sources, meshes, warnings, &mass_lost, &why);

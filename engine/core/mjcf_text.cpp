@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 
@@ -16,7 +19,6 @@ int line_of(const std::string& text, std::size_t pos) {
 
 std::vector<StartTag> start_tags(const std::string& text, const std::string& element) {
   constexpr const char* kSpace = " \t\r\n";
-  const std::string open = "<" + element;
   std::vector<StartTag> tags;
   for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
     if (text.compare(at, 4, "<!--") == 0) {
@@ -24,11 +26,14 @@ std::vector<StartTag> start_tags(const std::string& text, const std::string& ele
       if (at == std::string::npos) break;
       continue;
     }
-    std::size_t p = at + open.size();
-    if (text.compare(at, open.size(), open) != 0 || p >= text.size() ||
-        !(std::isspace(static_cast<unsigned char>(text[p])) || text[p] == '/' || text[p] == '>'))
+    // the element's name: up to a space, '/' or '>' (declarations and end tags are none)
+    const std::size_t name_end = std::min(text.find_first_of(" \t\r\n/>", at + 1), text.size());
+    const std::string name = text.substr(at + 1, name_end - at - 1);
+    if (name.empty() || name[0] == '?' || name[0] == '!' || name_end >= text.size() ||
+        (!element.empty() && name != element))
       continue;
-    StartTag tag{at, {}};
+    std::size_t p = name_end;
+    StartTag tag{at, {}, name};
     for (;;) {
       p = text.find_first_not_of(kSpace, p);
       if (p == std::string::npos || text[p] == '/' || text[p] == '>') break;
@@ -64,6 +69,39 @@ MjcfSources read_sources(const std::string& path) {
       }
   }
   return s;
+}
+
+std::string non_finite_attribute(const MjcfSources& sources) {
+  // the attributes whose numbers reach the model: poses, axes, sizes, ranges, masses, scales
+  static const char* const kNumeric[] = {
+      "pos",         "quat",        "axisangle", "euler",  "xyaxes",  "zaxis",   "fromto",
+      "size",        "axis",        "range",     "ref",    "mass",    "diaginertia",
+      "fullinertia", "scale",       "refpos",    "refquat", "polycoef", "springref", "density"};
+  for (std::size_t f = 0; f < sources.texts.size(); ++f)
+    for (const StartTag& tag : start_tags(sources.texts[f], "")) {
+      std::string name;
+      for (const TagAttribute& a : tag.attributes)
+        if (a.name == "name") name = " name='" + a.value + "'";
+      for (const TagAttribute& a : tag.attributes) {
+        if (std::find_if(std::begin(kNumeric), std::end(kNumeric), [&](const char* n) {
+              return a.name == n;
+            }) == std::end(kNumeric))
+          continue;
+        std::size_t p = 0;
+        while ((p = a.value.find_first_not_of(" \t\r\n,", p)) != std::string::npos) {
+          const std::size_t e = std::min(a.value.find_first_of(" \t\r\n,", p), a.value.size());
+          const std::string token = a.value.substr(p, e - p);
+          char* end = nullptr;
+          const double v = std::strtod(token.c_str(), &end);
+          if (end == token.c_str() + token.size() && !std::isfinite(v))
+            return sources.paths[f] + ":" + std::to_string(line_of(sources.texts[f], a.begin)) +
+                   ": <" + tag.element + name + "> " + a.name + "=\"" + a.value + "\": '" +
+                   token + "' is not a finite number";
+          p = e;
+        }
+      }
+    }
+  return "";
 }
 
 std::string message_field(const std::string& error, const std::string& key, char end) {

@@ -22,9 +22,10 @@ struct TagAttribute {
 struct StartTag {
   std::size_t begin;
   std::vector<TagAttribute> attributes;
+  std::string element;
 };
 
-// the start tags of `element` in `text`, comments skipped
+// the start tags of `element` in `text` ("": of every element), comments skipped
 std::vector<StartTag> start_tags(const std::string& text, const std::string& element);
 
 // The MJCF file and the files it includes, as text, so that a repair applies wherever the
@@ -35,6 +36,13 @@ struct MjcfSources {
   std::vector<std::string> texts;
 };
 MjcfSources read_sources(const std::string& path);
+
+// "FILE:LINE: <ELEMENT name='N'> ATTRIBUTE=\"VALUE\": 'nan' is not a finite number" for the
+// first attribute of the sources that places, sizes or weighs something (pos, quat, size, axis,
+// range, mass, ...) and holds a number that is not finite (nan, inf, or one past the largest
+// double), else "". MuJoCo 2.2.2 takes them with no error: a NaN quaternion became the
+// identity, a NaN capsule size a point, and what it did not repair was blamed on a joint.
+std::string non_finite_attribute(const MjcfSources& sources);
 
 // the text after `key` in MuJoCo's message up to `end`, or ""
 std::string message_field(const std::string& error, const std::string& key, char end);

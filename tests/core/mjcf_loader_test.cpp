@@ -395,6 +395,56 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
   }
 }
 
+// numbers that are not finite are refused, naming the file, line, element and attribute, as the
+// URDF loader does: MuJoCo 2.2.2 took them (a NaN quaternion became the identity, a NaN capsule
+// size a point) or our checks blamed a joint for what a body or site held; a name that reads as
+// a number is not one
+TEST(Mjcf, NumbersThatAreNotFiniteAreRefusedWhereTheyAre) {
+  test::TempDir dir;
+  struct Case {
+    std::string body;
+    std::string error;
+  };
+  const Case cases[] = {
+      {R"(<body name="a" quat="nan 0 0 0"><joint axis="0 0 1"/><geom size="0.1"/></body>)",
+       R"(:3: <body name='a'> quat="nan 0 0 0": 'nan' is not a finite number)"},
+      {"<body name=\"a\"><joint name=\"j\" axis=\"0 NaN 1\"/><geom size=\"0.1\"/></body>",
+       R"(:3: <joint name='j'> axis="0 NaN 1": 'NaN' is not a finite number)"},
+      {"<body name=\"a\"><joint/>\n<geom type=\"capsule\" size=\"0.1 -inf\"/></body>",
+       R"(:4: <geom> size="0.1 -inf": '-inf' is not a finite number)"},
+      {R"(<body name="a"><joint/><geom size="0.1"/><site name="s" pos="0 1e999 0"/></body>)",
+       R"(:3: <site name='s'> pos="0 1e999 0": '1e999' is not a finite number)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.body);
+    const std::string path =
+        dir.write("nf.xml", "<mujoco>\n<worldbody>\n" + c.body + "</worldbody></mujoco>");
+    try {
+      load_robot_file(path);
+      ADD_FAILURE() << "loaded";
+    } catch (const ModelError& e) {
+      EXPECT_EQ(std::string(e.what()), path + c.error);
+    }
+  }
+  // in an included file: that file and its line
+  dir.write("part.xml", "<mujoco>\n<worldbody>\n<body name=\"b\" pos=\"inf 0 0\"><joint/>"
+                        "<geom size=\"0.1\"/></body></worldbody></mujoco>");
+  const std::string main = dir.write("main.xml", "<mujoco><include file=\"part.xml\"/></mujoco>");
+  try {
+    load_robot_file(main);
+    ADD_FAILURE() << "loaded";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("part.xml:3: <body name='b'> pos=\"inf 0 0\""),
+              std::string::npos)
+        << e.what();
+  }
+  // names and other text are no numbers
+  const LoadResult r = load_robot_file(dir.write(
+      "names.xml", R"(<mujoco><worldbody><body name="nan" pos="0 0 1"><joint name="inf"/>
+<geom size="0.1"/></body></worldbody></mujoco>)"));
+  EXPECT_GE(r.model->find_body("nan"), 0);
+}
+
 // A repair's <compiler> attributes go on the file's own <compiler>, not one in a comment (which
 // took them, so the retry repaired again and warned twice); the range warning names the joint
 // and its line

@@ -387,9 +387,15 @@ void limit_blockers(int k, const IkProblem& p, const std::vector<double>& qs,
   std::vector<ObjectiveRows> rows = objective_rows(p, 0, qs, body_poses(m, qs), settings);
   const Eigen::VectorXd g = rows[k].present ? rows[k].g : Eigen::VectorXd::Zero(m.dof_count);
   for (int d = 0; d < m.dof_count; ++d) {
+    // a locked joint at a limit is the lock's (named by lock_blockers), not the limits'
+    if (!p.dof_free(d)) continue;
     int side = at_limit(p, qs, d, std::max(1e-9, settings.tol_constraint));
     // descent -g pushes past the upper limit (side 1) when g < 0, past the lower when g > 0
-    if (side != 0 && side * g[d] < 0) out.push_back({-1, m.dof_joint[d]});
+    // (a joint of several dofs is named once)
+    const int j = m.dof_joint[d];
+    if (side != 0 && side * g[d] < 0 &&
+        std::none_of(out.begin(), out.end(), [&](const Blocker& b) { return b.joint == j; }))
+      out.push_back({-1, j});
   }
 }
 

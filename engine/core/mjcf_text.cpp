@@ -5,9 +5,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "engine/core/text_file.hpp"
 
@@ -74,18 +74,17 @@ MjcfSources read_sources(const std::string& path) {
 std::string non_finite_attribute(const MjcfSources& sources) {
   // the attributes whose numbers reach the model: poses, axes, sizes, ranges, masses, scales
   static const char* const kNumeric[] = {
-      "pos",         "quat",        "axisangle", "euler",  "xyaxes",  "zaxis",   "fromto",
-      "size",        "axis",        "range",     "ref",    "mass",    "diaginertia",
-      "fullinertia", "scale",       "refpos",    "refquat", "polycoef", "springref", "density"};
+      "pos",   "quat",   "axisangle", "euler",    "xyaxes",    "zaxis",       "fromto",
+      "size",  "axis",   "range",     "ref",      "mass",      "diaginertia", "fullinertia",
+      "scale", "refpos", "refquat",   "polycoef", "springref", "density"};
   for (std::size_t f = 0; f < sources.texts.size(); ++f)
     for (const StartTag& tag : start_tags(sources.texts[f], "")) {
       std::string name;
       for (const TagAttribute& a : tag.attributes)
         if (a.name == "name") name = " name='" + a.value + "'";
       for (const TagAttribute& a : tag.attributes) {
-        if (std::find_if(std::begin(kNumeric), std::end(kNumeric), [&](const char* n) {
-              return a.name == n;
-            }) == std::end(kNumeric))
+        if (std::find_if(std::begin(kNumeric), std::end(kNumeric),
+                         [&](const char* n) { return a.name == n; }) == std::end(kNumeric))
           continue;
         std::size_t p = 0;
         while ((p = a.value.find_first_not_of(" \t\r\n,", p)) != std::string::npos) {
@@ -95,8 +94,8 @@ std::string non_finite_attribute(const MjcfSources& sources) {
           const double v = std::strtod(token.c_str(), &end);
           if (end == token.c_str() + token.size() && !std::isfinite(v))
             return sources.paths[f] + ":" + std::to_string(line_of(sources.texts[f], a.begin)) +
-                   ": <" + tag.element + name + "> " + a.name + "=\"" + a.value + "\": '" +
-                   token + "' is not a finite number";
+                   ": <" + tag.element + name + "> " + a.name + "=\"" + a.value + "\": '" + token +
+                   "' is not a finite number";
           p = e;
         }
       }

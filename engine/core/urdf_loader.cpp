@@ -519,7 +519,7 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
     if (needs_limit && lo == hi && (!limit->Attribute("lower") || !limit->Attribute("upper")))
       msg.warn(limit->GetLineNum(),
                context + "<limit> without " +
-                   (limit->Attribute("lower") ? "upper"
+                   (limit->Attribute("lower")   ? "upper"
                     : limit->Attribute("upper") ? "lower"
                                                 : "lower and upper") +
                    ": an absent bound is 0 (URDF's default), so the joint's range is [0, 0] "

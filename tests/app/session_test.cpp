@@ -219,8 +219,8 @@ TEST_F(Session, UndoBackToTheSavedStateLeavesNothingUnsaved) {
   const json saved = dump("saved.json"), edited = dump("edited.json");
   const json undone = dump("undone.json"), redone = dump("redone.json");
   EXPECT_FALSE(saved["unsaved"].get<bool>());
-  EXPECT_EQ(saved["window_title"], "IK Workbench - " + saved["robot"]["name"].get<std::string>() +
-                                       " - scene.json");
+  EXPECT_EQ(saved["window_title"],
+            "IK Workbench - " + saved["robot"]["name"].get<std::string>() + " - scene.json");
   EXPECT_TRUE(edited["unsaved"].get<bool>());
   EXPECT_EQ(edited["window_title"], saved["window_title"].get<std::string>() + " *");
   EXPECT_FALSE(undone["unsaved"].get<bool>());

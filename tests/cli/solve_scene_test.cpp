@@ -518,7 +518,7 @@ TEST(CliSolveScene, ASceneWithoutEnabledObjectivesIsAnError) {
   r = run_solve({"--scene", idle, "--out", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find(idle + ": no enabled objective pulls anywhere (\"tcp\", \"p\": weight 0, "
-                             "or every axis weight 0): nothing to solve"),
+                              "or every axis weight 0): nothing to solve"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));

@@ -427,8 +427,9 @@ TEST(Mjcf, NumbersThatAreNotFiniteAreRefusedWhereTheyAre) {
     }
   }
   // in an included file: that file and its line
-  dir.write("part.xml", "<mujoco>\n<worldbody>\n<body name=\"b\" pos=\"inf 0 0\"><joint/>"
-                        "<geom size=\"0.1\"/></body></worldbody></mujoco>");
+  dir.write("part.xml",
+            "<mujoco>\n<worldbody>\n<body name=\"b\" pos=\"inf 0 0\"><joint/>"
+            "<geom size=\"0.1\"/></body></worldbody></mujoco>");
   const std::string main = dir.write("main.xml", "<mujoco><include file=\"part.xml\"/></mujoco>");
   try {
     load_robot_file(main);
@@ -439,8 +440,8 @@ TEST(Mjcf, NumbersThatAreNotFiniteAreRefusedWhereTheyAre) {
         << e.what();
   }
   // names and other text are no numbers
-  const LoadResult r = load_robot_file(dir.write(
-      "names.xml", R"(<mujoco><worldbody><body name="nan" pos="0 0 1"><joint name="inf"/>
+  const LoadResult r = load_robot_file(
+      dir.write("names.xml", R"(<mujoco><worldbody><body name="nan" pos="0 0 1"><joint name="inf"/>
 <geom size="0.1"/></body></worldbody></mujoco>)"));
   EXPECT_GE(r.model->find_body("nan"), 0);
 }

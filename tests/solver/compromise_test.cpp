@@ -227,6 +227,29 @@ TEST_F(PandaCompromise, ALockedOrEditedJointBlocksWhatItHoldsBack) {
   EXPECT_TRUE(blocked_by_elbow(e));
 }
 
+// a locked joint that also sits on its limit is named once, as locked (the elbow read "locked
+// joint panda_joint4" and again at the end of the list; a review)
+TEST_F(PandaCompromise, ALockedJointOnItsLimitIsNamedOnceAsLocked) {
+  const int elbow = m->find_joint("panda_joint4");
+  std::vector<double> q = q0;
+  q[m->joint_q_start[elbow]] = m->dof_upper[m->joint_qd_start[elbow]];
+  IkProblem locked(m);
+  const int pose = locked.add_pose(tcp);
+  std::vector<double> away = q;
+  away[m->joint_q_start[elbow]] += 0.6;  // past the limit: the limit holds it back too
+  locked.set_target_pose(pose, 0, body_pose(*m, away, tcp));
+  locked.set_dof_mask(std::vector<uint8_t>(m->dof_count, 0));
+  const Explanation e = explain_compromise(locked, 0, q, s).objectives[pose];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  std::vector<int> joints;
+  for (const Blocker& b : e.blocked_by) {
+    EXPECT_EQ(blocking_joint_text(locked, b.joint).rfind("locked joint ", 0), 0u);
+    EXPECT_EQ(std::count(joints.begin(), joints.end(), b.joint), 0) << m->joint_name[b.joint];
+    joints.push_back(b.joint);
+  }
+  EXPECT_EQ(std::count(joints.begin(), joints.end(), elbow), 1);
+}
+
 TEST(TwoPandasCompromise, TargetBehindAHardMinDistanceIsBlockedByIt) {
   auto m = std::make_shared<const Model>(test::two_pandas());
   int lt = m->find_body("left_hand_tcp"), rt = m->find_body("right_hand_tcp");

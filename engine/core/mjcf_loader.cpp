@@ -443,10 +443,9 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
 // after repair_for_newer (refused when strict); the repairs' retries read corrected copies of the
 // file and of those it includes (write_copies_somewhere). With placeholders, a second compile
 // with them at their final size (MjcfMeshFiles::size_placeholders) finds the bodies whose mass
-// or inertia MuJoCo computes from them (*mass_lost). Null and *error when MuJoCo refuses the
-// file.
+// or inertia MuJoCo computes from them (*lost). Null and *error when MuJoCo refuses the file.
 mjModel* compile(const std::string& path, bool strict, MjcfSources& sources, MjcfMeshFiles& meshes,
-                 std::vector<std::string>& warnings, std::vector<std::string>* mass_lost,
+                 std::vector<std::string>& warnings, MjcfMeshFiles::Lost* lost,
                  std::string* error) {
   char buf[1024] = "";
   Copies copies;
@@ -473,10 +472,11 @@ mjModel* compile(const std::string& path, bool strict, MjcfSources& sources, Mjc
     meshes.size_placeholders(m);
     mjModel* sized = mj_loadXML(file.c_str(), meshes.vfs(), buf, sizeof buf);
     for (int b = 1; sized && b < m->nbody; ++b)
-      if (m->body_mass[b] != sized->body_mass[b] ||
-          !std::equal(m->body_inertia + 3 * b, m->body_inertia + 3 * b + 3,
-                      sized->body_inertia + 3 * b))
-        mass_lost->push_back(name_of(m, mjOBJ_BODY, b, "body_"));
+      if (m->body_mass[b] != sized->body_mass[b])
+        lost->mass.push_back(name_of(m, mjOBJ_BODY, b, "body_"));
+      else if (!std::equal(m->body_inertia + 3 * b, m->body_inertia + 3 * b + 3,
+                           sized->body_inertia + 3 * b))
+        lost->inertia.push_back(name_of(m, mjOBJ_BODY, b, "body_"));
     mj_deleteModel(m);
     m = sized;
     if (!m) *error = buf;
@@ -526,8 +526,8 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   MjcfSources sources = read_sources(path);
   if (const std::string bad = non_finite_attribute(sources); !bad.empty()) throw ModelError(bad);
   MjcfMeshFiles meshes(sources);
-  std::vector<std::string> mass_lost;
-  mjModel* m = compile(path, options.strict, sources, meshes, warnings, &mass_lost, &why);
+  MjcfMeshFiles::Lost lost;
+  mjModel* m = compile(path, options.strict, sources, meshes, warnings, &lost, &why);
   if (!m) {
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
@@ -546,7 +546,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
                      included_fault_place(why, sources));
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
-  for (const std::string& w : meshes.warnings(m, mass_lost)) warn(w);
+  for (const std::string& w : meshes.warnings(m, lost)) warn(w);
   if (m->ntendon > 0)
     warn(std::to_string(m->ntendon) + " tendon(s) not carried over (kinematics only)");
 

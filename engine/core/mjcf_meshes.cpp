@@ -276,8 +276,7 @@ const MjcfMesh* MjcfMeshFiles::placeholder(const mjModel* m, int id) const {
   return nullptr;
 }
 
-std::vector<std::string> MjcfMeshFiles::warnings(const mjModel* m,
-                                                 const std::vector<std::string>& mass_lost) const {
+std::vector<std::string> MjcfMeshFiles::warnings(const mjModel* m, const Lost& lost) const {
   // per reason, in the files' order: the files, the robot's geoms (not the world's) that use
   // them, and those of them that collide
   struct Group {
@@ -322,11 +321,16 @@ std::vector<std::string> MjcfMeshFiles::warnings(const mjModel* m,
       line += ", " + std::to_string(g.colliding) + " of them colliding without collision capsules";
     out.push_back(line + " (kinematics are unchanged)");
   }
-  if (!mass_lost.empty())
+  if (!lost.mass.empty())
     out.push_back(
         "the masses and inertias MuJoCo computes from the replaced meshes are missing from "
         "bodies " +
-        first_names(mass_lost) + " (give them <inertial> elements, or the mesh files)");
+        first_names(lost.mass) + " (give them <inertial> elements, or the mesh files)");
+  if (!lost.inertia.empty())
+    out.push_back(
+        "the inertias MuJoCo computes from the replaced meshes are missing from bodies " +
+        first_names(lost.inertia) +
+        " (their masses are the file's; give them <inertial> elements, or the mesh files)");
   return out;
 }
 

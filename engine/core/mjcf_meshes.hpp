@@ -50,12 +50,16 @@ class MjcfMeshFiles {
   void size_placeholders(const mjModel_* m);
   // the placeholder that mesh `id` of m was compiled from; null when it was read as is
   const MjcfMesh* placeholder(const mjModel_* m, int id) const;
+  // the bodies whose mass (and inertia), or inertia alone (their geoms' masses given), MuJoCo
+  // computes from the placeholders
+  struct Lost {
+    std::vector<std::string> mass, inertia;
+  };
   // One line per reason (not found in a folder, unreadable, refused): how many files, the first
   // few names, and what is lost: the geoms of the robot's bodies shown as placeholders and
-  // those that collide, which get no collision capsules. mass_lost: the bodies whose mass or
-  // inertia MuJoCo computes from the placeholders, named in a line of their own.
-  std::vector<std::string> warnings(const mjModel_* m,
-                                    const std::vector<std::string>& mass_lost) const;
+  // those that collide, which get no collision capsules. Then the bodies of `lost`, in a line
+  // for each kind.
+  std::vector<std::string> warnings(const mjModel_* m, const Lost& lost) const;
 
  private:
   // one file given to MuJoCo in memory, under the file name of the meshes that use it

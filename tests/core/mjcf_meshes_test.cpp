@@ -172,6 +172,24 @@ TEST(MjcfMeshes, MissingOrUnreadableMeshesArePlaceholders) {
 // A mesh MuJoCo refuses (coordinates past its bounds) becomes a placeholder with MuJoCo's reason;
 // a mesh file named like a replaced one in another folder is one too (MuJoCo finds the files it
 // is given in memory by name alone), and says so.
+// a missing mesh whose geom gives its mass loses the body's inertia, not its mass: the warning
+// says so (it said masses and inertias, where the model had the file's masses; a review)
+TEST(MjcfMeshes, AGeomWithItsOwnMassLosesOnlyTheInertia) {
+  test::TempDir dir;
+  const std::string path = dir.write("m.xml", R"(<mujoco model="m">
+  <asset><mesh name="shell" file="shell.stl"/></asset>
+  <worldbody><body name="b"><joint axis="0 0 1"/>
+    <geom type="mesh" mesh="shell" mass="0.1"/></body></worldbody>
+</mujoco>)");
+  const LoadResult r = load_mjcf_file(path);
+  ASSERT_EQ(r.warnings.size(), 2u) << joined(r.warnings);
+  EXPECT_EQ(r.warnings[1], path +
+                               ": the inertias MuJoCo computes from the replaced meshes are "
+                               "missing from bodies b (their masses are the file's; give them "
+                               "<inertial> elements, or the mesh files)");
+  EXPECT_NEAR(r.model->body_mass[r.model->find_body("b")], 0.1, 1e-12);
+}
+
 TEST(MjcfMeshes, RefusedAndSameNamedMeshesArePlaceholders) {
   test::TempDir dir;
   dir.write("assets/huge.stl", tetra_binary_stl(1e12f));

@@ -9,6 +9,7 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/csv.hpp"
 #include "app/cli/robot_args.hpp"
 #include "engine/core/robot_file.hpp"
 #include "engine/core/robot_path.hpp"
@@ -181,8 +182,8 @@ void print_text(const Model& m) {
     bool limited = joint_limits(m, j, &lo, &hi);
     std::string mimic = "-";
     if (m.joint_mimic[j] >= 0) {
-      mimic = m.joint_name[m.joint_mimic[j]] + " * " + fmt("%.6g", m.joint_mimic_multiplier[j]) +
-              " + " + fmt("%.6g", m.joint_mimic_offset[j]);
+      mimic = mimic_formula(m.joint_name[m.joint_mimic[j]], m.joint_mimic_multiplier[j],
+                            m.joint_mimic_offset[j]);
     }
     rows.push_back({std::to_string(j), m.joint_name[j], joint_type_name(JointType(m.joint_type[j])),
                     parent_name(m, j), m.body_name[m.joint_child[j]],

@@ -331,6 +331,20 @@ NumericTable read_numeric_csv(const std::string& path, const CsvReadOptions& opt
   return parse_numeric_csv(in, path, options);
 }
 
+std::string mimic_formula(const std::string& source, double multiplier, double offset) {
+  char b[64];
+  std::string s = source;
+  if (multiplier != 1) {
+    std::snprintf(b, sizeof b, "%.6g x ", multiplier);
+    s = b + s;
+  }
+  if (offset != 0) {
+    std::snprintf(b, sizeof b, " %c %.6g", offset < 0 ? '-' : '+', std::fabs(offset));
+    s += b;
+  }
+  return s;
+}
+
 std::string format_double(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof(buf), v);

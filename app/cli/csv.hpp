@@ -88,6 +88,10 @@ bool parse_csv_number(const std::string& s, double* out);
 // Shortest decimal text that reads back as exactly v ("0.1", "1e-300", "nan", "inf").
 std::string format_double(double v);
 
+// A mimic joint's value from its source's: "2 x SOURCE - 0.1", "SOURCE" (multiplier 1, offset
+// 0), numbers to 6 significant digits
+std::string mimic_formula(const std::string& source, double multiplier, double offset);
+
 // A share (0 to 1) as a percentage with `decimals` decimals, or more (up to 6) where fewer would
 // round a share short of 1 up to "100.0" or one above 0 down to "0.0": 49998 of 50000 solved
 // reads 99.996, not 100.0. No percent sign.

@@ -88,14 +88,13 @@ void warn_contradicting_mimic_columns(const std::string& path, const Model& m,
       worst = std::max(worst, off);
     }
     if (rows == 0) continue;
-    std::fprintf(stderr,
-                 "warning: %s: column '%s' (a mimic joint: %s x %s + %s) differs from its "
-                 "source's value on %d of %zu rows, by up to %s; it is not read, the joint "
-                 "follows its source\n",
-                 path == "-" ? kStandardInput : path.c_str(), table.header[c].c_str(),
-                 format_double(m.joint_mimic_multiplier[j]).c_str(), source->first.c_str(),
-                 format_double(m.joint_mimic_offset[j]).c_str(), rows, table.rows.size(),
-                 format_double(worst).c_str());
+    std::fprintf(
+        stderr,
+        "warning: %s: column '%s' (a mimic joint: %s) differs from its source's value "
+        "on %d of %zu rows, by up to %s; it is not read, the joint follows its source\n",
+        path == "-" ? kStandardInput : path.c_str(), table.header[c].c_str(),
+        mimic_formula(source->first, m.joint_mimic_multiplier[j], m.joint_mimic_offset[j]).c_str(),
+        rows, table.rows.size(), format_double(worst).c_str());
   }
 }
 

@@ -161,7 +161,7 @@ TEST(CliInfo, FloatingBaseAndText) {
   ASSERT_EQ(t.code, 0) << t.err;
   for (const char* s : {"robot 'cli_bot'", "joint_coord_count 3", "joint_dof_count 3",
                         "tree:", "finger  (finger_joint: revolute, mimics elbow)",
-                        "joints:", "bodies:", "elbow * -0.5 + 0.1", "root_joint"})
+                        "joints:", "bodies:", "-0.5 x elbow + 0.1", "root_joint"})
     EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/objective_kinds.hpp"
@@ -25,6 +26,12 @@ UrdfOptions read_robot_options(const ArgParser& args, MeshFiles meshes) {
   UrdfOptions opt;
   opt.floating_base = args.declares("floating-base") && args.has("floating-base");
   opt.package_paths = args.get_all("package-path");
+  // a search folder that is not there is said (a typo read as meshes that were not found)
+  for (const std::string& p : opt.package_paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p, ec))
+      std::fprintf(stderr, "warning: --package-path %s: no such folder\n", p.c_str());
+  }
   opt.strict = args.has("strict");
   opt.xacro_args = args.get_all("xacro-arg");
   opt.load_meshes = meshes != MeshFiles::kNone;

@@ -167,6 +167,19 @@ TEST(CliInfo, FloatingBaseAndText) {
 
 // the tables line up on a terminal with names in Japanese, Greek and with an emoji: in every row
 // of the joints table the type column starts at the same display column (CJK characters and
+
+// a --package-path folder that is not there is said (it was taken without a word; a review)
+TEST(CliInfo, APackagePathThatIsNotThereIsSaid) {
+  TempDir dir;
+  const std::string urdf = dir.write("bot.urdf", kRobot);
+  const std::string missing = dir / "no_such_folder", there = dir.path().string();
+  CmdResult r = run(cmd_info, {"info", urdf, "--package-path", missing, "--package-path", there});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --package-path " + missing + ": no such folder"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("--package-path " + there + ":"), std::string::npos) << r.err;
+}
 // emoji take two columns, the others one)
 TEST(CliInfo, TablesAlignNonAsciiNames) {
   CmdResult t =

@@ -366,6 +366,29 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
   return !found.empty();
 }
 
+// " (and 2 more: 'j2', 'j3')": the other named joints of the sources with a range and no
+// `limited` (MuJoCo names the first it meets), or "" when there are none, or when an unnamed
+// joint sets `limited` (a default class's: the joints of its class may hold already)
+std::string more_ranges_without_limited(const MjcfSources& s, const std::string& named) {
+  auto has = [](const StartTag& t, const char* a) {
+    return std::any_of(t.attributes.begin(), t.attributes.end(),
+                       [&](const TagAttribute& x) { return x.name == a; });
+  };
+  std::vector<std::string> others;
+  for (const std::string& text : s.texts)
+    for (const StartTag& j : start_tags(text, "joint")) {
+      if (has(j, "limited") && !has(j, "name")) return "";
+      if (!has(j, "range") || has(j, "limited")) continue;
+      for (const TagAttribute& a : j.attributes)
+        if (a.name == "name" && a.value != named) others.push_back("'" + a.value + "'");
+    }
+  if (others.empty()) return "";
+  std::string list;
+  for (std::size_t i = 0; i < others.size() && i < 5; ++i) list += (i ? ", " : "") + others[i];
+  if (others.size() > 5) list += ", ...";
+  return " (and " + std::to_string(others.size()) + " more: " + list + ")";
+}
+
 // One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in the sources when it
 // cannot change kinematics or appearance, with a warning: attributes on <mesh> (`inertia`: how
 // its inertia is computed, `maxhullvert`: MuJoCo's collision hull), <joint> (`actuatorfrcrange`,
@@ -401,9 +424,10 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
     const std::string joint = message_field(error, "Object name = ", ',');
     const std::string line = message_field(error, "line = ", ',');
     warnings.push_back(s.paths[0] + (line.empty() || line == "0" ? "" : ":" + line) + ": joint " +
-                       (joint.empty() ? "" : "'" + joint + "' ") +
-                       "has a range without `limited`: joint ranges without `limited` are read "
-                       "as limits, as newer MuJoCo does (compiler autolimits)" +
+                       (joint.empty() ? "" : "'" + joint + "' ") + "has a range without `limited`" +
+                       more_ranges_without_limited(s, joint) +
+                       ": joint ranges without `limited` are read as limits, as newer MuJoCo "
+                       "does (compiler autolimits)" +
                        included_fault_place(error, s));
     return true;
   }

@@ -456,7 +456,8 @@ TEST(Mjcf, RepairsSkipACommentedCompilerAndNameTheJoint) {
   <worldbody>
     <body name="a">
       <joint name="j1" type="hinge" range="-1 1"/>
-      <body name="b"><joint name="j2" type="hinge"/></body>
+      <body name="b"><joint name="j2" type="hinge"/>
+        <body name="c"><joint name="j3" type="hinge" range="-2 2"/></body></body>
     </body>
   </worldbody>
 </mujoco>)");
@@ -464,7 +465,9 @@ TEST(Mjcf, RepairsSkipACommentedCompilerAndNameTheJoint) {
   std::string all;
   for (const std::string& w : r.warnings) all += w + "\n";
   EXPECT_EQ(r.warnings.size(), 2u) << all;  // the range, the masses
-  EXPECT_NE(all.find(path + ":5: joint 'j1' has a range without `limited`"), std::string::npos)
+  // the others with a range are named too (MuJoCo names the first)
+  EXPECT_NE(all.find(path + ":5: joint 'j1' has a range without `limited` (and 1 more: 'j3'): "),
+            std::string::npos)
       << all;
   EXPECT_DOUBLE_EQ(r.model->dof_upper[0], M_PI / 180);  // MuJoCo's default unit: degrees
 }

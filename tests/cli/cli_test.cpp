@@ -165,9 +165,6 @@ TEST(CliInfo, FloatingBaseAndText) {
     EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
 }
 
-// the tables line up on a terminal with names in Japanese, Greek and with an emoji: in every row
-// of the joints table the type column starts at the same display column (CJK characters and
-
 // a --package-path folder that is not there is said (it was taken without a word; a review)
 TEST(CliInfo, APackagePathThatIsNotThereIsSaid) {
   TempDir dir;
@@ -180,6 +177,9 @@ TEST(CliInfo, APackagePathThatIsNotThereIsSaid) {
       << r.err;
   EXPECT_EQ(r.err.find("--package-path " + there + ":"), std::string::npos) << r.err;
 }
+
+// the tables line up on a terminal with names in Japanese, Greek and with an emoji: in every row
+// of the joints table the type column starts at the same display column (CJK characters and
 // emoji take two columns, the others one)
 TEST(CliInfo, TablesAlignNonAsciiNames) {
   CmdResult t =

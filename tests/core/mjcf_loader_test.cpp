@@ -281,9 +281,6 @@ TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
   EXPECT_THROW(load_mjcf_file(path, strict), ModelError);
 }
 
-// a body with two joints becomes a chain through a massless BODY/JOINT body without geometry:
-// the body and its parent still count as adjacent for self collision (MuJoCo excludes parent
-
 // bodies that MuJoCo's bound gave their mass stay massless, their centre of mass at their own
 // origin: MuJoCo left each one's inertial frame at its place in its parent's frame, and the
 // chain's centre of mass (the mean of its bodies' without masses) was at z 1.33 where every body
@@ -314,6 +311,9 @@ TEST(Mjcf, BodiesWithoutMassStayMasslessAtTheirOrigins) {
   EXPECT_EQ(x.body_mass[x.find_body("d")], 0.0);
   EXPECT_EQ(length(x.body_com[x.find_body("d")]), 0.0);
 }
+
+// a body with two joints becomes a chain through a massless BODY/JOINT body without geometry:
+// the body and its parent still count as adjacent for self collision (MuJoCo excludes parent
 // and child), so their touching shapes are no collision
 TEST(Mjcf, ABodyWithSeveralJointsStaysAdjacentToItsParent) {
   test::TempDir dir;

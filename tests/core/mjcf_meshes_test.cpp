@@ -169,9 +169,6 @@ TEST(MjcfMeshes, MissingOrUnreadableMeshesArePlaceholders) {
   }
 }
 
-// A mesh MuJoCo refuses (coordinates past its bounds) becomes a placeholder with MuJoCo's reason;
-// a mesh file named like a replaced one in another folder is one too (MuJoCo finds the files it
-// is given in memory by name alone), and says so.
 // a missing mesh whose geom gives its mass loses the body's inertia, not its mass: the warning
 // says so (it said masses and inertias, where the model had the file's masses; a review)
 TEST(MjcfMeshes, AGeomWithItsOwnMassLosesOnlyTheInertia) {
@@ -190,6 +187,9 @@ TEST(MjcfMeshes, AGeomWithItsOwnMassLosesOnlyTheInertia) {
   EXPECT_NEAR(r.model->body_mass[r.model->find_body("b")], 0.1, 1e-12);
 }
 
+// A mesh MuJoCo refuses (coordinates past its bounds) becomes a placeholder with MuJoCo's reason;
+// a mesh file named like a replaced one in another folder is one too (MuJoCo finds the files it
+// is given in memory by name alone), and says so.
 TEST(MjcfMeshes, RefusedAndSameNamedMeshesArePlaceholders) {
   test::TempDir dir;
   dir.write("assets/huge.stl", tetra_binary_stl(1e12f));

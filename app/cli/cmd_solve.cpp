@@ -123,15 +123,21 @@ void report_rows(const std::string& file, const std::vector<Row>& rows, const ch
 // objectives are off by more than tol_constraint are counted for the summary: pos_err and
 // rot_err are the largest over every task objective, so a soft target out of reach hid a hard
 // foot 1.9 mm off.
+// With limits (dof_count each; the solve does not project onto them, --soft-limits), the rows
+// whose joints end outside them are counted too: such a row is converged by the targets alone.
 class ResultRows {
  public:
   ResultRows(CsvWriter& out, const Model& m, const std::vector<bool>& ok, bool with_rotation,
-             double tol_constraint)
+             double tol_constraint, const std::vector<double>* lower = nullptr,
+             const std::vector<double>* upper = nullptr)
       : out_(out),
+        model_(m),
         coord_count_(m.coord_count),
         ok_(ok),
         with_rotation_(with_rotation),
-        tol_constraint_(tol_constraint) {
+        tol_constraint_(tol_constraint),
+        lower_(lower),
+        upper_(upper) {
     for (const char* name : kSolveResultColumns) out_.field(name);
     for (const std::string& name : coord_names(m)) out_.field(name);
     out_.end_row();
@@ -151,6 +157,7 @@ class ResultRows {
         std::snprintf(v, sizeof v, "%.3g", r[i].constraint_violation);
         first_hard_off_ = "row " + std::to_string(line_) + " of OUT.csv, by " + v;
       }
+      outside_ += lower_ && upper_ && outside_limits(r[i].q);
       out_.field(r[i].converged ? 1 : 0);
       out_.field(r[i].position_error).field(with_rotation_ ? r[i].rotation_error : 0.0);
       out_.field(r[i].iterations);
@@ -177,6 +184,12 @@ class ResultRows {
            " a hard objective off by more than tol_constraint " + tol +
            " (the first: " + first_hard_off_ + "; --explain names it)";
   }
+  // "; N rows end outside the joint limits ..." for the summary, or ""
+  std::string outside_note() const {
+    if (outside_ == 0) return "";
+    return "; " + std::to_string(outside_) + (outside_ == 1 ? " row ends" : " rows end") +
+           " outside the joint limits (--soft-limits: the solve does not hold them)";
+  }
 
  private:
   // the rows of the malformed lines from line_ on, up to the next solved one
@@ -188,7 +201,21 @@ class ResultRows {
     }
   }
 
+  // a one-coordinate joint (revolute, prismatic) of q beyond its limits by more than rounding
+  bool outside_limits(const std::vector<double>& q) const {
+    const Model& m = model_;
+    for (int j = 0; j < m.joint_count; ++j) {
+      const int c = m.joint_q_start[j], d = m.joint_qd_start[j];
+      if (m.joint_q_start[j + 1] - c != 1 || m.joint_qd_start[j + 1] - d != 1) continue;
+      const double lo = (*lower_)[std::size_t(d)], hi = (*upper_)[std::size_t(d)];
+      const double eps = 1e-9 * (1 + std::fabs(q[std::size_t(c)]));
+      if (q[std::size_t(c)] < lo - eps || q[std::size_t(c)] > hi + eps) return true;
+    }
+    return false;
+  }
+
   CsvWriter& out_;
+  const Model& model_;
   const int coord_count_;
   const std::vector<bool>& ok_;
   const bool with_rotation_;
@@ -198,6 +225,9 @@ class ResultRows {
   int converged_ = 0;
   int hard_off_ = 0;            // rows with a hard objective off
   std::string first_hard_off_;  // "row N, violation" of the first
+  const std::vector<double>* lower_;
+  const std::vector<double>* upper_;
+  int outside_ = 0;  // rows outside the limits
 };
 
 // Targets per solver call: at most `most`; growing, the calls start at kFirstChunk and double
@@ -281,7 +311,7 @@ void print_summary(const std::string& out_path, const ResultRows& rows, std::siz
                "solved %d/%zu (%s%%) in %s, %.*f solves/s (%s)%s%s\n", rows.converged(), lines,
                format_percent(lines ? rows.converged() / double(lines) : 0.0, 1).c_str(),
                format_seconds(elapsed).c_str(), rate < 10 ? 2 : 0, rate, where.c_str(),
-               malformed.c_str(), rows.hard_off_note().c_str());
+               malformed.c_str(), (rows.hard_off_note() + rows.outside_note()).c_str());
 }
 
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
@@ -340,7 +370,9 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   for (int i = 0; i < int(targets.rows.size()); ++i)
     if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
   *allocating = chunk_text(valid.size(), chunk);
-  ResultRows rows(out, m, ok, pose, settings.tol_constraint);
+  const bool soft = !settings.hard_joint_limits;
+  ResultRows rows(out, m, ok, pose, settings.tol_constraint, soft ? &m.dof_lower : nullptr,
+                  soft ? &m.dof_upper : nullptr);
   // along a path the posture below settles over the rows, as in the workbench over frames: two
   // steps a row (settled at every row, 5.5 iterations a row where 3 bring the same path)
   SolverSettings path_settings = settings;
@@ -502,7 +534,9 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   for (int i = 0; i < int(targets.rows.size()); ++i)
     if ((ok[i] = targets.rows[i].ok)) valid.push_back(i);
   *allocating = chunk_text(valid.size(), chunk);
-  ResultRows rows(out, m, ok, true, settings.tol_constraint);
+  const bool soft = !settings.hard_joint_limits;
+  ResultRows rows(out, m, ok, true, settings.tol_constraint, soft ? &setup.dof_lower : nullptr,
+                  soft ? &setup.dof_upper : nullptr);
   double elapsed = 0;
   const bool explain = args.has("explain");
   const std::vector<std::vector<double>> answers = solve_in_chunks(

@@ -196,6 +196,37 @@ TEST(CliSolveTargets, ALinkMovedByFewerDofsThanTheTargetFixesIsAWarning) {
   }
 }
 
+// with --soft-limits the rows that end outside the joint limits are counted in the summary: they
+// read converged by their targets alone (40 of 40 solved, 19 of them outside; a review)
+TEST(CliSolveTargets, RowsOutsideSoftLimitsAreCounted) {
+  TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", R"(<robot name="arm"><link name="base"/>
+<link name="bar"/><link name="tip"/>
+<joint name="j" type="revolute"><parent link="base"/><child link="bar"/><axis xyz="0 0 1"/>
+<limit lower="-0.5" upper="0.5" effort="1" velocity="1"/></joint>
+<joint name="t" type="fixed"><parent link="bar"/><child link="tip"/><origin xyz="1 0 0"/></joint>
+</robot>)");
+  // the first within the limit, the other two at 1 rad and -2 rad
+  const std::string targets = dir.write(
+      "t.csv", format_double(std::cos(0.3)) + "," + format_double(std::sin(0.3)) + ",0\n" +
+                   format_double(std::cos(1.0)) + "," + format_double(std::sin(1.0)) + ",0\n" +
+                   format_double(std::cos(-2.0)) + "," + format_double(std::sin(-2.0)) + ",0\n");
+  const std::string out = dir / "out.csv";
+  CmdResult r = test::run_command(cmd_solve, {"solve", urdf, "--link", "tip", "--targets", targets,
+                                              "--out", out, "--soft-limits"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 3/3 (100.0%)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; 2 rows end outside the joint limits (--soft-limits: the solve does not "
+                       "hold them)"),
+            std::string::npos)
+      << r.out;
+  r = test::run_command(cmd_solve,
+                        {"solve", urdf, "--link", "tip", "--targets", targets, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 1/3"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("outside the joint limits"), std::string::npos) << r.out;
+}
+
 // numbers too large to solve for (their squares overflow) or to read are skipped by name, not
 // solved into infinities
 TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {

@@ -17,6 +17,11 @@ nlohmann::json settings_of_step(const nlohmann::json& solver) {
   return j;
 }
 
+// what a scene keeps that is no undo step (Session's extras)
+std::tuple<bool, double, double> scene_extras(const AppState& app) {
+  return {app.timeline.loop, app.timeline.speed, app.frame_step};
+}
+
 bool same_stored(const std::vector<StoredConfig>& a, const std::vector<StoredConfig>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                     [](const StoredConfig& x, const StoredConfig& y) {
@@ -43,6 +48,8 @@ Scene History::resting_snapshot() const {
 void History::rebase(AppState& app, const std::vector<StoredConfig>& stored) {
   seen_serial_ = app.edit_serial;
   seen_keys_settled_ = app.timeline.keys_settled;
+  seen_poses_applied_ = app.timeline.poses_applied;
+  seen_extras_ = scene_extras(app);
   current_ = app.make_scene();
   if (!current_stored_ || !same_stored(*current_stored_, stored))
     current_stored_ = std::make_shared<const std::vector<StoredConfig>>(stored);
@@ -96,6 +103,18 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored,
     // a selected key took the pose the last edit led to: part of that edit's state after
     if (app.timeline.keys_settled != seen_keys_settled_) {
       seen_keys_settled_ = app.timeline.keys_settled;
+      current_ = app.make_scene();
+    }
+    // a key selected, or the playhead moved, put the robot and its targets at a pose without an
+    // edit: that pose is the state the next edit's step brings back (once it rests; not every
+    // frame of a playback), not the targets before it with its joints (an undo after selecting
+    // a key and dragging put back such a mix, and the solve went on to another pose)
+    // so do the timeline's loop and speed and the frame step, which are no steps: an undo of the
+    // next edit put back the ones before them
+    if (!busy && !app.timeline.playing &&
+        (app.timeline.poses_applied != seen_poses_applied_ || scene_extras(app) != seen_extras_)) {
+      seen_poses_applied_ = app.timeline.poses_applied;
+      seen_extras_ = scene_extras(app);
       current_ = app.make_scene();
     }
     return;

@@ -54,7 +54,7 @@ bool save_scene_file(Ui& ui, const std::string& path) {
   if (ui.session) {
     ui.session->history.saved_as(path);
     set_scene_path(ui, path);
-    ui.session->saved_serial = session_serial(ui);
+    mark_saved(ui);
   }
   app.info("saved scene " + path);
   // the pose shown is not the one a reopened scene shows: said, as the file is written
@@ -90,7 +90,7 @@ bool open_scene_file(Ui& ui, const std::string& path) {
     load_stored_from_scene(ui, scene, path);
     set_scene_path(ui, path);
     ui.session->scene_left_out = app.scene_left_out;
-    ui.session->saved_serial = session_serial(ui);
+    mark_saved(ui);
     ui.session->recent.add(path);
   }
   return true;
@@ -163,6 +163,9 @@ bool restore_recovery(Ui& ui) {
     }
   }
   app.rest_on_opened = !scene.joint_q.empty();
+  // restored edits are unsaved until saved, whatever the start marked
+  s.mark_pending = false;
+  s.saved.clear();
   load_stored_from_scene(ui, scene, s.autosave.path);
   set_scene_path(ui, scene.extra.value("scene_path", std::string()));
   // Save then goes to Save as, as for a scene opened with entries left out

@@ -52,14 +52,25 @@ void leave_branch_edit(Ui& ui) {
   ui.app.info("left branch edit");
 }
 
-// after an undo or redo: the step's stored configurations and scene file are back, and the
-// state the session was last saved in is saved again (editors read it so)
+// after an undo or redo: the step's stored configurations and scene file are back (the history
+// has seen the state it restored)
 void restored(Ui& ui) {
   Session& s = *ui.session;
   ++s.stored_serial;
   s.stored_selected = std::min(s.stored_selected, int(s.stored.size()) - 1);
   set_scene_path(ui, s.history.document());
-  if (s.history.state() == s.saved_state) s.saved_serial = session_serial(ui);
+  s.observed_serial = session_serial(ui);
+}
+
+// the session's start marks the history's first state saved, whatever opened it
+constexpr uint64_t kStartMark = ~uint64_t(0);
+
+// changes with every change a save keeps (the recovery file's serial): the edits, the history's
+// state (a solver setting is a step, not an edit) and the extras
+uint64_t session_version(const Ui& ui) {
+  uint64_t h = session_serial(ui) * 0x9E3779B97F4A7C15ull;
+  h ^= ui.session->history.state() + 0x7F4A7C159E3779B9ull + (h << 6) + (h >> 2);
+  return h ^ (std::hash<std::string>{}(session_extras(ui)) + (h << 6) + (h >> 2));
 }
 
 }  // namespace
@@ -69,8 +80,25 @@ uint64_t session_serial(const Ui& ui) {
   return ui.app.edit_serial + (ui.session->stored_serial << 40);
 }
 
+std::string session_extras(const Ui& ui) {
+  char b[96];
+  std::snprintf(b, sizeof b, "%d %.17g %.17g", int(ui.app.timeline.loop), ui.app.timeline.speed,
+                ui.app.frame_step);
+  return b;
+}
+
 bool session_unsaved(const Ui& ui) {
-  return session_serial(ui) != ui.session->saved_serial;
+  const Session& s = *ui.session;
+  if (session_serial(ui) != s.observed_serial) return true;
+  const auto it = s.saved.find(s.scene_path);
+  return it == s.saved.end() || it->second.state != s.history.state() ||
+         it->second.extras != session_extras(ui);
+}
+
+void mark_saved(Ui& ui) {
+  Session& s = *ui.session;
+  s.mark_pending = true;
+  s.mark_serial = session_serial(ui);
 }
 
 std::string window_title(const Ui& ui) {
@@ -121,8 +149,10 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
   s.recent.path = recent_files_path(recovery_path);
   s.recent.load();
   s.autosave.interval_s = interval_s;
-  s.saved_serial = session_serial(ui);
-  s.autosave.mark(s.saved_serial);
+  s.mark_pending = true;
+  s.mark_serial = kStartMark;
+  s.observed_serial = session_serial(ui);
+  s.autosave.mark(session_version(ui));
   if (!s.autosave.exists() || restore < 0) return;
   if (restore > 0) {
     restore_recovery(ui);
@@ -160,12 +190,18 @@ void session_frame_end(Ui& ui, bool busy) {
     set_scene_path(ui, "");
   }
   s.history.observe(app, s.stored, s.stored_serial, busy, s.scene_path);
-  uint64_t serial = session_serial(ui);
-  if (serial == s.saved_serial) s.saved_state = s.history.state();
+  // (an edit group still open is edits the history has not seen)
+  if (!app.edit_group_open) s.observed_serial = session_serial(ui);
+  if (s.mark_pending && !app.edit_group_open) {
+    s.mark_pending = false;
+    if (s.mark_serial == kStartMark || s.mark_serial == session_serial(ui))
+      s.saved[s.scene_path] = {s.history.state(), session_extras(ui)};
+  }
+  const uint64_t version = session_version(ui);
   double now = seconds_since_start();
-  if (app.model && !s.offer_restore && s.autosave.due(serial, now)) {
+  if (app.model && !s.offer_restore && s.autosave.due(version, now)) {
     std::string error;
-    if (!s.autosave.write(session_scene(ui), serial, now, &error) && error != s.autosave_error)
+    if (!s.autosave.write(session_scene(ui), version, now, &error) && error != s.autosave_error)
       app.error("autosave failed: " + error);
     s.autosave_error = error;
   }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,21 @@ struct Session {
   // entries of scene_path's file that its robot could not take when it was opened (unknown
   // joints or links): Save does not write over the file without them, Save as asks
   int scene_left_out = 0;
-  uint64_t saved_serial = 0;  // session_serial when it was opened or saved
-  // History::state() at the end of the last frame that had nothing unsaved: undo or redo back
-  // to it leaves nothing unsaved again
-  uint64_t saved_state = 0;
+  // What was saved or opened, to tell unsaved edits (session_unsaved): for each scene file ("":
+  // none) the history's state it was last saved or opened in (History::state) and what the
+  // scene keeps that is no undo step (session_extras); undo or redo back to such a state leaves
+  // nothing unsaved, as an editor reads it
+  struct SavedMark {
+    uint64_t state = 0;
+    std::string extras;
+  };
+  std::map<std::string, SavedMark> saved;
+  // a save or an open waits for the frame's end, where the history has seen its edits: the
+  // state then is the one saved, unless an edit came after it (session_serial then differs from
+  // mark_serial; kStartMark: the session's start, whose first state is clean whatever opened it)
+  bool mark_pending = false;
+  uint64_t mark_serial = 0;
+  uint64_t observed_serial = 0;  // session_serial when the history last saw the edits
   std::vector<StoredConfig> stored;
   uint64_t stored_serial = 0;  // bumps with every change to `stored` (each an undo step)
   int stored_selected = -1;
@@ -80,10 +92,16 @@ bool session_redo(Ui& ui);
 // scene_path set to `path` for the robot now open
 void set_scene_path(Ui& ui, const std::string& path);
 
-// what a save or an autosave holds that can change: the edits (AppState::edit_serial) and the
-// stored configurations (Session::stored_serial); unsaved while it differs from saved_serial
+// the edits (AppState::edit_serial) and the changes to the stored configurations
+// (Session::stored_serial), in one number
 uint64_t session_serial(const Ui& ui);
+// what a scene keeps that is no undo step: the timeline's loop and speed, the frame step
+std::string session_extras(const Ui& ui);
+// edits since the scene file (or the session's start) was saved or opened: ones the history has
+// not seen yet, or a history state, or extras, other than the file's
 bool session_unsaved(const Ui& ui);
+// a save or an open of the scene file: its state is marked saved at the frame's end
+void mark_saved(Ui& ui);
 
 // "IK Workbench - <robot> - <scene file's name>", with " *" while edits are unsaved (no scene
 // file: the robot alone; no robot: the program's name alone)

@@ -89,6 +89,7 @@ void apply_playhead(AppState& app) {
   std::vector<double> q;
   trajectory_at(*app.model, *tr, t.playhead, q);
   app.set_configuration(q);
+  ++t.poses_applied;
   if (!t.motion_path.empty()) return;
   fit_key_targets(app);
   for (int i = 0; i < int(app.objectives.size()); ++i)
@@ -227,6 +228,7 @@ bool select_key(AppState& app, int index) {
   t.seen_edit = app.edit_serial;
   app.set_configuration(k.q);
   for (int i = 0; i < int(app.objectives.size()); ++i) app.set_target(i, k.targets[i]);
+  ++t.poses_applied;
   return true;
 }
 

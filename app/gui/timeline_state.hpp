@@ -38,6 +38,9 @@ struct TimelineState {
   // bumps when a pending key takes the pose: the end of the edit that made it pending, which
   // History folds into that edit's step (undoing the next edit took the key back)
   uint64_t keys_settled = 0;
+  // bumps when a selected key or the playhead puts the robot and its targets at a pose (no
+  // edit): History takes that pose as the state an undo step brings back
+  uint64_t poses_applied = 0;
   bool apply_pending = false;  // put the robot at the playhead this frame
 };
 

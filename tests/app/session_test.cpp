@@ -231,6 +231,46 @@ TEST_F(Session, UndoBackToTheSavedStateLeavesNothingUnsaved) {
   EXPECT_FALSE(dump("saved_again.json")["unsaved"].get<bool>());
 }
 
+// A review's sequences: a solver setting (an undo step, no edit) is unsaved work (it read saved,
+// and a clean exit kept no recovery file: the setting was lost), and undo of it saved again;
+// undo across an open back to the other file's saved state reads saved; a script that starts
+// with `robot` has nothing unsaved (it read unsaved with nothing to undo)
+TEST_F(Session, SettingsOpensAndAStartingRobotReadAsAnEditorWould) {
+  const std::string rec = path("state/recovery.json");
+  ASSERT_EQ(run("robot panda\nwait 3\ndump start.json\nsave_scene a.json\ntarget 0 0.4 0.1 0.4\n"
+                "wait 10\nsave_scene b.json\nwait 2\nsolver n_seeds 4\nwait 2\ndump set.json\n"
+                "undo\nwait 2\ndump unset.json\nsolver n_seeds 4\nwait 2\nopen_scene a.json\n"
+                "wait 3\ndump at_a.json\nundo\nwait 3\ndump back.json\n",
+                "--recovery-file \"" + rec + "\" --autosave-seconds 0"),
+            0)
+      << log();
+  const json start = dump("start.json"), set = dump("set.json"), unset = dump("unset.json");
+  EXPECT_FALSE(start["unsaved"].get<bool>());
+  EXPECT_EQ(start["undo_depth"], 0);
+  EXPECT_TRUE(set["unsaved"].get<bool>());
+  EXPECT_EQ(set["window_title"], "IK Workbench - panda - b.json *");
+  EXPECT_FALSE(unset["unsaved"].get<bool>());
+  EXPECT_FALSE(dump("at_a.json")["unsaved"].get<bool>());
+  // back to b.json's state with its setting changed after the save: unsaved in b.json
+  const json back = dump("back.json");
+  EXPECT_EQ(back["scene_path"], "b.json");
+  EXPECT_TRUE(back["unsaved"].get<bool>());
+  // a clean exit wrote the setting to the recovery file
+  ASSERT_TRUE(fs::exists(rec)) << log();
+  EXPECT_EQ(json::parse(read_text(rec))["solver"]["n_seeds"], 4);
+  // across an open back to the other file's saved state: nothing unsaved, nothing kept at exit
+  fs::remove(rec);
+  ASSERT_EQ(run("robot panda\nwait 2\nopen_scene b.json\nwait 2\nopen_scene a.json\nwait 2\n"
+                "undo\nwait 3\ndump b_again.json\n",
+                "--recovery-file \"" + rec + "\" --autosave-seconds 0"),
+            0)
+      << log();
+  const json b_again = dump("b_again.json");
+  EXPECT_EQ(b_again["scene_path"], "b.json");
+  EXPECT_FALSE(b_again["unsaved"].get<bool>());
+  EXPECT_FALSE(fs::exists(rec)) << log();
+}
+
 TEST_F(Session, RedoOfAnAdoptionHoldsTheAdoptedBranch) {
   // an unconverged seed adopted, undone and redone: the solve goes on from its branch again (it
   // went to another, converged solution 2.5 rad away: the hold was not in the undo step)

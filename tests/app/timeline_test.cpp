@@ -314,6 +314,29 @@ TEST_F(Timeline, LoopAndSpeedAreKeptInTheScene) {
   EXPECT_EQ(t["speed"].get<double>(), 0.5);
 }
 
+// the timeline's loop and speed and the frame step are no undo steps but a scene keeps them: a
+// change is unsaved work, and an undo of a later edit leaves them as they are (it put back the
+// ones before them); a key selected, then a drag undone, brings back the key's targets with its
+// pose (it brought back the targets from before the selection)
+TEST_F(Timeline, LoopSpeedAndSelectedKeysSurviveAnUndo) {
+  ASSERT_EQ(
+      run("robot panda\nwait 3\ntimeline on\nkey_add 0\ntarget 0 0.45 0.2 0.3\nwait 30\n"
+          "key_add 1\nwait 2\nsave_scene " +
+          path("s.json") + "\nwait 2\nloop on\nspeed 0.5\nwait 2\n" + dump_cmd("looped.json") +
+          "key_select 0\nwait 5\n" + dump_cmd("selected.json") +
+          "drag 0 TranslateZ 5cm frames 10\nwait 10\nundo\nwait 10\n" + dump_cmd("undone.json")),
+      0)
+      << log();
+  const nlohmann::json looped = dump("looped.json"), selected = dump("selected.json");
+  const nlohmann::json undone = dump("undone.json");
+  EXPECT_TRUE(looped["unsaved"].get<bool>());
+  EXPECT_TRUE(undone["timeline"]["loop"].get<bool>());
+  EXPECT_EQ(undone["timeline"]["speed"].get<double>(), 0.5);
+  const nlohmann::json& at = selected["objectives"][0]["target"]["position"];
+  const nlohmann::json& back = undone["objectives"][0]["target"]["position"];
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(back[k].get<double>(), at[k].get<double>(), 1e-9) << k;
+}
+
 // undo brings back data, not window layout: a Timeline window the user closed stays closed
 // (the viewport keeps its height), and the scene's warnings are not said again at every step
 TEST_F(Timeline, UndoKeepsTheTimelineWindowClosed) {

@@ -559,7 +559,6 @@ void SolverDriver::update_status(AppState& app) {
     o.status.missed = o.status.pursued && !o.status.reached && st.settled;
   warn_broken_hard(app);
   app.stats.add_solve_ms(st.solve_ms);
-  if (getenv("IKWB_DBG")) fprintf(stderr, "DBG %.4f %.4f %.4f %d\n", st.solve_ms, st.budget.warm_ms, st.budget.pool_ms, st.budget.warm_iterations);
 
   remember_rest_point(app);
 }

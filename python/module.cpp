@@ -32,6 +32,11 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   options.warn_unread_meshes = true;
   const std::string file = resolve_robot(path);
   LoadResult r = load_robot_file(file, options);
+  // the loader's advice names the command line's option: here it is an argument
+  for (std::string& w : r.warnings)
+    for (std::size_t at = w.find("--package-path"); at != std::string::npos;
+         at = w.find("--package-path", at))
+      w.replace(at, 14, "package_paths=");
   // absolute, so that a pickle loads the same files from any working folder
   std::vector<std::string> absolute_paths;
   for (const std::string& p : package_paths)

@@ -567,8 +567,10 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     }
     if (ex.blocked_by.empty()) {
       // only their combination stops it: the hard objectives active where the first test
-      // solve settled that move a dof it moves, and the joints at a limit there
+      // solve settled that move a dof it moves, the locked joints it moves, and the joints at
+      // a limit there
       coupled_hard(k, one, kept, settings, ex.blocked_by);
+      if (any_locked) lock_blockers(k, one, kept, settings, ex.blocked_by);
       limit_blockers(k, one, kept, settings, ex.blocked_by);
     }
   }

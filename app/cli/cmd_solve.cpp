@@ -190,7 +190,7 @@ class ResultRows {
   std::string outside_note() const {
     if (outside_ == 0) return "";
     return "; " + std::to_string(outside_) + (outside_ == 1 ? " row ends" : " rows end") +
-           " outside the joint limits (--soft-limits: the solve does not hold them)";
+           " outside the joint limits (soft limits: the solve does not hold them)";
   }
 
  private:

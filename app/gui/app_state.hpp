@@ -209,6 +209,11 @@ class AppState {
   // while a script holds frame_budget_ms at 0 (ScriptRunner::hold_budget), the user's budget it
   // holds, which scenes save; -1: none held
   double held_frame_budget_ms = -1;
+  // the frame budget a scene saves: the user's, also while a script holds it
+  double scene_frame_budget_ms() const {
+    return frame_budget_ms == 0 && held_frame_budget_ms >= 0 ? held_frame_budget_ms
+                                                             : frame_budget_ms;
+  }
   // live joint limits (dof_count each): the robot file's until edited; the solver, the sliders
   // and the limit colours use these
   std::vector<double> dof_lower, dof_upper;

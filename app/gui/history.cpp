@@ -18,8 +18,8 @@ nlohmann::json settings_of_step(const nlohmann::json& solver) {
 }
 
 // what a scene keeps that is no undo step (Session's extras)
-std::tuple<bool, double, double> scene_extras(const AppState& app) {
-  return {app.timeline.loop, app.timeline.speed, app.frame_step};
+std::tuple<bool, double, double, double> scene_extras(const AppState& app) {
+  return {app.timeline.loop, app.timeline.speed, app.frame_step, app.scene_frame_budget_ms()};
 }
 
 bool same_stored(const std::vector<StoredConfig>& a, const std::vector<StoredConfig>& b) {
@@ -109,8 +109,8 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored,
     // edit: that pose is the state the next edit's step brings back (once it rests; not every
     // frame of a playback), not the targets before it with its joints (an undo after selecting
     // a key and dragging put back such a mix, and the solve went on to another pose)
-    // so do the timeline's loop and speed and the frame step, which are no steps: an undo of the
-    // next edit put back the ones before them
+    // so do the timeline's loop and speed and the frame step and budget, which are no steps: an
+    // undo of the next edit put back the ones before them
     if (!busy && !app.timeline.playing &&
         (app.timeline.poses_applied != seen_poses_applied_ || scene_extras(app) != seen_extras_)) {
       seen_poses_applied_ = app.timeline.poses_applied;

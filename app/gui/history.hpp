@@ -83,14 +83,15 @@ class History {
   bool started_ = false;
   uint64_t seen_serial_ = 0;
   uint64_t seen_stored_serial_ = 0;
-  uint64_t seen_keys_settled_ = 0;                // TimelineState::keys_settled
-  uint64_t seen_poses_applied_ = 0;               // TimelineState::poses_applied
-  std::tuple<bool, double, double> seen_extras_;  // the timeline's loop and speed, the frame step
-  Scene current_;                                 // the state after the last edit
-  StoredList current_stored_;                     // and its stored configurations
-  std::string document_;                          // current_'s scene file
-  uint64_t state_ = 1;                            // current_'s state()
-  uint64_t last_state_ = 1;                       // the last number given to a state
+  uint64_t seen_keys_settled_ = 0;   // TimelineState::keys_settled
+  uint64_t seen_poses_applied_ = 0;  // TimelineState::poses_applied
+  // the timeline's loop and speed, the frame step and budget
+  std::tuple<bool, double, double, double> seen_extras_;
+  Scene current_;                       // the state after the last edit
+  StoredList current_stored_;           // and its stored configurations
+  std::string document_;                // current_'s scene file
+  uint64_t state_ = 1;                  // current_'s state()
+  uint64_t last_state_ = 1;             // the last number given to a state
   std::vector<double> resting_q_;       // configuration of the last frame nothing moved by hand
   std::shared_ptr<const Model> model_;  // resting_q_'s model
 };

@@ -73,7 +73,10 @@ bool open_urdf(Ui& ui, const std::string& path) {
   std::size_t before = ui.app.messages.size();
   if (ui.app.load_robot(path)) {
     ui.open_urdf.error.clear();
-    if (ui.session) ui.session->recent.add(path);
+    if (ui.session) {
+      ui.session->recent.add(path);
+      mark_saved(ui);
+    }
     return true;
   }
   ui.open_urdf.error =
@@ -81,8 +84,12 @@ bool open_urdf(Ui& ui, const std::string& path) {
   return false;
 }
 
+// a robot opened is a new untitled scene with nothing unsaved (a script's first `robot` read
+// unsaved with nothing to undo)
 bool open_robot(Ui& ui, const std::string& name) {
-  return ui.app.open_robot_preset(name);
+  if (!ui.app.open_robot_preset(name)) return false;
+  if (ui.session) mark_saved(ui);
+  return true;
 }
 
 void link_context_items(AppState& app, int body, const Vec3<double>* point) {

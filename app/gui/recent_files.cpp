@@ -60,7 +60,10 @@ bool open_any_file(Ui& ui, const std::string& path) {
     return false;
   }
   if (!ui.app.load_robot(path)) return false;
-  if (ui.session) ui.session->recent.add(path);
+  if (ui.session) {
+    ui.session->recent.add(path);
+    mark_saved(ui);
+  }
   return true;
 }
 

@@ -219,8 +219,7 @@ Scene AppState::make_scene() const {
   s.collision_pairs = collision_pairs;
   s.solver = solver_settings_json(settings);
   if (frame_step > 0) s.extra["frame_step"] = frame_step;
-  s.extra["frame_budget_ms"] =
-      frame_budget_ms == 0 && held_frame_budget_ms >= 0 ? held_frame_budget_ms : frame_budget_ms;
+  s.extra["frame_budget_ms"] = scene_frame_budget_ms();
   joint_settings_to_scene(m, dof_lower, dof_upper, locked_joints, s);
   s.timeline = timeline_for_scene(*this);
   if (timeline.loop) s.extra["timeline_loop"] = true;

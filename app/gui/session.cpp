@@ -62,9 +62,6 @@ void restored(Ui& ui) {
   s.observed_serial = session_serial(ui);
 }
 
-// the session's start marks the history's first state saved, whatever opened it
-constexpr uint64_t kStartMark = ~uint64_t(0);
-
 // changes with every change a save keeps (the recovery file's serial): the edits, the history's
 // state (a solver setting is a step, not an edit) and the extras
 uint64_t session_version(const Ui& ui) {
@@ -81,9 +78,9 @@ uint64_t session_serial(const Ui& ui) {
 }
 
 std::string session_extras(const Ui& ui) {
-  char b[96];
-  std::snprintf(b, sizeof b, "%d %.17g %.17g", int(ui.app.timeline.loop), ui.app.timeline.speed,
-                ui.app.frame_step);
+  char b[128];
+  std::snprintf(b, sizeof b, "%d %.17g %.17g %.17g", int(ui.app.timeline.loop),
+                ui.app.timeline.speed, ui.app.frame_step, ui.app.scene_frame_budget_ms());
   return b;
 }
 
@@ -97,6 +94,13 @@ bool session_unsaved(const Ui& ui) {
 
 void mark_saved(Ui& ui) {
   Session& s = *ui.session;
+  // a branch edit with changes is not yet a step of the history: the state before it is not
+  // the one saved (an undo back to it read saved, the file holding the edited branch)
+  if (ui.app.branch.active && ui.app.branch.edits > 0) {
+    s.mark_pending = false;
+    s.saved.erase(s.scene_path);
+    return;
+  }
   s.mark_pending = true;
   s.mark_serial = session_serial(ui);
 }
@@ -149,8 +153,7 @@ void session_start(Ui& ui, const std::string& recovery_path, double interval_s, 
   s.recent.path = recent_files_path(recovery_path);
   s.recent.load();
   s.autosave.interval_s = interval_s;
-  s.mark_pending = true;
-  s.mark_serial = kStartMark;
+  mark_saved(ui);
   s.observed_serial = session_serial(ui);
   s.autosave.mark(session_version(ui));
   if (!s.autosave.exists() || restore < 0) return;
@@ -194,7 +197,7 @@ void session_frame_end(Ui& ui, bool busy) {
   if (!app.edit_group_open) s.observed_serial = session_serial(ui);
   if (s.mark_pending && !app.edit_group_open) {
     s.mark_pending = false;
-    if (s.mark_serial == kStartMark || s.mark_serial == session_serial(ui))
+    if (s.mark_serial == session_serial(ui))
       s.saved[s.scene_path] = {s.history.state(), session_extras(ui)};
   }
   const uint64_t version = session_version(ui);

@@ -46,7 +46,7 @@ struct Session {
   std::map<std::string, SavedMark> saved;
   // a save or an open waits for the frame's end, where the history has seen its edits: the
   // state then is the one saved, unless an edit came after it (session_serial then differs from
-  // mark_serial; kStartMark: the session's start, whose first state is clean whatever opened it)
+  // mark_serial)
   bool mark_pending = false;
   uint64_t mark_serial = 0;
   uint64_t observed_serial = 0;  // session_serial when the history last saw the edits
@@ -95,12 +95,14 @@ void set_scene_path(Ui& ui, const std::string& path);
 // the edits (AppState::edit_serial) and the changes to the stored configurations
 // (Session::stored_serial), in one number
 uint64_t session_serial(const Ui& ui);
-// what a scene keeps that is no undo step: the timeline's loop and speed, the frame step
+// what a scene keeps that is no undo step: the timeline's loop and speed, the frame step and
+// the frame budget
 std::string session_extras(const Ui& ui);
 // edits since the scene file (or the session's start) was saved or opened: ones the history has
 // not seen yet, or a history state, or extras, other than the file's
 bool session_unsaved(const Ui& ui);
-// a save or an open of the scene file: its state is marked saved at the frame's end
+// a save or an open of the scene file, or a robot opened (a new untitled scene): its state is
+// marked saved at the frame's end
 void mark_saved(Ui& ui);
 
 // "IK Workbench - <robot> - <scene file's name>", with " *" while edits are unsaved (no scene

@@ -366,27 +366,44 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
   return !found.empty();
 }
 
-// " (and 2 more: 'j2', 'j3')": the other named joints of the sources with a range and no
-// `limited` (MuJoCo names the first it meets), or "" when there are none, or when an unnamed
-// joint sets `limited` (a default class's: the joints of its class may hold already)
+// " (and 2 more: 'j2', 'j3')": the other joints of the sources with a range and no `limited`
+// outside the <default> section (MuJoCo names the first it meets; unnamed ones are counted), or
+// "" when there are none, or when a default class sets `limited` (the joints of its class may
+// hold already)
 std::string more_ranges_without_limited(const MjcfSources& s, const std::string& named) {
   auto has = [](const StartTag& t, const char* a) {
     return std::any_of(t.attributes.begin(), t.attributes.end(),
                        [&](const TagAttribute& x) { return x.name == a; });
   };
   std::vector<std::string> others;
-  for (const std::string& text : s.texts)
+  int unnamed = 0;
+  for (const std::string& text : s.texts) {
+    // the <default> section: from its first start tag to its last end tag
+    const std::size_t from = text.find("<default"), to = text.rfind("</default>");
     for (const StartTag& j : start_tags(text, "joint")) {
-      if (has(j, "limited") && !has(j, "name")) return "";
+      const bool in_defaults =
+          from != std::string::npos && to != std::string::npos && j.begin > from && j.begin < to;
+      if (in_defaults) {
+        if (has(j, "limited")) return "";
+        continue;
+      }
       if (!has(j, "range") || has(j, "limited")) continue;
-      for (const TagAttribute& a : j.attributes)
-        if (a.name == "name" && a.value != named) others.push_back("'" + a.value + "'");
+      const auto name = std::find_if(j.attributes.begin(), j.attributes.end(),
+                                     [](const TagAttribute& a) { return a.name == "name"; });
+      if (name == j.attributes.end())
+        ++unnamed;
+      else if (name->value != named)
+        others.push_back("'" + name->value + "'");
     }
-  if (others.empty()) return "";
+  }
+  if (unnamed > 0)
+    others.push_back(std::to_string(unnamed) + " unnamed" + (unnamed == 1 ? "" : " ones"));
+  const std::size_t count = others.size() - (unnamed > 0) + std::size_t(unnamed);
+  if (count == 0) return "";
   std::string list;
-  for (std::size_t i = 0; i < others.size() && i < 5; ++i) list += (i ? ", " : "") + others[i];
-  if (others.size() > 5) list += ", ...";
-  return " (and " + std::to_string(others.size()) + " more: " + list + ")";
+  for (std::size_t i = 0; i < others.size() && i < 6; ++i) list += (i ? ", " : "") + others[i];
+  if (others.size() > 6) list += ", ...";
+  return " (and " + std::to_string(count) + " more: " + list + ")";
 }
 
 // One refusal of MuJoCo 2.2.2 for what newer MuJoCo added, repaired in the sources when it
@@ -612,11 +629,12 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
             last ? name
                  : made_up_name(name + "/" + name_of(m, mjOBJ_JOINT, jid, "joint_"), mjOBJ_BODY);
         int body;
-        // a body with no more mass than the compiler's bound gives (repair_for_newer's
-        // boundmass) has none: it stays massless, its centre of mass at its origin (MuJoCo
-        // leaves its inertial frame where the body is in its parent's frame, and a chain of
-        // such bodies had its centre of mass where none of them is)
-        if (last && m->body_mass[i] > kBoundMass) {
+        // a body without mass, or with just the mass the compiler's bound gives
+        // (repair_for_newer's boundmass), stays massless, its centre of mass at its origin
+        // (MuJoCo leaves its inertial frame where the body is in its parent's frame, and a
+        // chain of such bodies had its centre of mass where none of them is); a mass of the
+        // file's own, however small, is kept
+        if (last && m->body_mass[i] > 0 && m->body_mass[i] != kBoundMass) {
           const mjtNum* in = m->body_inertia + 3 * i;
           Quat<double> iq = quat_wxyz(m->body_iquat + 4 * i);
           // rotate the principal inertia into the body frame: R diag(I) R^T

@@ -80,12 +80,17 @@ std::string non_finite_attribute(const MjcfSources& sources) {
   for (std::size_t f = 0; f < sources.texts.size(); ++f)
     for (const StartTag& tag : start_tags(sources.texts[f], "")) {
       std::string name;
-      for (const TagAttribute& a : tag.attributes)
+      bool unlimited = false;  // limited="false": MuJoCo reads no range (-inf inf is common)
+      for (const TagAttribute& a : tag.attributes) {
         if (a.name == "name") name = " name='" + a.value + "'";
+        if (a.name == "limited") unlimited = a.value == "false";
+      }
       for (const TagAttribute& a : tag.attributes) {
         if (std::find_if(std::begin(kNumeric), std::end(kNumeric),
                          [&](const char* n) { return a.name == n; }) == std::end(kNumeric))
           continue;
+        // a range places nothing but a joint's limits, and none when the joint is not limited
+        if (a.name == "range" && (tag.element != "joint" || unlimited)) continue;
         std::size_t p = 0;
         while ((p = a.value.find_first_not_of(" \t\r\n,", p)) != std::string::npos) {
           const std::size_t e = std::min(a.value.find_first_of(" \t\r\n,", p), a.value.size());

@@ -39,9 +39,9 @@ MjcfSources read_sources(const std::string& path);
 
 // "FILE:LINE: <ELEMENT name='N'> ATTRIBUTE=\"VALUE\": 'nan' is not a finite number" for the
 // first attribute of the sources that places, sizes or weighs something (pos, quat, size, axis,
-// range, mass, ...) and holds a number that is not finite (nan, inf, or one past the largest
-// double), else "". MuJoCo 2.2.2 takes them with no error: a NaN quaternion became the
-// identity, a NaN capsule size a point, and what it did not repair was blamed on a joint.
+// a limited joint's range, mass, ...) and holds a number that is not finite (nan, inf, or one
+// past the largest double), else "". MuJoCo 2.2.2 takes them with no error: a NaN quaternion became
+// the identity, a NaN capsule size a point, and what it did not repair was blamed on a joint.
 std::string non_finite_attribute(const MjcfSources& sources);
 
 // the text after `key` in MuJoCo's message up to `end`, or ""

@@ -823,7 +823,8 @@ struct Loader {
         unfound.push_back({group, {}});
       }
       msg.warn(line,
-               owner + ": mesh " + in_quotes(g.mesh_uri) + ": " + err + "; shown as a placeholder");
+               owner + ": mesh " + in_quotes(g.mesh_uri) + ": " + err +
+                   (read ? "; shown as a placeholder" : "; the workbench shows a placeholder"));
     }
   }
 

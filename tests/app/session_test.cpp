@@ -271,6 +271,30 @@ TEST_F(Session, SettingsOpensAndAStartingRobotReadAsAnEditorWould) {
   EXPECT_FALSE(fs::exists(rec)) << log();
 }
 
+// the edits of a script's first frame are unsaved (a review of the change above: they read saved,
+// and no recovery file kept them); a save during a branch edit with changes marks nothing, so an
+// undo back to before the edit is unsaved (it read saved, the file holding the edited joint); a
+// frame budget changed is unsaved work
+TEST_F(Session, FirstFrameEditsBranchEditSavesAndTheBudgetAreUnsaved) {
+  const std::string rec = path("state/recovery.json");
+  ASSERT_EQ(run("target 0 0.4 0.1 0.5\nwait 3\ndump first.json\n",
+                "--recovery-file \"" + rec + "\" --autosave-seconds 0"),
+            0)
+      << log();
+  EXPECT_TRUE(dump("first.json")["unsaved"].get<bool>());
+  EXPECT_TRUE(fs::exists(rec)) << log();
+  fs::remove(rec);
+  ASSERT_EQ(run("robot panda\nwait 2\nsave_scene a.json\nwait 2\nbranch panda_joint4 on\n"
+                "branch_set panda_joint4 -100deg\nwait 2\nsave_scene a.json\nwait 2\n"
+                "branch panda_joint4 off\nwait 2\nundo\nwait 3\ndump undone.json\n"
+                "frame_budget 7\nsave_scene b.json\nwait 2\nframe_budget 3\nwait 2\n"
+                "dump budget.json\n"),
+            0)
+      << log();
+  EXPECT_TRUE(dump("undone.json")["unsaved"].get<bool>());
+  EXPECT_TRUE(dump("budget.json")["unsaved"].get<bool>());
+}
+
 TEST_F(Session, RedoOfAnAdoptionHoldsTheAdoptedBranch) {
   // an unconverged seed adopted, undone and redone: the solve goes on from its branch again (it
   // went to another, converged solution 2.5 rad away: the hold was not in the undo step)

@@ -216,7 +216,7 @@ TEST(CliSolveTargets, RowsOutsideSoftLimitsAreCounted) {
                                               "--out", out, "--soft-limits"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("solved 3/3 (100.0%)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("; 2 rows end outside the joint limits (--soft-limits: the solve does not "
+  EXPECT_NE(r.out.find("; 2 rows end outside the joint limits (soft limits: the solve does not "
                        "hold them)"),
             std::string::npos)
       << r.out;

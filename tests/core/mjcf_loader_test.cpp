@@ -310,6 +310,15 @@ TEST(Mjcf, BodiesWithoutMassStayMasslessAtTheirOrigins) {
   EXPECT_EQ(x.body_mass[x.find_body("b")], 1.0);
   EXPECT_EQ(x.body_mass[x.find_body("d")], 0.0);
   EXPECT_EQ(length(x.body_com[x.find_body("d")]), 0.0);
+  // a mass of the file's own, however small, is kept with its centre
+  const Model t =
+      *load_mjcf_file(dir.write("tiny.xml",
+                                "<mujoco><worldbody><body name=\"b\"><joint name=\"j\"/><inertial "
+                                "mass=\"1e-10\" pos=\"0.1 0 0\" diaginertia=\"1e-12 1e-12 1e-12\"/>"
+                                "</body></worldbody></mujoco>"))
+           .model;
+  EXPECT_EQ(t.body_mass[t.find_body("b")], 1e-10);
+  EXPECT_EQ(t.body_com[t.find_body("b")].x, 0.1);
 }
 
 // a body with two joints becomes a chain through a massless BODY/JOINT body without geometry:
@@ -439,6 +448,11 @@ TEST(Mjcf, NumbersThatAreNotFiniteAreRefusedWhereTheyAre) {
               std::string::npos)
         << e.what();
   }
+  // a joint that is not limited reads no range: -inf inf there is no error (a review)
+  const LoadResult open = load_robot_file(
+      dir.write("open.xml", R"(<mujoco><worldbody><body name="a"><joint name="j" limited="false"
+range="-inf inf"/><geom size="0.1"/></body></worldbody></mujoco>)"));
+  EXPECT_TRUE(std::isinf(open.model->dof_upper[0]));
   // names and other text are no numbers
   const LoadResult r = load_robot_file(
       dir.write("names.xml", R"(<mujoco><worldbody><body name="nan" pos="0 0 1"><joint name="inf"/>
@@ -457,7 +471,8 @@ TEST(Mjcf, RepairsSkipACommentedCompilerAndNameTheJoint) {
     <body name="a">
       <joint name="j1" type="hinge" range="-1 1"/>
       <body name="b"><joint name="j2" type="hinge"/>
-        <body name="c"><joint name="j3" type="hinge" range="-2 2"/></body></body>
+        <body name="c"><joint name="j3" type="hinge" range="-2 2"/>
+          <body name="d"><joint type="hinge" range="-2 2"/></body></body></body>
     </body>
   </worldbody>
 </mujoco>)");
@@ -466,7 +481,8 @@ TEST(Mjcf, RepairsSkipACommentedCompilerAndNameTheJoint) {
   for (const std::string& w : r.warnings) all += w + "\n";
   EXPECT_EQ(r.warnings.size(), 2u) << all;  // the range, the masses
   // the others with a range are named too (MuJoCo names the first)
-  EXPECT_NE(all.find(path + ":5: joint 'j1' has a range without `limited` (and 1 more: 'j3'): "),
+  EXPECT_NE(all.find(path + ":5: joint 'j1' has a range without `limited` (and 2 more: 'j3', "
+                            "1 unnamed): "),
             std::string::npos)
       << all;
   EXPECT_DOUBLE_EQ(r.model->dof_upper[0], M_PI / 180);  // MuJoCo's default unit: degrees

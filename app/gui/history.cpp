@@ -105,12 +105,11 @@ void History::observe(AppState& app, const std::vector<StoredConfig>& stored,
       seen_keys_settled_ = app.timeline.keys_settled;
       current_ = app.make_scene();
     }
-    // a key selected, or the playhead moved, put the robot and its targets at a pose without an
-    // edit: that pose is the state the next edit's step brings back (once it rests; not every
-    // frame of a playback), not the targets before it with its joints (an undo after selecting
-    // a key and dragging put back such a mix, and the solve went on to another pose)
-    // so do the timeline's loop and speed and the frame step and budget, which are no steps: an
-    // undo of the next edit put back the ones before them
+    // taken again, once resting (not at every frame of a playback), after what changes the
+    // scene without an edit: a key selected or the playhead moved (the robot and its targets at
+    // a pose: an undo after a selection and a drag put back the targets from before the
+    // selection with the key's joints), and the timeline's loop and speed and the frame step and
+    // budget (an undo of the next edit put back the ones before them)
     if (!busy && !app.timeline.playing &&
         (app.timeline.poses_applied != seen_poses_applied_ || scene_extras(app) != seen_extras_)) {
       seen_poses_applied_ = app.timeline.poses_applied;

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <string>
 
 #include "app/gui/branch_edit.hpp"
 #include "app/gui/scene_files.hpp"
@@ -65,9 +67,9 @@ void restored(Ui& ui) {
 // changes with every change a save keeps (the recovery file's serial): the edits, the history's
 // state (a solver setting is a step, not an edit) and the extras
 uint64_t session_version(const Ui& ui) {
-  uint64_t h = session_serial(ui) * 0x9E3779B97F4A7C15ull;
-  h ^= ui.session->history.state() + 0x7F4A7C159E3779B9ull + (h << 6) + (h >> 2);
-  return h ^ (std::hash<std::string>{}(session_extras(ui)) + (h << 6) + (h >> 2));
+  return std::hash<std::string>{}(std::to_string(session_serial(ui)) + " " +
+                                  std::to_string(ui.session->history.state()) + " " +
+                                  session_extras(ui));
 }
 
 }  // namespace

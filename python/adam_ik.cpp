@@ -239,6 +239,7 @@ class AdamIK {
     q_[qs] = x.p.x, q_[qs + 1] = x.p.y, q_[qs + 2] = x.p.z;
     q_[qs + 3] = x.q.x, q_[qs + 4] = x.q.y, q_[qs + 5] = x.q.z, q_[qs + 6] = x.q.w;
     for (std::size_t i = 0; i < coord_.size(); ++i) q_[coord_[i]] = v.data()[i];
+    guessed_ = true;
   }
 
   void solve() {
@@ -289,7 +290,11 @@ class AdamIK {
       ProblemResult before;
       before.constraint_violation = std::numeric_limits<double>::infinity();
       int compromise_rows = 0;
-      solve_from_previous(*solver_, problem, settings_, q0, before, compromise_rows, result);
+      // the first solve without a guess starts from the neutral pose, no answer of anyone's:
+      // the restarts' better compromise is kept (two targets that cannot both hold were left
+      // at 20 times the cost of the compromise the restarts found)
+      solve_from_previous(*solver_, problem, settings_, q0, before, compromise_rows, result,
+                          !solved_ && !guessed_);
     }
     result_ = std::move(result);  // under the GIL, like every read of result_
     q_ = result_.problems[0].q;   // the next solve starts here unless set_initial_guess says
@@ -423,6 +428,7 @@ class AdamIK {
   std::vector<Objective> constraints_;
   SolverSettings settings_;
   std::vector<double> q_;  // the next solve's start: initial guess, or the last solution
+  bool guessed_ = false;   // set_initial_guess has given q_
   std::unique_ptr<IkSolver> solver_;
   SolveResult result_;
   std::mutex busy_;

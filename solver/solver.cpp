@@ -24,7 +24,7 @@ SolverSettings batch_solve_settings() {
 
 void solve_from_previous(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
                          const std::vector<double>& previous, const ProblemResult& previous_result,
-                         int& compromise_rows, SolveResult& result) {
+                         int& compromise_rows, SolveResult& result, bool cold) {
   SolverSettings warm = settings;
   warm.n_seeds = 1;
   warm.max_restarts = 0;
@@ -75,7 +75,8 @@ void solve_from_previous(IkSolver& solver, const IkProblem& problem, const Solve
     ProblemResult& p = result.problems[i];
     const ProblemResult& w = from_previous.problems[i];
     const int rest_iterations = p.iterations, rest_total = p.total_iterations;
-    if (tier(p) <= tier(w)) p = w;
+    const bool better = tier(p) > tier(w) || (cold && tier(p) == tier(w) && p.cost < w.cost);
+    if (!better) p = w;
     p.iterations = warm_iterations[i] + rest_iterations;
     p.total_iterations = warm_iterations[i] + rest_total;
   }

@@ -233,11 +233,14 @@ constexpr double kWarmStartDamping = 1e-3;
 // before was such a compromise too and this row's attempt holds the hard objectives, the
 // restarts are skipped but for every kCompromiseRestarts-th row in a row; compromise_rows counts
 // those skipped (the caller keeps it from row to row, 0 at the first).
-// `result` holds the row's answer; its iterations count both solves.
+// `result` holds the row's answer; its iterations count both solves. cold: `previous` is a start
+// of no standing (no answer, no guess of the user's: a default pose), so between answers of the
+// same tier the one of lower cost is kept (the start's compromise was kept at 20 times the cost
+// of the restarts' own).
 constexpr int kCompromiseRestarts = 32;
 void solve_from_previous(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
                          const std::vector<double>& previous, const ProblemResult& previous_result,
-                         int& compromise_rows, SolveResult& result);
+                         int& compromise_rows, SolveResult& result, bool cold = false);
 
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);

@@ -408,6 +408,23 @@ def test_min_distance_constraint(panda):
         ik.add_min_distance_constraint([TCP, "panda_link0"], -1)
 
 
+def test_a_first_solve_without_a_guess_keeps_the_restarts_better_compromise(panda):
+    # a hard minimum distance keeps the tool off a target inside it: the best it can do is the
+    # sphere's point nearest the target (0.0877 m off). From the neutral pose, with no guess, the
+    # first attempt's compromise (0.377 m off) was kept over the restarts' better one; a second
+    # solve goes on from the first's answer as before
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik.add_target_position(TCP)
+    ik.update_target_position(TCP, [0.1, 0.0, 0.4])
+    ik.add_min_distance_constraint([TCP, "panda_link0"], 0.5)
+    ik.solve()
+    assert not ik.converged
+    assert ik.position_error == pytest.approx(0.5 - np.linalg.norm([0.1, 0.0, 0.4]), abs=2e-3)
+    H, q = ik.get_solution()
+    ik.solve()
+    assert np.allclose(ik.get_solution()[1], q, atol=1e-3)
+
+
 def test_set_initial_guess_errors():
     ik = ikwb.InverseKinematics(PANDA, ARM)
     with pytest.raises(ValueError, match=r"joint_values: expected shape \(7,\)"):

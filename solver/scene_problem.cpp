@@ -501,8 +501,10 @@ void require_solvable_scene(const Model& m, const Scene& scene, const SceneSetup
     for (const SceneObjective& o : scene.objectives)
       if (o.enabled && o.type == "self_collision")
         throw SceneError(scene_path + ": srdf: " + setup.srdf_unread +
-                         ": its disabled pairs are the ones objective \"" + o.name +
-                         "\" (self_collision) leaves out, such as neighbouring links that touch "
+                         ": its disabled pairs are the ones " +
+                         (o.name.empty() ? std::string("the self_collision objective")
+                                         : "objective \"" + o.name + "\" (self_collision)") +
+                         " leaves out, such as neighbouring links that touch "
                          "(the workbench warns and checks every pair; " +
                          command + " does not: give the file, or turn the objective off)");
   bool enabled = false;

@@ -222,10 +222,25 @@ int cmd_check(int argc, char** argv) {
       out.end_row();
     }
     out.close();
+    // links whose collision meshes were not read have no capsules there: not checked (the
+    // summary read as if every link was; a review)
+    std::string unread;
+    int unread_count = 0;
+    for (int b = 0; b < m.body_count; ++b)
+      for (const Geometry& g : m.body_collisions[b])
+        if (g.placeholder) {
+          if (++unread_count <= 5) unread += (unread.empty() ? "" : ", ") + m.body_name[b];
+          break;
+        }
+    if (unread_count > 5) unread += ", ...";
     std::fprintf(
-        stderr, "check: %d of %zu configurations in collision (%d capsule pairs checked)\n",
+        stderr, "check: %d of %zu configurations in collision (%d capsule pairs checked)%s\n",
         colliding_configs, q.row_count(),
-        world.self_pair_count() + int(world.world_capsules.size() * world.obstacles.size()));
+        world.self_pair_count() + int(world.world_capsules.size() * world.obstacles.size()),
+        unread.empty() ? ""
+                       : ("; not checked: the collision meshes of " + unread +
+                          " (not read: see the warnings above)")
+                             .c_str());
     if (colliding_configs > 0 && scene.srdf.empty())
       std::fprintf(stderr,
                    "check: no SRDF, so every pair not joined by a joint was checked; capsules "

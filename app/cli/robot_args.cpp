@@ -112,10 +112,16 @@ MeshFiles scene_mesh_files(const Scene& scene) {
 std::vector<std::pair<int, int>> fitting_srdf_pairs(const Model& m, const std::string& path) {
   std::vector<std::string> warnings;
   std::vector<std::pair<int, int>> pairs = disabled_body_pairs(m, load_srdf(path), warnings, path);
-  if (!warnings.empty())
-    throw std::runtime_error(warnings[0] +
+  if (!warnings.empty()) {
+    // the warning a scene's SRDF gets, said as the refusal it is here: nothing is skipped
+    std::string what = warnings[0];
+    const std::size_t skipped = what.find(", skipped: "), other = what.rfind("; the other ");
+    if (other != std::string::npos) what.erase(other);
+    if (skipped != std::string::npos) what.replace(skipped, 11, ": ");
+    throw std::runtime_error(what +
                              " (--srdf must name this robot's links; a scene's \"srdf\" with "
                              "such entries only warns)");
+  }
   return pairs;
 }
 

@@ -534,7 +534,7 @@ bool parse_shape_type(const std::string& name, ShapeType* type) {
 }
 
 void check_obstacle(const Obstacle& o) {
-  std::string w = "obstacle '" + o.name + "'";
+  std::string w = o.name.empty() ? "the obstacle" : "obstacle '" + o.name + "'";
   auto positive = [&](double v, const char* field) {
     if (!(std::isfinite(v) && v > 0 && v <= kMaxLength))
       throw std::invalid_argument(w + ": " + field + " must be in (0, 1e6] m");

@@ -360,6 +360,10 @@ Obstacle read_obstacle(const Reader& r, const json& j, const std::string& where)
     if (!(n > 0)) r.fail(where + ".normal", "is zero: a half space needs a direction (any length)");
     o.normal = (1 / n) * o.normal;
     o.offset /= n;
+    // (the plane's distance from the origin: a short normal with a small offset puts it far)
+    if (!(std::abs(o.offset) <= 1e6))
+      r.fail(where + ".offset",
+             "offset / |normal| must be within 1e6 m (the plane's distance from the origin)");
   }
   try {
     check_obstacle(o);

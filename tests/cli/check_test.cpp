@@ -2,6 +2,7 @@
 // and `ikwb solve --scene` with obstacles and collision objectives.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -136,6 +137,22 @@ TEST(CliCheck, CollisionMeshesAreLoaded) {
   ASSERT_EQ(rows.size(), 3u) << c.out;
   EXPECT_EQ(rows[1][1], "no");
   EXPECT_EQ(rows[2][1], "yes");
+  EXPECT_EQ(c.err.find("not checked"), std::string::npos) << c.err;
+  // the cube missing, a link d beyond c: link a is not checked, and the summary says so (it read
+  // as if every link was; a review)
+  std::filesystem::remove(dir / "cube.stl");
+  std::string more = test::read_text(urdf);
+  more.replace(more.find("</robot>"), 8, R"(<joint name="j3" type="continuous"><parent link="c"/>
+    <child link="d"/><origin xyz="0 0 0.5"/></joint>
+  <link name="d"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+</robot>)");
+  const std::string q3 = dir.write("q3.csv", "j,j2,j3\n0,0,0\n");
+  c = test::run_command(cmd_check, {"check", dir.write("r3.urdf", more), "--q", q3});
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.err.find("configurations in collision (1 capsule pairs checked); not checked: the "
+                       "collision meshes of a (not read: see the warnings above)"),
+            std::string::npos)
+      << c.err;
 }
 
 // a robot with nothing to check (its collision meshes are missing, or it has no geometry) is an
@@ -271,9 +288,9 @@ TEST(CliCheck, ErrorsNameTheProblem) {
   // with a warning, "the other 0 are disabled"); a scene's "srdf" skips it with a warning
   CmdResult b = test::run_command(cmd_check, {"check", "panda", "--q", q, "--srdf", bad});
   EXPECT_EQ(b.code, 1) << b.err;
-  EXPECT_NE(b.err.find("1 <disable_collisions> entry names a link robot 'panda' lacks, skipped: "
-                       "x - y (no 'x'); the other 0 are disabled (--srdf must name this robot's "
-                       "links"),
+  // (said as a refusal: it read "skipped: ...; the other 0 are disabled", as the warning does)
+  EXPECT_NE(b.err.find("1 <disable_collisions> entry names a link robot 'panda' lacks: x - y (no "
+                       "'x') (--srdf must name this robot's links"),
             std::string::npos)
       << b.err;
   std::string with_bad =

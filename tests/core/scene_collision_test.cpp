@@ -99,6 +99,14 @@ TEST(SceneCollision, ErrorsNameTheField) {
   EXPECT_NE(message(with(R"({"name": "x", "type": "half_space", "normal": [0, 0, 0]})"))
                 .find("obstacles[0].normal: is zero: a half space needs a direction"),
             std::string::npos);
+  // a short normal puts the plane far: said of both (it blamed the offset as written; a review),
+  // and an obstacle without a name is not called '' (a review)
+  EXPECT_NE(message(with(R"({"type": "half_space", "normal": [0, 0, 1e-7], "offset": 0.3})"))
+                .find("obstacles[0].offset: offset / |normal| must be within 1e6 m"),
+            std::string::npos);
+  EXPECT_NE(message(with(R"({"type": "sphere", "radius": 0, "pose": {}})"))
+                .find("obstacles[0]: the obstacle: radius"),
+            std::string::npos);
   EXPECT_NE(message(with(R"({"name": "x", "type": "box", "size": [1, 1], "pose": {}})"))
                 .find("obstacles[0].size: expected 3 numbers"),
             std::string::npos);

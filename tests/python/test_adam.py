@@ -394,12 +394,18 @@ def test_continuous_joints_take_no_limits_and_come_back_within_a_half_turn():
     assert abs(turntable - 1.5) < 1e-3 and abs(shoulder - 0.4) < 1e-3
 
 
-def test_min_distance_constraint(panda):
+def tool_kept_off_the_base(target):
+    """The tool's position target, the tool kept 0.5 m from the base (hard), solved once."""
     ik = ikwb.InverseKinematics(PANDA, ARM)
     ik.add_target_position(TCP)
-    ik.update_target_position(TCP, [0.25, 0.0, 0.3])
+    ik.update_target_position(TCP, target)
     ik.add_min_distance_constraint([TCP, "panda_link0"], 0.5)
     ik.solve()
+    return ik
+
+
+def test_min_distance_constraint(panda):
+    ik = tool_kept_off_the_base([0.25, 0.0, 0.3])
     H, q = ik.get_solution()
     assert np.linalg.norm(world_pose(ik, H, q, TCP)[:3]) > 0.5 - 1e-3
     with pytest.raises(ValueError, match="at least two frames"):
@@ -413,11 +419,7 @@ def test_a_first_solve_without_a_guess_keeps_the_restarts_better_compromise(pand
     # sphere's point nearest the target (0.0877 m off). From the neutral pose, with no guess, the
     # first attempt's compromise (0.377 m off) was kept over the restarts' better one; a second
     # solve goes on from the first's answer as before
-    ik = ikwb.InverseKinematics(PANDA, ARM)
-    ik.add_target_position(TCP)
-    ik.update_target_position(TCP, [0.1, 0.0, 0.4])
-    ik.add_min_distance_constraint([TCP, "panda_link0"], 0.5)
-    ik.solve()
+    ik = tool_kept_off_the_base([0.1, 0.0, 0.4])
     assert not ik.converged
     assert ik.position_error == pytest.approx(0.5 - np.linalg.norm([0.1, 0.0, 0.4]), abs=2e-3)
     H, q = ik.get_solution()

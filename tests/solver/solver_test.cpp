@@ -233,6 +233,32 @@ TEST(Solver, AnUnmetCompromiseKeepsTheWeightedOptimum) {
   EXPECT_LE(res.problems[0].cost, first.problems[0].cost + 1e-12);
 }
 
+// a hard elbow held at (0, 1) and a soft hand target at (1.6, 0), out of the hand's reach from
+// there: the best the hand gets is |(1.6, -1)| - 0.6 = 1.2868 m, the elbow bent to -2.129 rad.
+// With the command line's restarts every attempt stalled at 1-2 cm of elbow violation (the
+// penalty's compromise, before any multiplier update) and was given up, and the row kept the one
+// attempt that held the elbow, stuck at the elbow's limit 1.674 m from the target: worse than
+// without restarts. A stall at the penalty's compromise updates the multipliers first.
+TEST(Solver, RestartsKeepAHardObjectivesBestCompromise) {
+  auto model = std::make_shared<Model>(test::planar_arm2());
+  IkProblem problem(model);
+  const int elbow = problem.add_position(model->find_body("link2"), {0, 0, 0}, {1.0, true});
+  const int hand = problem.add_position(model->find_body("tip"));
+  problem.set_target_position(elbow, 0, {0.0, 1.0, 0.0});
+  problem.set_target_position(hand, 0, {1.6, 0.0, 0.0});
+  SolverSettings s = batch_solve_settings();
+  ASSERT_GT(s.max_restarts, 0);
+  ASSERT_GT(s.stall_window, 0);
+  SolveResult res;
+  make_cpu_solver()->solve(problem, s, {0.3, 0.3}, res);
+  const std::vector<double>& q = res.problems[0].q;
+  EXPECT_LE(length(link_pose(*model, q, model->find_body("link2")).p - Vec3<double>{0, 1, 0}),
+            s.tol_constraint);
+  const double best = std::sqrt(1.6 * 1.6 + 1.0) - 0.6;
+  EXPECT_NEAR(length(link_pose(*model, q, model->find_body("tip")).p - Vec3<double>{1.6, 0, 0}),
+              best, 1e-3);
+}
+
 // the LM damping a solve ended with: accepted steps lower it from lambda_init; L-BFGS has none
 TEST(Solver, ReportsTheDampingItEndedWith) {
   auto model = std::make_shared<Model>(test::panda());

@@ -55,6 +55,33 @@ inline Model panda() {
   return b.finalize();
 }
 
+// A planar arm of two links, 1.0 and 0.6 m, both joints about z within +-3.1 rad: its tip
+// reaches 0.4 to 1.6 m from the base. Bodies: base, link1, link2 (the elbow: link 1's end),
+// tip; joints j1, j2 (at the base and the elbow), jtip.
+inline Model planar_arm2() {
+  ModelBuilder b;
+  b.model().name = "arm2";
+  int prev = b.add_body("base");
+  b.add_joint({"root", JointType::kFixed, -1, prev});
+  const double x[2] = {0.0, 1.0};
+  for (int i = 0; i < 2; ++i) {
+    int body = b.add_body("link" + std::to_string(i + 1));
+    JointSpec s{"j" + std::to_string(i + 1),
+                JointType::kRevolute,
+                prev,
+                body,
+                {{x[i], 0, 0}, {0, 0, 0, 1}}};
+    s.axis = {0, 0, 1};
+    s.lower = -3.1;
+    s.upper = 3.1;
+    b.add_joint(s);
+    prev = body;
+  }
+  int tip = b.add_body("tip");
+  b.add_joint({"jtip", JointType::kFixed, prev, tip, {{0.6, 0, 0}, {0, 0, 0, 1}}});
+  return b.finalize();
+}
+
 // Two Panda arms on one torso (14 dofs): the left arm's link0 at y = +0.3, the right's at
 // y = -0.3, both facing +x. Bodies: torso, left_link0..7, left_hand_tcp, right_...
 inline Model two_pandas() {

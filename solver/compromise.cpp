@@ -14,7 +14,15 @@ namespace ikwb {
 
 namespace {
 
-constexpr const char* kStatusNames[] = {"reached", "traded_off", "out_of_reach", "blocked"};
+constexpr const char* kStatusNames[] = {"reached", "traded_off", "out_of_reach", "blocked",
+                                        "stopped_short"};
+constexpr int kStatusCount = 5;
+
+// The least number of seeds a test solve searches with when one seed from the solution does not
+// reach the objective: a planar arm's target 1.2 m away read out of reach from the arm held
+// straight (a singular start, where its descent is 0), and a local minimum at a joint limit read
+// as the best a hard elbow allowed (1.674 m where 1.287 m is)
+constexpr int kSearchSeeds = 8;
 
 // An objective's raw rows at one configuration, with the weight each row counts with in the
 // balance (0: inactive inequality row, axis of weight 0).
@@ -302,20 +310,36 @@ struct TestSolver {
 
   // solves `base` with only the objectives in `keep` enabled (hard joint limits as `limits`, the
   // locked joints locked as `locks`) from q, or from `from` when given; returns the configuration
-  // reached
+  // reached. seeded: with the settings' seeds and sampler, at least kSearchSeeds seeds (drawn
+  // uniformly within the limits when the settings name no sampler), the first at the start
   std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits, bool locks = true,
                             const std::vector<double>* from = nullptr, bool seeded = false) {
     SolverSettings s = settings;
     s.hard_joint_limits = limits && settings.hard_joint_limits;
-    if (seeded && seeds > 1 && sampler != Sampler::kNone) {
-      s.n_seeds = seeds;
-      s.sampler = sampler;
+    if (seeded) {
+      s.n_seeds = std::max(seeds, kSearchSeeds);
+      s.sampler = sampler != Sampler::kNone ? sampler : Sampler::kUniform;
     }
     IkProblem p = only(keep);
     if (!locks) p.set_dof_mask({});
     solver->solve(p, s, from ? *from : q, result);
     ++solves;
     return result.problems[0].q;
+  }
+
+  // objective k at the end of a test solve with only `keep` enabled from q, and when that one
+  // seed does not reach it, of a search from the seeds
+  struct Found {
+    std::vector<double> q;
+    bool reached = false;
+  };
+  Found search(int k, const std::vector<uint8_t>& keep, bool limits, bool locks = true) {
+    Found f{solve(keep, limits, locks), false};
+    f.reached = reaches(k, f.q, keep);
+    if (f.reached) return f;
+    f.q = solve(keep, limits, locks, nullptr, true);
+    f.reached = reaches(k, f.q, keep);
+    return f;
   }
 
   // Where no balance of forces splits a blocked k's error (a wall takes the forces: a hand
@@ -463,7 +487,7 @@ const char* to_string(ShareUnit u) {
 }
 
 bool parse(const std::string& s, ReachStatus* out) {
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kStatusCount; ++i)
     if (s == kStatusNames[i]) {
       *out = ReachStatus(i);
       return true;
@@ -504,9 +528,17 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     // 1. the other soft objectives off, the hard ones kept
     std::vector<uint8_t> keep(n, 0);
     for (int j = 0; j < n; ++j) keep[j] = j == k || one.objective(j).params.hard;
+    // reached with them off: traded off against them, and where nothing is found pulling
+    // against it (no balance of forces, none whose removal alone wins anything) the solve
+    // stopped short of it (a local minimum; a pose not solved yet)
+    auto traded_off = [&]() {
+      ex.status = ReachStatus::kTradedOff;
+      if (ex.pulled_by.empty()) ts.pulls_by_removal(k, reps[k], ex);
+      if (ex.pulled_by.empty()) ex.status = ReachStatus::kStoppedShort;
+    };
     std::vector<double> kept = ts.solve(keep, true);
     if (ts.reaches(k, kept, keep)) {
-      ex.status = ReachStatus::kTradedOff;
+      traded_off();
       continue;
     }
     double best = ts.error_at(k, kept, keep, reps[k]);
@@ -517,26 +549,30 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     // 2. the objective alone, no joint limits, no joints locked
     std::vector<uint8_t> alone(n, 0);
     alone[k] = 1;
-    const std::vector<double> alone_q = ts.solve(alone, false, false);
-    if (!ts.reaches(k, alone_q, alone)) {
-      ex.status = ReachStatus::kOutOfReach;
-      continue;
-    }
-    // 1 again, from where the objective alone is reached (the locked joints where they stand):
-    // one seed from q can settle in a local minimum far from it (a hand held 56 cm back by a
-    // weighted posture) and would call a reachable target blocked
-    const std::vector<double> restart = with_locked_joints(one, alone_q, q);
+    const TestSolver::Found alone_found = ts.search(k, alone, false, false);
+    // 1 again, from where the objective alone got (the locked joints where they stand): one
+    // seed from q can settle in a local minimum far from it (a hand held 56 cm back by a
+    // weighted posture) and would call a reachable target blocked, or read a worse best
+    const std::vector<double> restart = with_locked_joints(one, alone_found.q, q);
     const std::vector<double> restarted = ts.solve(keep, true, true, &restart);
-    if (ts.reaches(k, restarted, keep)) {
-      ex.status = ReachStatus::kTradedOff;
+    if (alone_found.reached && ts.reaches(k, restarted, keep)) {
+      traded_off();
       continue;
     }
     best = std::fmin(best, ts.error_at(k, restarted, keep, reps[k]));
-    // and from the settings' seeds: both starts can settle against an obstacle (a hand behind a
-    // block on a table, 130 mm short where a seed gets to 66 mm)
+    if (!alone_found.reached) {
+      // out of reach: what turning the other soft objectives off wins is error - best (the
+      // rest is beyond the robot's reach), as a blocked objective's
+      ex.status = ReachStatus::kOutOfReach;
+      ex.best_error = best;
+      scale_pulls_to_win(ex);
+      continue;
+    }
+    // and from the seeds: both starts can settle against an obstacle (a hand behind a block on
+    // a table, 130 mm short where a seed gets to 66 mm)
     const std::vector<double> seeded = ts.solve(keep, true, true, nullptr, true);
     if (ts.reaches(k, seeded, keep)) {
-      ex.status = ReachStatus::kTradedOff;
+      traded_off();
       continue;
     }
     best = std::fmin(best, ts.error_at(k, seeded, keep, reps[k]));
@@ -549,8 +585,8 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     const bool any_locked =
         std::find(one.dof_mask().begin(), one.dof_mask().end(), uint8_t(0)) != one.dof_mask().end();
     if (any_locked) {
-      std::vector<double> locked = ts.solve(alone, false);
-      if (!ts.reaches(k, locked, alone)) lock_blockers(k, one, locked, settings, ex.blocked_by);
+      const TestSolver::Found locked = ts.search(k, alone, false);
+      if (!locked.reached) lock_blockers(k, one, locked.q, settings, ex.blocked_by);
     }
     std::vector<int> hard;
     for (int j = 0; j < n; ++j)
@@ -559,11 +595,11 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     for (int h : hard) {
       std::vector<uint8_t> pair = alone;
       pair[h] = 1;
-      if (!ts.reaches(k, ts.solve(pair, false, false), pair)) ex.blocked_by.push_back({h, -1});
+      if (!ts.search(k, pair, false, false).reached) ex.blocked_by.push_back({h, -1});
     }
     if (settings.hard_joint_limits) {
-      std::vector<double> limited = ts.solve(alone, true, false);
-      if (!ts.reaches(k, limited, alone)) limit_blockers(k, one, limited, settings, ex.blocked_by);
+      const TestSolver::Found limited = ts.search(k, alone, true, false);
+      if (!limited.reached) limit_blockers(k, one, limited.q, settings, ex.blocked_by);
     }
     if (ex.blocked_by.empty()) {
       // only their combination stops it: the hard objectives active where the first test

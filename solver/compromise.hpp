@@ -1,15 +1,21 @@
 // Explaining the compromise of a settled solution: for every pursued objective (enabled, not soft
 // of weight 0), whether it is reached, traded off against other soft objectives, out of the
-// robot's reach, or blocked by a hard objective or a joint limit; and for one that is not reached,
-// which other objectives pull against it and by how much.
+// robot's reach, blocked by a hard objective or a joint limit, or only stopped short of; and for
+// one that is not reached, which other objectives pull against it and by how much.
 //
-// Status, from the settled configuration q (each test solve starts there, on the CPU, one seed):
+// Status, from the settled configuration q (each test solve starts there, on the CPU, one seed;
+// where that one seed does not reach the objective, a search from kSearchSeeds seeds or the
+// settings' seeds, more of them, follows before a test counts as failed):
 //   reached       the objective's own rows are within the solver's tolerances
 //                 (solver/objective_report.hpp)
 //   traded_off    not reached, but reached by a solve in which every other soft objective is
 //                 switched off and the hard objectives (and hard joint limits) are kept, started
 //                 from q or, when that one seed settles short, from where the objective alone is
-//                 reached (the solve of blocked below)
+//                 reached (the solve of blocked below), and other soft objectives pull against it
+//                 (pulled_by: the balance of forces, or else what turning each off alone wins)
+//   stopped_short as traded_off, but nothing is found pulling against it: the solution is short
+//                 of a reachable objective (a local minimum, a solve cut short, a pose shown
+//                 as it was opened); more seeds or iterations reach it
 //   blocked       not reached even then (best_error: how close those solves came), but reached
 //                 by a solve of the objective alone (no hard objectives, no joint limits);
 //                 blocked_by names the hard objectives that, kept
@@ -17,7 +23,8 @@
 //                 pushes against) when the limits alone stop it; when only their combination
 //                 does, the hard objectives coupled to it (an active row moving a dof it moves)
 //                 and the joints at a limit where the first test solve settled
-//   out_of_reach  not reached by the objective alone either
+//   out_of_reach  not reached by the objective alone either (best_error: how close the solves
+//                 without the other soft objectives came, as for blocked)
 //
 // Pulls: at a settled solution the soft objectives' forces g_j = J_j^T W_j^2 c_j (raw rows c_j,
 // their Jacobian J_j, row weights W_j; inactive inequality rows and posture in the null space
@@ -40,10 +47,10 @@
 // For a soft k whose shares miss adding up to its error by more than half of it, the forces do
 // not balance there (hard objectives that cannot all hold spread their violation; a solve cut
 // short) and no pull is listed.
-// The balance is local and ignores the walls; a blocked soft k's shares are scaled to add up to
-// error - best_error, what its test solves won with every other soft objective off (the rest
-// is the walls': a hand 93 mm short read as pulled 60 mm by the self-collision and 33 mm by the
-// other hand, where turning both off won 12 mm). objective_pulls alone does not scale.
+// The balance is local and ignores the walls; a blocked or out of reach soft k's shares are
+// scaled to add up to error - best_error, what its test solves won with every other soft objective
+// off (the rest is the walls': a hand 93 mm short read as pulled 60 mm by the self-collision and 33
+// mm by the other hand, where turning both off won 12 mm). objective_pulls alone does not scale.
 // Custom objectives take no part (no analytic Jacobian).
 #pragma once
 
@@ -55,9 +62,13 @@
 
 namespace ikwb {
 
-enum class ReachStatus { kReached, kTradedOff, kOutOfReach, kBlocked };
-// "reached", "traded_off", "out_of_reach", "blocked"
+enum class ReachStatus { kReached, kTradedOff, kOutOfReach, kBlocked, kStoppedShort };
+// "reached", "traded_off", "out_of_reach", "blocked", "stopped_short"
 const char* to_string(ReachStatus s);
+// a status of an objective the robot can reach with what must hold: traded off, stopped short
+inline bool reachable(ReachStatus s) {
+  return s == ReachStatus::kTradedOff || s == ReachStatus::kStoppedShort;
+}
 // false when the word is not one of the above
 bool parse(const std::string& s, ReachStatus* out);
 
@@ -90,15 +101,15 @@ struct Explanation {
   std::vector<Pull> pulled_by;  // positive shares, largest first; empty when reached
   ShareUnit unit = ShareUnit::kMetre;
   double error = 0;  // the error the shares split (in unit), 0 when reached
-  // blocked: the least error (the same rows, in unit) of the test solves with every other soft
-  // objective off and the hard ones kept and holding; what turning weights down can win at
-  // best is error - best_error. NaN when not blocked, or when no such solve held the hard ones
+  // blocked, out of reach: the least error (the same rows, in unit) of the test solves with every
+  // other soft objective off and the hard ones kept and holding; what turning weights down can
+  // win at best is error - best_error. NaN otherwise, or when no such solve held the hard ones
   double best_error = std::numeric_limits<double>::quiet_NaN();
 };
 
-// The part of an explanation's error its shares split: all of it, or for a blocked objective
-// what the test solves won without the other soft objectives, error - best_error (at least 0;
-// the rest is the walls')
+// The part of an explanation's error its shares split: all of it, or for a blocked or out of
+// reach objective what the test solves won without the other soft objectives, error -
+// best_error (at least 0; the rest is the walls', or beyond the reach)
 double pulled_error(double error, double best_error);
 
 struct CompromiseReport {
@@ -116,7 +127,8 @@ std::vector<Explanation> objective_pulls(const IkProblem& problem, int problem_i
 
 // Status, blockers and pulls of every objective of problem `problem_index` at its settled
 // configuration q. The test solves use `settings` with one seed (no sampler, no restarts, no
-// time budget) and at least 100 iterations, on the CPU in double. Throws std::invalid_argument on
+// time budget; a search of at least 8 seeds where it fails) and at least 100 iterations, on the
+// CPU in double. Throws std::invalid_argument on
 // wrong sizes.
 CompromiseReport explain_compromise(const IkProblem& problem, int problem_index,
                                     const std::vector<double>& q, const SolverSettings& settings);

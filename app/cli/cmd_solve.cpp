@@ -402,7 +402,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
 // (solver/compromise.hpp), then one line with the cost of the explanation:
 //   WHERE: objective I "NAME"[ (hard)]: STATUS, error E [m|rad][; blocked by "NAME"|joint NAME,
 //       ...]
-//       [; at best B [m|rad]] (blocked: the least error without the other soft objectives)
+//       [; at best B [m|rad]] (blocked, out_of_reach: the least error without the other soft
+//       objectives)
 //       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own; they
 //       add up to the error, or to E - B where "at best" is given)
 //       [; helped by the others H [m|rad]] (the listed shares add up to that plus H)

@@ -107,6 +107,8 @@ struct SolveStatus {
   bool converged = false;     // the kept configuration meets the tolerances
   bool settled = false;       // nothing left to do: converged, or stalled at a best effort
   bool settling = false;      // converged, the null-space posture still settling (next frames)
+  bool as_opened = false;     // resting where a scene was opened, not solved yet (no cost, and
+                              // no explanation: that is of a settled solution)
   int iterations = 0;         // of the kept seed
   int total_iterations = 0;   // over all seeds
   int seed = 0;               // kept seed (0 = warm start from the current configuration)

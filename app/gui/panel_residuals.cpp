@@ -96,8 +96,7 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     dl->AddText(ImVec2(a.x + indent + 6, a.y), IM_COL32(160, 165, 175, 255), text.c_str());
     ImGui::Dummy(ImVec2(w, bh + 1));
   };
-  if (std::isfinite(st.best_error))
-    grey_line(amount_text("blocked, at best", st.best_error, st.unit));
+  if (std::isfinite(st.best_error)) grey_line(amount_text("at best", st.best_error, st.unit));
   // listed shares above what they split: the others (negative shares) help by the difference
   const double others = st.others_share();
   if (others < -0.01 * st.share_error)

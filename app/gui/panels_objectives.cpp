@@ -38,8 +38,9 @@ void wrapped_text(const ImVec4& color, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-// what turning the other soft objectives down can win for a blocked objective, at most: its
-// error less the least the test solves without them reached (Explanation::best_error)
+// what turning the other soft objectives down can win for a blocked or out of reach objective,
+// at most: its error less the least the test solves without them reached
+// (Explanation::best_error)
 std::string best_error_text(const ObjectiveStatus& s) {
   const double win = s.share_error - s.best_error;
   if (!(win > 0.01 * s.share_error))
@@ -62,15 +63,26 @@ void same_line_if_fits(float width) {
 void explanation_lines(AppState& app, const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
   const Model& m = *app.model;
+  if (app.solve.as_opened) {
+    wrapped_text(kAmber, "shown as opened: the solver goes on from here at the next edit");
+    return;
+  }
   if (!s.explained) {
     wrapped_text(kAmber, "best effort; checking why it is not reached...");
     return;
   }
   if (s.status == ReachStatus::kOutOfReach) {
+    // beyond the reach by what is left with the other soft objectives off
+    const double by = std::isfinite(s.best_error) && s.unit == ShareUnit::kMetre ? s.best_error
+                                                                                 : s.position_error;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)",
-                  100.0 * s.position_error);
+    std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)", 100.0 * by);
     wrapped_text(kRed, o.kind().position_row >= 0 ? buf : "not reachable (best effort)");
+    if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
+  } else if (s.status == ReachStatus::kStoppedShort) {
+    wrapped_text(kAmber,
+                 "stopped short: reachable, and nothing pulls against it here (a local minimum: "
+                 "drag the target or the robot past it, or adopt a seed that reaches it)");
   } else if (s.status == ReachStatus::kBlocked) {
     std::string by;
     for (const Blocker& b : s.blocked_by) {
@@ -82,8 +94,7 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     wrapped_text(kRed, "blocked by " + (by.empty() ? std::string("the constraints") : by));
     if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
   } else if (s.status == ReachStatus::kTradedOff) {
-    wrapped_text(kAmber, s.pulled_by.empty() ? "traded off: reachable alone"
-                                             : "traded off: reachable, held back by");
+    wrapped_text(kAmber, "traded off: reachable, held back by");
   }
   if (s.pulled_by.empty()) return;
   if (s.status != ReachStatus::kTradedOff) wrapped_text(kGrey, "pulled by");
@@ -148,7 +159,7 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     ImGui::TextColored(kGrey, "distance to rest %.3f", s.deviation);
     return;
   }
-  const bool stuck = s.missed && (!s.explained || s.status != ReachStatus::kTradedOff);
+  const bool stuck = s.missed && (!s.explained || !reachable(s.status));
   // a soft objective of weight 0 is not pursued: its errors are shown, in grey, as a measure
   ImVec4 col = !s.pursued ? kGrey : s.reached ? kGreen : (stuck ? kRed : kAmber);
   char buf[160] = "";

@@ -995,7 +995,8 @@ std::string check_expect(const Args& a) {
     ReachStatus st;
     return need(
         a.size() == 4 && index_value(a[2], &i) && (a[3] == "not_pursued" || parse(a[3], &st)),
-        "expected: expect status INDEX reached|traded_off|out_of_reach|blocked|not_pursued");
+        "expected: expect status INDEX "
+        "reached|traded_off|stopped_short|out_of_reach|blocked|not_pursued");
   }
   if (what == "position_error" || what == "rotation_error")
     return need(a.size() == 5 && index_value(a[2], &i) && a[3] == "<" &&

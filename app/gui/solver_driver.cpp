@@ -154,14 +154,14 @@ void SolverDriver::step_frame(AppState& app) {
     app.rest_on_opened = false;
     app.evaluate();
     rest_here(app);
-    explain(app, true);
+    explain(app, false);
     return;
   }
   const bool rested = idle(app);
   const bool ran = solve(app);
   app.evaluate();
   if (ran) update_status(app);
-  explain(app, rested && !ran);
+  explain(app, rested && !ran && !app.solve.as_opened);
 }
 
 void SolverDriver::explain(AppState& app, bool rested) {
@@ -232,6 +232,7 @@ bool SolverDriver::solve(AppState& app) {
     return false;
   }
   if (idle(app)) return false;
+  st.as_opened = false;
   ensure_solver(app);
   const IkProblem& problem = *app.problem();
   same_problem_ = have_last_ && serial_ == app.problem_serial() && version_ == problem.version() &&
@@ -455,6 +456,8 @@ void SolverDriver::rest_here(AppState& app) {
   }
   st.ran = false;
   set_resting(st, e, missed.empty());
+  st.as_opened = true;
+  st.cost = std::numeric_limits<double>::quiet_NaN();  // the next solve's
   st.stalled_frames = kRestFrames;
   hard_off_frames_ = kRestFrames;  // shown as it stands, hard objectives held or not
   st.seed = 0;

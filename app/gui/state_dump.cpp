@@ -315,6 +315,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   solver["converged"] = st.converged;
   solver["settled"] = st.settled;
   solver["settling"] = st.settling;
+  solver["as_opened"] = st.as_opened;
   solver["solve_iterations"] = st.iterations;  // "iterations" is the setting
   solver["total_iterations"] = st.total_iterations;
   solver["seed"] = st.seed;

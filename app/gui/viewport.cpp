@@ -495,6 +495,8 @@ void Viewport3D::draw_ui(AppState& app) {
       const char* name = o.name().c_str();
       if (st.missed && st.explained && st.status == ReachStatus::kTradedOff)
         std::snprintf(buf, sizeof buf, "%s: traded off, %s short", name, miss.c_str());
+      else if (st.missed && st.explained && st.status == ReachStatus::kStoppedShort)
+        std::snprintf(buf, sizeof buf, "%s: stopped short, %s off", name, miss.c_str());
       else if (st.missed && st.explained && st.status == ReachStatus::kBlocked)
         std::snprintf(buf, sizeof buf, "%s: blocked, %s short", name, miss.c_str());
       else if (st.missed && st.explained)

@@ -128,8 +128,9 @@ std::string miss_text(const WorkbenchObjective& o) {
 glm::vec4 status_color(const WorkbenchObjective& o) {
   if (!o.enabled() || !o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.7f};
   if (o.status.reached) return {0.35f, 0.85f, 0.45f, 1.0f};
-  // a target traded off against other objectives is reachable: amber, not red
-  const bool traded = o.status.explained && o.status.status == ReachStatus::kTradedOff;
+  // a target traded off against other objectives, or stopped short of, is reachable: amber,
+  // not red
+  const bool traded = o.status.explained && reachable(o.status.status);
   return o.status.missed && !traded ? glm::vec4(0.95f, 0.3f, 0.28f, 1.0f)
                                     : glm::vec4(1.0f, 0.72f, 0.25f, 1.0f);
 }

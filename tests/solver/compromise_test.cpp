@@ -1,7 +1,7 @@
-// Tests for solver/compromise: each status on the Panda, two Pandas on a torso, and the shipped
-// dual arm and humanoid (a reachable target held back by posture, a target 2 m away, a target
-// behind a hard min_distance, one held by a joint limit), and the pull shares adding up to the
-// error.
+// Tests for solver/compromise: each status on the Panda, two Pandas on a torso, a planar arm
+// and the shipped dual arm and humanoid (a reachable target held back by posture, a target 2 m
+// away, a target behind a hard min_distance, one held by a joint limit, one seen from a singular
+// start, a block by a combination), and the pull shares adding up to the error.
 #include "solver/compromise.hpp"
 
 #include <gtest/gtest.h>
@@ -47,7 +47,7 @@ struct PandaCompromise : ::testing::Test {
 
 TEST_F(PandaCompromise, StatusWords) {
   for (ReachStatus st : {ReachStatus::kReached, ReachStatus::kTradedOff, ReachStatus::kOutOfReach,
-                         ReachStatus::kBlocked}) {
+                         ReachStatus::kBlocked, ReachStatus::kStoppedShort}) {
     ReachStatus back = ReachStatus::kReached;
     ASSERT_TRUE(parse(to_string(st), &back));
     EXPECT_EQ(back, st);
@@ -171,7 +171,9 @@ TEST_F(PandaCompromise, TargetTwoMetresAwayIsOutOfReach) {
 
 TEST_F(PandaCompromise, TargetPastAJointLimitIsBlockedByThatJoint) {
   // the tool turned about its own axis past joint 7's upper limit (2.8973), with the other
-  // joints frozen by the dof mask (the wrist edited alone)
+  // joints frozen by the dof mask (the wrist edited alone): to 3.1 rad, which the joint's range
+  // misses either way round (3.4 rad is -2.883 rad the other way, within the range: a seed
+  // reaches it, and the solution from 2.8 rad stopped short of it)
   IkProblem p(m);
   int pose = p.add_pose(tcp);
   std::vector<uint8_t> mask(m->dof_count, 0);
@@ -180,7 +182,7 @@ TEST_F(PandaCompromise, TargetPastAJointLimitIsBlockedByThatJoint) {
   std::vector<double> qt = q0;
   qt[6] = 2.8;
   std::vector<double> past = qt;
-  past[6] = 3.4;
+  past[6] = 3.1;
   p.set_target_pose(pose, 0, body_pose(*m, past, tcp));
   std::vector<double> q = settle(p, qt, s);
   CompromiseReport r = explain_compromise(p, 0, q, s);
@@ -436,6 +438,76 @@ TEST(DualArmCompromise, ToolTargetOnTheOtherToolIsBlockedByToolsApart) {
   q = settle(p, q0, s);
   r = explain_compromise(p, 0, q, s);
   EXPECT_EQ(r.objectives[left].status, ReachStatus::kTradedOff);
+}
+
+// the planar arm of test::planar_arm2: reach 0.4 to 1.6 m
+struct PlanarArmCompromise : ::testing::Test {
+  std::shared_ptr<const Model> m = std::make_shared<const Model>(test::planar_arm2());
+  int elbow = m->find_body("link2"), tip = m->find_body("tip");
+  SolverSettings s;
+};
+
+// the arm held straight, 0.4 m past a target 1.2 m away on its line, well within its reach: at
+// that singular start the descent is 0 and one seed does not move, so the objective alone read
+// out of reach; the search from the seeds reaches it, and nothing pulls against it: the
+// solution stopped short of it
+TEST_F(PlanarArmCompromise, AReachableTargetSeenFromASingularStartStoppedShort) {
+  IkProblem p(m);
+  const int hand = p.add_position(tip);
+  p.set_target_position(hand, 0, {1.2, 0, 0});
+  CompromiseReport r = explain_compromise(p, 0, {0.0, 0.0}, s);
+  const Explanation& e = r.objectives[hand];
+  EXPECT_EQ(e.status, ReachStatus::kStoppedShort);
+  EXPECT_NEAR(e.error, 0.4, 1e-12);
+  EXPECT_TRUE(e.pulled_by.empty());
+  EXPECT_TRUE(std::isnan(e.best_error));
+}
+
+// a hand target 2.0616 m away, 0.4616 m beyond the reach, held back by a soft elbow target: out
+// of reach, at best 0.4616 m (the arm straight toward it, the elbow off), and the elbow's share
+// is what it costs the hand, the error less that (it read the whole of the error, 0.528 of
+// 0.510 m, and the others "helped" by the difference)
+TEST_F(PlanarArmCompromise, AnOutOfReachTargetsSharesSplitWhatTheOthersCostIt) {
+  IkProblem p(m);
+  const int hand = p.add_position(tip);
+  const int el = p.add_position(elbow);
+  p.set_weight(el, 0.5);
+  p.set_target_position(hand, 0, {2.0, 0.5, 0});
+  p.set_target_position(el, 0, {0.0, 1.0, 0});
+  const std::vector<double> q = settle(p, {0.3, 0.3}, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[hand];
+  EXPECT_EQ(e.status, ReachStatus::kOutOfReach);
+  EXPECT_NEAR(e.best_error, std::sqrt(4.25) - 1.6, 1e-6);
+  ASSERT_EQ(e.pulled_by.size(), 1u);
+  EXPECT_EQ(e.pulled_by[0].objective, el);
+  EXPECT_NEAR(e.pulled_by[0].share, e.error - e.best_error, 0.02 * (e.error - e.best_error));
+  EXPECT_EQ(r.objectives[el].status, ReachStatus::kTradedOff);
+}
+
+// a hard elbow and a limit on the elbow joint that stop the hand target only together (each
+// alone with it leaves it reachable, from other seeds than the one at the solution): both are
+// named, where the limit alone was (one seed from the solution did not reach the target with
+// the limit alone)
+TEST_F(PlanarArmCompromise, ABlockOfACombinationNamesBoth) {
+  IkProblem p(m);
+  const int el = p.add_position(elbow);
+  p.set_hard(el, true);
+  const int hand = p.add_position(tip);
+  p.set_target_position(el, 0, {0.6, 0.8, 0});
+  p.set_target_position(hand, 0, {0.3903, 1.3622, 0});
+  p.set_dof_limits({-3.1, -3.1}, {3.1, 0.0});
+  const std::vector<double> q = settle(p, {0.9, -0.3}, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[hand];
+  EXPECT_EQ(e.status, ReachStatus::kBlocked);
+  bool hard = false, limit = false;
+  for (const Blocker& b : e.blocked_by) {
+    hard |= b.objective == el;
+    limit |= b.joint == m->find_joint("j2");
+  }
+  EXPECT_TRUE(hard);
+  EXPECT_TRUE(limit);
 }
 
 TEST(Compromise, WrongSizesAreRefused) {

@@ -364,15 +364,21 @@ void warn_support_margin(std::size_t index, const Objective& o,
   const ObjectiveParams<double>& p = o.params;
   if (p.type != ObjectiveType::kSupportPolygon || !p.enabled || !(p.margin > 0)) return;
   const double room = support_margin_room(o.points, body_q);
-  if (room < 0 || p.margin <= room) return;
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "margin %.4g m is more than its support polygon allows at %s (%.4g m)", p.margin,
-                where, room);
+  if (room >= 0 && p.margin <= room) return;
+  char text[200];
+  if (room < 0)
+    std::snprintf(text, sizeof text,
+                  "its contacts make a point or a line at %s, not a polygon: the margin %.4g m "
+                  "does not apply, and the centre of mass is held over them",
+                  where, p.margin);
+  else
+    std::snprintf(text, sizeof text,
+                  "margin %.4g m is more than its support polygon allows at %s (%.4g m): no "
+                  "centre of mass is that far inside every edge, and the balance cannot hold "
+                  "unless the contacts spread",
+                  p.margin, where, room);
   warnings.push_back("objective " + std::to_string(index) +
-                     (o.name.empty() ? "" : " \"" + o.name + "\"") + " (support_polygon): " + text +
-                     ": no centre of mass is that far inside every edge, and the balance cannot "
-                     "hold unless the contacts spread");
+                     (o.name.empty() ? "" : " \"" + o.name + "\"") + " (support_polygon): " + text);
 }
 
 SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {

@@ -87,7 +87,8 @@ struct SceneSetup {
 SceneSetup resolve_scene(const Model& model, const Scene& scene, bool stand = false);
 // A warning for objective `index` (scene order) when it is an enabled support_polygon whose
 // margin is more than its contacts' polygon allows at body_q (the radius of the largest circle
-// inside it): no centre of mass can hold. `where` names body_q's configuration in the text.
+// inside it): no centre of mass can hold; or whose contacts make a point or a line there, where
+// the margin does not apply. `where` names body_q's configuration in the text.
 // resolve_scene checks every objective it places; the workbench an edited or added one.
 void warn_support_margin(std::size_t index, const Objective& o,
                          const std::vector<Transform<double>>& body_q, const char* where,

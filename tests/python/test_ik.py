@@ -191,8 +191,13 @@ def test_joint_limit_objective_limits_replace_the_models(panda):
     q = np.tile(panda.middle_configuration(), (6, 1))
     s.step(q, q)
     assert ((q[:, j1] >= 0.2 - 1e-12) & (q[:, j1] <= 0.4 + 1e-12)).all()
-    with pytest.raises(ValueError, match="lower > upper"):
+    with pytest.raises(ValueError, match=r"dof 0 \(the joint of the model's dof 0, in joint_qd "
+                       r"order\) has lower 0\.4 and upper 0\.2: each must be a number"):
         ik.IKObjectiveJointLimit(hi, lo)
+    nan_lo = lo.copy()
+    nan_lo[1] = np.nan
+    with pytest.raises(ValueError, match="dof 1 .* has lower nan and upper"):
+        ik.IKObjectiveJointLimit(nan_lo, hi)
     with pytest.raises(ValueError, match="limits have 3 values, joint_dof_count is 8"):
         ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(np.zeros(3), np.ones(3))])
     with pytest.raises(ValueError, match=r"one row per dof; .* \(or from its limit arrays\)$"):

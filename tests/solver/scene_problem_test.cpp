@@ -245,9 +245,18 @@ TEST(SceneProblem, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
   const std::vector<Vec3<double>> tri = {{0, 0, 0.1}, {0.4, 0, 0}, {0, 0.3, 0}};
   EXPECT_TRUE(warn(tri, 0.0999).empty());
   EXPECT_EQ(warn(tri, 0.1001).size(), 1u);
-  // a polygon without area (two points: one foot's edge) takes no margin; a disabled objective
-  // is not checked
-  EXPECT_TRUE(warn({{0, 0, 0}, {0.2, 0, 0}}, 0.5).empty());
+  // a polygon without area (two points: one foot's edge; one point) takes no margin, and says
+  // so (the margin was dropped without a word); a disabled objective is not checked
+  for (const std::vector<Vec3<double>>& flat :
+       {std::vector<Vec3<double>>{{0, 0, 0}, {0.2, 0, 0}}, std::vector<Vec3<double>>{{0, 0, 0}}}) {
+    const std::vector<std::string> line = warn(flat, 0.02);
+    ASSERT_EQ(line.size(), 1u);
+    EXPECT_NE(line[0].find("objective 3 \"balance\" (support_polygon): its contacts make a point "
+                           "or a line at the scene's configuration, not a polygon: the margin "
+                           "0.02 m does not apply"),
+              std::string::npos)
+        << line[0];
+  }
   EXPECT_TRUE(warn(rect, 0.5, false).empty());
 }
 

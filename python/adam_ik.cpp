@@ -335,6 +335,14 @@ class AdamIK {
     return d;
   }
 
+  // <ikwb.InverseKinematics 'ROBOT': J joints, T targets, C constraints, fixed|floating base>
+  std::string repr() const {
+    return "<ikwb.InverseKinematics '" + model_->name +
+           "': " + std::to_string(joints_list_.size()) + " joints, " +
+           std::to_string(targets_.size()) + " targets, " + std::to_string(constraints_.size()) +
+           " constraints, " + (floating_ ? "floating" : "fixed") + " base>";
+  }
+
   std::shared_ptr<PyModel> pymodel_;
   std::vector<std::string> joints_list_;
   std::string backend_note_;
@@ -551,6 +559,7 @@ void bind_adam(py::module_& m) {
            "Where the next solve starts: base_transform (4x4 homogeneous, the base's world "
            "pose) and joint_values (ndof, joints_list order). Without it a solve starts from "
            "the previous solution.")
+      .def("__repr__", &AdamIK::repr)
       .def("solve", &AdamIK::solve,
            "Solves from the initial guess (or the previous solution), re-seeding within the "
            "limits when that does not converge. The GIL is released. RuntimeError when a "

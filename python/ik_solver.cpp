@@ -248,6 +248,14 @@ void bind_ik(py::module_& ik) {
            "them. ValueError for unknown keys, bad values, objectives whose target count is not "
            "n_problems, links out of range, or enabled IKObjectiveJointLimit objectives whose "
            "limits leave a joint no range.")
+      .def("__repr__",
+           [](const PySolver& s) {
+             return "<ikwb.ik.IKSolver '" + s.model->model->name +
+                    "': " + std::to_string(s.n_problems) + " problems x " +
+                    std::to_string(s.settings.n_seeds) + " seeds, " +
+                    std::to_string(s.objectives.size()) + " objectives, " +
+                    to_string(s.settings.backend) + ">";
+           })
       .def("step", &step_py, py::arg("joint_q_in"), py::arg("joint_q_out"),
            py::arg("iterations") = py::none(),
            "Solves every problem from joint_q_in (n_problems, joint_coord_count) into "

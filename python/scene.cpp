@@ -328,6 +328,11 @@ void bind_scene(py::module_& m) {
       // immutable: a copy is the same scene; a pickle is how to load it (the file and the
       // robot are read again where it is unpickled, e.g. by a multiprocessing worker: its path
       // as it was when loaded, made absolute)
+      .def("__repr__",
+           [](const PyScene& s) {
+             return "<ikwb.Scene '" + s.path + "': robot '" + s.model->model->name + "', " +
+                    std::to_string(s.setup.objectives.size()) + " objectives>";
+           })
       .def("__copy__", [](py::object self) { return self; })
       .def("__deepcopy__", [](py::object self, py::object) { return self; })
       .def("__reduce__",

@@ -72,6 +72,7 @@ def test_pose_target_update_solve_get_solution(panda):
     assert ik.ndof == 7 and ik.joints_list == ARM
     ik.add_target_pose(TCP)
     assert ik.targets == {TCP: ikwb.TargetType.POSE}
+    assert repr(ik) == "<ikwb.InverseKinematics 'panda': 7 joints, 1 targets, 0 constraints, fixed base>"
     with pytest.raises(RuntimeError, match="solve\\(\\) has not run"):
         ik.get_solution()
     with pytest.raises(RuntimeError, match="'panda_hand_tcp' has no position yet"):

@@ -80,6 +80,8 @@ def test_solver_reaches_fk_targets_and_reports_per_problem(panda):
     poses = fk(panda, goal_q)[:, tcp]
     obj = ik.IKObjectivePose(tcp, [0, 0, 0], poses)
     solver = ik.IKSolver(panda, n, [obj], **batch_settings())
+    assert repr(solver) == (f"<ikwb.ik.IKSolver 'panda': {n} problems x {solver.settings['n_seeds']}"
+                            " seeds, 1 objectives, cpu>")
     with pytest.raises(RuntimeError, match="no results before the first step"):
         solver.converged
     q = np.tile(panda.middle_configuration(), (n, 1))

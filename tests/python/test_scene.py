@@ -30,6 +30,7 @@ def test_scene_contents(scene):
     assert any("solving with iterations 60" in w for w in scene.warnings), scene.warnings
     assert scene.joint_q.shape == (8,)
     assert scene.joint_q[3] == pytest.approx(-2.356194)
+    assert repr(scene) == f"<ikwb.Scene '{PANDA_PRESET}': robot 'panda', 3 objectives>"
 
 
 def test_a_target_that_follows_a_link_is_not_listed():

@@ -4,8 +4,8 @@
 // one that is not reached, which other objectives pull against it and by how much.
 //
 // Status, from the settled configuration q (each test solve starts there, on the CPU, one seed;
-// where that one seed does not reach the objective, a search from kSearchSeeds seeds or the
-// settings' seeds, more of them, follows before a test counts as failed):
+// where that one seed does not reach the objective, a search from the settings' seeds, 8 to 16
+// of them, follows before a test counts as failed):
 //   reached       the objective's own rows are within the solver's tolerances
 //                 (solver/objective_report.hpp)
 //   traded_off    not reached, but reached by a solve in which every other soft objective is
@@ -127,7 +127,7 @@ std::vector<Explanation> objective_pulls(const IkProblem& problem, int problem_i
 
 // Status, blockers and pulls of every objective of problem `problem_index` at its settled
 // configuration q. The test solves use `settings` with one seed (no sampler, no restarts, no
-// time budget; a search of at least 8 seeds where it fails) and at least 100 iterations, on the
+// time budget; a search of 8 to 16 seeds where it fails) and at least 100 iterations, on the
 // CPU in double. Throws std::invalid_argument on
 // wrong sizes.
 CompromiseReport explain_compromise(const IkProblem& problem, int problem_index,

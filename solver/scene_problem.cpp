@@ -365,18 +365,17 @@ void warn_support_margin(std::size_t index, const Objective& o,
   if (p.type != ObjectiveType::kSupportPolygon || !p.enabled || !(p.margin > 0)) return;
   const double room = support_margin_room(o.points, body_q);
   if (room >= 0 && p.margin <= room) return;
-  char text[200];
-  if (room < 0)
-    std::snprintf(text, sizeof text,
-                  "its contacts make a point or a line at %s, not a polygon: the margin %.4g m "
-                  "does not apply, and the centre of mass is held over them",
-                  where, p.margin);
-  else
-    std::snprintf(text, sizeof text,
-                  "margin %.4g m is more than its support polygon allows at %s (%.4g m): no "
-                  "centre of mass is that far inside every edge, and the balance cannot hold "
-                  "unless the contacts spread",
-                  p.margin, where, room);
+  char margin[32], allowed[32];
+  std::snprintf(margin, sizeof margin, "%.4g m", p.margin);
+  std::snprintf(allowed, sizeof allowed, "%.4g m", room);
+  const std::string text =
+      room < 0 ? std::string("its contacts make a point or a line at ") + where +
+                     ", not a polygon: the margin " + margin +
+                     " does not apply, and the centre of mass is held over them"
+               : std::string("margin ") + margin + " is more than its support polygon allows at " +
+                     where + " (" + allowed +
+                     "): no centre of mass is that far inside every edge, and the balance cannot "
+                     "hold unless the contacts spread";
   warnings.push_back("objective " + std::to_string(index) +
                      (o.name.empty() ? "" : " \"" + o.name + "\"") + " (support_polygon): " + text);
 }

@@ -68,7 +68,8 @@ constexpr const char* kSummary =
     "With --soft-limits the summary counts the rows that end outside the joint limits.\n"
     "Solver options given here override the\n"
     "scene's, which override the defaults above. --explain: for each solution, every objective\n"
-    "it misses on standard error: traded_off, out_of_reach or blocked, and who pulls against it.\n"
+    "it misses on standard error: traded_off, stopped_short, out_of_reach or blocked, and who\n"
+    "pulls against it.\n"
     "--sequential (either form): the targets in order, each solved from the answer to the one\n"
     "before (the first from the usual start), so a trajectory of targets gives a joint\n"
     "trajectory that stays on one IK branch wherever the targets allow; one target per call,\n"
@@ -590,8 +591,9 @@ int cmd_solve(int argc, char** argv) {
                   "with --scene: an SRDF whose <disable_collisions> pairs self_collision skips "
                   "(instead of the scene's \"srdf\")");
   args.add_flag("explain",
-                "with --scene: why each objective a solution misses is missed (reached, "
-                "traded_off, out_of_reach, blocked) and who pulls against it, on standard error");
+                "with --scene: why each objective a solution misses is missed (traded_off, "
+                "stopped_short, out_of_reach, blocked) and who pulls against it, on standard "
+                "error");
   add_robot_options(args);
   add_solver_options(args);
   SolverSettings settings;

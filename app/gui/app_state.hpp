@@ -6,6 +6,8 @@
 // solver itself is driven by SolverDriver (solver_driver.hpp), never from here.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -48,6 +50,14 @@ struct ObjectiveStatus : ObjectiveReport {
   // the explanation says so: missed, and the objective alone is not reached either (false
   // until the robot rests and its explanation comes)
   bool out_of_reach() const { return explained && status == ReachStatus::kOutOfReach; }
+  // how far out of reach (m, 0 unless out_of_reach): what is left with the other soft
+  // objectives off (best_error, position rows) where the explanation has it, else the error
+  double out_of_reach_by() const {
+    if (!out_of_reach()) return 0.0;
+    return std::isfinite(best_error) && unit == ShareUnit::kMetre
+               ? std::min(best_error, position_error)
+               : position_error;
+  }
 };
 
 // One objective in the workbench. `spec` is the same description the scene file and the

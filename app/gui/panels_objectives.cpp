@@ -72,11 +72,9 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     return;
   }
   if (s.status == ReachStatus::kOutOfReach) {
-    // beyond the reach by what is left with the other soft objectives off
-    const double by = std::isfinite(s.best_error) && s.unit == ShareUnit::kMetre ? s.best_error
-                                                                                 : s.position_error;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)", 100.0 * by);
+    std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)",
+                  100.0 * s.out_of_reach_by());
     wrapped_text(kRed, o.kind().position_row >= 0 ? buf : "not reachable (best effort)");
     if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
   } else if (s.status == ReachStatus::kStoppedShort) {

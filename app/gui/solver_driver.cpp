@@ -223,6 +223,10 @@ bool SolverDriver::solve(AppState& app) {
   SolveStatus& st = app.solve;
   st.ran = false;
   st.step_bound.clear();  // held back this frame: none unless this frame's solve binds
+  // an edit ends the pose shown as opened, whether a solve follows or not (live solving off)
+  if (st.as_opened && (!app.problem() || serial_ != app.problem_serial() ||
+                       version_ != app.problem()->version() || q_after_ != app.joint_q))
+    st.as_opened = false;
   if (!app.model || !app.problem() || app.problem()->objective_count() == 0 ||
       app.solver_paused()) {
     // nothing of the last solve describes the robot now: its cost neither (a timeline playing

@@ -202,7 +202,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
     e["reached"] = s.reached;
     e["pursued"] = s.pursued;
     e["out_of_reach"] = s.out_of_reach();
-    e["out_of_reach_by"] = s.out_of_reach() ? s.position_error : 0.0;
+    e["out_of_reach_by"] = s.out_of_reach_by();
     e["position_error"] = s.position_error;
     e["rotation_error"] = s.rotation_error;
     e["violation"] = s.violation;

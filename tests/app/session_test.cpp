@@ -123,6 +123,13 @@ TEST_F(Session, AReopenedBestEffortIsShownAsSavedUntilTheNextEdit) {
   EXPECT_TRUE(b["objectives"][3]["status"].is_null());
   EXPECT_FALSE(c["solver"]["as_opened"].get<bool>());
   EXPECT_TRUE(c["solver"]["cost"].is_number());
+  // an edit ends it with live solving off too (the panel kept saying "shown as opened")
+  ASSERT_EQ(run("robot panda\nlive off\nopen_scene scene.json\nwait 3\n" + dump_cmd("off0.json") +
+                "target 3 0.97 -0.25 0.887\nwait 3\n" + dump_cmd("off1.json")),
+            0)
+      << log();
+  EXPECT_TRUE(dump("off0.json")["solver"]["as_opened"].get<bool>());
+  EXPECT_FALSE(dump("off1.json")["solver"]["as_opened"].get<bool>());
   // the edit (the target 3 cm nearer, within reach) solves again: the hand reaches it (a 7 mm
   // edit out of reach moved the compromise by less than a millimetre when the saved frame was
   // already close to it)

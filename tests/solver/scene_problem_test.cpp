@@ -242,6 +242,13 @@ TEST(SceneProblem, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
                       "its support polygon allows at the scene's configuration (0.05 m)"),
             std::string::npos)
       << w[0];
+  // whole, however long its numbers (a fixed buffer cut the end off)
+  const std::vector<std::string> long_numbers = warn(rect, 0.123456);
+  ASSERT_EQ(long_numbers.size(), 1u);
+  EXPECT_NE(long_numbers[0].find("(0.05 m): no centre of mass is that far inside every edge, and "
+                                 "the balance cannot hold unless the contacts spread"),
+            std::string::npos)
+      << long_numbers[0];
   const std::vector<Vec3<double>> tri = {{0, 0, 0.1}, {0.4, 0, 0}, {0, 0.3, 0}};
   EXPECT_TRUE(warn(tri, 0.0999).empty());
   EXPECT_EQ(warn(tri, 0.1001).size(), 1u);

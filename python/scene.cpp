@@ -235,7 +235,8 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
     constexpr double kChunkSeconds = 0.1;
     py::ssize_t chunk = sequential ? 1 : 16;
     SolveResult res;
-    ProblemResult previous;  // sequential: the row before's
+    ProblemResult previous;       // sequential: the row before's
+    std::vector<double> back_in;  // sequential: the last converged row's answer
     int compromise_rows = 0;
     std::shared_ptr<const Model> model = s.model->model;
     std::vector<double> start = q0;
@@ -257,13 +258,15 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
         problem.set_target_poses(i, ti);
       }
       if (sequential && begin > 0)
-        solve_from_previous(*solver, problem, settings, start, previous, compromise_rows, res);
+        solve_from_previous(*solver, problem, settings, start, previous, compromise_rows, res,
+                            false, &back_in);
       else
         solver->solve(problem, settings, start, res);
       seconds += res.solve_seconds;
       if (sequential) {
         start = res.problems[0].q;
         previous = res.problems[0];
+        if (previous.converged) back_in = start;
       }
       for (int r = 0; r < k; ++r) {
         const ProblemResult& p = res.problems[r];

@@ -236,11 +236,15 @@ constexpr double kWarmStartDamping = 1e-3;
 // `result` holds the row's answer; its iterations count both solves. cold: `previous` is a start
 // of no standing (no answer, no guess of the user's: a default pose), so between answers of the
 // same tier the one of lower cost is kept (the start's compromise was kept at 20 times the cost
-// of the restarts' own).
+// of the restarts' own). back_in (or null): the sequence's last converged answer; where the
+// restarts are skipped and the attempt does not converge, one attempt from there follows at the
+// 1st, 2nd, 4th, 8th ... such row in a row, kept where it converges (a path coming back within
+// reach).
 constexpr int kCompromiseRestarts = 32;
 void solve_from_previous(IkSolver& solver, const IkProblem& problem, const SolverSettings& settings,
                          const std::vector<double>& previous, const ProblemResult& previous_result,
-                         int& compromise_rows, SolveResult& result, bool cold = false);
+                         int& compromise_rows, SolveResult& result, bool cold = false,
+                         const std::vector<double>* back_in = nullptr);
 
 // shared input checks for every backend: sizes, finiteness; returns q_init per problem
 std::vector<double> expand_initial(const IkProblem& problem, const std::vector<double>& q_init);

@@ -75,10 +75,11 @@ constexpr const char* kSummary =
     "trajectory that stays on one IK branch wherever the targets allow; one target per call,\n"
     "first one attempt from the answer before with damping 1e-3, then the restarts if it\n"
     "does not converge (not after a row that did not converge either while it holds the hard\n"
-    "objectives, but for every 32nd such row in a row). With --link, the joints the targets\n"
-    "leave free settle toward the start in the targets' null space (a null-space posture,\n"
-    "two steps a row unless --settle-iterations; LM only: L-BFGS takes no null-space steps),\n"
-    "so a path that comes back brings them back.";
+    "objectives, but for every 32nd such row in a row; the 1st, 2nd, 4th ... such row gets one\n"
+    "attempt from the last row that converged, kept if it converges). With --link, the joints\n"
+    "the targets leave free settle toward the start in the targets' null space (a null-space\n"
+    "posture, two steps a row unless --settle-iterations; LM only: L-BFGS takes no null-space\n"
+    "steps), so a path that comes back brings them back.";
 
 // Reports each malformed row of T.csv on standard error ("T.csv:LINE: ERROR; this target is
 // skipped"). Throws CsvError when the file has no rows, none that can be solved (a batch that
@@ -263,13 +264,15 @@ std::vector<std::vector<double>> solve_in_chunks(IkSolver& solver, const SolverS
   SolveProgress progress(stderr, isatty(fileno(stderr)), count);
   auto t0 = std::chrono::steady_clock::now();
   SolveResult res;
-  ProblemResult previous;  // sequential: the row before's
+  ProblemResult previous;       // sequential: the row before's
+  std::vector<double> back_in;  // sequential: the last converged row's answer
   int compromise_rows = 0;
   for (std::size_t begin = 0, n = 0; begin < count; begin += n) {
     n = std::min<std::size_t>(std::size_t(chunk), count - begin);
     IkProblem problem = make_chunk(begin, int(n));
     if (sequential && begin > 0)
-      solve_from_previous(solver, problem, settings, start, previous, compromise_rows, res);
+      solve_from_previous(solver, problem, settings, start, previous, compromise_rows, res, false,
+                          &back_in);
     else
       solver.solve(problem, settings, start, res);
     rows.add(res.problems.data(), int(n));
@@ -278,6 +281,7 @@ std::vector<std::vector<double>> solve_in_chunks(IkSolver& solver, const SolverS
     if (sequential) {
       start = res.problems[0].q;
       previous = res.problems[0];
+      if (previous.converged) back_in = start;
     }
     progress.update(begin + n,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

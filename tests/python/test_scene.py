@@ -178,8 +178,10 @@ def test_a_sequence_keeps_its_compromise_where_the_targets_cannot_all_be_met():
     step = np.abs(np.diff(r["q"], axis=0)).max(axis=1)
     assert step.max() < 0.1, (step.argmax(), step.max())
     # a compromise after a compromise skips its restarts (kept only had they converged): the
-    # last rows take their attempt's iterations, about 590 each with the restarts
-    assert (r["iterations"][-10:] <= 60).all(), r["iterations"][-10:]
+    # last rows take their attempt's iterations, about 590 each with the restarts, and at the
+    # 1st, 2nd, 4th, 8th ... such row one more from the last row that converged
+    last = r["iterations"][-10:]
+    assert (last <= 120).all() and (last <= 60).sum() >= 8, last
 
 
 def rotate(q_xyzw, v):

@@ -196,6 +196,47 @@ TEST(Solver, AHardPoseLeavingReachAlongASequenceStaysAtItsLeastViolation) {
   EXPECT_LT(worst_extra, 0.005);
 }
 
+// A path of reachable poses (FK along a straight line in joint space) with one row 3 m away: the
+// rows after it come back within reach. Moving on from the stretch toward the far row, each next
+// row's attempt fell short and its restarts were skipped as a compromise's (the row before did not
+// converge): 31 reachable rows read unconverged, until every 32nd row's restarts found another
+// branch. One attempt from the last converged answer brings the path back.
+TEST(Solver, ASequenceComesBackWithinReachAfterOneTargetOutOfIt) {
+  auto model = std::make_shared<Model>(test::panda());
+  const int tcp = model->find_body("panda_hand_tcp");
+  IkProblem problem(model);
+  const int pose = problem.add_pose(tcp);
+  const std::vector<double> a = {0.0, -0.5, 0.0, -2.0, 0.0, 1.6, 0.8};
+  const std::vector<double> b = {1.2, 0.3, 0.4, -1.2, 0.3, 2.2, -0.3};
+  SolverSettings s = batch_solve_settings();
+  auto solver = make_cpu_solver();
+  SolveResult res;
+  ProblemResult previous;
+  previous.q = a;
+  previous.converged = true;
+  std::vector<double> back_in = a;
+  int compromise_rows = 0, after = 0, converged_after = 0;
+  for (int row = 0; row < 60; ++row) {
+    std::vector<double> q(7);
+    for (int i = 0; i < 7; ++i) q[i] = a[i] + (b[i] - a[i]) * row / 59.0;
+    Transform<double> t = link_pose(*model, q, tcp);
+    if (row == 25) t = {{3.0, 0.0, 0.5}, {0, 0, 0, 1}};
+    problem.set_target_pose(pose, 0, t);
+    solve_from_previous(*solver, problem, s, previous.q, previous, compromise_rows, res, false,
+                        &back_in);
+    previous = res.problems[0];
+    if (previous.converged) back_in = previous.q;
+    if (row == 25) {
+      EXPECT_FALSE(previous.converged);
+    }
+    if (row > 25) {
+      ++after;
+      converged_after += previous.converged ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(converged_after, after);
+}
+
 // Two soft position targets 0.2 m apart, weights 1 and 0.5, and a weak posture: no attempt
 // converges, and the kept one is the compromise the weights ask for (the tool about 0.04 m from
 // the first target and 0.16 m from the second, the squared weights' ratio), whichever restart

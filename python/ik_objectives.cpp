@@ -393,11 +393,11 @@ void bind_ik_objectives(py::module_& ik) {
                for (py::ssize_t i = 0; i < lo.size(); ++i)
                  if (std::isnan(lo.data()[i]) || std::isnan(hi.data()[i]) ||
                      lo.data()[i] > hi.data()[i])
-                   throw py::value_error(
-                       "IKObjectiveJointLimit: dof " + std::to_string(i) +
-                       " (joint_qd order; the solver names its joint) has lower " +
-                       number_text(lo.data()[i]) + " and upper " + number_text(hi.data()[i]) +
-                       ": each must be a number, lower <= upper");
+                   throw py::value_error("IKObjectiveJointLimit: dof " + std::to_string(i) +
+                                         " (in joint_qd order) has lower " +
+                                         number_text(lo.data()[i]) + " and upper " +
+                                         number_text(hi.data()[i]) +
+                                         ": each must be a number, lower <= upper");
                o->dof_count = int(lo.size());
              }
              return o;

@@ -193,7 +193,7 @@ def test_joint_limit_objective_limits_replace_the_models(panda):
     q = np.tile(panda.middle_configuration(), (6, 1))
     s.step(q, q)
     assert ((q[:, j1] >= 0.2 - 1e-12) & (q[:, j1] <= 0.4 + 1e-12)).all()
-    with pytest.raises(ValueError, match=r"dof 0 \(joint_qd order; the solver names its joint\) "
+    with pytest.raises(ValueError, match=r"dof 0 \(in joint_qd order\) "
                        r"has lower 0\.4 and upper 0\.2: each must be a number"):
         ik.IKObjectiveJointLimit(hi, lo)
     nan_lo = lo.copy()

@@ -172,11 +172,10 @@ int cmd_fk(int argc, char** argv) {
     out.close();
     if (com) com->close();
     // on standard error when a CSV goes to standard output, which then holds only the CSV
-    if (out_path != "-") {
-      std::fprintf(com_path == "-" ? stderr : stdout,
-                   "fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
-                   q.row_count() == 1 ? "" : "s", m.body_count, out_path.c_str());
-    }
+    std::fprintf(out_path == "-" || com_path == "-" ? stderr : stdout,
+                 "fk: %zu configuration%s x %d bodies written to %s\n", q.row_count(),
+                 q.row_count() == 1 ? "" : "s", m.body_count,
+                 out_path == "-" ? "standard output" : out_path.c_str());
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb fk", "the configurations of " + q_path);
   } catch (const std::exception& e) {

@@ -407,6 +407,10 @@ TEST(CliFk, FloatingBaseToStdout) {
   std::getline(in, header);
   std::getline(in, first);
   EXPECT_EQ(first, "0,base,1,2,3,0,0,0,1");
+  // the summary on standard error (it was left out), standard output only the CSV
+  EXPECT_NE(r.err.find("fk: 1 configuration x "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" bodies written to standard output"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("written"), std::string::npos) << r.out;
 }
 
 // configurations outside the limits are computed as given, with one note that counts them and

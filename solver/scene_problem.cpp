@@ -450,6 +450,20 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
       ++s.left_out;
     }
   }
+  // a robot without mass has the mean of its bodies' centres for a centre of mass
+  // (center_of_mass), as `ikwb fk --com` warns; the objectives that read it say so once
+  double mass = 0;
+  for (double w : m.body_mass) mass += w > 0 ? w : 0;
+  for (std::size_t i = 0; i < s.objectives.size() && !(mass > 0); ++i) {
+    const ObjectiveParams<double>& p = s.objectives[i].objective.params;
+    if (!p.enabled || (p.type != ObjectiveType::kCom && p.type != ObjectiveType::kSupportPolygon))
+      continue;
+    s.warnings.push_back(
+        std::string("the robot has no mass (no body has one): the centre of "
+                    "mass its com and support_polygon objectives hold is the "
+                    "mean of the bodies' centres"));
+    break;
+  }
   s.collision = scene_collision_world(m, scene, s.warnings, &s.srdf_unread);
   bool collides = false;
   for (const PlacedObjective& o : s.objectives) {

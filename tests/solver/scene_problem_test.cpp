@@ -217,6 +217,28 @@ TEST(SceneProblem, ProblemHoldsTheDescriptionsAsTheyAre) {
   }
 }
 
+// a robot without mass (no <inertial>): the centre of mass its com objective holds is the mean
+// of the bodies' centres, which `ikwb fk --com` said and a scene did not
+TEST(SceneProblem, AComObjectiveOnARobotWithoutMassIsAWarning) {
+  LoadResult lr = load_urdf_string(
+      "<robot name=\"light\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" "
+      "type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 1\"/><limit "
+      "lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint></robot>",
+      "light.urdf", "");
+  ASSERT_TRUE(lr.model);
+  Scene scene = parse_scene(R"({"version": 1, "robot": "x", "objectives": [
+      {"type": "position", "link": "b", "target": {"position": [0, 0, 0]}},
+      {"type": "com", "target": {"position": [0, 0, 0]}}]})",
+                            "com.json", "");
+  SceneSetup setup = resolve_scene(*lr.model, scene);
+  ASSERT_EQ(setup.warnings.size(), 1u);
+  EXPECT_EQ(setup.warnings[0],
+            "the robot has no mass (no body has one): the centre of mass its com and "
+            "support_polygon objectives hold is the mean of the bodies' centres");
+  scene.objectives.pop_back();  // no com objective: nothing to say
+  EXPECT_TRUE(resolve_scene(*lr.model, scene).warnings.empty());
+}
+
 // A support polygon's margin against the widest its contacts allow (the radius of the largest
 // circle inside their hull), on polygons whose inradius is known by hand: a 0.2 x 0.1 m rectangle
 // (0.05 m, half its short side) and a 0.3-0.4-0.5 m right triangle ((0.3 + 0.4 - 0.5) / 2 = 0.1

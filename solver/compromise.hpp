@@ -14,8 +14,11 @@
 //                 reached (the solve of blocked below), and other soft objectives pull against it
 //                 (pulled_by: the balance of forces, or else what turning each off alone wins)
 //   stopped_short as traded_off, but nothing is found pulling against it: the solution is short
-//                 of a reachable objective (a local minimum, a solve cut short, a pose shown
-//                 as it was opened); more seeds or iterations reach it
+//                 of a reachable objective (a local minimum or a saddle, a solve cut short);
+//                 more seeds or iterations move it on, to the objective or to a trade-off with
+//                 the other soft objectives (at a singular pose their forces vanish too: an arm
+//                 held straight with a second target it cannot reach read stopped short where
+//                 the restarts trade the two off)
 //   blocked       not reached even then (best_error: how close those solves came), but reached
 //                 by a solve of the objective alone (no hard objectives, no joint limits);
 //                 blocked_by names the hard objectives that, kept

@@ -79,8 +79,9 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
   } else if (s.status == ReachStatus::kStoppedShort) {
     wrapped_text(kAmber,
-                 "stopped short: reachable, and nothing pulls against it here (a local minimum: "
-                 "drag the target or the robot past it, or adopt a seed that reaches it)");
+                 "stopped short: reachable with the other soft objectives off, and nothing "
+                 "pulls against it here (a local minimum or a saddle: drag the target or the "
+                 "robot past it, or adopt a seed that gets further)");
   } else if (s.status == ReachStatus::kBlocked) {
     std::string by;
     for (const Blocker& b : s.blocked_by) {

@@ -78,19 +78,11 @@ struct LmAnalyticSolve {
   }
 };
 
-// Solves batch row `row` (problem row / n_seeds, seed row % n_seeds) with the row driver and
-// writes the best attempt's configuration to q_out (nq) and its evaluation to *out; with a lane
-// (AttemptLane), that lane's attempts only.
-// q_init: (problem_count x nq); scratch: one row block laid out as `l`; dof_free: (nv) or null.
-IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig& c,
-                                const uint8_t* dof_free, const float* q_init, int row,
-                                float* scratch, const RowScratchLayout& l, float* q_out,
-                                RowResult<float>* out, AttemptLane lane = {}) {
-  const ModelView<float>& m = pv.model;
-  const int nq = m.coord_count, S = c.row.n_seeds;
-  const int p = row / S, seed = row % S;
-  const uint64_t deadline_ns = row_deadline_ns(c.row.time_budget_ns);
-
+// The row driver's buffers in one row block of scratch laid out as `l`, the bodies' poses set
+// to the identity (bodies without a joint keep it, as in the CPU workspaces).
+// dof_free: (nv) or null.
+IKWB_HD RowBuffers<float> row_buffers(const ModelView<float>& m, float* scratch,
+                                      const RowScratchLayout& l, const uint8_t* dof_free) {
   RowBuffers<float> b{};
   b.q = scratch + l.q;
   b.q_trial = scratch + l.q_trial;
@@ -111,16 +103,48 @@ IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig&
   b.cols = reinterpret_cast<int*>(scratch + l.cols);
   b.latent = l.latent_size > 0 ? scratch + l.latent : nullptr;
   b.dof_free = dof_free;
-  // bodies without a joint keep the identity, as in the CPU workspaces
   for (int i = 0; i < m.body_count; ++i) {
     b.body_q[i] = transform_identity<float>();
     b.body_q_trial[i] = transform_identity<float>();
   }
+  return b;
+}
+
+// Solves batch row `row` (problem row / n_seeds, seed row % n_seeds) with the row driver and
+// writes the best attempt's configuration to q_out (nq) and its evaluation to *out. Without a
+// lane the kept attempt is finished too (finish_kept_attempt); with one (AttemptLane), only
+// that lane's attempts run, lane 0 writes the row's deadline to *deadline_ns, and
+// finish_row_attempt finishes the row once the lanes are combined.
+// q_init: (problem_count x nq); scratch: one row block laid out as `l`; dof_free: (nv) or null.
+IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig& c,
+                                const uint8_t* dof_free, const float* q_init, int row,
+                                float* scratch, const RowScratchLayout& l, float* q_out,
+                                RowResult<float>* out, AttemptLane lane = {},
+                                uint64_t* deadline_ns = nullptr) {
+  const ModelView<float>& m = pv.model;
+  const int nq = m.coord_count, S = c.row.n_seeds;
+  const int p = row / S, seed = row % S;
+  const uint64_t deadline = row_deadline_ns(c.row.time_budget_ns);
+  if (deadline_ns && lane.first == 0) *deadline_ns = deadline;
+  RowBuffers<float> b = row_buffers(m, scratch, l, dof_free);
   float* init = scratch + l.init;
   for (int i = 0; i < nq; ++i) init[i] = q_init[std::size_t(p) * nq + i];
 
   LmAnalyticSolve lm{AnalyticEvaluator<float>{pv, p}, &c.row.lm};
-  *out = drive_row(pv, c.row, b, p, seed, init, scratch + l.seed, q_out, deadline_ns, lm, lane);
+  *out = drive_row(pv, c.row, b, p, seed, init, scratch + l.seed, q_out, deadline, lm, lane);
+  if (lane.step == 1) finish_kept_attempt(pv, c.row, b, deadline, lm, *out, q_out);
+}
+
+// Finishes batch row `row` once its attempt lanes are combined into q_out (nq) and *out
+// (finish_kept_attempt), by deadline_ns (written by solve_row_attempts).
+IKWB_HD void finish_row_attempt(const ProblemView<float>& pv, const SolveConfig& c,
+                                const uint8_t* dof_free, int row, float* scratch,
+                                const RowScratchLayout& l, float* q_out, RowResult<float>* out,
+                                uint64_t deadline_ns) {
+  if (!out->gave_up || out->converged) return;  // the buffers are not even laid out
+  RowBuffers<float> b = row_buffers(pv.model, scratch, l, dof_free);
+  LmAnalyticSolve lm{AnalyticEvaluator<float>{pv, row / c.row.n_seeds}, &c.row.lm};
+  finish_kept_attempt(pv, c.row, b, deadline_ns, lm, *out, q_out);
 }
 
 // Marks which of problem p's rows count as run. The GPU runs every row at once; with all_seeds

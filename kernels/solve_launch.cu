@@ -1,4 +1,4 @@
-// CudaSolver: uploads, launch sizing, the two solve kernels, graph capture and replay, and
+// CudaSolver: uploads, launch sizing, the solve kernels, graph capture and replay, and
 // the copy back of per-row results. The per-row work is the shared row driver
 // (solver/row_driver.hpp), called through kernels/row_solve.cuh.
 #include <cuda_runtime.h>
@@ -33,8 +33,9 @@ constexpr int kWarpsPerSm = 4;  // one per scheduler: the threads a short batch 
 enum class RowScratch { kShared, kGlobal };
 
 // A launch's attempt lanes (AttemptLane, solver/row_driver.hpp): `lanes` threads per batch row,
-// each running every lanes-th attempt of the row, combined by combine_lanes_kernel. With one
-// lane the solve kernel writes the rows itself and the buffers are unused.
+// each running every lanes-th attempt of the row, combined by combine_lanes_kernel and
+// finished by finish_rows_kernel. With one lane the solve kernel writes and finishes the rows
+// itself and the buffers are unused.
 struct LaneBuffers {
   int lanes = 1;
   int attempts = 0;                  // per row: max_restarts + 1
@@ -42,6 +43,7 @@ struct LaneBuffers {
   RowResult<float>* rows = nullptr;  // (n_batch x lanes)
   unsigned* stop_after = nullptr;    // (n_batch) lowest converged attempt, ~0u while none
   int* iterations = nullptr;         // (n_batch x attempts) each attempt's iterations
+  uint64_t* deadline = nullptr;      // (n_batch) each row's deadline (row_deadline_ns)
 };
 
 // Thread mapping: one thread per batch row and lane, lane-major: thread = blockIdx.x *
@@ -53,7 +55,8 @@ struct LaneBuffers {
 // dynamic shared memory at threadIdx.x * stride (the odd stride puts a warp's same-element
 // accesses in 32 distinct banks), kGlobal in global_scratch at thread * stride. With one lane
 // each thread writes only its own row of row_q and rows; with more, its lane's slot (row * lanes
-// + lane), its attempts' iteration counts, and atomically the row's stop_after.
+// + lane), its attempts' iteration counts, atomically the row's stop_after, and lane 0 the
+// row's deadline.
 template <RowScratch kScratch>
 __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                                   const uint8_t* dof_free, const float* q_init, int n_batch,
@@ -78,7 +81,8 @@ __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
   cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout, lanes.q + slot * nq,
                            lanes.rows + slot,
                            {lane, lanes.lanes, lanes.stop_after + row,
-                            lanes.iterations + std::size_t(row) * lanes.attempts});
+                            lanes.iterations + std::size_t(row) * lanes.attempts},
+                           lanes.deadline + row);
 }
 
 // Thread mapping: one thread per batch row; it combines the row's lanes (written by
@@ -93,6 +97,26 @@ __global__ void combine_lanes_kernel(const SolveConfig* cfg, int nq, int n_batch
                             lanes.attempts - 1, cfg->row.lm.tol_constraint, rows + row);
   const float* q = lanes.q + (std::size_t(row) * lanes.lanes + kept) * nq;
   for (int i = 0; i < nq; ++i) row_q[std::size_t(row) * nq + i] = q[i];
+}
+
+// Thread mapping: one thread per batch row, its buffers laid out as in solve_rows_kernel (at
+// threadIdx.x * stride in shared memory, or at row * stride in global_scratch); it finishes
+// the row combine_lanes_kernel wrote (finish_row_attempt) by the deadline its lane 0 wrote.
+template <RowScratch kScratch>
+__global__ void finish_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
+                                   const uint8_t* dof_free, int n_batch, RowScratchLayout layout,
+                                   float* global_scratch, const uint64_t* deadline, float* row_q,
+                                   RowResult<float>* rows) {
+  extern __shared__ float shared_rows[];
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n_batch) return;
+  float* scratch = kScratch == RowScratch::kShared
+                       ? shared_rows + std::size_t(threadIdx.x) * layout.stride
+                       : global_scratch + std::size_t(row) * layout.stride;
+  const SolveConfig& c = *cfg;
+  cuda::finish_row_attempt(pv, c, c.has_dof_mask ? dof_free : nullptr, row, scratch, layout,
+                           row_q + std::size_t(row) * pv.model.coord_count, rows + row,
+                           deadline[row]);
 }
 
 // Thread mapping: one thread per base problem p; it reads the n_seeds rows of p (written by
@@ -187,6 +211,7 @@ struct CudaSolver::Impl {
   DeviceBuffer<RowResult<float>> lane_results;
   DeviceBuffer<unsigned> stop_after;
   DeviceBuffer<int> attempt_iterations;
+  DeviceBuffer<uint64_t> row_deadline;
   PinnedBuffer<float> row_q_host;
   PinnedBuffer<RowResult<float>> rows_host;
   PinnedBuffer<ProblemPick> picks_host;
@@ -218,6 +243,8 @@ struct CudaSolver::Impl {
                                       shared_optin));
       CUDA_CHECK(cudaFuncSetAttribute(shared_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                       int(cudaSharedmemCarveoutMaxShared)));
+      CUDA_CHECK(cudaFuncSetAttribute(finish_rows_kernel<RowScratch::kShared>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, shared_optin));
       CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       CUDA_CHECK(cudaEventCreate(&ev_start));
       CUDA_CHECK(cudaEventCreate(&ev_stop));
@@ -264,6 +291,7 @@ struct CudaSolver::Impl {
       lane_results.reserve(n * s.lanes);
       stop_after.reserve(n);
       attempt_iterations.reserve(n * s.attempts);
+      row_deadline.reserve(n);
     }
 
     // row buffers in shared memory when a warp of rows fits the opt-in budget
@@ -334,6 +362,7 @@ struct CudaSolver::Impl {
       lanes.rows = lane_results.get();
       lanes.stop_after = stop_after.get();
       lanes.iterations = attempt_iterations.get();
+      lanes.deadline = row_deadline.get();
       CUDA_CHECK(cudaMemsetAsync(lanes.stop_after, 0xff, sizeof(unsigned) * n, stream));
       CUDA_CHECK(cudaMemsetAsync(lanes.iterations, 0, sizeof(int) * std::size_t(n) * shape.attempts,
                                  stream));
@@ -351,6 +380,13 @@ struct CudaSolver::Impl {
       combine_lanes_kernel<<<(n + kPickBlock - 1) / kPickBlock, kPickBlock, 0, stream>>>(
           cfg, shape.nq, n, lanes, row_q.get(), rows.get());
       CUDA_CHECK_LAUNCH("combine_lanes_kernel");
+      auto* finish_rows = shared_rows ? finish_rows_kernel<RowScratch::kShared>
+                                      : finish_rows_kernel<RowScratch::kGlobal>;
+      cuda::clear_last_error();
+      finish_rows<<<(n + block - 1) / block, block, shared_bytes, stream>>>(
+          device_view(), cfg, dof_free, n, layout, shared_rows ? nullptr : scratch.get(),
+          row_deadline.get(), row_q.get(), rows.get());
+      CUDA_CHECK_LAUNCH("finish_rows_kernel");
     }
     const int pick_grid = (shape.problems + kPickBlock - 1) / kPickBlock;
     cuda::clear_last_error();

@@ -590,8 +590,21 @@ void bind_ik_objectives(py::module_& ik) {
       .def(py::init([](py::handle links, py::handle points, double margin, double weight,
                        bool hard) {
              std::vector<int> l = as_ints(links, "IKObjectiveSupportPolygon link_indices");
+             // checked here, where the mistake is made, as well as when a solver is built
+             if (l.empty() || l.size() > std::size_t(kMaxContactPoints))
+               throw py::value_error("IKObjectiveSupportPolygon: needs 1 to " +
+                                     std::to_string(kMaxContactPoints) + " contact points, got " +
+                                     std::to_string(l.size()));
+             for (int link : l)
+               if (link < 0)
+                 throw py::value_error("IKObjectiveSupportPolygon link_indices: " +
+                                       std::to_string(link) + " is not a link index");
              auto p =
                  as_doubles(points, "IKObjectiveSupportPolygon points", {py::ssize_t(l.size()), 3});
+             for (py::ssize_t i = 0; i < p.size(); ++i)
+               if (!std::isfinite(p.data()[i]))
+                 throw py::value_error("IKObjectiveSupportPolygon points: contact point " +
+                                       std::to_string(i / 3) + " has NaN or infinite values");
              auto o = make<SupportPolygonObjective>("IKObjectiveSupportPolygon",
                                                     ObjectiveType::kSupportPolygon, weight, hard);
              o->spec.params.margin = checked(margin, 0, 1e3, "IKObjectiveSupportPolygon.margin",

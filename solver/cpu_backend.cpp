@@ -386,6 +386,8 @@ class CpuSolver : public IkSolver {
       }
       rows[row] = drive_row(pv, cfg, w.buffers(dof_free), p, seed, w.init.data(), w.seed.data(),
                             w.best_q.data(), deadline_ns, local_solve, AttemptLane{}, mult);
+      finish_kept_attempt(pv, cfg, w.buffers(dof_free), deadline_ns, local_solve, rows[row],
+                          w.best_q.data(), mult);
       for (int i = 0; i < nq; ++i) row_q[row * nq + i] = double(w.best_q[i]);
       if (hard)
         for (int i = 0; i < nr; ++i) row_lambda[row * nr + i] = double(w.best_al[i]);

@@ -184,6 +184,9 @@ struct RowStatus {
   int iterations = 0;
   bool converged = false;
   bool settling = false;  // converged with the null-space posture not yet settled
+  // given up at a stall for the restart that follows it (RowBuffers::restart_follows), short
+  // of where it would have ended (finish_kept_attempt)
+  bool gave_up = false;
 };
 
 // whether any of the nv dofs may move (dof_free null: all may); a row without one has nothing
@@ -831,6 +834,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   st.lm_lambda = cfg.lambda_init;
   st.iterations = 0;
   st.converged = false;
+  st.gave_up = false;
   T nu = T(2);
   if (cfg.hard_limits) project_limits(m, pv.dof_lower, pv.dof_upper, w.q, w.dof_free);
   // multipliers rebased at the start are taken at its targets, which may have moved since they
@@ -1016,6 +1020,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
         since_update = cfg.al_inner_iterations;
       } else if (w.restart_follows && !settling) {
         // (a row settling its posture is met, not stalled: its cost stays where it is)
+        st.gave_up = true;
         break;
       }
     }

@@ -343,6 +343,15 @@ def test_tolerance_and_balance_kinds(panda):
         ik.IKSolver(panda, 1, [ik.IKObjectiveSupportPolygon([99], [[0, 0, 0]])])
     with pytest.raises(ValueError):
         ik.IKObjectiveSupportPolygon([link0, link0], [[0, 0, 0]])
+    # the points are checked where they are given, not when a solver is built
+    with pytest.raises(ValueError, match="needs 1 to 32 contact points, got 0"):
+        ik.IKObjectiveSupportPolygon([], np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="got 33"):
+        ik.IKObjectiveSupportPolygon([link0] * 33, np.zeros((33, 3)))
+    with pytest.raises(ValueError, match="contact point 1 has NaN"):
+        ik.IKObjectiveSupportPolygon([link0] * 2, [[0, 0, 0], [0, np.nan, 0]])
+    with pytest.raises(ValueError, match="-1 is not a link index"):
+        ik.IKObjectiveSupportPolygon([-1], [[0, 0, 0]])
     with pytest.raises(ValueError):
         ik.IKSolver(panda, 1, [ik.IKObjectivePositionBox(tcp, [0, 0, 0], goal[None, :],
                                                          [0.1, 0, 0], [0, 0, 0])])

@@ -32,8 +32,8 @@ enum class LaneOrder { kForward, kBackward };
 // The CUDA backend's solve with its kernel bodies (solve_row_attempts, mark_rows_run and the
 // shared pick_problem_seed) run on the host over every row, with the same float conversion and
 // SolveConfig as CudaSolver. With lanes > 1 each row's attempts are spread over that many
-// attempt lanes, combined as combine_lanes_kernel does; *restarted counts the rows whose kept
-// attempt is a restart.
+// attempt lanes, combined and finished as combine_lanes_kernel and finish_rows_kernel do;
+// *restarted counts the rows whose kept attempt is a restart.
 SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSettings& s,
                                         const std::vector<double>& q_init, int lanes = 1,
                                         LaneOrder order = LaneOrder::kForward,
@@ -68,17 +68,21 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
                                &rows[row]);
     } else {
       unsigned stop_after = ~0u;
+      uint64_t deadline_ns = 0;
       std::fill(attempt_iterations.begin(), attempt_iterations.end(), 0);
       for (int k = 0; k < lanes; ++k) {
         const int a = order == LaneOrder::kForward ? k : lanes - 1 - k;
         std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
         cuda::solve_row_attempts(fp.view, c, free, qf.data(), row, scratch.data(), l,
                                  lane_q.data() + std::size_t(a) * nq, &lane_rows[a],
-                                 {a, lanes, &stop_after, attempt_iterations.data()});
+                                 {a, lanes, &stop_after, attempt_iterations.data()}, &deadline_ns);
       }
       const int kept = combine_attempt_lanes(lane_rows.data(), lanes, attempt_iterations.data(),
                                              s.max_restarts, c.row.lm.tol_constraint, &rows[row]);
       std::copy_n(lane_q.data() + std::size_t(kept) * nq, nq, q_out);
+      std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
+      cuda::finish_row_attempt(fp.view, c, free, row, scratch.data(), l, q_out, &rows[row],
+                               deadline_ns);
     }
     if (restarted) *restarted += rows[row].attempt > 0;
   }

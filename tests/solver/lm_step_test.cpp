@@ -292,6 +292,45 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
   }
 }
 
+// General rows filling scattered columns, more runs of them than lm_add_rows keeps apart (the
+// last run stretches over the gaps past it), in blocks of 1 to 4 rows: A's lower triangle and g
+// are the plain products bit for bit, and the columns no row fills stay zero.
+TEST(LmStep, ScatteredRowsNormalMatrixIsThePlainProduct) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  const int nv = 41;
+  for (int trial = 0; trial < 24; ++trial) {
+    const int nr = 1 + trial % 12;
+    std::bernoulli_distribution fill(trial < 12 ? 0.25 : 0.6);
+    std::vector<double> J(std::size_t(nr) * nv, 0.0), r(nr);
+    for (int k = 0; k < nr; ++k) {
+      r[k] = value(rng);
+      for (int a = 0; a < nv; ++a)
+        if (a % 7 != 3 && fill(rng)) J[k * nv + a] = value(rng);  // column 3 + 7i: never filled
+    }
+    std::vector<int> row_col(nr, kRowGeneral), rows(nr), cols(lm_cols_capacity(nv));
+    for (int k = 0; k < nr; ++k) rows[k] = k;
+    std::vector<double> A(nv * nv, 7.0), L(nv * nv), g(nv), diag(3 * nv);
+    LmSystem<double> s;
+    s.kind = LmStep::kDense;
+    s.nv = nv, s.nr = nr, s.m = nr;
+    s.J = J.data();
+    s.A = A.data(), s.L = L.data(), s.g = g.data(), s.diag = diag.data();
+    s.row_col = row_col.data(), s.rows = rows.data(), s.cols = cols.data();
+    lm_build(s, r.data());
+    for (int a = 0; a < nv; ++a) {
+      double ga = 0;
+      for (int k = 0; k < nr; ++k) ga += J[k * nv + a] * r[k];
+      EXPECT_EQ(g[a], ga) << "trial " << trial << " g " << a;
+      for (int c = 0; c <= a; ++c) {
+        double t = 0;
+        for (int k = 0; k < nr; ++k) t += J[k * nv + a] * J[k * nv + c];
+        EXPECT_EQ(A[a * nv + c], t) << "trial " << trial << " A " << a << "," << c;
+      }
+    }
+  }
+}
+
 // The GPU solves in float: there the two steps agree to 1e-4 of the step's size.
 TEST(LmStep, FloatStepsAgree) {
   auto model = std::make_shared<const Model>(test::all_joint_types());

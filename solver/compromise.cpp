@@ -380,6 +380,20 @@ struct TestSolver {
 
   // objective k's error at qs, in the rows `settled` (its report at the solution explained) has
   // the explanation split; NaN when a hard objective in `keep` other than k does not hold there
+  // the two solves of search for an objective k not reached (from q, and from the seeds): the
+  // one with the least error (error_at; NaN when neither holds the hard objectives in keep)
+  struct Least {
+    std::vector<double> q;
+    double error = 0;
+  };
+  Least least_error(int k, const std::vector<uint8_t>& keep, bool limits, bool locks,
+                    const ObjectiveReport& settled) {
+    Least a{solve(keep, limits, locks)}, b{solve(keep, limits, locks, nullptr, true)};
+    a.error = error_at(k, a.q, keep, settled);
+    b.error = error_at(k, b.q, keep, settled);
+    return b.error < a.error || std::isnan(a.error) ? b : a;
+  }
+
   double error_at(int k, const std::vector<double>& qs, const std::vector<uint8_t>& keep,
                   const ObjectiveReport& settled) const {
     if (!holds(k, reports(qs), keep)) return std::numeric_limits<double>::quiet_NaN();
@@ -454,6 +468,32 @@ void coupled_hard(int k, const IkProblem& p, const std::vector<double>& qs,
   }
 }
 
+// Where no wall alone stops objective k (or keeps it further), only their combination does: the
+// hard objectives active where the first test solve settled (qs) that move a dof it moves, the
+// locked joints it moves, and the joints at a limit there.
+void name_coupled_walls(int k, const IkProblem& p, const std::vector<double>& qs, bool any_locked,
+                        const SolverSettings& settings, Explanation& ex) {
+  coupled_hard(k, p, qs, settings, ex.blocked_by);
+  if (any_locked) lock_blockers(k, p, qs, settings, ex.blocked_by);
+  limit_blockers(k, p, qs, settings, ex.blocked_by);
+}
+
+// the enabled hard objectives of p but k
+std::vector<int> hard_objectives(const IkProblem& p, int k) {
+  std::vector<int> hard;
+  for (int j = 0; j < p.objective_count(); ++j)
+    if (j != k && p.objective(j).params.enabled && p.objective(j).params.hard) hard.push_back(j);
+  return hard;
+}
+
+// the error below which a test solve's error counts as the same as another's, in unit: the
+// solver's position or rotation tolerance (the constraint tolerance without a unit)
+double tolerance(ShareUnit unit, const SolverSettings& settings) {
+  return unit == ShareUnit::kMetre    ? settings.tol_position
+         : unit == ShareUnit::kRadian ? settings.tol_rotation
+                                      : settings.tol_constraint;
+}
+
 // A blocked objective's shares, from the balance of forces where it settled, are scaled to add
 // up to what the test solves won without the other soft objectives (error - best_error): the
 // rest of its error is the walls'. (Unscaled, a hand 93 mm short read as pulled by the
@@ -526,6 +566,8 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       report_objectives(one, 0, q, body_poses(one.model(), q), settings);
   TestSolver ts(one, q, settings);
   const int n = one.objective_count();
+  const bool any_locked =
+      std::find(one.dof_mask().begin(), one.dof_mask().end(), uint8_t(0)) != one.dof_mask().end();
   for (int k = 0; k < n; ++k) {
     const Objective& ok = one.objective(k);
     Explanation& ex = out.objectives[k];
@@ -572,6 +614,28 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       ex.best_error = best;
       scale_pulls_to_win(ex);
       if (ex.pulled_by.empty() && !ok.params.hard) ts.pulls_by_removal(k, reps[k], ex);
+      // where the hard objectives and limits keep it further than it gets alone, they are walls
+      // too (a hand whose target is beyond its reach, held further back by a hard foot): each
+      // tried alone with it, as for blocked below
+      const double reach = ts.error_at(k, alone_found.q, alone, reps[k]);
+      const double wall = std::max(0.01 * reach, tolerance(ex.unit, settings));
+      auto further = [&](double e) { return !(e <= reach + wall); };
+      if (!std::isfinite(reach) || !further(best)) continue;
+      if (any_locked) {
+        const TestSolver::Least locked = ts.least_error(k, alone, false, true, reps[k]);
+        if (further(locked.error)) lock_blockers(k, one, locked.q, settings, ex.blocked_by);
+      }
+      for (int h : hard_objectives(one, k)) {
+        std::vector<uint8_t> pair = alone;
+        pair[h] = 1;
+        if (further(ts.least_error(k, pair, false, false, reps[k]).error))
+          ex.blocked_by.push_back({h, -1});
+      }
+      if (settings.hard_joint_limits) {
+        const TestSolver::Least limited = ts.least_error(k, alone, true, false, reps[k]);
+        if (further(limited.error)) limit_blockers(k, one, limited.q, settings, ex.blocked_by);
+      }
+      if (ex.blocked_by.empty()) name_coupled_walls(k, one, kept, any_locked, settings, ex);
       continue;
     }
     // and from the seeds: both starts can settle against an obstacle (a hand behind a block on
@@ -588,17 +652,11 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     ex.best_error = best;
     scale_pulls_to_win(ex);
     if (ex.pulled_by.empty()) ts.pulls_by_removal(k, reps[k], ex);
-    const bool any_locked =
-        std::find(one.dof_mask().begin(), one.dof_mask().end(), uint8_t(0)) != one.dof_mask().end();
     if (any_locked) {
       const TestSolver::Found locked = ts.search(k, alone, false);
       if (!locked.reached) lock_blockers(k, one, locked.q, settings, ex.blocked_by);
     }
-    std::vector<int> hard;
-    for (int j = 0; j < n; ++j)
-      if (j != k && one.objective(j).params.enabled && one.objective(j).params.hard)
-        hard.push_back(j);
-    for (int h : hard) {
+    for (int h : hard_objectives(one, k)) {
       std::vector<uint8_t> pair = alone;
       pair[h] = 1;
       if (!ts.search(k, pair, false, false).reached) ex.blocked_by.push_back({h, -1});
@@ -607,14 +665,7 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       const TestSolver::Found limited = ts.search(k, alone, true, false);
       if (!limited.reached) limit_blockers(k, one, limited.q, settings, ex.blocked_by);
     }
-    if (ex.blocked_by.empty()) {
-      // only their combination stops it: the hard objectives active where the first test
-      // solve settled that move a dof it moves, the locked joints it moves, and the joints at
-      // a limit there
-      coupled_hard(k, one, kept, settings, ex.blocked_by);
-      if (any_locked) lock_blockers(k, one, kept, settings, ex.blocked_by);
-      limit_blockers(k, one, kept, settings, ex.blocked_by);
-    }
+    if (ex.blocked_by.empty()) name_coupled_walls(k, one, kept, any_locked, settings, ex);
   }
   out.solves = ts.solves;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

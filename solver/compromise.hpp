@@ -27,7 +27,11 @@
 //                 does, the hard objectives coupled to it (an active row moving a dof it moves)
 //                 and the joints at a limit where the first test solve settled
 //   out_of_reach  not reached by the objective alone either (best_error: how close the solves
-//                 without the other soft objectives came, as for blocked)
+//                 without the other soft objectives came, as for blocked); where best_error is
+//                 more than 1% (or the tolerance) beyond what the objective alone gets,
+//                 blocked_by names what keeps it further, each tried alone with it as for
+//                 blocked (the locked joints, the hard objectives, the joints at a limit), or
+//                 their combination
 //
 // Pulls: at a settled solution the soft objectives' forces g_j = J_j^T W_j^2 c_j (raw rows c_j,
 // their Jacobian J_j, row weights W_j; inactive inequality rows and posture in the null space

@@ -49,6 +49,18 @@ std::string best_error_text(const ObjectiveStatus& s) {
          share_text(s.best_error, s.unit) + " at best)";
 }
 
+// the hard objectives and joints that block an objective (or keep it further), by name
+std::string blockers_text(const AppState& app, const ObjectiveStatus& s) {
+  std::string by;
+  for (const Blocker& b : s.blocked_by) {
+    if (!by.empty()) by += ", ";
+    by += b.objective >= 0 ? app.objectives[b.objective].name()
+          : app.problem()  ? blocking_joint_text(*app.problem(), b.joint)
+                           : "joint " + app.model->joint_name[b.joint] + "'s limits";
+  }
+  return by;
+}
+
 // the next item, `width` wide, goes on the line of the last one when it fits there, else on the
 // next line
 void same_line_if_fits(float width) {
@@ -62,7 +74,6 @@ void same_line_if_fits(float width) {
 // selects that objective; all of it wrapped within the panel
 void explanation_lines(AppState& app, const WorkbenchObjective& o) {
   const ObjectiveStatus& s = o.status;
-  const Model& m = *app.model;
   if (app.solve.as_opened) {
     wrapped_text(kAmber, "shown as opened: the solver goes on from here at the next edit");
     return;
@@ -76,6 +87,8 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)",
                   100.0 * s.out_of_reach_by());
     wrapped_text(kRed, o.kind().position_row >= 0 ? buf : "not reachable (best effort)");
+    if (!s.blocked_by.empty())
+      wrapped_text(kRed, "kept further from it than it gets alone by " + blockers_text(app, s));
     if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
   } else if (s.status == ReachStatus::kStoppedShort) {
     wrapped_text(kAmber,
@@ -83,13 +96,7 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
                  "pulls against it here (a local minimum or a saddle: drag the target or the "
                  "robot past it, or adopt a seed that gets further)");
   } else if (s.status == ReachStatus::kBlocked) {
-    std::string by;
-    for (const Blocker& b : s.blocked_by) {
-      if (!by.empty()) by += ", ";
-      by += b.objective >= 0 ? app.objectives[b.objective].name()
-            : app.problem()  ? blocking_joint_text(*app.problem(), b.joint)
-                             : "joint " + m.joint_name[b.joint] + "'s limits";
-    }
+    const std::string by = blockers_text(app, s);
     wrapped_text(kRed, "blocked by " + (by.empty() ? std::string("the constraints") : by));
     if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
   } else if (s.status == ReachStatus::kTradedOff) {

@@ -510,6 +510,58 @@ TEST_F(PlanarArmCompromise, ABlockOfACombinationNamesBoth) {
   EXPECT_TRUE(limit);
 }
 
+// a hand target (3, 0) 1.4 m beyond the reach alone, and a hard elbow at (0, 1): held there,
+// the hand gets no nearer than |(3, -1)| - 0.6 = 2.562 m. Out of reach, and the elbow is named
+// for the 1.16 m it costs beyond that (it was not named at all); the joint limits are not, as
+// they cost nothing. A target at (0, 3) along the held elbow's line: the hard elbow costs
+// nothing, and nothing is named.
+TEST_F(PlanarArmCompromise, AHardObjectiveKeepingAnOutOfReachTargetFurtherIsNamed) {
+  IkProblem p(m);
+  const int el = p.add_position(elbow);
+  p.set_hard(el, true);
+  const int hand = p.add_position(tip);
+  p.set_target_position(el, 0, {0.0, 1.0, 0});
+  p.set_target_position(hand, 0, {3.0, 0.0, 0});
+  std::vector<double> q = settle(p, {1.2, -0.5}, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[hand];
+  EXPECT_EQ(e.status, ReachStatus::kOutOfReach);
+  EXPECT_NEAR(e.best_error, std::sqrt(10.0) - 0.6, 1e-6);
+  ASSERT_EQ(e.blocked_by.size(), 1u);
+  EXPECT_EQ(e.blocked_by[0].objective, el);
+
+  p.set_target_position(hand, 0, {0.0, 3.0, 0});
+  q = settle(p, {1.2, -0.5}, s);
+  r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[hand].status, ReachStatus::kOutOfReach);
+  EXPECT_NEAR(r.objectives[hand].best_error, 1.4, 1e-6);
+  EXPECT_TRUE(r.objectives[hand].blocked_by.empty());
+}
+
+// the same hand target with the elbow joint's limits edited to +-0.5 rad, no hard objective:
+// the arm straight toward it is allowed, nothing is named; with the shoulder's limited to
+// [0.5, 1.0] rad the hand cannot point at it, and the shoulder is named
+TEST_F(PlanarArmCompromise, LimitsKeepingAnOutOfReachTargetFurtherAreNamed) {
+  IkProblem p(m);
+  const int hand = p.add_position(tip);
+  p.set_target_position(hand, 0, {3.0, 0.0, 0});
+  p.set_dof_limits({-3.1, -0.5}, {3.1, 0.5});
+  std::vector<double> q = settle(p, {0.2, 0.1}, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[hand].status, ReachStatus::kOutOfReach);
+  EXPECT_TRUE(r.objectives[hand].blocked_by.empty());
+
+  p.set_dof_limits({0.5, -0.5}, {1.0, 0.5});
+  q = settle(p, {0.7, 0.1}, s);
+  r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[hand];
+  EXPECT_EQ(e.status, ReachStatus::kOutOfReach);
+  bool shoulder = false;
+  for (const Blocker& b : e.blocked_by) shoulder |= b.joint == m->find_joint("j1");
+  EXPECT_TRUE(shoulder);
+  EXPECT_GT(e.best_error, 1.4 + 0.1);
+}
+
 TEST(Compromise, WrongSizesAreRefused) {
   auto m = std::make_shared<const Model>(test::panda());
   IkProblem p(m);

@@ -141,7 +141,7 @@ IKWB_HD void finish_row_attempt(const ProblemView<float>& pv, const SolveConfig&
                                 const uint8_t* dof_free, int row, float* scratch,
                                 const RowScratchLayout& l, float* q_out, RowResult<float>* out,
                                 uint64_t deadline_ns) {
-  if (!out->gave_up || out->converged) return;  // the buffers are not even laid out
+  if (!out->ran || out->converged) return;  // the buffers are not even laid out
   RowBuffers<float> b = row_buffers(pv.model, scratch, l, dof_free);
   LmAnalyticSolve lm{AnalyticEvaluator<float>{pv, row / c.row.n_seeds}, &c.row.lm};
   finish_kept_attempt(pv, c.row, b, deadline_ns, lm, *out, q_out);

@@ -39,7 +39,6 @@ struct RowResult {
   int attempt = 0;     // the attempt kept (0: the seed itself, k: its k-th restart)
   uint8_t converged = 0;
   uint8_t settling = 0;  // converged, the null-space posture not yet settled (RowStatus)
-  uint8_t gave_up = 0;   // the kept attempt was given up at a stall (RowStatus)
   uint8_t ran = 0;
   T damping = T(0);  // the LM damping the kept attempt ended with (0 from L-BFGS)
   T penalty = T(0);  // the augmented-Lagrangian penalty mu it ended with
@@ -132,17 +131,6 @@ IKWB_HD void lower_stop_after(unsigned* stop_after, unsigned attempt) {
 #endif
 }
 
-// Solves seed `seed` of problem `problem`: samples the attempt's start, runs local_solve, and
-// restarts from a new sample until an attempt converges, max_restarts are spent or row_clock_ns
-// reaches deadline_ns. Returns the best attempt (converged first, then the lower merit) with the
-// iterations of all attempts; its configuration is copied to best_q, and its multipliers to
-// multipliers.best. With a lane, only that lane's attempts (AttemptLane).
-//   buffers: the row's LM buffers; each attempt starts from a copy (local_solve swaps the
-//            pointers), with buffers.q set to the seed, the null-space posture and the
-//            deadline filled in;
-//            buffers.tmp is also the sampler's scratch
-//   init (nq): the problem's initial configuration; seed_q (nq): scratch; best_q (nq): out
-//   local_solve(RowBuffers<T>& b, RowStatus<T>& st): one local solve from b.q
 // buffers for an attempt of problem `problem` that stops at deadline_ns, with the null-space
 // posture filled in (null_space_posture)
 template <class T>
@@ -170,7 +158,6 @@ IKWB_HD bool keep_if_better(const RowDriverConfig<T>& c, const RowStatus<T>& st,
   best.eval = st.eval;
   best.converged = st.converged ? 1 : 0;
   best.settling = st.settling ? 1 : 0;
-  best.gave_up = st.gave_up ? 1 : 0;
   best.damping = st.lm_lambda;
   best.penalty = st.mu;
   best.attempt = attempt;
@@ -181,6 +168,17 @@ IKWB_HD bool keep_if_better(const RowDriverConfig<T>& c, const RowStatus<T>& st,
   return true;
 }
 
+// Solves seed `seed` of problem `problem`: samples the attempt's start, runs local_solve, and
+// restarts from a new sample until an attempt converges, max_restarts are spent or row_clock_ns
+// reaches deadline_ns. Returns the best attempt (converged first, then the lower merit) with the
+// iterations of all attempts; its configuration is copied to best_q, and its multipliers to
+// multipliers.best. With a lane, only that lane's attempts (AttemptLane).
+//   buffers: the row's LM buffers; each attempt starts from a copy (local_solve swaps the
+//            pointers), with buffers.q set to the seed, the null-space posture and the
+//            deadline filled in;
+//            buffers.tmp is also the sampler's scratch
+//   init (nq): the problem's initial configuration; seed_q (nq): scratch; best_q (nq): out
+//   local_solve(RowBuffers<T>& b, RowStatus<T>& st): one local solve from b.q
 template <class T, class LocalSolve>
 IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T>& c,
                                const RowBuffers<T>& buffers, int problem, int seed, const T* init,
@@ -223,27 +221,30 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
   return best;
 }
 
-// Goes on with a row's kept attempt (drive_row, or the lanes combined: combine_attempt_lanes)
-// where none converged and it was given up at a stall to make room for a restart
-// (RowResult::gave_up): from best_q, as the last attempt would (no restart follows), with the
-// multipliers and penalty it ended with where they were kept (multipliers.best; else from
-// zeros); the result replaces the kept one when it is better (keep_if_better), and its
-// iterations count. Measured: a planar arm's soft hand target out of reach with 50 restarts
-// kept an attempt given up 1 % above the compromise one attempt without restarts reaches, its
-// hand 0.856 m from where the compromise has it (1.107 m). Nothing runs once deadline_ns has
-// passed. buffers, deadline_ns and local_solve as in drive_row.
+// Goes on with a row that restarts (max_restarts > 0: a batch solve) when none of its attempts
+// converged: the kept attempt (drive_row, or the lanes combined: combine_attempt_lanes) was
+// given up at a stall for a restart, or stopped at its iteration count, short of the compromise
+// it was approaching. A new local solve from best_q with no restart following
+// (RowBuffers::finishing: up to kFinishExtension times the iterations, until the cost flattens),
+// the hard rows' multipliers and penalty where it ended when they were kept (multipliers.best;
+// else from zero, the CUDA backend); it replaces the kept one when it is better
+// (keep_if_better), and its iterations count. Measured: a planar arm's soft hand target out of
+// reach with 50 restarts kept an attempt given up 1 % above the compromise, its hand 0.25 m from
+// where the compromise has it. Nothing runs once deadline_ns has passed. buffers, deadline_ns and
+// local_solve as in drive_row.
 template <class T, class LocalSolve>
 IKWB_HD void finish_kept_attempt(const ProblemView<T>& pv, const RowDriverConfig<T>& c,
                                  const RowBuffers<T>& buffers, uint64_t deadline_ns,
                                  LocalSolve& local_solve, RowResult<T>& best, T* best_q,
                                  RowMultipliers<T> multipliers = {}) {
-  if (!best.ran || best.converged || !best.gave_up || row_clock_ns() >= deadline_ns) return;
+  if (!best.ran || best.converged || c.max_restarts == 0 || row_clock_ns() >= deadline_ns) return;
   const int nq = pv.model.coord_count;
   RowBuffers<T> b = attempt_buffers(pv, buffers, deadline_ns);
   b.al_lambda_init = multipliers.best;
   b.al_penalty_init = multipliers.best ? best.penalty : T(0);
   b.restart_follows = false;
-  b.hard_extension = c.max_restarts > 0;
+  b.hard_extension = true;
+  b.finishing = true;
   for (int i = 0; i < nq; ++i) b.q[i] = best_q[i];
   RowStatus<T> st;
   local_solve(b, st);
@@ -251,7 +252,6 @@ IKWB_HD void finish_kept_attempt(const ProblemView<T>& pv, const RowDriverConfig
   // the continuation is the same attempt
   keep_if_better(c, st, best.attempt, b.q, b.al_lambda, nq, pv.residual_count, best, best_q,
                  multipliers.best);
-  best.gave_up = 0;
   best.iterations = iterations;
 }
 

@@ -300,42 +300,60 @@ TEST(Solver, RestartsKeepAHardObjectivesBestCompromise) {
               best, 1e-3);
 }
 
-// A soft compromise (no hard objective) solved with the command line's restarts ends where its
-// solve ends: solved again from its answer without restarts, its cost falls by no more than
-// rounding. A stall gives an attempt up for the restart that follows it; the row kept such an
-// attempt, given up short of the compromise it was approaching (a review's planar arm: 1 % above
-// the cost, the hand 0.25 m from where the compromise has it). The kept attempt is finished.
-TEST(Solver, RestartsFinishTheCompromiseTheyKeep) {
-  auto model = std::make_shared<Model>(test::planar_arm2());
-  const int P = 24;
-  IkProblem problem(model, P);
-  const int elbow = problem.add_position(model->find_body("link2"));
-  ObjectiveOptions weak;
-  weak.weight = 0.3;
-  const int hand = problem.add_position(model->find_body("tip"), {0, 0, 0}, weak);
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> angle(-3.1, 3.1), far(1.7, 3.0), near(0.2, 1.4);
-  for (int p = 0; p < P; ++p) {
-    const double a = angle(rng), b = angle(rng), re = near(rng), rh = far(rng);
-    problem.set_target_position(elbow, p, {re * std::cos(a), re * std::sin(a), 0.0});
-    problem.set_target_position(hand, p, {rh * std::cos(b), rh * std::sin(b), 0.0});
-  }
+// Solves problem with the command line's restarts from q0, then again from each answer without
+// restarts (300 iterations): a compromise the solve returns is where its own solve ends, so the
+// second solve lowers no cost by more than 1e-6 of it.
+void expect_compromises_finished(const IkProblem& problem, const std::vector<double>& q0) {
   SolverSettings s = batch_solve_settings();
   ASSERT_GT(s.max_restarts, 0);
   SolveResult res;
-  make_cpu_solver()->solve(problem, s, {0.3, 0.3}, res);
+  make_cpu_solver()->solve(problem, s, q0, res);
   std::vector<double> answers;
   for (const ProblemResult& r : res.problems) answers.insert(answers.end(), r.q.begin(), r.q.end());
   SolverSettings again = s;
   again.max_restarts = 0;
-  again.max_iterations = 200;
+  again.max_iterations = 300;
   SolveResult further;
   make_cpu_solver()->solve(problem, again, answers, further);
-  for (int p = 0; p < P; ++p) {
+  for (int p = 0; p < problem.problem_count(); ++p) {
     SCOPED_TRACE("target " + std::to_string(p));
-    ASSERT_FALSE(res.problems[p].converged);  // every hand target is out of reach
+    ASSERT_FALSE(res.problems[p].converged);  // every target is out of reach
     EXPECT_GE(further.problems[p].cost, res.problems[p].cost * (1.0 - 1e-6));
   }
+}
+
+// A soft compromise (no hard objective) solved with the command line's restarts ends where its
+// solve ends. The kept attempt was one a stall gave up for the restart after it, or the last one
+// stopped at its 60 iterations, short of a compromise that LM approaches only linearly: a planar
+// arm's hand 0.25 m from where the compromise has it, 1 % above its cost; 42 of 64 Panda hands
+// 2-3 m from their targets, up to 0.8 % above (a review). The kept attempt is finished.
+TEST(Solver, RestartsFinishTheCompromiseTheyKeep) {
+  auto arm = std::make_shared<Model>(test::planar_arm2());
+  const int P = 24;
+  IkProblem planar(arm, P);
+  const int elbow = planar.add_position(arm->find_body("link2"));
+  ObjectiveOptions weak;
+  weak.weight = 0.3;
+  const int hand = planar.add_position(arm->find_body("tip"), {0, 0, 0}, weak);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> angle(-3.1, 3.1), far(1.7, 3.0), near(0.2, 1.4);
+  for (int p = 0; p < P; ++p) {
+    const double a = angle(rng), b = angle(rng), re = near(rng), rh = far(rng);
+    planar.set_target_position(elbow, p, {re * std::cos(a), re * std::sin(a), 0.0});
+    planar.set_target_position(hand, p, {rh * std::cos(b), rh * std::sin(b), 0.0});
+  }
+  expect_compromises_finished(planar, {0.3, 0.3});
+
+  auto panda = std::make_shared<Model>(test::panda());
+  IkProblem reach(panda, P);
+  const int tcp = reach.add_position(panda->find_body("panda_hand_tcp"));
+  reach.add_posture(panda->neutral_configuration(), {0.1});
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int p = 0; p < P; ++p) {
+    Vec3<double> d{unit(rng), unit(rng), unit(rng)};
+    reach.set_target_position(tcp, p, d * (far(rng) / length(d)));
+  }
+  expect_compromises_finished(reach, panda->middle_configuration());
 }
 
 // the LM damping a solve ended with: accepted steps lower it from lambda_init; L-BFGS has none

@@ -481,48 +481,29 @@ IKWB_HD void lm_freeze_dense(const LmSystem<T>& s, Size nv) {
   }
 }
 
-// the runs of columns lm_add_rows keeps apart; columns filled past the last run stretch it
-constexpr int kLmColumnRuns = 8;
-
 // Rows k .. k + N - 1 (consecutive general rows) added to g and to the lower triangle of A:
 // each column a that any of them fills adds the N rows' products in row order, so every sum is
 // the one the rows make one at a time (a row's zero in column a adds a zero product), while A's
-// row a is read and written once for the N rows instead of once a row. Only the runs of columns
-// the rows fill are visited, for a and for b <= a: a branch's rows fill the dofs of its chain
-// (a humanoid's hand: the floating base, the torso and one arm, 16 of 34 columns in two runs),
-// and a product left out is a zero.
+// row a is read and written once for the N rows instead of once a row.
 template <class T, int N>
 IKWB_HD void lm_add_rows(const LmSystem<T>& s, const T* r, int k, int nv) {
   const T* Jk = s.J + k * nv;
-  int begin[kLmColumnRuns], end[kLmColumnRuns];
-  int runs = 0;
   for (int a = 0; a < nv; ++a) {
+    T ja[N];
     bool filled = false;
-    for (int i = 0; i < N; ++i) filled = filled || Jk[i * nv + a] != T(0);
+    for (int i = 0; i < N; ++i) {
+      ja[i] = Jk[i * nv + a];
+      filled = filled || ja[i] != T(0);
+    }
     if (!filled) continue;
-    if (runs > 0 && (end[runs - 1] == a || runs == kLmColumnRuns)) {
-      end[runs - 1] = a + 1;
-    } else {
-      begin[runs] = a;
-      end[runs] = a + 1;
-      ++runs;
+    for (int i = 0; i < N; ++i) s.g[a] += ja[i] * r[k + i];
+    T* __restrict__ Aa = s.A + a * nv;
+    for (int b = 0; b <= a; ++b) {
+      T t = Aa[b];
+      for (int i = 0; i < N; ++i) t += ja[i] * Jk[i * nv + b];
+      Aa[b] = t;
     }
   }
-  for (int ra = 0; ra < runs; ++ra)
-    for (int a = begin[ra]; a < end[ra]; ++a) {
-      T ja[N];
-      for (int i = 0; i < N; ++i) ja[i] = Jk[i * nv + a];
-      for (int i = 0; i < N; ++i) s.g[a] += ja[i] * r[k + i];
-      T* __restrict__ Aa = s.A + a * nv;
-      for (int rb = 0; rb <= ra; ++rb) {
-        const int last = rb == ra ? a + 1 : end[rb];
-        for (int b = begin[rb]; b < last; ++b) {
-          T t = Aa[b];
-          for (int i = 0; i < N; ++i) t += ja[i] * Jk[i * nv + b];
-          Aa[b] = t;
-        }
-      }
-    }
 }
 
 // the general rows that lm_add_rows takes together

@@ -292,8 +292,8 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
   }
 }
 
-// General rows filling scattered columns, more runs of them than lm_add_rows keeps apart (the
-// last run stretches over the gaps past it), in blocks of 1 to 4 rows: A's lower triangle and g
+// General rows filling scattered columns (lm_add_rows skips the columns a block leaves empty),
+// in blocks of 1 to 4 rows, beyond the sizes with a fixed-size build: A's lower triangle and g
 // are the plain products bit for bit, and the columns no row fills stay zero.
 TEST(LmStep, ScatteredRowsNormalMatrixIsThePlainProduct) {
   std::mt19937 rng(11);

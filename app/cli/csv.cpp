@@ -161,6 +161,15 @@ std::string not_a_number(const std::string& f) {
   return quote_field(f) + " is not a number";
 }
 
+std::string field_hint(const std::string& f) {
+  if (f.find('#') != std::string::npos)
+    return " (a comment takes a line of its own, starting with #)";
+  if (f.find(';') != std::string::npos)
+    return " (separate values with commas, decimals with a point)";
+  if (f.find_first_of(" \t") != std::string::npos) return " (separate values with commas)";
+  return "";
+}
+
 std::vector<double> NumericTable::flat() const {
   std::vector<double> out;
   out.reserve(rows.size() * column_count());
@@ -290,9 +299,8 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
       continue;
     }
     if (bad < fields.size()) {
-      std::string why = fields[bad].empty() ? "is empty" : not_a_number(fields[bad]);
-      if (fields[bad].find_first_of(" \t;") != std::string::npos)
-        why += " (separate values with commas)";
+      const std::string why =
+          fields[bad].empty() ? "is empty" : not_a_number(fields[bad]) + field_hint(fields[bad]);
       fail("column " + std::to_string(bad + 1) + " " + why);
     }
     if (!options.allow_non_finite) {

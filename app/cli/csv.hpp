@@ -66,6 +66,11 @@ std::string quote_field(const std::string& f);
 // double's range (1e400, which would read as infinity); f as quote_field shows it.
 std::string not_a_number(const std::string& f);
 
+// What to do about field f, which is no number, as " (...)" to append to not_a_number, or "":
+// a '#' in it is a comment after values (a comment takes a line of its own), a semicolon another
+// separator (as with decimal commas), spaces or tabs values not separated by commas.
+std::string field_hint(const std::string& f);
+
 // Reads the next line of a CSV file into `line` and counts it in *line_no. Lines end at "\n",
 // "\r\n" or a lone "\r" (an old Mac file), which are not kept; the first line loses a UTF-8
 // byte order mark (which spreadsheet programs write, and which would otherwise stick to the

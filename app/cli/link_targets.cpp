@@ -115,8 +115,8 @@ std::string parse_row(const std::vector<std::string>& all_fields, const std::vec
   if (!order.empty() && all_fields.size() != header_width) {
     double d = 0;
     for (const std::string& f : all_fields)
-      if (!f.empty() && !parse_csv_number(f, &d) && f.find_first_of(" \t;") != std::string::npos)
-        return not_a_number(f) + " (separate values with commas)";
+      if (!f.empty() && !parse_csv_number(f, &d) && !field_hint(f).empty())
+        return not_a_number(f) + field_hint(f);
     return "expected " + std::to_string(header_width) + " values as the header on line " +
            std::to_string(header_line) + ", got " + std::to_string(all_fields.size());
   }
@@ -129,9 +129,7 @@ std::string parse_row(const std::vector<std::string>& all_fields, const std::vec
   for (const std::string& f : fields) {
     double d = 0;
     if (!parse_csv_number(f, &d)) {
-      std::string why = f.empty() ? "a value is empty" : not_a_number(f);
-      if (f.find_first_of(" \t;") != std::string::npos) why += " (separate values with commas)";
-      return why;
+      return f.empty() ? "a value is empty" : not_a_number(f) + field_hint(f);
     }
     if (!std::isfinite(d)) return quote_field(f) + " is not finite";
     if (std::fabs(d) > kMaxLength) return quote_field(f) + " is out of range (magnitude above 1e6)";

@@ -134,7 +134,7 @@ void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
     double d = 0;
     if (!parse_csv_number(s, &d)) {
       row.error = "column " + quote_field(st.header[c]) + ": " +
-                  (s.empty() ? "a value is empty" : not_a_number(s));
+                  (s.empty() ? "a value is empty" : not_a_number(s) + field_hint(s));
       return;
     }
     if (!std::isfinite(d)) {

@@ -140,6 +140,13 @@ TEST(Csv, ErrorsNameTheLine) {
   EXPECT_EQ(parse_error("1,,3\n", opt), "q.csv:1: column 2 is empty");
   EXPECT_EQ(parse_error("1 2 3\n", opt),
             "q.csv:1: column 1 '1 2 3' is not a number (separate values with commas)");
+  // a comment after the values, and decimal commas with semicolons between the values
+  EXPECT_EQ(parse_error("1,2,3 # start\n", opt),
+            "q.csv:1: column 3 '3 # start' is not a number (a comment takes a line of its own, "
+            "starting with #)");
+  EXPECT_EQ(parse_error("0,5;1,5;2,5\n", opt),
+            "q.csv:1: column 2 '5;1' is not a number (separate values with commas, decimals with "
+            "a point)");
   EXPECT_EQ(parse_error("1,nan,3\n", opt), "q.csv:1: column 2 is not finite ('nan')");
   EXPECT_EQ(parse_error("a,b\n", opt),
             "q.csv:1: header has 2 columns, expected 3 values "

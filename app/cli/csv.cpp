@@ -164,8 +164,9 @@ std::string not_a_number(const std::string& f) {
 std::string field_hint(const std::string& f) {
   if (f.find('#') != std::string::npos)
     return " (a comment takes a line of its own, starting with #)";
-  if (f.find(';') != std::string::npos)
+  if (f.find(';') != std::string::npos && f.find('.') == std::string::npos)
     return " (separate values with commas, decimals with a point)";
+  if (f.find(';') != std::string::npos) return " (separate values with commas)";
   if (f.find_first_of(" \t") != std::string::npos) return " (separate values with commas)";
   return "";
 }

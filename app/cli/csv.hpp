@@ -68,7 +68,8 @@ std::string not_a_number(const std::string& f);
 
 // What to do about field f, which is no number, as " (...)" to append to not_a_number, or "":
 // a '#' in it is a comment after values (a comment takes a line of its own), a semicolon another
-// separator (as with decimal commas), spaces or tabs values not separated by commas.
+// separator (without a decimal point, as with decimal commas), spaces or tabs values not
+// separated by commas.
 std::string field_hint(const std::string& f);
 
 // Reads the next line of a CSV file into `line` and counts it in *line_no. Lines end at "\n",

@@ -124,6 +124,12 @@ std::vector<TargetColumns> parse_header(const std::vector<std::string>& header,
 void parse_row(const std::vector<std::string>& f, const SceneTargets& st,
                const std::vector<PlacedObjective>& objectives, SceneTargetRow& row) {
   if (f.size() != st.header.size()) {
+    double d = 0;
+    for (const std::string& s : f)
+      if (!s.empty() && !parse_csv_number(s, &d) && !field_hint(s).empty()) {
+        row.error = not_a_number(s) + field_hint(s);
+        return;
+      }
     row.error = "expected " + std::to_string(st.header.size()) + " values like the header, got " +
                 std::to_string(f.size());
     return;

@@ -147,6 +147,8 @@ TEST(Csv, ErrorsNameTheLine) {
   EXPECT_EQ(parse_error("0,5;1,5;2,5\n", opt),
             "q.csv:1: column 2 '5;1' is not a number (separate values with commas, decimals with "
             "a point)");
+  EXPECT_EQ(parse_error("0.5;1.5;2.5\n", opt),
+            "q.csv:1: column 1 '0.5;1.5;2.5' is not a number (separate values with commas)");
   EXPECT_EQ(parse_error("1,nan,3\n", opt), "q.csv:1: column 2 is not finite ('nan')");
   EXPECT_EQ(parse_error("a,b\n", opt),
             "q.csv:1: header has 2 columns, expected 3 values "

@@ -363,13 +363,19 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
                                       + p + "," + qs + "\n"                               // 9
                                       + "0x10," + p.substr(p.find(',') + 1) + "," + qs + "\n"  // 10
                                       + p + "," + qs + "\n"                                    // 11
-                                      + p + "," + qs + "\n");                                  // 12
+                                      + p + "," + qs + "\n"                                    // 12
+                                      + "0,3;0,1;0,5\n");  // 13: decimal commas
   std::string out = dir / "out.csv";
   CmdResult r = run_solve({"--scene", scene, "--targets", targets, "--out", out, "--seeds", "8"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find(targets + ":3: column 'tcp.qx': 'abc' is not a number"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(targets + ":4: expected 7 values like the header, got 3"), std::string::npos)
+      << r.err;
+  EXPECT_NE(
+      r.err.find(targets + ":13: '3;0' is not a number (separate values with commas, decimals with "
+                           "a point)"),
+      std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(targets + ":5: objective 'tcp': quaternion is not unit"), std::string::npos)
       << r.err;
@@ -379,11 +385,12 @@ TEST(CliSolveScene, MalformedLinesGetAFailedRowAndTheRestSolve) {
   // decimal only, as a plain solve reads them (this read 16)
   EXPECT_NE(r.err.find(targets + ":10: column 'tcp.x': '0x10' is not a number"), std::string::npos)
       << r.err;
-  EXPECT_NE(r.out.find("solved 6/11 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("solved 6/12 "), std::string::npos) << r.out;
   std::vector<OutRow> rows = read_out(out, model->coord_count);
-  ASSERT_EQ(rows.size(), 11u);
-  std::vector<bool> ok = {true, false, false, false, false, true, true, true, false, true, true};
-  for (int i = 0; i < 11; ++i) {
+  ASSERT_EQ(rows.size(), 12u);
+  std::vector<bool> ok = {true, false, false, false, false, true,
+                          true, true,  false, true,  true,  false};
+  for (int i = 0; i < 12; ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(rows[i].converged, ok[i]);
     EXPECT_EQ(std::isnan(rows[i].pos_err), !ok[i]);

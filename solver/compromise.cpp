@@ -337,11 +337,13 @@ struct TestSolver {
   struct Found {
     std::vector<double> q;
     bool reached = false;
+    std::vector<double> from_q;  // not reached: where the solve from q ended
   };
   Found search(int k, const std::vector<uint8_t>& keep, bool limits, bool locks = true) {
-    Found f{solve(keep, limits, locks), false};
+    Found f{solve(keep, limits, locks), false, {}};
     f.reached = reaches(k, f.q, keep);
     if (f.reached) return f;
+    f.from_q = f.q;
     f.q = solve(keep, limits, locks, nullptr, true);
     f.reached = reaches(k, f.q, keep);
     return f;
@@ -378,8 +380,6 @@ struct TestSolver {
     return holds(k, reps, keep) && reps[k].reached;
   }
 
-  // objective k's error at qs, in the rows `settled` (its report at the solution explained) has
-  // the explanation split; NaN when a hard objective in `keep` other than k does not hold there
   // the two solves of search for an objective k not reached (from q, and from the seeds): the
   // one with the least error (error_at; NaN when neither holds the hard objectives in keep)
   struct Least {
@@ -394,6 +394,8 @@ struct TestSolver {
     return b.error < a.error || std::isnan(a.error) ? b : a;
   }
 
+  // objective k's error at qs, in the rows `settled` (its report at the solution explained) has
+  // the explanation split; NaN when a hard objective in `keep` other than k does not hold there
   double error_at(int k, const std::vector<double>& qs, const std::vector<uint8_t>& keep,
                   const ObjectiveReport& settled) const {
     if (!holds(k, reports(qs), keep)) return std::numeric_limits<double>::quiet_NaN();
@@ -423,12 +425,23 @@ struct TestSolver {
   }
 };
 
-// joints at a limit at qs that objective k's descent would push past it
+// joints at a limit at qs that objective k's descent would push past it; with `settled` (k's
+// report at the solution explained), the descent of the rows its explanation measures only (a
+// pose's position rows where only they are missed: a wrist on its limit that turns the hand
+// but does not move its point keeps it no further)
 void limit_blockers(int k, const IkProblem& p, const std::vector<double>& qs,
-                    const SolverSettings& settings, std::vector<Blocker>& out) {
+                    const SolverSettings& settings, std::vector<Blocker>& out,
+                    const ObjectiveReport* settled = nullptr) {
   const Model& m = p.model();
   std::vector<ObjectiveRows> rows = objective_rows(p, 0, qs, body_poses(m, qs), settings);
-  const Eigen::VectorXd g = rows[k].present ? rows[k].g : Eigen::VectorXd::Zero(m.dof_count);
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(m.dof_count);
+  if (rows[k].present && !settled) g = rows[k].g;
+  if (rows[k].present && settled) {
+    const ObjectiveRows& r = rows[k];
+    ShareUnit unit;
+    for (int i : explained_rows(m, p.objective(k).params, r, *settled, settings, &unit))
+      g += r.J.row(i).transpose() * (r.w[i] * r.w[i] * r.c[i]);
+  }
   for (int d = 0; d < m.dof_count; ++d) {
     // a locked joint at a limit is the lock's (named by lock_blockers), not the limits'
     if (!p.dof_free(d)) continue;
@@ -470,12 +483,13 @@ void coupled_hard(int k, const IkProblem& p, const std::vector<double>& qs,
 
 // Where no wall alone stops objective k (or keeps it further), only their combination does: the
 // hard objectives active where the first test solve settled (qs) that move a dof it moves, the
-// locked joints it moves, and the joints at a limit there.
+// locked joints it moves, and the joints at a limit there (settled as for limit_blockers).
 void name_coupled_walls(int k, const IkProblem& p, const std::vector<double>& qs, bool any_locked,
-                        const SolverSettings& settings, Explanation& ex) {
+                        const SolverSettings& settings, Explanation& ex,
+                        const ObjectiveReport* settled = nullptr) {
   coupled_hard(k, p, qs, settings, ex.blocked_by);
   if (any_locked) lock_blockers(k, p, qs, settings, ex.blocked_by);
-  limit_blockers(k, p, qs, settings, ex.blocked_by);
+  limit_blockers(k, p, qs, settings, ex.blocked_by, settled);
 }
 
 // the enabled hard objectives of p but k
@@ -609,18 +623,25 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
     best = std::fmin(best, ts.error_at(k, restarted, keep, reps[k]));
     if (!alone_found.reached) {
       // out of reach: what turning the other soft objectives off wins is error - best (the
-      // rest is beyond the robot's reach), as a blocked objective's
+      // rest is beyond the robot's reach), as a blocked objective's. Where the hard objectives,
+      // locks and limits keep it further than it gets alone, they are walls too (a hand whose
+      // target is beyond its reach, held further back by a hard elbow): each tried alone with
+      // it, as for blocked below. A test solve that does not hold its hard objectives (NaN)
+      // shows nothing.
       ex.status = ReachStatus::kOutOfReach;
+      const double reach = std::fmin(ts.error_at(k, alone_found.q, alone, reps[k]),
+                                     ts.error_at(k, alone_found.from_q, alone, reps[k]));
+      const double wall = std::max(0.01 * reach, tolerance(ex.unit, settings));
+      auto further = [&](double e) { return e > reach + wall; };
+      const bool walls = std::isfinite(reach) && further(best);
+      // and from the seeds, as for blocked: both starts can settle short of what the walls allow
+      if (walls)
+        best = std::fmin(best,
+                         ts.error_at(k, ts.solve(keep, true, true, nullptr, true), keep, reps[k]));
       ex.best_error = best;
       scale_pulls_to_win(ex);
       if (ex.pulled_by.empty() && !ok.params.hard) ts.pulls_by_removal(k, reps[k], ex);
-      // where the hard objectives and limits keep it further than it gets alone, they are walls
-      // too (a hand whose target is beyond its reach, held further back by a hard foot): each
-      // tried alone with it, as for blocked below
-      const double reach = ts.error_at(k, alone_found.q, alone, reps[k]);
-      const double wall = std::max(0.01 * reach, tolerance(ex.unit, settings));
-      auto further = [&](double e) { return !(e <= reach + wall); };
-      if (!std::isfinite(reach) || !further(best)) continue;
+      if (!walls || !further(best)) continue;
       if (any_locked) {
         const TestSolver::Least locked = ts.least_error(k, alone, false, true, reps[k]);
         if (further(locked.error)) lock_blockers(k, one, locked.q, settings, ex.blocked_by);
@@ -633,9 +654,11 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       }
       if (settings.hard_joint_limits) {
         const TestSolver::Least limited = ts.least_error(k, alone, true, false, reps[k]);
-        if (further(limited.error)) limit_blockers(k, one, limited.q, settings, ex.blocked_by);
+        if (further(limited.error))
+          limit_blockers(k, one, limited.q, settings, ex.blocked_by, &reps[k]);
       }
-      if (ex.blocked_by.empty()) name_coupled_walls(k, one, kept, any_locked, settings, ex);
+      if (ex.blocked_by.empty())
+        name_coupled_walls(k, one, kept, any_locked, settings, ex, &reps[k]);
       continue;
     }
     // and from the seeds: both starts can settle against an obstacle (a hand behind a block on

@@ -514,7 +514,7 @@ TEST_F(PlanarArmCompromise, ABlockOfACombinationNamesBoth) {
 // the hand gets no nearer than |(3, -1)| - 0.6 = 2.562 m. Out of reach, and the elbow is named
 // for the 1.16 m it costs beyond that (it was not named at all); the joint limits are not, as
 // they cost nothing. A target at (0, 3) along the held elbow's line: the hard elbow costs
-// nothing, and nothing is named.
+// nothing, and nothing is named; nor is a hard elbow that cannot hold.
 TEST_F(PlanarArmCompromise, AHardObjectiveKeepingAnOutOfReachTargetFurtherIsNamed) {
   IkProblem p(m);
   const int el = p.add_position(elbow);
@@ -535,6 +535,15 @@ TEST_F(PlanarArmCompromise, AHardObjectiveKeepingAnOutOfReachTargetFurtherIsName
   r = explain_compromise(p, 0, q, s);
   EXPECT_EQ(r.objectives[hand].status, ReachStatus::kOutOfReach);
   EXPECT_NEAR(r.objectives[hand].best_error, 1.4, 1e-6);
+  EXPECT_TRUE(r.objectives[hand].blocked_by.empty());
+
+  // the hard elbow at (2, 0), out of its own reach on the hand target's line: it cannot hold,
+  // which shows nothing about what it costs the hand (it was named, a review)
+  p.set_target_position(el, 0, {2.0, 0.0, 0});
+  p.set_target_position(hand, 0, {3.0, 0.0, 0});
+  q = settle(p, {0.2, 0.1}, s);
+  r = explain_compromise(p, 0, q, s);
+  EXPECT_EQ(r.objectives[hand].status, ReachStatus::kOutOfReach);
   EXPECT_TRUE(r.objectives[hand].blocked_by.empty());
 }
 

@@ -367,6 +367,12 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
                  (names + (targets.ignored_columns.size() == 1 ? " is" : " are")).c_str());
   }
   const bool pose = targets.columns == 7;
+  // a unit quaternion read in the wrong order is still unit: nothing else would tell
+  if (pose && !targets.header)
+    std::fprintf(stderr,
+                 "note: %s: no header, so 7 values a line are x,y,z,qx,qy,qz,qw (w last); a "
+                 "header line names another order (x,y,z,qw,qx,qy,qz)\n",
+                 targets_path == "-" ? kStandardInput : targets_path.c_str());
   warn_of_few_dofs(m, link_name, link, pose);
   report_rows(targets_path, targets.rows, "one a line: x,y,z or x,y,z,qx,qy,qz,qw");
   CsvWriter out(out_path);

@@ -193,6 +193,7 @@ LinkTargets parse_link_targets(std::istream& in, const std::string& source_name)
         throw CsvError(source_name + ":" + std::to_string(line) + ": " + wrong);
       header_width = f.size();
       targets.columns = int(order.size());
+      targets.header = true;
       header_line = line;
       continue;
     }

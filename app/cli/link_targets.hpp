@@ -28,6 +28,7 @@ struct LinkTargets {
   int columns = 0;  // 3 or 7: the header's count, else the one most valid rows have (a tie: the
                     // first valid row's), which all rows must have; 0 when there is neither
   std::vector<std::string> ignored_columns;  // header columns that are not target coordinates
+  bool header = false;                       // the file names its columns
 };
 
 // Reads the rows. A row is malformed when a field is not a finite number (a hint says to use

@@ -288,6 +288,12 @@ TEST(CliSolveTargets, AShortFirstLineDoesNotDecideForTheFile) {
   EXPECT_EQ(r.err.find(targets + ":2:"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("; 1 of the lines malformed and skipped\n"), std::string::npos) << r.out;
   EXPECT_EQ(converged_column(test::read_text(out)).size(), 41u);
+  // poses without a header: the quaternion's order is said (one with w first is unit as well)
+  EXPECT_NE(r.err.find("note: " + targets +
+                       ": no header, so 7 values a line are x,y,z,qx,qy,qz,qw (w last); a "
+                       "header line names another order (x,y,z,qw,qx,qy,qz)"),
+            std::string::npos)
+      << r.err;
 
   std::string tie = dir.write("tie.csv", p[0] + ",0,0,0,1\n" + p[1] + "\n");
   r = run_solve(tie, out);
@@ -313,6 +319,7 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
   const std::vector<int> converged = converged_column(test::read_text(out));
   ASSERT_EQ(converged.size(), 2u);  // one result a target line; the short row is not solved
   EXPECT_EQ(converged[1], 0);
+  EXPECT_EQ(r.err.find("no header"), std::string::npos) << r.err;
 
   std::string narrow = dir.write("narrow.csv", "x,y\n" + p[0] + "\n");
   r = run_solve(narrow, out);

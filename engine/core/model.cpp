@@ -209,11 +209,12 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
   auto note = [&](const std::string& text) {
     if (notes) notes->push_back(text);
   };
-  auto range = [](double lo, double hi) {
-    char text[64];
-    std::snprintf(text, sizeof text, "[%.6g, %.6g]", lo, hi);
+  auto number = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v + 0.0);  // + 0.0: no -0
     return std::string(text);
   };
+  auto range = [&](double lo, double hi) { return "[" + number(lo) + ", " + number(hi) + "]"; };
   for (int j = 0; j < m.joint_count; ++j) {
     const int src = m.joint_mimic[j];
     const JointType type = JointType(m.joint_type[j]);
@@ -240,6 +241,14 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     if (n_lo > n_hi) {
       note(own + " are not kept: no value of its source " + sn + " within " + range(s_lo, s_hi) +
            " keeps them");
+      continue;
+    }
+    // a source held at one value: a mimic limit whose sign contradicts its multiplier (the
+    // Robotiq 2F-85's URDF: [0, 0.8757] with multiplier -1 left its finger joint no motion)
+    if (n_hi - n_lo <= slack && s_hi - s_lo > slack) {
+      note(own + " are not kept: only " + number(n_lo) + " of its source " + sn + " within " +
+           range(s_lo, s_hi) + " keeps them (multiplier " + number(k) +
+           "), which would leave it no motion");
       continue;
     }
     m.dof_lower[d] = n_lo;

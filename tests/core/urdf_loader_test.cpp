@@ -375,6 +375,32 @@ TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
              "source 'spin' is continuous"));
 }
 
+// A mimic's limits whose sign contradicts its multiplier (the Robotiq 2F-85's URDF: [0, 0.8757]
+// with multiplier -1 on a source within [0, 0.725]) would hold the source at 0, and the gripper
+// could not move: not kept, and each such mimic named (the second as well)
+TEST(UrdfLoader, MimicLimitsThatWouldLeaveTheSourceNoMotionAreNotKept) {
+  std::string xml =
+      robot(R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/>)" +
+            revolute("finger", "a", "b", "<axis xyz=\"0 0 1\"/>", "0 0.725") +
+            revolute("inner", "a", "c", R"(<mimic joint="finger" multiplier="-1"/>)", "0 0.8757") +
+            revolute("outer", "a", "d", R"(<mimic joint="finger" multiplier="-1"/>)", "-0.8757 0"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  const int finger = m.joint_qd_start[m.find_joint("finger")];
+  EXPECT_EQ(m.dof_lower[finger], 0.0);
+  EXPECT_EQ(m.dof_upper[finger], 0.725);
+  auto warned = [&](const std::string& text) {
+    for (const std::string& w : r.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(
+      warned("the limits [0, 0.8757] of the mimic joint 'inner' are not kept: only 0 of "
+             "its source 'finger' within [0, 0.725] keeps them (multiplier -1), which "
+             "would leave it no motion"));
+  EXPECT_FALSE(warned("'outer'"));  // its limits keep the whole range
+}
+
 TEST(UrdfLoader, MimicSourceLaterInTreeAndChains) {
   // "early" comes first in breadth-first order but mimics "deep", which comes later;
   // "chain" mimics "early", so it ends on "deep" with composed coefficients

@@ -194,8 +194,11 @@ std::vector<Vec3<double>> lowest_face_points(const Model& m, int link,
   const std::vector<Geometry>& shapes =
       !m.body_collisions[link].empty() ? m.body_collisions[link] : m.body_visuals[link];
   const Transform<double>& x = body_q[link];
-  std::vector<Vec3<double>> best;
-  double best_z = HUGE_VAL;
+  struct Bottom {
+    std::vector<Vec3<double>> points;  // link frame
+    double z;                          // world height
+  };
+  std::vector<Bottom> bottoms;  // each shape's
   for (const Geometry& g : shapes) {
     std::vector<Vec3<double>> corners = shape_corners(g);
     if (corners.empty()) continue;
@@ -204,8 +207,7 @@ std::vector<Vec3<double>> lowest_face_points(const Model& m, int link,
       // the lowest point of the sphere, in the link frame
       Vec3<double> down = rotate(conjugate(x.q), Vec3<double>{0, 0, -g.size.x});
       Vec3<double> p = transform_point(in_link, corners[0]) + down;
-      double z = transform_point(x, p).z;
-      if (z < best_z) best_z = z, best = {p};
+      bottoms.push_back({{p}, transform_point(x, p).z});
       continue;
     }
     // the face of the box whose outward normal points most downwards in the world
@@ -219,18 +221,37 @@ std::vector<Vec3<double>> lowest_face_points(const Model& m, int link,
       if (nz < most_down) most_down = nz, axis = k, side = 1;
       if (-nz < most_down) most_down = -nz, axis = k, side = 0;
     }
-    std::vector<Vec3<double>> face;
-    double z = 0;
+    Bottom face{{}, 0};
     for (const Vec3<double>& c : corners) {
       bool on_side = side ? c[axis] >= corners[7][axis] : c[axis] <= corners[0][axis];
       if (!on_side) continue;
       Vec3<double> p = transform_point(in_link, c);
-      face.push_back(p);
-      z += transform_point(x, p).z / 4.0;
+      face.points.push_back(p);
+      face.z += transform_point(x, p).z / 4.0;
     }
-    if (z < best_z) best_z = z, best = face;
+    bottoms.push_back(std::move(face));
   }
-  return best;
+  if (bottoms.empty()) return {};
+  // every shape that stands as low as the lowest: a sole of four spheres (MuJoCo Menagerie's G1)
+  // gave its first toe sphere alone, and two feet a line the centre of mass was held on
+  double lowest = HUGE_VAL;
+  for (const Bottom& b : bottoms) lowest = std::min(lowest, b.z);
+  std::vector<Vec3<double>> points;
+  int standing = 0;
+  for (const Bottom& b : bottoms)
+    if (b.z <= lowest + kStandingHeight) {
+      points.insert(points.end(), b.points.begin(), b.points.end());
+      ++standing;
+    }
+  if (standing == 1) return points;
+  // several shapes: the corners of their outline, which is all a support polygon reads
+  std::vector<Vec3<double>> world(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) world[i] = transform_point(x, points[i]);
+  std::vector<int> hull(points.size());
+  const int h = convex_hull_xy(world.data(), int(points.size()), hull.data());
+  std::vector<Vec3<double>> outline;
+  for (int i = 0; i < h; ++i) outline.push_back(points[std::size_t(hull[std::size_t(i)])]);
+  return outline;
 }
 
 bool objective_from_scene(const Model& m, const SceneObjective& so,

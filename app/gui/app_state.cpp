@@ -312,8 +312,9 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
     Vec3<double> p = transform_point(fk.body_q[link], offset);
     o.params.min_measure = 0.5 * manipulability_measure(model->view(), fk.body_q.data(), link, p);
   }
-  // a support polygon over the links standing lowest now (the feet: within 1 cm of the lowest),
-  // each with the corners of its lowest face, as a scene's contact link without points gets
+  // a support polygon over the links standing lowest now (the feet: within kStandingHeight of
+  // the lowest), each with the corners of its lowest face, as a scene's contact link without
+  // points gets
   if (type == ObjectiveType::kSupportPolygon && model &&
       int(fk.body_q.size()) == model->body_count) {
     struct Face {
@@ -330,7 +331,7 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
     }
     std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) { return a.z < b.z; });
     for (const Face& f : faces) {
-      if (f.z > faces[0].z + 0.01 ||
+      if (f.z > faces[0].z + kStandingHeight ||
           o.points.size() + f.points.size() > std::size_t(kMaxContactPoints))
         break;
       for (const Vec3<double>& p : f.points) o.points.push_back({f.link, p});

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/core/fk.hpp"
 #include "engine/core/urdf_loader.hpp"
 #include "solver/test_robots.hpp"
@@ -287,6 +289,60 @@ TEST(SceneProblem, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
         << line[0];
   }
   EXPECT_TRUE(warn(rect, 0.5, false).empty());
+}
+
+// A contact link without points stands on the bottoms of its shapes that are as low as the
+// lowest (within kStandingHeight): a sole of four spheres, as MuJoCo Menagerie's G1 has, gave its
+// first toe sphere alone (both feet then made a line the centre of mass was held on, the robot
+// on its toes); a raised sphere (an ankle's) is not stood on; a box gives its bottom face and two
+// boxes side by side the outline of both
+TEST(SceneProblem, AContactLinkStandsOnEveryShapeAsLowAsItsLowest) {
+  auto foot = [](const std::string& shapes) {
+    const std::string xml = R"(<robot name="r"><link name="base"/>
+      <link name="foot">)" + shapes +
+                            R"(</link>
+      <joint name="j" type="revolute"><parent link="base"/><child link="foot"/>
+        <origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>
+        <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>)";
+    LoadResult r = load_urdf_string(xml, "foot.urdf", "");
+    State fk(*r.model);
+    eval_fk(*r.model, std::vector<double>(std::size_t(r.model->coord_count), 0.0), {}, fk);
+    std::vector<Vec3<double>> points =
+        lowest_face_points(*r.model, r.model->find_body("foot"), fk.body_q);
+    std::sort(points.begin(), points.end(), [](const Vec3<double>& a, const Vec3<double>& b) {
+      return a.x != b.x ? a.x < b.x : a.y < b.y;
+    });
+    return points;
+  };
+  auto sphere = [](double x, double y, double z, double r) {
+    return "<collision><origin xyz=\"" + std::to_string(x) + " " + std::to_string(y) + " " +
+           std::to_string(z) + "\"/><geometry><sphere radius=\"" + std::to_string(r) +
+           "\"/></geometry></collision>";
+  };
+  auto box = [](double x, double sx) {
+    return "<collision><origin xyz=\"" + std::to_string(x) + " 0 -0.02\"/><geometry><box size=\"" +
+           std::to_string(sx) + " 0.08 0.04\"/></geometry></collision>";
+  };
+  auto expect_points = [](const std::vector<Vec3<double>>& got,
+                          const std::vector<Vec3<double>>& want) {
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[i][k], want[i][k], 1e-12) << i << " " << k;
+  };
+  const std::string sole = sphere(0.13, 0.02, -0.03, 0.005) + sphere(0.13, -0.02, -0.03, 0.005) +
+                           sphere(-0.06, 0.02, -0.03, 0.005) + sphere(-0.06, -0.02, -0.03, 0.005);
+  const std::vector<Vec3<double>> corners = {
+      {-0.06, -0.02, -0.035}, {-0.06, 0.02, -0.035}, {0.13, -0.02, -0.035}, {0.13, 0.02, -0.035}};
+  expect_points(foot(sole), corners);
+  expect_points(foot(sole + sphere(0, 0, 0.05, 0.02)), corners);
+  expect_points(foot(sphere(0, 0, 0.05, 0.02)), {{0, 0, 0.03}});
+  expect_points(
+      foot(box(0, 0.2)),
+      {{-0.1, -0.04, -0.04}, {-0.1, 0.04, -0.04}, {0.1, -0.04, -0.04}, {0.1, 0.04, -0.04}});
+  // a heel box and a toe box: the outer corners (the ones where they meet are on its edges)
+  expect_points(
+      foot(box(-0.05, 0.1) + box(0.05, 0.1)),
+      {{-0.1, -0.04, -0.04}, {-0.1, 0.04, -0.04}, {0.1, -0.04, -0.04}, {0.1, 0.04, -0.04}});
 }
 
 }  // namespace

@@ -588,8 +588,13 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
   for (const std::string& w : meshes.warnings(m, lost)) warn(w);
-  if (m->ntendon > 0)
-    warn(std::to_string(m->ntendon) + " tendon(s) not carried over (kinematics only)");
+  if (m->ntendon > 0) {
+    std::string names;
+    for (int t = 0; t < m->ntendon; ++t)
+      names += (t ? ", '" : "'") + name_of(m, mjOBJ_TENDON, t, "tendon_") + "'";
+    warn((m->ntendon == 1 ? "the tendon " + names + " is" : "the tendons " + names + " are") +
+         " not carried over (kinematics only)");
+  }
 
   ModelBuilder b;
   // the model's name is the first of MuJoCo's names

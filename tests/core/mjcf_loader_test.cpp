@@ -801,7 +801,8 @@ TEST(Mjcf, InactiveEqualitiesAreNotMimics) {
 }
 
 // chained joint equalities (c follows b, b follows a) fold into couplings of a, as URDF mimic
-// chains do; equalities that cannot carry over are named with their kind and name
+// chains do; equalities that cannot carry over are named with their kind and name, tendons with
+// their names
 TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
   test::TempDir dir;
   LoadResult r = load_robot_file(dir.write("eq.xml", R"(<mujoco model="eq">
@@ -820,6 +821,10 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
     <joint name="lock" joint1="a" polycoef="0.3 0 0 0 0"/>
     <weld body1="b3"/>
   </equality>
+  <tendon>
+    <fixed name="split"><joint joint="a" coef="0.5"/><joint joint="c" coef="0.5"/></fixed>
+    <fixed><joint joint="a" coef="1"/></fixed>
+  </tendon>
 </mujoco>)"));
   const Model& m = *r.model;
   const int a = m.find_joint("a"), c = m.find_joint("c");
@@ -834,6 +839,9 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
             std::string::npos)
       << all;
   EXPECT_NE(all.find("weld equality 3 not carried over: only joint couplings are"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("the tendons 'split', 'tendon_1' are not carried over (kinematics only)"),
             std::string::npos)
       << all;
 }

@@ -28,8 +28,12 @@ bool joint_limits(const Model& m, int j, double* lo, double* hi) {
   return true;
 }
 
+// the world frame in parentheses: a URDF's root link is often named world too (ROS's fixed
+// frame; the UR5e's), and its root joint read "world" to "world"
+constexpr const char* kWorldFrame = "(world)";
+
 std::string parent_name(const Model& m, int j) {
-  return m.joint_parent[j] < 0 ? "world" : m.body_name[m.joint_parent[j]];
+  return m.joint_parent[j] < 0 ? kWorldFrame : m.body_name[m.joint_parent[j]];
 }
 
 std::string fmt(const char* f, double v) {
@@ -152,7 +156,7 @@ void print_text(const Model& m) {
   std::printf("joint_coord_count %d  joint_dof_count %d  joints %d  bodies %d\n", m.coord_count,
               m.dof_count, m.joint_count, m.body_count);
 
-  std::printf("\ntree:\n  world\n");
+  std::printf("\ntree:\n  %s\n", kWorldFrame);
   std::vector<std::vector<int>> children(m.body_count + 1);
   for (int j = 0; j < m.joint_count; ++j) children[m.joint_parent[j] + 1].push_back(j);
   // depth first with a stack of (joint, depth): a chain of 50,000 links overflowed the call

@@ -163,6 +163,14 @@ TEST(CliInfo, FloatingBaseAndText) {
                         "tree:", "finger  (finger_joint: revolute, mimics elbow)",
                         "joints:", "bodies:", "-0.5 x elbow + 0.1", "root_joint"})
     EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
+  // the world frame is not a link named world (the UR5e's root link is)
+  std::string world_root = kRobot;
+  for (std::size_t at; (at = world_root.find("\"base\"")) != std::string::npos;)
+    world_root.replace(at, 6, "\"world\"");
+  t = run(cmd_info, {"info", dir.write("world.urdf", world_root)});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("tree:\n  (world)\n    world  (root_joint: fixed)\n"), std::string::npos)
+      << t.out;
 }
 
 // a --package-path folder that is not there is said (it was taken without a word; a review)

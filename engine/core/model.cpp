@@ -64,6 +64,24 @@ std::string non_utf8_escaped(const std::string& s) {
   }
   return bad ? out : std::string();
 }
+
+// s with its control characters written as \n, \t, \r or \xNN; empty when it has none
+std::string control_escaped(const std::string& s) {
+  std::string out;
+  bool bad = false;
+  for (const char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7F) {
+      out += c;
+      continue;
+    }
+    bad = true;
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02X", unsigned(u));
+    out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : hex;
+  }
+  return bad ? out : std::string();
+}
 }  // namespace
 
 const char* joint_type_name(JointType t) {
@@ -262,12 +280,19 @@ Model ModelBuilder::finalize(std::vector<std::string>* notes) {
   Model& m = m_;
   // names are UTF-8 (JSON, Python and the GUI's text need it): a file in another encoding
   // (Latin-1) is refused here, naming the name with its other bytes escaped
+  // and one line each: a joint name with a line break wrote a CSV header that `ikwb fk` could not
+  // read back
   auto check_utf8 = [&](const std::string& what, const std::string& name) {
     const std::string escaped = non_utf8_escaped(name);
     if (!escaped.empty())
       throw ModelError(what + " '" + escaped +
                        "' is not UTF-8 text: save the file as UTF-8 (its names in another "
                        "encoding, such as Latin-1, cannot be read)");
+    const std::string control = control_escaped(name);
+    if (!control.empty())
+      throw ModelError(what + " '" + control +
+                       "' holds a control character: a name is one line of text (CSV headers, "
+                       "scene files and the panels show it); rename it in the file");
   };
   check_utf8("the robot's name", m.name);
   for (const auto& n : m.body_name) check_utf8("body name", n);

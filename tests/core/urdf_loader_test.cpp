@@ -1281,6 +1281,24 @@ TEST(UrdfLoader, NamesThatAreNotUtf8AreRefused) {
   EXPECT_TRUE(load_urdf_string(robot("<link name=\"b\xc3\xa4se\"/>"), "t.urdf", "").model);
 }
 
+// a name with a line break (an XML character reference) is refused too: `ikwb solve` wrote it in
+// a quoted CSV header that `ikwb fk` could not read back
+TEST(UrdfLoader, NamesWithControlCharactersAreRefused) {
+  const std::string xml = two_links(R"(<joint name="j&#10;one" type="revolute">)"
+                                    R"(<parent link="a"/><child link="b"/><axis xyz="0 0 1"/>)"
+                                    R"(<limit lower="-1" upper="1" effort="1" velocity="1"/>)"
+                                    R"(</joint>)");
+  try {
+    load_urdf_string(xml, "t.urdf", "");
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.urdf: joint name 'j\\none' holds a control "
+                                         "character: a name is one line of text"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(UrdfLoader, SubstitutionsThatNeedXacroAreErrors) {
   try {
     load_urdf_string(two_links(joint("fixed", R"x(<origin xyz="0 0 $(arg missing)"/>)x")), "t.urdf",

@@ -31,6 +31,10 @@ struct PyModel {
   std::vector<std::string> package_paths;
   bool strict = false;
   std::vector<std::string> xacro_args;
+  // Newton's model.joint_q and model.joint_qd: the neutral configuration and zero velocities
+  // until written (eval_ik into them, an edit of an element), kept from access to access
+  std::vector<double> joint_q, joint_qd;
+  bool joint_arrays = false;
 };
 
 // Robot file (URDF, xacro, MJCF; or a shipped robot's name) through load_robot_file;

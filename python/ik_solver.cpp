@@ -98,12 +98,16 @@ std::unique_ptr<PySolver> make_solver_py(std::shared_ptr<PyModel> pm, py::object
   if (!pm) throw py::type_error("IKSolver: model is None");
   // taken as an object and checked here: an int past C's range was pybind's "incompatible
   // function arguments" TypeError, which names no argument
-  if (!py::isinstance<py::int_>(problems) || py::isinstance<py::bool_>(problems))
+  // any integer (numpy's too: n = np.int64(...) from a shape), not a bool or a float
+  const bool integer = (py::isinstance<py::int_>(problems) || PyIndex_Check(problems.ptr())) &&
+                       !py::isinstance<py::bool_>(problems) &&
+                       !py::isinstance(problems, py::module_::import("numpy").attr("bool_"));
+  if (!integer)
     throw py::type_error("IKSolver: n_problems must be an int, got " +
                          std::string(py::str(py::type::of(problems).attr("__name__"))));
   long long wide = 0;
   try {
-    wide = problems.cast<long long>();
+    wide = py::int_(problems).cast<long long>();
   } catch (const py::cast_error&) {
     wide = -1;
   }

@@ -19,6 +19,17 @@ struct PyState {
   State state;
 };
 
+// the model's joint_q and joint_qd, made on first use
+PyModel& model_joint_arrays(py::handle self) {
+  PyModel& p = self.cast<PyModel&>();
+  if (!p.joint_arrays) {
+    p.joint_q = p.model->neutral_configuration();
+    p.joint_qd.assign(std::size_t(p.model->dof_count), 0.0);
+    p.joint_arrays = true;
+  }
+  return p;
+}
+
 int body_index(const Model& m, const std::string& name) {
   int b = m.find_body(name);
   if (b < 0) throw py::value_error("unknown body '" + name + "'");
@@ -429,18 +440,36 @@ void bind_model_fk(py::module_& m) {
       .def_property_readonly(
           "warnings", [](const PyModel& p) { return p.warnings; },
           "What loading repaired or could not find (a list of messages)")
-      .def_property_readonly(
+      .def_property(
           "joint_q",
-          [](const PyModel& p) { return doubles_array(p.model->neutral_configuration()); },
-          "The neutral configuration (a new array): the robot file's home (zero and identity "
-          "quaternions; an MJCF's qpos0) with 1-dof joints clamped into their limits")
-      .def_property_readonly(
-          "joint_qd",
-          [](const PyModel& p) {
-            return doubles_array(std::vector<double>(std::size_t(p.model->dof_count), 0.0));
+          [](py::object self) {
+            PyModel& p = model_joint_arrays(self);
+            return view_of(p.joint_q.data(), {py::ssize_t(p.joint_q.size())}, self, true);
           },
-          "Zero joint velocities (a new array of joint_dof_count), as Newton's Model.joint_qd "
-          "starts: eval_fk(model, model.joint_q, model.joint_qd, state) runs as there")
+          [](py::object self, py::handle v) {
+            PyModel& p = model_joint_arrays(self);
+            auto a = as_doubles(v, "Model.joint_q", {py::ssize_t(p.joint_q.size())});
+            std::copy_n(a.data(), p.joint_q.size(), p.joint_q.data());
+          },
+          "(joint_coord_count,) float64, the model's own joint coordinates as Newton's: the "
+          "neutral configuration at load (the robot file's home, zero and identity quaternions; "
+          "an MJCF's qpos0, with 1-dof joints clamped into their limits), then what is written "
+          "into it (eval_ik(model, state, model.joint_q), model.joint_q[3] = -1.0; assigning an "
+          "array copies into it). Not pickled: a pickled model starts neutral again")
+      .def_property(
+          "joint_qd",
+          [](py::object self) {
+            PyModel& p = model_joint_arrays(self);
+            return view_of(p.joint_qd.data(), {py::ssize_t(p.joint_qd.size())}, self, true);
+          },
+          [](py::object self, py::handle v) {
+            PyModel& p = model_joint_arrays(self);
+            auto a = as_doubles(v, "Model.joint_qd", {py::ssize_t(p.joint_qd.size())});
+            std::copy_n(a.data(), p.joint_qd.size(), p.joint_qd.data());
+          },
+          "(joint_dof_count,) float64, the model's own joint velocities as Newton's: zero at "
+          "load, then what is written into it (as joint_q): eval_fk(model, model.joint_q, "
+          "model.joint_qd, state) runs as there")
       .def(
           "middle_configuration",
           [](const PyModel& p) { return doubles_array(p.model->middle_configuration()); },
@@ -466,8 +495,16 @@ void bind_model_fk(py::module_& m) {
           "A joint_mask for eval_fk selecting `joint` and, with_descendants, its branch; joints "
           "that mimic a selected one join it (they move with it)")
       .def(
-          "state", [](const PyModel& p) { return PyState{State(*p.model)}; },
-          "A new State: identity body poses, zero twists")
+          "state",
+          [](const PyModel& p, bool requires_grad) {
+            if (requires_grad)
+              throw py::value_error(
+                  "Model.state: requires_grad=True: ikwb has no gradients (its Jacobians are "
+                  "analytic; see ikwb.ik)");
+            return PyState{State(*p.model)};
+          },
+          py::arg("requires_grad") = false,
+          "A new State: identity body poses, zero twists (requires_grad, Newton's, must be False)")
       .def("__repr__", [](const PyModel& p) {
         const Model& mm = *p.model;
         return "<ikwb.Model '" + mm.name + "': " + std::to_string(mm.body_count) + " bodies, " +

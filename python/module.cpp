@@ -41,9 +41,15 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   std::vector<std::string> absolute_paths;
   for (const std::string& p : package_paths)
     absolute_paths.push_back(std::filesystem::absolute(p).string());
-  return std::make_shared<PyModel>(PyModel{r.model, r.warnings,
-                                           std::filesystem::absolute(file).string(), floating_base,
-                                           absolute_paths, strict, xacro_args});
+  auto model = std::make_shared<PyModel>();
+  model->model = r.model;
+  model->warnings = r.warnings;
+  model->path = std::filesystem::absolute(file).string();
+  model->floating_base = floating_base;
+  model->package_paths = absolute_paths;
+  model->strict = strict;
+  model->xacro_args = xacro_args;
+  return model;
 }
 
 std::vector<std::string> path_texts(const std::vector<std::filesystem::path>& paths) {
@@ -382,6 +388,24 @@ class Array(_np.ndarray):
     def device(self):
         """'cpu': the arrays live in host memory."""
         return "cpu"
+
+    def assign(self, src):
+        """Copies src (an array of this shape, or a Warp-like object with numpy()) into this
+        array's memory, as Warp's assign."""
+        if hasattr(src, "numpy") and not isinstance(src, _np.ndarray):
+            src = src.numpy()
+        src = _np.asarray(src)
+        if src.shape != self.shape:
+            raise ValueError(f"Array.assign: expected shape {self.shape}, got {src.shape}")
+        self[...] = src
+
+    def zero_(self):
+        """Sets every element to 0 in place, as Warp's zero_."""
+        self[...] = 0
+
+    def fill_(self, value):
+        """Sets every element to value in place, as Warp's fill_."""
+        self[...] = value
 )",
            m.attr("__dict__"));
   bind_model_fk(m);

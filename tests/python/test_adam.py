@@ -40,7 +40,7 @@ def rotation_matrix(q):
 def world_pose(ik, H, joint_values, frame):
     """FK of the solution with the module's own eval_fk (base from H)."""
     m = ik.model
-    q = m.joint_q
+    q = m.joint_q.copy()
     q[:3] = H[:3, 3]
     R = H[:3, :3]
     w = np.sqrt(max(0.0, 1 + np.trace(R))) / 2

@@ -384,6 +384,10 @@ def test_solver_value_errors(panda):
         ik.IKSolver(panda, 2, [obj], n_seeds=10**12)
     with pytest.raises(TypeError, match="n_problems must be an int, got float"):
         ik.IKSolver(panda, 2.0, [obj])
+    with pytest.raises(TypeError, match="n_problems must be an int, got bool"):
+        ik.IKSolver(panda, True, [obj])
+    # numpy's integers too (a count taken from an array's shape or a sum)
+    assert ik.IKSolver(panda, np.int64(2), [obj]).n_problems == 2
     # rng_seed takes any 64-bit unsigned value (a plain int too); beyond, a ValueError that
     # names it
     for seed in (0, 1, 42, 2**32 + 1, 2**64 - 1, np.uint64(7), np.int64(3)):

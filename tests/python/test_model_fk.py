@@ -103,7 +103,7 @@ def test_state_shapes_and_views(panda):
 def test_arrays_read_as_newton_code_reads_warp_arrays(panda):
     # newton code reads its Warp arrays with .numpy(): the same lines run on ours
     state = panda.state()
-    q = panda.joint_q
+    q = panda.joint_q.copy()  # the model's own array stays neutral for the other tests
     q[3] = -1.5
     ikwb.eval_fk(panda, q, None, state)
     poses = state.body_q.numpy()
@@ -412,7 +412,7 @@ def test_non_finite_values_are_rejected(panda):
 
 def test_zero_quaternion_of_a_free_joint_is_rejected():
     m = ikwb.Model.from_urdf(PANDA, floating_base=True)
-    q = m.joint_q
+    q = m.joint_q.copy()
     q[3:7] = 0
     with pytest.raises(ValueError, match=r"eval_fk joint_q: joint '.*' \(free\) has a zero "
                                          r"quaternion \(columns 3 to 6\)"):
@@ -539,3 +539,46 @@ def test_an_input_too_large_to_copy_is_a_memory_error_that_names_it(panda):
     with pytest.raises(MemoryError, match=r"eval_fk_batch joint_q: a contiguous float64 copy "
                        r"of 8000000000000 values \(6.4e\+04 GB\) could not be made"):
         ikwb.eval_fk_batch(panda, q)
+
+
+def test_newton_branch_edit_on_the_models_own_joint_q():
+    # Newton's recipe: refresh model.joint_q from the state (eval_ik), edit an element, masked FK
+    # from it. Each access was a new neutral array: the refresh and the edit were lost without a
+    # word and the tool ended 0.6 m from the edited pose (a review)
+    model = ikwb.Model.from_urdf(PANDA)
+    state = model.state(requires_grad=False)
+    q_sim = np.array([0.1, -0.3, 0.2, -2.0, 0.1, 1.8, 0.8, 0.02])
+    ikwb.eval_fk(model, q_sim, None, state)
+    ikwb.eval_ik(model, state, model.joint_q, model.joint_qd)
+    np.testing.assert_allclose(model.joint_q, q_sim, atol=1e-12)
+    j = model.joint_index("panda_joint4")
+    model.joint_q[model.joint_q_start[j]] += 0.2
+    ikwb.eval_fk(model, model.joint_q, model.joint_qd, state,
+                 joint_mask=model.branch_joint_mask(j, with_descendants=True))
+    expect = q_sim.copy()
+    expect[3] += 0.2
+    ref = model.state()
+    ikwb.eval_fk(model, expect, None, ref)
+    np.testing.assert_allclose(state.body_q, ref.body_q, atol=1e-12)
+    # assigning copies into it; a wrong size names the array
+    model.joint_q = model.joint_limit_lower
+    assert np.array_equal(model.joint_q, model.joint_limit_lower)
+    with pytest.raises(ValueError, match="Model.joint_q"):
+        model.joint_q = np.zeros(3)
+    with pytest.raises(ValueError, match="requires_grad=True: ikwb has no gradients"):
+        model.state(requires_grad=True)
+    # each model has its own
+    assert not np.array_equal(ikwb.Model.from_urdf(PANDA).joint_q, model.joint_q)
+
+
+def test_arrays_assign_zero_and_fill_as_warp_arrays(panda):
+    state = panda.state()
+    poses = np.tile([0.1, 0.2, 0.3, 0, 0, 0, 1.0], (panda.body_count, 1))
+    state.body_q.assign(poses)
+    assert np.array_equal(state.body_q, poses)
+    state.body_qd.fill_(2.0)
+    assert (state.body_qd == 2.0).all()
+    state.body_qd.zero_()
+    assert not state.body_qd.any()
+    with pytest.raises(ValueError, match=r"Array.assign: expected shape \(13, 6\), got \(6,\)"):
+        state.body_qd.assign(np.zeros(6))

@@ -392,6 +392,13 @@ int AppState::add_objective(Objective spec) {
   refit_key_targets();
   info("added " + objectives[index].name() + " objective");
   if (spec.params.type == ObjectiveType::kSelfCollision) warn_overlapping_pairs();
+  // the links it cannot see (meshes that did not load: Menagerie's G1 without its mesh files
+  // has no torso, and an arm through it read every pair outside the margin), as a scene with
+  // it warns when it is opened
+  if (spec.params.type == ObjectiveType::kSelfCollision ||
+      spec.params.type == ObjectiveType::kWorldCollision)
+    for (const std::string& w : model->collision.warnings)
+      warn(objectives[index].name() + ": " + w);
   // a target that leaves dofs free, on a robot without a posture: those dofs drift with every
   // drag (the same target, another configuration), which a null-space posture prevents. Only
   // the dofs that move its link count (a wide tree's 994 other dofs were said to drift).

@@ -143,6 +143,30 @@ TEST_F(Explain, AddingSelfCollisionWherePairsOverlapSaysSo) {
       << log();
 }
 
+// self collision added on a robot whose collision meshes did not load (Menagerie's G1 without
+// its mesh files: no torso, and an arm through it read every pair outside the margin) names the
+// links it cannot see
+TEST_F(Explain, AddingSelfCollisionWithoutSomeLinksMeshesSaysSo) {
+  std::ofstream(path("bot.urdf")) << R"(<robot name="bot">
+    <link name="base"><collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
+    <link name="torso"><collision><geometry><mesh filename="torso.stl"/></geometry></collision>
+    </link>
+    <link name="arm"><collision><origin xyz="0.3 0 0"/><geometry><box size="0.4 0.05 0.05"/>
+    </geometry></collision></link>
+    <joint name="waist" type="revolute"><parent link="base"/><child link="torso"/>
+      <origin xyz="0 0 0.3"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+    </joint>
+    <joint name="shoulder" type="revolute"><parent link="torso"/><child link="arm"/>
+      <origin xyz="0 0 0.2"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+    </joint></robot>)";
+  ASSERT_EQ(run("robot bot.urdf\nwait 2\nadd self_collision\nwait 2\n"), 0) << log();
+  EXPECT_NE(log().find("self_collision: " + path("bot.urdf") +
+                       ": link 'torso': collision 0 has no loaded mesh; it is not used for "
+                       "collisions"),
+            std::string::npos)
+      << log();
+}
+
 // a pose target on a 7-dof arm without a posture leaves a dof to drift: the Messages say so
 // and how to hold it; with a posture (the preset's) nothing is said
 TEST_F(Explain, ATargetThatLeavesDofsFreeSuggestsAPosture) {

@@ -192,10 +192,12 @@ std::vector<std::string> describe_segment(const SegmentReport& s) {
                                 s.max_rotation_error) +
                   reach_advice(s));
   if (s.breaks_hard())
-    out.push_back(seg + printf_string("the hard objective '%s' is broken at %d samples, first at "
-                                      "t = %.4g s (by up to %.3g); a joint segment does not solve: "
-                                      "make it a task segment, or add a key that keeps clear",
-                                      s.broken.c_str(), s.hard_breaks, s.first_break, s.max_break));
+    out.push_back(seg +
+                  printf_string("the hard objective '%s' is broken at %d samples, first at "
+                                "t = %.4g s (by up to %.3g%s); a joint segment does not "
+                                "solve: make it a task segment, or add a key that keeps clear",
+                                s.broken.c_str(), s.hard_breaks, s.first_break, s.max_break,
+                                s.broken_unit.c_str()));
   if (s.slides_hard())
     out.push_back(seg +
                   printf_string("the hard objective '%s' has the same target at both keys but "
@@ -339,7 +341,8 @@ TaskProblem make_task_problem(std::shared_ptr<const Model> model,
 // the hard objective without a target that reports break most beyond tol_constraint: its name
 // into *name and its violation into *by (left as they are when none does)
 void hardest_break(const IkProblem& p, const std::vector<ObjectiveReport>& reports,
-                   const SolverSettings& settings, std::string* name, double* by) {
+                   const SolverSettings& settings, std::string* name, double* by,
+                   std::string* unit = nullptr) {
   for (int o = 0; o < p.objective_count(); ++o) {
     const Objective& ob = p.objective(o);
     if (!ob.params.hard || !reports[std::size_t(o)].pursued || ob.has_target()) continue;
@@ -347,6 +350,13 @@ void hardest_break(const IkProblem& p, const std::vector<ObjectiveReport>& repor
     if (v > settings.tol_constraint && v > *by) {
       *by = v;
       *name = ob.name;
+      const ObjectiveType t = ob.params.type;
+      if (unit)
+        *unit = t == ObjectiveType::kOrientationCone ? " rad"
+                : t == ObjectiveType::kMinDistance || t == ObjectiveType::kSelfCollision ||
+                        t == ObjectiveType::kWorldCollision || t == ObjectiveType::kSupportPolygon
+                    ? " m"
+                    : "";
     }
   }
 }
@@ -563,14 +573,15 @@ Trajectory render_timeline(std::shared_ptr<const Model> model,
         eval_fk(m, q, {}, fk);
         const std::vector<ObjectiveReport> reports =
             report_objectives(task->problem, 0, q, fk.body_q, settings);
-        std::string name;
+        std::string name, unit;
         double by = 0;
-        hardest_break(task->problem, reports, settings, &name, &by);
+        hardest_break(task->problem, reports, settings, &name, &by, &unit);
         if (!name.empty()) {
           if (r.hard_breaks++ == 0) r.first_break = out.times[i];
           if (by > r.max_break) {
             r.max_break = by;
             r.broken = name;
+            r.broken_unit = unit;
           }
         }
         bool slid = false;

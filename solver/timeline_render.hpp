@@ -97,6 +97,7 @@ struct SegmentReport {
   double first_break = -1;  // s, the first of them (-1: none)
   double max_break = 0;     // the largest violation (the objective's unit: m for distances)
   std::string broken;       // the objective of max_break
+  std::string broken_unit;  // max_break's: " m" (distances), " rad" (a cone), else ""
   // joint: samples (its keys included) at which a hard objective whose target is the same at
   // both keys (a pinned foot) is off that target beyond the tolerances: the segment follows the
   // keys' joint values, so the link slides between them. A target that moves between the keys

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_path.hpp"
@@ -388,6 +389,10 @@ TEST(TimelineRender, FlagsJointSegmentsAndKeysThatBreakAHardObjective) {
   EXPECT_LT(s.first_break, tl.keys[1].time);
   EXPECT_GT(s.max_break, 0.04);  // the hand's capsule reaches the sphere's centre
   EXPECT_TRUE(described(s, "the hard objective 'keep out' is broken at"));
+  EXPECT_EQ(s.broken_unit, " m");  // the distance's unit said (it was a bare number)
+  char by[64];
+  std::snprintf(by, sizeof by, "(by up to %.3g m)", s.max_break);
+  EXPECT_TRUE(described(s, by));
 
   // task segments: a key inside the sphere is the cause of its jump
   tl = pick_and_place(p, Interpolation::kTask);

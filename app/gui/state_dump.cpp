@@ -220,7 +220,14 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
       json vertices = json::array();
       for (int k = 0; k < h; ++k) vertices.push_back(vec(world[hull[k]]));
       e["vertices"] = vertices;
-      e["com"] = vec(center_of_mass(app.model->view(), app.fk.body_q.data()));
+      const Vec3<double> com = center_of_mass(app.model->view(), app.fk.body_q.data());
+      e["com"] = vec(com);
+      // where the view draws the centre of mass on the floor (the contacts' lowest height)
+      double floor = n > 0 ? world[0].z : 0.0;
+      for (int k = 1; k < n; ++k) floor = std::min(floor, world[k].z);
+      const glm::vec3 ground =
+          view.camera.project(render::to_glm(Vec3<double>{com.x, com.y, floor}), view.rect);
+      e["com_ground_screen"] = json::array({ground.x, ground.y});
     }
     if (o.type() == ObjectiveType::kLookAt && int(app.fk.body_q.size()) == app.model->body_count) {
       // the point the axis should point at (the target, or the followed point of link_b)

@@ -17,6 +17,7 @@ namespace {
 
 const glm::vec4 kInside(0.35f, 0.85f, 0.45f, 0.95f);
 const glm::vec4 kOutside(0.95f, 0.3f, 0.25f, 0.95f);
+const glm::vec4 kSwitchedOff(0.6f, 0.6f, 0.6f, 0.7f);
 
 glm::vec3 at(const Transform<double>& x, Vec3<double> p) {
   return render::to_glm(transform_point(x, p));
@@ -32,14 +33,19 @@ void support_polygon(render::Overlay& ov, const Model& m, const WorkbenchObjecti
   int h = support_hull(pts.data(), n, body_q.data(), world.data(), hull.data());
   double floor = world[0].z;
   for (int i = 1; i < n; ++i) floor = std::min(floor, world[i].z);
-  const bool inside = o.status.violation <= tol;
+  Vec3<double> c = center_of_mass(m.view(), body_q.data());
+  // switched off (the balance_vs_reach demo's "balance off"), the polygon is grey and the
+  // centre of mass says by its colour whether it is over it (margin aside): it was not drawn
+  bool inside = o.status.violation <= tol;
+  if (!o.enabled())
+    for (int e = 0; e < h && inside; ++e)
+      inside = h < 3 || cross2(world[hull[e]], world[hull[(e + 1) % h]], c) >= 0;
   const glm::vec4 col = inside ? kInside : kOutside;
   std::vector<glm::vec3> ring;
   for (int e = 0; e < h; ++e)
     ring.push_back(render::to_glm(Vec3<double>{world[hull[e]].x, world[hull[e]].y, floor}));
-  ov.polyline(ring, col, 2.5f, h > 2, false);
+  ov.polyline(ring, o.enabled() ? col : kSwitchedOff, 2.5f, h > 2, false);
   for (int i = 0; i < n; ++i) ov.point(render::to_glm(world[i]), glm::vec4(0.9f), 5.0f, false);
-  Vec3<double> c = center_of_mass(m.view(), body_q.data());
   glm::vec3 cg = render::to_glm(c), ground(cg.x, cg.y, float(floor));
   ov.line(cg, ground, glm::vec4(glm::vec3(col), 0.5f), 1.0f, false);
   ov.point(ground, col, 9.0f, false);
@@ -119,7 +125,7 @@ void draw_whole_body_overlays(render::Overlay& ov, const render::Camera& cam,
   const auto& body_q = app.fk.body_q;
   if (int(body_q.size()) != m.body_count) return;
   for (const WorkbenchObjective& o : app.objectives) {
-    if (!o.enabled()) continue;
+    if (!o.enabled() && o.type() != ObjectiveType::kSupportPolygon) continue;
     switch (o.type()) {
       case ObjectiveType::kSupportPolygon:
         support_polygon(ov, m, o, body_q, app.settings.tol_constraint);

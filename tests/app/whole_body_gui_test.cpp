@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
+#include <stb/stb_image.h>
 
 #include <nlohmann/json.hpp>
 
@@ -167,6 +168,40 @@ TEST_F(WholeBodyGui, BalanceVsReachDemoShowsTheTug) {
   EXPECT_TRUE(balance["reached"].get<bool>());
   EXPECT_FALSE(hand["reached"].get<bool>());
   EXPECT_GT(hand["position_error"].get<double>(), 0.01);
+}
+
+// balance switched off (the demo's second step): the centre of mass leaves the polygon, and the
+// view still shows it, red on the floor (neither the polygon nor the dot was drawn)
+TEST_F(WholeBodyGui, BalanceSwitchedOffStillShowsWhereTheCentreOfMassIs) {
+  ASSERT_EQ(run("robot humanoid\nview hints off\ncamera yaw 70deg pitch 60deg distance 3.2 "
+                "target 0.3 0 0.2\nwait 20\ntarget 3 1.0 -0.25 0.887\nenable 6 off\nwait 80\n"
+                "screenshot off.png\n" +
+                dump_cmd("off.json")),
+            0)
+      << log();
+  const json d = dump("off.json");
+  const json& balance = d["objectives"][6];
+  ASSERT_EQ(balance["type"], "support_polygon");
+  ASSERT_TRUE(balance.contains("com_ground_screen")) << balance.dump();
+  const double com_x = balance["com"][0];
+  double front = -1e9;
+  for (const json& v : balance["vertices"]) front = std::max(front, v[0].get<double>());
+  ASSERT_GT(com_x, front);  // past the toes
+  int w = 0, h = 0, channels = 0;
+  uint8_t* px = stbi_load(path("off.png").c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(px, nullptr);
+  const int cx = int(std::lround(balance["com_ground_screen"][0].get<double>()));
+  const int cy = int(std::lround(balance["com_ground_screen"][1].get<double>()));
+  bool red = false;
+  for (int dy = -2; dy <= 2; ++dy)
+    for (int dx = -2; dx <= 2; ++dx) {
+      const int x = cx + dx, y = cy + dy;
+      if (x < 0 || y < 0 || x >= w || y >= h) continue;
+      const uint8_t* c = px + (std::size_t(y) * w + x) * 4;
+      red = red || (c[0] > 200 && c[1] < 120 && c[2] < 110);
+    }
+  stbi_image_free(px);
+  EXPECT_TRUE(red) << "no red dot at " << cx << ", " << cy;
 }
 
 // A hand pulled out of reach against the humanoid preset's hard feet and balance: frame after

@@ -249,6 +249,10 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
       pulled.push_back({{"objective", p.objective}, {"share", p.share}});
     e["blocked_by"] = blocked;
     e["pulled_by"] = pulled;
+    // what the panels say as "helped by the others by": the listed shares add up to more than
+    // they split (a script could not reconcile a 52 mm pull with a 34 mm error)
+    const double others = s.others_share();
+    e["helped_by_others"] = !s.pulled_by.empty() && others < -0.01 * s.share_error ? -others : 0.0;
     e["share_unit"] = s.unit == ShareUnit::kNone ? json(nullptr) : json(to_string(s.unit));
     e["best_error"] =
         s.explained && std::isfinite(s.best_error) ? json(s.best_error) : json(nullptr);

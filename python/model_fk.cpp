@@ -30,6 +30,21 @@ PyModel& model_joint_arrays(py::handle self) {
   return p;
 }
 
+// the getter and setter of one of them: a writable view of it; assigning copies into it
+auto model_vector_get(std::vector<double> PyModel::*member) {
+  return [member](py::object self) {
+    std::vector<double>& v = model_joint_arrays(self).*member;
+    return view_of(v.data(), {py::ssize_t(v.size())}, self, true);
+  };
+}
+auto model_vector_set(std::vector<double> PyModel::*member, const char* what) {
+  return [member, what](py::object self, py::handle values) {
+    std::vector<double>& v = model_joint_arrays(self).*member;
+    auto a = as_doubles(values, what, {py::ssize_t(v.size())});
+    std::copy_n(a.data(), v.size(), v.data());
+  };
+}
+
 int body_index(const Model& m, const std::string& name) {
   int b = m.find_body(name);
   if (b < 0) throw py::value_error("unknown body '" + name + "'");
@@ -440,36 +455,19 @@ void bind_model_fk(py::module_& m) {
       .def_property_readonly(
           "warnings", [](const PyModel& p) { return p.warnings; },
           "What loading repaired or could not find (a list of messages)")
-      .def_property(
-          "joint_q",
-          [](py::object self) {
-            PyModel& p = model_joint_arrays(self);
-            return view_of(p.joint_q.data(), {py::ssize_t(p.joint_q.size())}, self, true);
-          },
-          [](py::object self, py::handle v) {
-            PyModel& p = model_joint_arrays(self);
-            auto a = as_doubles(v, "Model.joint_q", {py::ssize_t(p.joint_q.size())});
-            std::copy_n(a.data(), p.joint_q.size(), p.joint_q.data());
-          },
-          "(joint_coord_count,) float64, the model's own joint coordinates as Newton's: the "
-          "neutral configuration at load (the robot file's home, zero and identity quaternions; "
-          "an MJCF's qpos0, with 1-dof joints clamped into their limits), then what is written "
-          "into it (eval_ik(model, state, model.joint_q), model.joint_q[3] = -1.0; assigning an "
-          "array copies into it). Not pickled: a pickled model starts neutral again")
-      .def_property(
-          "joint_qd",
-          [](py::object self) {
-            PyModel& p = model_joint_arrays(self);
-            return view_of(p.joint_qd.data(), {py::ssize_t(p.joint_qd.size())}, self, true);
-          },
-          [](py::object self, py::handle v) {
-            PyModel& p = model_joint_arrays(self);
-            auto a = as_doubles(v, "Model.joint_qd", {py::ssize_t(p.joint_qd.size())});
-            std::copy_n(a.data(), p.joint_qd.size(), p.joint_qd.data());
-          },
-          "(joint_dof_count,) float64, the model's own joint velocities as Newton's: zero at "
-          "load, then what is written into it (as joint_q): eval_fk(model, model.joint_q, "
-          "model.joint_qd, state) runs as there")
+      .def_property("joint_q", model_vector_get(&PyModel::joint_q),
+                    model_vector_set(&PyModel::joint_q, "Model.joint_q"),
+                    "(joint_coord_count,) float64, the model's own joint coordinates as Newton's: "
+                    "the neutral configuration at load (the robot file's home, zero and identity "
+                    "quaternions; an MJCF's qpos0, with 1-dof joints clamped into their limits), "
+                    "then what is written into it (eval_ik(model, state, model.joint_q), "
+                    "model.joint_q[3] = -1.0; assigning an array copies into it). Not pickled: a "
+                    "pickled model starts neutral again")
+      .def_property("joint_qd", model_vector_get(&PyModel::joint_qd),
+                    model_vector_set(&PyModel::joint_qd, "Model.joint_qd"),
+                    "(joint_dof_count,) float64, the model's own joint velocities as Newton's: "
+                    "zero at load, then what is written into it (as joint_q): eval_fk(model, "
+                    "model.joint_q, model.joint_qd, state) runs as there")
       .def(
           "middle_configuration",
           [](const PyModel& p) { return doubles_array(p.model->middle_configuration()); },

@@ -116,7 +116,8 @@ TEST(CliInfoLarge, DeepChainPrintsItsTree) {
   while (std::getline(lines, line)) {
     if (line == "tree:") in_tree = true;
     if (line == "joints:") break;
-    if (!in_tree || line.find("  (") == std::string::npos) continue;
+    // a link's line: "  NAME  (JOINT: TYPE)" (the tree's first line is the world frame's)
+    if (!in_tree || line == "  (world)" || line.find("  (") == std::string::npos) continue;
     ++tree_lines;
     widest = std::max(widest, line.size());
     last_link = line;

@@ -17,7 +17,16 @@ static_assert(sizeof(Spatial<double>) == 6 * sizeof(double), "body_qd rows are 6
 
 struct PyState {
   State state;
+  // Newton's State.joint_q and joint_qd: the model's neutral configuration and zero velocities
+  // when the state is made, then what is written into them; eval_fk takes them as arguments
+  // (eval_fk(model, state.joint_q, state.joint_qd, state)) and does not change them
+  std::vector<double> joint_q, joint_qd;
 };
+
+PyState make_state(const Model& m) {
+  return PyState{State(m), m.neutral_configuration(),
+                 std::vector<double>(std::size_t(m.dof_count), 0.0)};
+}
 
 // the model's joint_q and joint_qd, made on first use
 PyModel& model_joint_arrays(py::handle self) {
@@ -30,16 +39,23 @@ PyModel& model_joint_arrays(py::handle self) {
   return p;
 }
 
-// the getter and setter of one of them: a writable view of it; assigning copies into it
-auto model_vector_get(std::vector<double> PyModel::*member) {
-  return [member](py::object self) {
-    std::vector<double>& v = model_joint_arrays(self).*member;
+PyState& state_of(py::handle self) {
+  return self.cast<PyState&>();
+}
+
+// The getter and setter of a float64 vector member of a Model or State (joint_q, joint_qd): a
+// writable view of it; assigning an array copies into it. owner(self): the object holding it.
+template <class Owner>
+auto vector_get(std::vector<double> Owner::*member, Owner& (*owner)(py::handle)) {
+  return [member, owner](py::object self) {
+    std::vector<double>& v = owner(self).*member;
     return view_of(v.data(), {py::ssize_t(v.size())}, self, true);
   };
 }
-auto model_vector_set(std::vector<double> PyModel::*member, const char* what) {
-  return [member, what](py::object self, py::handle values) {
-    std::vector<double>& v = model_joint_arrays(self).*member;
+template <class Owner>
+auto vector_set(std::vector<double> Owner::*member, Owner& (*owner)(py::handle), const char* what) {
+  return [member, owner, what](py::object self, py::handle values) {
+    std::vector<double>& v = owner(self).*member;
     auto a = as_doubles(values, what, {py::ssize_t(v.size())});
     std::copy_n(a.data(), v.size(), v.data());
   };
@@ -455,16 +471,16 @@ void bind_model_fk(py::module_& m) {
       .def_property_readonly(
           "warnings", [](const PyModel& p) { return p.warnings; },
           "What loading repaired or could not find (a list of messages)")
-      .def_property("joint_q", model_vector_get(&PyModel::joint_q),
-                    model_vector_set(&PyModel::joint_q, "Model.joint_q"),
+      .def_property("joint_q", vector_get(&PyModel::joint_q, model_joint_arrays),
+                    vector_set(&PyModel::joint_q, model_joint_arrays, "Model.joint_q"),
                     "(joint_coord_count,) float64, the model's own joint coordinates as Newton's: "
                     "the neutral configuration at load (the robot file's home, zero and identity "
                     "quaternions; an MJCF's qpos0, with 1-dof joints clamped into their limits), "
                     "then what is written into it (eval_ik(model, state, model.joint_q), "
                     "model.joint_q[3] = -1.0; assigning an array copies into it). Not pickled: a "
                     "pickled model starts neutral again")
-      .def_property("joint_qd", model_vector_get(&PyModel::joint_qd),
-                    model_vector_set(&PyModel::joint_qd, "Model.joint_qd"),
+      .def_property("joint_qd", vector_get(&PyModel::joint_qd, model_joint_arrays),
+                    vector_set(&PyModel::joint_qd, model_joint_arrays, "Model.joint_qd"),
                     "(joint_dof_count,) float64, the model's own joint velocities as Newton's: "
                     "zero at load, then what is written into it (as joint_q): eval_fk(model, "
                     "model.joint_q, model.joint_qd, state) runs as there")
@@ -499,7 +515,7 @@ void bind_model_fk(py::module_& m) {
               throw py::value_error(
                   "Model.state: requires_grad=True: ikwb has no gradients (its Jacobians are "
                   "analytic; see ikwb.ik)");
-            return PyState{State(*p.model)};
+            return make_state(*p.model);
           },
           py::arg("requires_grad") = false,
           "A new State: identity body poses, zero twists (requires_grad, Newton's, must be False)")
@@ -510,11 +526,13 @@ void bind_model_fk(py::module_& m) {
                " coords, " + std::to_string(mm.dof_count) + " dofs>";
       });
 
-  py::class_<PyState>(m, "State",
-                      "Body state written by eval_fk: body_q (body_count x 7: position, then "
-                      "quaternion x, y, z, w) and body_qd (body_count x 6: v_com_world, "
-                      "omega_world). Both are writable views of the state's own memory.")
-      .def(py::init([](const PyModel& p) { return PyState{State(*p.model)}; }), py::arg("model"),
+  py::class_<PyState>(
+      m, "State",
+      "Body state written by eval_fk: body_q (body_count x 7: position, then "
+      "quaternion x, y, z, w) and body_qd (body_count x 6: v_com_world, "
+      "omega_world); and joint_q / joint_qd, as Newton's State has them. All are writable "
+      "views of the state's own memory.")
+      .def(py::init([](const PyModel& p) { return make_state(*p.model); }), py::arg("model"),
            "A state for `model`: identity body poses, zero twists (as model.state())")
       .def_property(
           "body_q",
@@ -543,10 +561,20 @@ void bind_model_fk(py::module_& m) {
           "(body_count, 6) float64: twist of each body in world coordinates, vx, vy, vz (m/s, "
           "the velocity of its centre of mass), wx, wy, wz (rad/s); a writable view of the "
           "state's memory (assigning an array copies into it)")
+      .def_property("joint_q", vector_get(&PyState::joint_q, state_of),
+                    vector_set(&PyState::joint_q, state_of, "State.joint_q"),
+                    "(joint_coord_count,) float64, as Newton's State.joint_q: the model's neutral "
+                    "configuration when the state is made, then what is written into it (a "
+                    "writable view; assigning an array copies into it). eval_fk reads the "
+                    "coordinates it is given: eval_fk(model, state.joint_q, state.joint_qd, state)")
+      .def_property("joint_qd", vector_get(&PyState::joint_qd, state_of),
+                    vector_set(&PyState::joint_qd, state_of, "State.joint_qd"),
+                    "(joint_dof_count,) float64, as Newton's State.joint_qd: zero when the state "
+                    "is made, then what is written into it (as joint_q)")
       .def(
-          "copy", [](const PyState& s) { return PyState{s.state}; }, "An independent copy")
-      .def("__copy__", [](const PyState& s) { return PyState{s.state}; })
-      .def("__deepcopy__", [](const PyState& s, py::object) { return PyState{s.state}; })
+          "copy", [](const PyState& s) { return PyState(s); }, "An independent copy")
+      .def("__copy__", [](const PyState& s) { return PyState(s); })
+      .def("__deepcopy__", [](const PyState& s, py::object) { return PyState(s); })
       .def("__repr__",
            [](const PyState& s) {
              return "<ikwb.State of " + std::to_string(s.state.body_q.size()) + " bodies>";
@@ -558,8 +586,9 @@ void bind_model_fk(py::module_& m) {
                     q.mutable_data());
         std::copy_n(reinterpret_cast<const double*>(s.state.body_qd.data()), 6 * n,
                     qd.mutable_data());
-        return py::make_tuple(py::module_::import("ikwb").attr("_state_from_pickle"),
-                              py::make_tuple(q, qd));
+        return py::make_tuple(
+            py::module_::import("ikwb").attr("_state_from_pickle"),
+            py::make_tuple(q, qd, doubles_array(s.joint_q), doubles_array(s.joint_qd)));
       });
 
   // what pickles of Model and State call, through Python functions of the module: a pickle
@@ -574,7 +603,7 @@ void bind_model_fk(py::module_& m) {
       "A pickled Model: its file loaded again with the arguments it was loaded with");
   m.def(
       "_state_from_arrays",
-      [](py::handle body_q, py::handle body_qd) {
+      [](py::handle body_q, py::handle body_qd, py::handle joint_q, py::handle joint_qd) {
         auto q = as_doubles(body_q, "State pickle body_q", {-1, 7});
         const py::ssize_t n = q.shape(0);
         auto qd = as_doubles(body_qd, "State pickle body_qd", {n, 6});
@@ -583,16 +612,22 @@ void bind_model_fk(py::module_& m) {
         s.state.body_qd.resize(std::size_t(n));
         std::copy_n(q.data(), 7 * n, reinterpret_cast<double*>(s.state.body_q.data()));
         std::copy_n(qd.data(), 6 * n, reinterpret_cast<double*>(s.state.body_qd.data()));
+        // (a pickle made before the state had them has none)
+        for (auto [values, out] : {std::pair{joint_q, &s.joint_q}, {joint_qd, &s.joint_qd}})
+          if (!values.is_none()) {
+            auto a = as_doubles(values, "State pickle joint values", {-1});
+            out->assign(a.data(), a.data() + a.shape(0));
+          }
         return s;
       },
-      "A pickled State: its body_q and body_qd");
+      "A pickled State: its body_q, body_qd, joint_q and joint_qd");
   py::exec(R"(
 def _model_from_pickle(*args):
     return _load_model(*args)
 
 
-def _state_from_pickle(body_q, body_qd):
-    return _state_from_arrays(body_q, body_qd)
+def _state_from_pickle(body_q, body_qd, joint_q=None, joint_qd=None):
+    return _state_from_arrays(body_q, body_qd, joint_q, joint_qd)
 )",
            m.attr("__dict__"));
 

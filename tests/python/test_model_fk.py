@@ -582,3 +582,27 @@ def test_arrays_assign_zero_and_fill_as_warp_arrays(panda):
     assert not state.body_qd.any()
     with pytest.raises(ValueError, match=r"Array.assign: expected shape \(13, 6\), got \(6,\)"):
         state.body_qd.assign(np.zeros(6))
+
+
+def test_a_state_has_newtons_joint_q_and_joint_qd(panda):
+    # newton code runs FK from the state's own coordinates (they were missing: AttributeError)
+    import copy
+    import pickle
+    state = panda.state()
+    np.testing.assert_array_equal(state.joint_q, ikwb.Model.from_urdf(PANDA).joint_q)
+    assert state.joint_qd.shape == (panda.joint_dof_count,) and not state.joint_qd.any()
+    state.joint_q[3] = -1.2
+    state.joint_qd[0] = 0.5
+    ikwb.eval_fk(panda, state.joint_q, state.joint_qd, state)
+    ref = panda.state()
+    q = ikwb.Model.from_urdf(PANDA).joint_q.copy()
+    q[3] = -1.2
+    qd = np.zeros(panda.joint_dof_count)
+    qd[0] = 0.5
+    ikwb.eval_fk(panda, q, qd, ref)
+    np.testing.assert_array_equal(state.body_q, ref.body_q)
+    np.testing.assert_array_equal(state.body_qd, ref.body_qd)
+    for c in [state.copy(), copy.deepcopy(state), pickle.loads(pickle.dumps(state))]:
+        assert c.joint_q[3] == -1.2 and c.joint_qd[0] == 0.5
+    with pytest.raises(ValueError, match="State.joint_q"):
+        state.joint_q = np.zeros(2)

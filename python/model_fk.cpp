@@ -17,20 +17,14 @@ static_assert(sizeof(Spatial<double>) == 6 * sizeof(double), "body_qd rows are 6
 
 struct PyState {
   State state;
-  // Newton's State.joint_q and joint_qd: the model's neutral configuration and zero velocities
-  // when the state is made, then what is written into them; eval_fk takes them as arguments
+  // Newton's State.joint_q and joint_qd: copies of the model's when the state is made, then
+  // what is written into them; eval_fk takes them as arguments
   // (eval_fk(model, state.joint_q, state.joint_qd, state)) and does not change them
   std::vector<double> joint_q, joint_qd;
 };
 
-PyState make_state(const Model& m) {
-  return PyState{State(m), m.neutral_configuration(),
-                 std::vector<double>(std::size_t(m.dof_count), 0.0)};
-}
-
 // the model's joint_q and joint_qd, made on first use
-PyModel& model_joint_arrays(py::handle self) {
-  PyModel& p = self.cast<PyModel&>();
+PyModel& with_joint_arrays(PyModel& p) {
   if (!p.joint_arrays) {
     p.joint_q = p.model->neutral_configuration();
     p.joint_qd.assign(std::size_t(p.model->dof_count), 0.0);
@@ -38,9 +32,19 @@ PyModel& model_joint_arrays(py::handle self) {
   }
   return p;
 }
+PyModel& model_joint_arrays(py::handle self) {
+  return with_joint_arrays(self.cast<PyModel&>());
+}
 
 PyState& state_of(py::handle self) {
   return self.cast<PyState&>();
+}
+
+// a new State of the model, its joint_q and joint_qd copies of the model's (Newton's
+// Model.state() clones them: model.joint_q[:] = q0; state = model.state() starts at q0)
+PyState make_state(PyModel& model) {
+  const PyModel& p = with_joint_arrays(model);
+  return PyState{State(*p.model), p.joint_q, p.joint_qd};
 }
 
 // The getter and setter of a float64 vector member of a Model or State (joint_q, joint_qd): a
@@ -362,7 +366,8 @@ void bind_model_fk(py::module_& m) {
 
   py::class_<PyModel, std::shared_ptr<PyModel>> model(
       m, "Model",
-      "An immutable robot model: bodies and joints in topological order (structure of arrays). "
+      "A robot model: bodies and joints in topological order (structure of arrays), immutable but "
+      "for its joint_q and joint_qd. "
       "Array attributes are read-only views of the C++ model.");
   model
       .def_static(
@@ -380,10 +385,14 @@ void bind_model_fk(py::module_& m) {
           "floating_base attaches the root with a free joint (7 coords, 6 dofs); "
           "xacro_args: 'NAME:=VALUE' strings for a .xacro file's xacro run. "
           "Raises ikwb.ModelError (a ValueError) naming the file and the problem.")
-      // immutable: a copy is the same model; a pickle is how to load it (the file is read
-      // again where it is unpickled, e.g. by a multiprocessing worker)
+      // the kinematics are immutable: a copy shares them, and a deep copy has joint_q and
+      // joint_qd of its own; a pickle is how to load it (the file is read again where it is
+      // unpickled, e.g. by a multiprocessing worker)
       .def("__copy__", [](py::object self) { return self; })
-      .def("__deepcopy__", [](py::object self, py::object) { return self; })
+      .def("__deepcopy__",
+           [](py::object self, py::object) {
+             return std::make_shared<PyModel>(model_joint_arrays(self));
+           })
       .def("__reduce__",
            [](const PyModel& p) {
              return py::make_tuple(
@@ -510,15 +519,16 @@ void bind_model_fk(py::module_& m) {
           "that mimic a selected one join it (they move with it)")
       .def(
           "state",
-          [](const PyModel& p, bool requires_grad) {
+          [](PyModel& self, bool requires_grad) {
             if (requires_grad)
               throw py::value_error(
                   "Model.state: requires_grad=True: ikwb has no gradients (its Jacobians are "
                   "analytic; see ikwb.ik)");
-            return make_state(*p.model);
+            return make_state(self);
           },
           py::arg("requires_grad") = false,
-          "A new State: identity body poses, zero twists (requires_grad, Newton's, must be False)")
+          "A new State: identity body poses, zero twists, joint_q and joint_qd copies of the "
+          "model's (requires_grad, Newton's, must be False)")
       .def("__repr__", [](const PyModel& p) {
         const Model& mm = *p.model;
         return "<ikwb.Model '" + mm.name + "': " + std::to_string(mm.body_count) + " bodies, " +
@@ -532,7 +542,7 @@ void bind_model_fk(py::module_& m) {
       "quaternion x, y, z, w) and body_qd (body_count x 6: v_com_world, "
       "omega_world); and joint_q / joint_qd, as Newton's State has them. All are writable "
       "views of the state's own memory.")
-      .def(py::init([](const PyModel& p) { return make_state(*p.model); }), py::arg("model"),
+      .def(py::init([](PyModel& model) { return make_state(model); }), py::arg("model"),
            "A state for `model`: identity body poses, zero twists (as model.state())")
       .def_property(
           "body_q",
@@ -561,16 +571,17 @@ void bind_model_fk(py::module_& m) {
           "(body_count, 6) float64: twist of each body in world coordinates, vx, vy, vz (m/s, "
           "the velocity of its centre of mass), wx, wy, wz (rad/s); a writable view of the "
           "state's memory (assigning an array copies into it)")
-      .def_property("joint_q", vector_get(&PyState::joint_q, state_of),
-                    vector_set(&PyState::joint_q, state_of, "State.joint_q"),
-                    "(joint_coord_count,) float64, as Newton's State.joint_q: the model's neutral "
-                    "configuration when the state is made, then what is written into it (a "
-                    "writable view; assigning an array copies into it). eval_fk reads the "
-                    "coordinates it is given: eval_fk(model, state.joint_q, state.joint_qd, state)")
+      .def_property(
+          "joint_q", vector_get(&PyState::joint_q, state_of),
+          vector_set(&PyState::joint_q, state_of, "State.joint_q"),
+          "(joint_coord_count,) float64, as Newton's State.joint_q: a copy of the model's "
+          "joint_q when the state is made, then what is written into it (a "
+          "writable view; assigning an array copies into it). eval_fk reads the "
+          "coordinates it is given: eval_fk(model, state.joint_q, state.joint_qd, state)")
       .def_property("joint_qd", vector_get(&PyState::joint_qd, state_of),
                     vector_set(&PyState::joint_qd, state_of, "State.joint_qd"),
-                    "(joint_dof_count,) float64, as Newton's State.joint_qd: zero when the state "
-                    "is made, then what is written into it (as joint_q)")
+                    "(joint_dof_count,) float64, as Newton's State.joint_qd: a copy of the model's "
+                    "joint_qd when the state is made, then what is written into it (as joint_q)")
       .def(
           "copy", [](const PyState& s) { return PyState(s); }, "An independent copy")
       .def("__copy__", [](const PyState& s) { return PyState(s); })

@@ -455,7 +455,16 @@ def test_models_and_states_copy_and_pickle(tmp_path):
     import copy
     import pickle
     m = ikwb.Model.from_urdf(PANDA, floating_base=True)
-    assert copy.copy(m) is m and copy.deepcopy(m) is m  # immutable
+    assert copy.copy(m) is m  # the kinematics are immutable: shared
+    # a deep copy has joint_q and joint_qd of its own (it shared the model's writable ones)
+    m.joint_q[0] = 1.0
+    deep = copy.deepcopy(m)
+    assert deep is not m and deep.joint_q[0] == 1.0
+    deep.joint_q[0] = 2.0
+    assert m.joint_q[0] == 1.0 and list(deep.body_key) == list(m.body_key)
+    # and a state starts at the model's joint_q, as Newton's Model.state() clones it
+    assert m.state().joint_q[0] == 1.0 and ikwb.State(deep).joint_q[0] == 2.0
+    m.joint_q = ikwb.Model.from_urdf(PANDA, floating_base=True).joint_q
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         back = pickle.loads(pickle.dumps(m, protocol))  # loaded again from its file and options
         assert back.joint_coord_count == m.joint_coord_count == 15

@@ -221,25 +221,26 @@ std::vector<Vec3<double>> lowest_face_points(const Model& m, int link,
       if (nz < most_down) most_down = nz, axis = k, side = 1;
       if (-nz < most_down) most_down = -nz, axis = k, side = 0;
     }
-    Bottom face{{}, 0};
+    Bottom face{{}, HUGE_VAL};
     for (const Vec3<double>& c : corners) {
       bool on_side = side ? c[axis] >= corners[7][axis] : c[axis] <= corners[0][axis];
       if (!on_side) continue;
       Vec3<double> p = transform_point(in_link, c);
       face.points.push_back(p);
-      face.z += transform_point(x, p).z / 4.0;
+      face.z = std::min(face.z, transform_point(x, p).z);
     }
     bottoms.push_back(std::move(face));
   }
   if (bottoms.empty()) return {};
-  // every shape that stands as low as the lowest: a sole of four spheres (MuJoCo Menagerie's G1)
-  // gave its first toe sphere alone, and two feet a line the centre of mass was held on
+  // every shape whose lowest point stands as low as the lowest's: a sole of four spheres (MuJoCo
+  // Menagerie's G1) gave its first toe sphere alone, and two feet a line the centre of mass was
+  // held on; a shape kSoleHeight above it (a bumper, an ankle) is not stood on
   double lowest = HUGE_VAL;
   for (const Bottom& b : bottoms) lowest = std::min(lowest, b.z);
   std::vector<Vec3<double>> points;
   int standing = 0;
   for (const Bottom& b : bottoms)
-    if (b.z <= lowest + kStandingHeight) {
+    if (b.z < lowest + kSoleHeight) {
       points.insert(points.end(), b.points.begin(), b.points.end());
       ++standing;
     }

@@ -36,11 +36,14 @@ int clamp_to_limits_named(const Model& model, const std::vector<double>& lower,
                           const std::string& where, std::vector<std::string>& warnings);
 
 // Contact points of a support polygon on `link` (link frame) where the scene gives none: the
-// bottoms of the link's collision shapes (its visuals when it has none) that stand within
-// kStandingHeight of the lowest at the poses body_q. A box gives the four corners of its face
-// that looks most downwards, a cylinder or a mesh that face of its bounding box (in the shape's
-// frame), a sphere its lowest point; several such shapes (a sole of spheres, a heel box and a toe
-// box) give the corners of their outline in world xy. Empty when the link has no shapes.
+// bottoms of the link's collision shapes (its visuals when it has none) whose lowest points stand
+// less than kSoleHeight above the lowest's at the poses body_q. A box gives the four corners of
+// its face that looks most downwards, a cylinder or a mesh that face of its bounding box (in the
+// shape's frame), a sphere its lowest point; several such shapes (a sole of spheres, a heel box
+// and a toe box) give the corners of their outline in world xy. Empty when the link has no
+// shapes. (The workbench's default support polygon takes the links whose contacts stand within
+// kStandingHeight of the lowest link's.)
+constexpr double kSoleHeight = 0.005;     // m
 constexpr double kStandingHeight = 0.01;  // m
 std::vector<Vec3<double>> lowest_face_points(const Model& model, int link,
                                              const std::vector<Transform<double>>& body_q);

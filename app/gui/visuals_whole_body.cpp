@@ -37,9 +37,15 @@ void support_polygon(render::Overlay& ov, const Model& m, const WorkbenchObjecti
   // switched off (the balance_vs_reach demo's "balance off"), the polygon is grey and the
   // centre of mass says by its colour whether it is over it (margin aside): it was not drawn
   bool inside = o.status.violation <= tol;
-  if (!o.enabled())
+  if (!o.enabled() && h >= 3) {
     for (int e = 0; e < h && inside; ++e)
-      inside = h < 3 || cross2(world[hull[e]], world[hull[(e + 1) % h]], c) >= 0;
+      inside = cross2(world[hull[e]], world[hull[(e + 1) % h]], c) >= 0;
+  } else if (!o.enabled()) {
+    // a point or a segment (two feet of one sphere each): on it
+    const Vec3<double>&a = world[hull[0]], &b = world[hull[h - 1]];
+    const double t = segment_param_xy(a, b, c);
+    inside = std::hypot(a.x + t * (b.x - a.x) - c.x, a.y + t * (b.y - a.y) - c.y) <= tol;
+  }
   const glm::vec4 col = inside ? kInside : kOutside;
   std::vector<glm::vec3> ring;
   for (int e = 0; e < h; ++e)

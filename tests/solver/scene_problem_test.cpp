@@ -292,10 +292,10 @@ TEST(SceneProblem, ASupportMarginWiderThanItsPolygonAllowsIsAWarning) {
 }
 
 // A contact link without points stands on the bottoms of its shapes that are as low as the
-// lowest (within kStandingHeight): a sole of four spheres, as MuJoCo Menagerie's G1 has, gave its
-// first toe sphere alone (both feet then made a line the centre of mass was held on, the robot
-// on its toes); a raised sphere (an ankle's) is not stood on; a box gives its bottom face and two
-// boxes side by side the outline of both
+// lowest (less than kSoleHeight above it): a sole of four spheres, as MuJoCo Menagerie's G1 has,
+// gave its first toe sphere alone (both feet then made a line the centre of mass was held on, the
+// robot on its toes); a raised sphere (an ankle's) is not stood on; a box gives its bottom face and
+// two boxes side by side the outline of both
 TEST(SceneProblem, AContactLinkStandsOnEveryShapeAsLowAsItsLowest) {
   auto foot = [](const std::string& shapes) {
     const std::string xml = R"(<robot name="r"><link name="base"/>
@@ -338,6 +338,10 @@ TEST(SceneProblem, AContactLinkStandsOnEveryShapeAsLowAsItsLowest) {
   expect_points(foot(sphere(0, 0, 0.05, 0.02)), {{0, 0, 0.03}});
   expect_points(
       foot(box(0, 0.2)),
+      {{-0.1, -0.04, -0.04}, {-0.1, 0.04, -0.04}, {0.1, -0.04, -0.04}, {0.1, 0.04, -0.04}});
+  // a bumper 1 cm above the sole (a big sphere reaching out past it) is not stood on
+  expect_points(
+      foot(box(0, 0.2) + sphere(0.05, 0, 0.07, 0.1)),
       {{-0.1, -0.04, -0.04}, {-0.1, 0.04, -0.04}, {0.1, -0.04, -0.04}, {0.1, 0.04, -0.04}});
   // a heel box and a toe box: the outer corners (the ones where they meet are on its edges)
   expect_points(

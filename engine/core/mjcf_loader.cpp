@@ -21,6 +21,7 @@
 
 #include "engine/core/mjcf_meshes.hpp"
 #include "engine/core/mjcf_text.hpp"
+#include "engine/core/name_text.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
@@ -171,7 +172,7 @@ std::string equality_label(const mjModel* m, int e) {
   const int t = m->eq_type[e];
   const char* name = mj_id2name(m, mjOBJ_EQUALITY, e);
   return std::string(t >= 0 && t < 5 ? kinds[t] : "an") + " equality " +
-         (name && *name ? "'" + std::string(name) + "'" : std::to_string(e));
+         (name && *name ? "'" + printable_name(name) + "'" : std::to_string(e));
 }
 
 // why equality e cannot be a mimic coupling (linear_coupling), "" when it can
@@ -591,7 +592,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   if (m->ntendon > 0) {
     std::string names;
     for (int t = 0; t < m->ntendon; ++t)
-      names += (t ? ", '" : "'") + name_of(m, mjOBJ_TENDON, t, "tendon_") + "'";
+      names += (t ? ", '" : "'") + printable_name(name_of(m, mjOBJ_TENDON, t, "tendon_")) + "'";
     warn((m->ntendon == 1 ? "the tendon " + names + " is" : "the tendons " + names + " are") +
          " not carried over (kinematics only)");
   }

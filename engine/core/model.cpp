@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "engine/core/name_text.hpp"
+
 namespace ikwb {
 
 namespace {
@@ -65,7 +67,8 @@ std::string non_utf8_escaped(const std::string& s) {
   return bad ? out : std::string();
 }
 
-// s with its control characters written as \n, \t, \r or \xNN; empty when it has none
+}  // namespace
+
 std::string control_escaped(const std::string& s) {
   std::string out;
   bool bad = false;
@@ -82,7 +85,11 @@ std::string control_escaped(const std::string& s) {
   }
   return bad ? out : std::string();
 }
-}  // namespace
+
+std::string printable_name(const std::string& s) {
+  std::string escaped = control_escaped(s);
+  return escaped.empty() ? s : escaped;
+}
 
 const char* joint_type_name(JointType t) {
   switch (t) {

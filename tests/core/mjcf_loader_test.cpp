@@ -824,6 +824,7 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
   <tendon>
     <fixed name="split"><joint joint="a" coef="0.5"/><joint joint="c" coef="0.5"/></fixed>
     <fixed><joint joint="a" coef="1"/></fixed>
+    <fixed name="two&#10;lines"><joint joint="a" coef="1"/></fixed>
   </tendon>
 </mujoco>)"));
   const Model& m = *r.model;
@@ -841,7 +842,9 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
   EXPECT_NE(all.find("weld equality 3 not carried over: only joint couplings are"),
             std::string::npos)
       << all;
-  EXPECT_NE(all.find("the tendons 'split', 'tendon_1' are not carried over (kinematics only)"),
+  // a name with a line break is shown escaped: the warning stays one line
+  EXPECT_NE(all.find("the tendons 'split', 'tendon_1', 'two\\nlines' are not carried over "
+                     "(kinematics only)"),
             std::string::npos)
       << all;
 }

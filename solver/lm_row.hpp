@@ -773,7 +773,13 @@ IKWB_HD void al_update(const ProblemView<T>& pv, T violation, T last_violation,
 // warm start, begun each frame at a tenth of the penalty the last one ended with, let the
 // humanoid's hard feet and balance go from 0.19 to 1.8 mm off in its first step, its next
 // multiplier update overshot, and it cycled between two states 0.19 and 0.25 mm off frame after
-// frame (SolverDriver, AWarmStartAtALowerPenaltyHoldsItsHardRows). w.body_q, w.r: scratch.
+// frame (SolverDriver, AWarmStartAtALowerPenaltyHoldsItsHardRows). A hard objective whose
+// multipliers are all zero held no force where they were reached (it was off or soft then, or
+// nothing pulled against it, where its violation is about zero anyway) and begins from zero:
+// rebased, the humanoid's hard balance turned on again 2.4 cm off, where the frame before had
+// kept a seed at penalty 1e5, began with a force of 1e5 x 2.4 cm that it had never held, and the
+// hard feet gave way by up to 0.66 m for three frames (Panda,
+// AHardObjectiveTurnedOnStartsFromNoForce). w.body_q, w.r: scratch.
 template <class T, class Eval>
 IKWB_HD void rebase_multipliers(Eval& ev, const ProblemView<T>& pv, T from, T to,
                                 RowBuffers<T>& w) {
@@ -785,6 +791,9 @@ IKWB_HD void rebase_multipliers(Eval& ev, const ProblemView<T>& pv, T from, T to
   for (int oi = 0; oi < pv.objective_count; ++oi) {
     const ObjectiveParams<T>& o = pv.objectives[oi];
     if (!o.hard || !o.enabled) continue;
+    bool held = false;
+    for (int k = 0; k < o.dim; ++k) held = held || w.al_lambda[o.start + k] != T(0);
+    if (!held) continue;
     for (int k = 0; k < o.dim; ++k) {
       T& lambda = w.al_lambda[o.start + k];
       lambda = keep * lambda + (T(1) - keep) * sqrt(from) * w.r[o.start + k];

@@ -253,6 +253,57 @@ TEST_F(Panda, HardRowsReportTheirMultipliersAndAWarmStartTakesThemIn) {
   EXPECT_TRUE(solve(pr, s, q_mid).problems[0].multipliers.empty());
 }
 
+// A hard objective turned on holds no force yet: a warm start's multipliers for it are zero
+// (they were reached with it off), and the solve begins it from zero instead of rebasing it as
+// if it had held its violation at the penalty they were reached at (rebase_multipliers). Rebased
+// so, the Panda's elbow 12 cm from its new target started with the force 1e5 x 0.12 m pulling
+// it, and after 10 iterations stood 1.08 m off (the workbench's humanoid, its hard balance
+// turned on again after 120 frames, had its hard feet give way by 0.27-0.66 m for three frames).
+TEST_F(Panda, AHardObjectiveTurnedOnStartsFromNoForce) {
+  const int link4 = model->find_body("panda_link4");
+  IkProblem pr(model);
+  const int pose = pr.add_pose(tcp, {0, 0, 0}, {1.0, true});
+  pr.set_target_pose(pose, 0, test::reachable_poses(*model, tcp, 1, 31)[0]);
+  std::vector<double> rest = q_mid;
+  rest[0] = 2.0;  // pulls against the hard pose: its multipliers hold a force
+  PostureOptions po;
+  po.weight = 1.0;
+  pr.add_posture(rest, po);
+  const int elbow = pr.add_position(link4, {0, 0, 0}, {1.0, true});
+  pr.set_enabled(elbow, false);
+  SolverSettings s;
+  s.max_restarts = 10;
+  s.max_iterations = 300;
+  s.al_mu_init = 1e5;  // as a workbench frame carries it after a long compromise
+  const ProblemResult r = solve(pr, s, q_mid).problems[0];
+  ASSERT_TRUE(r.converged);
+
+  // the elbow's target where another posture puts it with the same hand pose (reachable)
+  IkProblem other(model);
+  other.set_target_pose(other.add_pose(tcp, {0, 0, 0}, {1.0, true}), 0, pr.target(pose, 0));
+  std::vector<double> rest2 = q_mid;
+  rest2[2] = -1.0;
+  other.add_posture(rest2, po);
+  const Vec3<double> target = link_pose(*model, solve(other, s, q_mid).problems[0].q, link4).p;
+  const double off = length(target - link_pose(*model, r.q, link4).p);
+  ASSERT_GT(off, 0.05);
+  pr.set_target_position(elbow, 0, target);
+  pr.set_enabled(elbow, true);
+
+  WarmStart warm;
+  warm.multipliers = r.multipliers;
+  warm.penalty = r.penalty;
+  s.al_mu_init = 100;
+  s.max_restarts = 0;
+  SolveResult again;
+  s.max_iterations = 10;
+  make_cpu_solver()->solve(pr, s, r.q, warm, again);
+  EXPECT_LT(again.problems[0].constraint_violation, off);  // 0.058 m (1.08 m rebased)
+  s.max_iterations = 60;
+  make_cpu_solver()->solve(pr, s, r.q, warm, again);
+  EXPECT_LT(again.problems[0].constraint_violation, 1e-2);  // 3.7e-4 m (0.089 m rebased)
+}
+
 TEST_F(Panda, OnlyHardConstraintsStillSolve) {
   const int P = 6;
   IkProblem pr(model, P);

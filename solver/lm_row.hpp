@@ -209,19 +209,28 @@ IKWB_HD bool has_free_dof(int nv, const uint8_t* dof_free) {
   return false;
 }
 
+// How lm_solve_row's damped step takes a dof at a hard limit (RowBuffers::tmp, lm_mark_limits):
+// free, held on a limit, or stopped at its upper or lower limit
+constexpr int kLimitFree = 0;
+constexpr int kLimitHeld = 1;
+constexpr int kLimitToUpper = 2;
+constexpr int kLimitToLower = 3;
+
 // Projects the 1-dof joints of q into their limits; frozen dofs (dof_free[d] == 0) stay put.
-// True when a coordinate was moved.
+// True when a coordinate was moved, not counting those of dofs that the step stopped at a limit
+// (limit_marks, nv or null: lm_mark_limits), which it may cross by a rounding.
 template <class T>
 IKWB_HD bool project_limits(const ModelView<T>& m, const T* lower, const T* upper, T* q,
-                            const uint8_t* dof_free = nullptr) {
+                            const uint8_t* dof_free = nullptr, const T* limit_marks = nullptr) {
   bool clipped = false;
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
     int d = m.joint_qd_start[j];
     if (dof_free && !dof_free[d]) continue;
     T& v = q[m.joint_q_start[j]];
-    if (v < lower[d]) v = lower[d], clipped = true;
-    if (v > upper[d]) v = upper[d], clipped = true;
+    const bool stopped = limit_marks && limit_marks[d] >= T(kLimitToUpper);
+    if (v < lower[d]) v = lower[d], clipped = clipped || !stopped;
+    if (v > upper[d]) v = upper[d], clipped = clipped || !stopped;
   }
   return clipped;
 }
@@ -484,34 +493,92 @@ IKWB_HD bool problem_has_measure(const ProblemView<T>& pv) {
   return false;
 }
 
-// Active set for hard limits: dofs sitting on a limit whose step pushes outwards are frozen
-// (marked in w.tmp) and the damped system is refactored without them; true when any was frozen
-// (then sys holds that factor, or false in *factored when it is not positive definite). The step
-// is w.dq, or with the null-space posture's step posture (nv, or null) added to it: a dof either
-// pushes out is held.
+// Active set for hard limits (lm_solve_row's damped step). How a free one-dof joint's dof takes
+// the step w.dq (with the null-space posture's step posture added: nv, or null) at a limit, in
+// w.tmp: kLimitFree; kLimitHeld on a limit the step pushes out (either step: both hold it), where
+// it stays; kLimitToUpper / kLimitToLower carried across a limit it is not on, where it stops.
+// The others are then solved again with these steps fixed (lm_limit_rhs). Before, a crossing step
+// was clipped where the model had not taken it: its predicted decrease was often negative, and a
+// dof 1e-6 rad from a limit cost three iterations (the clipped step rejected twice, a step to the
+// boundary, then held), which left a retargeting row's warm attempt unconverged after its
+// iterations and a restart put the arm on another branch.
+//
+// A dof is stopped at a limit that its step reaches within this share of the step: there the
+// step cut at its first limit (to_boundary) would not move the row, and a stopped dof moves about
+// as little as a held one, so the model's decrease stays. A step that carries dofs further
+// across is clipped as before (and, rejected, cut at its first limit): stopping every dof a step
+// carries across (share 1) left a null-space posture that presses a joint into its limit settled
+// 0.02 rad short of it (Planar.NullSpacePostureIntoALimitSettles), where the clipped steps take
+// it there.
+constexpr double kLimitStopShare = 0.01;
+
+// Marks the dofs the step holds or stops at a limit (above) that are not marked yet (with stop
+// false, only those it holds: a step across a limit is then left to be clipped); fresh: all marks
+// are cleared first. Returns how many were marked; *stopped counts those stopped.
 template <class T>
-IKWB_HD bool clamp_active_limits(const ProblemView<T>& pv, LmSystem<T>& sys, RowBuffers<T>& w,
-                                 const T* posture, T lambda, bool marquardt, bool* factored) {
+IKWB_HD int lm_mark_limits(const ProblemView<T>& pv, RowBuffers<T>& w, const T* posture, bool fresh,
+                           bool stop, int* stopped) {
   const ModelView<T>& m = pv.model;
-  const int nv = m.dof_count;
-  bool any = false;
-  for (int a = 0; a < nv; ++a) w.tmp[a] = T(0);
+  if (fresh)
+    for (int a = 0; a < m.dof_count; ++a) w.tmp[a] = T(0);
+  int marked = 0;
   for (int j = 0; j < m.joint_count; ++j) {
     if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
-    int d = m.joint_qd_start[j];
-    T v = w.q[m.joint_q_start[j]], lo = pv.dof_lower[d], hi = pv.dof_upper[d];
-    T eps = T(1e-9) * (T(1) + (hi > lo ? hi - lo : T(0)));
+    const int d = m.joint_qd_start[j];
+    if (w.tmp[d] > T(0) || (w.dof_free && !w.dof_free[d])) continue;
+    const T v = w.q[m.joint_q_start[j]], lo = pv.dof_lower[d], hi = pv.dof_upper[d];
+    const T eps = T(1e-9) * (T(1) + (hi > lo ? hi - lo : T(0)));
     const T step = w.dq[d], both = posture ? step + posture[d] : step;
+    int mark = kLimitFree;
     if ((v <= lo + eps && (step < T(0) || both < T(0))) ||
-        (v >= hi - eps && (step > T(0) || both > T(0)))) {
-      w.tmp[d] = T(1);
-      any = true;
+        (v >= hi - eps && (step > T(0) || both > T(0))))
+      mark = kLimitHeld;
+    else if (stop && v + both > hi && hi - v < T(kLimitStopShare) * both)
+      mark = kLimitToUpper;
+    else if (stop && v + both < lo && lo - v > T(kLimitStopShare) * both)
+      mark = kLimitToLower;
+    if (mark != kLimitFree) {
+      w.tmp[d] = T(mark);
+      ++marked;
+      if (mark != kLimitHeld) ++*stopped;
     }
   }
-  if (!any) return false;
-  *factored = lm_factor(sys, lambda, marquardt, w.tmp);
-  return true;
+  return marked;
 }
+
+// The step of each dof lm_mark_limits marked: 0 held, else to its limit
+template <class T>
+IKWB_HD T lm_limit_step(const ProblemView<T>& pv, const RowBuffers<T>& w, int joint) {
+  const int d = pv.model.joint_qd_start[joint];
+  const T v = w.q[pv.model.joint_q_start[joint]];
+  if (w.tmp[d] == T(kLimitToUpper)) return pv.dof_upper[d] - v;
+  if (w.tmp[d] == T(kLimitToLower)) return pv.dof_lower[d] - v;
+  return T(0);
+}
+
+// The right-hand side of the damped step with the marked dofs' steps fixed, into w.dq: -g less
+// the fixed steps' share of A dq for the others (sys factored without the marked dofs), the
+// fixed steps themselves for the marked (the factor's identity rows keep them)
+template <class T>
+IKWB_HD void lm_limit_rhs(const ProblemView<T>& pv, const LmSystem<T>& sys, RowBuffers<T>& w) {
+  const ModelView<T>& m = pv.model;
+  for (int a = 0; a < m.dof_count; ++a) w.dq[a] = -w.g[a];
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+    const T fixed = lm_limit_step(pv, w, j);
+    if (fixed != T(0)) lm_take_fixed(sys, m.joint_qd_start[j], fixed, w.dq);
+  }
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) continue;
+    const int d = m.joint_qd_start[j];
+    if (w.tmp[d] > T(0)) w.dq[d] = lm_limit_step(pv, w, j);
+  }
+}
+
+// the passes of lm_solve_row's damped step that stop dofs at limits and solve the others again:
+// each pass's step may carry another dof across its limit; what crosses after the last is
+// clipped (project_limits)
+constexpr int kLimitPasses = 4;
 
 // Inactive inequality rows and the LM step. A row of max(0, g) has no Jacobian row while g <= 0,
 // so the Gauss-Newton model does not see a step coming that makes it active: the step is taken as
@@ -920,7 +987,8 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
   bool settle_capped = false;  // settle_iterations ended the posture steps before it settled
   int polish_left = -1;        // >= 0 once the tolerances are met
   bool accepted = false;       // the last iteration accepted its step
-  bool to_boundary = false;    // the last step, clipped by the limits, was rejected
+  bool to_boundary = false;    // the last step, which met a limit, was rejected
+  int limit_stops = 0;         // dofs the damped step stopped at a limit (lm_mark_limits)
   int pull_flat = -1;          // iterations met with a pull that barely lowered the cost (-1: not
                                // met with a pull)
   T pull_cost = T(0);          // the cost when pull_flat last counted
@@ -954,13 +1022,25 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
         lm_solve(sys, out);
     }
   };
-  // the damped step (A + lambda D) dq = -g, dofs on a hard limit that the step pushes out held;
-  // false when the damped matrix is not positive definite. With the null-space posture on, its
-  // step (posture_step) goes to q_trial (scratch until the trial point is formed). A dof on a
-  // limit that the step, or the step with the posture's, pushes out is held for both: the posture's
-  // step is projected again without it, as a dof the limit clips would carry the rest of the
-  // posture's step out of the task's null space (a humanoid's hip on its limit moved the hands 0.1
-  // mm a step, and the row never settled).
+  // the damped step again with the dofs marked in w.tmp (lm_mark_limits) fixed at their steps;
+  // false when the damped matrix without them is not positive definite
+  auto solve_marked = [&]() {
+    if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, w.tmp)) return false;
+    lm_limit_rhs(pv, sys, w);
+    if (use_null)
+      posture_step(w.q_trial, w.tmp, w.dq);
+    else
+      lm_solve(sys, w.dq);
+    return true;
+  };
+  // the damped step (A + lambda D) dq = -g, dofs on a hard limit that the step pushes out held,
+  // those it carries just across one stopped there (lm_mark_limits); false when the damped
+  // matrix is not positive definite. With the null-space posture on, its step (posture_step)
+  // goes to q_trial (scratch until the trial point is formed). A dof on a limit that the step, or
+  // the step with the posture's, pushes out is held for both: the posture's step is projected
+  // again without it, as a dof the limit clips would carry the rest of the posture's step out of
+  // the task's null space (a humanoid's hip on its limit moved the hands 0.1 mm a step, and the
+  // row never settled).
   auto damped_step = [&]() {
     if (!lm_factor(sys, st.lm_lambda, cfg.marquardt, (const T*)nullptr)) return false;
     for (int a = 0; a < nv; ++a) w.dq[a] = -w.g[a];
@@ -968,13 +1048,29 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       posture_step(w.q_trial, nullptr, w.dq);
     else
       lm_solve(sys, w.dq);
-    bool factored = true;
-    if (cfg.hard_limits && clamp_active_limits(pv, sys, w, use_null ? w.q_trial : nullptr,
-                                               st.lm_lambda, cfg.marquardt, &factored)) {
-      if (!factored) return false;
-      for (int a = 0; a < nv; ++a) w.dq[a] = w.tmp[a] > T(0) ? T(0) : -w.g[a];
-      lm_solve(sys, w.dq);
-      if (use_null) posture_step(w.q_trial, w.tmp, nullptr);
+    limit_stops = 0;
+    if (!cfg.hard_limits) return true;
+    const T* posture = use_null ? w.q_trial : nullptr;
+    // first the dofs on a limit that the step pushes out, held: a step of the others that lowers
+    // the model, as one dof stopped at a limit after it does (the step cut where that dof meets
+    // its limit lowers the damped model, and the others' step solved again lowers it further).
+    // Each step solved again may push another dof on a limit out, or carry one across: it is
+    // marked in turn (a dof pushed out and clipped made the step's model wrong, the step was
+    // rejected, and the step cut at its first limit, that dof's, did not move)
+    if (lm_mark_limits(pv, w, posture, true, false, &limit_stops) > 0 && !solve_marked())
+      return false;
+    if (to_boundary) return true;
+    for (int pass = 0; pass < kLimitPasses; ++pass) {
+      if (lm_mark_limits(pv, w, posture, false, true, &limit_stops) == 0) break;
+      if (!solve_marked()) return false;
+    }
+    if (limit_stops > 0 && !(lm_model_decrease(sys, w.dq) > T(0))) {
+      // several dofs stopped at once, and the model does not fall: the held step instead, cut
+      // where its first dof meets a limit (to_boundary)
+      limit_stops = 0;
+      lm_mark_limits(pv, w, posture, true, false, &limit_stops);
+      if (!solve_marked()) return false;
+      to_boundary = true;
     }
     return true;
   };
@@ -1152,21 +1248,21 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
         for (int a = 0; a < nv; ++a) w.dq[a] *= shorten;
       }
     }
-    // A step the limits clip leaves the model's direction: the dofs that keep moving go on as if
-    // the clipped ones had moved too, and the step can raise the cost it was to lower (a
-    // humanoid's shoulder 1 mm below its limit rejected three steps in a row, and the seed was
-    // given up for a restart on another branch). After one such step is rejected the next stops
-    // where the first dof meets its limit (the dof is then held there), with the same damping.
-    // (A step already cut to its first limit is not cut again: a rejection raises the damping.)
+    // A step that met a limit (dofs stopped at one, the others solved again: lm_mark_limits; or
+    // clipped, which leaves the model's direction) can still raise the cost: with several dofs
+    // stopped at once the model's decrease is not assured. After one such step is rejected the
+    // next is the plain step (dofs on a limit held) cut where its first dof meets a limit, which
+    // lowers the model, with the same damping (the dof is then held there). (A step already cut
+    // to its first limit is not cut again: a rejection raises the damping.)
     if (to_boundary) {
       const T t = boundary_fraction(m, pv.dof_lower, pv.dof_upper, w.q, w.dq, w.dof_free);
       for (int a = 0; a < nv; ++a) w.dq[a] *= t;
     }
     for (int a = 0; a < nq; ++a) w.q_trial[a] = w.q[a];
     integrate_row(m, w.q, w.dq, T(1), w.q_trial);
-    const bool clipped = cfg.hard_limits &&
-                         project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial, w.dof_free) &&
-                         !to_boundary;
+    const bool clipped = cfg.hard_limits && project_limits(m, pv.dof_lower, pv.dof_upper, w.q_trial,
+                                                           w.dof_free, (const T*)w.tmp);
+    const bool met_limit = (clipped || limit_stops > 0) && !to_boundary;
     to_boundary = false;
     // predicted decrease of the quadratic model for the step actually taken
     step_row(m, w.q_trial, w.q, w.dq);
@@ -1227,7 +1323,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
       w.r_trial = tr;
       st.eval = trial;
       at_new_point();
-    } else if (clipped) {
+    } else if (met_limit) {
       to_boundary = true;
     } else {
       st.lm_lambda *= nu;

@@ -737,6 +737,27 @@ IKWB_HD void lm_solve_pair(const LmSystem<T>& s, T* x, T* y) {
   lm_solve(s, y);
 }
 
+// x -= delta times column c of A, over the dofs of the factored system (lm_factor's exclude
+// leaves c out): with dof c's step fixed at delta, the right-hand side of the others' step
+template <class T>
+IKWB_HD void lm_take_fixed(const LmSystem<T>& s, int c, T delta, T* x) {
+  const int nv = s.nv;
+  if (s.kind == LmStep::kDense) {
+    // the lower triangle (lm_build); frozen dofs have zeros there
+    for (int a = 0; a < nv; ++a)
+      if (a != c) x[a] -= (a > c ? s.A[a * nv + c] : s.A[c * nv + a]) * delta;
+    return;
+  }
+  // the diagonal rows have no entry off the diagonal: only the general rows couple c
+  for (int i = 0; i < s.m; ++i) {
+    const T* Ji = s.J + s.rows[i] * nv;
+    const T t = Ji[c] * delta;
+    if (t == T(0)) continue;
+    for (int a = 0; a < nv; ++a)
+      if (s.cols[a]) x[a] -= Ji[a] * t;
+  }
+}
+
 // The decrease of the quadratic model for the step dq: -dq . (g + A dq / 2).
 template <class T>
 IKWB_HD T lm_model_decrease(const LmSystem<T>& s, const T* dq) {

@@ -59,7 +59,7 @@ IKWB_HD bool objective_is_inequality(ObjectiveType t) {
 
 // Inequality kinds whose inactive rows keep their Jacobian row (apply_mode), so that the LM step
 // sees a step coming that would make them active (lm_solve_row). Not the joint limits: their rows
-// are diagonal, and hard limits keep an active set of their own (clamp_active_limits).
+// are diagonal, and hard limits keep an active set of their own (lm_mark_limits).
 IKWB_HD bool objective_predicts_activation(ObjectiveType t) {
   return objective_is_inequality(t) && t != ObjectiveType::kJointLimits;
 }

@@ -159,6 +159,56 @@ def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path)
     assert chained["iterations"].mean() < 30, chained["iterations"].mean()
 
 
+def test_a_row_a_hair_from_a_limit_follows_the_row_before(tmp_path):
+    # a review's 20,000-frame humanoid walk (sequential=True): row 5066 started from row 5065's
+    # answer, whose left shoulder roll was 7e-7 rad from its limit; the step carried it across,
+    # and each such dof cost three iterations (the clipped step rejected twice, a step cut at the
+    # limit that did not move the row, then held), the attempt ran out of iterations and the
+    # restarts put the elbow 1.1 rad away on another branch. A dof that close now stops at its
+    # limit in one step, and the row follows from where it started.
+    rest = {"left_elbow_joint": -0.5, "right_elbow_joint": -0.5, "left_knee_joint": 0.6,
+            "right_knee_joint": 0.6, "left_hip_pitch_joint": -0.3, "right_hip_pitch_joint": -0.3,
+            "left_ankle_pitch_joint": -0.3, "right_ankle_pitch_joint": -0.3}
+    path = tmp_path / "retarget.json"
+    path.write_text(json.dumps({
+        "version": 1, "robot": HUMANOID, "floating_base": True, "rest": rest,
+        "objectives": [
+            {"type": "pose", "name": "left foot", "link": "left_foot", "target": "current"},
+            {"type": "pose", "name": "right foot", "link": "right_foot", "target": "current"},
+            {"type": "position", "name": "left hand", "link": "left_hand",
+             "offset": [0, 0, -0.07], "target": "current"},
+            {"type": "position", "name": "right hand", "link": "right_hand",
+             "offset": [0, 0, -0.07], "target": "current"},
+            {"type": "posture", "name": "posture", "weight": 0.01, "null_space": True},
+            {"type": "joint_limits", "name": "joint limits"}],
+        "solver": {"n_seeds": 16, "sampler": "roberts", "iterations": 20}}))
+    scene = ikwb.load_scene(str(path))
+    row_before = np.array([
+        -2.5185171057200884, 0.009228827577902785, -0.03753371037659692, -0.02278281859660145,
+        -0.06292190749647904, 0.011446235320132742, 0.9976927184413019, 0.1591295755023536,
+        -0.07679609653020204, -0.1477818654475808, -0.1406653500578731, -0.33338575286925176,
+        0.00636701154910095, -7.535e-321, 0.220667007024563, -0.0017075356874793799,
+        -0.21974995129541353, -0.2694768120523751, 7.41e-321, -0.3,
+        0.2531933127450908, 0.9743872344244726, 0.764028945215849, -0.04748622980994786,
+        0.06678774311403596, -0.6, 0.047557351394229556, -0.19987679412257106,
+        -0.5088412404175693, -0.10018960256132503, -0.3414925474220722, 0.0029819554797258434,
+        6.740883706777633e-05, 0.05117345397718235, -0.0020525817067542414])
+    targets = {
+        "left foot": np.array([[-2.601602715419296, -0.17452523744987675, -0.7885868306750681,
+                        -0.2356553773900934, 0.024175543004542478, -0.049297202428331674,
+                        0.9702844284333889]]),
+        "right foot": np.array([[-2.4915204236950252, -0.10437524063585471, -0.8778606205888684,
+                        -0.1573814006330778, 0.21017301340638975, -0.023240467086097415,
+                        0.9646337542612056]]),
+        "left hand": np.array([[-2.5265401521641833, -0.00533757012468903, -0.20308323598815398]]),
+        "right hand": np.array([[-2.329695384111569, 0.012709251036536341, -0.12445372229252107]]),
+    }
+    r = scene.solve(targets, joint_q=row_before)
+    assert r["converged"][0]
+    step = np.abs(r["q"][0, 7:] - row_before[7:]).max()
+    assert step < 0.1, step  # 0.034 rad; 1.11 before
+
+
 def test_a_sequence_keeps_its_compromise_where_the_targets_cannot_all_be_met():
     # a review's scene (tests/data/scenes): the dual arm's tools, soft targets, held 12 cm apart by
     # a hard minimum distance while their targets come together. Where they meet, no row converges

@@ -598,6 +598,34 @@ TEST_F(Planar, ActiveLimitHolds) {
   EXPECT_LT(length(x - pr.target(o, 0).p), 0.5);
 }
 
+// A step that carries a dof across a limit it is just short of stops it there, and the other
+// dofs take the rest of the step (lm_mark_limits): the first iteration lands j1 on its limit and
+// lowers the error. Clipped where the model had not taken it, that step raised the cost and was
+// rejected, and two more iterations went by (a step to the boundary, then the dof held) before
+// the tip moved.
+TEST_F(Planar, AStepAcrossALimitStopsThereAndTheOthersGoOn) {
+  IkProblem pr(model);
+  int o = pr.add_position(tip);
+  // the tip turned 0.05 rad further about the base than where the start has it: the step turns j1
+  // past its limit, and the other two joints can reach it with j1 on it
+  pr.set_target_position(o, 0, test::link_point(*model, {2.85, 0.8, 0.6}, tip, {0, 0, 0}));
+  RowRunner run(pr);
+  LmConfig<double> cfg;
+  cfg.max_iterations = 1;
+  cfg.fixed_iterations = true;
+  const std::vector<double> start{2.8 - 1e-6, 0.8, 0.6};
+  const double before = length(test::link_pose(*model, start, tip).p - pr.target(o, 0).p);
+  RowStatus<double> one = run.run(start, cfg);
+  EXPECT_EQ(run.result[0], 2.8);
+  EXPECT_LT(one.eval.position_error, 0.5 * before);
+  cfg.max_iterations = 60;
+  cfg.fixed_iterations = false;
+  RowStatus<double> st = run.run(start, cfg);
+  EXPECT_TRUE(st.converged);
+  EXPECT_EQ(run.result[0], 2.8);
+  test::expect_within_limits(*model, run.result);
+}
+
 TEST_F(Planar, HardPositionWithConflictingSoftPosture) {
   IkProblem pr(model);
   int o = pr.add_position(tip, {0, 0, 0}, {1.0, true});

@@ -377,9 +377,10 @@ class AppState {
   // target then is not a best effort to explain (ObjectiveStatus::missed stays false)
   bool joints_set_elsewhere() const;
   // "playing" (the timeline plays: its playhead moves the robot, the solver waits), "paused"
-  // (solver_paused, otherwise), "idle" (no objectives), "converged", "settled" (stopped within the
-  // display tolerances without meeting the solver's: a soft trade-off), "best effort" (stopped
-  // short) or "solving"
+  // (solver_paused, otherwise), "idle" (no objectives), "converged" (every pursued objective
+  // reached), "settled" (stopped within the display tolerances without meeting the solver's: a
+  // soft trade-off), "best effort" (stopped short, or converged with a soft objective that its
+  // tolerances do not cover traded off: a soft balance) or "solving"
   const char* solve_state() const;
 
   // ---- timeline ---------------------------------------------------------------------------

@@ -139,7 +139,11 @@ glm::vec4 miss_label_color(const WorkbenchObjective& o) {
   // one not pursued (weight 0) is a measure, not a miss: grey
   if (!o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.9f};
   if (o.status.missed) return status_color(o);
-  return magnitude_color(float(residual_norm(o) / 0.1));
+  // a hard objective off its target (the timeline or a branch edit sets the joints, or the
+  // solver is on its way) is yellow at least, red by its size beyond: a pinned foot sliding 3 mm
+  // while a joint-space timeline plays was labelled green, as if it held
+  const float t = float(residual_norm(o) / 0.1);
+  return magnitude_color(o.spec.params.hard ? std::max(t, 0.5f) : t);
 }
 
 glm::vec4 magnitude_color(float t, float alpha) {

@@ -99,8 +99,9 @@ glm::vec4 magnitude_color(float t, float alpha = 1.0f);
 // grey when it is off or not pursued (weight 0)
 glm::vec4 status_color(const WorkbenchObjective& o);
 // the colour of the miss in the view at its link: the status colour once the solver settled
-// short of it (a miss of 0.6 mm is as missed as one of 6 cm), while it still solves the size of
-// the miss (magnitude_color, 10 cm red); grey when it is not pursued
+// short of it (a miss of 0.6 mm is as missed as one of 6 cm), while it still solves (or the
+// timeline sets the joints) the size of the miss (magnitude_color, 10 cm red; a hard
+// objective's at least yellow); grey when it is not pursued
 glm::vec4 miss_label_color(const WorkbenchObjective& o);
 
 class Visuals {

@@ -74,7 +74,7 @@ TEST(JointLimitTint, NoneInTheMiddleHalfThenTowardRed) {
 
 // the miss at a link is labelled in the missed colour once the solver settled short of the
 // target, however small (a 0.6 mm miss was green, like a reached one); while it still solves,
-// by its size
+// by its size, a hard objective's yellow at least
 TEST(MissLabel, AMissIsLabelledInTheStatusColourOnceTheSolverSettled) {
   ikwb::gui::AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));
@@ -83,6 +83,16 @@ TEST(MissLabel, AMissIsLabelledInTheStatusColourOnceTheSolverSettled) {
   o.status.position_error = 0.0006;
   const glm::vec4 solving = ikwb::gui::miss_label_color(o);
   EXPECT_GT(solving.g, 0.8f);  // green: 0.6 mm of 10 cm
+  EXPECT_LT(solving.r, 0.5f);
+  // hard, it must hold: yellow at least (a pinned foot sliding during playback read green)
+  o.spec.params.hard = 1;
+  const glm::vec4 hard = ikwb::gui::miss_label_color(o);
+  EXPECT_GT(hard.r, 0.9f);
+  EXPECT_GT(hard.g, 0.7f);
+  o.status.position_error = 0.09;
+  EXPECT_LT(ikwb::gui::miss_label_color(o).g, 0.4f);  // red: by its size beyond
+  o.spec.params.hard = 0;
+  o.status.position_error = 0.0006;
   o.status.missed = true;
   glm::vec4 c = ikwb::gui::miss_label_color(o);
   EXPECT_EQ(c, ikwb::gui::status_color(o));

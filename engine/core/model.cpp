@@ -301,7 +301,18 @@ Model ModelBuilder::finalize(std::vector<std::string>* notes) {
                        "' holds a control character: a name is one line of text (CSV headers, "
                        "scene files and the panels show it); rename it in the file");
   };
-  check_utf8("the robot's name", m.name);
+  // the robot's own name is only shown (no header or scene key is made of it): kept escaped,
+  // with a note, instead of refusing the robot
+  {
+    const std::string utf8 = non_utf8_escaped(m.name);
+    const std::string shown = printable_name(utf8.empty() ? m.name : utf8);
+    if (shown != m.name) {
+      if (notes)
+        notes->push_back("the robot's name '" + shown +
+                         "' is not one line of UTF-8 text: it is shown as written here");
+      m.name = shown;
+    }
+  }
   for (const auto& n : m.body_name) check_utf8("body name", n);
   for (const auto& n : m.joint_name) check_utf8("joint name", n);
   auto fail = [&](const std::string& what) {

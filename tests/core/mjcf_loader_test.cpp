@@ -820,6 +820,7 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
     <joint joint1="c" joint2="b" polycoef="0 0.5 0 0 0"/>
     <joint name="lock" joint1="a" polycoef="0.3 0 0 0 0"/>
     <weld body1="b3"/>
+    <weld name="w&#10;2" body1="b3"/>
   </equality>
   <tendon>
     <fixed name="split"><joint joint="a" coef="0.5"/><joint joint="c" coef="0.5"/></fixed>
@@ -842,6 +843,7 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
   EXPECT_NE(all.find("weld equality 3 not carried over: only joint couplings are"),
             std::string::npos)
       << all;
+  EXPECT_NE(all.find("weld equality 'w\\n2' not carried over"), std::string::npos) << all;
   // a name with a line break is shown escaped: the warning stays one line
   EXPECT_NE(all.find("the tendons 'split', 'tendon_1', 'two\\nlines' are not carried over "
                      "(kinematics only)"),

@@ -1299,6 +1299,23 @@ TEST(UrdfLoader, NamesWithControlCharactersAreRefused) {
   }
 }
 
+// the robot's own name is only shown: one with a line break (or not UTF-8) is kept escaped, with
+// a warning, where it refused the robot
+TEST(UrdfLoader, ARobotNameWithAControlCharacterIsShownEscaped) {
+  for (const auto& [name, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"two&#10;lines", "two\\nlines"}, {"b\xe4se", "b\\xE4se"}}) {
+    const LoadResult r =
+        load_urdf_string("<robot name=\"" + name + "\"><link name=\"a\"/></robot>", "t.urdf", "");
+    ASSERT_TRUE(r.model) << name;
+    EXPECT_EQ(r.model->name, shown);
+    std::string all;
+    for (const std::string& w : r.warnings) all += w + "\n";
+    EXPECT_NE(all.find("the robot's name '" + shown + "' is not one line of UTF-8 text"),
+              std::string::npos)
+        << all;
+  }
+}
+
 TEST(UrdfLoader, SubstitutionsThatNeedXacroAreErrors) {
   try {
     load_urdf_string(two_links(joint("fixed", R"x(<origin xyz="0 0 $(arg missing)"/>)x")), "t.urdf",

@@ -105,6 +105,28 @@ def test_sequential_rows_start_from_the_row_before(scene):
         scene.solve({"tcp pose": poses}, joint_q=chained["q"], sequential=True)
 
 
+def humanoid_retargeting(tmp_path, rest, hand_offset=None, solver=None):
+    # a retargeting scene of the shipped humanoid: feet poses, hand points (at hand_offset in the
+    # hand links), a weak null-space posture toward rest, soft joint limits
+    hand = {"offset": hand_offset} if hand_offset else {}
+    scene = {
+        "version": 1, "robot": HUMANOID, "floating_base": True, "rest": rest,
+        "objectives": [
+            {"type": "pose", "name": "left foot", "link": "left_foot", "target": "current"},
+            {"type": "pose", "name": "right foot", "link": "right_foot", "target": "current"},
+            {"type": "position", "name": "left hand", "link": "left_hand", **hand,
+             "target": "current"},
+            {"type": "position", "name": "right hand", "link": "right_hand", **hand,
+             "target": "current"},
+            {"type": "posture", "name": "posture", "weight": 0.01, "null_space": True},
+            {"type": "joint_limits", "name": "joint limits"}]}
+    if solver:
+        scene["solver"] = solver
+    path = tmp_path / "retarget.json"
+    path.write_text(json.dumps(scene))
+    return ikwb.load_scene(str(path))
+
+
 def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path):
     # a retargeting scene (feet poses, hand points, a null-space posture): the walk drives the
     # right shoulder and a hip along their limits, where a posture step the limit clipped or a
@@ -112,17 +134,7 @@ def test_a_humanoid_path_with_a_null_space_posture_stays_on_its_branch(tmp_path)
     # jumped up to 3.6 rad between rows 1/30 s apart)
     rest = {"left_elbow_joint": -0.5, "right_elbow_joint": -0.5, "left_knee_joint": 0.6,
             "right_knee_joint": 0.6}
-    path = tmp_path / "retarget.json"
-    path.write_text(json.dumps({
-        "version": 1, "robot": HUMANOID, "floating_base": True, "rest": rest,
-        "objectives": [
-            {"type": "pose", "name": "left foot", "link": "left_foot", "target": "current"},
-            {"type": "pose", "name": "right foot", "link": "right_foot", "target": "current"},
-            {"type": "position", "name": "left hand", "link": "left_hand", "target": "current"},
-            {"type": "position", "name": "right hand", "link": "right_hand", "target": "current"},
-            {"type": "posture", "name": "posture", "weight": 0.01, "null_space": True},
-            {"type": "joint_limits", "name": "joint limits"}]}))
-    scene = ikwb.load_scene(str(path))
+    scene = humanoid_retargeting(tmp_path, rest)
     m = scene.model
     n = 900
     t = np.arange(n)[:, None] / 120.0
@@ -169,20 +181,8 @@ def test_a_row_a_hair_from_a_limit_follows_the_row_before(tmp_path):
     rest = {"left_elbow_joint": -0.5, "right_elbow_joint": -0.5, "left_knee_joint": 0.6,
             "right_knee_joint": 0.6, "left_hip_pitch_joint": -0.3, "right_hip_pitch_joint": -0.3,
             "left_ankle_pitch_joint": -0.3, "right_ankle_pitch_joint": -0.3}
-    path = tmp_path / "retarget.json"
-    path.write_text(json.dumps({
-        "version": 1, "robot": HUMANOID, "floating_base": True, "rest": rest,
-        "objectives": [
-            {"type": "pose", "name": "left foot", "link": "left_foot", "target": "current"},
-            {"type": "pose", "name": "right foot", "link": "right_foot", "target": "current"},
-            {"type": "position", "name": "left hand", "link": "left_hand",
-             "offset": [0, 0, -0.07], "target": "current"},
-            {"type": "position", "name": "right hand", "link": "right_hand",
-             "offset": [0, 0, -0.07], "target": "current"},
-            {"type": "posture", "name": "posture", "weight": 0.01, "null_space": True},
-            {"type": "joint_limits", "name": "joint limits"}],
-        "solver": {"n_seeds": 16, "sampler": "roberts", "iterations": 20}}))
-    scene = ikwb.load_scene(str(path))
+    scene = humanoid_retargeting(tmp_path, rest, hand_offset=[0, 0, -0.07],
+                                 solver={"n_seeds": 16, "sampler": "roberts", "iterations": 20})
     row_before = np.array([
         -2.5185171057200884, 0.009228827577902785, -0.03753371037659692, -0.02278281859660145,
         -0.06292190749647904, 0.011446235320132742, 0.9976927184413019, 0.1591295755023536,

@@ -221,7 +221,8 @@ TEST(LmStep, DenseNormalMatrixIsThePlainProductBitForBit) {
 }
 
 // Both steps against the reference, to 1e-9 relative (the systems are well conditioned: the
-// damping is at least 1e-3): with and without Marquardt scaling, frozen dofs and a clamped set.
+// damping is at least 1e-3): with and without Marquardt scaling, frozen dofs and a clamped set;
+// both take a fixed dof's column of A out of the others' right-hand side alike (lm_take_fixed)
 TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
   auto model = std::make_shared<const Model>(test::all_joint_types());
   std::mt19937 rng(7);
@@ -249,7 +250,18 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
     Eigen::VectorXd v = rhs;
     for (int a = 0; a < nv; ++a)
       if ((dof_free && !dof_free[a]) || (exclude && exclude[a] > 0)) v[a] = 0.0;
-    std::vector<double> x[2], null[2], pred(2);
+    std::vector<double> x[2], null[2], pred(2), fixed[2];
+    // a dof's step fixed (a limit stop): the others' right-hand side loses its column of A. It
+    // is one of the excluded dofs where there are (lm_limit_rhs), never a frozen one
+    // (lm_mark_limits skips them)
+    auto fixable = [&](int a) { return !(dof_free && !dof_free[a]); };
+    int c = -1;
+    for (int a = 0; a < nv && c < 0; ++a)
+      if (fixable(a) && exclude && exclude[a] > 0) c = a;
+    for (int a = 0; a < nv && c < 0; ++a)
+      if (fixable(a)) c = a;
+    ASSERT_GE(c, 0);
+    const double delta = 0.3;
     const LmStep kinds[2] = {LmStep::kDense, LmStep::kRowSpace};
     StepFixture::Buffers bufs[2];
     for (int i = 0; i < 2; ++i) {
@@ -265,7 +277,16 @@ TEST(LmStep, RowSpaceAndDenseStepsSolveTheSameSystem) {
       for (int a = 0; a < nv; ++a) null[i][a] = lm_dof_damping(s, lambda, marquardt, a) * v[a];
       lm_solve(s, null[i].data());
       pred[i] = lm_model_decrease(s, rhs.data());
+      fixed[i].assign(rhs.data(), rhs.data() + nv);
+      lm_take_fixed(s, c, delta, fixed[i].data());
     }
+    const Eigen::MatrixXd A = reference_normal(f, dof_free);
+    for (int i = 0; i < 2; ++i)
+      for (int a = 0; a < nv; ++a)
+        if (a != c && fixable(a) && !(exclude && exclude[a] > 0)) {
+          EXPECT_NEAR(fixed[i][a], rhs[a] - A(a, c) * delta, tol * (1.0 + A.cwiseAbs().maxCoeff()))
+              << "trial " << trial << (i ? " row space" : " dense") << " dof " << a;
+        }
     // g: the dense step's sums and the row-space step's agree to rounding
     test::expect_matrix_near(bufs[1].g, bufs[0].g, nv, tol, "g");
     Eigen::VectorXd b = rhs;

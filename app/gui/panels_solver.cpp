@@ -166,9 +166,10 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
     ImGui::SetTooltip(
         "converged: the solver's tolerances are met, every objective reached\n"
         "settled: every target is within 1 mm / 0.5 deg, the soft objectives balance there\n"
-        "best effort: stopped short of a target (out of reach or conflicting objectives), or\n"
-        "converged with a soft objective traded off (a soft balance leaning out)\n"
-        "solving: still improving\n"
+        "best effort: stopped short of a target (out of reach or conflicting objectives) and\n"
+        "standing still, or converged with a soft objective traded off (a soft balance leaning\n"
+        "out)\n"
+        "solving: still improving, or still moving\n"
         "playing: the timeline plays, its playhead moves the robot\n"
         "paused: live solving is off, or a branch edit or the timeline holds the robot");
   ImGui::SameLine();

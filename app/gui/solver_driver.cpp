@@ -28,6 +28,13 @@ constexpr double kEscapeGain = 0.5;
 // none for kSettledFrames frames has settled
 constexpr double kProgress = 0.02;
 constexpr int kSettledFrames = 3;
+// ... and moved no dof by more than this (rad or m) in as many frames: a best effort still
+// moving is not settled. A humanoid's soft trade-off made under 2 % progress a frame while it
+// swung dofs up to 0.03 rad a frame, and the state switched between solving and best effort 7
+// times in 18 frames (a timeline key taken the frame it read settled stored a pose still on
+// its way). After kRestFrames without progress it settles moving or not, so a best effort that
+// keeps swinging still comes to rest.
+constexpr double kStillMotion = 1e-4;
 // a frame whose solve reports the posture settling but moved no dof by more than this
 // (rad or m) has settled too: the posture's steps cannot go on (each is undone to keep the
 // task), far below the 1e-5 step at which the solver calls a posture settled
@@ -274,7 +281,8 @@ bool SolverDriver::solve(AppState& app) {
   carried_.penalty = kept_state_.penalty;
   penalty_serial_ = app.problem_serial();
   const int nq = problem.model().coord_count;
-  const std::vector<double> q_before = app.joint_q;
+  frame_.q_before = app.joint_q;
+  const std::vector<double>& q_before = frame_.q_before;
   app.set_configuration(std::vector<double>(r.row_q.begin() + std::ptrdiff_t(kept_seed_) * nq,
                                             r.row_q.begin() + std::ptrdiff_t(kept_seed_ + 1) * nq));
   std::vector<double> change(problem.model().dof_count);
@@ -282,6 +290,7 @@ bool SolverDriver::solve(AppState& app) {
   double moved = 0;
   for (double d : change) moved = std::max(moved, std::abs(d));
   frame_.settling = frame_.settling && moved > kSettleMotion;
+  frame_.moved = moved;
   st.step_bound = app.step_bound_joints(q_before);
   return true;
 }
@@ -525,7 +534,10 @@ void SolverDriver::update_status(AppState& app) {
   SolveStatus& st = app.solve;
   const SolveResult& r = app.last_result;
   const int keep = kept_seed_;
-  const TaskErrors after = task_errors(app);
+  // the last frame had settled at a best effort on this problem (it was not idle: it has not
+  // rested long enough)
+  const bool settled_short = same_problem_ && st.settled && !st.converged;
+  TaskErrors after = task_errors(app);
   // a changed problem (a drag) always counts as progress
   const double cost = r.row_cost[keep];
   // hard objectives still off and closing in count too: the soft cost of hands pulled far out of
@@ -541,13 +553,25 @@ void SolverDriver::update_status(AppState& app) {
     progress_cost_ = cost;
     progress_violation_ = violation;
   }
+  // settled short of its targets, the robot stays where it stands unless the solve makes
+  // progress: in a flat trade-off each frame's multipliers moved the humanoid up to 0.02 rad to a
+  // pose neither closer nor cheaper, after it had stood still (kStillMotion)
+  const bool held =
+      settled_short && !progress && !r.row_converged[keep] && frame_.moved > kStillMotion;
+  if (held) {
+    app.set_configuration(frame_.q_before);
+    app.evaluate();
+    after = task_errors(app);
+    frame_.moved = 0;
+    st.step_bound.clear();  // no step was taken
+  }
 
   st.ran = true;
   st.converged = bool(r.row_converged[keep]);
   st.seed = keep;
   st.iterations = frame_.iterations;
   st.total_iterations = frame_.total_iterations;
-  st.cost = r.row_cost[keep];
+  if (!held) st.cost = r.row_cost[keep];  // (held: the last one's, where the robot stands)
   st.position_error = after.position;
   st.rotation_error = after.rotation;
   st.solve_ms = frame_.seconds * 1e3;
@@ -561,7 +585,10 @@ void SolverDriver::update_status(AppState& app) {
     st.stalled_frames = 0;
   else
     ++st.stalled_frames;
-  st.settled = st.converged || st.stalled_frames >= kSettledFrames;
+  still_frames_ = frame_.moved <= kStillMotion && same_problem_ ? still_frames_ + 1 : 0;
+  st.settled = st.converged ||
+               (st.stalled_frames >= kSettledFrames && still_frames_ >= kSettledFrames) ||
+               st.stalled_frames >= kRestFrames;
   for (WorkbenchObjective& o : app.objectives)
     o.status.missed = o.status.pursued && !o.status.reached && st.settled;
   warn_broken_hard(app);

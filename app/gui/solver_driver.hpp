@@ -90,6 +90,9 @@ class SolverDriver {
   int kept_seed_ = 0;
   uint64_t warned_serial_ = 0, warned_version_ = 0;  // the problem warn_broken_hard last named
   int settling_frames_ = 0;  // consecutive frames on one problem that ended settling
+  // consecutive frames on one problem whose solve moved no dof by more than kStillMotion: a best
+  // effort has settled only once the robot stands still (update_status)
+  int still_frames_ = 0;
   // consecutive frames whose kept seed ended with a hard objective off (on one problem): a best
   // effort rests on a frame that holds them unless none of the last kRestFrames did (hard rows
   // against hands pulled out of reach swing in and out of tolerance from frame to frame, and
@@ -106,6 +109,8 @@ class SolverDriver {
     int total_iterations = 0;  // over every seed that ran
     double seconds = 0;
     bool settling = false;  // the kept seed converged with its null-space posture still settling
+    double moved = 0;       // the largest change of a dof (rad or m) the solve made
+    std::vector<double> q_before;  // the configuration the solve began from
   };
   FrameSolve frame_;
   SeedPool pool_;

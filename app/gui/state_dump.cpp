@@ -326,6 +326,8 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   solver["converged"] = st.converged;
   solver["settled"] = st.settled;
   solver["settling"] = st.settling;
+  solver["ran"] = st.ran;
+  solver["stalled_frames"] = st.stalled_frames;
   solver["as_opened"] = st.as_opened;
   solver["solve_iterations"] = st.iterations;  // "iterations" is the setting
   solver["total_iterations"] = st.total_iterations;

@@ -143,7 +143,9 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
                          jump.key_position_error, jump.key_rotation_error) +
            snap +
            "; store the key again from a pose that meets them (in the workbench: select it, let "
-           "the robot settle on its targets, press K)";
+           "the robot settle on its targets, press K; where it settles short of them, the "
+           "Objectives panel names what holds it back, another target or a weighted posture: "
+           "lower that weight first)";
   if (!jump.locked_joint.empty())
     return printf_string("joint '%s' is locked and key %d gives it another value: ",
                          jump.locked_joint.c_str(), key) +

@@ -276,6 +276,9 @@ std::vector<double> with_locked_joints(const IkProblem& p, std::vector<double> t
   return to;
 }
 
+// thrown by TestSolver::solve once its stop is set; explain_compromise catches it
+struct ExplainStopped {};
+
 struct TestSolver {
   const IkProblem& base;
   const std::vector<double>& q;
@@ -283,9 +286,11 @@ struct TestSolver {
   std::unique_ptr<IkSolver> solver = make_cpu_solver();
   SolveResult result;
   int solves = 0;
+  const std::atomic<bool>* stop = nullptr;
 
-  TestSolver(const IkProblem& p, const std::vector<double>& q0, const SolverSettings& s)
-      : base(p), q(q0), settings(s), seeds(s.n_seeds), sampler(s.sampler) {
+  TestSolver(const IkProblem& p, const std::vector<double>& q0, const SolverSettings& s,
+             const std::atomic<bool>* stop_flag)
+      : base(p), q(q0), settings(s), stop(stop_flag), seeds(s.n_seeds), sampler(s.sampler) {
     settings.backend = Backend::kCpu;
     settings.use_float = false;
     settings.n_seeds = 1;
@@ -319,6 +324,7 @@ struct TestSolver {
   // the start
   std::vector<double> solve(const std::vector<uint8_t>& keep, bool limits, bool locks = true,
                             const std::vector<double>* from = nullptr, bool seeded = false) {
+    if (stop && stop->load(std::memory_order_relaxed)) throw ExplainStopped{};
     SolverSettings s = settings;
     s.hard_joint_limits = limits && settings.hard_joint_limits;
     if (seeded) {
@@ -569,16 +575,13 @@ std::vector<Explanation> objective_pulls(const IkProblem& problem, int pi,
   return out;
 }
 
-CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std::vector<double>& q,
-                                    const SolverSettings& settings) {
-  auto t0 = std::chrono::steady_clock::now();
-  check_sizes(problem, pi, q, "explain_compromise");
-  CompromiseReport out;
-  out.objectives = objective_pulls(problem, pi, q, settings);
-  const IkProblem one = single_problem(problem, pi);
-  std::vector<ObjectiveReport> reps =
-      report_objectives(one, 0, q, body_poses(one.model(), q), settings);
-  TestSolver ts(one, q, settings);
+namespace {
+
+// explain_compromise's test solves: the status, blockers and pulls of every pursued objective of
+// `one` not reached at q (reps: their reports there) into out.objectives
+void explain_missed(const IkProblem& one, const std::vector<double>& q,
+                    const SolverSettings& settings, std::vector<ObjectiveReport>& reps,
+                    TestSolver& ts, CompromiseReport& out) {
   const int n = one.objective_count();
   const bool any_locked =
       std::find(one.dof_mask().begin(), one.dof_mask().end(), uint8_t(0)) != one.dof_mask().end();
@@ -691,6 +694,25 @@ CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std:
       if (!limited.reached) limit_blockers(k, one, limited.q, settings, ex.blocked_by);
     }
     if (ex.blocked_by.empty()) name_coupled_walls(k, one, kept, any_locked, settings, ex);
+  }
+}
+
+}  // namespace
+
+CompromiseReport explain_compromise(const IkProblem& problem, int pi, const std::vector<double>& q,
+                                    const SolverSettings& settings, const std::atomic<bool>* stop) {
+  auto t0 = std::chrono::steady_clock::now();
+  check_sizes(problem, pi, q, "explain_compromise");
+  CompromiseReport out;
+  out.objectives = objective_pulls(problem, pi, q, settings);
+  const IkProblem one = single_problem(problem, pi);
+  std::vector<ObjectiveReport> reps =
+      report_objectives(one, 0, q, body_poses(one.model(), q), settings);
+  TestSolver ts(one, q, settings, stop);
+  try {
+    explain_missed(one, q, settings, reps, ts, out);
+  } catch (const ExplainStopped&) {
+    out.stopped = true;
   }
   out.solves = ts.solves;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

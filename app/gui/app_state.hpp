@@ -127,17 +127,18 @@ struct SolveStatus {
   double position_error = 0;  // m, largest over link objectives
   double rotation_error = 0;  // rad
   double solve_ms = 0;
-  int stalled_frames = 0;       // consecutive frames without progress while not converged
-  double explain_ms = 0;        // the last compromise explanation (CPU), 0 before the first
-  int explain_solves = 0;       // test solves it ran
-  int explanations = 0;         // explanations run since start
-  std::string backend = "cpu";  // backend that ran
-  std::string backend_note;     // why the requested backend is not in use ("" when it is)
-  bool cuda_available = false;  // a CUDA device is usable (checked once at start)
-  std::string cuda_reason;      // why not
-  std::vector<int> step_bound;  // joints the frame step bound held back this frame (none when
-                                // no solve ran: the robot rests)
-  BudgetStatus budget;          // how the last solve spent the frame budget
+  int stalled_frames = 0;        // consecutive frames without progress while not converged
+  double explain_ms = 0;         // the last compromise explanation (CPU), 0 before the first
+  int explain_solves = 0;        // test solves it ran
+  int explanations = 0;          // explanations run since start
+  int explanations_stopped = 0;  // stopped before they finished: the robot moved on
+  std::string backend = "cpu";   // backend that ran
+  std::string backend_note;      // why the requested backend is not in use ("" when it is)
+  bool cuda_available = false;   // a CUDA device is usable (checked once at start)
+  std::string cuda_reason;       // why not
+  std::vector<int> step_bound;   // joints the frame step bound held back this frame (none when
+                                 // no solve ran: the robot rests)
+  BudgetStatus budget;           // how the last solve spent the frame budget
 };
 
 // The closest collision pairs at the last FK (AppState::evaluate, once a frame after the solve),

@@ -127,6 +127,10 @@ bool same_settings(const SolverSettings& a, const SolverSettings& b) {
   return a == b;  // every entry of the settings table (solver/settings.hpp), so every member
 }
 
+SolverDriver::~SolverDriver() {
+  if (pending_stop_) pending_stop_->store(true);
+}
+
 void SolverDriver::init(AppState& app) {
   std::string reason;
   app.solve.cuda_available = cuda_available(&reason);
@@ -187,7 +191,9 @@ void SolverDriver::explain(AppState& app, bool rested) {
     } catch (const std::exception& e) {
       app.error(std::string("explaining the solution failed: ") + e.what());
     }
-    if (rested && same(pending_key_, now)) {
+    if (r.stopped) {
+      ++app.solve.explanations_stopped;
+    } else if (rested && same(pending_key_, now)) {
       for (std::size_t i = 0; i < app.objectives.size() && i < r.objectives.size(); ++i) {
         ObjectiveStatus& s = app.objectives[i].status;
         s.explained = true;
@@ -205,6 +211,8 @@ void SolverDriver::explain(AppState& app, bool rested) {
       explained_key_ = pending_key_;
     }
   }
+  // one running for what the robot no longer rests on ends at its next test solve
+  if (pending_.valid() && !(rested && same(pending_key_, now))) pending_stop_->store(true);
   if (!rested) {
     if (!explained_) return;
     explained_ = false;
@@ -217,13 +225,14 @@ void SolverDriver::explain(AppState& app, bool rested) {
     }
     return;
   }
-  // one at a time: an outdated one still running is left to finish (a future is not cancelled)
+  // one at a time: an outdated one still running (stopped above) is waited for
   if ((explained_ && same(explained_key_, now)) || pending_.valid()) return;
   pending_key_ = now;
-  pending_ = std::async(std::launch::async,
-                        [problem = *app.problem(), q = app.joint_q, settings = app.settings]() {
-                          return explain_compromise(problem, 0, q, settings);
-                        });
+  pending_stop_ = std::make_shared<std::atomic<bool>>(false);
+  pending_ = std::async(std::launch::async, [problem = *app.problem(), q = app.joint_q,
+                                             settings = app.settings, stop = pending_stop_]() {
+    return explain_compromise(problem, 0, q, settings, stop.get());
+  });
 }
 
 bool SolverDriver::solve(AppState& app) {

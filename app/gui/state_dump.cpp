@@ -357,6 +357,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
   solver["explain_ms"] = st.explain_ms;
   solver["explain_solves"] = st.explain_solves;
   solver["explanations"] = st.explanations;
+  solver["explanations_stopped"] = st.explanations_stopped;
   d["solver"] = solver;
 
   d["timing"] = {{"frame_ms", percentiles(app.stats.frame())},

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 
 #include "engine/core/fk.hpp"
@@ -84,6 +85,30 @@ TEST_F(PandaCompromise, ReachableTargetHeldBackByPostureIsTradedOffAndPostureTak
   r = explain_compromise(p, 0, q, s);
   EXPECT_EQ(r.objectives[pose].status, ReachStatus::kReached);
   EXPECT_EQ(r.solves, 0);
+}
+
+// a stop already set ends the explanation before its first test solve: the pulls are there
+// (objective_pulls needs no solve), no status beyond them; unset, the same explanation runs
+TEST_F(PandaCompromise, AStopEndsTheExplanationBeforeItsNextTestSolve) {
+  IkProblem p(m);
+  int pose = p.add_pose(tcp);
+  int posture = p.add_posture(q0, {0.1});
+  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
+  p.set_target_pose(pose, 0, body_pose(*m, qt, tcp));
+  const std::vector<double> q = settle(p, q0, s);
+  std::atomic<bool> stop{true};
+  const CompromiseReport stopped = explain_compromise(p, 0, q, s, &stop);
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_EQ(stopped.solves, 0);
+  ASSERT_EQ(stopped.objectives.size(), 2u);
+  EXPECT_EQ(stopped.objectives[pose].status, ReachStatus::kReached);  // as objective_pulls left it
+  EXPECT_EQ(stopped.objectives[pose].pulled_by.size(), 1u);
+  stop = false;
+  const CompromiseReport ran = explain_compromise(p, 0, q, s, &stop);
+  EXPECT_FALSE(ran.stopped);
+  EXPECT_GE(ran.solves, 1);
+  EXPECT_EQ(ran.objectives[pose].status, ReachStatus::kTradedOff);
+  EXPECT_EQ(ran.objectives[pose].pulled_by[0].objective, posture);
 }
 
 // a soft objective of weight 0 is not pursued: nothing to explain however far its target is, and

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "app/gui/visuals.hpp"
 
@@ -56,6 +58,13 @@ void plot_series(ImDrawList* dl, ImVec2 a, ImVec2 b, int n, F value, ImU32 color
   }
 }
 
+// a row of the list (height h, the width available) is in the scrolled region's view: rows out
+// of it only take their place (a scene of 209 objectives lists 209 bars)
+bool row_visible(float h) {
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  return ImGui::IsRectVisible(a, ImVec2(a.x + ImGui::GetContentRegionAvail().x, a.y + h));
+}
+
 // "TEXT  1.23 mm", "TEXT  0.50 deg", or "TEXT  0.0012" for an amount without a unit
 std::string amount_text(const std::string& text, double v, ShareUnit unit) {
   char num[48];
@@ -80,6 +89,10 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float indent = 24.0f, bw = w - indent;
   for (const Pull& p : st.pulled_by) {
+    if (!row_visible(bh)) {
+      ImGui::Dummy(ImVec2(w, bh + 1));
+      continue;
+    }
     ImVec2 a = ImGui::GetCursorScreenPos();
     a.x += indent;
     dl->AddRectFilled(a, ImVec2(a.x + bw, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
@@ -135,6 +148,24 @@ void collision_rows(const AppState& app) {
 
 }  // namespace
 
+std::vector<int> plotted_objectives(const AppState& app) {
+  const int n = int(app.objectives.size());
+  std::vector<int> idx(std::size_t(n), 0);
+  std::iota(idx.begin(), idx.end(), 0);
+  if (n <= kPlottedSeries) return idx;
+  std::vector<double> norm(std::size_t(n), -1.0);
+  for (int i = 0; i < n; ++i) {
+    const WorkbenchObjective& o = app.objectives[i];
+    const double r = o.enabled() ? residual_norm(o) : -1.0;
+    norm[std::size_t(i)] = std::isnan(r) ? -1.0 : r;
+  }
+  std::partial_sort(idx.begin(), idx.begin() + kPlottedSeries, idx.end(),
+                    [&](int a, int b) { return norm[std::size_t(a)] > norm[std::size_t(b)]; });
+  idx.resize(kPlottedSeries);
+  std::sort(idx.begin(), idx.end());
+  return idx;
+}
+
 void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, ImVec2 size,
                           bool* open) {
   ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
@@ -168,6 +199,11 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
     const bool rest = o.kind().has(kFieldRest), measure = rest || !o.status.pursued;
     ImVec2 a = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();
+    if (!row_visible(bh)) {
+      ImGui::Dummy(ImVec2(w, bh + 1));
+      pull_bars(app, o, w, bh);
+      continue;
+    }
     dl->AddRectFilled(a, ImVec2(a.x + w, a.y + bh), IM_COL32(30, 33, 38, 255), 2.0f);
     dl->AddRectFilled(
         a, ImVec2(a.x + w * log_scale(r), a.y + bh),
@@ -203,8 +239,16 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   ImVec2 a, b;
   const float avail = ImGui::GetContentRegionAvail().y;
   const float ph = std::max(40.0f, (avail - 8.0f) * 0.5f);
-  plot_frame(dl, ph, &a, &b, "residual norm (log, 1e-6 .. 1)");
-  for (int i = 0; i < int(app.objectives.size()); ++i)
+  const std::vector<int> plotted = plotted_objectives(app);
+  char norms_title[96];
+  if (plotted.size() < app.objectives.size())
+    std::snprintf(norms_title, sizeof norms_title,
+                  "residual norm (log, 1e-6 .. 1): the %d largest of %d", int(plotted.size()),
+                  int(app.objectives.size()));
+  else
+    std::snprintf(norms_title, sizeof norms_title, "residual norm (log, 1e-6 .. 1)");
+  plot_frame(dl, ph, &a, &b, norms_title);
+  for (int i : plotted)
     plot_series(
         dl, a, b, n,
         [&](int k) {

@@ -132,6 +132,39 @@ TEST(ResidualNorm, AHardTargetCountsItsErrorsOnce) {
   EXPECT_DOUBLE_EQ(ikwb::gui::residual_norm(box), 0.004);
 }
 
+// The Residuals panel plots the history of every objective up to kPlottedSeries, beyond that of
+// the kPlottedSeries enabled ones with the largest residuals now, in index order
+TEST(ResidualPlot, ManyObjectivesPlotTheLargestResiduals) {
+  ikwb::gui::AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const int tcp = app.model->find_body("panda_hand_tcp");
+  while (int(app.objectives.size()) < ikwb::gui::kPlottedSeries)
+    app.add_objective(app.new_objective(ikwb::ObjectiveType::kPosition, tcp));
+  std::vector<int> all(app.objectives.size());
+  for (int i = 0; i < int(all.size()); ++i) all[i] = i;
+  EXPECT_EQ(ikwb::gui::plotted_objectives(app), all);
+  while (int(app.objectives.size()) < 40)
+    app.add_objective(app.new_objective(ikwb::ObjectiveType::kPosition, tcp));
+  const int n = int(app.objectives.size());
+  for (int i = 0; i < n; ++i) {
+    ikwb::gui::ObjectiveStatus& s = app.objectives[i].status;
+    s = {};
+    s.position_error = app.objectives[i].kind().position_row >= 0 ? 1e-3 * ((i * 7) % n) : 0.0;
+  }
+  app.objectives[n - 1].spec.params.enabled = false;           // the largest error, but off
+  app.objectives[n - 2].status.position_error = std::nan("");  // no value
+  std::vector<int> expected;
+  for (int i = 0; i < n - 2; ++i) {
+    if (app.objectives[i].kind().position_row < 0) continue;
+    int larger = 0;  // enabled objectives with a larger error
+    for (int j = 0; j < n - 2; ++j)
+      larger += app.objectives[j].status.position_error > app.objectives[i].status.position_error;
+    if (larger < ikwb::gui::kPlottedSeries) expected.push_back(i);
+  }
+  ASSERT_EQ(int(expected.size()), ikwb::gui::kPlottedSeries);
+  EXPECT_EQ(ikwb::gui::plotted_objectives(app), expected);
+}
+
 TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {
   ASSERT_EQ(
       run("robot panda\nwait 3\n"

@@ -171,7 +171,7 @@ class SolverDriver {
   ExplainKey pending_key_;
   // set to stop pending_ once the robot no longer rests on what it explains: the test solves
   // of a scene with 209 objectives took one of the two cores for 20 s, and the frames of a drag
-  // begun meanwhile took 56 ms (median) instead of 44
+  // begun meanwhile took 56 ms (median) instead of 44-48
   std::shared_ptr<std::atomic<bool>> pending_stop_;
 };
 

@@ -139,7 +139,7 @@ bool Platform::should_close() const {
   return !headless_ && glfwWindowShouldClose(window_);
 }
 
-PlatformFrame Platform::new_frame() {
+PlatformFrame Platform::new_frame(double wait_s) {
   if (headless_) {
     // what ImGui's GLFW backend would set: the pbuffer's size and the time since the last frame
     const auto now = std::chrono::steady_clock::now();
@@ -153,10 +153,19 @@ PlatformFrame Platform::new_frame() {
     ImGui_ImplOpenGL3_NewFrame();
     return {headless_w_, headless_h_, headless_w_, headless_h_};
   }
-  glfwPollEvents();
+  PlatformFrame f;
+  if (wait_s > 0) {
+    const auto before = std::chrono::steady_clock::now();
+    glfwWaitEventsTimeout(wait_s);
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+    f.waited = true;
+    f.woke = waited < 0.9 * wait_s;
+  } else {
+    glfwPollEvents();
+  }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  PlatformFrame f;
   glfwGetWindowSize(window_, &f.window_w, &f.window_h);
   glfwGetFramebufferSize(window_, &f.framebuffer_w, &f.framebuffer_h);
   return f;

@@ -30,6 +30,8 @@ struct PlatformFrame {
   int window_w = 0, window_h = 0;            // window pixels (ImGui's and the layout's units)
   int framebuffer_w = 0, framebuffer_h = 0;  // framebuffer pixels
   bool visible() const { return framebuffer_w > 0 && framebuffer_h > 0 && window_w > 0; }
+  bool waited = false;  // new_frame waited for events (frame times then include the wait)
+  bool woke = false;    // ... and an event ended the wait before its time
   // framebuffer pixels per window pixel
   float pixel_scale() const { return window_w > 0 ? float(framebuffer_w) / float(window_w) : 1; }
 };
@@ -45,8 +47,9 @@ class Platform {
   // and *error when there is no display or no context
   bool init(const PlatformOptions& options, std::string* error);
   bool should_close() const;
-  // polls events and starts the backends' frame (before ImGui::NewFrame); this frame's sizes
-  PlatformFrame new_frame();
+  // polls events, or waits up to wait_s seconds for one (a window only), and starts the backends'
+  // frame (before ImGui::NewFrame); this frame's sizes
+  PlatformFrame new_frame(double wait_s = 0);
   // clears the framebuffer before the 3D view draws
   void clear(const PlatformFrame& frame);
   // draws ImGui's draw data (after ImGui::Render) over the 3D view

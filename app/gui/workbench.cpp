@@ -19,6 +19,7 @@
 #include "app/cli/solver_args.hpp"
 #include "app/gui/app_state.hpp"
 #include "app/gui/diagnostics.hpp"
+#include "app/gui/idle_frames.hpp"
 #include "app/gui/input.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/platform.hpp"
@@ -352,16 +353,20 @@ int run_workbench(int argc, char** argv) {
   std::string titled;  // the window's title
   int frames = 0;
   Clock::time_point last_start{};
+  bool last_waited = false;  // the last frame waited for events: its time is not a frame's
+  gui::IdleFrames idle;
   catch_stop_signals();
   while (status == 0 && !platform.should_close() && g_stop_signal == 0) {
     Clock::time_point start = Clock::now();
-    if (frames > 0)
+    if (frames > 0 && !last_waited)
       app.stats.add_frame_ms(std::chrono::duration<double, std::milli>(start - last_start).count());
     last_start = start;
     ++app.frame;
 
-    // events, the layout, and this frame's input from GLFW or the script
-    gui::PlatformFrame f = platform.new_frame();
+    // events (waited for while the window is left alone), the layout, and this frame's input
+    // from GLFW or the script
+    gui::PlatformFrame f = platform.new_frame(idle.next_wait());
+    last_waited = f.waited;
     for (const std::string& dropped : platform.take_dropped()) gui::open_any_file(ui, dropped);
     app.hover = {};
     app.held_joint = -1;
@@ -391,6 +396,11 @@ int run_workbench(int argc, char** argv) {
     view.visuals.record(app);
     view.draw_ui(app);
     ImGui::Render();
+    idle.frame_done({!source.scripted && frame_limit <= 0 && !soak.active, app.solve.ran,
+                     app.timeline.playing,
+                     view.gizmo.dragging() || ImGui::IsAnyItemActive() || ImGui::IsAnyMouseDown() ||
+                         app.held_joint >= 0,
+                     f.woke});
 
     // the script's end, --frames (a cap) or File > Quit end the run
     ++frames;

@@ -9,7 +9,20 @@
 namespace ikwb::gui {
 namespace {
 
-using TimelinePanel = ikwb::test::HeadlessImGui;
+struct TimelinePanel : ikwb::test::HeadlessImGui {
+  // draws app's Timeline panel in a frame; the vertices its windows drew (their text: *text)
+  int panel_vertices(AppState& app, std::string* text) {
+    app.timeline.show_panel = true;
+    Viewport3D view;
+    Ui ui(app, view);
+    ui.layout.timeline = {280, 360, 660, 160};
+    *text = frame_text([&] { draw_timeline_panel(ui); });
+    int vertices = 0;
+    for (ImGuiWindow* w : GImGui->Windows)
+      if (std::string(w->Name).rfind("Timeline", 0) == 0) vertices += w->DrawList->VtxBuffer.Size;
+    return vertices;
+  }
+};
 
 TEST_F(TimelinePanel, ThePlayheadReadsBeforeTheSpeedItPlaysAt) {
   AppState app;
@@ -35,14 +48,8 @@ TEST_F(TimelinePanel, TheAxisTicksFitItsWidthWhateverTheSpan) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));
   for (double t : {0.0, 1e6}) ASSERT_GE(add_key(app, t), 0);
-  app.timeline.show_panel = true;
-  Viewport3D view;
-  Ui ui(app, view);
-  ui.layout.timeline = {280, 360, 660, 160};
-  const std::string text = frame_text([&] { draw_timeline_panel(ui); });
-  int vertices = 0;
-  for (ImGuiWindow* w : GImGui->Windows)
-    if (std::string(w->Name).rfind("Timeline", 0) == 0) vertices += w->DrawList->VtxBuffer.Size;
+  std::string text;
+  const int vertices = panel_vertices(app, &text);
   EXPECT_GT(vertices, 0);
   EXPECT_LT(vertices, 20000) << text;
 }
@@ -62,14 +69,8 @@ TEST_F(TimelinePanel, TenThousandKeysDrawWhatTheAxisHasPixelsFor) {
   }
   app.timeline.selected = 5000;
   ++app.timeline.serial;
-  app.timeline.show_panel = true;
-  Viewport3D view;
-  Ui ui(app, view);
-  ui.layout.timeline = {280, 360, 660, 160};
-  const std::string text = frame_text([&] { draw_timeline_panel(ui); });
-  int vertices = 0;
-  for (ImGuiWindow* w : GImGui->Windows)
-    if (std::string(w->Name).rfind("Timeline", 0) == 0) vertices += w->DrawList->VtxBuffer.Size;
+  std::string text;
+  const int vertices = panel_vertices(app, &text);
   EXPECT_GT(vertices, 0);
   EXPECT_LT(vertices, 20000) << text;  // 6,044; 121,280 before
 }

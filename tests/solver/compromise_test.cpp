@@ -44,6 +44,16 @@ struct PandaCompromise : ::testing::Test {
   int tcp = m->find_body("panda_hand_tcp");
   std::vector<double> q0 = {0.2, -0.3, 0.1, -2.0, 0.1, 1.8, 0.5};
   SolverSettings s;
+
+  // a reachable tool pose (objective *pose) and a posture at q0 of weight 0.1 (*posture)
+  IkProblem pose_and_posture(int* pose, int* posture) const {
+    IkProblem p(m);
+    *pose = p.add_pose(tcp);
+    *posture = p.add_posture(q0, {0.1});
+    const std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
+    p.set_target_pose(*pose, 0, body_pose(*m, qt, tcp));
+    return p;
+  }
 };
 
 TEST_F(PandaCompromise, StatusWords) {
@@ -58,11 +68,8 @@ TEST_F(PandaCompromise, StatusWords) {
 }
 
 TEST_F(PandaCompromise, ReachableTargetHeldBackByPostureIsTradedOffAndPostureTakesTheWholeShare) {
-  IkProblem p(m);
-  int pose = p.add_pose(tcp);
-  int posture = p.add_posture(q0, {0.1});
-  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
-  p.set_target_pose(pose, 0, body_pose(*m, qt, tcp));
+  int pose = 0, posture = 0;
+  IkProblem p = pose_and_posture(&pose, &posture);
   std::vector<double> q = settle(p, q0, s);
   CompromiseReport r = explain_compromise(p, 0, q, s);
   ASSERT_EQ(r.objectives.size(), 2u);
@@ -90,11 +97,8 @@ TEST_F(PandaCompromise, ReachableTargetHeldBackByPostureIsTradedOffAndPostureTak
 // a stop already set ends the explanation before its first test solve: the pulls are there
 // (objective_pulls needs no solve), no status beyond them; unset, the same explanation runs
 TEST_F(PandaCompromise, AStopEndsTheExplanationBeforeItsNextTestSolve) {
-  IkProblem p(m);
-  int pose = p.add_pose(tcp);
-  int posture = p.add_posture(q0, {0.1});
-  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
-  p.set_target_pose(pose, 0, body_pose(*m, qt, tcp));
+  int pose = 0, posture = 0;
+  const IkProblem p = pose_and_posture(&pose, &posture);
   const std::vector<double> q = settle(p, q0, s);
   std::atomic<bool> stop{true};
   const CompromiseReport stopped = explain_compromise(p, 0, q, s, &stop);

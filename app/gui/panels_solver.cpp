@@ -173,7 +173,12 @@ void draw_solver_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         "playing: the timeline plays, its playhead moves the robot\n"
         "paused: live solving is off, or a branch edit or the timeline holds the robot");
   ImGui::SameLine();
-  ImGui::TextDisabled("%.2f ms  %d it  seed %d", st.solve_ms, st.iterations, st.seed);
+  if (st.ran)
+    ImGui::TextDisabled("%.2f ms  %d it  seed %d", st.solve_ms, st.iterations, st.seed);
+  else if (st.solve_ms > 0)  // resting: the figures are the last solve's
+    ImGui::TextDisabled("no solve (last %.2f ms)", st.solve_ms);
+  else  // playing, paused
+    ImGui::TextDisabled("no solve");
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - 52);
   ImGui::Checkbox("live", &app.live_solve);
   Percentiles frame = app.stats.frame();

@@ -478,8 +478,12 @@ void Viewport3D::draw_ui(AppState& app) {
     label(dl, ImVec2(x0, y0 + 26), buf, dim);
   }
 
-  // top-right: frame rate and solve time
-  std::snprintf(buf, sizeof buf, "%.0f FPS   solve %.2f ms", app.stats.fps(), app.solve.solve_ms);
+  // top-right: frame rate and this frame's solve time ("no solve" while the robot rests, the
+  // timeline plays or live solving is off: the last solve's time read as if it still ran)
+  if (app.solve.ran)
+    std::snprintf(buf, sizeof buf, "%.0f FPS   solve %.2f ms", app.stats.fps(), app.solve.solve_ms);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f FPS   no solve", app.stats.fps());
   ImVec2 sz = ImGui::CalcTextSize(buf);
   label(dl, ImVec2(rect.x + rect.width - sz.x - 14, y0), buf, dim);
 

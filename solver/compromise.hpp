@@ -125,8 +125,9 @@ struct CompromiseReport {
   std::vector<Explanation> objectives;
   int solves = 0;      // test solves run
   double seconds = 0;  // wall time of the whole explanation
-  // explain_compromise's stop read true before it finished: the statuses, blockers and best
-  // errors are not filled in (the objectives hold objective_pulls' pulls only)
+  // explain_compromise's stop read true before it finished: the objectives explained before
+  // the stop have their status, the rest objective_pulls' pulls only; not a whole explanation
+  // (the workbench discards it)
   bool stopped = false;
 };
 

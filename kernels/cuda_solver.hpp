@@ -41,8 +41,8 @@ class CudaSolver : public IkSolver {
   CudaSolver();
   ~CudaSolver() override;
   using IkSolver::solve;
-  // warm's multipliers are checked and not used: every row starts them at zero, and the results
-  // carry none (ProblemResult::multipliers empty)
+  // as the CPU backend: each problem's seed 0 begins from warm's multipliers, and the results
+  // carry each row's (SolveResult::row_multipliers, in float)
   void solve(const IkProblem& problem, const SolverSettings& settings,
              const std::vector<double>& q_init, const WarmStart& warm,
              SolveResult& result) override;

@@ -19,6 +19,13 @@ namespace ikwb::cuda {
 struct SolveConfig {
   RowDriverConfig<float> row;
   int8_t has_dof_mask = 0;  // dof_free is given
+  // the hard rows' multipliers, as the CPU backend keeps them (WarmStart,
+  // SolveResult::row_multipliers): with keep_multipliers (the problem has hard rows) each row's
+  // kept attempt writes its final ones out, and with has_warm as well each problem's seed 0
+  // begins from the solve's warm ones, reached at warm_penalty
+  int8_t keep_multipliers = 0;
+  int8_t has_warm = 0;
+  float warm_penalty = 0;
 };
 
 // Offsets (in floats) of one row's buffers inside its scratch block, and the block's stride.
@@ -110,16 +117,34 @@ IKWB_HD RowBuffers<float> row_buffers(const ModelView<float>& m, float* scratch,
   return b;
 }
 
+// Batch row `row`'s multipliers as the CPU backend sets them up: none without hard rows; else
+// the kept attempt's go to lambda (nr), and a problem's seed 0 starts from its warm ones.
+// warm: (problem_count x nr), read with c.has_warm.
+IKWB_HD RowMultipliers<float> row_multipliers(const ProblemView<float>& pv, const SolveConfig& c,
+                                              int row, const float* warm, float* lambda) {
+  RowMultipliers<float> mult;
+  if (!c.keep_multipliers) return mult;
+  mult.best = lambda;
+  const int S = c.row.n_seeds;
+  if (c.has_warm && row % S == 0) {
+    mult.init = warm + std::size_t(row / S) * pv.residual_count;
+    mult.penalty = c.warm_penalty;
+  }
+  return mult;
+}
+
 // Solves batch row `row` (problem row / n_seeds, seed row % n_seeds) with the row driver and
-// writes the best attempt's configuration to q_out (nq) and its evaluation to *out. Without a
-// lane the kept attempt is finished too (finish_kept_attempt); with one (AttemptLane), only
-// that lane's attempts run, lane 0 writes the row's deadline to *deadline_ns, and
-// finish_row_attempt finishes the row once the lanes are combined.
-// q_init: (problem_count x nq); scratch: one row block laid out as `l`; dof_free: (nv) or null.
+// writes the best attempt's configuration to q_out (nq), its evaluation to *out and its
+// multipliers to lambda (nr, with c.keep_multipliers). Without a lane the kept attempt is
+// finished too (finish_kept_attempt); with one (AttemptLane), only that lane's attempts run,
+// lane 0 writes the row's deadline to *deadline_ns, and finish_row_attempt finishes the row
+// once the lanes are combined.
+// q_init: (problem_count x nq); warm: (problem_count x nr), read with c.has_warm; scratch: one
+// row block laid out as `l`; dof_free: (nv) or null.
 IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig& c,
-                                const uint8_t* dof_free, const float* q_init, int row,
-                                float* scratch, const RowScratchLayout& l, float* q_out,
-                                RowResult<float>* out, AttemptLane lane = {},
+                                const uint8_t* dof_free, const float* q_init, const float* warm,
+                                int row, float* scratch, const RowScratchLayout& l, float* q_out,
+                                float* lambda, RowResult<float>* out, AttemptLane lane = {},
                                 uint64_t* deadline_ns = nullptr) {
   const ModelView<float>& m = pv.model;
   const int nq = m.coord_count, S = c.row.n_seeds;
@@ -131,20 +156,24 @@ IKWB_HD void solve_row_attempts(const ProblemView<float>& pv, const SolveConfig&
   for (int i = 0; i < nq; ++i) init[i] = q_init[std::size_t(p) * nq + i];
 
   LmAnalyticSolve lm{AnalyticEvaluator<float>{pv, p}, &c.row.lm};
-  *out = drive_row(pv, c.row, b, p, seed, init, scratch + l.seed, q_out, deadline, lm, lane);
-  if (lane.step == 1) finish_kept_attempt(pv, c.row, b, deadline, lm, *out, q_out);
+  const RowMultipliers<float> mult = row_multipliers(pv, c, row, warm, lambda);
+  *out = drive_row(pv, c.row, b, p, seed, init, scratch + l.seed, q_out, deadline, lm, lane, mult);
+  if (lane.step == 1) finish_kept_attempt(pv, c.row, b, deadline, lm, *out, q_out, mult);
 }
 
-// Finishes batch row `row` once its attempt lanes are combined into q_out (nq) and *out
-// (finish_kept_attempt), by deadline_ns (written by solve_row_attempts).
+// Finishes batch row `row` once its attempt lanes are combined into q_out (nq), lambda (nr,
+// with c.keep_multipliers) and *out (finish_kept_attempt), by deadline_ns (written by
+// solve_row_attempts).
 IKWB_HD void finish_row_attempt(const ProblemView<float>& pv, const SolveConfig& c,
                                 const uint8_t* dof_free, int row, float* scratch,
-                                const RowScratchLayout& l, float* q_out, RowResult<float>* out,
-                                uint64_t deadline_ns) {
+                                const RowScratchLayout& l, float* q_out, float* lambda,
+                                RowResult<float>* out, uint64_t deadline_ns) {
   if (!out->ran || out->converged) return;  // the buffers are not even laid out
   RowBuffers<float> b = row_buffers(pv.model, scratch, l, dof_free);
   LmAnalyticSolve lm{AnalyticEvaluator<float>{pv, row / c.row.n_seeds}, &c.row.lm};
-  finish_kept_attempt(pv, c.row, b, deadline_ns, lm, *out, q_out);
+  RowMultipliers<float> mult;
+  if (c.keep_multipliers) mult.best = lambda;
+  finish_kept_attempt(pv, c.row, b, deadline_ns, lm, *out, q_out, mult);
 }
 
 // Marks which of problem p's rows count as run. The GPU runs every row at once; with all_seeds

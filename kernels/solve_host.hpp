@@ -16,12 +16,19 @@ namespace ikwb::cuda {
 // CPU backend: custom objectives, the L-BFGS optimiser, or a batch too large to index.
 void check_gpu_support(const IkProblem& problem, const SolverSettings& s);
 
-// The row driver's settings as the CPU backend sets them up, in float, and whether the dof
-// mask applies.
-inline SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s) {
+// The row driver's settings as the CPU backend sets them up, in float, whether the dof mask
+// applies, and whether the rows keep multipliers and begin from warm's (validate_warm_start).
+inline SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s,
+                                     const WarmStart& warm) {
   SolveConfig c;
   c.row = make_row_driver_config<float>(s);
   c.has_dof_mask = problem.dof_mask().empty() ? 0 : 1;
+  ProblemView<double> objectives;
+  objectives.objectives = problem.param_array().data();
+  objectives.objective_count = int(problem.param_array().size());
+  c.keep_multipliers = problem_has_hard(objectives) ? 1 : 0;
+  c.has_warm = c.keep_multipliers && !warm.multipliers.empty() ? 1 : 0;
+  c.warm_penalty = float(warm.penalty);
   return c;
 }
 

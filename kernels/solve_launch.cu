@@ -40,6 +40,7 @@ struct LaneBuffers {
   int lanes = 1;
   int attempts = 0;                  // per row: max_restarts + 1
   float* q = nullptr;                // (n_batch x lanes x nq) each lane's kept configuration
+  float* lambda = nullptr;           // (n_batch x lanes x nr) its multipliers (keep_multipliers)
   RowResult<float>* rows = nullptr;  // (n_batch x lanes)
   unsigned* stop_after = nullptr;    // (n_batch) lowest converged attempt, ~0u while none
   int* iterations = nullptr;         // (n_batch x attempts) each attempt's iterations
@@ -54,49 +55,56 @@ struct LaneBuffers {
 // J^T J, Cholesky factor, ...) are one block of `layout.stride` floats: kShared puts it in
 // dynamic shared memory at threadIdx.x * stride (the odd stride puts a warp's same-element
 // accesses in 32 distinct banks), kGlobal in global_scratch at thread * stride. With one lane
-// each thread writes only its own row of row_q and rows; with more, its lane's slot (row * lanes
-// + lane), its attempts' iteration counts, atomically the row's stop_after, and lane 0 the
-// row's deadline.
+// each thread writes only its own row of row_q, row_lambda and rows; with more, its lane's slot
+// (row * lanes + lane), its attempts' iteration counts, atomically the row's stop_after, and
+// lane 0 the row's deadline. warm: (problem_count x nr); row_lambda: (n_batch x nr).
 template <RowScratch kScratch>
 __global__ void solve_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
-                                  const uint8_t* dof_free, const float* q_init, int n_batch,
-                                  int rows_per_lane, RowScratchLayout layout, float* global_scratch,
-                                  float* row_q, RowResult<float>* rows, LaneBuffers lanes) {
+                                  const uint8_t* dof_free, const float* q_init, const float* warm,
+                                  int n_batch, int rows_per_lane, RowScratchLayout layout,
+                                  float* global_scratch, float* row_q, float* row_lambda,
+                                  RowResult<float>* rows, LaneBuffers lanes) {
   extern __shared__ float shared_rows[];
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = thread % rows_per_lane, lane = thread / rows_per_lane;
   if (row >= n_batch || lane >= lanes.lanes) return;
-  const int nq = pv.model.coord_count;
+  const int nq = pv.model.coord_count, nr = pv.residual_count;
   float* scratch = kScratch == RowScratch::kShared
                        ? shared_rows + std::size_t(threadIdx.x) * layout.stride
                        : global_scratch + std::size_t(thread) * layout.stride;
   const SolveConfig& c = *cfg;
   const uint8_t* free = c.has_dof_mask ? dof_free : nullptr;
   if (lanes.lanes == 1) {
-    cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout,
-                             row_q + std::size_t(row) * nq, rows + row);
+    cuda::solve_row_attempts(pv, c, free, q_init, warm, row, scratch, layout,
+                             row_q + std::size_t(row) * nq, row_lambda + std::size_t(row) * nr,
+                             rows + row);
     return;
   }
   const std::size_t slot = std::size_t(row) * lanes.lanes + lane;
-  cuda::solve_row_attempts(pv, c, free, q_init, row, scratch, layout, lanes.q + slot * nq,
-                           lanes.rows + slot,
+  cuda::solve_row_attempts(pv, c, free, q_init, warm, row, scratch, layout, lanes.q + slot * nq,
+                           lanes.lambda + slot * nr, lanes.rows + slot,
                            {lane, lanes.lanes, lanes.stop_after + row,
                             lanes.iterations + std::size_t(row) * lanes.attempts},
                            lanes.deadline + row);
 }
 
 // Thread mapping: one thread per batch row; it combines the row's lanes (written by
-// solve_rows_kernel) into its row of rows and row_q.
-__global__ void combine_lanes_kernel(const SolveConfig* cfg, int nq, int n_batch, LaneBuffers lanes,
-                                     float* row_q, RowResult<float>* rows) {
+// solve_rows_kernel) into its row of rows, row_q and row_lambda.
+__global__ void combine_lanes_kernel(const SolveConfig* cfg, int nq, int nr, int n_batch,
+                                     LaneBuffers lanes, float* row_q, float* row_lambda,
+                                     RowResult<float>* rows) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n_batch) return;
   const int kept =
       combine_attempt_lanes(lanes.rows + std::size_t(row) * lanes.lanes, lanes.lanes,
                             lanes.iterations + std::size_t(row) * lanes.attempts,
                             lanes.attempts - 1, cfg->row.lm.tol_constraint, rows + row);
-  const float* q = lanes.q + (std::size_t(row) * lanes.lanes + kept) * nq;
+  const std::size_t slot = std::size_t(row) * lanes.lanes + kept;
+  const float* q = lanes.q + slot * nq;
   for (int i = 0; i < nq; ++i) row_q[std::size_t(row) * nq + i] = q[i];
+  if (!cfg->keep_multipliers) return;
+  const float* lambda = lanes.lambda + slot * nr;
+  for (int i = 0; i < nr; ++i) row_lambda[std::size_t(row) * nr + i] = lambda[i];
 }
 
 // Thread mapping: one thread per batch row, its buffers laid out as in solve_rows_kernel (at
@@ -106,7 +114,7 @@ template <RowScratch kScratch>
 __global__ void finish_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg,
                                    const uint8_t* dof_free, int n_batch, RowScratchLayout layout,
                                    float* global_scratch, const uint64_t* deadline, float* row_q,
-                                   RowResult<float>* rows) {
+                                   float* row_lambda, RowResult<float>* rows) {
   extern __shared__ float shared_rows[];
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n_batch) return;
@@ -115,7 +123,8 @@ __global__ void finish_rows_kernel(ProblemView<float> pv, const SolveConfig* cfg
                        : global_scratch + std::size_t(row) * layout.stride;
   const SolveConfig& c = *cfg;
   cuda::finish_row_attempt(pv, c, c.has_dof_mask ? dof_free : nullptr, row, scratch, layout,
-                           row_q + std::size_t(row) * pv.model.coord_count, rows + row,
+                           row_q + std::size_t(row) * pv.model.coord_count,
+                           row_lambda + std::size_t(row) * pv.residual_count, rows + row,
                            deadline[row]);
 }
 
@@ -157,7 +166,7 @@ struct Shape {
 // Offsets of the per-solve upload inside one byte block (16-byte aligned sections).
 struct FrameLayout {
   std::size_t config = 0, params = 0, targets = 0, rest = 0, points = 0, lower = 0, upper = 0;
-  std::size_t dof_free = 0, dof_seeded = 0, q_init = 0;
+  std::size_t dof_free = 0, dof_seeded = 0, q_init = 0, warm = 0;
   std::size_t capsules = 0, pairs = 0, world_capsules = 0, obstacles = 0;
   std::size_t bytes = 0;
 };
@@ -180,6 +189,7 @@ FrameLayout frame_layout(const Shape& s) {
   f.dof_free = take(s.nv);
   f.dof_seeded = take(s.nv);
   f.q_init = take(sizeof(float) * s.problems * s.nq);
+  f.warm = take(sizeof(float) * s.problems * s.residuals);
   f.capsules = take(sizeof(LinkCapsule<float>) * s.capsules);
   f.pairs = take(sizeof(int) * s.pair_indices);
   f.world_capsules = take(sizeof(int) * s.world_capsules);
@@ -204,15 +214,15 @@ struct CudaSolver::Impl {
   FrameLayout frame;
   PinnedBuffer<unsigned char> frame_host;
   DeviceBuffer<unsigned char> frame_dev;
-  DeviceBuffer<float> row_q, diff, scratch;
+  DeviceBuffer<float> row_q, row_lambda, diff, scratch;
   DeviceBuffer<RowResult<float>> rows;
   DeviceBuffer<ProblemPick> picks;
-  DeviceBuffer<float> lane_q;
+  DeviceBuffer<float> lane_q, lane_lambda;
   DeviceBuffer<RowResult<float>> lane_results;
   DeviceBuffer<unsigned> stop_after;
   DeviceBuffer<int> attempt_iterations;
   DeviceBuffer<uint64_t> row_deadline;
-  PinnedBuffer<float> row_q_host;
+  PinnedBuffer<float> row_q_host, row_lambda_host;
   PinnedBuffer<RowResult<float>> rows_host;
   PinnedBuffer<ProblemPick> picks_host;
 
@@ -280,14 +290,17 @@ struct CudaSolver::Impl {
     frame_host.reserve(frame.bytes);
     frame_dev.reserve(frame.bytes);
     row_q.reserve(n * s.nq);
+    row_lambda.reserve(n * s.residuals);
     rows.reserve(n);
     picks.reserve(s.problems);
     diff.reserve(std::size_t(s.problems) * s.nv);
     row_q_host.reserve(n * s.nq);
+    row_lambda_host.reserve(n * s.residuals);
     rows_host.reserve(n);
     picks_host.reserve(s.problems);
     if (s.lanes > 1) {
       lane_q.reserve(n * s.lanes * s.nq);
+      lane_lambda.reserve(n * s.lanes * s.residuals);
       lane_results.reserve(n * s.lanes);
       stop_after.reserve(n);
       attempt_iterations.reserve(n * s.attempts);
@@ -353,12 +366,14 @@ struct CudaSolver::Impl {
     const SolveConfig* cfg = cuda::at_offset<const SolveConfig>(base, frame.config);
     const uint8_t* dof_free = cuda::at_offset<const uint8_t>(base, frame.dof_free);
     const float* q_init = cuda::at_offset<const float>(base, frame.q_init);
+    const float* warm = cuda::at_offset<const float>(base, frame.warm);
     const int n = shape.rows();
     LaneBuffers lanes;
     lanes.lanes = shape.lanes;
     if (shape.lanes > 1) {
       lanes.attempts = shape.attempts;
       lanes.q = lane_q.get();
+      lanes.lambda = lane_lambda.get();
       lanes.rows = lane_results.get();
       lanes.stop_after = stop_after.get();
       lanes.iterations = attempt_iterations.get();
@@ -372,20 +387,20 @@ struct CudaSolver::Impl {
                                    : solve_rows_kernel<RowScratch::kGlobal>;
     cuda::clear_last_error();
     solve_rows<<<grid, block, shared_bytes, stream>>>(
-        device_view(), cfg, dof_free, q_init, n, rows_per_lane(shape), layout,
-        shared_rows ? nullptr : scratch.get(), row_q.get(), rows.get(), lanes);
+        device_view(), cfg, dof_free, q_init, warm, n, rows_per_lane(shape), layout,
+        shared_rows ? nullptr : scratch.get(), row_q.get(), row_lambda.get(), rows.get(), lanes);
     CUDA_CHECK_LAUNCH("solve_rows_kernel");
     if (shape.lanes > 1) {
       cuda::clear_last_error();
       combine_lanes_kernel<<<(n + kPickBlock - 1) / kPickBlock, kPickBlock, 0, stream>>>(
-          cfg, shape.nq, n, lanes, row_q.get(), rows.get());
+          cfg, shape.nq, shape.residuals, n, lanes, row_q.get(), row_lambda.get(), rows.get());
       CUDA_CHECK_LAUNCH("combine_lanes_kernel");
       auto* finish_rows = shared_rows ? finish_rows_kernel<RowScratch::kShared>
                                       : finish_rows_kernel<RowScratch::kGlobal>;
       cuda::clear_last_error();
       finish_rows<<<(n + block - 1) / block, block, shared_bytes, stream>>>(
           device_view(), cfg, dof_free, n, layout, shared_rows ? nullptr : scratch.get(),
-          row_deadline.get(), row_q.get(), rows.get());
+          row_deadline.get(), row_q.get(), row_lambda.get(), rows.get());
       CUDA_CHECK_LAUNCH("finish_rows_kernel");
     }
     const int pick_grid = (shape.problems + kPickBlock - 1) / kPickBlock;
@@ -420,10 +435,11 @@ struct CudaSolver::Impl {
     ++stats.graph_captures;
   }
 
-  // writes the per-solve upload into the pinned staging block
-  void stage(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q0) {
+  // writes the per-solve upload into the pinned staging block; returns its SolveConfig
+  SolveConfig stage(const IkProblem& problem, const SolverSettings& s,
+                    const std::vector<double>& q0, const WarmStart& warm) {
     unsigned char* base = frame_host.get();
-    SolveConfig c = cuda::make_solve_config(problem, s);
+    SolveConfig c = cuda::make_solve_config(problem, s, warm);
     std::memcpy(base + frame.config, &c, sizeof(c));
     auto* params = cuda::at_offset<ObjectiveParams<float>>(base, frame.params);
     const auto& pa = problem.param_array();
@@ -451,6 +467,10 @@ struct CudaSolver::Impl {
     for (int d = 0; d < shape.nv; ++d) dof_seeded[d] = seeded.empty() ? 1 : seeded[d];
     float* q_init = cuda::at_offset<float>(base, frame.q_init);
     for (std::size_t i = 0; i < q0.size(); ++i) q_init[i] = float(q0[i]);
+    float* warm_lambda = cuda::at_offset<float>(base, frame.warm);
+    if (c.has_warm)
+      for (std::size_t i = 0; i < warm.multipliers.size(); ++i)
+        warm_lambda[i] = float(warm.multipliers[i]);
     const CollisionWorld& w = problem.collision_world();
     auto* capsules = cuda::at_offset<LinkCapsule<float>>(base, frame.capsules);
     for (std::size_t i = 0; i < w.capsules.size(); ++i) {
@@ -467,15 +487,17 @@ struct CudaSolver::Impl {
       const CollisionShape<double>& o = w.obstacles[i];
       obstacles[i] = {o.type, cast<float>(o.pose), cast<float>(o.size)};
     }
+    return c;
   }
 
   void solve(const IkProblem& problem, const SolverSettings& s, const std::vector<double>& q_in,
-             SolveResult& result) {
+             const WarmStart& warm, SolveResult& result) {
     auto t0 = std::chrono::steady_clock::now();
     validate_settings(s);
     cuda::check_gpu_support(problem, s);
     std::vector<double> q0 = expand_initial(problem, q_in);
     const Model& m = problem.model();
+    SolveConfig config;
     try {
       if (model.upload(problem.model_ptr(), stream)) {
         ++stats.model_uploads;
@@ -503,7 +525,7 @@ struct CudaSolver::Impl {
                                      sm_count * kRowsPerSharedBlock * kWarpsPerSm);
       sh.attempts = sh.lanes > 1 ? s.max_restarts + 1 : 0;
       if (!configured || sh != shape) configure(sh);
-      stage(problem, s, q0);
+      config = stage(problem, s, q0, warm);
 
       // upload, solve (graph replay or direct launches), download
       const std::size_t n = std::size_t(shape.rows());
@@ -522,6 +544,10 @@ struct CudaSolver::Impl {
                                  cudaMemcpyDeviceToHost, stream));
       CUDA_CHECK(cudaMemcpyAsync(rows_host.get(), rows.get(), n * sizeof(RowResult<float>),
                                  cudaMemcpyDeviceToHost, stream));
+      if (config.keep_multipliers)
+        CUDA_CHECK(cudaMemcpyAsync(row_lambda_host.get(), row_lambda.get(),
+                                   n * shape.residuals * sizeof(float), cudaMemcpyDeviceToHost,
+                                   stream));
       CUDA_CHECK(cudaMemcpyAsync(picks_host.get(), picks.get(),
                                  std::size_t(shape.problems) * sizeof(ProblemPick),
                                  cudaMemcpyDeviceToHost, stream));
@@ -540,8 +566,12 @@ struct CudaSolver::Impl {
       configured = false;
       throw;
     }
+    std::vector<double> lambda;
+    if (config.keep_multipliers)
+      lambda.assign(row_lambda_host.get(),
+                    row_lambda_host.get() + std::size_t(shape.rows()) * shape.residuals);
     fill_solve_result(problem, shape.seeds, row_q_host.get(), rows_host.get(), picks_host.get(),
-                      result);
+                      result, config.keep_multipliers ? lambda.data() : nullptr);
     ++stats.solves;
     result.solve_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -555,7 +585,7 @@ void CudaSolver::solve(const IkProblem& problem, const SolverSettings& settings,
                        const std::vector<double>& q_init, const WarmStart& warm,
                        SolveResult& result) {
   validate_warm_start(problem, warm);
-  impl_->solve(problem, settings, q_init, result);
+  impl_->solve(problem, settings, q_init, warm, result);
 }
 
 void CudaSolver::set_graphs_enabled(bool enabled) {

@@ -170,7 +170,7 @@ struct TypedProblem {
 // Fills result from the row driver's outputs: row_q (n_batch x coord_count, in the scalar Q the
 // backend keeps them in), rows (n_batch) and picks (problem_count), with row_lambda (n_batch x
 // residual_count, or null: none kept) each row's final multipliers. Rows that did not run read
-// as q zero, cost infinite, not converged.
+// as q zero, cost infinite, not converged, no multipliers.
 // Every configuration a solve hands back has its periodic joints' angles (a continuous joint's,
 // row_kinematics.hpp) wrapped into (-pi, pi] here: both backends' results pass through this one
 // place on their way to every client (`ikwb solve` files, Python, the workbench, timeline
@@ -196,7 +196,12 @@ void fill_solve_result(const IkProblem& problem, int n_seeds, const Q* row_q,
     res.row_multipliers.clear();
   const ModelView<double> model = problem.model().view();
   for (std::size_t row = 0; row < n_batch; ++row) {
-    if (!rows[row].ran) continue;
+    if (!rows[row].ran) {
+      // a row that does not count (the GPU runs every row) holds no force either
+      if (row_lambda)
+        std::fill_n(res.row_multipliers.begin() + std::ptrdiff_t(row * n_res), n_res, 0.0);
+      continue;
+    }
     for (int i = 0; i < nq; ++i) res.row_q[row * nq + i] = double(row_q[row * nq + i]);
     wrap_row(model, res.row_q.data() + row * nq);
     res.row_cost[row] = double(rows[row].eval.soft_cost);

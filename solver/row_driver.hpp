@@ -227,8 +227,8 @@ IKWB_HD RowResult<T> drive_row(const ProblemView<T>& pv, const RowDriverConfig<T
 // restart following (RowBuffers::finishing: LM runs up to kFinishExtension times the iterations,
 // twice that while hard objectives are off, until the cost flattens; L-BFGS one more attempt of
 // its iterations), from the hard rows' multipliers it ended with where they were kept
-// (multipliers.best, rebased from its penalty to the initial one; else from zero: the CUDA
-// backend keeps none); it replaces the kept one when it is better (keep_if_better), and its
+// (multipliers.best, rebased from its penalty to the initial one; without hard rows none are
+// kept); it replaces the kept one when it is better (keep_if_better), and its
 // iterations count. Without it (Solver.RestartsFinishTheCompromiseTheyKeep) 11 of 24 planar arms
 // and 23 of 24 Pandas with soft targets out of reach ended up to 2.8 % and 2.4 % above the cost a
 // further solve from their answers reaches. Nothing runs once deadline_ns has passed. buffers,

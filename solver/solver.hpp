@@ -117,7 +117,7 @@ struct ProblemResult {
 struct WarmStart {
   // (problem_count x residual_count) the hard rows' multipliers (ProblemResult::multipliers)
   // each problem's seed 0 begins from, on the attempt that starts at q_init (restarts and other
-  // seeds begin at zero); empty: zeros. The CUDA backend starts from zeros.
+  // seeds begin at zero); empty: zeros. Both backends.
   std::vector<double> multipliers;
   // the penalty the multipliers were reached at (ProblemResult::penalty), or 0: they are taken
   // as they are. A solve that begins at another penalty (SolverSettings::al_mu_init) rebases
@@ -134,8 +134,8 @@ struct SolveResult {
   std::vector<uint8_t> row_converged;  // (n_batch)
   // (n_batch) the augmented-Lagrangian penalty each row ended with, and (n_batch x
   // residual_count) its hard rows' multipliers: where a warm start from that row's q may begin
-  // (the workbench keeps another row than the best one). Empty from the CUDA backend, and the
-  // multipliers empty without hard objectives.
+  // (the workbench keeps another row than the best one). The multipliers are empty without
+  // hard objectives.
   std::vector<double> row_penalty;
   std::vector<double> row_multipliers;
   // (n_batch) each row's largest hard violation (its ProblemResult::constraint_violation)

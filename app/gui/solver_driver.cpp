@@ -327,32 +327,22 @@ void SolverDriver::solve_all_seeds(AppState& app, const IkProblem& problem) {
   const ProblemResult& best = r.problems[0];
   kept_seed_ =
       app.hold_adopted ? 0 : keep_seed(best.seed, best.converged, r, app.solve.stalled_frames);
-  // the kept row's own state, also where it is not the best one (the rows' arrays; without them,
-  // the CUDA backend's, only the best's is known)
+  // the kept row's own state, also where it is not the best one (the rows' arrays)
   const std::size_t row = std::size_t(kept_seed_);
   const std::size_t nr = std::size_t(problem.residual_count());
   kept_state_.converged = r.row_converged[row] != 0;
   // the kept row's own violation: a warm start kept while another seed was the best read as
   // holding its hard objectives, and the next frame capped its penalty (the humanoid's hard feet
   // and hand left 0.4 mm off for good, with a warning that they could not all hold)
-  const double violation = r.row_violation.size() == std::size_t(r.n_seeds) ? r.row_violation[row]
-                           : kept_seed_ == best.seed ? best.constraint_violation
-                                                     : 0.0;
+  const double violation = r.row_violation[row];
   kept_state_.hard_off = violation > app.settings.tol_constraint;
   kept_state_.violation = violation;
-  if (kept_seed_ == best.seed) {
-    kept_state_.penalty = best.penalty;
-    kept_state_.multipliers = best.multipliers;
-  } else if (r.row_penalty.size() == std::size_t(r.n_seeds)) {
-    kept_state_.penalty = r.row_penalty[row];
-    if (r.row_multipliers.size() == std::size_t(r.n_seeds) * nr)
-      kept_state_.multipliers.assign(r.row_multipliers.begin() + std::ptrdiff_t(row * nr),
-                                     r.row_multipliers.begin() + std::ptrdiff_t((row + 1) * nr));
-    else
-      kept_state_.multipliers.clear();
-  } else {
-    kept_state_ = {0, {}, kept_state_.converged, kept_state_.hard_off, kept_state_.violation};
-  }
+  kept_state_.penalty = r.row_penalty[row];
+  if (r.row_multipliers.size() == std::size_t(r.n_seeds) * nr)
+    kept_state_.multipliers.assign(r.row_multipliers.begin() + std::ptrdiff_t(row * nr),
+                                   r.row_multipliers.begin() + std::ptrdiff_t((row + 1) * nr));
+  else
+    kept_state_.multipliers.clear();
   frame_.iterations = kept_seed_ == best.seed ? best.iterations : app.settings.max_iterations;
   frame_.settling = kept_seed_ == best.seed && best.settling;
   frame_.total_iterations = best.total_iterations;

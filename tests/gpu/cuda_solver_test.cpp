@@ -355,6 +355,65 @@ TEST(CudaSolver, FloatingTreeHardConstraintsAndDofMaskMatchCpu) {
   for (const auto& p : gr.problems) EXPECT_EQ(p.q[qs], q0[qs]);
 }
 
+// The workbench's next frame on the GPU: each problem's seed 0 begins from the hard rows'
+// multipliers of the frame before, and every row hands its own back, as on the CPU (the same
+// code, tests/solver/row_driver_test.cpp). A hard hand pose against a posture that pulls it,
+// the targets moved 1 cm; the solver ran once without a warm start, so the graph it replays
+// reads the warm start from the frame's upload. Multipliers of rows that reach the same q
+// agree within float rounding of forces about 1 (1e-2 relative leaves room for where the last
+// iteration's step differs).
+TEST(CudaSolver, AWarmStartBeginsFromItsMultipliersAsOnTheCpu) {
+  IKWB_REQUIRE_CUDA();
+  Panda pp;
+  const int P = 32;
+  IkProblem problem(pp.model, P);
+  const int obj = problem.add_pose(pp.tcp, {0, 0, 0}, {1.0, true});
+  problem.add_posture({}, {0.5});
+  std::vector<Transform<double>> targets = test::reachable_poses(*pp.model, pp.tcp, P, 12);
+  problem.set_target_poses(obj, targets);
+  SolverSettings s;
+  s.n_seeds = 3;
+  s.sampler = Sampler::kRoberts;
+  s.max_restarts = 2;
+  const SolveResult first = solve_cpu_float(problem, s, pp.model->middle_configuration());
+  WarmStart warm;
+  std::vector<double> q1;
+  for (const ProblemResult& r : first.problems) {
+    warm.multipliers.insert(warm.multipliers.end(), r.multipliers.begin(), r.multipliers.end());
+    q1.insert(q1.end(), r.q.begin(), r.q.end());
+  }
+  warm.penalty = first.problems[0].penalty;
+  for (Transform<double>& t : targets) t.p.x += 0.01;
+  problem.set_target_poses(obj, targets);
+
+  CudaSolver gpu;
+  SolveResult cold_gpu, gr;
+  gpu.solve(problem, s, q1, cold_gpu);
+  gpu.solve(problem, s, q1, warm, gr);
+  EXPECT_EQ(gpu.stats().graph_captures, 1);
+  SolveResult cr;
+  s.use_float = true;
+  make_cpu_solver()->solve(problem, s, q1, warm, cr);
+  expect_parity(gr, cr, 0.9, 0.8);
+  const std::size_t nr = std::size_t(problem.residual_count());
+  ASSERT_EQ(gr.row_multipliers.size(), cr.row_multipliers.size());
+  ASSERT_EQ(gr.row_multipliers.size(), gr.row_converged.size() * nr);
+  int compared = 0, warm_differs = 0;
+  for (int p = 0; p < P; ++p) {
+    const ProblemResult &g = gr.problems[p], &c = cr.problems[p];
+    warm_differs += g.iterations != cold_gpu.problems[p].iterations ||
+                    test::max_abs_diff(g.q, cold_gpu.problems[p].q) > 1e-4;
+    if (!(g.converged && c.converged && g.seed == c.seed) || test::max_abs_diff(g.q, c.q) > 1e-3)
+      continue;
+    ++compared;
+    for (std::size_t i = 0; i < nr; ++i)
+      EXPECT_NEAR(g.multipliers[i], c.multipliers[i], 1e-2 * (1 + std::abs(c.multipliers[i])))
+          << "problem " << p << " row " << i;
+  }
+  EXPECT_GE(compared, P / 2);
+  EXPECT_GT(warm_differs, 0) << "the warm start changed nothing: the GPU ignored it";
+}
+
 TEST(CudaSolver, SequentialSeedsAndPreferClosestFollowTheCpuRules) {
   IKWB_REQUIRE_CUDA();
   Panda pp;

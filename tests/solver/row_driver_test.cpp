@@ -37,13 +37,17 @@ enum class LaneOrder { kForward, kBackward };
 SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSettings& s,
                                         const std::vector<double>& q_init, int lanes = 1,
                                         LaneOrder order = LaneOrder::kForward,
-                                        int* restarted = nullptr) {
+                                        int* restarted = nullptr, const WarmStart& warm = {}) {
   validate_settings(s);
+  validate_warm_start(problem, warm);
   std::vector<double> q0 = expand_initial(problem, q_init);
   cuda::FloatProblem fp(problem);
-  cuda::SolveConfig c = cuda::make_solve_config(problem, s);
+  cuda::SolveConfig c = cuda::make_solve_config(problem, s, warm);
   const Model& m = problem.model();
   const int P = problem.problem_count(), S = s.n_seeds, n = P * S, nq = m.coord_count;
+  const int nr = problem.residual_count();
+  std::vector<float> warm_lambda(warm.multipliers.begin(), warm.multipliers.end());
+  std::vector<float> row_lambda(std::size_t(n) * nr), lane_lambda(std::size_t(lanes) * nr);
   const auto& params = problem.param_array();
   cuda::RowScratchLayout l =
       cuda::row_scratch_layout(nq, m.dof_count, problem.residual_count(), m.body_count,
@@ -62,10 +66,11 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
   std::vector<int> attempt_iterations(s.max_restarts + 1);
   for (int row = 0; row < n; ++row) {
     float* q_out = row_q.data() + std::size_t(row) * nq;
+    float* lambda_out = row_lambda.data() + std::size_t(row) * nr;
     if (lanes == 1) {
       std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
-      cuda::solve_row_attempts(fp.view, c, free, qf.data(), row, scratch.data(), l, q_out,
-                               &rows[row]);
+      cuda::solve_row_attempts(fp.view, c, free, qf.data(), warm_lambda.data(), row, scratch.data(),
+                               l, q_out, lambda_out, &rows[row]);
     } else {
       unsigned stop_after = ~0u;
       uint64_t deadline_ns = 0;
@@ -73,16 +78,19 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
       for (int k = 0; k < lanes; ++k) {
         const int a = order == LaneOrder::kForward ? k : lanes - 1 - k;
         std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
-        cuda::solve_row_attempts(fp.view, c, free, qf.data(), row, scratch.data(), l,
-                                 lane_q.data() + std::size_t(a) * nq, &lane_rows[a],
+        cuda::solve_row_attempts(fp.view, c, free, qf.data(), warm_lambda.data(), row,
+                                 scratch.data(), l, lane_q.data() + std::size_t(a) * nq,
+                                 lane_lambda.data() + std::size_t(a) * nr, &lane_rows[a],
                                  {a, lanes, &stop_after, attempt_iterations.data()}, &deadline_ns);
       }
       const int kept = combine_attempt_lanes(lane_rows.data(), lanes, attempt_iterations.data(),
                                              s.max_restarts, c.row.lm.tol_constraint, &rows[row]);
       std::copy_n(lane_q.data() + std::size_t(kept) * nq, nq, q_out);
+      if (c.keep_multipliers)
+        std::copy_n(lane_lambda.data() + std::size_t(kept) * nr, nr, lambda_out);
       std::fill(scratch.begin(), scratch.end(), std::numeric_limits<float>::quiet_NaN());
-      cuda::finish_row_attempt(fp.view, c, free, row, scratch.data(), l, q_out, &rows[row],
-                               deadline_ns);
+      cuda::finish_row_attempt(fp.view, c, free, row, scratch.data(), l, q_out, lambda_out,
+                               &rows[row], deadline_ns);
     }
     if (restarted) *restarted += rows[row].attempt > 0;
   }
@@ -93,7 +101,9 @@ SolveResult solve_kernel_bodies_on_host(const IkProblem& problem, const SolverSe
                           qf.data(), row_q.data(), rows.data(), diff.data());
   }
   SolveResult r;
-  fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), r);
+  const std::vector<double> lambda(row_lambda.begin(), row_lambda.end());
+  fill_solve_result(problem, S, row_q.data(), rows.data(), picks.data(), r,
+                    c.keep_multipliers ? lambda.data() : nullptr);
   return r;
 }
 
@@ -138,13 +148,24 @@ void expect_same_result(const SolveResult& gpu, const SolveResult& cpu, double t
     EXPECT_NEAR(g.position_error, c.position_error, 0.1 * tol) << "problem " << p;
     EXPECT_NEAR(g.rotation_error, c.rotation_error, tol) << "problem " << p;
   }
+  // each row's penalty and hard-row multipliers (where a warm start from it begins)
+  ASSERT_EQ(gpu.row_penalty.size(), cpu.row_penalty.size());
+  for (std::size_t row = 0; row < cpu.row_penalty.size(); ++row)
+    EXPECT_NEAR(gpu.row_penalty[row], cpu.row_penalty[row], tol * cpu.row_penalty[row])
+        << "row " << row;
+  ASSERT_EQ(gpu.row_multipliers.size(), cpu.row_multipliers.size());
+  for (std::size_t i = 0; i < cpu.row_multipliers.size(); ++i)
+    EXPECT_NEAR(gpu.row_multipliers[i], cpu.row_multipliers[i],
+                tol * (1 + std::abs(cpu.row_multipliers[i])))
+        << "multiplier " << i;
 }
 
-SolveResult cpu_float(const IkProblem& problem, SolverSettings s, const std::vector<double>& q) {
+SolveResult cpu_float(const IkProblem& problem, SolverSettings s, const std::vector<double>& q,
+                      const WarmStart& warm = {}) {
   s.use_float = true;
   s.threads = 1;
   SolveResult r;
-  make_cpu_solver()->solve(problem, s, q, r);
+  make_cpu_solver()->solve(problem, s, q, warm, r);
   return r;
 }
 
@@ -312,6 +333,51 @@ TEST(KernelBodiesOnHost, AttemptLanesGiveTheSequentialRestarts) {
                          cpu);
       EXPECT_EQ(restarted, restarted_in_turn);
     }
+}
+
+// A warm start (the workbench's next frame) begins each problem's seed 0 from the hard rows'
+// multipliers and penalty it is given, and every row hands its own back, as on the CPU backend:
+// a hard hand pose held against a posture that pulls it, its target moved 1 cm.
+TEST(KernelBodiesOnHost, AWarmStartBeginsFromItsMultipliersAndEveryRowKeepsItsOwn) {
+  PandaHand pp;
+  const int P = 3;
+  IkProblem problem(pp.model, P);
+  const int obj = problem.add_pose(pp.tcp, {0, 0, 0}, {1.0, true});
+  problem.add_posture({}, {0.5});
+  std::vector<Transform<double>> targets = test::reachable_poses(*pp.model, pp.tcp, P, 12);
+  problem.set_target_poses(obj, targets);
+  SolverSettings s;
+  s.n_seeds = 3;
+  s.max_restarts = 2;
+  s.sampler = Sampler::kRoberts;
+  const std::vector<double> q0 = pp.model->middle_configuration();
+  const SolveResult first = cpu_float(problem, s, q0);
+  WarmStart warm;
+  std::vector<double> q1;
+  for (const ProblemResult& r : first.problems) {
+    ASSERT_TRUE(r.converged);
+    warm.multipliers.insert(warm.multipliers.end(), r.multipliers.begin(), r.multipliers.end());
+    q1.insert(q1.end(), r.q.begin(), r.q.end());
+  }
+  warm.penalty = first.problems[0].penalty;
+  double force = 0;
+  for (double l : warm.multipliers) force = std::max(force, std::abs(l));
+  ASSERT_GT(force, 1e-3);  // the posture pulls: the hard rows hold
+  for (Transform<double>& t : targets) t.p.x += 0.01;
+  problem.set_target_poses(obj, targets);
+
+  const SolveResult cold = cpu_float(problem, s, q1), hot = cpu_float(problem, s, q1, warm);
+  int differ = 0;
+  for (int p = 0; p < P; ++p)
+    differ += hot.problems[p].iterations != cold.problems[p].iterations ||
+              test::max_abs_diff(hot.problems[p].q, cold.problems[p].q) > 1e-4;
+  EXPECT_GT(differ, 0) << "the multipliers change nothing here: the test shows nothing";
+  expect_same_result(
+      solve_kernel_bodies_on_host(problem, s, q1, 1, LaneOrder::kForward, nullptr, warm), hot);
+  expect_same_result(
+      solve_kernel_bodies_on_host(problem, s, q1, 2, LaneOrder::kBackward, nullptr, warm), hot);
+  expect_same_result(solve_kernel_bodies_on_host(problem, s, q1), cold);
+  EXPECT_EQ(hot.row_multipliers.size(), std::size_t(P) * s.n_seeds * problem.residual_count());
 }
 
 TEST(RowDriver, AttemptLanesFillAShortBatchUpToTheAttempts) {

@@ -354,6 +354,12 @@ std::string mimic_formula(const std::string& source, double multiplier, double o
   return s;
 }
 
+bool names_json_output(const std::string& path) {
+  std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".json";
+}
+
 std::string format_double(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof(buf), v);

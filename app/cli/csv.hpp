@@ -94,6 +94,10 @@ bool parse_csv_number(const std::string& s, double* out);
 // Shortest decimal text that reads back as exactly v ("0.1", "1e-300", "nan", "inf").
 std::string format_double(double v);
 
+// Whether an output file is written as JSON: its name ends in .json, in any case (T.JSON too);
+// the exports write CSV to any other name (a trajectory, stored configurations).
+bool names_json_output(const std::string& path);
+
 // A mimic joint's value from its source's: "2 x SOURCE - 0.1", "SOURCE" (multiplier 1, offset
 // 0), numbers to 6 significant digits
 std::string mimic_formula(const std::string& source, double multiplier, double offset);

@@ -1,7 +1,6 @@
 #include "app/cli/trajectory_io.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -53,9 +52,7 @@ void write_trajectory_json(const std::string& path, const Model& m, const std::s
 
 void write_trajectory(const std::string& path, const Model& model, const std::string& robot,
                       double rate, const Trajectory& tr) {
-  std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".json")
+  if (names_json_output(path))
     write_trajectory_json(path, model, robot, rate, tr);
   else
     write_trajectory_csv(path, model, tr);

@@ -106,7 +106,7 @@ void draw_path_dialog(Ui& ui) {
   ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   ImGui::TextUnformatted(dialog_title(s.dialog));
-  if (s.dialog == kExport) ImGui::TextDisabled("a .csv name writes CSV, any other JSON");
+  if (s.dialog == kExport) ImGui::TextDisabled("a .json name writes JSON, any other CSV");
   if (s.dialog == kImport) ImGui::TextDisabled("CSV lines x,y,z[,qx,qy,qz,qw] (m, quaternion)");
   ImGui::SetNextItemWidth(-1);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -275,7 +275,9 @@ void draw_edit_menu(Ui& ui) {
   if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, h.undo_depth() > 0)) session_undo(ui);
   if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, h.redo_depth() > 0)) session_redo(ui);
   ImGui::Separator();
-  if (ImGui::MenuItem("Store configuration", "K", false, bool(ui.app.model)))
+  // K adds a timeline key while the Timeline is shown (session_shortcuts)
+  const char* key = ui.app.timeline.show_panel ? nullptr : "K";
+  if (ImGui::MenuItem("Store configuration", key, false, bool(ui.app.model)))
     store_configuration(ui);
   ImGui::EndMenu();
 }

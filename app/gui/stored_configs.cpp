@@ -21,10 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-bool ends_with_csv(const std::string& path) {
-  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
-}
-
 void write_csv(const std::string& path, const std::vector<std::string>& names,
                const std::vector<StoredConfig>& list) {
   CsvWriter out(path);
@@ -152,7 +148,12 @@ bool restore_stored(Ui& ui, int index) {
 bool export_configs(Ui& ui, const std::string& path) {
   AppState& app = ui.app;
   if (!app.model || !ui.session || ui.session->stored.empty()) {
-    app.error("no stored configurations to export: press K to store the current one");
+    // K adds a timeline key while the Timeline is shown
+    app.error(std::string("no stored configurations to export: ") +
+              (app.timeline.show_panel
+                   ? "Edit > Store configuration stores the current one (K adds a timeline key "
+                     "while the Timeline is shown)"
+                   : "press K to store the current one"));
     return false;
   }
   std::vector<StoredConfig> list;
@@ -165,10 +166,10 @@ bool export_configs(Ui& ui, const std::string& path) {
     return false;
   }
   try {
-    if (ends_with_csv(path))
-      write_csv(path, coord_names(*app.model), list);
-    else
+    if (names_json_output(path))
       write_json(path, app.robot_path, coord_names(*app.model), list);
+    else
+      write_csv(path, coord_names(*app.model), list);
   } catch (const std::exception& e) {
     app.error(std::string("configurations not exported: ") + e.what());
     return false;

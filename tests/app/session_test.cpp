@@ -635,7 +635,10 @@ TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
   std::string script = "robot panda\nwait 2\n";
   for (int i = 0; i < 10; ++i)
     script += "joint panda_joint1 " + std::to_string(i * 10) + "deg\nwait 2\nstore\n";
-  script += "wait 1\nexport_configs configs.csv\nexport_configs configs.json\ndump d.json\n";
+  script +=
+      "wait 1\nexport_configs configs.csv\nexport_configs configs.json\n"
+      "export_configs upper.CSV\nexport_configs other.txt\nexport_configs upper.JSON\n"
+      "dump d.json\n";
   ASSERT_EQ(run(script), 0) << log();
   std::ifstream csv(path("configs.csv"));
   std::string header, line;
@@ -655,6 +658,11 @@ TEST_F(Session, TenStoredConfigurationsExportAsCsvAndJson) {
   for (std::size_t r = 0; r < table.row_count(); ++r)
     for (std::size_t c = 0; c < table.column_count(); ++c)
       EXPECT_EQ(table.rows[r][c], j["configurations"][r]["q"][c].get<double>()) << r << "," << c;
+  // JSON for a .json name in any case, CSV for any other, as the trajectory export (a .CSV name
+  // got JSON)
+  EXPECT_EQ(read_text(path("upper.CSV")), read_text(path("configs.csv")));
+  EXPECT_EQ(read_text(path("other.txt")), read_text(path("configs.csv")));
+  EXPECT_EQ(read_text(path("upper.JSON")), read_text(path("configs.json")));
 }
 
 // a restored configuration stays: its link targets are where the restored pose puts them (they
@@ -755,6 +763,21 @@ TEST_F(Session, NoConfigurationFitsNothingIsExported) {
   EXPECT_NE(log().find("no stored configuration 3 (1 stored, numbered from 0)"), std::string::npos)
       << log();
   EXPECT_FALSE(fs::exists(path("none.csv")));
+}
+
+// with the Timeline shown K adds a key, so the advice names the menu (it said to press K)
+TEST_F(Session, NothingStoredWithTheTimelineShownNamesTheMenu) {
+  EXPECT_EQ(run("robot panda\nwait 1\nexport_configs " + path("a.csv") +
+                "\ntimeline on\nwait 1\nexport_configs " + path("b.csv") + "\n"),
+            1)
+      << log();
+  EXPECT_NE(log().find("no stored configurations to export: press K to store the current one"),
+            std::string::npos)
+      << log();
+  EXPECT_NE(log().find("no stored configurations to export: Edit > Store configuration stores "
+                       "the current one (K adds a timeline key while the Timeline is shown)"),
+            std::string::npos)
+      << log();
 }
 
 TEST_F(Session, PackagePathsAreSavedAbsolute) {

@@ -504,8 +504,7 @@ void Viewport3D::draw_ui(AppState& app) {
       else if (st.missed && st.explained && st.status == ReachStatus::kBlocked)
         std::snprintf(buf, sizeof buf, "%s: blocked, %s short", name, miss.c_str());
       else if (st.missed && st.out_of_reach() && o.kind().position_row >= 0)
-        std::snprintf(buf, sizeof buf, "%s: out of reach by %.1f mm, %s short", name,
-                      1000.0 * st.out_of_reach_by(), miss.c_str());
+        std::snprintf(buf, sizeof buf, "%s: %s", name, out_of_reach_text(o).c_str());
       else if (st.missed && st.explained)
         std::snprintf(buf, sizeof buf, "%s: out of reach by %s", name, miss.c_str());
       else if (st.missed)

@@ -125,6 +125,25 @@ std::string miss_text(const WorkbenchObjective& o) {
   return buf;
 }
 
+std::string out_of_reach_text(const WorkbenchObjective& o) {
+  const ObjectiveStatus& st = o.status;
+  constexpr double kDeg = 57.29577951308232;
+  const double reach = st.out_of_reach_by();
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "out of reach by %.1f cm", 100.0 * reach);
+  std::string text = buf;
+  // printed alike at 0.1 cm within half a millimetre
+  if (st.position_error - reach >= 5e-4) {
+    std::snprintf(buf, sizeof buf, ", %.1f cm short", 100.0 * st.position_error);
+    text += buf;
+  }
+  if (o.kind().rotation_row >= 0) {
+    std::snprintf(buf, sizeof buf, ", %.1f deg off", st.rotation_error * kDeg);
+    text += buf;
+  }
+  return text;
+}
+
 glm::vec4 status_color(const WorkbenchObjective& o) {
   if (!o.enabled() || !o.status.pursued) return {0.6f, 0.6f, 0.6f, 0.7f};
   if (o.status.reached) return {0.35f, 0.85f, 0.45f, 1.0f};

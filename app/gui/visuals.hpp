@@ -92,6 +92,11 @@ double residual_norm(const WorkbenchObjective& o);
 // violation of a distance (min_distance, the collisions, a support polygon's margin); another
 // kind's violation as a plain number
 std::string miss_text(const WorkbenchObjective& o);
+// an objective out of reach (ObjectiveStatus::out_of_reach) with a position row, as the view
+// labels it: "out of reach by 36.2 cm" (in cm, as the Objectives panel), then the error where
+// other objectives hold it further back (", 38.0 cm short") and a pose's rotation error
+// (", 3.6 deg off"); the position error was repeated in mm ("by 361.8 mm, 361.8 mm short")
+std::string out_of_reach_text(const WorkbenchObjective& o);
 // green (0) -> yellow -> red (1)
 glm::vec4 magnitude_color(float t, float alpha = 1.0f);
 // an objective's status, as its target marker and label show it: green when reached, red when

@@ -109,6 +109,28 @@ TEST(MissLabel, AMissIsLabelledInTheStatusColourOnceTheSolverSettled) {
   EXPECT_EQ(c.r, c.g);  // grey: a measure, not a miss
 }
 
+// the view's label of a target out of reach says the distance once, in the panel's cm (it read
+// "out of reach by 361.8 mm, 361.8 mm short"), then what else keeps it off
+TEST(MissLabel, OutOfReachSaysTheDistanceOnce) {
+  ikwb::gui::AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  ikwb::gui::WorkbenchObjective& o = app.objectives[0];
+  ASSERT_GE(o.kind().rotation_row, 0);  // the preset's hand pose
+  o.status.missed = true;
+  o.status.explained = true;
+  o.status.status = ikwb::ReachStatus::kOutOfReach;
+  o.status.unit = ikwb::ShareUnit::kMetre;
+  o.status.position_error = 0.36178;
+  o.status.rotation_error = 0.0628;
+  o.status.best_error = 0.3618;
+  EXPECT_EQ(ikwb::gui::out_of_reach_text(o), "out of reach by 36.2 cm, 3.6 deg off");
+  o.status.position_error = 0.38;  // the other objectives hold it 1.8 cm further back
+  EXPECT_EQ(ikwb::gui::out_of_reach_text(o), "out of reach by 36.2 cm, 38.0 cm short, 3.6 deg off");
+  o.spec.params.type = ikwb::ObjectiveType::kPosition;
+  o.status.position_error = 0.36178;
+  EXPECT_EQ(ikwb::gui::out_of_reach_text(o), "out of reach by 36.2 cm");
+}
+
 // The residual plotted and dumped: a target's position and rotation errors, hard or soft alike
 // (a hard pose's violation, the same rows, was added on top: the bar read twice the error and
 // jumped when the objective turned hard); an inequality's violation

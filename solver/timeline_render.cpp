@@ -114,8 +114,22 @@ constexpr const char* kPathAdvice =
     "add a key between (a pose on the way that the robot reaches), or make the segment a joint "
     "segment";
 
-// why the robot jumps at key `key` (the segment's first when `start`) and what to do about it
-std::string describe_jump(const KeyJump& jump, int key, bool start) {
+// what to do about a key whose joint values miss its targets
+constexpr const char* kStoreAgainAdvice =
+    "store the key again from a pose that meets them (in the workbench: select it, let the robot "
+    "settle on its targets, press K; where it settles short of them, the Objectives panel names "
+    "what holds it back, another target or a weighted posture: lower that weight first)";
+
+// IK leaving key `key` failed, and its joint values miss its targets, which a search from
+// seeds meets: the segment's IK starts stuck on those joint values
+bool stuck_on_key(const KeyJump& departure) {
+  return !departure.targets_reached && departure.key_misses_targets && departure.targets_reachable;
+}
+
+// why the robot jumps at key `key` (the segment's first when `start`) and what to do about it;
+// stuck_from: for an arrival, the segment's first key when its IK started stuck on that key's
+// joint values (stuck_on_key), else -1
+std::string describe_jump(const KeyJump& jump, int key, bool start, int stuck_from = -1) {
   const std::string snap =
       printf_string("the robot jumps %.3g %s at joint '%s' %s", jump.gap, jump.unit.c_str(),
                     jump.joint.c_str(), start ? "as the segment leaves the key" : "on arriving");
@@ -124,14 +138,31 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
     return printf_string("key %d's joint values break the hard objective '%s' (by %.3g): ", key,
                          jump.key_breaks.c_str(), jump.key_break) +
            snap + "; store the key again from a pose that keeps it (a solved pose)";
-  if (!jump.targets_reached && jump.key_misses_targets)
+  if (!jump.targets_reached && jump.key_misses_targets && !jump.targets_reachable)
     return printf_string(
                "key %d's targets are out of reach (IK stops %.3g m, %.3g rad from them) and its "
                "joint values miss them by %.3g m, %.3g rad: ",
                key, jump.reach_position_error, jump.reach_rotation_error, jump.key_position_error,
                jump.key_rotation_error) +
            snap + "; bring the targets within reach";
-  // the key meets its targets, so they are reachable: the path IK came along is what fails
+  // reachable from seeds: the key's joint values, where IK starts or arrives, are what fail
+  if (!jump.targets_reached && jump.key_misses_targets)
+    return printf_string(
+               "key %d's joint values miss its targets (%.3g m, %.3g rad off), and IK %s stops "
+               "%.3g m, %.3g rad from them, which a search from seeds meets: ",
+               key, jump.key_position_error, jump.key_rotation_error,
+               start ? "starting from them" : "along the segment", jump.reach_position_error,
+               jump.reach_rotation_error) +
+           snap + "; " + kStoreAgainAdvice;
+  // the key meets its targets, so they are reachable: the path IK came along is what fails,
+  // or where it started
+  if (!jump.targets_reached && stuck_from >= 0)
+    return printf_string(
+               "key %d meets its targets, but IK along the segment stops %.3g m, %.3g rad from "
+               "them, having started stuck on key %d's joint values (they miss that key's "
+               "targets): ",
+               key, jump.reach_position_error, jump.reach_rotation_error, stuck_from) +
+           snap + "; store key " + std::to_string(stuck_from) + " again first";
   if (!jump.targets_reached)
     return printf_string(
                "key %d meets its targets, but IK along the segment stops %.3g m, %.3g "
@@ -141,11 +172,7 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
   if (jump.key_misses_targets)
     return printf_string("key %d's joint values miss its targets (%.3g m, %.3g rad off): ", key,
                          jump.key_position_error, jump.key_rotation_error) +
-           snap +
-           "; store the key again from a pose that meets them (in the workbench: select it, let "
-           "the robot settle on its targets, press K; where it settles short of them, the "
-           "Objectives panel names what holds it back, another target or a weighted posture: "
-           "lower that weight first)";
+           snap + "; " + kStoreAgainAdvice;
   if (!jump.locked_joint.empty())
     return printf_string("joint '%s' is locked and key %d gives it another value: ",
                          jump.locked_joint.c_str(), key) +
@@ -159,11 +186,17 @@ std::string describe_jump(const KeyJump& jump, int key, bool start) {
 }
 
 // what to do about IK failing on task segment s: a key whose targets are out of reach (its joint
-// values miss them too) is the cause; keys that meet theirs leave the path between them
+// values miss them too, and no search from seeds meets them) is the cause, or the first key's
+// joint values that the segment's IK starts stuck on; keys that meet theirs leave the path
+// between them
 std::string reach_advice(const SegmentReport& s) {
+  if (stuck_on_key(s.departure))
+    return "store key " + std::to_string(s.key) +
+           " again from a pose that meets its targets: the segment's IK starts from its joint "
+           "values, stuck short of them";
   if (!s.departure.targets_reached && s.departure.key_misses_targets)
     return "bring key " + std::to_string(s.key) + "'s targets within reach";
-  if (!s.arrival.targets_reached && s.arrival.key_misses_targets)
+  if (!s.arrival.targets_reached && s.arrival.key_misses_targets && !s.arrival.targets_reachable)
     return "bring key " + std::to_string(s.key + 1) + "'s targets within reach";
   return std::string("the targets' path between the keys leaves the robot's reach: ") + kPathAdvice;
 }
@@ -209,7 +242,9 @@ std::vector<std::string> describe_segment(const SegmentReport& s) {
                                 s.slid.c_str(), s.slides, s.first_slide, s.max_slide_position,
                                 s.max_slide_rotation));
   if (s.departs_with_jump()) out.push_back(seg + describe_jump(s.departure, s.key, true));
-  if (s.arrives_with_jump()) out.push_back(seg + describe_jump(s.arrival, s.key + 1, false));
+  if (s.arrives_with_jump())
+    out.push_back(
+        seg + describe_jump(s.arrival, s.key + 1, false, stuck_on_key(s.departure) ? s.key : -1));
   if (s.too_fast())
     out.push_back(seg +
                   printf_string("joint '%s' would move at %.3gx its velocity limit at t = "
@@ -227,6 +262,7 @@ nlohmann::json segment_to_json(const SegmentReport& s) {
                           {"locked_joint", j.locked_joint},
                           {"key_misses_targets", j.key_misses_targets},
                           {"targets_reached", j.targets_reached},
+                          {"targets_reachable", j.targets_reachable},
                           {"key_breaks", j.key_breaks},
                           {"key_break", j.key_break}};
   };
@@ -406,6 +442,17 @@ KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
   solver.solve(task.problem, settings, from, result);
   KeyJump jump;
   jump.targets_reached = result.problems[0].converged;
+  if (!jump.targets_reached) {
+    SolverSettings search = settings;
+    search.n_seeds = kReachSearchSeeds;
+    search.sampler = Sampler::kUniform;
+    search.max_restarts = kReachSearchSeeds;
+    search.stall_window = kRestartStallWindow;
+    search.time_budget_s = 0.5;  // a large robot's search ends too
+    SolveResult found;
+    solver.solve(task.problem, search, from, found);
+    jump.targets_reachable = found.problems[0].converged;
+  }
   // how close the solve got to the key's targets: the objectives with a target only (a soft
   // gaze's error is no distance from the key's targets)
   {

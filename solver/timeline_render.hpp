@@ -62,7 +62,14 @@ struct KeyJump {
   bool targets_reached = true;
   double reach_position_error = 0;
   double reach_rotation_error = 0;
+  // where that solve fails, whether a search from seeds meets the targets (kReachSearchSeeds
+  // seeds with restarts): false, they are out of reach; true, the segment's side is what fails
+  // (IK leaving a key whose joint values miss its targets can stay stuck on them)
+  bool targets_reachable = true;
 };
+
+// seeds of the search that tells a key's targets out of reach from a segment stuck short of them
+constexpr int kReachSearchSeeds = 8;
 
 // a dof difference above this at a key is a jump (rad or m): about 8x the largest gap measured on
 // timelines whose keys meet their targets (a redundant arm's posture settling; docs/timeline.md,
@@ -124,7 +131,7 @@ struct SegmentReport {
 std::vector<std::string> describe_segment(const SegmentReport& segment);
 // The segment as JSON (trajectory files, the workbench's state dump): its fields, each end's
 // jump as {"gap", "joint", "unit", "locked_joint", "key_misses_targets", "targets_reached",
-// "key_breaks", "key_break"}, and "messages" (describe_segment).
+// "targets_reachable", "key_breaks", "key_break"}, and "messages" (describe_segment).
 nlohmann::json segment_to_json(const SegmentReport& segment);
 
 struct Trajectory {

@@ -355,6 +355,41 @@ TEST(TimelineRender, FlagsTheJumpsAtAKeyWhoseJointValuesMissItsTargets) {
   EXPECT_FALSE(tr.segments[1].too_fast());
 }
 
+// A key whose elbow was clamped into its limit (a scene opened after the limits changed; a
+// review's story-8 key): the segment leaving it starts IK from the nearly straight arm and stays
+// stuck short of every sample's target. Its targets are reachable (a search from seeds meets
+// them), so the messages name the key's joint values, not targets out of reach or a path the
+// robot cannot follow (both said before), at either end of the segment.
+TEST(TimelineRender, ASegmentStuckOnAKeysJointValuesNamesTheKeyNotTheReach) {
+  Preset p = load_preset("panda");
+  const Model& m = *p.model;
+  Timeline tl = pick_and_place(p, Interpolation::kTask);
+  const int elbow = m.find_joint("panda_joint4");
+  tl.keys[1].q[m.joint_q_start[elbow]] = m.dof_upper[m.joint_qd_start[elbow]];
+  const Trajectory tr = render_timeline(p.model, p.setup.objectives, tl, 100, p.settings,
+                                        *make_cpu_solver(), &p.setup);
+  const SegmentReport& s = tr.segments[1];
+  ASSERT_TRUE(s.ik_failed());
+  ASSERT_TRUE(s.departs_with_jump());
+  EXPECT_FALSE(s.departure.targets_reached);
+  EXPECT_TRUE(s.departure.key_misses_targets);
+  EXPECT_TRUE(s.departure.targets_reachable);
+  EXPECT_TRUE(described(s, "key 1's joint values miss its targets"));
+  EXPECT_TRUE(described(s, "which a search from seeds meets"));
+  EXPECT_TRUE(described(s, "store key 1 again from a pose that meets its targets"));
+  EXPECT_FALSE(described(s, "out of reach"));
+  EXPECT_FALSE(described(s, "within reach"));
+  EXPECT_FALSE(described(s, "leaves the region"));
+  EXPECT_FALSE(described(s, "path between the keys"));
+  if (s.arrives_with_jump() && !s.arrival.targets_reached) {
+    EXPECT_TRUE(described(s, "store key 1 again first"));
+  }
+  const nlohmann::json j = segment_to_json(s);
+  EXPECT_TRUE(j["departure"]["targets_reachable"].get<bool>());
+  // the segment into the key names the key's joint values as before
+  EXPECT_TRUE(described(tr.segments[0], "key 1's joint values miss its targets"));
+}
+
 // A joint segment does not solve, so nothing keeps its hard objectives: a sphere where the hand
 // passes halfway through the Panda's first (joint) segment, with a hard world collision, flags
 // the segment at the samples inside it (both keys are clear); a key placed inside the sphere is

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/typed_field.hpp"
+#include "engine/core/scene.hpp"
 
 namespace ikwb::gui {
 
@@ -243,6 +245,18 @@ void look_at_link_row(AppState& app, WorkbenchObjective& o) {
   if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set look-at offset");
 }
 
+// The field just drawn edits `value` (stored unit) through its float copy `edited` (shown
+// unit, value / scale); changed: what the widget returned. Applies a value within [lo, hi]
+// (stored unit) and refuses another (TypedField, one at a time: one field is active).
+void checked_field(AppState& app, const char* what, bool changed, float edited, double lo,
+                   double hi, double scale, double& value) {
+  static TypedField field;
+  if (ImGui::IsItemActivated()) field.activate(value);
+  if (changed && field.change(double(edited) * scale, lo, hi)) value = double(edited) * scale;
+  std::string message;
+  if (ImGui::IsItemDeactivated() && field.leave(what, scale, value, message)) app.error(message);
+}
+
 // the editable fields of one objective, from its kind
 void field_rows(AppState& app, WorkbenchObjective& o) {
   const ObjectiveKind& kind = o.kind();
@@ -259,8 +273,9 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
                           style.ItemInnerSpacing.x - ImGui::CalcTextSize("hard").x -
                           style.ItemSpacing.x);
   float w = float(p.weight);
-  if (ImGui::SliderFloat("##w", &w, 0.001f, 100.0f, "weight %.3g", ImGuiSliderFlags_Logarithmic))
-    p.weight = std::max(0.0, double(w));
+  const bool weighed =
+      ImGui::SliderFloat("##w", &w, 0.001f, 100.0f, "weight %.3g", ImGuiSliderFlags_Logarithmic);
+  checked_field(app, "weight", weighed, w, 0.0, kMaxWeight, 1.0, p.weight);
   // a null-space posture never pulls a target: its weight sets only how fast it settles
   if (p.null_space && kind.has(kFieldNullSpace) && ImGui::IsItemHovered())
     ImGui::SetTooltip(
@@ -292,8 +307,8 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
   if (kind.has(kFieldDistance)) {
     float d = float(p.distance * 1000.0);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-    if (ImGui::DragFloat("##distance", &d, 0.5f, 0.0f, 2000.0f, "distance %.1f mm"))
-      p.distance = std::max(0.0, double(d) / 1000.0);
+    const bool moved = ImGui::DragFloat("##distance", &d, 0.5f, 0.0f, 2000.0f, "distance %.1f mm");
+    checked_field(app, "distance (mm)", moved, d, 0.0, kMaxLength, 1e-3, p.distance);
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set distance");
   }
   // look_at / axis_align: the link axis, the world direction (any length, the solver normalises;
@@ -319,8 +334,8 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
   if (kind.has(kFieldMargin)) {
     float mm = float(p.margin * 1000.0);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-    if (ImGui::DragFloat("##margin", &mm, 0.5f, 0.0f, 500.0f, "margin %.1f mm"))
-      p.margin = std::max(0.0, double(mm) / 1000.0);
+    const bool moved = ImGui::DragFloat("##margin", &mm, 0.5f, 0.0f, 500.0f, "margin %.1f mm");
+    checked_field(app, "margin (mm)", moved, mm, 0.0, 1e3, 1e-3, p.margin);
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       app.note_edit("set margin");
       app.check_support_margin(int(&o - app.objectives.data()));
@@ -329,8 +344,9 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
   if (kind.has(kFieldMinMeasure)) {
     float v = float(p.min_measure);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-    if (ImGui::DragFloat("##min_measure", &v, 0.001f, 0.0f, 10.0f, "least measure %.4f"))
-      p.min_measure = std::max(0.0, double(v));
+    const bool moved =
+        ImGui::DragFloat("##min_measure", &v, 0.001f, 0.0f, 10.0f, "least measure %.4f");
+    checked_field(app, "least measure", moved, v, 0.0, kMaxWeight, 1.0, p.min_measure);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "Yoshikawa measure sqrt(det(J J^T)) of the link point's position "

@@ -168,7 +168,8 @@ void draw_open_urdf_dialog(Ui& ui) {
     ImGui::SameLine();
   }
   if (ImGui::Button("Open", ImVec2(90, 0)) || enter) {
-    if (open_urdf(ui, st.path)) ImGui::CloseCurrentPopup();
+    if (replace_scene(ui, st.path, [&] { return open_urdf(ui, st.path); }))
+      ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();
   if (ImGui::Button("Cancel", ImVec2(90, 0)) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) {
@@ -203,7 +204,8 @@ void draw_menu_bar(Ui& ui) {
     if (ImGui::MenuItem("Open URDF...", "Ctrl+O")) ui.open_urdf.open_popup = true;
     if (ImGui::BeginMenu("Robots")) {
       for (const RobotEntry& r : ui.catalog) {
-        if (ImGui::MenuItem(r.title.c_str())) open_robot(ui, r.name);
+        if (ImGui::MenuItem(r.title.c_str()))
+          replace_scene(ui, r.title, [&] { return open_robot(ui, r.name); });
         if (!r.description.empty() && ImGui::IsItemHovered())
           ImGui::SetTooltip("%s", r.description.c_str());
       }
@@ -217,7 +219,7 @@ void draw_menu_bar(Ui& ui) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
       }
       ImGui::EndMenu();
-      if (!chosen.empty()) open_any_file(ui, chosen);
+      if (!chosen.empty()) replace_scene(ui, chosen, [&] { return open_any_file(ui, chosen); });
     }
     draw_session_file_items(ui);
     ImGui::Separator();

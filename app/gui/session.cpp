@@ -86,6 +86,15 @@ std::string session_extras(const Ui& ui) {
   return b;
 }
 
+bool replace_scene(Ui& ui, const std::string& what, const std::function<bool()>& open) {
+  const bool unsaved = ui.session && ui.app.model && session_unsaved(ui);
+  if (!open()) return false;
+  if (unsaved)
+    ui.app.warn("unsaved edits replaced by " + what +
+                ": Edit > Undo (Ctrl+Z) steps back to them; save before to keep them in a file");
+  return true;
+}
+
 bool session_unsaved(const Ui& ui) {
   const Session& s = *ui.session;
   if (session_serial(ui) != s.observed_serial) return true;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -104,6 +105,12 @@ bool session_unsaved(const Ui& ui);
 // a save or an open of the scene file, or a robot opened (a new untitled scene): its state is
 // marked saved at the frame's end
 void mark_saved(Ui& ui);
+// Runs `open`, which replaces the scene (a robot, a scene or a dropped file opened from the
+// window, a demo started from the menu); where it succeeds over unsaved edits, a warning names
+// `what` replaced them and that undo brings them back. Nothing is asked first (the workbench has
+// no prompts), but nothing went unsaid: a review lost its edits to a demo without a word, and the
+// recovery file written at exit held the demo.
+bool replace_scene(Ui& ui, const std::string& what, const std::function<bool()>& open);
 
 // "IK Workbench - <robot> - <scene file's name>", with " *" while edits are unsaved (no scene
 // file: the robot alone; no robot: the program's name alone)

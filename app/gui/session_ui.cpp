@@ -75,7 +75,7 @@ bool run_dialog(Ui& ui, const std::string& path) {
   bool ok = false;
   switch (ui.session->dialog) {
     case kOpen:
-      ok = open_scene_file(ui, path);
+      ok = replace_scene(ui, path, [&] { return open_scene_file(ui, path); });
       break;
     case kSaveAs:
       ok = save_scene_file(ui, path);

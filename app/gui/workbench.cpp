@@ -193,15 +193,19 @@ ScriptRequests read_input(InputSource& src, gui::Ui& ui, gui::Soak& soak) {
     ui.demo_request.clear();
   }
   if (!src.scripted && !ui.demo_request.empty()) {
-    try {
-      src.script = gui::ScriptRunner();
-      src.script.load(
-          (std::filesystem::path(asset_dir()) / "demos" / (ui.demo_request + ".txt")).string());
-      src.demo_running = true;
-      app.info("demo " + ui.demo_request);
-    } catch (const gui::ScriptError& e) {
-      app.error(e.what());
-    }
+    gui::replace_scene(ui, "the demo " + ui.demo_request, [&] {
+      try {
+        src.script = gui::ScriptRunner();
+        src.script.load(
+            (std::filesystem::path(asset_dir()) / "demos" / (ui.demo_request + ".txt")).string());
+        src.demo_running = true;
+        app.info("demo " + ui.demo_request);
+        return true;
+      } catch (const gui::ScriptError& e) {
+        app.error(e.what());
+        return false;
+      }
+    });
     ui.demo_request.clear();
   }
   if (src.demo_running && src.script.finished()) {
@@ -367,7 +371,8 @@ int run_workbench(int argc, char** argv) {
     // from GLFW or the script
     gui::PlatformFrame f = platform.new_frame(idle.next_wait());
     last_waited = f.waited;
-    for (const std::string& dropped : platform.take_dropped()) gui::open_any_file(ui, dropped);
+    for (const std::string& dropped : platform.take_dropped())
+      gui::replace_scene(ui, dropped, [&] { return gui::open_any_file(ui, dropped); });
     app.hover = {};
     app.held_joint = -1;
     ui.layout.show_timeline = app.timeline.show_panel && app.model;

@@ -14,7 +14,6 @@
 #include "app/cli/trajectory_io.hpp"
 #include "engine/core/output_target.hpp"
 #include "engine/core/robot_file.hpp"
-#include "engine/core/robot_path.hpp"
 #include "engine/core/scene.hpp"
 #include "solver/scene_problem.hpp"
 #include "solver/settings.hpp"
@@ -87,7 +86,7 @@ int cmd_animate(int argc, char** argv) {
                      ": the scene has no timeline keys (\"timeline\": {\"keys\": "
                      "[...]}; the workbench's Timeline panel adds them)");
     UrdfOptions opt = scene_robot_options(args, scene);
-    LoadResult robot = load_robot_file(resolve_robot(scene.robot), opt);
+    LoadResult robot = load_scene_robot(scene_path, scene.robot, opt);
     print_warnings(robot.warnings);
     const Model& m = *robot.model;
     SceneSetup setup = resolve_scene(m, scene);

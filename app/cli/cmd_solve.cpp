@@ -496,7 +496,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
   print_warnings(scene.warnings);
   // --package-path folders and --xacro-arg arguments after the scene's
   UrdfOptions opt = scene_robot_options(args, scene);
-  LoadResult robot = load_robot_file(resolve_robot(scene.robot), opt);
+  LoadResult robot = load_scene_robot(scene_path, scene.robot, opt);
   print_warnings(robot.warnings);
   const Model& m = *robot.model;
   if (args.has("srdf")) {

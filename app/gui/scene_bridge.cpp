@@ -80,7 +80,7 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file, bool rec
   std::string path = resolve_robot(scene.robot);
   LoadResult loaded;
   try {
-    loaded = load_robot_file(path, options);
+    loaded = load_scene_robot(file, scene.robot, options);
   } catch (const std::exception& e) {
     error(std::string("could not open the scene's robot: ") + e.what());
     return false;

@@ -174,4 +174,18 @@ LoadResult load_robot_file(const std::string& path, const UrdfOptions& options) 
   return r;
 }
 
+LoadResult load_scene_robot(const std::string& scene_path, const std::string& robot,
+                            const UrdfOptions& options) {
+  const std::string path = resolve_robot(robot);
+  try {
+    return load_robot_file(path, options);
+  } catch (const std::exception& e) {
+    // the robot's file named once (an error in a file it includes names that file)
+    std::string what = e.what();
+    if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
+    throw ModelError((scene_path.empty() ? "" : scene_path + ": ") + "robot \"" + robot +
+                     "\": " + what);
+  }
+}
+
 }  // namespace ikwb

@@ -22,4 +22,10 @@ bool is_mjcf_file(const std::string& path);
 // not used: a warning).
 LoadResult load_robot_file(const std::string& path, const UrdfOptions& options = {});
 
+// load_robot_file of a scene file's "robot" entry (resolve_robot: a shipped robot's name or a
+// path): its error names the scene file and the entry, as a scene's other errors do
+// ('S.json: robot "/abs/arm.urdf": cannot open file (...)'; it named the robot's path only)
+LoadResult load_scene_robot(const std::string& scene_path, const std::string& robot,
+                            const UrdfOptions& options);
+
 }  // namespace ikwb

@@ -445,6 +445,15 @@ TEST(CliSolveScene, UsageErrors) {
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
+  // a scene whose robot is not there names the scene and its entry, not the robot's path alone
+  const std::string scene = dir.write("s.json", R"({"version": 1, "robot": "nowhere/arm.urdf",
+      "objectives": [{"type": "position", "link": "tool", "target": "current"}]})");
+  r = run_solve({"--scene", scene, "--out", out});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(scene + ": robot \"" + dir / "nowhere/arm.urdf" +
+                       "\": cannot open file (No such file or directory)"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(CliSolveLink, TargetsFileStillWorks) {

@@ -144,6 +144,18 @@ void collision_rows(const AppState& app) {
   }
   if (int(cs.pairs.size()) > shown)
     ImGui::TextDisabled("%d more within the margin", int(cs.pairs.size()) - shown);
+  // a robot without an SRDF: capsules fitted to links that touch by design overlap at any pose
+  // (a review's fresh arm read "-175.7 mm" in red at rest, the hint only in `ikwb check`)
+  bool self_overlap = false;
+  for (const BodyDistance& d : cs.pairs) self_overlap |= d.obstacle < 0 && d.contact.distance < 0;
+  if (self_overlap && app.srdf.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled(
+        "no SRDF: fitted capsules can overlap where links touch by design; View > Collision "
+        "pairs, \"Turn off overlapping\", or an SRDF (ikwb check ROBOT --sample-pairs 10000 "
+        "--out ROBOT.srdf)");
+    ImGui::PopTextWrapPos();
+  }
 }
 
 }  // namespace

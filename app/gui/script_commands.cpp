@@ -1094,11 +1094,7 @@ bool run_redo(Turn& t) {
 }
 
 bool run_store(Turn& t) {
-  if (Session* s = session(t)) {
-    std::size_t before = s->stored.size();
-    store_configuration(t.ui());
-    succeeded(t, s->stored.size() > before, "no robot");
-  }
+  if (session(t)) succeeded(t, store_configuration(t.ui()), "no robot");
   return false;
 }
 

@@ -84,10 +84,19 @@ bool stored_fits(const AppState& app, const StoredConfig& c) {
          c.columns == coord_names(*app.model);
 }
 
-void store_configuration(Ui& ui) {
+bool store_configuration(Ui& ui) {
   AppState& app = ui.app;
-  if (!app.model || !ui.session) return;
+  if (!app.model || !ui.session) return false;
   Session& s = *ui.session;
+  // K again with the robot where the last store left it stores nothing (a review pressed K
+  // twice and exported the pose twice); the same pose after others is a sequence's, and kept
+  if (!s.stored.empty() && s.stored.back().q == app.joint_q &&
+      s.stored.back().columns == coord_names(*app.model)) {
+    s.stored_selected = int(s.stored.size()) - 1;
+    app.info("not stored again: the robot has not moved since '" + s.stored.back().name +
+             "' was stored");
+    return true;
+  }
   // one more than the highest "config N" (after a delete, the count named a second "config 3")
   int n = 1;
   for (const StoredConfig& c : s.stored)
@@ -105,6 +114,7 @@ void store_configuration(Ui& ui) {
     if (o.enabled() && o.status.pursued && !o.status.reached)
       missed += (missed.empty() ? "'" : ", '") + o.name() + "' by " + miss_text(o);
   if (!missed.empty()) app.warn("stored configuration " + std::to_string(n) + " misses " + missed);
+  return true;
 }
 
 namespace {

@@ -27,8 +27,9 @@ struct StoredConfig {
 // the configuration was stored on the open robot
 bool stored_fits(const AppState& app, const StoredConfig& c);
 // storing and deleting are undo steps (History keeps the list with each step; they are not
-// AppState edits, which the timeline takes for a pose edit of its selected key)
-void store_configuration(Ui& ui);
+// AppState edits, which the timeline takes for a pose edit of its selected key). A store with
+// the robot where the last one left it stores nothing and says so. False without a robot.
+bool store_configuration(Ui& ui);
 bool delete_stored(Ui& ui, int index);
 bool restore_stored(Ui& ui, int index);
 // the stored configurations that fit the open robot: CSV when the path ends in .csv, JSON

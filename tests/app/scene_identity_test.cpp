@@ -91,7 +91,7 @@ TEST_F(SceneIdentity, ASceneItsRobotCannotTakeWholeIsNotSavedOver) {
 TEST_F(SceneIdentity, StoredConfigurationsAreUnsavedWork) {
   const std::string rec = path("rec.json");
   ASSERT_EQ(run("robot panda\nwait 1\nsave_scene s.json\n" + dump_cmd("saved.json") +
-                    "store\nstore\nwait 1\n" + dump_cmd("stored.json"),
+                    "store\njoint panda_joint1 0.1\nstore\nwait 1\n" + dump_cmd("stored.json"),
                 "--recovery-file \"" + rec + "\" --autosave-seconds 600"),
             0)
       << log();

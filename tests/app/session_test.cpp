@@ -484,7 +484,8 @@ TEST_F(Session, SigtermEndsTheSessionAsAClose) {
 TEST_F(Session, AFullDiskAtTheCloseKeepsTheLastRecoveryFile) {
   const std::string rec = path("state/recovery.json");
   std::string script = "robot panda\nwait 2\nweight 0 1.75\nwait 3\n";
-  for (int i = 0; i < 150; ++i) script += "store\n";
+  for (int i = 0; i < 150; ++i)  // each pose another (the same one again is not stored)
+    script += "joint panda_joint1 " + std::to_string(0.001 * i) + "\nstore\n";
   std::ofstream(path("script.txt")) << script << "wait 3\n";
   const std::string cmd = "cd \"" + dir_.string() +
                           "\" && bash -c \"trap '' XFSZ; ulimit -f 24; "
@@ -763,6 +764,23 @@ TEST_F(Session, NoConfigurationFitsNothingIsExported) {
   EXPECT_NE(log().find("no stored configuration 3 (1 stored, numbered from 0)"), std::string::npos)
       << log();
   EXPECT_FALSE(fs::exists(path("none.csv")));
+}
+
+// K again without moving stores nothing (a review exported the pose twice); the same pose after
+// another is a sequence's and is stored
+TEST_F(Session, StoringAgainWithoutMovingStoresNothing) {
+  ASSERT_EQ(run("robot panda\nwait 2\nstore\nstore\nwait 1\n" + dump_cmd("twice.json") +
+                "joint panda_joint1 0.3\nwait 1\nstore\njoint panda_joint1 0\nwait 1\nstore\n" +
+                dump_cmd("sequence.json")),
+            0)
+      << log();
+  const json twice = dump("twice.json");
+  EXPECT_EQ(twice["stored_configs"].size(), 1u);
+  EXPECT_EQ(twice["messages"].back()["text"],
+            "not stored again: the robot has not moved since 'config 1' was stored");
+  const json seq = dump("sequence.json")["stored_configs"];
+  ASSERT_EQ(seq.size(), 3u);
+  EXPECT_EQ(seq[2]["q"], seq[0]["q"]);
 }
 
 // with the Timeline shown K adds a key, so the advice names the menu (it said to press K)

@@ -202,11 +202,14 @@ TEST_F(Explain, TradedOffTargetsAreNotOutOfReach) {
       << log();
   EXPECT_NE(log().find("expect: out_of_reach 2 failed (status traded_off"), std::string::npos)
       << log();
-  for (const json& o : dump("tug.json")["objectives"]) {
+  // the dump bound first: a loop over dump(...)["objectives"] ran over a destroyed temporary
+  const json tug = dump("tug.json");
+  ASSERT_EQ(tug["objectives"].size(), 4u);
+  for (const json& o : tug["objectives"]) {
     EXPECT_EQ(o["out_of_reach"].get<bool>(), o["status"] == "out_of_reach") << o.dump();
     EXPECT_EQ(o["out_of_reach_by"].get<double>(), 0.0) << o.dump();
   }
-  EXPECT_EQ(dump("tug.json")["objectives"][2]["status"], "traded_off");
+  EXPECT_EQ(tug["objectives"][2]["status"], "traded_off");
 }
 
 // the tug-of-war's two targets on the hand are told apart by name: in the saved scene, in

@@ -6,6 +6,7 @@
 
 #include "engine/core/urdf_loader.hpp"
 #include "gpu_test_util.hpp"
+#include "solver/warm_start_case.hpp"
 
 namespace ikwb {
 namespace {
@@ -366,48 +367,32 @@ TEST(CudaSolver, AWarmStartBeginsFromItsMultipliersAsOnTheCpu) {
   IKWB_REQUIRE_CUDA();
   Panda pp;
   const int P = 32;
-  IkProblem problem(pp.model, P);
-  const int obj = problem.add_pose(pp.tcp, {0, 0, 0}, {1.0, true});
-  problem.add_posture({}, {0.5});
-  std::vector<Transform<double>> targets = test::reachable_poses(*pp.model, pp.tcp, P, 12);
-  problem.set_target_poses(obj, targets);
-  SolverSettings s;
-  s.n_seeds = 3;
-  s.sampler = Sampler::kRoberts;
-  s.max_restarts = 2;
-  const SolveResult first = solve_cpu_float(problem, s, pp.model->middle_configuration());
-  WarmStart warm;
-  std::vector<double> q1;
-  for (const ProblemResult& r : first.problems) {
-    warm.multipliers.insert(warm.multipliers.end(), r.multipliers.begin(), r.multipliers.end());
-    q1.insert(q1.end(), r.q.begin(), r.q.end());
-  }
-  warm.penalty = first.problems[0].penalty;
-  for (Transform<double>& t : targets) t.p.x += 0.01;
-  problem.set_target_poses(obj, targets);
-
+  test::WarmStartCase c = test::panda_warm_start_case(
+      pp.model, pp.tcp, test::reachable_poses(*pp.model, pp.tcp, P, 12));
+  SolverSettings s = c.settings;
   CudaSolver gpu;
   SolveResult cold_gpu, gr;
-  gpu.solve(problem, s, q1, cold_gpu);
-  gpu.solve(problem, s, q1, warm, gr);
+  gpu.solve(c.problem, s, c.q, cold_gpu);
+  gpu.solve(c.problem, s, c.q, c.warm, gr);
   EXPECT_EQ(gpu.stats().graph_captures, 1);
   SolveResult cr;
   s.use_float = true;
-  make_cpu_solver()->solve(problem, s, q1, warm, cr);
+  make_cpu_solver()->solve(c.problem, s, c.q, c.warm, cr);
   expect_parity(gr, cr, 0.9, 0.8);
-  const std::size_t nr = std::size_t(problem.residual_count());
+  const std::size_t nr = std::size_t(c.problem.residual_count());
   ASSERT_EQ(gr.row_multipliers.size(), cr.row_multipliers.size());
   ASSERT_EQ(gr.row_multipliers.size(), gr.row_converged.size() * nr);
   int compared = 0, warm_differs = 0;
   for (int p = 0; p < P; ++p) {
-    const ProblemResult &g = gr.problems[p], &c = cr.problems[p];
+    const ProblemResult &g = gr.problems[p], &cpu = cr.problems[p];
     warm_differs += g.iterations != cold_gpu.problems[p].iterations ||
                     test::max_abs_diff(g.q, cold_gpu.problems[p].q) > 1e-4;
-    if (!(g.converged && c.converged && g.seed == c.seed) || test::max_abs_diff(g.q, c.q) > 1e-3)
+    if (!(g.converged && cpu.converged && g.seed == cpu.seed) ||
+        test::max_abs_diff(g.q, cpu.q) > 1e-3)
       continue;
     ++compared;
     for (std::size_t i = 0; i < nr; ++i)
-      EXPECT_NEAR(g.multipliers[i], c.multipliers[i], 1e-2 * (1 + std::abs(c.multipliers[i])))
+      EXPECT_NEAR(g.multipliers[i], cpu.multipliers[i], 1e-2 * (1 + std::abs(cpu.multipliers[i])))
           << "problem " << p << " row " << i;
   }
   EXPECT_GE(compared, P / 2);

@@ -21,6 +21,7 @@
 #include "solver/solver.hpp"
 #include "solver/solver_test_util.hpp"
 #include "solver/test_robots.hpp"
+#include "solver/warm_start_case.hpp"
 
 namespace ikwb {
 namespace {
@@ -341,43 +342,24 @@ TEST(KernelBodiesOnHost, AttemptLanesGiveTheSequentialRestarts) {
 TEST(KernelBodiesOnHost, AWarmStartBeginsFromItsMultipliersAndEveryRowKeepsItsOwn) {
   PandaHand pp;
   const int P = 3;
-  IkProblem problem(pp.model, P);
-  const int obj = problem.add_pose(pp.tcp, {0, 0, 0}, {1.0, true});
-  problem.add_posture({}, {0.5});
-  std::vector<Transform<double>> targets = test::reachable_poses(*pp.model, pp.tcp, P, 12);
-  problem.set_target_poses(obj, targets);
-  SolverSettings s;
-  s.n_seeds = 3;
-  s.max_restarts = 2;
-  s.sampler = Sampler::kRoberts;
-  const std::vector<double> q0 = pp.model->middle_configuration();
-  const SolveResult first = cpu_float(problem, s, q0);
-  WarmStart warm;
-  std::vector<double> q1;
-  for (const ProblemResult& r : first.problems) {
-    ASSERT_TRUE(r.converged);
-    warm.multipliers.insert(warm.multipliers.end(), r.multipliers.begin(), r.multipliers.end());
-    q1.insert(q1.end(), r.q.begin(), r.q.end());
-  }
-  warm.penalty = first.problems[0].penalty;
-  double force = 0;
-  for (double l : warm.multipliers) force = std::max(force, std::abs(l));
-  ASSERT_GT(force, 1e-3);  // the posture pulls: the hard rows hold
-  for (Transform<double>& t : targets) t.p.x += 0.01;
-  problem.set_target_poses(obj, targets);
-
-  const SolveResult cold = cpu_float(problem, s, q1), hot = cpu_float(problem, s, q1, warm);
+  test::WarmStartCase c = test::panda_warm_start_case(
+      pp.model, pp.tcp, test::reachable_poses(*pp.model, pp.tcp, P, 12));
+  ASSERT_TRUE(c.converged);
+  ASSERT_GT(c.force, 1e-3);  // the posture pulls: the hard rows hold
+  const SolverSettings& s = c.settings;
+  const SolveResult cold = cpu_float(c.problem, s, c.q), hot = cpu_float(c.problem, s, c.q, c.warm);
   int differ = 0;
   for (int p = 0; p < P; ++p)
     differ += hot.problems[p].iterations != cold.problems[p].iterations ||
               test::max_abs_diff(hot.problems[p].q, cold.problems[p].q) > 1e-4;
   EXPECT_GT(differ, 0) << "the multipliers change nothing here: the test shows nothing";
   expect_same_result(
-      solve_kernel_bodies_on_host(problem, s, q1, 1, LaneOrder::kForward, nullptr, warm), hot);
+      solve_kernel_bodies_on_host(c.problem, s, c.q, 1, LaneOrder::kForward, nullptr, c.warm), hot);
   expect_same_result(
-      solve_kernel_bodies_on_host(problem, s, q1, 2, LaneOrder::kBackward, nullptr, warm), hot);
-  expect_same_result(solve_kernel_bodies_on_host(problem, s, q1), cold);
-  EXPECT_EQ(hot.row_multipliers.size(), std::size_t(P) * s.n_seeds * problem.residual_count());
+      solve_kernel_bodies_on_host(c.problem, s, c.q, 2, LaneOrder::kBackward, nullptr, c.warm),
+      hot);
+  expect_same_result(solve_kernel_bodies_on_host(c.problem, s, c.q), cold);
+  EXPECT_EQ(hot.row_multipliers.size(), std::size_t(P) * s.n_seeds * c.problem.residual_count());
 }
 
 TEST(RowDriver, AttemptLanesFillAShortBatchUpToTheAttempts) {

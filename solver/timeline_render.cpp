@@ -120,8 +120,8 @@ constexpr const char* kStoreAgainAdvice =
     "settle on its targets, press K; where it settles short of them, the Objectives panel names "
     "what holds it back, another target or a weighted posture: lower that weight first)";
 
-// IK leaving key `key` failed, and its joint values miss its targets, which a search from
-// seeds meets: the segment's IK starts stuck on those joint values
+// IK leaving a segment's first key (its departure) failed, and the key's joint values miss its
+// targets, which a search from seeds meets: the segment's IK starts stuck on those joint values
 bool stuck_on_key(const KeyJump& departure) {
   return !departure.targets_reached && departure.key_misses_targets && departure.targets_reachable;
 }

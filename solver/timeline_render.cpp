@@ -448,7 +448,7 @@ KeyJump key_jump(const Model& m, TaskProblem& task, const Keyframe& key,
     search.sampler = Sampler::kUniform;
     search.max_restarts = kReachSearchSeeds;
     search.stall_window = kRestartStallWindow;
-    search.time_budget_s = 0.5;  // a large robot's search ends too
+    search.time_budget_s = kReachSearchSeconds;
     SolveResult found;
     solver.solve(task.problem, search, from, found);
     jump.targets_reachable = found.problems[0].converged;

@@ -68,8 +68,11 @@ struct KeyJump {
   bool targets_reachable = true;
 };
 
-// seeds of the search that tells a key's targets out of reach from a segment stuck short of them
+// seeds of the search that tells a key's targets out of reach from a segment stuck short of them,
+// and its time limit: the workbench renders a timeline in its frame, and a large robot's search
+// of 8 seeds with restarts could take seconds (a search cut short reads as out of reach)
 constexpr int kReachSearchSeeds = 8;
+constexpr double kReachSearchSeconds = 0.2;
 
 // a dof difference above this at a key is a jump (rad or m): about 8x the largest gap measured on
 // timelines whose keys meet their targets (a redundant arm's posture settling; docs/timeline.md,

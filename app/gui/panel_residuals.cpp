@@ -34,14 +34,17 @@ ImU32 series_color(int i) {
   return colors[i % 6];
 }
 
-// a plot frame of the given height across the window; returns its rectangle
-void plot_frame(ImDrawList* dl, float height, ImVec2* a, ImVec2* b, const char* title) {
+// a plot frame of the given size at the cursor, its title (lines) inside it; returns its
+// rectangle
+void plot_frame(ImDrawList* dl, ImVec2 size, ImVec2* a, ImVec2* b, const char* title) {
   *a = ImGui::GetCursorScreenPos();
-  *b = ImVec2(a->x + ImGui::GetContentRegionAvail().x, a->y + height);
+  *b = ImVec2(a->x + size.x, a->y + size.y);
   dl->AddRectFilled(*a, *b, IM_COL32(20, 22, 26, 220), 3.0f);
   dl->AddRect(*a, *b, IM_COL32(70, 74, 82, 255), 3.0f);
+  dl->PushClipRect(*a, *b, true);
   dl->AddText(ImVec2(a->x + 4, a->y + 2), IM_COL32(170, 175, 185, 255), title);
-  ImGui::Dummy(ImVec2(b->x - a->x, height));
+  dl->PopClipRect();
+  ImGui::Dummy(size);
 }
 
 // one series, values already in [0, 1], newest on the right
@@ -116,8 +119,11 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     grey_line(amount_text("helped by the others", -others, st.unit));
 }
 
-// the least height of each history plot (pixels): the rows above scroll to leave it
-constexpr float kPlotMinHeight = 40.0f;
+// the least height of the history plots (pixels; their titles are drawn inside them):
+// the rows above scroll to leave it. The plots stand side by side: the strip under the view is
+// 200 px tall, and stacked they left the rows three lines (the tug-of-war demo's posture, two
+// targets and the pull of each on the other scrolled out of view at 1280x720)
+constexpr float kPlotMinHeight = 44.0f;
 
 // the closest collision pairs (AppState::collisions): link names and distance in mm, red when
 // penetrating, orange within the margin
@@ -193,10 +199,11 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   const int n = int(h.size());
 
   // The bars, their pulls and the collision list scroll in a region of their own, as tall as
-  // they are (last frame's height) but leaving the two history plots kPlotMinHeight each: below
-  // a long collision list the plots were out of view
+  // they are (last frame's height) but leaving the history plots kPlotMinHeight: below a long
+  // collision list the plots were out of view
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float room = ImGui::GetContentRegionAvail().y - 2 * (kPlotMinHeight + line);
+  const float room =
+      ImGui::GetContentRegionAvail().y - (kPlotMinHeight + ImGui::GetStyle().ItemSpacing.y);
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID rows_id = ImGui::GetID("rows_height");
   const float rows_height = std::max(3 * line, std::min(storage->GetFloat(rows_id, room), room));
@@ -247,19 +254,19 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   storage->SetFloat(rows_id, rows_content);
   dl = ImGui::GetWindowDrawList();
 
-  // history per objective
+  // history per objective, and beside it the cost and iterations
   ImVec2 a, b;
-  const float avail = ImGui::GetContentRegionAvail().y;
-  const float ph = std::max(40.0f, (avail - 8.0f) * 0.5f);
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 plot((ImGui::GetContentRegionAvail().x - gap) * 0.5f,
+                    std::max(kPlotMinHeight, ImGui::GetContentRegionAvail().y - 2.0f));
   const std::vector<int> plotted = plotted_objectives(app);
   char norms_title[96];
   if (plotted.size() < app.objectives.size())
-    std::snprintf(norms_title, sizeof norms_title,
-                  "residual norm (log, 1e-6 .. 1): the %d largest of %d", int(plotted.size()),
+    std::snprintf(norms_title, sizeof norms_title, "residuals: %d of %d (log)", int(plotted.size()),
                   int(app.objectives.size()));
   else
-    std::snprintf(norms_title, sizeof norms_title, "residual norm (log, 1e-6 .. 1)");
-  plot_frame(dl, ph, &a, &b, norms_title);
+    std::snprintf(norms_title, sizeof norms_title, "residual norm (log)");
+  plot_frame(dl, plot, &a, &b, norms_title);
   for (int i : plotted)
     plot_series(
         dl, a, b, n,
@@ -274,9 +281,10 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   for (const ResidualSample& s : h) max_it = std::max(max_it, s.iterations);
   char title[96], cost[32] = "- (no solve)";
   if (n && h.back().cost == h.back().cost) std::snprintf(cost, sizeof cost, "%.3g", h.back().cost);
-  std::snprintf(title, sizeof title, "cost %s (log)   iterations %d (max %d)", cost,
-                n ? h.back().iterations : 0, max_it);
-  plot_frame(dl, std::max(40.0f, ImGui::GetContentRegionAvail().y - 2.0f), &a, &b, title);
+  std::snprintf(title, sizeof title, "cost %s  it %d/%d", cost, n ? h.back().iterations : 0,
+                max_it);
+  ImGui::SameLine(0, gap);
+  plot_frame(dl, plot, &a, &b, title);
   plot_series(
       dl, a, b, n, [&](int k) { return float(h[k].iterations) / float(max_it); },
       IM_COL32(150, 150, 160, 200));

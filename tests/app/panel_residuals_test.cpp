@@ -41,5 +41,41 @@ TEST_F(ResidualsPanel, ASelfOverlapWithoutAnSrdfSaysWhyAndWhatTurnsItOff) {
   EXPECT_EQ(shown.find("no SRDF"), std::string::npos) << shown;
 }
 
+// The strip under the view is 200 px tall (Layout). The tug-of-war demo at 1280x720 (330 px
+// wide) lists a posture, two targets and the pull of each on the other: five rows, all in view
+// above the history plots (stacked plots left three, and the second target scrolled out).
+TEST_F(ResidualsPanel, FiveRowsStayInViewAboveThePlotsInTheStrip) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  while (app.objectives.size() > 3) app.objectives.pop_back();
+  ASSERT_EQ(app.objectives.size(), 3u);
+  for (int i : {1, 2}) {  // each pulled by the other, for all of its error
+    app.objectives[i].status.pulled_by = {{3 - i, 0.2}};
+    app.objectives[i].status.share_error = 0.2;
+  }
+  app.collisions = {};
+  Visuals vis;
+  for (int frame = 0; frame < 3; ++frame)  // the rows' height is the last frame's
+    frame_text([&] { draw_residuals_panel(app, vis, ImVec2(0, 0), ImVec2(330, 200), nullptr); });
+  const ImGuiWindow* rows = nullptr;
+  const ImGuiWindow* panel = nullptr;
+  for (const ImGuiWindow* w : GImGui->Windows) {
+    const std::string name = w->Name;
+    if (name.rfind("Residuals/rows", 0) == 0) rows = w;
+    if (name == "Residuals") panel = w;
+  }
+  ASSERT_NE(rows, nullptr);
+  ASSERT_NE(panel, nullptr);
+  EXPECT_LE(rows->ScrollMax.y, 0.0f) << "rows cut by " << rows->ScrollMax.y << " px";
+  EXPECT_LE(panel->ScrollMax.y, 0.0f) << "the plots cut by " << panel->ScrollMax.y << " px";
+  // a sixth row scrolls: the plots keep their place
+  app.objectives[0].status.pulled_by = {{1, 0.1}};
+  app.objectives[0].status.share_error = 0.1;
+  for (int frame = 0; frame < 3; ++frame)
+    frame_text([&] { draw_residuals_panel(app, vis, ImVec2(0, 0), ImVec2(330, 200), nullptr); });
+  EXPECT_GT(rows->ScrollMax.y, 0.0f);
+  EXPECT_LE(panel->ScrollMax.y, 0.0f);
+}
+
 }  // namespace
 }  // namespace ikwb::gui

@@ -313,6 +313,38 @@ std::string flagged_summary(const Trajectory& tr) {
          (n == 1 ? " " : "s ") + which + ")";
 }
 
+Trajectory on_fixed_step(const Trajectory& tr, double rate) {
+  if (!(rate > 0) || !std::isfinite(rate))
+    throw std::invalid_argument("rate must be a positive number of samples per second");
+  Trajectory out;
+  out.coord_count = tr.coord_count;
+  out.segments = tr.segments;
+  out.seconds = tr.seconds;
+  out.fixed_step = true;
+  const std::size_t n = tr.sample_count();
+  if (n == 0) return out;
+  // sample_times puts a key within 1e-9 s of a grid time in its place
+  constexpr double kOnGrid = 2e-9;
+  const double t0 = tr.times.front(), t1 = tr.times.back();
+  const auto steps = std::size_t(std::ceil((t1 - t0) * rate - 1e-9));
+  std::size_t i = 0;
+  for (std::size_t k = 0; k <= steps; ++k) {
+    const double t = t0 + double(k) / rate;
+    while (i < n && tr.times[i] < t - kOnGrid) ++i;
+    std::size_t from = n - 1;  // past the last key: its configuration held
+    if (i < n) {
+      if (std::fabs(tr.times[i] - t) > kOnGrid)
+        throw std::invalid_argument("on_fixed_step: the trajectory has no sample at " +
+                                    std::to_string(t) + " s: it was not rendered at this rate");
+      from = i;
+    }
+    out.times.push_back(t);
+    out.q.insert(out.q.end(), tr.row(from), tr.row(from) + tr.coord_count);
+    out.converged.push_back(tr.converged[from]);
+  }
+  return out;
+}
+
 namespace {
 
 // the 1-dof joints with a velocity limit: (coordinate, limit, joint, periodic)

@@ -139,11 +139,13 @@ nlohmann::json segment_to_json(const SegmentReport& segment);
 
 struct Trajectory {
   int coord_count = 0;
-  std::vector<double> times;            // (sample_count) s, increasing; every key's time in it
-  std::vector<double> q;                // (sample_count x coord_count) q_start order
+  std::vector<double> times;  // (sample_count) s, increasing; every key's time in it (fixed_step:
+                              // start + k / rate)
+  std::vector<double> q;      // (sample_count x coord_count) q_start order
   std::vector<uint8_t> converged;       // (sample_count) 1 unless a task sample's IK failed
   std::vector<SegmentReport> segments;  // (key_count - 1)
   double seconds = 0;                   // wall time of the render
+  bool fixed_step = false;              // on_fixed_step's: the keys' own times left out
 
   std::size_t sample_count() const { return times.size(); }
   const double* row(std::size_t i) const { return q.data() + i * coord_count; }
@@ -155,6 +157,13 @@ struct Trajectory {
 // kFlaggedListed segments named ("... 9 and 40 more)"); "" when none is
 constexpr int kFlaggedListed = 10;
 std::string flagged_summary(const Trajectory& trajectory);
+
+// The trajectory on a fixed step of 1 / rate s, for a simulator or an animation that plays rows
+// at a constant rate: the rows at start + k / rate for k = 0 .. ceil(span * rate) (the rows
+// render_timeline gives at `rate` without the keys' own where they fall between two, the last at
+// or after the last key, holding its configuration), at exactly those times. The segments'
+// reports are kept. Throws std::invalid_argument for a trajectory not rendered at `rate`.
+Trajectory on_fixed_step(const Trajectory& trajectory, double rate);
 
 // Renders the timeline at `rate` Hz. objectives: the scene's, whose targets the keys hold (the
 // keys' targets sized to them). settings: the solver's tolerances and iterations (one seed, the

@@ -25,7 +25,8 @@ namespace {
 
 constexpr const char* kSummary =
     "Renders the timeline of SCENE.json (its \"timeline\" keys) into a trajectory.\n"
-    "One row per sample at --rate Hz from the first key to the last, the keys' times included:\n"
+    "One row per sample at --rate Hz from the first key to the last, the keys' times included\n"
+    "(--fixed-step: only start + k / rate, the last at or after the last key, holding it):\n"
     "`time` then the joint coordinates in q_start order (the header names them, as `ikwb info`\n"
     "and the stored-configuration CSV do). OUT ending in .json writes JSON with the segments'\n"
     "reports. Joint-space segments follow a cubic with zero velocity at the keys; task-space\n"
@@ -58,6 +59,9 @@ int cmd_animate(int argc, char** argv) {
   args.add_positional("SCENE.json", "scene with a timeline");
   args.add_required_option("out", "TRAJ.csv", "output (.csv, .json, or '-' for CSV on stdout)");
   args.add_option("rate", "HZ", "samples per second (default 100)");
+  args.add_flag("fixed-step",
+                "rows at a fixed 1 / rate step only (a simulator's or an animation's); the keys' "
+                "own times are left out where they fall between two");
   args.add_flag("fail-on-flagged", "exit status 3, and no output, when a segment is flagged");
   add_robot_options(args, RobotSource::kSceneOnly);
   add_solver_options(args);
@@ -118,6 +122,7 @@ int cmd_animate(int argc, char** argv) {
                    flagged.c_str());
       return 3;
     }
+    if (args.has("fixed-step")) tr = on_fixed_step(tr, rate);
     write_trajectory(out, m, scene.robot, rate, tr);
     const std::string note = flagged.empty() ? "" : "; " + flagged + ", why above";
     std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %s%s\n", tr.sample_count(),

@@ -44,9 +44,14 @@ void write_trajectory_json(const std::string& path, const Model& m, const std::s
         {{"time", tr.times[i]}, {"q", std::vector<double>(tr.row(i), tr.row(i) + tr.coord_count)}});
   json segments = json::array();
   for (const SegmentReport& s : tr.segments) segments.push_back(segment_to_json(s));
-  json j = {
-      {"format", "ikwb-trajectory"}, {"version", 1},       {"robot", robot},      {"rate", rate},
-      {"columns", coord_names(m)},   {"samples", samples}, {"segments", segments}};
+  json j = {{"format", "ikwb-trajectory"},
+            {"version", 1},
+            {"robot", robot},
+            {"rate", rate},
+            {"fixed_step", tr.fixed_step},
+            {"columns", coord_names(m)},
+            {"samples", samples},
+            {"segments", segments}};
   write_file_atomic(path, j.dump(1) + "\n");
 }
 

@@ -29,7 +29,8 @@ void write_trajectory_csv(const std::string& path, const Model& model, const Tra
 // animate`: JSON for a name ending in .json (any case), CSV for any other (and "-").
 void write_trajectory(const std::string& path, const Model& model, const std::string& robot,
                       double rate, const Trajectory& tr);
-// {"format": "ikwb-trajectory", "version", "robot", "rate", "columns", "samples": [{"time", "q"}],
+// {"format": "ikwb-trajectory", "version", "robot", "rate", "fixed_step", "columns",
+//  "samples": [{"time", "q"}],
 //  "segments": [{"key", "start", "end", "interpolation", "ik_failures", "first_failure",
 //  "max_position_error", "max_rotation_error", "max_velocity_ratio", "fastest_joint"}]}
 // Atomic; throws SceneError when the file cannot be written.

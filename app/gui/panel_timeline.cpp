@@ -170,9 +170,17 @@ void draw_files(AppState& app) {
   ImGui::SetNextItemWidth(70);
   ImGui::InputDouble("Hz", &rate, 0, 0, "%.0f");
   ImGui::SameLine();
+  bool fixed_step = t.export_fixed_step;
+  ImGui::Checkbox("fixed step", &fixed_step);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "rows only at 1/rate steps, for a simulator or an animation: a key between two rows\n"
+        "gets no row of its own, and the last row holds the last key");
+  t.export_fixed_step = fixed_step;
+  ImGui::SameLine();
   // with a motion imported the keys are still what is written
   if (ImGui::Button(t.motion_path.empty() ? "Export###export" : "Export the keys###export"))
-    export_trajectory(app, export_path, rate);
+    export_trajectory(app, export_path, rate, fixed_step);
   ImGui::SetNextItemWidth(200);
   ImGui::InputText("##import", import_path, sizeof import_path);
   ImGui::SameLine();

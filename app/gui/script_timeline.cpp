@@ -146,16 +146,23 @@ bool run_speed(Turn& t) {
   return false;
 }
 
+// export_trajectory FILE [RATE_HZ] [fixed]: `fixed` as the last word asks for a fixed step
+bool export_fixed_step(const Args& a) {
+  return a.size() > 2 && a.back() == "fixed";
+}
+
 std::string check_export(const Args& a) {
   double v;
-  return need(a.size() < 3 || (plain_number(a[2], &v) && v > 0),
-              "expected: export_trajectory FILE.csv|FILE.json [RATE_HZ]");
+  const std::size_t words = a.size() - (export_fixed_step(a) ? 1 : 0);
+  return need(words < 3 || (words == 3 && plain_number(a[2], &v) && v > 0),
+              "expected: export_trajectory FILE.csv|FILE.json [RATE_HZ] [fixed]");
 }
 
 bool run_export_trajectory(Turn& t) {
   double rate = t.app().timeline.export_rate;
-  if (t.args().size() > 2) plain_number(t.args()[2], &rate);
-  succeeded(t, export_trajectory(t.app(), t.args()[1], rate), "trajectory not exported");
+  const bool fixed = export_fixed_step(t.args());
+  if (t.args().size() > (fixed ? 3u : 2u)) plain_number(t.args()[2], &rate);
+  succeeded(t, export_trajectory(t.app(), t.args()[1], rate, fixed), "trajectory not exported");
   return false;
 }
 
@@ -181,7 +188,7 @@ const ScriptCommandSpec kTimelineCommands[] = {
     {"timeline", 1, 1, check_on_off, run_timeline_toggle},
     {"key_ghosts", 1, 1, check_on_off, run_timeline_toggle},
     {"speed", 1, 1, check_speed, run_speed},
-    {"export_trajectory", 1, 2, check_export, run_export_trajectory},
+    {"export_trajectory", 1, 3, check_export, run_export_trajectory},
     {"import_motion", 1, 1, nullptr, run_import_motion},
     {"clear_motion", 0, 0, nullptr, run_clear_motion},
 };

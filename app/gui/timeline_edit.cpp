@@ -419,7 +419,7 @@ const Trajectory* timeline_trajectory(AppState& app) {
   return rendered(app, true);
 }
 
-bool export_trajectory(AppState& app, const std::string& path, double rate) {
+bool export_trajectory(AppState& app, const std::string& path, double rate, bool fixed_step) {
   TimelineState& t = timeline_of(app);
   if (!(rate > 0) || rate > 1e6) {
     app.error("export trajectory: the rate must be a number of samples per second in (0, 1e6]");
@@ -427,6 +427,7 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
   }
   // the file's rate only: playback and scrubbing keep theirs (render_rate)
   t.export_rate = rate;
+  t.export_fixed_step = fixed_step;
   Trajectory at_rate;
   const Trajectory* tr = nullptr;
   if (rate == t.render_rate) {
@@ -443,7 +444,12 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
     }
     tr = &at_rate;
   }
+  Trajectory fixed;
   try {
+    if (fixed_step) {
+      fixed = on_fixed_step(*tr, rate);
+      tr = &fixed;
+    }
     write_trajectory(path, *app.model, app.robot_path, rate, *tr);
   } catch (const std::exception& e) {
     app.error(std::string("trajectory not exported: ") + e.what());
@@ -456,7 +462,8 @@ bool export_trajectory(AppState& app, const std::string& path, double rate) {
           ? ""
           : " (the timeline's keys, not the imported motion " + t.motion_path + " that plays)";
   const std::string exported = "exported " + std::to_string(tr->sample_count()) + " samples at " +
-                               short_number(rate) + " Hz to " + path + source;
+                               short_number(rate) + " Hz" + (fixed_step ? " (fixed step)" : "") +
+                               " to " + path + source;
   const std::string flagged = flagged_summary(*tr);
   if (flagged.empty()) {
     app.info(exported);

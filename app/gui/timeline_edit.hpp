@@ -59,9 +59,11 @@ void timeline_frame(AppState& app, bool user_moving);
 // The timeline's trajectory at its export rate (rendered again when the keys changed); nullptr
 // with render_error set when there is nothing to render.
 const Trajectory* timeline_trajectory(AppState& app);
-// the timeline at `rate` Hz as CSV (a path ending in .csv) or JSON; flagged segments are
-// warnings. With a motion imported, still the timeline's keys, and the message says so.
-bool export_trajectory(AppState& app, const std::string& path, double rate);
+// the timeline at `rate` Hz as JSON (a path ending in .json, any case) or CSV, on a fixed step
+// with `fixed_step` (on_fixed_step: the keys' own times left out); flagged segments are
+// warnings. With a motion imported, still the timeline's keys, and the message says so. Sets
+// the panel's export_rate and export_fixed_step.
+bool export_trajectory(AppState& app, const std::string& path, double rate, bool fixed_step);
 // a trajectory CSV (time then the coordinate names) as a motion to play; clear_motion goes back
 // to the timeline
 bool import_motion(AppState& app, const std::string& path);

@@ -16,13 +16,14 @@ struct TimelineState {
   double playhead = 0;  // s
   bool playing = false;
   bool loop = false;
-  double speed = 1;          // playback speed: 1 real time, down to 0.05
-  bool hold = false;         // the playhead drives the robot (the live solve waits)
-  bool show_ghosts = true;   // the keys as ghosts along the path
-  bool show_panel = false;   // the Timeline window
-  double export_rate = 100;  // Hz, the last export's (the Timeline window offers it again)
-  double render_rate = 100;  // Hz, the rendered trajectory's (playback, scrubbing, ghosts)
-  uint64_t serial = 1;       // bumps with every change of the keys
+  double speed = 1;                // playback speed: 1 real time, down to 0.05
+  bool hold = false;               // the playhead drives the robot (the live solve waits)
+  bool show_ghosts = true;         // the keys as ghosts along the path
+  bool show_panel = false;         // the Timeline window
+  double export_rate = 100;        // Hz, the last export's (the Timeline window offers it again)
+  bool export_fixed_step = false;  // the last export's: rows on a fixed step (on_fixed_step)
+  double render_rate = 100;        // Hz, the rendered trajectory's (playback, scrubbing, ghosts)
+  uint64_t serial = 1;             // bumps with every change of the keys
 
   // the rendered timeline (current when rendered_serial == serial)
   Trajectory trajectory;

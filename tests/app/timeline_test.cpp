@@ -33,9 +33,11 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
       "interpolation all task\n" +
       dump_cmd("keys.json") + "scrub 0.75\nwait 3\n" + dump_cmd("scrub.json") +
       "key_select 0\nwait 3\n" + dump_cmd("select.json") + "export_trajectory " + path("t.csv") +
-      " 20\nsave_scene " + path("s.json") + "\nkey_delete 1\nwait 1\nundo\nwait 2\n" +
-      dump_cmd("undo.json") + "play\nwait 20\n" + dump_cmd("play.json") + "import_motion " +
-      path("t.csv") + "\nscrub 100\nwait 2\nexport_trajectory " + path("keys.csv") + " 20\n" +
+      " 20\nexport_trajectory " + path("fixed.csv") + " 3 fixed\nexport_trajectory " +
+      path("keyed.csv") + " 3\nsave_scene " + path("s.json") +
+      "\nkey_delete 1\nwait 1\nundo\nwait 2\n" + dump_cmd("undo.json") + "play\nwait 20\n" +
+      dump_cmd("play.json") + "import_motion " + path("t.csv") +
+      "\nscrub 100\nwait 2\nexport_trajectory " + path("keys.csv") + " 20\n" +
       dump_cmd("motion.json") + "clear_motion\nopen_scene " + path("s.json") + "\nwait 2\n" +
       dump_cmd("reopened.json");
   ASSERT_EQ(run(script), 0) << log();
@@ -73,6 +75,16 @@ TEST_F(Timeline, KeysScrubSelectPlayExportAndScenes) {
   std::string csv = test::read_text(path("t.csv"));
   EXPECT_EQ(csv.rfind("time,panda_joint1,", 0), 0u) << csv.substr(0, 80);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 51);
+  // at 3 Hz: the keys' rows add 1.5 and 2.5 s to 0, 1/3, ..., 7/3 (10 rows); on a fixed step
+  // 0 .. 8/3 s (9 rows), the last holding key 2
+  csv = test::read_text(path("keyed.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 10);
+  csv = test::read_text(path("fixed.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 9);
+  EXPECT_NE(csv.find("\n2.6666666666666665,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("\n1.5,"), std::string::npos) << csv;
+  EXPECT_NE(dump("undo.json")["messages"].dump().find("samples at 3 Hz (fixed step) to"),
+            std::string::npos);
 
   EXPECT_EQ(dump("undo.json")["timeline"]["keys"].size(), 3u) << "undo brings the key back";
   nlohmann::json play = dump("play.json")["timeline"];

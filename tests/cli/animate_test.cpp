@@ -4,6 +4,7 @@
 // the CSV back with errors that name the column or line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -97,6 +98,47 @@ TEST(Animate, RendersTheTimelineToCsvWithTheKeysRows) {
   EXPECT_DOUBLE_EQ(motion.q[15 * n + j1], -0.5);
   const std::string header = read_text(dir / "t.csv").substr(0, 40);
   EXPECT_EQ(header.rfind("time,panda_joint1,panda_joint2,", 0), 0u) << header;
+}
+
+// --fixed-step: rows at k / rate only, each the row the keyed render has at that time; the key at
+// 0.8 s between two rows has none, and a last key off the grid is held one row past it
+TEST(Animate, FixedStepRowsLeaveTheKeysOffTheGridOut) {
+  TempDir dir;
+  const std::string scene = dir.write("s.json", panda_scene("task"));
+  auto model = panda();
+  const int n = model->coord_count;
+  const int j1 = model->joint_q_start[model->find_joint("panda_joint1")];
+  for (const double rate : {7.0, 4.2}) {
+    const std::string hz = format_double(rate);
+    CmdResult r = run_animate({scene, "--out", dir / "keys.csv", "--rate", hz});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_animate({scene, "--out", dir / "fixed.csv", "--rate", hz, "--fixed-step"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Motion keyed = read_trajectory_csv(dir / "keys.csv", *model);
+    const Motion fixed = read_trajectory_csv(dir / "fixed.csv", *model);
+    // 2 s: 15 rows at 7 Hz (14 / 7 = 2), 10 at 4.2 Hz (the last at 9 / 4.2 = 2.14 s)
+    const std::size_t rows = rate == 7.0 ? 15 : 10;
+    ASSERT_EQ(fixed.times.size(), rows) << hz;
+    for (std::size_t k = 0; k < rows; ++k) {
+      EXPECT_EQ(fixed.times[k], double(k) / rate) << hz << " row " << k;
+      const auto at = std::find(keyed.times.begin(), keyed.times.end(), fixed.times[k]);
+      const std::size_t i =
+          at == keyed.times.end() ? keyed.times.size() - 1 : std::size_t(at - keyed.times.begin());
+      EXPECT_TRUE(at != keyed.times.end() || fixed.times[k] > 2.0) << hz << " row " << k;
+      for (int c = 0; c < n; ++c) EXPECT_EQ(fixed.q[k * n + c], keyed.q[i * n + c]);
+    }
+    EXPECT_EQ(std::count(fixed.times.begin(), fixed.times.end(), 0.8), 0);
+    EXPECT_DOUBLE_EQ(fixed.q[(rows - 1) * n + j1], -0.5) << "the last key, held";
+  }
+  CmdResult r = run_animate({scene, "--out", dir / "f.json", "--rate", "7", "--fixed-step"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(read_text(dir / "f.json"));
+  EXPECT_EQ(j["fixed_step"], true);
+  EXPECT_EQ(j["samples"].size(), 15u);
+  EXPECT_EQ(j["segments"].size(), 2u);
+  r = run_animate({scene, "--out", dir / "k.json", "--rate", "7"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir / "k.json"))["fixed_step"], false);
 }
 
 TEST(Animate, TaskSpaceSegmentsAndJsonOutput) {

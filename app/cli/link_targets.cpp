@@ -35,20 +35,55 @@ bool is_header(const std::vector<std::string>& fields) {
 
 constexpr const char* kTargetColumns[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
 
-// a column name that other tools give an orientation under: roll / pitch / yaw, rx / ry / rz,
-// ox..ow, q_x..q_w, quat*, orient*, rot*, euler*, rpy* (compared without case, '_', '-', ' '); a
-// lone "w" is a weight as often as a quaternion's part, and is left alone
-bool looks_like_orientation(const std::string& name) {
+// a column name compared as looks_like_orientation compares it: letters and digits, lower case
+std::string folded(const std::string& name) {
   std::string n;
   for (char ch : name)
     if (std::isalnum(static_cast<unsigned char>(ch)))
       n += char(std::tolower(static_cast<unsigned char>(ch)));
+  return n;
+}
+
+// a column name that other tools give an orientation under: roll / pitch / yaw, rx / ry / rz,
+// ox..ow, q_x..q_w, q0..q3, qi / qj / qk / qr, a rotation matrix's r00..r33, axis-angle's
+// angle and axis*, quat*, orient*, rot*, euler*, rpy* (compared without case, '_', '-', ' '). A
+// lone "w" is a weight as often as a quaternion's part, and i, j, k and e0..e3 are indices as
+// often: left alone here (orientation_columns takes them as a set)
+bool looks_like_orientation(const std::string& name) {
+  const std::string n = folded(name);
   for (const char* exact :
-       {"roll", "pitch", "yaw", "rx", "ry", "rz", "ox", "oy", "oz", "ow", "qx", "qy", "qz", "qw"})
+       {"roll", "pitch", "yaw", "rx", "ry", "rz", "ox", "oy", "oz", "ow", "qx",   "qy",
+        "qz",   "qw",    "q0",  "q1", "q2", "q3", "qi", "qj", "qk", "qr", "angle"})
     if (n == exact) return true;
-  for (const char* prefix : {"quat", "orient", "rot", "euler", "rpy"})
+  if (n.size() == 3 && n[0] == 'r' && std::isdigit(static_cast<unsigned char>(n[1])) &&
+      std::isdigit(static_cast<unsigned char>(n[2])))
+    return true;
+  for (const char* prefix : {"quat", "orient", "rot", "euler", "rpy", "axis"})
     if (n.rfind(prefix, 0) == 0) return true;
   return false;
+}
+
+// the columns of `names` that hold an orientation: each that looks like one, and the sets a
+// quaternion is written as under names that alone mean something else: i, j and k (with w or
+// not), e0..e3 (Euler parameters). A review's `x,y,z,w,i,j,k` and `x,y,z,q0,q1,q2,q3` files
+// were solved as positions, 100% solved, their orientations 132 deg off (median)
+std::vector<std::string> orientation_columns(const std::vector<std::string>& names) {
+  auto has_all = [&](std::initializer_list<const char*> set) {
+    for (const char* s : set)
+      if (std::none_of(names.begin(), names.end(),
+                       [&](const std::string& n) { return folded(n) == s; }))
+        return false;
+    return true;
+  };
+  const bool ijk = has_all({"i", "j", "k"}), e0123 = has_all({"e0", "e1", "e2", "e3"});
+  std::vector<std::string> found;
+  for (const std::string& name : names) {
+    const std::string n = folded(name);
+    const bool in_set = (ijk && (n == "i" || n == "j" || n == "k" || n == "w")) ||
+                        (e0123 && n.size() == 2 && n[0] == 'e' && n[1] >= '0' && n[1] <= '3');
+    if (in_set || looks_like_orientation(name)) found.push_back(name);
+  }
+  return found;
 }
 
 // A header's columns in x, y, z[, qx, qy, qz, qw] order: order[k] is the file's column of name
@@ -93,9 +128,8 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
   // positions, the orientation dropped with a note, and the summary read 100% solved
   if (quaternion == 0) {
     std::string orientation;
-    for (const std::string& h : *ignored)
-      if (looks_like_orientation(h))
-        orientation += (orientation.empty() ? "" : ", ") + quote_field(h);
+    for (const std::string& h : orientation_columns(*ignored))
+      orientation += (orientation.empty() ? "" : ", ") + quote_field(h);
     if (!orientation.empty())
       return "the columns " + orientation +
              " look like an orientation, which a pose target gives as a unit quaternion named "

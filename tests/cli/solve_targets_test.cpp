@@ -354,7 +354,10 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
             std::string::npos)
       << r.err;
   // an orientation under other names is not dropped for a position solve that reads 100%
-  for (const char* names : {"roll,pitch,yaw", "q_x,q_y,q_z,q_w", "ox,oy,oz,ow"}) {
+  // (a review's q0..q3 and w,i,j,k files read 100% solved, their orientations 132 deg off)
+  for (const char* names :
+       {"roll,pitch,yaw", "q_x,q_y,q_z,q_w", "ox,oy,oz,ow", "q0,q1,q2,q3", "w,i,j,k", "qi,qj,qk,qr",
+        "E0,e1,e2,e3", "r00,r01,r02,r10", "axis_x,axis_y,axis_z,angle"}) {
     std::string other =
         dir.write("other.csv", std::string("x,y,z,") + names + "\n" + p[0] + ",0,0,0,1\n");
     r = run_solve(other, out);
@@ -364,12 +367,18 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
               std::string::npos)
         << r.err;
   }
-  // a time, and a lone w (a weight as often as a quaternion's part), are only noted
+  // a time, and a lone w (a weight as often as a quaternion's part), are only noted; so are
+  // an index i and a k without the rest of a quaternion's i, j, k
   std::string timed = dir.write("timed.csv", "time,x,y,z,w\n0.5," + p[0] + ",1\n");
   r = run_solve(timed, out);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("columns 'time', 'w' are not target coordinates, not read"),
             std::string::npos)
+      << r.err;
+  std::string indexed = dir.write("indexed.csv", "i,x,y,z,k\n3," + p[0] + ",1\n");
+  r = run_solve(indexed, out);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("columns 'i', 'k' are not target coordinates, not read"), std::string::npos)
       << r.err;
   std::string twice = dir.write("twice.csv", "x,y,z,X\n" + p[0] + ",1\n");
   r = run_solve(twice, out);

@@ -120,9 +120,11 @@ std::string header_order(const std::vector<std::string>& header, std::vector<int
       columns += (c ? ", " : "") + quote_field(header[c]);
     if (header.size() > kListed)
       columns += " and " + std::to_string(header.size() - kListed) + " more";
+    // a header in one field (tabs or semicolons between its names) says how data lines are told
+    const std::string hint = header.size() == 1 ? field_hint(header[0]) : "";
     return "the header must name x, y and z, and for a pose qx, qy, qz and qw, once each in "
            "any order (other columns are not read); missing " +
-           missing + " (its columns: " + columns + ")";
+           missing + " (its columns: " + columns + ")" + hint;
   }
   // positions only, beside columns that hold an orientation under other names: solved as
   // positions, the orientation dropped with a note, and the summary read 100% solved

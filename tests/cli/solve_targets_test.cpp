@@ -347,6 +347,14 @@ TEST(CliSolveTargets, TheHeaderDecidesTheFormat) {
                                  "read); missing 'x', 'y' (its columns: 'px', 'py', 'z')"),
             std::string::npos)
       << r.err;
+  // a header separated by tabs or semicolons is told what its data lines would be
+  for (const char* sep : {"\t", ";"}) {
+    std::string tabbed =
+        dir.write("tabbed.csv", "x" + std::string(sep) + "y" + sep + "z\n" + p[0] + "\n");
+    r = run_solve(tabbed, out);
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("(separate values with commas"), std::string::npos) << r.err;
+  }
   std::string half = dir.write("half.csv", "x,y,z,qx,qy,qz,w\n" + p[0] + ",0,0,0,1\n");
   r = run_solve(half, out);
   EXPECT_NE(r.code, 0);

@@ -453,12 +453,8 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
       std::string::npos) {
     // a file for kinematics alone (as a URDF without <inertial>): MuJoCo's compiler bounds give
     // its massless bodies a negligible mass; poses do not depend on masses
-    if (!add_to_compiler("boundmass", "boundmass=\"1e-9\" boundinertia=\"1e-12\"")) return false;
-    warnings.push_back(s.paths[0] +
-                       ": moving bodies without mass or inertia get 1e-9 kg and 1e-12 kg m^2 "
-                       "(compiler boundmass, boundinertia), which MuJoCo needs to compile the "
-                       "file; kinematics are unchanged, and those bodies stay massless here");
-    return true;
+    // (the warning, naming the bodies, comes after the compile: load_mjcf_file)
+    return add_to_compiler("boundmass", "boundmass=\"1e-9\" boundinertia=\"1e-12\"");
   }
   const std::string keyword = message_field(error, "invalid keyword: '", '\'');
   if (element == "option" && !keyword.empty()) {
@@ -566,29 +562,70 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   std::vector<std::string> warnings;
   std::string why;
   MjcfSources sources = read_sources(path);
-  if (const std::string bad = non_finite_attribute(sources); !bad.empty()) throw ModelError(bad);
+  if (const std::string bad = bad_number_attribute(sources); !bad.empty()) throw ModelError(bad);
   MjcfMeshFiles meshes(sources);
   MjcfMeshFiles::Lost lost;
   mjModel* m = compile(path, options.strict, sources, meshes, warnings, &lost, &why);
   if (!m) {
     for (char& ch : why)
       if (ch == '\n') ch = ' ';
-    // elements of newer MuJoCo that move bodies cannot be dropped: say which version they need
+    // elements of newer MuJoCo that make or move bodies cannot be dropped: say which version
+    // they need, and what to write instead
     const std::string element = message_field(why, "Element '", '\'');
-    static const char* const newer[] = {"frame", "replicate", "attach"};
+    static const std::pair<const char*, const char*> newer[] = {
+        {"frame", "it places what it holds, so it cannot be left out: move its pos/quat into them"},
+        {"replicate",
+         "it repeats what it holds at offsets, so it cannot be left out: write the copies out"},
+        {"attach", "it brings in another model: write that model's bodies into this file"},
+        {"flexcomp", "a deformable body, which the workbench does not pose: remove it"},
+        {"flex", "a deformable body, which the workbench does not pose: remove it"}};
     std::string hint;
-    for (const char* n : newer)
-      if (why.find("unrecognized element") != std::string::npos && element == n)
+    for (const auto& [name, what] : newer)
+      if (why.find("unrecognized element") != std::string::npos && element == name)
         hint =
-            " (<" + element +
-            "> is newer than MuJoCo 2.2.2, which this build reads, and it "
-            "places bodies, so it cannot be left out: move its pos/quat into the bodies it holds)";
+            " (<" + element + "> is newer than MuJoCo 2.2.2, which this build reads; " + what + ")";
     while (!why.empty() && why.back() == ' ') why.pop_back();
     throw ModelError(path + ": MuJoCo could not load the file: " + why + hint +
                      included_fault_place(why, sources));
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
   for (const std::string& w : meshes.warnings(m, lost)) warn(w);
+  // geoms of the world body (a Menagerie scene.xml's floor) are not the robot's: said, with what
+  // takes their place (a review's knees went below a floor that was silently left out)
+  if (m->body_geomnum[0] > 0) {
+    static const char* const kType[] = {"plane",     "hfield",   "sphere", "capsule",
+                                        "ellipsoid", "cylinder", "box",    "mesh"};
+    std::string names;
+    const int first = m->body_geomadr[0], n = m->body_geomnum[0];
+    for (int g = first; g < first + std::min(n, 4); ++g) {
+      const int type = m->geom_type[g];
+      names += (names.empty() ? "'" : ", '") + name_of(m, mjOBJ_GEOM, g, "geom_") + "' " +
+               (type >= 0 && type < 8 ? kType[type] : "geom");
+    }
+    if (n > 4) names += " and " + std::to_string(n - 4) + " more";
+    warn("the world's geoms (" + names +
+         ") are not part of the robot and are not carried over: add them as obstacles to "
+         "collide with them (the Obstacles panel, or `obstacle add floor NAME` in a script; "
+         "docs/collision.md)");
+  }
+  // the bodies the compiler's bound weighed (repair_for_newer), by name: a warning that named
+  // none did not tell a file for kinematics alone from a body whose mass was left out
+  {
+    constexpr int kListed = 8;
+    std::string names;
+    int count = 0;
+    for (int i = 1; i < m->nbody; ++i)
+      if (m->body_mass[i] == kBoundMass && count++ < kListed)
+        names += (names.empty() ? "'" : ", '") +
+                 printable_name(name_of(m, mjOBJ_BODY, i, "body_")) + "'";
+    if (count > kListed) names += " and " + std::to_string(count - kListed) + " more";
+    if (count > 0)
+      warn(std::to_string(count) + (count == 1 ? " moving body has" : " moving bodies have") +
+           " no mass or inertia (" + names +
+           "): MuJoCo needs them to compile the file, and its bounds give them 1e-9 kg and "
+           "1e-12 kg m^2 (compiler boundmass, boundinertia); kinematics are unchanged, and " +
+           (count == 1 ? "it stays" : "they stay") + " massless here");
+  }
   if (m->ntendon > 0) {
     std::string names;
     for (int t = 0; t < m->ntendon; ++t)

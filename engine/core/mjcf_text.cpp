@@ -71,7 +71,7 @@ MjcfSources read_sources(const std::string& path) {
   return s;
 }
 
-std::string non_finite_attribute(const MjcfSources& sources) {
+std::string bad_number_attribute(const MjcfSources& sources) {
   // the attributes whose numbers reach the model: poses, axes, sizes, ranges, masses, scales
   static const char* const kNumeric[] = {
       "pos",   "quat",   "axisangle", "euler",    "xyaxes",    "zaxis",       "fromto",
@@ -97,10 +97,16 @@ std::string non_finite_attribute(const MjcfSources& sources) {
           const std::string token = a.value.substr(p, e - p);
           char* end = nullptr;
           const double v = std::strtod(token.c_str(), &end);
-          if (end == token.c_str() + token.size() && !std::isfinite(v))
-            return sources.paths[f] + ":" + std::to_string(line_of(sources.texts[f], a.begin)) +
-                   ": <" + tag.element + name + "> " + a.name + "=\"" + a.value + "\": '" + token +
-                   "' is not a finite number";
+          const bool number = end == token.c_str() + token.size();
+          const bool weighs = a.name == "mass" || a.name == "diaginertia" || a.name == "density";
+          const std::string place =
+              sources.paths[f] + ":" + std::to_string(line_of(sources.texts[f], a.begin)) + ": <" +
+              tag.element + name + "> " + a.name + "=\"" + a.value + "\": '" + token + "'";
+          if (number && !std::isfinite(v)) return place + " is not a finite number";
+          if (number && weighs && v < 0)
+            return place +
+                   " is negative: masses, inertias and densities are 0 or more (a body of mass 0 "
+                   "is massless here)";
           p = e;
         }
       }

@@ -40,9 +40,13 @@ MjcfSources read_sources(const std::string& path);
 // "FILE:LINE: <ELEMENT name='N'> ATTRIBUTE=\"VALUE\": 'nan' is not a finite number" for the
 // first attribute of the sources that places, sizes or weighs something (pos, quat, size, axis,
 // a limited joint's range, mass, ...) and holds a number that is not finite (nan, inf, or one
-// past the largest double), else "". MuJoCo 2.2.2 takes them with no error: a NaN quaternion became
-// the identity, a NaN capsule size a point, and what it did not repair was blamed on a joint.
-std::string non_finite_attribute(const MjcfSources& sources);
+// past the largest double), "...: '-3.5' is negative: a mass ..." for a negative mass,
+// diaginertia or density, else "". MuJoCo 2.2.2 takes non-finite numbers with no error: a NaN
+// quaternion became the identity, a NaN capsule size a point, and what it did not repair was
+// blamed on a joint; a negative mass failed its compile, whose repair for files without masses
+// (boundmass) then made the body massless without a word (a review's typo moved the centre of
+// mass 6.4 mm).
+std::string bad_number_attribute(const MjcfSources& sources);
 
 // the text after `key` in MuJoCo's message up to `end`, or ""
 std::string message_field(const std::string& error, const std::string& key, char end);

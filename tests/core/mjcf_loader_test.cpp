@@ -217,12 +217,15 @@ TEST(Mjcf, JointsLimitsBodiesAndGeoms) {
   EXPECT_NEAR(bottom, -0.3, 1e-12);
   for (double v : {c.p0.x, c.p0.y, c.p1.x, c.p1.y}) EXPECT_NEAR(v, 0.0, 1e-12);
   EXPECT_EQ(cg.fit_error[cg.body_first[hip]], 0.0);
-  // the finger's range cannot bound the continuous joint it follows
-  ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("the limits [-0.5, 0.5] of the mimic joint 'finger' are not kept: "
-                               "its source 'spin' is continuous"),
+  // the finger's range cannot bound the continuous joint it follows; the floor left out is said
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("the world's geoms ('floor' plane) are not part of the robot"),
             std::string::npos)
       << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("the limits [-0.5, 0.5] of the mimic joint 'finger' are not kept: "
+                               "its source 'spin' is continuous"),
+            std::string::npos)
+      << r.warnings[1];
 }
 
 // Sites become massless bodies fixed to theirs (the FK test checks their frames): named ones
@@ -260,6 +263,24 @@ TEST(Mjcf, NamedSitesAreFixedMasslessBodies) {
   EXPECT_NE(r.warnings[0].find("'arm_site'"), std::string::npos) << r.warnings[0];
 }
 
+// the world body's geoms (a Menagerie scene.xml's floor) are not the robot's: a warning names
+// them and what takes their place, where a review's floor was left out without a word
+TEST(Mjcf, TheWorldsGeomsAreNamedAsNotCarriedOver) {
+  test::TempDir dir;
+  const std::string path = dir.write(
+      "scene.xml",
+      "<mujoco><worldbody><geom name=\"floor\" type=\"plane\" size=\"1 1 .1\"/>"
+      "<geom type=\"box\" size=\".1 .1 .1\" pos=\"1 0 0\"/><body name=\"a\" pos=\"0 0 1\">"
+      "<joint name=\"j\"/><geom size=\".1\" mass=\"1\"/></body></worldbody></mujoco>");
+  const LoadResult r = load_mjcf_file(path);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("the world's geoms ('floor' plane, 'geom_1' box) are not part of "
+                               "the robot and are not carried over: add them as obstacles"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_EQ(r.model->body_count, 1);
+}
+
 // a file for kinematics alone (no masses, as a URDF without <inertial>), which MuJoCo refuses to
 // compile, loads with MuJoCo's mass bounds and a warning; --strict refuses it
 TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
@@ -271,7 +292,8 @@ TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
   LoadResult r = load_mjcf_file(path);
   const Model& m = *r.model;
   ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("moving bodies without mass or inertia"), std::string::npos)
+  EXPECT_NE(r.warnings[0].find("moving bodies have no mass or inertia ('a', 'b'): MuJoCo needs"),
+            std::string::npos)
       << r.warnings[0];
   State s(m);
   eval_fk(m, std::vector<double>{M_PI / 2}, {}, s);
@@ -284,7 +306,8 @@ TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {
 // bodies that MuJoCo's bound gave their mass stay massless, their centre of mass at their own
 // origin: MuJoCo left each one's inertial frame at its place in its parent's frame, and the
 // chain's centre of mass (the mean of its bodies' without masses) was at z 1.33 where every body
-// is at z 1; a massless body beside bodies with masses had its centre 2 m off
+// is at z 1; a massless body beside bodies with masses had its centre 2 m off; a warning names
+// them
 TEST(Mjcf, BodiesWithoutMassStayMasslessAtTheirOrigins) {
   test::TempDir dir;
   const std::string chain = dir.write(
@@ -306,8 +329,15 @@ TEST(Mjcf, BodiesWithoutMassStayMasslessAtTheirOrigins) {
       "<mujoco><worldbody><body name=\"b\" pos=\"0 0 1\"><joint name=\"j\" axis=\"0 1 0\"/>"
       "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/><body name=\"d\" pos=\"0 2 0\">"
       "<joint name=\"k\" type=\"slide\" axis=\"1 0 0\"/></body></body></worldbody></mujoco>");
-  const Model x = *load_mjcf_file(mixed).model;
+  const LoadResult loaded = load_mjcf_file(mixed);
+  const Model& x = *loaded.model;
   EXPECT_EQ(x.body_mass[x.find_body("b")], 1.0);
+  // the massless body is named (the repair's warning named none)
+  std::string all;
+  for (const std::string& w : loaded.warnings) all += w + "\n";
+  EXPECT_NE(all.find("1 moving body has no mass or inertia ('d'): MuJoCo needs them"),
+            std::string::npos)
+      << all;
   EXPECT_EQ(x.body_mass[x.find_body("d")], 0.0);
   EXPECT_EQ(length(x.body_com[x.find_body("d")]), 0.0);
   // a mass of the file's own, however small, is kept with its centre
@@ -404,11 +434,11 @@ TEST(Mjcf, RefusalsNameTheFileAndMuJoCosReason) {
   }
 }
 
-// numbers that are not finite are refused, naming the file, line, element and attribute, as the
-// URDF loader does: MuJoCo 2.2.2 took them (a NaN quaternion became the identity, a NaN capsule
-// size a point) or our checks blamed a joint for what a body or site held; a name that reads as
-// a number is not one
-TEST(Mjcf, NumbersThatAreNotFiniteAreRefusedWhereTheyAre) {
+// numbers that are not finite, and negative masses, are refused, naming the file, line, element
+// and attribute, as the URDF loader does: MuJoCo 2.2.2 took them (a NaN quaternion became the
+// identity, a NaN capsule size a point) or our checks blamed a joint for what a body or site
+// held; a name that reads as a number is not one
+TEST(Mjcf, NumbersThatAreNotFiniteOrNegativeMassesAreRefusedWhereTheyAre) {
   test::TempDir dir;
   struct Case {
     std::string body;
@@ -423,6 +453,15 @@ TEST(Mjcf, NumbersThatAreNotFiniteAreRefusedWhereTheyAre) {
        R"(:4: <geom> size="0.1 -inf": '-inf' is not a finite number)"},
       {R"(<body name="a"><joint/><geom size="0.1"/><site name="s" pos="0 1e999 0"/></body>)",
        R"(:3: <site name='s'> pos="0 1e999 0": '1e999' is not a finite number)"},
+      // a negative mass, inertia or density (a typo): the compile's repair for files without
+      // masses made the body massless without naming it
+      {"<body name=\"a\"><joint/><geom size=\"0.1\"/>\n<inertial pos=\"0 0 0\" "
+       "mass=\"-3.5\" diaginertia=\"1 1 1\"/></body>",
+       R"(:4: <inertial> mass="-3.5": '-3.5' is negative: masses, inertias and densities are 0 )"
+       R"(or more (a body of mass 0 is massless here))"},
+      {R"(<body name="a"><joint/><inertial pos="0 0 0" mass="1" diaginertia="1 -1 1"/></body>)",
+       R"(:3: <inertial> diaginertia="1 -1 1": '-1' is negative: masses, inertias and )"
+       R"(densities are 0 or more (a body of mass 0 is massless here))"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.body);
@@ -688,7 +727,8 @@ TEST(Mjcf, RepairsReachIncludedFilesAndContinuationLines) {
   EXPECT_DOUBLE_EQ(r.model->dof_upper[0], 2.0);
   std::string all;
   for (const std::string& w : r.warnings) all += w + "\n";
-  EXPECT_EQ(r.warnings.size(), 2u) << all;
+  EXPECT_EQ(r.warnings.size(), 3u) << all;  // the two attributes, the floor left out
+  EXPECT_NE(all.find(scene + ": the world's geoms ('floor' plane)"), std::string::npos) << all;
   EXPECT_NE(all.find(robot + ":2: attribute 'actuatorfrcrange' on <joint> is newer"),
             std::string::npos)
       << all;
@@ -852,7 +892,7 @@ TEST(Mjcf, ChainedJointEqualitiesFoldAndOthersAreNamed) {
 }
 
 // a <frame> (MuJoCo 3) places bodies: it cannot be dropped like a newer attribute, and the
-// error says what it is and what to do
+// error says what it is and what to do; so for <replicate> and <flexcomp>
 TEST(Mjcf, AFrameElementIsNamedAsNewerThanThisMuJoCo) {
   test::TempDir dir;
   const std::string path = dir.write("frame.xml", R"(<mujoco><worldbody>
@@ -865,6 +905,25 @@ TEST(Mjcf, AFrameElementIsNamedAsNewerThanThisMuJoCo) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("<frame> is newer than MuJoCo 2.2.2"), std::string::npos)
         << e.what();
+  }
+  // a <replicate> repeats (a review's hint said to move its pos/quat), a <flexcomp> deforms
+  const std::pair<std::string, std::string> others[] = {
+      {R"(<replicate count="3" offset="0.1 0 0"><geom size=".01"/></replicate>)",
+       "<replicate> is newer than MuJoCo 2.2.2, which this build reads; it repeats what it holds "
+       "at offsets, so it cannot be left out: write the copies out"},
+      {R"(<flexcomp name="f" type="grid" count="2 2 1" spacing=".1 .1 .1" dim="2"/>)",
+       "<flexcomp> is newer than MuJoCo 2.2.2, which this build reads; a deformable body, which "
+       "the workbench does not pose: remove it"}};
+  for (const auto& [element, hint] : others) {
+    const std::string file =
+        dir.write("newer.xml", "<mujoco><worldbody><body name=\"a\"><joint/><geom size=\".1\"/>" +
+                                   element + "</body></worldbody></mujoco>");
+    try {
+      load_robot_file(file);
+      ADD_FAILURE() << element;
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find(hint), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -257,6 +257,13 @@ bool next_csv_line(std::istream& in, std::string& line, int* line_no,
   return true;
 }
 
+std::string column_label(const std::vector<std::string>& header, std::size_t column) {
+  std::string label = "column " + std::to_string(column + 1);
+  if (column < header.size() && !header[column].empty())
+    label += " (" + quote_field(header[column]) + ")";
+  return label;
+}
+
 NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
                                const CsvReadOptions& options) {
   NumericTable t;
@@ -302,12 +309,14 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
     if (bad < fields.size()) {
       const std::string why =
           fields[bad].empty() ? "is empty" : not_a_number(fields[bad]) + field_hint(fields[bad]);
-      fail("column " + std::to_string(bad + 1) + " " + why);
+      const std::string label = column_label(t.header, bad);
+      // "column 2 ('joint2'): 'abc' is not a number" beside a header's name
+      fail(label + (label.back() == ')' ? ": " : " ") + why);
     }
     if (!options.allow_non_finite) {
       for (std::size_t k = 0; k < row.size(); ++k)
         if (!std::isfinite(row[k]))
-          fail("column " + std::to_string(k + 1) + " is not finite ('" + fields[k] + "')");
+          fail(column_label(t.header, k) + " is not finite ('" + fields[k] + "')");
     }
     const bool by_header = options.header_names_columns && !t.header.empty();
     if (options.expected_columns >= 0 && !by_header &&

@@ -62,6 +62,9 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
 // and a terminal's escapes stay off the terminal).
 std::string quote_field(const std::string& f);
 
+// "column 8 ('torso_yaw')": a column by number, and by its name where the header gives one
+std::string column_label(const std::vector<std::string>& header, std::size_t column);
+
 // Why field f is no number: "'f' is not a number", or "'f' is out of range" for one beyond a
 // double's range (1e400, which would read as infinity); f as quote_field shows it.
 std::string not_a_number(const std::string& f);

@@ -191,7 +191,7 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
       for (std::size_t c = 0; c < row.size(); ++c)
         if (!std::isfinite(row[c]) && (c >= first || c == 0))
           throw CsvError((path == "-" ? kStandardInput : path) + ":" +
-                         std::to_string(table.lines[r]) + ": column " + std::to_string(c + 1) +
+                         std::to_string(table.lines[r]) + ": " + column_label(table.header, c) +
                          " is not finite ('" + format_double(row[c]) + "')");
     }
   }

@@ -283,7 +283,9 @@ bool run_target(Turn& t) {
 
 std::string check_joint(const Args& a) {
   double v;
-  return need(joint_value(a[2], &v), "expected: joint NAME VALUE[deg|mm]");
+  // within 1e6 as a target's position: 1e308 deg was taken and said to be "inf deg"
+  return need(joint_value(a[2], &v) && std::fabs(v) <= kMaxLength,
+              "expected: joint NAME VALUE[deg|mm], within 1e6 (rad or m)");
 }
 
 // value s of joint j in the joint's own unit: a length for a prismatic joint, an angle for the

@@ -112,6 +112,10 @@ TEST(Script, AcceptsUnits) {
   EXPECT_NE(parse_error("target 0 1e7 0 0.5\n").find("a target position within 1e6 m per axis"),
             std::string::npos);
   EXPECT_EQ(parse_error("target 0 1e6 0 -1e6\n"), "");
+  // so is a joint value (1e308 deg was taken, and said to be "inf deg")
+  EXPECT_NE(parse_error("joint j 1e308deg\n").find("within 1e6 (rad or m)"), std::string::npos);
+  EXPECT_NE(parse_error("joint j -2e6\n").find("within 1e6 (rad or m)"), std::string::npos);
+  EXPECT_EQ(parse_error("joint j 90deg\n"), "");
   // a quaternion is unit, as in the command line's T.csv (to 1e-3: typed values round)
   EXPECT_NE(parse_error("target 0 0.5 0 0.4 1 1 1 1\n").find("is not unit (norm 2"),
             std::string::npos);

@@ -150,6 +150,9 @@ TEST(Csv, ErrorsNameTheLine) {
   EXPECT_EQ(parse_error("0.5;1.5;2.5\n", opt),
             "q.csv:1: column 1 '0.5;1.5;2.5' is not a number (separate values with commas)");
   EXPECT_EQ(parse_error("1,nan,3\n", opt), "q.csv:1: column 2 is not finite ('nan')");
+  // with a header, the column's name too (a review's NaN named only its number)
+  EXPECT_EQ(parse_error("a,b,c\n1,nan,3\n", opt), "q.csv:2: column 2 ('b') is not finite ('nan')");
+  EXPECT_EQ(parse_error("a,b,c\n1,2,x\n", opt), "q.csv:2: column 3 ('c'): 'x' is not a number");
   EXPECT_EQ(parse_error("a,b\n", opt),
             "q.csv:1: header has 2 columns, expected 3 values "
             "(joint_coord_count)");

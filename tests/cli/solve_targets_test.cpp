@@ -745,7 +745,8 @@ TEST(CliSolveTargets, StandardInputIsAnInput) {
   r = test::run_command(cmd_fk, {"fk", "planar3", "--q", "-", "--out", dir / "poses2.csv"});
   std::cin.rdbuf(cin_buf);
   EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.err.find("<standard input>:2: column 6 is not finite ('nan')"), std::string::npos)
+  EXPECT_NE(r.err.find("<standard input>:2: column 6 ('joint2') is not finite ('nan')"),
+            std::string::npos)
       << r.err;
 }
 

@@ -141,16 +141,29 @@ bool same_pose(const Model& m, const Keyframe& a, const Keyframe& b) {
   return true;
 }
 
+// The interpolation of a key that splits no segment (the first, one after the last): task space
+// where an enabled hard objective holds a link to a target (pinned feet), which a blend of joint
+// values lets slide between the keys (a review's humanoid slid a foot 41 mm, flagged only on
+// play or export), else joint space
+Interpolation new_segment_interpolation(const AppState& app) {
+  for (const WorkbenchObjective& o : app.objectives)
+    if (o.enabled() && o.spec.params.hard && o.link() >= 0 && o.has_target_position())
+      return Interpolation::kTask;
+  return Interpolation::kJoint;
+}
+
 // add_key's work; `note` ends its message
 int put_key(AppState& app, double time, const std::string& note) {
   TimelineState& t = timeline_of(app);
   fit_key_targets(app);
   Keyframe key = current_pose(app, time);
-  // a replaced key keeps its segment's interpolation, a new one takes the one it splits
+  // a replaced key keeps its segment's interpolation, a new one takes the one it splits, else
+  // new_segment_interpolation's
   const int existing = t.timeline.key_at(time);
   const bool replacing = existing >= 0;
   const int seg = replacing ? existing : t.timeline.segment_at(time);
-  if (seg >= 0) key.interpolation = t.timeline.keys[seg].interpolation;
+  key.interpolation =
+      seg >= 0 ? t.timeline.keys[seg].interpolation : new_segment_interpolation(app);
   const int index = t.timeline.insert(std::move(key));
   // shifted by a new key: edits no longer go to the selected one (a replaced one keeps them)
   if (!replacing && t.selected >= index) t.selected = -1;

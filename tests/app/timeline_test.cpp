@@ -411,6 +411,23 @@ TEST_F(Timeline, EditsOfTheSelectedKeyUpdateItAndUndoRestoresIt) {
   EXPECT_LT(distance(undone["q"], k0["q"]), 1e-9) << "undo restores the key";
 }
 
+// The first key's segments: task space on the humanoid, whose hard feet a blend of joint values
+// lets slide (a review's slid 41 mm, flagged only on play or export); joint space on the Panda,
+// whose targets are soft; a key after the last takes the segment's before it
+TEST_F(Timeline, PinnedFeetMakeTheFirstKeysSegmentsTaskSpace) {
+  ASSERT_EQ(run("robot humanoid\ntimeline on\nkey_add 0\nkey_add 1\n" + dump_cmd("h.json") +
+                "robot panda\ntimeline on\nkey_add 0\n" + dump_cmd("p.json")),
+            0)
+      << log();
+  const nlohmann::json h = dump("h.json")["timeline"]["keys"];
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0]["interpolation"], "task");
+  EXPECT_EQ(h[1]["interpolation"], "task");
+  const nlohmann::json p = dump("p.json")["timeline"]["keys"];
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0]["interpolation"], "joint");
+}
+
 // the two shipped demos, run by the `demo` command (their scenes found beside them), get to their
 // end (their own expects: the tool within 1 mm of the line at the checked times) and leave their
 // timelines as shipped

@@ -260,8 +260,10 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
       if (sequential && begin > 0)
         solve_from_previous(*solver, problem, settings, start, previous, compromise_rows, res,
                             false, &back_in);
-      else
+      else if (per_row)  // the caller's starts, row by row
         solver->solve(problem, settings, start, res);
+      else  // one start for every row: a floating robot's rows whose targets are far start near
+        solver->solve(problem, settings, starts_near_targets(problem, start), res);
       seconds += res.solve_seconds;
       if (sequential) {
         start = res.problems[0].q;

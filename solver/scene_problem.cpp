@@ -598,6 +598,47 @@ std::vector<uint8_t> lock_mask(const Model& m, const std::vector<int>& locked) {
   return mask;
 }
 
+std::vector<double> starts_near_targets(const IkProblem& problem, const std::vector<double>& q) {
+  const Model& m = problem.model();
+  const int nq = m.coord_count;
+  if (m.joint_count == 0 || JointType(m.joint_type[0]) != JointType::kFree ||
+      m.joint_parent[0] != -1 || int(q.size()) != nq)
+    return q;
+  // the links' points at q, of the objectives whose target is where a link point goes
+  std::vector<int> placed;
+  for (int i = 0; i < problem.objective_count(); ++i) {
+    const ObjectiveParams<double>& p = problem.objective(i).params;
+    if (p.enabled && p.link >= 0 && (p.hard || p.weight > 0) &&
+        objective_kind(p.type).position_row >= 0 && problem.objective(i).has_target())
+      placed.push_back(i);
+  }
+  if (placed.empty()) return q;
+  State fk(m);
+  eval_fk(m, q, {}, fk);
+  std::vector<Vec3<double>> at(placed.size());
+  for (std::size_t k = 0; k < placed.size(); ++k) {
+    const ObjectiveParams<double>& p = problem.objective(placed[k]).params;
+    at[k] = transform_point(fk.body_q[std::size_t(p.link)], p.offset);
+  }
+  const int base = m.joint_q_start[0];  // x, y, z, then the quaternion
+  std::vector<double> starts;
+  for (int r = 0; r < problem.problem_count(); ++r) {
+    Vec3<double> mean{0, 0, 0};
+    for (std::size_t k = 0; k < placed.size(); ++k)
+      mean = mean + (problem.target(placed[k], r).p - at[k]);
+    mean = mean * (1.0 / double(placed.size()));
+    if (length(mean) <= kFarTargets && starts.empty()) continue;
+    if (starts.empty()) {  // the rows before this one start at q
+      starts.reserve(std::size_t(problem.problem_count()) * std::size_t(nq));
+      for (int before = 0; before < r; ++before) starts.insert(starts.end(), q.begin(), q.end());
+    }
+    starts.insert(starts.end(), q.begin(), q.end());
+    if (length(mean) > kFarTargets)
+      for (int c = 0; c < 3; ++c) starts[std::size_t(r) * nq + base + c] += mean[c];
+  }
+  return starts.empty() ? q : starts;
+}
+
 void apply_joint_settings(const SceneSetup& setup, IkProblem& problem) {
   if (!setup.dof_lower.empty()) problem.set_dof_limits(setup.dof_lower, setup.dof_upper);
   problem.set_dof_mask(lock_mask(problem.model(), setup.locked_joints));

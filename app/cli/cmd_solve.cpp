@@ -273,8 +273,8 @@ std::vector<std::vector<double>> solve_in_chunks(IkSolver& solver, const SolverS
     if (sequential && begin > 0)
       solve_from_previous(solver, problem, settings, start, previous, compromise_rows, res, false,
                           &back_in);
-    else
-      solver.solve(problem, settings, start, res);
+    else  // a floating robot's rows whose targets are far start near them
+      solver.solve(problem, settings, starts_near_targets(problem, start), res);
     rows.add(res.problems.data(), int(n));
     if (keep_q)
       for (std::size_t i = 0; i < n; ++i) kept.push_back(res.problems[i].q);

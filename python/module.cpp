@@ -15,6 +15,10 @@
 #include "engine/core/spatial.hpp"
 #include "python/bindings.hpp"
 #include "solver/settings.hpp"
+#include "solver/solver.hpp"
+#if defined(IKWB_HAVE_CUDA)
+#include "kernels/cuda_backend.hpp"
+#endif
 
 namespace ikwb::python {
 
@@ -414,4 +418,22 @@ class Array(_np.ndarray):
   py::module_::import("sys").attr("modules")["ikwb.ik"] = ik;
   bind_adam(m);
   bind_scene(m);
+#if defined(IKWB_HAVE_CUDA)
+  // as the ikwb command: backend="cuda" runs on a usable GPU, else the CPU with the reason
+  ikwb::register_cuda_backend();
+#endif
+  m.def(
+      "cuda_status",
+      [] {
+        std::string reason;
+        const bool available = ikwb::cuda_available(&reason);
+        py::dict d;
+        d["available"] = available;
+        d["reason"] = reason;
+        return d;
+      },
+      "Whether backend='cuda' runs on a GPU here: {'available': bool, 'reason': why not, or ''} "
+      "(a build without the CUDA backend, no device, a device this build's kernels cannot run "
+      "on). Solvers asked for 'cuda' where it is not available run on the CPU and say why in "
+      "backend_note.");
 }

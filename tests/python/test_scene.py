@@ -677,6 +677,35 @@ def test_the_backend_that_ran_and_the_limits_in_force(tmp_path):
     # CUDA asked for: it ran, or the note says why the CPU did
     r = scene.solve(backend="cuda")
     assert r["backend"] == "cuda" or (r["backend"] == "cpu" and "CUDA" in r["backend_note"])
+    # the module registers the CUDA backend where the build has one, as the ikwb command does
+    status = ikwb.cuda_status()
+    assert set(status) == {"available", "reason"}
+    assert "does not register" not in status["reason"]
+    assert status["available"] == (r["backend"] == "cuda")
+    assert status["available"] or status["reason"] in r["backend_note"]
+
+
+def test_independent_rows_far_from_the_start_begin_near_their_targets():
+    """Motion capture in world coordinates, 50 m from the scene's start: each row's floating base
+    starts where its targets are (it took 260 iterations a row from the start's base, 1 m a step,
+    and 10 of 199 rows did not converge)."""
+    scene = ikwb.load_scene(str(ROOT / "assets" / "robots" / "humanoid" / "preset.json"))
+    objectives = {o["name"]: o for o in scene.objectives}
+    targets = {}
+    shift = np.array([[0, 0, 0], [50, 0, 0], [49.9, 20, 0], [0.5, 0, 0]], dtype=float)
+    for name in ("left foot", "right foot", "left hand", "right hand"):
+        t = objectives[name]["target"]
+        targets[name] = np.hstack([np.array(t["position"]) + shift,
+                                   np.tile(t["orientation"], (len(shift), 1))])
+    r = scene.solve(targets)
+    assert r["converged"].all()
+    assert r["iterations"].max() < 60, r["iterations"]
+    # the far rows' bases go the whole way (the 0.5 m row starts at the start and solves there)
+    assert np.allclose(r["q"][:3, :3] - scene.joint_q[:3], shift[:3], atol=1e-3)
+    # a start given per row is the caller's, as it is
+    r = scene.solve(targets, joint_q=np.tile(scene.joint_q, (len(shift), 1)), iterations=5,
+                    restarts=0)
+    assert not r["converged"][1]
 
 
 def test_a_walk_in_sequence_keeps_the_posture_wherever_the_base_goes():

@@ -280,7 +280,7 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   int max_it = 1;
   for (const ResidualSample& s : h) max_it = std::max(max_it, s.iterations);
   char title[96], cost[32] = "- (no solve)";
-  if (n && h.back().cost == h.back().cost) std::snprintf(cost, sizeof cost, "%.3g", h.back().cost);
+  if (n && h.back().cost == h.back().cost) std::snprintf(cost, sizeof cost, "%.2g", h.back().cost);
   std::snprintf(title, sizeof title, "cost %s  it %d/%d", cost, n ? h.back().iterations : 0,
                 max_it);
   ImGui::SameLine(0, gap);

@@ -228,10 +228,13 @@ void add_pulls(int k, const IkProblem& problem, const std::vector<ObjectiveRows>
   if (!o.hard && std::abs(total - ex.error) > kBalanceMismatch * ex.error) return;
   if (o.hard && pulling > 0)
     for (Pull& p : pulls) p.share *= ex.error / pulling;
-  for (const Pull& p : pulls)
+  for (const Pull& p : pulls) {
     if (p.share > 0.01 * ex.error) ex.pulled_by.push_back(p);
-  std::sort(ex.pulled_by.begin(), ex.pulled_by.end(),
-            [](const Pull& a, const Pull& b) { return a.share > b.share; });
+    if (!o.hard && p.share < -0.01 * ex.error) ex.helped_by.push_back({p.objective, -p.share});
+  }
+  auto largest_first = [](const Pull& a, const Pull& b) { return a.share > b.share; };
+  std::sort(ex.pulled_by.begin(), ex.pulled_by.end(), largest_first);
+  std::sort(ex.helped_by.begin(), ex.helped_by.end(), largest_first);
 }
 
 void check_sizes(const IkProblem& problem, int pi, const std::vector<double>& q, const char* what) {
@@ -519,6 +522,7 @@ double tolerance(ShareUnit unit, const SolverSettings& settings) {
 // rest of its error is the walls'. (Unscaled, a hand 93 mm short read as pulled by the
 // self-collision 60 mm and the other hand 33 mm, where turning both off won 12 mm.)
 void scale_pulls_to_win(Explanation& ex) {
+  ex.helped_by.clear();  // the scaled pulls no longer add up with them
   if (!std::isfinite(ex.best_error) || ex.pulled_by.empty()) return;
   const double f = pulled_error(ex.error, ex.best_error) / ex.error;
   std::vector<Pull> kept;

@@ -436,7 +436,8 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
 //       objectives)
 //       [; pulled by "NAME" S [m|rad], ...] (no unit: an error without one of its own; they
 //       add up to the error, or to E - B where "at best" is given)
-//       [; helped by the others H [m|rad]] (the listed shares add up to that plus H)
+//       [; helped by "NAME" H [m|rad], ...][, the others H [m|rad]] (the listed pulls add up to
+//       that plus the help; "; helped by the others H" where no helper is named)
 //   WHERE: explained in T ms (N test solves), K of M objectives not reached
 // WHERE is "scene" or T.csv:LINE.
 void explain_row(const std::string& where, const IkProblem& problem, const std::vector<double>& q,
@@ -476,11 +477,20 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
               problem.objective(e.pulled_by[p].objective).name + "\"" + num;
       listed += e.pulled_by[p].share;
     }
-    // the listed shares add up to more than they split: the others (negative shares) help
+    // the listed shares add up to more than they split: the helpers (negative shares) by name,
+    // and the others under 1% by what is left
+    double named = 0;
+    for (std::size_t h = 0; h < e.helped_by.size(); ++h) {
+      std::snprintf(num, sizeof num, " %.4g%s", e.helped_by[h].share, unit.c_str());
+      line += (h == 0 ? "; helped by \"" : ", \"") +
+              problem.objective(e.helped_by[h].objective).name + "\"" + num;
+      named += e.helped_by[h].share;
+    }
     const double split = pulled_error(e.error, e.best_error);
-    if (split - listed < -0.01 * e.error) {
-      std::snprintf(num, sizeof num, " %.4g%s", listed - split, unit.c_str());
-      line += std::string("; helped by the others") + num;
+    const double unnamed = listed - split - named;
+    if (unnamed > 0.01 * e.error) {
+      std::snprintf(num, sizeof num, " %.4g%s", unnamed, unit.c_str());
+      line += std::string(named > 0 ? ", the others" : "; helped by the others") + num;
     }
     std::fprintf(stderr, "%s\n", line.c_str());
   }

@@ -36,6 +36,7 @@ struct ObjectiveStatus : ObjectiveReport {
   ReachStatus status = ReachStatus::kReached;
   std::vector<Blocker> blocked_by;
   std::vector<Pull> pulled_by;  // shares in unit, largest first
+  std::vector<Pull> helped_by;  // Explanation::helped_by: amounts in unit, largest first
   ShareUnit unit = ShareUnit::kMetre;
   double share_error = 0;  // the error the shares split (Explanation::error, in unit)
   double best_error = std::numeric_limits<double>::quiet_NaN();  // Explanation::best_error
@@ -46,6 +47,12 @@ struct ObjectiveStatus : ObjectiveReport {
     double listed = 0;
     for (const Pull& p : pulled_by) listed += p.share;
     return pulled_error(share_error, best_error) - listed;
+  }
+  // the help others_share holds beyond the helpers named in helped_by (those under 1%), in unit
+  double unnamed_help() const {
+    double named = 0;
+    for (const Pull& p : helped_by) named += p.share;
+    return -others_share() - named;
   }
   // the explanation says so: missed, and the objective alone is not reached either (false
   // until the robot rests and its explanation comes)

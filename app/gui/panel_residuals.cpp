@@ -113,10 +113,14 @@ void pull_bars(const AppState& app, const WorkbenchObjective& o, float w, float 
     ImGui::Dummy(ImVec2(w, bh + 1));
   };
   if (std::isfinite(st.best_error)) grey_line(amount_text("at best", st.best_error, st.unit));
-  // listed shares above what they split: the others (negative shares) help by the difference
-  const double others = st.others_share();
-  if (others < -0.01 * st.share_error)
-    grey_line(amount_text("helped by the others", -others, st.unit));
+  // listed shares above what they split: the helpers (negative shares), and the others under 1%
+  for (const Pull& p : st.helped_by)
+    grey_line(amount_text(
+        "helped by " + std::to_string(p.objective) + " " + app.objectives[p.objective].name(),
+        p.share, st.unit));
+  const double unnamed = st.unnamed_help();
+  if (unnamed > 0.01 * st.share_error)
+    grey_line(amount_text("helped by the others", unnamed, st.unit));
 }
 
 // the least height of the history plots (pixels; their titles are drawn inside them):

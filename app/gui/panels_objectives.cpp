@@ -119,10 +119,17 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
           "%s accounts for %s of the error; click to select it (turn its weight down)",
           app.objectives[p.objective].name().c_str(), share_text(p.share, s.unit).c_str());
   }
-  // the listed shares can add up to more than the error: the others help by the difference
-  const double others = s.others_share();
-  if (others < -0.01 * s.share_error)
-    wrapped_text(kGrey, "helped by the others by " + share_text(-others, s.unit));
+  // the listed shares can add up to more than the error: the helpers, by name, and the others
+  // help by the difference
+  std::string helped;
+  for (const Pull& p : s.helped_by)
+    helped += (helped.empty() ? "helped by " : ", ") + app.objectives[p.objective].name() + " " +
+              share_text(p.share, s.unit);
+  const double unnamed = s.unnamed_help();
+  if (unnamed > 0.01 * s.share_error)
+    helped += (helped.empty() ? "helped by the others by " : ", the others by ") +
+              share_text(unnamed, s.unit);
+  if (!helped.empty()) wrapped_text(kGrey, helped);
 }
 
 // where the rows of a collision kind, a support polygon or a position box stand against their

@@ -200,6 +200,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
         s.status = r.objectives[i].status;
         s.blocked_by = r.objectives[i].blocked_by;
         s.pulled_by = r.objectives[i].pulled_by;
+        s.helped_by = r.objectives[i].helped_by;
         s.unit = r.objectives[i].unit;
         s.share_error = r.objectives[i].error;
         s.best_error = r.objectives[i].best_error;
@@ -221,6 +222,7 @@ void SolverDriver::explain(AppState& app, bool rested) {
       o.status.status = ReachStatus::kReached;
       o.status.blocked_by.clear();
       o.status.pulled_by.clear();
+      o.status.helped_by.clear();
       o.status.best_error = std::numeric_limits<double>::quiet_NaN();
     }
     return;

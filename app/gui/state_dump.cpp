@@ -241,7 +241,7 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
       e["status"] = s.explained ? to_string(s.status) : "reached";
     else
       e["status"] = nullptr;
-    json blocked = json::array(), pulled = json::array();
+    json blocked = json::array(), pulled = json::array(), helped = json::array();
     for (const Blocker& b : s.blocked_by)
       blocked.push_back(b.objective >= 0 ? json{{"objective", b.objective}}
                                          : json{{"joint", app.model->joint_name[b.joint]}});
@@ -249,6 +249,9 @@ json make_state_dump(const AppState& app, const Viewport3D& view, int fb_w, int 
       pulled.push_back({{"objective", p.objective}, {"share", p.share}});
     e["blocked_by"] = blocked;
     e["pulled_by"] = pulled;
+    for (const Pull& p : s.helped_by)
+      helped.push_back({{"objective", p.objective}, {"share", p.share}});
+    e["helped_by"] = helped;
     // what the panels say as "helped by the others by": the listed shares add up to more than
     // they split (a script could not reconcile a 52 mm pull with a 34 mm error)
     const double others = s.others_share();

@@ -52,6 +52,15 @@ TEST_F(Explain, HumanoidHandHeldBackByPostureIsTradedOffAndPostureIsAPuller) {
   EXPECT_GE(helped, 0.0);
   EXPECT_NEAR(sum - helped, hand["position_error"].get<double>(),
               0.1 * hand["position_error"].get<double>());
+  // the helpers by name: part of that help (the rest, under 1% each, is "the others")
+  ASSERT_TRUE(hand.contains("helped_by")) << hand.dump();
+  double named = 0;
+  for (const json& h : hand["helped_by"]) {
+    EXPECT_GT(h["share"].get<double>(), 0.0);
+    EXPECT_NE(h["objective"], 2);
+    named += h["share"].get<double>();
+  }
+  EXPECT_LE(named, helped + 1e-12) << hand.dump();
   EXPECT_TRUE(hand["blocked_by"].empty());
   for (int i : {0, 1, 4, 5}) EXPECT_EQ(d["objectives"][i]["status"], "reached") << i;
   EXPECT_GE(d["solver"]["explanations"].get<int>(), 1);

@@ -148,6 +148,32 @@ TEST_F(PandaCompromise, TwoPullersShareTheErrorByTheirWeights) {
   EXPECT_NEAR(e[pos].pulled_by[0].share / e[pos].pulled_by[1].share, 4.0, 0.05);
 }
 
+// an objective pulling the tool the same way helps: named in helped_by with what it helps by, and
+// the pulls less the help are the error (a review's hand read "helped by the others" where a
+// gaze was the one helper)
+TEST_F(PandaCompromise, AnObjectivePullingTheSameWayIsNamedAsAHelper) {
+  IkProblem p(m);
+  const int pos = p.add_position(tcp);
+  const int posture = p.add_posture(q0, {0.3});
+  const int helper = p.add_position(tcp, {0, 0, 0}, {0.5});
+  std::vector<double> qt = {0.4, -0.1, 0.0, -1.8, 0.2, 1.9, 0.7};
+  const Vec3<double> target = body_pose(*m, qt, tcp).p;
+  p.set_target_position(pos, 0, target);
+  p.set_target_position(helper, 0, target);
+  const std::vector<double> q = settle(p, q0, s);
+  CompromiseReport r = explain_compromise(p, 0, q, s);
+  const Explanation& e = r.objectives[pos];
+  EXPECT_EQ(e.status, ReachStatus::kTradedOff);
+  ASSERT_EQ(e.pulled_by.size(), 1u);
+  EXPECT_EQ(e.pulled_by[0].objective, posture);
+  ASSERT_EQ(e.helped_by.size(), 1u);
+  EXPECT_EQ(e.helped_by[0].objective, helper);
+  EXPECT_GT(e.helped_by[0].share, 0.0);
+  EXPECT_NEAR(share_sum(e) - e.helped_by[0].share, e.error, 0.02 * e.error);
+  // its weight squared against the target's own: it helps by a quarter of the pull
+  EXPECT_NEAR(e.helped_by[0].share / e.pulled_by[0].share, 0.25 / 1.25, 0.02);
+}
+
 // where the forces do not balance (not a settled compromise: a configuration no solve ended at)
 // the shares do not split the error and none are listed (here the posture's would read 5 mm of
 // a 78 mm error); settled, they are

@@ -470,22 +470,21 @@ void explain_row(const std::string& where, const IkProblem& problem, const std::
       std::snprintf(num, sizeof num, "; at best %.4g%s", e.best_error, unit.c_str());
       line += num;
     }
-    double listed = 0;
-    for (std::size_t p = 0; p < e.pulled_by.size(); ++p) {
-      std::snprintf(num, sizeof num, " %.4g%s", e.pulled_by[p].share, unit.c_str());
-      line += (p == 0 ? "; pulled by \"" : ", \"") +
-              problem.objective(e.pulled_by[p].objective).name + "\"" + num;
-      listed += e.pulled_by[p].share;
-    }
+    // `; pulled by "A" 0.1 m, "B" 0.02 m`; returns the shares' sum
+    auto list = [&](const char* what, const std::vector<Pull>& pulls) {
+      double sum = 0;
+      for (std::size_t p = 0; p < pulls.size(); ++p) {
+        std::snprintf(num, sizeof num, " %.4g%s", pulls[p].share, unit.c_str());
+        line += (p == 0 ? std::string("; ") + what + " \"" : std::string(", \"")) +
+                problem.objective(pulls[p].objective).name + "\"" + num;
+        sum += pulls[p].share;
+      }
+      return sum;
+    };
+    const double listed = list("pulled by", e.pulled_by);
     // the listed shares add up to more than they split: the helpers (negative shares) by name,
     // and the others under 1% by what is left
-    double named = 0;
-    for (std::size_t h = 0; h < e.helped_by.size(); ++h) {
-      std::snprintf(num, sizeof num, " %.4g%s", e.helped_by[h].share, unit.c_str());
-      line += (h == 0 ? "; helped by \"" : ", \"") +
-              problem.objective(e.helped_by[h].objective).name + "\"" + num;
-      named += e.helped_by[h].share;
-    }
+    const double named = list("helped by", e.helped_by);
     const double split = pulled_error(e.error, e.best_error);
     const double unnamed = listed - split - named;
     if (unnamed > 0.01 * e.error) {

@@ -4,6 +4,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -270,7 +271,17 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
     if (names.size() > 3) list += " and " + std::to_string(names.size() - 3) + " more";
     return list;
   };
-  if (from_visuals.size() == 1)
+  // in the file's own terms: an MJCF body's geoms that do not collide (contype and conaffinity
+  // 0) are its visuals here (a review's MJCF read "no <collision>", a URDF's words)
+  std::string ext = std::filesystem::path(model.source_path).extension().string();
+  for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  const bool mjcf = ext == ".xml" || ext == ".mjcf";
+  const bool one = from_visuals.size() == 1;
+  if (!from_visuals.empty() && mjcf)
+    out.warnings.push_back(file + links(from_visuals) + (one ? " has" : " have") +
+                           " no colliding geom (contype and conaffinity 0): " +
+                           (one ? "its" : "their") + " visual geoms are used for collisions");
+  else if (one)
     out.warnings.push_back(file + links(from_visuals) +
                            " has no <collision>: its <visual> is used for collisions");
   else if (!from_visuals.empty())

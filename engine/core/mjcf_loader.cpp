@@ -586,7 +586,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
             " (<" + element + "> is newer than MuJoCo 2.2.2, which this build reads; " + what + ")";
     while (!why.empty() && why.back() == ' ') why.pop_back();
     throw ModelError(path + ": MuJoCo could not load the file: " + why + hint +
-                     included_fault_place(why, sources));
+                     unknown_class_hint(why, sources) + included_fault_place(why, sources));
   }
   auto warn = [&](const std::string& w) { warnings.push_back(path + ": " + w); };
   for (const std::string& w : meshes.warnings(m, lost)) warn(w);

@@ -121,6 +121,29 @@ std::string message_field(const std::string& error, const std::string& key, char
   return error.substr(at, error.find(end, at) - at);
 }
 
+std::string unknown_class_hint(const std::string& error, const MjcfSources& sources) {
+  if (error.find("unknown default class") == std::string::npos) return "";
+  const std::string element = message_field(error, "Element '", '\'');
+  const std::string line = message_field(error, "', line ", ' ');
+  std::string unknown, known;
+  for (std::size_t f = 0; f < sources.texts.size(); ++f)
+    for (const StartTag& tag : start_tags(sources.texts[f], "")) {
+      for (const TagAttribute& a : tag.attributes) {
+        if (tag.element == "default" && a.name == "class")
+          known += (known.empty() ? "'" : ", '") + a.value + "'";
+        if (unknown.empty() && tag.element == element &&
+            (a.name == "class" || a.name == "childclass") &&
+            std::to_string(line_of(sources.texts[f], tag.begin)) == line)
+          unknown = a.value;
+      }
+    }
+  if (unknown.empty()) return "";
+  return " (class '" + unknown + "'; " +
+         (known.empty() ? std::string("the file defines no classes")
+                        : "the file's classes: " + known) +
+         ")";
+}
+
 std::string included_fault_place(const std::string& error, const MjcfSources& sources) {
   // a schema error names its element ("Element 'joint', line 0"), a compile error its object
   // ("Object name = b, id = 2, line = 0")

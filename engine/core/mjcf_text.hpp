@@ -57,4 +57,9 @@ std::string message_field(const std::string& error, const std::string& key, char
 // "" when the message has a line of its own or no such tag is found.
 std::string included_fault_place(const std::string& error, const MjcfSources& sources);
 
+// For MuJoCo's "unknown default class Element 'joint', line 95": " (class 'kne'; the file's
+// classes: 'knee', 'hip')" from the element's tag on that line of the sources (MuJoCo names
+// neither the class nor those there are); "" for another message or no such tag.
+std::string unknown_class_hint(const std::string& error, const MjcfSources& sources);
+
 }  // namespace ikwb

@@ -281,6 +281,43 @@ TEST(Mjcf, TheWorldsGeomsAreNamedAsNotCarriedOver) {
   EXPECT_EQ(r.model->body_count, 1);
 }
 
+// a misspelt default class is named, with the classes there are (MuJoCo names neither)
+TEST(Mjcf, AnUnknownDefaultClassIsNamedWithTheFilesClasses) {
+  test::TempDir dir;
+  const std::string path = dir.write(
+      "class.xml",
+      "<mujoco>\n<default><default class=\"knee\"><joint range=\"0 1\"/></default></default>\n"
+      "<worldbody><body name=\"a\">\n<joint name=\"j\" class=\"kne\"/><geom size=\".1\"/>"
+      "</body></worldbody></mujoco>");
+  try {
+    load_mjcf_file(path);
+    ADD_FAILURE() << "loaded";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 4 (class 'kne'; the file's classes: 'knee')"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// a body whose geoms do not collide (contype and conaffinity 0) collides as drawn, said in
+// MJCF's terms (a review's read "no <collision>: their <visual> elements", a URDF's words)
+TEST(Mjcf, ABodyWithoutCollidingGeomsIsSaidInMjcfTerms) {
+  test::TempDir dir;
+  const std::string path =
+      dir.write("hands.xml",
+                "<mujoco><worldbody><body name=\"a\"><joint name=\"j\"/>"
+                "<geom size=\".1\" mass=\"1\" contype=\"0\" conaffinity=\"0\"/></body></worldbody>"
+                "</mujoco>");
+  const LoadResult r = load_mjcf_file(path);
+  std::string all;
+  for (const std::string& w : r.model->collision.warnings) all += w + "\n";
+  EXPECT_NE(all.find(path + ": link 'a' has no colliding geom (contype and conaffinity 0): its "
+                            "visual geoms are used for collisions"),
+            std::string::npos)
+      << all;
+  EXPECT_EQ(all.find("<collision>"), std::string::npos) << all;
+}
+
 // a file for kinematics alone (no masses, as a URDF without <inertial>), which MuJoCo refuses to
 // compile, loads with MuJoCo's mass bounds and a warning; --strict refuses it
 TEST(Mjcf, AFileWithoutMassesLoadsForKinematics) {

@@ -326,7 +326,12 @@ Trajectory on_fixed_step(const Trajectory& tr, double rate) {
   // sample_times puts a key within 1e-9 s of a grid time in its place
   constexpr double kOnGrid = 2e-9;
   const double t0 = tr.times.front(), t1 = tr.times.back();
-  const auto steps = std::size_t(std::ceil((t1 - t0) * rate - 1e-9));
+  // the grid times up to the last key as sample_times counts them (floor, 1e-9 of a step), and
+  // one more only where the last key is past the last of them: a ceil of the same product took
+  // a key on the grid for one past it where rounding left the product a hair over an integer
+  // (1000.0000038 at 1e5 s and 1e6 Hz) and added a row 1 us after it
+  auto steps = std::size_t(std::floor((t1 - t0) * rate + 1e-9));
+  if (t0 + double(steps) / rate < t1 - kOnGrid) ++steps;
   std::size_t i = 0;
   for (std::size_t k = 0; k <= steps; ++k) {
     const double t = t0 + double(k) / rate;

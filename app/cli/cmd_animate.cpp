@@ -124,7 +124,11 @@ int cmd_animate(int argc, char** argv) {
     }
     if (args.has("fixed-step")) tr = on_fixed_step(tr, rate);
     write_trajectory(out, m, scene.robot, rate, tr);
-    const std::string note = flagged.empty() ? "" : "; " + flagged + ", why above";
+    std::string note = flagged.empty() ? "" : "; " + flagged + ", why above";
+    // past the last key, the fixed step's last row holds it (the file spans more than the keys)
+    if (tr.fixed_step && tr.sample_count() > 0 && tr.times.back() > timeline.end())
+      note = "; fixed step, the last row at " + format_double(tr.times.back()) +
+             " s holding the last key" + note;
     std::fprintf(stderr, "%zu samples over %.4g s (%zu keys) in %s%s\n", tr.sample_count(),
                  timeline.end() - timeline.start(), timeline.keys.size(),
                  format_seconds(tr.seconds).c_str(), note.c_str());

@@ -130,7 +130,14 @@ TEST(Animate, FixedStepRowsLeaveTheKeysOffTheGridOut) {
     EXPECT_EQ(std::count(fixed.times.begin(), fixed.times.end(), 0.8), 0);
     EXPECT_DOUBLE_EQ(fixed.q[(rows - 1) * n + j1], -0.5) << "the last key, held";
   }
-  CmdResult r = run_animate({scene, "--out", dir / "f.json", "--rate", "7", "--fixed-step"});
+  // the summary says where the file ends past the last key
+  CmdResult r = run_animate({scene, "--out", dir / "f.csv", "--rate", "4.2", "--fixed-step"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("10 samples over 2 s (3 keys)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; fixed step, the last row at 2.142857142857143 s holding the last key"),
+            std::string::npos)
+      << r.err;
+  r = run_animate({scene, "--out", dir / "f.json", "--rate", "7", "--fixed-step"});
   ASSERT_EQ(r.code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(read_text(dir / "f.json"));
   EXPECT_EQ(j["fixed_step"], true);

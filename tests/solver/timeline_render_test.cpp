@@ -656,6 +656,39 @@ TEST(TimelineRender, KeysTakeTheScenesLimitsAndUnitQuaternions) {
 
 // the summary names the first ten flagged segments and counts the rest (a 10,000-key timeline
 // listed 2,951 numbers in one line)
+// on_fixed_step's last row: a last key on the grid is that row (at 1e5 s and 1e6 Hz the step's
+// product rounds a hair over an integer, and a ceil of it added a row 1 us past the key), a key
+// 1e-10 s past a grid time too (sample_times puts the key there), and a key between grid
+// times gets one row after it holding it
+TEST(TimelineRender, FixedStepRowsEndAtOrJustAfterTheLastKey) {
+  struct Case {
+    double first, last, rate;
+    std::size_t rows;
+    double end;
+  };
+  for (const Case& c : {Case{1e5, 1e5 + 0.001, 1e6, 1001, 1e5 + 1000 / 1e6},
+                        Case{0, 2.0000000001, 100, 201, 2.0}, Case{0, 1.005, 100, 102, 1.01}}) {
+    Timeline tl;
+    tl.keys.resize(2);
+    tl.keys[0].time = c.first;
+    tl.keys[1].time = c.last;
+    Trajectory tr;
+    tr.coord_count = 1;
+    tr.times = sample_times(tl, c.rate);
+    for (std::size_t i = 0; i < tr.times.size(); ++i) {
+      tr.q.push_back(double(i));
+      tr.converged.push_back(1);
+    }
+    const Trajectory f = on_fixed_step(tr, c.rate);
+    ASSERT_EQ(f.sample_count(), c.rows) << c.last;
+    EXPECT_EQ(f.times.back(), c.end) << c.last;
+    EXPECT_EQ(f.q.back(), tr.q.back()) << c.last << ": the last key's row";
+    EXPECT_TRUE(f.fixed_step);
+    for (std::size_t k = 0; k < f.sample_count(); ++k)
+      ASSERT_EQ(f.times[k], c.first + double(k) / c.rate) << k;
+  }
+}
+
 TEST(TimelineRender, FlaggedSummaryNamesTheFirstTen) {
   Trajectory tr;
   for (int k = 0; k < 40; ++k) {

@@ -34,17 +34,24 @@ ImU32 series_color(int i) {
   return colors[i % 6];
 }
 
-// a plot frame of the given size at the cursor, its title (lines) inside it; returns its
-// rectangle
-void plot_frame(ImDrawList* dl, ImVec2 size, ImVec2* a, ImVec2* b, const char* title) {
+// a plot frame of the given size at the cursor; returns its rectangle
+void plot_frame(ImDrawList* dl, ImVec2 size, ImVec2* a, ImVec2* b) {
   *a = ImGui::GetCursorScreenPos();
   *b = ImVec2(a->x + size.x, a->y + size.y);
   dl->AddRectFilled(*a, *b, IM_COL32(20, 22, 26, 220), 3.0f);
   dl->AddRect(*a, *b, IM_COL32(70, 74, 82, 255), 3.0f);
-  dl->PushClipRect(*a, *b, true);
-  dl->AddText(ImVec2(a->x + 4, a->y + 2), IM_COL32(170, 175, 185, 255), title);
-  dl->PopClipRect();
   ImGui::Dummy(size);
+}
+
+// a plot's title in its top left corner, over its series on the frame's colour (the series ran
+// through it), cut at the frame's edge
+void plot_title(ImDrawList* dl, ImVec2 a, ImVec2 b, const char* title) {
+  const ImVec2 text = ImGui::CalcTextSize(title);
+  dl->PushClipRect(a, b, true);
+  dl->AddRectFilled(ImVec2(a.x + 1, a.y + 1), ImVec2(a.x + text.x + 7, a.y + text.y + 3),
+                    IM_COL32(20, 22, 26, 235), 3.0f);
+  dl->AddText(ImVec2(a.x + 4, a.y + 2), IM_COL32(170, 175, 185, 255), title);
+  dl->PopClipRect();
 }
 
 // one series, values already in [0, 1], newest on the right
@@ -270,7 +277,7 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
                   int(app.objectives.size()));
   else
     std::snprintf(norms_title, sizeof norms_title, "residual norm (log)");
-  plot_frame(dl, plot, &a, &b, norms_title);
+  plot_frame(dl, plot, &a, &b);
   for (int i : plotted)
     plot_series(
         dl, a, b, n,
@@ -279,6 +286,7 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
           return i < int(v.size()) ? log_scale(v[i]) : 0.0f;
         },
         series_color(i));
+  plot_title(dl, a, b, norms_title);
 
   // total cost (log) and iterations per frame (linear)
   int max_it = 1;
@@ -288,12 +296,13 @@ void draw_residuals_panel(const AppState& app, const Visuals& vis, ImVec2 pos, I
   std::snprintf(title, sizeof title, "cost %s  it %d/%d", cost, n ? h.back().iterations : 0,
                 max_it);
   ImGui::SameLine(0, gap);
-  plot_frame(dl, plot, &a, &b, title);
+  plot_frame(dl, plot, &a, &b);
   plot_series(
       dl, a, b, n, [&](int k) { return float(h[k].iterations) / float(max_it); },
       IM_COL32(150, 150, 160, 200));
   plot_series(
       dl, a, b, n, [&](int k) { return log_scale(h[k].cost); }, IM_COL32(255, 210, 90, 255));
+  plot_title(dl, a, b, title);
   ImGui::End();
 }
 

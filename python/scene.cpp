@@ -257,9 +257,9 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
         for (int r = 0; r < k; ++r) ti[r] = x[rows[begin + r] * count + i];
         problem.set_target_poses(i, ti);
       }
-      if (sequential && begin > 0)
-        solve_from_previous(*solver, problem, settings, start, previous, compromise_rows, res,
-                            false, &back_in);
+      if (sequential && begin > 0)  // from the answer before, moved where the targets are far
+        solve_from_previous(*solver, problem, settings, starts_near_targets(problem, start),
+                            previous, compromise_rows, res, false, &back_in);
       else if (per_row)  // the caller's starts, row by row
         solver->solve(problem, settings, start, res);
       else  // one start for every row: a floating robot's rows whose targets are far start near

@@ -6,6 +6,7 @@
 
 #include "engine/core/fk.hpp"
 #include "solver/objective_report.hpp"
+#include "solver/objective_whole_body.hpp"
 #include "solver/objectives.hpp"
 
 namespace ikwb {
@@ -604,12 +605,15 @@ std::vector<double> starts_near_targets(const IkProblem& problem, const std::vec
   if (m.joint_count == 0 || JointType(m.joint_type[0]) != JointType::kFree ||
       m.joint_parent[0] != -1 || int(q.size()) != nq)
     return q;
-  // the links' points at q, of the objectives whose target is where a link point goes
+  // the objectives whose target is where a point goes: a link point (pose, position) or the
+  // centre of mass; each world axis only where its position weight is not 0 (a foot free in z,
+  // a centre of mass held over the feet in x and y only)
   std::vector<int> placed;
   for (int i = 0; i < problem.objective_count(); ++i) {
     const ObjectiveParams<double>& p = problem.objective(i).params;
-    if (p.enabled && p.link >= 0 && (p.hard || p.weight > 0) &&
-        objective_kind(p.type).position_row >= 0 && problem.objective(i).has_target())
+    const bool point =
+        p.type == ObjectiveType::kCom || (p.link >= 0 && objective_kind(p.type).position_row >= 0);
+    if (p.enabled && (p.hard || p.weight > 0) && point && problem.objective(i).has_target())
       placed.push_back(i);
   }
   if (placed.empty()) return q;
@@ -618,15 +622,24 @@ std::vector<double> starts_near_targets(const IkProblem& problem, const std::vec
   std::vector<Vec3<double>> at(placed.size());
   for (std::size_t k = 0; k < placed.size(); ++k) {
     const ObjectiveParams<double>& p = problem.objective(placed[k]).params;
-    at[k] = transform_point(fk.body_q[std::size_t(p.link)], p.offset);
+    at[k] = p.type == ObjectiveType::kCom
+                ? center_of_mass(m.view(), fk.body_q.data())
+                : transform_point(fk.body_q[std::size_t(p.link)], p.offset);
   }
   const int base = m.joint_q_start[0];  // x, y, z, then the quaternion
   std::vector<double> starts;
   for (int r = 0; r < problem.problem_count(); ++r) {
     Vec3<double> mean{0, 0, 0};
-    for (std::size_t k = 0; k < placed.size(); ++k)
-      mean = mean + (problem.target(placed[k], r).p - at[k]);
-    mean = mean * (1.0 / double(placed.size()));
+    for (int c = 0; c < 3; ++c) {
+      double sum = 0;
+      int count = 0;
+      for (std::size_t k = 0; k < placed.size(); ++k) {
+        if (!(problem.objective(placed[k]).params.position_weights[c] > 0)) continue;
+        sum += problem.target(placed[k], r).p[c] - at[k][c];
+        ++count;
+      }
+      mean[c] = count > 0 ? sum / count : 0.0;
+    }
     if (length(mean) <= kFarTargets && starts.empty()) continue;
     if (starts.empty()) {  // the rows before this one start at q
       starts.reserve(std::size_t(problem.problem_count()) * std::size_t(nq));

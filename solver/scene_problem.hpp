@@ -131,9 +131,11 @@ void apply_joint_settings(const SceneSetup& setup, IkProblem& problem);
 // default step is capped at 1 m)
 constexpr double kFarTargets = 1.0;
 // Where the problems of a batch that share the start q begin: q, except on a robot whose root
-// joint is free (a floating base) where a problem's enabled pose and position objectives have
-// their links on average more than kFarTargets from their targets at q. Such a problem starts
-// with the base moved by that mean offset (orientation and joints as in q). Motion capture in
+// joint is free (a floating base) where a problem's enabled pose, position and com objectives
+// have their points (link points, the centre of mass) on average more than kFarTargets from
+// their targets at q, per world axis over the objectives that weigh that axis. Such a problem
+// starts with the base moved by that mean offset (orientation and joints as in q); a sequence's
+// row, from the answer before it, the same way. Motion capture in
 // world coordinates, 50 m from the scene's start, took 260 iterations a row from the start's
 // base (1 m a step, restarts drawn about it) and left 10 of 199 rows unconverged. Returns q
 // (coord_count) when no problem moves, else problem_count x coord_count starts.

@@ -193,13 +193,15 @@ class ResultRows {
   // --sequential: "; N rows did not converge right after a row that did not ..." for the summary,
   // or "". A sequence starts each row from the answer before it, so targets that are not a path
   // (a review's unordered file) lost 1.5% of reachable rows in runs after each unreachable one,
-  // with nothing saying why
+  // with nothing saying why. A path that leaves the robot's reach for a stretch misses there
+  // either way: the note says both (it told a review's such path to drop --sequential)
   std::string sequence_note() const {
     if (missed_after_miss_ == 0) return "";
     return "; " + std::to_string(missed_after_miss_) +
            (missed_after_miss_ == 1 ? " row" : " rows") +
            " did not converge right after a row that did not (--sequential starts each row "
-           "from the one before: targets that are not a path solve better without it)";
+           "from the one before: targets that are not a path, such as unordered ones, solve "
+           "better without it; a path out of reach for a stretch misses there either way)";
   }
   // "; N rows end outside the joint limits ..." for the summary, or ""
   std::string outside_note() const {
@@ -285,10 +287,12 @@ std::vector<std::vector<double>> solve_in_chunks(IkSolver& solver, const SolverS
   for (std::size_t begin = 0, n = 0; begin < count; begin += n) {
     n = std::min<std::size_t>(std::size_t(chunk), count - begin);
     IkProblem problem = make_chunk(begin, int(n));
+    // a floating robot's rows whose targets are far start near them (a sequence's row: the
+    // answer before it, moved)
     if (sequential && begin > 0)
-      solve_from_previous(solver, problem, settings, start, previous, compromise_rows, res, false,
-                          &back_in);
-    else  // a floating robot's rows whose targets are far start near them
+      solve_from_previous(solver, problem, settings, starts_near_targets(problem, start), previous,
+                          compromise_rows, res, false, &back_in);
+    else
       solver.solve(problem, settings, starts_near_targets(problem, start), res);
     rows.add(res.problems.data(), int(n));
     if (keep_q)

@@ -702,6 +702,10 @@ def test_independent_rows_far_from_the_start_begin_near_their_targets():
     assert r["iterations"].max() < 60, r["iterations"]
     # the far rows' bases go the whole way (the 0.5 m row starts at the start and solves there)
     assert np.allclose(r["q"][:3, :3] - scene.joint_q[:3], shift[:3], atol=1e-3)
+    # in a sequence, a row whose targets jump far from the answer before starts moved too
+    r = scene.solve(targets, sequential=True)
+    assert r["converged"].all()
+    assert r["iterations"].max() < 60, r["iterations"]
     # a start given per row is the caller's, as it is
     r = scene.solve(targets, joint_q=np.tile(scene.joint_q, (len(shift), 1)), iterations=5,
                     restarts=0)

@@ -10,6 +10,7 @@
 #include "engine/core/fk.hpp"
 #include "engine/core/robot_path.hpp"
 #include "engine/core/urdf_loader.hpp"
+#include "solver/objective_whole_body.hpp"
 #include "solver/settings.hpp"
 #include "solver/solver.hpp"
 #include "solver/test_robots.hpp"
@@ -92,6 +93,21 @@ TEST(SceneProblem, AFloatingRobotStartsNearTargetsFarFromIt) {
   make_cpu_solver()->solve(problem, settings, starts, far);
   for (int r = 0; r < 3; ++r) EXPECT_TRUE(far.problems[std::size_t(r)].converged) << r;
   EXPECT_LT(far.problems[1].total_iterations, 4 * far.problems[0].total_iterations + 20);
+  // a centre of mass held in x and y only: moved by its offset there, not by its target's z
+  IkProblem com(model, 1);
+  Objective held;
+  held.params.type = ObjectiveType::kCom;
+  held.params.position_weights = {1, 1, 0};
+  const int c = com.add_objective(held);
+  State fk(*model);
+  eval_fk(*model, setup.q, {}, fk);
+  const Vec3<double> at = center_of_mass(model->view(), fk.body_q.data());
+  com.set_target_position(c, 0, at + Vec3<double>{-30, 40, -5});
+  const std::vector<double> moved = starts_near_targets(com, setup.q);
+  ASSERT_EQ(moved.size(), nq);
+  EXPECT_NEAR(moved[0], setup.q[0] - 30, 1e-9);
+  EXPECT_NEAR(moved[1], setup.q[1] + 40, 1e-9);
+  EXPECT_EQ(moved[2], setup.q[2]);
   // all near: the start itself; a fixed base: always the start
   IkProblem near = make_problem(model, setup.objectives, 2, &setup.collision);
   EXPECT_EQ(starts_near_targets(near, setup.q), setup.q);

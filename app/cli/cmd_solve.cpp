@@ -321,9 +321,10 @@ std::string chunk_text(std::size_t count, Chunks chunks) {
 
 // The summary line, on standard error when OUT.csv goes to standard output: the targets solved
 // of all, the malformed lines skipped, the time and rate, and where it ran (`solver`).
-void print_summary(const std::string& out_path, const ResultRows& rows, std::size_t lines,
-                   double elapsed, const IkSolver& solver, const SolverSettings& settings,
-                   bool sequential) {
+// Returns the fraction of the lines that converged (what --min-success is held to)
+double print_summary(const std::string& out_path, const ResultRows& rows, std::size_t lines,
+                     double elapsed, const IkSolver& solver, const SolverSettings& settings,
+                     bool sequential) {
   const std::size_t skipped = lines - rows.solved();
   std::string where = solver.backend() == Backend::kCuda ? "CUDA" : "CPU";
   if (solver.backend() == Backend::kCpu) {
@@ -334,14 +335,15 @@ void print_summary(const std::string& out_path, const ResultRows& rows, std::siz
       skipped ? "; " + std::to_string(skipped) + " of the lines malformed and skipped" : "";
   // below 10 a second with two decimals (a large robot solved at 0.3 a second read "0 solves/s")
   const double rate = elapsed > 0 ? double(rows.solved()) / elapsed : 0.0;
+  const double success = lines ? rows.converged() / double(lines) : 0.0;
   std::fprintf(out_path == "-" ? stderr : stdout,
                "solved %d/%zu (%s%%) in %s, %.*f solves/s (%s)%s%s\n", rows.converged(), lines,
-               format_percent(lines ? rows.converged() / double(lines) : 0.0, 1).c_str(),
-               format_seconds(elapsed).c_str(), rate < 10 ? 2 : 0, rate, where.c_str(),
-               malformed.c_str(),
+               format_percent(success, 1).c_str(), format_seconds(elapsed).c_str(),
+               rate < 10 ? 2 : 0, rate, where.c_str(), malformed.c_str(),
                (rows.hard_off_note() + rows.outside_note() +
                 (sequential ? rows.sequence_note() : std::string()))
                    .c_str());
+  return success;
 }
 
 std::unique_ptr<IkSolver> solver_for(const SolverSettings& settings) {
@@ -368,11 +370,11 @@ void warn_of_few_dofs(const Model& m, const std::string& link_name, int link, bo
 }
 
 // `ikwb solve ROBOT --link NAME --targets T.csv`; *allocating names what memory is being taken
-// for, for the out-of-memory message
-void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
-                        const std::string& link_name, const Vec3<double>& offset,
-                        const std::string& targets_path, const std::string& out_path, Chunks chunk,
-                        bool sequential, std::string* allocating) {
+// for, for the out-of-memory message; returns the fraction of the lines that converged
+double solve_link_targets(const ArgParser& args, const SolverSettings& settings,
+                          const std::string& link_name, const Vec3<double>& offset,
+                          const std::string& targets_path, const std::string& out_path,
+                          Chunks chunk, bool sequential, std::string* allocating) {
   UrdfOptions opt = read_robot_options(args);
   LoadResult robot = load_robot_file(resolve_robot(args.get("ROBOT.urdf")), opt);
   print_warnings(robot.warnings);
@@ -428,7 +430,7 @@ void solve_link_targets(const ArgParser& args, const SolverSettings& settings,
         return problem;
       },
       rows, &elapsed);
-  print_summary(out_path, rows, ok.size(), elapsed, *solver, settings, sequential);
+  return print_summary(out_path, rows, ok.size(), elapsed, *solver, settings, sequential);
 }
 
 // --explain: one line on standard error per pursued objective (enabled, and not soft of weight 0)
@@ -520,9 +522,11 @@ void lift_scene_settings(const ArgParser& args, const std::string& scene_path, S
                scene_path.c_str(), list.c_str());
 }
 
-void solve_scene(const ArgParser& args, const std::string& scene_path,
-                 const std::string& targets_path, const std::string& out_path, Chunks chunk,
-                 bool sequential, std::string* allocating) {
+// `ikwb solve --scene SCENE.json [--targets T.csv]`; returns the fraction of the rows that
+// converged
+double solve_scene(const ArgParser& args, const std::string& scene_path,
+                   const std::string& targets_path, const std::string& out_path, Chunks chunk,
+                   bool sequential, std::string* allocating) {
   Scene scene = load_scene(scene_path);
   refuse_output_over_inputs("--out", out_path, scene_inputs(scene));
   print_warnings(scene.warnings);
@@ -598,8 +602,9 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
         return problem;
       },
       rows, &elapsed, explain);
-  print_summary(out_path, rows, ok.size(), elapsed, *solver, settings, sequential);
-  if (!explain) return;
+  const double success =
+      print_summary(out_path, rows, ok.size(), elapsed, *solver, settings, sequential);
+  if (!explain) return success;
   for (std::size_t k = 0; k < valid.size(); ++k) {
     IkProblem problem = make_problem(robot.model, setup.objectives, 1, &setup.collision);
     apply_joint_settings(setup, problem);
@@ -611,6 +616,7 @@ void solve_scene(const ArgParser& args, const std::string& scene_path,
                                    ":" + std::to_string(targets.rows[valid[k]].line);
     explain_row(where, problem, answers[k], settings);
   }
+  return success;
 }
 
 }  // namespace
@@ -629,6 +635,9 @@ int cmd_solve(int argc, char** argv) {
   args.add_flag("sequential",
                 "solve the targets in order, each from the answer to the one before (a "
                 "trajectory whose steps stay on one IK branch; one target per solver call)");
+  args.add_option("min-success", "PERCENT",
+                  "exit status 3 (after writing OUT.csv) when fewer than PERCENT % of the lines "
+                  "converge (default: none; status 0 whatever converged)");
   args.add_option("srdf", "FILE",
                   "with --scene: an SRDF whose <disable_collisions> pairs self_collision skips "
                   "(instead of the scene's \"srdf\")");
@@ -642,6 +651,7 @@ int cmd_solve(int argc, char** argv) {
   std::string link_name, targets_path, out_path, scene_path;
   Vec3<double> offset{0, 0, 0};
   Chunks chunk;
+  double min_success = -1;
   try {
     args.parse(argc, argv);
     if (args.help_requested()) {
@@ -668,12 +678,19 @@ int cmd_solve(int argc, char** argv) {
     out_path = args.require("out");
     chunk.most = int(args.get_int("chunk", chunk.most, 1, std::numeric_limits<int>::max()));
     chunk.grow = !args.has("chunk");
+    if (args.has("min-success")) {
+      min_success = args.get_double("min-success", 0);
+      if (min_success < 0 || min_success > 100)
+        throw CliError("--min-success " + args.get("min-success") +
+                       ": give a percentage from 0 to 100");
+    }
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb solve: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
   }
 
   std::string allocating = "the robot";
+  double success = 0;
   try {
     refuse_output_over_inputs(
         "--out", out_path,
@@ -681,12 +698,11 @@ int cmd_solve(int argc, char** argv) {
          {"--scene", scene_path},
          {"--targets", targets_path},
          {"--srdf", args.has("srdf") ? args.get("srdf") : ""}});
-    if (!scene_path.empty())
-      solve_scene(args, scene_path, targets_path, out_path, chunk, args.has("sequential"),
-                  &allocating);
-    else
-      solve_link_targets(args, settings, link_name, offset, targets_path, out_path, chunk,
-                         args.has("sequential"), &allocating);
+    success = !scene_path.empty()
+                  ? solve_scene(args, scene_path, targets_path, out_path, chunk,
+                                args.has("sequential"), &allocating)
+                  : solve_link_targets(args, settings, link_name, offset, targets_path, out_path,
+                                       chunk, args.has("sequential"), &allocating);
   } catch (const std::bad_alloc&) {
     return report_out_of_memory("ikwb solve", allocating);
   } catch (const CliError& e) {
@@ -695,6 +711,12 @@ int cmd_solve(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ikwb solve: %s\n", e.what());
     return 1;
+  }
+  // the summary's percentage, so a rate printed as 99.0% is not held under --min-success 99
+  if (min_success >= 0 && std::stod(format_percent(success, 1)) < min_success) {
+    std::fprintf(stderr, "ikwb solve: %s%% of the lines converged, under --min-success %s\n",
+                 format_percent(success, 1).c_str(), args.get("min-success").c_str());
+    return 3;
   }
   return 0;
 }

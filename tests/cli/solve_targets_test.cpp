@@ -1,6 +1,6 @@
 // `ikwb solve ROBOT --link NAME --targets T.csv`: how T.csv is read (line ends, separators, the
 // header, bad lines, the format), files without a usable target, where the summary goes, rows
-// streamed to standard output, and integer options beyond their range.
+// streamed to standard output, integer options beyond their range, and --min-success.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -839,6 +839,35 @@ TEST(CliSolveTargets, ChunkBeyondTheIntRangeIsRefused) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("option '--chunk': "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[1, 2147483647]"), std::string::npos) << r.err;
+  }
+}
+
+// --min-success: a pipeline can stop on a run that missed too many targets; OUT.csv is written
+// either way, and without the option the exit status does not depend on what converged
+TEST(CliSolveTargets, MinSuccessExitsWithThreeWhenTooFewConvergeAndStillWritesTheRows) {
+  TempDir dir;
+  const std::vector<std::string> p = reachable_points();
+  // 5 m is beyond planar3's reach (its links add up to about 1.2 m)
+  const std::string targets =
+      dir.write("t.csv", "x,y,z\n" + p[0] + "\n5,0,0\n5,1,0\n" + p[1] + "\n");
+  const std::string out = dir / "out.csv";
+  CmdResult r = run_solve(targets, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("solved 2/4 (50.0%)"), std::string::npos) << r.out;
+
+  r = run_solve(targets, out, {"--min-success", "75"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("50.0% of the lines converged, under --min-success 75"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{1, 0, 0, 1}));
+
+  r = run_solve(targets, out, {"--min-success", "50"});
+  EXPECT_EQ(r.code, 0) << r.err;
+
+  for (const char* bad : {"101", "-1", "most"}) {
+    r = run_solve(targets, out, {"--min-success", bad});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("--min-success"), std::string::npos) << r.err;
   }
 }
 

@@ -122,7 +122,10 @@ std::string message_field(const std::string& error, const std::string& key, char
 }
 
 std::string unknown_class_hint(const std::string& error, const MjcfSources& sources) {
-  if (error.find("unknown default class") == std::string::npos) return "";
+  // MuJoCo says "unknown default class" for class=, "unknown default childclass" for childclass=
+  if (error.find("unknown default class") == std::string::npos &&
+      error.find("unknown default childclass") == std::string::npos)
+    return "";
   const std::string element = message_field(error, "Element '", '\'');
   const std::string line = message_field(error, "', line ", ' ');
   std::string unknown, known;

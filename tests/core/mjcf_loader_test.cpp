@@ -281,7 +281,8 @@ TEST(Mjcf, TheWorldsGeomsAreNamedAsNotCarriedOver) {
   EXPECT_EQ(r.model->body_count, 1);
 }
 
-// a misspelt default class is named, with the classes there are (MuJoCo names neither)
+// a misspelt default class or childclass is named, with the classes there are (MuJoCo names
+// neither)
 TEST(Mjcf, AnUnknownDefaultClassIsNamedWithTheFilesClasses) {
   test::TempDir dir;
   const std::string path = dir.write(
@@ -294,6 +295,20 @@ TEST(Mjcf, AnUnknownDefaultClassIsNamedWithTheFilesClasses) {
     ADD_FAILURE() << "loaded";
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("line 4 (class 'kne'; the file's classes: 'knee')"),
+              std::string::npos)
+        << e.what();
+  }
+  // a body's childclass, which MuJoCo reports in other words
+  const std::string child = dir.write(
+      "childclass.xml",
+      "<mujoco>\n<default><default class=\"knee\"><joint range=\"0 1\"/></default></default>\n"
+      "<worldbody>\n<body name=\"a\" childclass=\"knees\"><joint name=\"j\"/><geom size=\".1\"/>"
+      "</body></worldbody></mujoco>");
+  try {
+    load_mjcf_file(child);
+    ADD_FAILURE() << "loaded";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 4 (class 'knees'; the file's classes: 'knee')"),
               std::string::npos)
         << e.what();
   }

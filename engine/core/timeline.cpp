@@ -115,6 +115,10 @@ SceneTimeline timeline_from_json(const json& j, const std::string& source) {
       fail(source, where + ".time", "must be in [0, 1e6] s");
     if (!t.keys.empty() && key.time <= t.keys.back().time)
       fail(source, where + ".time", "must be after the previous key's time");
+    // the workbench takes keys this close for one key (Timeline::insert replaces it)
+    if (!t.keys.empty() && key.time - t.keys.back().time < kSameTime)
+      fail(source, where + ".time",
+           "must be at least 1e-9 s after the previous key's time (closer keys are one key)");
     if (k.contains("interpolation")) {
       const json& m = k["interpolation"];
       if (!m.is_string() || !parse(m.get<std::string>(), &key.interpolation))

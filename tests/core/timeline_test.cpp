@@ -233,6 +233,9 @@ TEST(Timeline, BadSceneTimelinesNameThePlace) {
   };
   EXPECT_EQ(error(R"({"keys": [{"time": 1}, {"time": 0.5}]})"),
             "s.json: timeline.keys[1].time: must be after the previous key's time");
+  EXPECT_EQ(error(R"({"keys": [{"time": 1}, {"time": 1.000000000001}]})"),
+            "s.json: timeline.keys[1].time: must be at least 1e-9 s after the previous key's "
+            "time (closer keys are one key)");
   EXPECT_EQ(error(R"({"keys": [{"time": -1}]})"),
             "s.json: timeline.keys[0].time: must be in [0, 1e6] s");
   EXPECT_EQ(error(R"({"keys": [{"time": 1e300}]})"),

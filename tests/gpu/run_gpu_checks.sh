@@ -6,9 +6,10 @@
 #       copies the GoogleTest sources into build-gpu-deps/ (ignored by git) so the GPU machine
 #       can build the tests without libgtest-dev; with BUILD, a build folder configured with
 #       CUDA for sm_90 (IKWB_CUDA_ARCHS=90) where gpu_tests, gpu_bench and ikwb were built,
-#       also packs those programs and the shared libraries they load that are not the C
+#       also packs those programs (and the Python module, where built) and the shared
+#       libraries they load that are not the C
 #       library's (Debian 12's, with glvnd's EGL and OpenGL loaders) into
-#       build-gpu-deps/prebuilt.tar.gz (about 21 MB of the device tool's 64 MiB), so the GPU
+#       build-gpu-deps/prebuilt.tar.gz (about 30 MB of the device tool's 64 MiB), so the GPU
 #       machine runs them without compiling
 #   on the GPU machine:          bash tests/gpu/run_gpu_checks.sh
 #       (device tool: carry ["build-gpu-deps"], timeout_s 540)
@@ -22,7 +23,8 @@
 # resolves. Then it runs the GPU tests, gpu_bench (batch protocol at 1, 10, 100, 1000, 2000
 # and 65536 on CUDA and CPU, shared against global row buffers, graph replay against direct
 # launches at batch 1 and 1000, CUDA against CPU parity, FK throughput), `ikwb bench --backend
-# cuda` when ikwb is there, the workbench's drag scripts (Panda, humanoid) headless through
+# cuda` when ikwb is there, the Python module's Scene.solve on CUDA and the CPU where the archive
+# has the module and python3 is its CPython (python_cuda_check.py), the workbench's drag scripts (Panda, humanoid) headless through
 # EGL on the CUDA and CPU backends, and with the time left a compute-sanitizer memcheck of
 # some GPU tests (where the runtime refuses the sanitizer, as gVisor does, that step reads
 # "unsupported" and does not fail the run). Everything goes to stdout and to $OUT/gpu_log.txt
@@ -53,6 +55,13 @@ pack() {
   cp "$b/tests/gpu_tests" "$prebuilt/tests/"
   cp "$b/bench/gpu_bench" "$prebuilt/bench/"
   cp "$b/ikwb" "$prebuilt/"
+  # the Python module where the build has one (its libraries are ikwb's)
+  local module=("$b"/python/ikwb*.so)
+  if [ -f "${module[0]}" ]; then
+    mkdir -p "$prebuilt/python"
+    cp "${module[0]}" "$prebuilt/python/"
+    strip --strip-unneeded "$prebuilt/python/$(basename "${module[0]}")"
+  fi
   # loaded at run time by the workbench's headless mode: glvnd's EGL and OpenGL loaders (epoxy)
   # and libGL.so.1 (ImGui's OpenGL3 backend loads its functions through it); the vendor's EGL
   # driver is the GPU machine's
@@ -68,7 +77,8 @@ pack() {
   cp -L "${gl[@]}" "$prebuilt/lib/"
   strip -s "$prebuilt/ikwb" "$prebuilt/tests/gpu_tests" "$prebuilt/bench/gpu_bench"
   tar -czf "$archive" -C "$prebuilt" .
-  echo "prepare: packed $(ls "$prebuilt/lib" | wc -l) libraries and 3 programs into $archive" \
+  echo "prepare: packed $(ls "$prebuilt/lib" | wc -l) libraries, 3 programs and" \
+    "$(ls "$prebuilt/python" 2>/dev/null | wc -l) Python module into $archive" \
     "($(du -sh "$archive" | cut -f1))"
   rm -rf "$prebuilt"
 }
@@ -264,6 +274,29 @@ drag_runs() {
   done
 }
 
+# the prebuilt Python module's Scene.solve on CUDA and the CPU (tests/gpu/python_cuda_check.py),
+# where the archive has the module and the machine's python3 is the CPython it was built for
+python_check() {
+  local module=("$1"/python/ikwb*.so) want have rc
+  [ -f "${module[0]}" ] || return 0
+  want=$(basename "${module[0]}" | sed -n 's/.*cpython-\([0-9]*\)-.*/\1/p')
+  have=$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])' 2>/dev/null)
+  if [ "$want" != "$have" ]; then
+    record python "not run (the module is for CPython $want; python3 here: ${have:-none})"
+    return 0
+  fi
+  [ "$(budget 60)" -ge 30 ] || { record python "not run (no time left)"; return 0; }
+  step "Python module: Scene.solve on CUDA and the CPU"
+  PYTHONPATH="$1/python" timeout "$(budget 60)" python3 "$root/tests/gpu/python_cuda_check.py" \
+    "$root/assets" 10000
+  rc=$?
+  case "$rc" in
+    0) record python ok ;;
+    2) record python "FAILED (CUDA unusable from Python)" ;;
+    *) record python "FAILED (exit $rc)" ;;
+  esac
+}
+
 checks() {
   step "machine"
   uname -mr
@@ -355,6 +388,8 @@ checks() {
       record "ikwb bench" "FAILED (timed out, or not on the CUDA backend)"
     fi
   fi
+
+  python_check "$bin"
 
   if [ "$full" = 1 ] && [ -x "$bin/ikwb" ] && "$bin/ikwb" gui --help >/dev/null 2>&1; then
     drag_runs "$bin/ikwb"

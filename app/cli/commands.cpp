@@ -27,11 +27,13 @@ void print_usage() {
   std::printf(
       "usage: ikwb [gui] [ROBOT.urdf] [options]    open the workbench (default)\n"
       "       ikwb info ROBOT.urdf [--json]         print the kinematic tree\n"
-      "       ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv\n"
+      "       ikwb fk ROBOT.urdf --q Q.csv --out POSES.csv [--com COM.csv]\n"
       "       ikwb solve ROBOT.urdf --link NAME --targets T.csv --out OUT.csv [options]\n"
+      "       ikwb solve --scene SCENE.json [--targets T.csv] --out OUT.csv [options]\n"
       "       ikwb bench ROBOT.urdf --link NAME [options]\n"
-      "       ikwb animate SCENE.json --out TRAJ.csv [--rate HZ]\n"
+      "       ikwb animate SCENE.json --out TRAJ.csv [--rate HZ] [--fixed-step] [options]\n"
       "       ikwb check ROBOT.urdf --q Q.csv [--scene S.json] [--srdf FILE]\n"
+      "       ikwb check ROBOT.urdf --sample-pairs N [--out FILE.srdf]\n"
       "       ikwb --version\n"
       "Run a subcommand with --help for its options.\n");
 }

@@ -87,10 +87,14 @@ bool AppState::apply_scene(const Scene& scene, const std::string& file, bool rec
   }
   urdf_options.package_paths = options.package_paths;  // found once, they help later opens too
   robot_options = options;
+  // a script's camera keys given before any robot wait here, and hold over the scene's own
+  // (a preset without a camera wiped them)
+  const nlohmann::json waiting = model ? nlohmann::json::object() : scene_camera;
   install_model(std::move(loaded), path);
   apply_scene_content(scene, file);
   std::vector<std::string> camera_warnings;
   scene_camera = valid_camera(scene.camera, camera_warnings);
+  scene_camera.update(waiting);
   for (const std::string& w : camera_warnings) warn(file.empty() ? w : file + ": " + w);
   note_edit("open scene");
   const std::string from = recovery       ? "restored the previous session from " + file + ": "

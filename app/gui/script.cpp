@@ -7,6 +7,7 @@
 // [SECTION] What a command's run function may touch
 #include "app/gui/script.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -88,16 +89,20 @@ bool ScriptRunner::finished() const {
 namespace {
 
 // the commands open a robot before anything else: their first does, or is a shipped demo whose
-// first does (a trade show's `demo quadruped_show` then `repeat` opened the default Panda first)
+// first does (a trade show's `demo quadruped_show` then `repeat` opened the default Panda first);
+// `camera` commands before it wait for that robot (a camera set on the default robot lost its
+// distance and target to the framing of the script's own)
 bool first_opens_robot(const std::vector<ScriptCommand>& commands, int depth = 0) {
-  if (commands.empty()) return false;
-  const std::string& name = commands[0].args[0];
-  if (name == "demo" && commands[0].args.size() > 1 && depth < 4) {
-    std::ifstream in(std::filesystem::path(asset_dir()) / "demos" / (commands[0].args[1] + ".txt"));
+  const auto first = std::find_if(commands.begin(), commands.end(),
+                                  [](const ScriptCommand& c) { return c.args[0] != "camera"; });
+  if (first == commands.end()) return false;
+  const std::string& name = first->args[0];
+  if (name == "demo" && first->args.size() > 1 && depth < 4) {
+    std::ifstream in(std::filesystem::path(asset_dir()) / "demos" / (first->args[1] + ".txt"));
     std::stringstream text;
     text << in.rdbuf();
     try {
-      return in && first_opens_robot(parse_script(text.str(), commands[0].args[1]), depth + 1);
+      return in && first_opens_robot(parse_script(text.str(), first->args[1]), depth + 1);
     } catch (const ScriptError&) {
       return false;  // the demo's own error comes when it runs
     }

@@ -55,8 +55,8 @@ class ScriptRunner {
   // times `repeat` started the script over (a looping demo never finishes: a run it is in ends
   // at --frames, or when the window closes, without failing)
   int repeats() const { return repeats_; }
-  // whether the script's first command opens a robot or a scene (robot, load, open_urdf, scene,
-  // open_scene): the workbench then opens no default robot before it
+  // whether the script's first command other than `camera` opens a robot or a scene (robot,
+  // load, open_urdf, scene, open_scene): the workbench then opens no default robot before it
   bool opens_robot_first() const;
   // gives back the frame budget held while the script ran (the host calls it once the script
   // has finished, after its last frame)

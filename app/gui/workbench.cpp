@@ -44,7 +44,7 @@ using Clock = std::chrono::steady_clock;
 using gui::AppState;
 
 void declare_options(ArgParser& a) {
-  a.add_positional("urdf", "URDF file (or a shipped robot's name) to open", false);
+  a.add_positional("urdf", "URDF file to open, or a shipped robot's name (with its preset)", false);
   a.add_option("robot", "NAME", "open a shipped robot with its preset (panda, ur5e, ...)");
   a.add_option("scene", "FILE", "open a scene file");
   add_robot_options(a);
@@ -142,7 +142,13 @@ std::string open_initial_robot(const ArgParser& args, gui::Ui& ui, bool script_o
     return gui::open_scene_file(ui, args.get("scene")) ? "" : "scene " + args.get("scene");
   if (args.has("robot"))
     return gui::open_robot(ui, args.get("robot")) ? "" : "robot " + args.get("robot");
-  if (args.has("urdf")) return app.load_robot(args.get("urdf")) ? "" : "robot " + args.get("urdf");
+  if (args.has("urdf")) {
+    // a shipped robot's name opens it with its preset, as --robot does (`ikwb humanoid` opened
+    // the bare robot, with nothing to drag); a file opens alone
+    const std::string& arg = args.get("urdf");
+    if (resolve_robot(arg) != arg) return gui::open_robot(ui, arg) ? "" : "robot " + arg;
+    return app.load_robot(arg) ? "" : "robot " + arg;
+  }
   if (script_opens_robot) return "";
   std::string name = gui::default_robot(ui.catalog);
   if (!name.empty()) gui::open_robot(ui, name);

@@ -235,9 +235,10 @@ TEST_F(Visuals, MaskedEditOfOneJointAloneKeepsDescendantsBitIdentical) {
   EXPECT_EQ(left["gl_errors"], 0) << left["gl_error_messages"].dump();
 }
 
-// a camera command right after opening a robot or a scene, or before any robot, holds: the
-// framing of the robot opened that frame (and the scene's own camera) came after it and undid
-// it (the shipped pick-and-place demo's camera line had no effect)
+// a camera command right after opening a robot or a scene, or before any robot (or before the
+// script's first robot), holds: the framing of the robot opened that frame (and the scene's own
+// camera) came after it and undid it (the shipped pick-and-place demo's camera line had no
+// effect)
 TEST_F(Visuals, ACameraCommandHoldsOverTheFramingOfWhatWasOpenedThatFrame) {
   const std::string camera =
       "camera yaw 30deg pitch 30deg distance 2.6 target 0.35 0 0.1\nwait 2\n";
@@ -254,6 +255,19 @@ TEST_F(Visuals, ACameraCommandHoldsOverTheFramingOfWhatWasOpenedThatFrame) {
     EXPECT_NEAR(c["target"][0].get<double>(), 0.35, 1e-6) << name;
     EXPECT_NEAR(c["target"][2].get<double>(), 0.1, 1e-6) << name;
   }
+  // a camera line before the script's first robot waits for that robot (the default robot
+  // opened first took it, and the script's robot framed over its distance and target)
+  ASSERT_EQ(run("camera yaw 30deg pitch 30deg distance 2.6 target 0.35 0 0.1\nrobot ur5e\n"
+                "wait 2\n" +
+                dump_cmd("before_robot.json")),
+            0)
+      << log();
+  const json c = dump("before_robot.json")["camera"];
+  EXPECT_EQ(dump("before_robot.json")["robot"]["name"], "ur5e");
+  EXPECT_NEAR(c["yaw"].get<double>(), M_PI / 6, 1e-6);
+  EXPECT_NEAR(c["distance"].get<double>(), 2.6, 1e-6);
+  EXPECT_NEAR(c["target"][0].get<double>(), 0.35, 1e-6);
+  EXPECT_NEAR(c["target"][2].get<double>(), 0.1, 1e-6);
 }
 
 TEST_F(Visuals, DraggingTheJointHandleEditsThroughTheMaskedPath) {

@@ -340,7 +340,10 @@ TEST_F(Workbench, ARobotOrSceneThatDoesNotLoadFromTheCommandLineEndsAnUnattended
   // a robot that loads runs its frames; the argument may name a shipped robot
   ASSERT_EQ(run_gui("--robot panda --frames 3 --dump-state ok.json" + rec), 0) << log();
   EXPECT_EQ(dump("ok.json")["frame"], 3);
-  ASSERT_EQ(run_gui("humanoid --frames 3" + rec), 0) << log();
+  // a shipped robot's name opens it with its preset, as --robot does (it opened bare)
+  ASSERT_EQ(run_gui("humanoid --frames 3 --dump-state named.json" + rec), 0) << log();
+  EXPECT_EQ(dump("named.json")["robot"]["name"], "humanoid");
+  EXPECT_GE(dump("named.json")["objectives"].size(), 5u);
   // a later open that fails is an error message, which fails a script (status 1); the run goes
   // on with the robot it had
   ASSERT_EQ(run("open_urdf bad.urdf\nwait 2\n" + dump_cmd("later.json"), "--robot panda"), 1)

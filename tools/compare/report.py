@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import time
 
 ROBOT_LABELS = {"panda": "Panda", "ur5": "UR5", "iiwa_or_7dof": "7-dof arm", "talos": "Talos"}
@@ -150,10 +151,13 @@ class Report:
         self.w("## How to reproduce")
         self.w()
         self.w("```sh")
-        self.w("# from the repository root; needs network access to PyPI the first time")
-        self.w(self.setup.get("command", "python3 tools/compare/run.py"))
+        # the command that wrote this page, with and without installing the peers
+        command = shlex.split(self.setup.get("command", "python3 tools/compare/run.py"))
+        first = shlex.join(a for a in command if a != "--skip-install")
+        self.w("# from the repository root; the first run installs the peers from PyPI (network)")
+        self.w(first)
         self.w("# later runs without reinstalling:")
-        self.w("python3 tools/compare/run.py --skip-install")
+        self.w(first + " --skip-install")
         self.w("```")
         self.w()
         bc = self.setup.get("build_commands")

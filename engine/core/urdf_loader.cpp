@@ -66,6 +66,11 @@ std::string in_quotes(const std::string& s) {
   return "'" + s + "'";
 }
 
+// an axis shorter than this is no axis (the model's own bound); one whose length is further
+// than kUnitAxisTolerance from 1 is not a unit vector rounded (0.7071 0.7071 0 is one)
+constexpr double kZeroAxis = 1e-9;
+constexpr double kUnitAxisTolerance = 1e-3;
+
 // how to load a file that still needs xacro
 constexpr const char* kRunXacro =
     "expand the file with `xacro FILE > FILE.urdf` and open that, or open it under a .xacro "
@@ -481,9 +486,22 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
   if (XMLElement* axis = e->FirstChildElement("axis")) {
     double a[3];
     // (a planar joint's axis is its plane's normal)
-    if (read_numbers(msg, axis, "xyz", 3, a, context) && (one_dof || j.type == "planar") &&
-        std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) < 1e-12) {
-      msg.fail(axis->GetLineNum(), context + "zero axis " + describe(axis, "xyz"));
+    if (read_numbers(msg, axis, "xyz", 3, a, context) && (one_dof || j.type == "planar")) {
+      const double n = std::hypot(a[0], a[1], a[2]);  // (1e200 1e200 0 is not inf long)
+      // (the bound the model's own check has)
+      if (n < kZeroAxis)
+        msg.fail(axis->GetLineNum(), context + "zero axis " + describe(axis, "xyz"));
+      // the URDF says it should be a unit vector; one off by more than rounding is normalised,
+      // as ROS's tools do, and said (a prismatic axis "0 0 3" moves 1 m per unit of q, not 3 m)
+      if (std::fabs(n - 1) > kUnitAxisTolerance) {
+        char length[32];
+        std::snprintf(length, sizeof length, "%.6g", n);
+        msg.repair(
+            axis->GetLineNum(),
+            context + describe(axis, "xyz") + " is not a unit vector (length " + length + ")",
+            std::string("normalised, as ROS's tools do: q is ") +
+                (j.type == "prismatic" ? "metres along" : "radians about") + " the unit axis");
+      }
     }
   }
   XMLElement* limit = e->FirstChildElement("limit");

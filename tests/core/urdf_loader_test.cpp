@@ -180,6 +180,22 @@ TEST(UrdfLoader, OffAxisJointsMatchEigenReference) {
   EXPECT_FALSE(m.has_limits(m.joint_qd_start[cont]));
   int rev = m.find_joint("rev");
   EXPECT_NEAR(length(m.joint_axis[rev]), 1.0, 1e-15);
+  // axes that are not unit vectors are normalised, with a warning (a prismatic "0 0 3" moved
+  // 1 m per unit of q without a word); --strict refuses them
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("joint 'rev': <axis xyz=\"0.3 -0.5 0.8\"> is not a unit vector "
+                               "(length 0.989949): normalised, as ROS's tools do: q is radians "
+                               "about the unit axis"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("joint 'pri': <axis xyz=\"1 1 0\"> is not a unit vector (length "
+                               "1.41421): normalised, as ROS's tools do: q is metres along the "
+                               "unit axis"),
+            std::string::npos)
+      << r.warnings[1];
+  UrdfOptions strict;
+  strict.strict = true;
+  EXPECT_THROW(load(xml, strict), ModelError);
 }
 
 TEST(UrdfLoader, BreadthFirstOrderWithChildrenInDocumentOrder) {
@@ -1018,6 +1034,9 @@ std::vector<BadCase> bad_cases() {
       {"ZeroAxis", two_links(joint("continuous", "<axis xyz=\"0 0 0\"/>")), "zero axis"},
       {"PlanarZeroAxis", two_links(joint("planar", "<axis xyz=\"0 0 0\"/>")),
        "joint 'j': zero axis <axis xyz=\"0 0 0\">"},
+      // too short for an axis (the model's bound), with the line the URDF's check gives
+      {"TinyAxis", two_links(joint("continuous", "<axis xyz=\"1e-12 0 0\"/>")),
+       "joint 'j': zero axis <axis xyz=\"1e-12 0 0\">"},
       {"NonNumericAxis", two_links(joint("continuous", "<axis xyz=\"1 x 0\"/>")),
        "'x' is not a finite number"},
       {"RevoluteWithoutLimit", two_links(joint("revolute", "")), "revolute joint without <limit>"},

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <limits>
 
 #include "engine/core/mjcf_meshes.hpp"
+#include "engine/core/mjcf_orientation.hpp"
 #include "engine/core/mjcf_text.hpp"
 #include "engine/core/name_text.hpp"
 
@@ -50,6 +52,8 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// a site's own orientation and MuJoCo's differ beyond this (rad): MuJoCo took its class's
+constexpr double kSiteAngleTolerance = 1e-9;
 // the mass repair_for_newer's compiler bound gives a massless moving body (kg)
 constexpr double kBoundMass = 1e-9;
 
@@ -357,13 +361,22 @@ bool drop_attributes(MjcfSources& s, const std::string& element, Pick pick,
         text.erase(a->begin, a->end - a->begin);
       }
   }
-  for (const Found& f : found)
-    warnings.push_back(f.where + ": attribute '" + f.name + "' on <" + element +
-                       "> is newer than MuJoCo 2.2.2 and cannot change kinematics or "
-                       "appearance: ignored" +
-                       (f.count > 1 ? " here and in " + std::to_string(f.count - 1) +
-                                          " more place" + (f.count > 2 ? "s" : "")
-                                    : ""));
+  for (const Found& f : found) {
+    // a mesh's `inertia` chooses how the mass of a body weighed from it is computed (a review's
+    // shell mesh weighed 0.93 kg for 55.5 kg): kinematics stay, masses and the centre of mass
+    // may not
+    const bool weighs = element == "mesh" && f.name == "inertia";
+    warnings.push_back(
+        f.where + ": attribute '" + f.name + "' on <" + element +
+        "> is newer than MuJoCo 2.2.2 and cannot change kinematics" +
+        (weighs ? "" : " or appearance") + ": ignored" +
+        (f.count > 1 ? " here and in " + std::to_string(f.count - 1) + " more place" +
+                           (f.count > 2 ? "s" : "")
+                     : "") +
+        (weighs ? "; the masses and centres of mass of bodies weighed from these meshes are "
+                  "MuJoCo 2.2.2's (from their volume; an <inertial> gives a body its own)"
+                : ""));
+  }
   return !found.empty();
 }
 
@@ -584,6 +597,19 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       if (why.find("unrecognized element") != std::string::npos && element == name)
         hint =
             " (<" + element + "> is newer than MuJoCo 2.2.2, which this build reads; " + what + ")";
+    // attributes of newer MuJoCo that move bodies or weigh them, which cannot be dropped either
+    const std::string attribute = message_field(why, "unrecognized attribute: '", '\'');
+    if ((element == "compiler" && attribute == "alignfree") ||
+        (element == "freejoint" && attribute == "align"))
+      hint = " ('" + attribute + "' on <" + element +
+             "> is newer than MuJoCo 2.2.2, which this build reads; it moves free bodies' frames "
+             "to their centres of mass, so it cannot be left out: remove it to have the frames "
+             "as the file writes them)";
+    if (why.find("typeinertia currently only available for meshes") != std::string::npos)
+      hint =
+          " (shellinertia on a geom that is not a mesh is newer than MuJoCo 2.2.2, which this "
+          "build reads; it weighs the geom as a shell, so it cannot be left out: remove it, "
+          "and give its body an <inertial> where the mass matters)";
     while (!why.empty() && why.back() == ' ') why.pop_back();
     throw ModelError(path + ": MuJoCo could not load the file: " + why + hint +
                      unknown_class_hint(why, sources) + included_fault_place(why, sources));
@@ -806,7 +832,12 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     // named sites (tool points, attachment frames) as massless bodies fixed to their body, so
     // they can be targets; a site on the world is left out, a name a body already has gets
     // "_site" appended (a warning says so), and the fixed joint is NAME_weld unless a joint has
-    // that name (then NAME_weld2, ...)
+    // that name (then NAME_weld2, ...). A site's own orientation attribute wins over its default
+    // class's, as the MJCF reference has it (MuJoCo 2.2.2 kept a class's euler over a site's
+    // own axisangle, xyaxes, zaxis or quat; mjcf_orientation.hpp)
+    std::vector<SiteOrientation> own = own_site_orientations(sources);
+    std::string overridden;
+    int overrides = 0;
     for (int st = 0; st < m->nsite; ++st) {
       const char* raw = mj_id2name(m, mjOBJ_SITE, st);
       const int mb = m->site_bodyid[st];
@@ -826,9 +857,25 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       s.type = JointType::kFixed;
       s.parent = body_of[mb];
       s.child = b.add_body(name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
-      s.X_p = {vec3(m->site_pos + 3 * st), quat_wxyz(m->site_quat + 4 * st)};
+      std::array<double, 4> quat = {m->site_quat[4 * st], m->site_quat[4 * st + 1],
+                                    m->site_quat[4 * st + 2], m->site_quat[4 * st + 3]};
+      const auto mine = std::find_if(own.begin(), own.end(),
+                                     [&](const SiteOrientation& o) { return o.name == raw; });
+      if (mine != own.end() && quat_angle_between(mine->quat, quat) > kSiteAngleTolerance) {
+        quat = mine->quat;
+        overridden += (overridden.empty() ? "'" : ", '") + printable_name(raw) + "' (" +
+                      mine->attribute + ", " + mine->place + ")";
+        ++overrides;
+      }
+      s.X_p = {vec3(m->site_pos + 3 * st), quat_wxyz(quat.data())};
       b.add_joint(s);
     }
+    if (!overridden.empty())
+      warn((overrides == 1 ? "the site " : "the sites ") + overridden +
+           (overrides == 1 ? " sets its" : " set their") +
+           " own orientation and a default class another: MuJoCo 2.2.2 took the class's; here " +
+           (overrides == 1 ? "it takes" : "each takes") +
+           " its own, as the MJCF reference says (and newer MuJoCo does)");
   } catch (const ModelError& e) {
     mj_deleteModel(m);
     throw ModelError(path + ": " + e.what());

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include "core/temp_files.hpp"
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/fk.hpp"
+#include "engine/core/mjcf_orientation.hpp"
 #include "solver/objective_whole_body.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
@@ -696,7 +698,11 @@ TEST(Mjcf, NewerHarmlessAttributesAreDroppedWithAWarning) {
             std::string::npos)
       << all;
   // the attribute's own line, not the start of its tag (line 7)
-  EXPECT_NE(all.find(":8: attribute 'inertia' on <mesh>"), std::string::npos) << all;
+  EXPECT_NE(all.find(":8: attribute 'inertia' on <mesh> is newer than MuJoCo 2.2.2 and cannot "
+                     "change kinematics: ignored; the masses and centres of mass of bodies "
+                     "weighed from these meshes are MuJoCo 2.2.2's"),
+            std::string::npos)
+      << all;
   EXPECT_NE(all.find(":2: attribute 'integrator' on <option>"), std::string::npos) << all;
   EXPECT_NE(all.find("attribute 'kv' on <position>"), std::string::npos) << all;
   EXPECT_NE(all.find("attribute 'maxhullvert' on <mesh>"), std::string::npos) << all;
@@ -1000,6 +1006,124 @@ TEST(Mjcf, CyclicJointEqualitiesAreAnError) {
     EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("joint equalities form a cycle"), std::string::npos)
         << e.what();
+  }
+}
+
+// A site's own orientation wins over its default class's, as the MJCF reference says: MuJoCo
+// 2.2.2 kept the class's euler over a site's own axisangle, zaxis, xyaxes or quat (a review's
+// sites were turned 7.6 to 120 degrees, and a site is an IK target link)
+TEST(Mjcf, ASitesOwnOrientationWinsOverItsDefaultClasss) {
+  test::TempDir dir;
+  const std::string path = dir.write("sites.xml", R"(<mujoco model="sites">
+  <default><default class="tool"><site euler="0 90 0"/></default></default>
+  <worldbody>
+    <body name="b" childclass="tool">
+      <joint name="j" axis="0 0 1"/>
+      <geom size="0.05" mass="1"/>
+      <site name="s_class"/>
+      <site name="s_euler" euler="0 0 90"/>
+      <site name="s_aa" axisangle="0 0 1 90"/>
+      <site name="s_z" zaxis="0 1 0"/>
+      <site name="s_xy" xyaxes="0 1 0 -1 0 0"/>
+      <site name="s_quat" quat="0.7071068 0 0 0.7071068"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const LoadResult r = load_mjcf_file(path);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(
+      r.warnings[0].find("the sites 's_aa' (axisangle, " + path + ":9), 's_z' (zaxis, " + path +
+                         ":10), 's_xy' (xyaxes, " + path + ":11), 's_quat' (quat, " + path +
+                         ":12) set their own orientation and a default class "
+                         "another: MuJoCo 2.2.2 took the class's"),
+      std::string::npos)
+      << r.warnings[0];
+  const Model& m = *r.model;
+  State s(m);
+  eval_fk(m, std::vector<double>{0.0}, {}, s);
+  const double h = std::sqrt(0.5);
+  // (w, x, y, z): the class's 90 degrees about y; the sites' own 90 degrees about z, or (zaxis
+  // "0 1 0") -90 degrees about x
+  const std::pair<const char*, std::array<double, 4>> expected[] = {
+      {"s_class", {h, 0, h, 0}}, {"s_euler", {h, 0, 0, h}}, {"s_aa", {h, 0, 0, h}},
+      {"s_z", {h, -h, 0, 0}},    {"s_xy", {h, 0, 0, h}},    {"s_quat", {h, 0, 0, h}}};
+  for (const auto& [name, q] : expected) {
+    const Quat<double>& x = s.body_q[m.find_body(name)].q;
+    EXPECT_LT(quat_angle_between({x.w, x.x, x.y, x.z}, q), 1e-6) << name;
+  }
+}
+
+// The orientation attributes as MuJoCo compiles them where no class gives one, under three
+// compiler settings (degrees and radians, intrinsic, extrinsic and mixed Euler sequences): the
+// site orientations the loader computes itself agree with MuJoCo's to 1e-12, so no site of a
+// file without such classes is changed (nor warned of)
+TEST(Mjcf, OwnSiteOrientationsAgreeWithMuJoCosCompile) {
+  test::TempDir dir;
+  const std::pair<const char*, const char*> settings[] = {
+      {"degree", "zyx"}, {"radian", "XYZ"}, {"radian", "xYz"}};
+  for (const auto& [angle, seq] : settings) {
+    const bool deg = std::string(angle) == "degree";
+    auto a = [&](double v) { return std::to_string(deg ? v * 180 / M_PI : v); };
+    const std::string path = dir.write(
+        std::string("own_") + seq + ".xml",
+        std::string("<mujoco><compiler angle=\"") + angle + "\" eulerseq=\"" + seq +
+            "\"/><worldbody><body name=\"b\"><joint name=\"j\"/><geom size=\".1\" mass=\"1\"/>"
+            "<site name=\"quat\" quat=\"0.9 0.1 -0.3 0.2\"/>"
+            "<site name=\"aa\" axisangle=\"1 -2 0.5 " +
+            a(0.7) +
+            "\"/>"
+            "<site name=\"euler\" euler=\"" +
+            a(0.3) + " " + a(-1.1) + " " + a(2.5) +
+            "\"/>"
+            "<site name=\"xy\" xyaxes=\"0.3 0.9 -0.2 -1 0.4 0.3\"/>"
+            "<site name=\"z\" zaxis=\"0.2 -0.5 0.8\"/>"
+            "<site name=\"down\" zaxis=\"0 0 -2\"/>"
+            "<site name=\"up\" zaxis=\"0 0 1\"/>"
+            "</body></worldbody></mujoco>");
+    const LoadResult r = load_mjcf_file(path);
+    for (const std::string& w : r.warnings)
+      EXPECT_EQ(w.find("own orientation"), std::string::npos) << w;
+    char error[512];
+    mjModel* mm = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+    ASSERT_TRUE(mm) << error;
+    const std::vector<SiteOrientation> own = own_site_orientations(read_sources(path));
+    EXPECT_EQ(own.size(), 7u);
+    for (const SiteOrientation& o : own) {
+      const mjtNum* q = mm->site_quat + 4 * mj_name2id(mm, mjOBJ_SITE, o.name.c_str());
+      EXPECT_LT(quat_angle_between(o.quat, {q[0], q[1], q[2], q[3]}), 1e-12)
+          << seq << " " << o.name;
+    }
+    mj_deleteModel(mm);
+  }
+}
+
+// attributes of newer MuJoCo that move or weigh bodies cannot be dropped: the refusal says so
+// (MuJoCo 2.2.2's own words were a schema error, or "typeinertia currently only available for
+// meshes''")
+TEST(Mjcf, NewerAttributesThatMoveOrWeighBodiesAreRefusedWithAHint) {
+  test::TempDir dir;
+  const std::pair<std::string, std::string> cases[] = {
+      {"<compiler alignfree=\"true\"/><worldbody><body name=\"a\"><freejoint/>"
+       "<geom size=\".1\"/></body></worldbody>",
+       "('alignfree' on <compiler> is newer than MuJoCo 2.2.2, which this build reads; it moves "
+       "free bodies' frames to their centres of mass, so it cannot be left out"},
+      {"<worldbody><body name=\"a\"><freejoint align=\"true\"/><geom size=\".1\"/></body>"
+       "</worldbody>",
+       "('align' on <freejoint> is newer than MuJoCo 2.2.2"},
+      {"<worldbody><body name=\"a\"><joint name=\"j\"/><geom size=\".1\" shellinertia=\"true\"/>"
+       "</body></worldbody>",
+       "(shellinertia on a geom that is not a mesh is newer than MuJoCo 2.2.2, which this build "
+       "reads; it weighs the geom as a shell, so it cannot be left out"}};
+  int k = 0;
+  for (const auto& [body, hint] : cases) {
+    const std::string path =
+        dir.write("newer" + std::to_string(k++) + ".xml", "<mujoco>" + body + "</mujoco>");
+    try {
+      load_mjcf_file(path);
+      ADD_FAILURE() << "loaded: " << body;
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find(hint), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -4,7 +4,9 @@
 // (docs/python.md): a soft FIXED constraint keeps the position too, problems with only hard
 // constraints solve, the base of a fixed-base robot stays where it is put, and an initial guess
 // given with set_initial_guess is the one the next solve starts from.
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <mutex>
 
@@ -39,6 +41,51 @@ struct AdamTarget {
   bool position_set = false, rotation_set = false;
   Transform<double> target = transform_identity<double>();
 };
+
+// adam's solver_settings and set_solver take CasADi's and IPOPT's options ({"ipopt":
+// {"print_level": 0}, "print_time": False} silences IPOPT): this solver is neither, so they are
+// set aside with one warning naming them, and the rest (ours, by scene key) returned; code ported
+// from adam stopped at a ValueError for them
+py::dict without_ipopt_settings(const py::dict& settings, const std::string& what) {
+  static const char* const kCasadi[] = {"print_time",
+                                        "expand",
+                                        "error_on_fail",
+                                        "verbose",
+                                        "verbose_init",
+                                        "record_time",
+                                        "jit",
+                                        "jit_options",
+                                        "compiler",
+                                        "calc_lam_p",
+                                        "calc_lam_x",
+                                        "calc_multipliers",
+                                        "print_in",
+                                        "print_out",
+                                        "bound_consistency",
+                                        "common_options",
+                                        "specific_options",
+                                        "warn_initial_bounds",
+                                        "iteration_callback",
+                                        "show_eval_warnings"};
+  py::dict ours;
+  std::string set_aside;
+  for (auto item : settings) {
+    const std::string key = py::str(item.first);
+    const bool casadi = key == "ipopt" || key.rfind("ipopt.", 0) == 0 ||
+                        std::find(std::begin(kCasadi), std::end(kCasadi), key) != std::end(kCasadi);
+    if (casadi)
+      set_aside += (set_aside.empty() ? "'" : ", '") + key + "'";
+    else
+      ours[item.first] = item.second;
+  }
+  if (!set_aside.empty()) {
+    const std::string text = what + ": CasADi / IPOPT settings " + set_aside +
+                             " ignored: this solver is neither (its own settings go by scene "
+                             "key: tol_position, iterations, ...)";
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 2) != 0) throw py::error_already_set();
+  }
+  return ours;
+}
 
 const char* type_name(TargetType t) {
   return t == TargetType::kPosition ? "POSITION"
@@ -99,8 +146,9 @@ class AdamIK {
     if (!solver_settings.is_none()) {
       if (!py::isinstance<py::dict>(solver_settings))
         throw py::value_error("InverseKinematics solver_settings: expected a dict");
-      apply_settings(solver_settings.cast<py::dict>(), settings_,
-                     "InverseKinematics solver_settings");
+      apply_settings(without_ipopt_settings(solver_settings.cast<py::dict>(),
+                                            "InverseKinematics solver_settings"),
+                     settings_, "InverseKinematics solver_settings");
     }
     q_ = m.neutral_configuration();
     solver_ = make_solver(settings_.backend, &backend_note_);
@@ -215,6 +263,23 @@ class AdamIK {
     check_limit("set_joint_limit", i, lo, hi);
     lower_[i] = lo, upper_[i] = hi;
     solve_model_.reset();
+  }
+
+  // adam's set_solver(solver_name, solver_settings): CasADi picks its solver by name; here the
+  // name is not used (said, unless it is adam's "ipopt"), CasADi's and IPOPT's settings are set
+  // aside with a warning, and ours (by scene key) apply to the next solves
+  void set_solver(const std::string& solver_name, const py::dict& solver_settings) {
+    if (solver_name != "ipopt") {
+      const std::string text = "set_solver: '" + solver_name +
+                               "' is a CasADi solver; this one is not chosen by name, and "
+                               "solves as before";
+      if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+    }
+    SolverSettings next = settings_;
+    apply_settings(without_ipopt_settings(solver_settings, "set_solver"), next, "set_solver");
+    std::lock_guard<std::mutex> lock(busy_);  // not while a solve in another thread reads them
+    if (next.backend != settings_.backend) solver_ = make_solver(next.backend, &backend_note_);
+    settings_ = next;
   }
 
   void set_initial_guess(py::handle base_transform, py::handle joint_values) {
@@ -484,8 +549,9 @@ void bind_adam(py::module_& m) {
            "urdf_path: a URDF (xacro, MJCF, or a shipped robot's name); joints_list: the "
            "revolute, continuous or prismatic joints that move, in the order of the solution's "
            "values; joint_limits_active: keep them within their limits; solver_settings: a dict "
-           "of solver settings by scene key; floating_base: the base pose moves too. ValueError "
-           "for unknown or unsupported joints and unknown settings.")
+           "of solver settings by scene key (CasADi's and IPOPT's are ignored with a warning); "
+           "floating_base: the base pose moves too. ValueError for unknown or unsupported joints "
+           "and unknown settings.")
       .def_property_readonly(
           "ndof", [](const AdamIK& ik) { return int(ik.joints_list_.size()); },
           "Number of listed joints (the length of the solution's joint values)")
@@ -554,6 +620,9 @@ void bind_adam(py::module_& m) {
       .def("update_target", &AdamIK::update, py::arg("frame"), py::arg("target"),
            "Sets a target by the value's shape: a position (3,), a rotation (3, 3) or "
            "quaternion (4,), or a (position, rotation) pair for a POSE target")
+      .def("set_solver", &AdamIK::set_solver, py::arg("solver_name"), py::arg("solver_settings"),
+           "adam's set_solver: the solver is not chosen by name; CasADi's and IPOPT's settings "
+           "are ignored with a warning, ours (by scene key) apply to the next solves")
       .def("set_initial_guess", &AdamIK::set_initial_guess, py::arg("base_transform"),
            py::arg("joint_values"),
            "Where the next solve starts: base_transform (4x4 homogeneous, the base's world "

@@ -21,7 +21,7 @@ void check_gpu_support(const IkProblem& problem, const SolverSettings& s);
 inline SolveConfig make_solve_config(const IkProblem& problem, const SolverSettings& s,
                                      const WarmStart& warm) {
   SolveConfig c;
-  c.row = make_row_driver_config<float>(s);
+  c.row = make_row_driver_config<float>(s, problem);
   c.has_dof_mask = problem.dof_mask().empty() ? 0 : 1;
   ProblemView<double> objectives;
   objectives.objectives = problem.param_array().data();

@@ -46,10 +46,12 @@ LmConfig<T> make_lm_config(const SolverSettings& s) {
 // stay exact.
 constexpr double kMaxTimeBudgetS = 1e6;
 
+// (the LM's initial damping scaled to the problem's lever arm: damping_scale)
 template <class T>
-RowDriverConfig<T> make_row_driver_config(const SolverSettings& s) {
+RowDriverConfig<T> make_row_driver_config(const SolverSettings& s, const IkProblem& problem) {
   RowDriverConfig<T> c;
   c.lm = make_lm_config<T>(s);
+  c.lm.lambda_init = T(s.lambda_init * damping_scale(problem));
   c.n_seeds = s.n_seeds;
   c.max_restarts = s.max_restarts;
   c.sampler = s.sampler;

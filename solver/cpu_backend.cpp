@@ -285,7 +285,7 @@ void rescore_in_double(const IkProblem& problem, const SolverSettings& s, SolveR
   TypedProblem<double> tp(problem);
   const ProblemView<double>& pv = tp.view;
   if (!problem_has_measure(pv)) return;
-  const LmConfig<double> cfg = make_row_driver_config<double>(s).lm;
+  const LmConfig<double> cfg = make_row_driver_config<double>(s, problem).lm;
   std::vector<Transform<double>> body(std::size_t(problem.model().body_count));
   std::vector<double> r(std::size_t(problem.residual_count())), lambda(r.size(), 0.0);
   for (int p = 0; p < int(res.problems.size()); ++p) {
@@ -329,7 +329,7 @@ class CpuSolver : public IkSolver {
     const Model& model = problem.model();
     const int P = problem.problem_count(), S = s.n_seeds, nq = model.coord_count;
     const int nv = model.dof_count, nr = problem.residual_count();
-    const RowDriverConfig<T> cfg = make_row_driver_config<T>(s);
+    const RowDriverConfig<T> cfg = make_row_driver_config<T>(s, problem);
     // the LM step's buffers: dense A and L, or the row-space system's (a long chain with a
     // few task rows never holds an nv x nv matrix)
     std::vector<int> row_col(nr), general(nr);

@@ -541,6 +541,37 @@ bool IkProblem::has_custom() const {
   return false;
 }
 
+double position_reach(const IkProblem& problem) {
+  const Model& m = problem.model();
+  double reach = 0;
+  for (const ObjectiveParams<double>& o : problem.param_array()) {
+    if (!o.enabled || o.link < 0 ||
+        (o.type != ObjectiveType::kPose && o.type != ObjectiveType::kPosition))
+      continue;
+    // the path's joints from the link up; the lengths below each moving joint, kept at the
+    // topmost one (what lies above it, such as a robot's placement in the world, moves nothing)
+    double below = length(o.offset), at_top = 0;
+    for (int body = o.link; body >= 0;) {
+      const int j = m.body_joint[body];
+      if (j < 0) break;
+      below += length(m.joint_X_c[j].p);
+      if (JointType(m.joint_type[j]) != JointType::kFixed) at_top = below;
+      below += length(m.joint_X_p[j].p);
+      body = m.joint_parent[j];
+    }
+    reach = std::max(reach, at_top);
+  }
+  return reach;
+}
+
+double damping_scale(const IkProblem& problem) {
+  const double reach = position_reach(problem);
+  if (reach == 0 || reach >= kDampedReach) return 1.0;
+  // (a reach under 0.1 mm, such as a point on its link's joint axis, counts as 0.1 mm)
+  const double r = std::max(reach, 1e-4) / kDampedReach;
+  return r * r;
+}
+
 std::vector<int> objective_fk_joints(const IkProblem& problem) {
   const Model& m = problem.model();
   std::vector<uint8_t> read(m.body_count, 0);

@@ -208,6 +208,20 @@ class IkProblem {
   uint64_t version_ = 1;
 };
 
+// The lever arm of the problem's position rows (m): for each enabled pose or position objective,
+// the lengths of the translations below the topmost moving joint on its link's path to the
+// root (joint frames in their parents and children) plus its point's offset; the largest, or 0
+// without such an objective. A revolute joint moves the point by about this much per radian.
+double position_reach(const IkProblem& problem);
+// The reach the default dampings were chosen on (m): every shipped robot's lever arms are this
+// long or longer (the quadruped's feet 0.506 m, the arms' tools 1.0-1.3 m).
+constexpr double kDampedReach = 0.5;
+// The factor on the initial LM damping (lambda_init): (position_reach / kDampedReach)^2 below
+// kDampedReach, else 1. The position rows' J^T J scales with the square of the lever arm while
+// the damping does not: on a 2.6 mm arm the default 3e-2 damped every step away, and the
+// restarts gave up on 56 of 300 reachable targets.
+double damping_scale(const IkProblem& problem);
+
 // The joints whose child bodies the problem's objectives read (bodies_read): each enabled
 // objective's links and their ancestors, in model order. Empty when an objective reads every
 // body or the list would hold every joint (FK then computes all of them).

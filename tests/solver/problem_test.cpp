@@ -388,4 +388,32 @@ TEST(ObjectiveFkJoints, TheObjectivesLinksAndTheirAncestorsOnly) {
   EXPECT_TRUE(objective_fk_joints(pr).empty());  // nothing read: no list
 }
 
+// offsets below joint 1 and its TCP (1.0897 m: factor 1), the same arm at 1/400 of its size
+// (the square of its reach over 0.5 m), a point off the link, and no position rows (1)
+TEST(Problem, TheDampingScalesWithTheSquareOfAShortLeverArm) {
+  const double panda_reach = 0.316 + 0.0825 + std::hypot(0.0825, 0.384) + 0.088 + 0.107 + 0.1034;
+  auto model = std::make_shared<Model>(test::panda());
+  IkProblem problem(model, 1);
+  const int tcp = model->find_body("panda_hand_tcp");
+  problem.add_pose(tcp);
+  EXPECT_NEAR(position_reach(problem), panda_reach, 1e-12);
+  EXPECT_EQ(damping_scale(problem), 1.0);
+
+  auto tiny = std::make_shared<Model>(test::panda(0.0025));
+  IkProblem small(tiny, 1);
+  const int pose = small.add_pose(tiny->find_body("panda_hand_tcp"));
+  EXPECT_NEAR(position_reach(small), 0.0025 * panda_reach, 1e-15);
+  EXPECT_NEAR(damping_scale(small), std::pow(0.0025 * panda_reach / kDampedReach, 2), 1e-15);
+  // a point 1 mm off the link lengthens the arm by its offset
+  small.add_position(tiny->find_body("panda_link7"), {0.001, 0, 0});
+  EXPECT_GT(position_reach(small), 0.0025 * panda_reach);
+  // rotation rows alone scale with nothing
+  IkProblem turn(tiny, 1);
+  turn.add_rotation(tiny->find_body("panda_hand_tcp"));
+  EXPECT_EQ(position_reach(turn), 0.0);
+  EXPECT_EQ(damping_scale(turn), 1.0);
+  small.set_enabled(pose, false);
+  EXPECT_NEAR(position_reach(small), 0.0025 * (panda_reach - 0.107 - 0.1034) + 0.001, 1e-12);
+}
+
 }  // namespace ikwb

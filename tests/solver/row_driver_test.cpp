@@ -425,9 +425,11 @@ TEST(KernelBodiesOnHost, ScratchLayoutIsDisjointWithOddStride) {
 
 TEST(RowDriver, TimeBudgetInNanosecondsAndNoneOverTheLimit) {
   SolverSettings s;
+  const PandaHand pp;
+  const IkProblem problem(pp.model, 1);
   auto budget_ns = [&](double seconds) {
     s.time_budget_s = seconds;
-    return make_row_driver_config<float>(s).time_budget_ns;
+    return make_row_driver_config<float>(s, problem).time_budget_ns;
   };
   EXPECT_EQ(budget_ns(0.0), 0u);
   EXPECT_EQ(budget_ns(0.5), 500000000u);
@@ -528,7 +530,7 @@ TEST(RowDriver, KeepsTheLowestMeritAttemptAndCountsEveryIteration) {
   row.converged = {false, false, false};
   SolverSettings s;
   s.max_restarts = 2;
-  RowResult<double> r = row.run(make_row_driver_config<double>(s));
+  RowResult<double> r = row.run(make_row_driver_config<double>(s, row.problem));
   EXPECT_EQ(row.calls, 3);
   EXPECT_EQ(r.iterations, 10 + 11 + 12);
   EXPECT_EQ(r.eval.soft_cost, 1.0);
@@ -543,7 +545,7 @@ TEST(RowDriver, StopsAtTheFirstConvergedAttemptAndPrefersIt) {
   row.converged = {false, true, true};
   SolverSettings s;
   s.max_restarts = 2;
-  RowResult<double> r = row.run(make_row_driver_config<double>(s));
+  RowResult<double> r = row.run(make_row_driver_config<double>(s, row.problem));
   EXPECT_EQ(row.calls, 2);
   EXPECT_EQ(r.iterations, 10 + 11);
   EXPECT_EQ(r.converged, 1);
@@ -557,7 +559,7 @@ TEST(RowDriver, RestartsStopAtTheDeadline) {
   row.converged = {false, false};
   SolverSettings s;
   s.max_restarts = 1;
-  RowResult<double> r = row.run(make_row_driver_config<double>(s), 0);
+  RowResult<double> r = row.run(make_row_driver_config<double>(s, row.problem), 0);
   EXPECT_EQ(row.calls, 1);
   EXPECT_EQ(r.iterations, 10);
 }
@@ -569,7 +571,7 @@ TEST(RowDriver, EveryAttemptGetsTheNullSpacePosture) {
   row.converged = {false, false};
   SolverSettings s;
   s.max_restarts = 1;
-  row.run(make_row_driver_config<double>(s));
+  row.run(make_row_driver_config<double>(s, row.problem));
   const int nq = row.pp.model->coord_count;
   ASSERT_EQ(row.null_rests.size(), 2u);
   for (const double* rest : row.null_rests)

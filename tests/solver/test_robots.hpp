@@ -9,8 +9,10 @@
 namespace ikwb::test {
 
 // Appends a Panda arm (joints 1..7 and the hand TCP) to `parent` (its link0); names get `prefix`
-// (bodies prefix + "link1".."link7", prefix + "hand_tcp"). Returns the TCP body.
-inline int add_panda_chain(ModelBuilder& b, int parent, const std::string& prefix) {
+// (bodies prefix + "link1".."link7", prefix + "hand_tcp"), its lengths times `scale`. Returns the
+// TCP body.
+inline int add_panda_chain(ModelBuilder& b, int parent, const std::string& prefix,
+                           double scale = 1.0) {
   const double pi = M_PI;
   struct J {
     double x, y, z, roll, lo, hi;
@@ -24,11 +26,12 @@ inline int add_panda_chain(ModelBuilder& b, int parent, const std::string& prefi
   int prev = parent;
   for (int i = 0; i < 7; ++i) {
     int body = b.add_body(prefix + "link" + std::to_string(i + 1));
-    JointSpec s{prefix + "joint" + std::to_string(i + 1),
-                JointType::kRevolute,
-                prev,
-                body,
-                {{js[i].x, js[i].y, js[i].z}, quat_from_rpy(js[i].roll, 0.0, 0.0)}};
+    JointSpec s{
+        prefix + "joint" + std::to_string(i + 1),
+        JointType::kRevolute,
+        prev,
+        body,
+        {{scale * js[i].x, scale * js[i].y, scale * js[i].z}, quat_from_rpy(js[i].roll, 0.0, 0.0)}};
     s.axis = {0, 0, 1};
     s.lower = js[i].lo;
     s.upper = js[i].hi;
@@ -40,18 +43,19 @@ inline int add_panda_chain(ModelBuilder& b, int parent, const std::string& prefi
                JointType::kFixed,
                prev,
                tcp,
-               {{0, 0, 0.107 + 0.1034}, quat_from_rpy(0.0, 0.0, -pi / 4)}});
+               {{0, 0, scale * (0.107 + 0.1034)}, quat_from_rpy(0.0, 0.0, -pi / 4)}});
   return tcp;
 }
 
 // Franka Emika Panda: joint origins and limits as published in franka_description, with the
 // hand TCP 0.1034 m beyond the hand. Bodies: panda_link0..7, panda_hand_tcp.
-inline Model panda() {
+// `scale` multiplies every length (a Panda of 5 mm for 0.005).
+inline Model panda(double scale = 1.0) {
   ModelBuilder b;
   b.model().name = "panda";
   int base = b.add_body("panda_link0");
   b.add_joint({"panda_base", JointType::kFixed, -1, base});
-  add_panda_chain(b, base, "panda_");
+  add_panda_chain(b, base, "panda_", scale);
   return b.finalize();
 }
 

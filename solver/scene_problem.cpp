@@ -403,6 +403,30 @@ void warn_support_margin(std::size_t index, const Objective& o,
                      (o.name.empty() ? "" : " \"" + o.name + "\"") + " (support_polygon): " + text);
 }
 
+namespace {
+
+// Narrows the source of mimic joint j (lower / upper: dof_count, as the scene has them so far) to
+// the values that keep j within b, as ModelBuilder::narrow_mimic_sources narrows a URDF mimic's;
+// "" when done, else why not (a continuous source, no value or one value of it in range).
+std::string narrow_mimic_source(const Model& m, int j, const std::array<double, 2>& b,
+                                std::vector<double>& lower, std::vector<double>& upper) {
+  const int src = m.joint_mimic[j];
+  const double k = m.joint_mimic_multiplier[j], o = m.joint_mimic_offset[j];
+  if (JointType(m.joint_type[src]) == JointType::kContinuous || m.joint_periodic[src])
+    return "its source is continuous, and has no limits";
+  if (k == 0) return "it does not move (multiplier 0)";
+  double lo = (b[0] - o) / k, hi = (b[1] - o) / k;
+  if (k < 0) std::swap(lo, hi);
+  const int d = m.joint_qd_start[src];
+  const double n_lo = std::max(lower[d], lo), n_hi = std::min(upper[d], hi);
+  if (!(n_lo < n_hi)) return "no range of its source within its limits keeps these";
+  lower[d] = n_lo;
+  upper[d] = n_hi;
+  return "";
+}
+
+}  // namespace
+
 SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   SceneSetup s;
   s.rest_q = m.neutral_configuration();
@@ -430,7 +454,8 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
   s.dof_upper = m.dof_upper;
   for (const auto& [name, b] : scene.joint_limits) {
     int j = m.find_joint(name);
-    if (j < 0 || m.joint_mimic[j] >= 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) {
+    if (j >= 0 && m.joint_mimic[j] >= 0) continue;  // below, once their sources' are in
+    if (j < 0 || joint_type_dof_count(JointType(m.joint_type[j])) != 1) {
       s.warnings.push_back("joint_limits: '" + name +
                            "' is not a moving 1-dof joint of the robot, ignored");
       ++s.left_out;
@@ -447,6 +472,19 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
     s.dof_upper[d] = b[1];
     if (limits_edited(m, d, b[0], b[1]) && (b[0] < m.dof_lower[d] || b[1] > m.dof_upper[d]))
       s.warnings.push_back("joint_limits: '" + name + "' reaches beyond the robot file's limits");
+  }
+  // a mimic joint's limits narrow its source's, as a URDF mimic's <limit> does (they were
+  // ignored, the warning calling the joint one that does not move)
+  for (const auto& [name, b] : scene.joint_limits) {
+    const int j = m.find_joint(name);
+    if (j < 0 || m.joint_mimic[j] < 0) continue;
+    const int src = m.joint_mimic[j];
+    const std::string why = narrow_mimic_source(m, j, b, s.dof_lower, s.dof_upper);
+    if (!why.empty()) {
+      s.warnings.push_back("joint_limits: '" + name + "' follows '" + m.joint_name[src] +
+                           "' (mimic): " + why + ", ignored");
+      ++s.left_out;
+    }
   }
   for (const std::string& name : scene.joint_locks) {
     int j = m.find_joint(name);

@@ -254,6 +254,47 @@ TEST(SceneProblem, LimitsOfAContinuousJointAreIgnoredWithAWarning) {
   EXPECT_EQ(setup.dof_upper[shoulder], 1.0);
 }
 
+// a mimic joint's scene limits narrow its source's, as a URDF mimic's <limit> does (they were
+// ignored with a warning that called the joint one that does not move); a continuous source, or
+// limits no value of the source keeps, are a warning
+TEST(SceneProblem, AMimicJointsLimitsNarrowItsSource) {
+  const std::string urdf = R"(<robot name="m"><link name="a"/><link name="b"/><link name="c"/>
+    <link name="d"/><link name="e"/>
+    <joint name="src" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+    <joint name="follower" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
+      <origin xyz="0.1 0 0"/><limit lower="-5" upper="5" effort="1" velocity="1"/>
+      <mimic joint="src" multiplier="-0.5" offset="0.2"/></joint>
+    <joint name="spin" type="continuous"><parent link="c"/><child link="d"/><axis xyz="0 0 1"/>
+      </joint>
+    <joint name="geared" type="revolute"><parent link="d"/><child link="e"/><axis xyz="0 0 1"/>
+      <limit lower="-5" upper="5" effort="1" velocity="1"/><mimic joint="spin"/></joint>
+    </robot>)";
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  auto m = load_urdf_string(urdf, "m.urdf", "", opt).model;
+  Scene scene = parse_scene(R"({"version": 1, "robot": "x", "joint_limits": {
+    "follower": [0, 0.3], "geared": [-1, 1], "src": [-1.5, 1.5]}})",
+                            "limits.json", "");
+  SceneSetup setup = resolve_scene(*m, scene);
+  const int src = m->joint_qd_start[m->find_joint("src")];
+  // follower = -0.5 src + 0.2 within [0, 0.3]: src within [-0.2, 0.4] (inside the scene's own)
+  EXPECT_NEAR(setup.dof_lower[src], -0.2, 1e-12);
+  EXPECT_NEAR(setup.dof_upper[src], 0.4, 1e-12);
+  ASSERT_EQ(setup.warnings.size(), 1u);
+  EXPECT_EQ(setup.warnings[0],
+            "joint_limits: 'geared' follows 'spin' (mimic): its source is continuous, and has no "
+            "limits, ignored");
+  // limits the source cannot keep: follower within [2, 3] needs src below -3.6
+  scene.joint_limits["follower"] = {2, 3};
+  setup = resolve_scene(*m, scene);
+  EXPECT_EQ(setup.dof_lower[src], -1.5);
+  ASSERT_EQ(setup.warnings.size(), 2u);
+  EXPECT_EQ(setup.warnings[0],
+            "joint_limits: 'follower' follows 'src' (mimic): no range of its source within its "
+            "limits keeps these, ignored");
+}
+
 // a joint_q value beyond the limits in force is moved into them with a warning that names it
 // (90 typed in degrees read as 2.8973 rad without a word), and counts as left out (Save would
 // write the moved value over the file's)

@@ -287,32 +287,22 @@ TEST(Mjcf, TheWorldsGeomsAreNamedAsNotCarriedOver) {
 // neither)
 TEST(Mjcf, AnUnknownDefaultClassIsNamedWithTheFilesClasses) {
   test::TempDir dir;
-  const std::string path = dir.write(
-      "class.xml",
-      "<mujoco>\n<default><default class=\"knee\"><joint range=\"0 1\"/></default></default>\n"
-      "<worldbody><body name=\"a\">\n<joint name=\"j\" class=\"kne\"/><geom size=\".1\"/>"
-      "</body></worldbody></mujoco>");
-  try {
-    load_mjcf_file(path);
-    ADD_FAILURE() << "loaded";
-  } catch (const ModelError& e) {
-    EXPECT_NE(std::string(e.what()).find("line 4 (class 'kne'; the file's classes: 'knee')"),
-              std::string::npos)
-        << e.what();
-  }
-  // a body's childclass, which MuJoCo reports in other words
-  const std::string child = dir.write(
-      "childclass.xml",
-      "<mujoco>\n<default><default class=\"knee\"><joint range=\"0 1\"/></default></default>\n"
-      "<worldbody>\n<body name=\"a\" childclass=\"knees\"><joint name=\"j\"/><geom size=\".1\"/>"
-      "</body></worldbody></mujoco>");
-  try {
-    load_mjcf_file(child);
-    ADD_FAILURE() << "loaded";
-  } catch (const ModelError& e) {
-    EXPECT_NE(std::string(e.what()).find("line 4 (class 'knees'; the file's classes: 'knee')"),
-              std::string::npos)
-        << e.what();
+  const std::string defaults =
+      "<mujoco>\n<default><default class=\"knee\"><joint range=\"0 1\"/></default></default>\n";
+  // a joint's class; a body's childclass, which MuJoCo reports in other words
+  const std::pair<std::string, std::string> cases[] = {
+      {"<worldbody><body name=\"a\">\n<joint name=\"j\" class=\"kne\"/>",
+       "line 4 (class 'kne'; the file's classes: 'knee')"},
+      {"<worldbody>\n<body name=\"a\" childclass=\"knees\"><joint name=\"j\"/>",
+       "line 4 (class 'knees'; the file's classes: 'knee')"}};
+  for (const auto& [body, named] : cases) {
+    try {
+      load_mjcf_file(dir.write(
+          "class.xml", defaults + body + "<geom size=\".1\"/></body></worldbody></mujoco>"));
+      ADD_FAILURE() << "loaded: " << body;
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -19,9 +19,9 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <map>
 
 #include "engine/core/mjcf_meshes.hpp"
-#include "engine/core/mjcf_orientation.hpp"
 #include "engine/core/mjcf_text.hpp"
 #include "engine/core/name_text.hpp"
 
@@ -52,8 +52,8 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// a site's own orientation and MuJoCo's differ beyond this (rad): MuJoCo took its class's
-constexpr double kSiteAngleTolerance = 1e-9;
+// two site orientations differ where 1 - |q1 . q2| is above this (about 3e-6 rad)
+constexpr double kSiteQuatTolerance = 1e-12;
 // the mass repair_for_newer's compiler bound gives a massless moving body (kg)
 constexpr double kBoundMass = 1e-9;
 
@@ -536,6 +536,34 @@ mjModel* compile(const std::string& path, bool strict, MjcfSources& sources, Mjc
   return m;
 }
 
+// The orientations (w, x, y, z, relative to the site's body as MuJoCo compiled it) of the `own`
+// sites, compiled again without the <default> sections' site orientations
+// (strip_default_site_orientations), so that each is MuJoCo's own reading of the site's
+// attribute (fused static bodies, the compiler's settings in document order, a class's fromto);
+// empty when no class sets a site orientation, or that compile fails.
+std::map<std::string, std::array<mjtNum, 4> > own_site_quats(
+    const MjcfSources& sources, MjcfMeshFiles& meshes, const std::vector<SiteOrientation>& own) {
+  std::map<std::string, std::array<mjtNum, 4> > quats;
+  MjcfSources plain = sources;
+  if (own.empty() || !strip_default_site_orientations(plain)) return quats;
+  Copies copies;
+  if (write_copies_somewhere(plain, &copies)) {
+    char error[1024] = "";
+    if (mjModel* m =
+            mj_loadXML(copies.paths[0].string().c_str(), meshes.vfs(), error, sizeof error)) {
+      for (const SiteOrientation& o : own) {
+        const int st = mj_name2id(m, mjOBJ_SITE, o.name.c_str());
+        if (st >= 0)
+          quats[o.name] = {m->site_quat[4 * st], m->site_quat[4 * st + 1], m->site_quat[4 * st + 2],
+                           m->site_quat[4 * st + 3]};
+      }
+      mj_deleteModel(m);
+    }
+  }
+  remove_copies(copies);
+  return quats;
+}
+
 // [SECTION] floating base
 
 // The name of the free joint --floating-base puts above the root body ("root_joint", or
@@ -834,8 +862,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     // "_site" appended (a warning says so), and the fixed joint is NAME_weld unless a joint has
     // that name (then NAME_weld2, ...). A site's own orientation attribute wins over its default
     // class's, as the MJCF reference has it (MuJoCo 2.2.2 kept a class's euler over a site's
-    // own axisangle, xyaxes, zaxis or quat; mjcf_orientation.hpp)
-    std::vector<SiteOrientation> own = own_site_orientations(sources);
+    // own axisangle, xyaxes, zaxis or quat, turning a review's sites 7.6 to 120 degrees)
+    const std::vector<SiteOrientation> own = own_site_orientations(sources);
+    const std::map<std::string, std::array<mjtNum, 4> > own_quats =
+        own_site_quats(sources, meshes, own);
     std::string overridden;
     int overrides = 0;
     for (int st = 0; st < m->nsite; ++st) {
@@ -857,17 +887,20 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       s.type = JointType::kFixed;
       s.parent = body_of[mb];
       s.child = b.add_body(name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
-      std::array<double, 4> quat = {m->site_quat[4 * st], m->site_quat[4 * st + 1],
-                                    m->site_quat[4 * st + 2], m->site_quat[4 * st + 3]};
-      const auto mine = std::find_if(own.begin(), own.end(),
-                                     [&](const SiteOrientation& o) { return o.name == raw; });
-      if (mine != own.end() && quat_angle_between(mine->quat, quat) > kSiteAngleTolerance) {
-        quat = mine->quat;
+      const mjtNum* quat = m->site_quat + 4 * st;
+      const auto its_own = own_quats.find(raw);
+      if (its_own != own_quats.end() &&
+          1 - std::fabs(quat[0] * its_own->second[0] + quat[1] * its_own->second[1] +
+                        quat[2] * its_own->second[2] + quat[3] * its_own->second[3]) >
+              kSiteQuatTolerance) {
+        quat = its_own->second.data();
+        const auto mine = std::find_if(own.begin(), own.end(),
+                                       [&](const SiteOrientation& o) { return o.name == raw; });
         overridden += (overridden.empty() ? "'" : ", '") + printable_name(raw) + "' (" +
                       mine->attribute + ", " + mine->place + ")";
         ++overrides;
       }
-      s.X_p = {vec3(m->site_pos + 3 * st), quat_wxyz(quat.data())};
+      s.X_p = {vec3(m->site_pos + 3 * st), quat_wxyz(quat)};
       b.add_joint(s);
     }
     if (!overridden.empty())

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include "engine/core/text_file.hpp"
 
@@ -112,6 +113,86 @@ std::string bad_number_attribute(const MjcfSources& sources) {
       }
     }
   return "";
+}
+
+namespace {
+
+constexpr const char* kOrientations[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
+
+bool is_orientation(const std::string& attribute) {
+  return std::find(std::begin(kOrientations), std::end(kOrientations), attribute) !=
+         std::end(kOrientations);
+}
+
+// [begin, end) of each outermost <default> section of `text`, comments skipped
+std::vector<std::pair<std::size_t, std::size_t>> default_sections(const std::string& text) {
+  std::vector<std::pair<std::size_t, int>> marks;  // offset, +1 opens / -1 closes
+  for (const StartTag& tag : start_tags(text, "default")) {
+    const std::size_t close = text.find('>', tag.begin);
+    if (close != std::string::npos && text[close - 1] != '/') marks.push_back({tag.begin, +1});
+  }
+  for (std::size_t at = text.find("</default"); at != std::string::npos;
+       at = text.find("</default", at + 1)) {
+    const std::size_t comment = text.rfind("<!--", at);
+    if (comment != std::string::npos && text.find("-->", comment) > at) continue;
+    marks.push_back({at, -1});
+  }
+  std::sort(marks.begin(), marks.end());
+  std::vector<std::pair<std::size_t, std::size_t>> sections;
+  int depth = 0;
+  std::size_t begin = 0;
+  for (const auto& [at, step] : marks) {
+    if (depth == 0 && step > 0) begin = at;
+    depth = std::max(0, depth + step);
+    if (depth == 0 && step < 0) sections.push_back({begin, at});
+  }
+  if (depth > 0) sections.push_back({begin, text.size()});
+  return sections;
+}
+
+bool in_sections(const std::vector<std::pair<std::size_t, std::size_t>>& sections, std::size_t at) {
+  return std::any_of(sections.begin(), sections.end(),
+                     [&](const auto& s) { return at >= s.first && at < s.second; });
+}
+
+}  // namespace
+
+std::vector<SiteOrientation> own_site_orientations(const MjcfSources& sources) {
+  std::vector<SiteOrientation> out;
+  for (std::size_t f = 0; f < sources.texts.size(); ++f) {
+    const std::string& text = sources.texts[f];
+    const auto sections = default_sections(text);
+    for (const StartTag& tag : start_tags(text, "site")) {
+      if (in_sections(sections, tag.begin)) continue;
+      SiteOrientation s;
+      for (const TagAttribute& a : tag.attributes) {
+        if (a.name == "name") s.name = a.value;
+        if (is_orientation(a.name)) s.attribute = a.name;
+      }
+      if (s.name.empty() || s.attribute.empty()) continue;
+      s.place = sources.paths[f] + ":" + std::to_string(line_of(text, tag.begin));
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+bool strip_default_site_orientations(MjcfSources& sources) {
+  bool stripped = false;
+  for (std::string& text : sources.texts) {
+    const auto sections = default_sections(text);
+    const std::vector<StartTag> tags = start_tags(text, "site");
+    // from the end, so that earlier offsets stay valid
+    for (auto t = tags.rbegin(); t != tags.rend(); ++t) {
+      if (!in_sections(sections, t->begin)) continue;
+      for (auto a = t->attributes.rbegin(); a != t->attributes.rend(); ++a)
+        if (is_orientation(a->name)) {
+          text.erase(a->begin, a->end - a->begin);
+          stripped = true;
+        }
+    }
+  }
+  return stripped;
 }
 
 std::string message_field(const std::string& error, const std::string& key, char end) {

@@ -48,6 +48,19 @@ MjcfSources read_sources(const std::string& path);
 // mass 6.4 mm).
 std::string bad_number_attribute(const MjcfSources& sources);
 
+// A named <site> outside the <default> sections that sets an orientation attribute of its own
+// (quat, axisangle, euler, xyaxes or zaxis): its name, the attribute and "FILE:LINE".
+struct SiteOrientation {
+  std::string name, attribute, place;
+};
+std::vector<SiteOrientation> own_site_orientations(const MjcfSources& sources);
+
+// Removes the orientation attributes of the <site> tags inside the <default> sections, keeping
+// every line; false when there were none. MuJoCo 2.2.2 keeps a class's euler over a site's own
+// axisangle, xyaxes, zaxis or quat, where the MJCF reference (and newer MuJoCo) gives the site's
+// own attribute precedence: the sources compiled again without them give each such site its own.
+bool strip_default_site_orientations(MjcfSources& sources);
+
 // the text after `key` in MuJoCo's message up to `end`, or ""
 std::string message_field(const std::string& error, const std::string& key, char end);
 

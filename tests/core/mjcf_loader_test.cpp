@@ -17,7 +17,6 @@
 #include "core/temp_files.hpp"
 #include "engine/core/collision_geometry.hpp"
 #include "engine/core/fk.hpp"
-#include "engine/core/mjcf_orientation.hpp"
 #include "solver/objective_whole_body.hpp"
 
 #ifdef IKWB_HAVE_MUJOCO
@@ -1039,50 +1038,57 @@ TEST(Mjcf, ASitesOwnOrientationWinsOverItsDefaultClasss) {
       {"s_z", {h, -h, 0, 0}},    {"s_xy", {h, 0, 0, h}},    {"s_quat", {h, 0, 0, h}}};
   for (const auto& [name, q] : expected) {
     const Quat<double>& x = s.body_q[m.find_body(name)].q;
-    EXPECT_LT(quat_angle_between({x.w, x.x, x.y, x.z}, q), 1e-6) << name;
+    EXPECT_NEAR(std::fabs(x.w * q[0] + x.x * q[1] + x.y * q[2] + x.z * q[3]), 1.0, 1e-12) << name;
   }
 }
 
-// The orientation attributes as MuJoCo compiles them where no class gives one, under three
-// compiler settings (degrees and radians, intrinsic, extrinsic and mixed Euler sequences): the
-// site orientations the loader computes itself agree with MuJoCo's to 1e-12, so no site of a
-// file without such classes is changed (nor warned of)
-TEST(Mjcf, OwnSiteOrientationsAgreeWithMuJoCosCompile) {
+// Where no class sets a site's orientation, the site keeps MuJoCo's frame, whatever else moves
+// it: a static body fused into its parent (fusestatic), compiler settings in an included file
+// before the main file's (document order), a class's fromto over the site's own quat. A review
+// found the first version, which computed the sites' own orientations itself, turning each 90
+// degrees with a warning blaming a class the file did not have.
+TEST(Mjcf, SitesKeepMuJoCosFrameWhereNoClassSetsTheirOrientation) {
   test::TempDir dir;
-  const std::pair<const char*, const char*> settings[] = {
-      {"degree", "zyx"}, {"radian", "XYZ"}, {"radian", "xYz"}};
-  for (const auto& [angle, seq] : settings) {
-    const bool deg = std::string(angle) == "degree";
-    auto a = [&](double v) { return std::to_string(deg ? v * 180 / M_PI : v); };
-    const std::string path = dir.write(
-        std::string("own_") + seq + ".xml",
-        std::string("<mujoco><compiler angle=\"") + angle + "\" eulerseq=\"" + seq +
-            "\"/><worldbody><body name=\"b\"><joint name=\"j\"/><geom size=\".1\" mass=\"1\"/>"
-            "<site name=\"quat\" quat=\"0.9 0.1 -0.3 0.2\"/>"
-            "<site name=\"aa\" axisangle=\"1 -2 0.5 " +
-            a(0.7) +
-            "\"/>"
-            "<site name=\"euler\" euler=\"" +
-            a(0.3) + " " + a(-1.1) + " " + a(2.5) +
-            "\"/>"
-            "<site name=\"xy\" xyaxes=\"0.3 0.9 -0.2 -1 0.4 0.3\"/>"
-            "<site name=\"z\" zaxis=\"0.2 -0.5 0.8\"/>"
-            "<site name=\"down\" zaxis=\"0 0 -2\"/>"
-            "<site name=\"up\" zaxis=\"0 0 1\"/>"
-            "</body></worldbody></mujoco>");
+  const std::string joint = "<joint name=\"j\" axis=\"0 0 1\"/><geom size=\".1\"/>";
+  dir.write("degrees.xml", "<mujoco><compiler angle=\"degree\"/></mujoco>");
+  const std::string files[] = {
+      dir.write("fuse.xml", "<mujoco><compiler fusestatic=\"true\"/><worldbody><body name=\"b\">" +
+                                joint +
+                                "<body name=\"static\" euler=\"0 0 90\" pos=\"0.1 0 0\">"
+                                "<geom size=\".05\"/><site name=\"s\" euler=\"90 0 0\"/></body>"
+                                "</body></worldbody></mujoco>"),
+      dir.write("order.xml",
+                "<mujoco><include file=\"degrees.xml\"/><compiler angle=\"radian\"/>"
+                "<worldbody><body name=\"b\">" +
+                    joint +
+                    "<site name=\"s\" euler=\"0 0 1.5707963267948966\"/></body>"
+                    "</worldbody></mujoco>"),
+      dir.write("fromto.xml",
+                "<mujoco><default><default class=\"ft\"><site type=\"capsule\" "
+                "fromto=\"0 0 0 1 0 0\" size=\"0.01\" euler=\"0 0 30\"/></default></default>"
+                "<worldbody><body name=\"b\">" +
+                    joint +
+                    "<site name=\"s\" class=\"ft\" quat=\"1 0 0 0\"/></body>"
+                    "</worldbody></mujoco>")};
+  for (const std::string& path : files) {
     const LoadResult r = load_mjcf_file(path);
     for (const std::string& w : r.warnings)
       EXPECT_EQ(w.find("own orientation"), std::string::npos) << w;
     char error[512];
     mjModel* mm = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
     ASSERT_TRUE(mm) << error;
-    const std::vector<SiteOrientation> own = own_site_orientations(read_sources(path));
-    EXPECT_EQ(own.size(), 7u);
-    for (const SiteOrientation& o : own) {
-      const mjtNum* q = mm->site_quat + 4 * mj_name2id(mm, mjOBJ_SITE, o.name.c_str());
-      EXPECT_LT(quat_angle_between(o.quat, {q[0], q[1], q[2], q[3]}), 1e-12)
-          << seq << " " << o.name;
+    mjData* d = mj_makeData(mm);
+    mj_kinematics(mm, d);
+    State s(*r.model);
+    eval_fk(*r.model, std::vector<double>{0.0}, {}, s);
+    const mjtNum* x = d->site_xmat + 9 * mj_name2id(mm, mjOBJ_SITE, "s");
+    const Quat<double>& q = s.body_q[r.model->find_body("s")].q;
+    for (int c = 0; c < 3; ++c) {
+      const Vec3<double> e{double(c == 0), double(c == 1), double(c == 2)};
+      const Vec3<double> col = rotate(q, e);
+      EXPECT_LT(length(col - Vec3<double>{x[c], x[3 + c], x[6 + c]}), 1e-12) << path;
     }
+    mj_deleteData(d);
     mj_deleteModel(mm);
   }
 }

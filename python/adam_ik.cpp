@@ -82,7 +82,7 @@ py::dict without_ipopt_settings(const py::dict& settings, const std::string& wha
     const std::string text = what + ": CasADi / IPOPT settings " + set_aside +
                              " ignored: this solver is neither (its own settings go by scene "
                              "key: tol_position, iterations, ...)";
-    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 2) != 0) throw py::error_already_set();
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
   }
   return ours;
 }

@@ -419,7 +419,7 @@ std::string narrow_mimic_source(const Model& m, int j, const std::array<double, 
   if (k < 0) std::swap(lo, hi);
   const int d = m.joint_qd_start[src];
   const double n_lo = std::max(lower[d], lo), n_hi = std::min(upper[d], hi);
-  if (!(n_lo < n_hi)) return "no range of its source within its limits keeps these";
+  if (!(n_lo <= n_hi)) return "no value of its source within its limits keeps these";
   lower[d] = n_lo;
   upper[d] = n_hi;
   return "";

@@ -52,7 +52,9 @@ constexpr const char* kSummary =
     "of the limits, up to 50 uniform restarts (a seed is restarted when 4 iterations pass\n"
     "without its cost falling below 0.7 of\n"
     "where it last did), initial damping 3e-2\n"
-    "(the workbench, starting close to the answer: 1e-3), tolerances 1e-4 m and 1e-3 rad,\n"
+    "(the workbench, starting close to the answer: 1e-3; either times (L / 0.5 m)^2 where the\n"
+    "targeted points are L < 0.5 m from their chain's first moving joint), tolerances 1e-4 m\n"
+    "and 1e-3 rad,\n"
     "and a budget of 1 s per target (--budget-ms; 0 = none): when it runs out the\n"
     "target gets the best configuration found so far.\n"
     "\n"
@@ -712,10 +714,13 @@ int cmd_solve(int argc, char** argv) {
     std::fprintf(stderr, "ikwb solve: %s\n", e.what());
     return 1;
   }
-  // the summary's percentage, so a rate printed as 99.0% is not held under --min-success 99
-  if (min_success >= 0 && std::stod(format_percent(success, 1)) < min_success) {
+  if (min_success >= 0 && 100 * success < min_success) {
+    // as many decimals as show it under (98.96% read "99.0%, under --min-success 99")
+    std::string shown = format_percent(success, 1);
+    for (int d = 2; d <= 6 && std::stod(shown) >= min_success; ++d)
+      shown = format_percent(success, d);
     std::fprintf(stderr, "ikwb solve: %s%% of the lines converged, under --min-success %s\n",
-                 format_percent(success, 1).c_str(), args.get("min-success").c_str());
+                 shown.c_str(), args.get("min-success").c_str());
     return 3;
   }
   return 0;

@@ -144,9 +144,11 @@ std::string open_initial_robot(const ArgParser& args, gui::Ui& ui, bool script_o
     return gui::open_robot(ui, args.get("robot")) ? "" : "robot " + args.get("robot");
   if (args.has("urdf")) {
     // a shipped robot's name opens it with its preset, as --robot does (`ikwb humanoid` opened
-    // the bare robot, with nothing to drag); a file opens alone
+    // the bare robot, with nothing to drag); a file opens alone, and so does a name with
+    // --floating-base, which asks for the robot file made floating
     const std::string& arg = args.get("urdf");
-    if (resolve_robot(arg) != arg) return gui::open_robot(ui, arg) ? "" : "robot " + arg;
+    if (resolve_robot(arg) != arg && !args.has("floating-base"))
+      return gui::open_robot(ui, arg) ? "" : "robot " + arg;
     return app.load_robot(arg) ? "" : "robot " + arg;
   }
   if (script_opens_robot) return "";

@@ -484,6 +484,16 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
                    (attribute == "actuatorfrcrange" || attribute == "actuatorgravcomp")) ||
                   (element == "body" && attribute == "gravcomp");
   for (const char* v : visual) harmless = harmless || (element == v && !attribute.empty());
+  // alignfree / align "false" are newer MuJoCo's defaults, which move nothing ("true" moves free
+  // bodies' frames and is refused, with a hint)
+  if ((element == "compiler" && attribute == "alignfree") ||
+      (element == "freejoint" && attribute == "align")) {
+    harmless = true;
+    for (const std::string& text : s.texts)
+      for (const StartTag& tag : start_tags(text, element))
+        for (const TagAttribute& a : tag.attributes)
+          if (a.name == attribute && a.value != "false") harmless = false;
+  }
   return harmless &&
          drop_attributes(
              s, element, [&](const TagAttribute& a) { return a.name == attribute; }, warnings);

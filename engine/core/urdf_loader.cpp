@@ -499,8 +499,10 @@ void scan_joint(Messages& msg, Prescan& ps, XMLElement* e) {
         msg.repair(
             axis->GetLineNum(),
             context + describe(axis, "xyz") + " is not a unit vector (length " + length + ")",
-            std::string("normalised, as ROS's tools do: q is ") +
-                (j.type == "prismatic" ? "metres along" : "radians about") + " the unit axis");
+            std::string("normalised, as Pinocchio and KDL read it") +
+                (j.type == "planar"      ? " (the plane's normal)"
+                 : j.type == "prismatic" ? ": q is metres along the unit axis"
+                                         : ": q is radians about the unit axis"));
       }
     }
   }

@@ -863,6 +863,12 @@ TEST(CliSolveTargets, MinSuccessExitsWithThreeWhenTooFewConvergeAndStillWritesTh
 
   r = run_solve(targets, out, {"--min-success", "50"});
   EXPECT_EQ(r.code, 0) << r.err;
+  // held to the rate itself, not to the summary's rounding of it
+  r = run_solve(targets, out, {"--min-success", "50.01"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("50.0% of the lines converged, under --min-success 50.01"),
+            std::string::npos)
+      << r.err;
 
   for (const char* bad : {"101", "-1", "most"}) {
     r = run_solve(targets, out, {"--min-success", bad});

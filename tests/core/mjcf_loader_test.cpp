@@ -1121,6 +1121,19 @@ TEST(Mjcf, NewerAttributesThatMoveOrWeighBodiesAreRefusedWithAHint) {
       EXPECT_NE(std::string(e.what()).find(hint), std::string::npos) << e.what();
     }
   }
+  // "false", newer MuJoCo's default, moves nothing: dropped with a warning, as other newer
+  // attributes are
+  const LoadResult r = load_mjcf_file(
+      dir.write("align_false.xml",
+                "<mujoco><compiler alignfree=\"false\"/><worldbody><body name=\"a\">"
+                "<freejoint align=\"false\"/><geom size=\".1\"/></body></worldbody></mujoco>"));
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("attribute 'alignfree' on <compiler> is newer than MuJoCo 2.2.2 and "
+                               "cannot change kinematics or appearance: ignored"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("attribute 'align' on <freejoint>"), std::string::npos)
+      << r.warnings[1];
 }
 
 #else

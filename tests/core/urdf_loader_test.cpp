@@ -183,14 +183,16 @@ TEST(UrdfLoader, OffAxisJointsMatchEigenReference) {
   // axes that are not unit vectors are normalised, with a warning (a prismatic "0 0 3" moved
   // 1 m per unit of q without a word); --strict refuses them
   ASSERT_EQ(r.warnings.size(), 2u);
-  EXPECT_NE(r.warnings[0].find("joint 'rev': <axis xyz=\"0.3 -0.5 0.8\"> is not a unit vector "
-                               "(length 0.989949): normalised, as ROS's tools do: q is radians "
-                               "about the unit axis"),
+  EXPECT_NE(r.warnings[0].find(
+                "joint 'rev': <axis xyz=\"0.3 -0.5 0.8\"> is not a unit vector "
+                "(length 0.989949): normalised, as Pinocchio and KDL read it: q is radians "
+                "about the unit axis"),
             std::string::npos)
       << r.warnings[0];
-  EXPECT_NE(r.warnings[1].find("joint 'pri': <axis xyz=\"1 1 0\"> is not a unit vector (length "
-                               "1.41421): normalised, as ROS's tools do: q is metres along the "
-                               "unit axis"),
+  EXPECT_NE(r.warnings[1].find(
+                "joint 'pri': <axis xyz=\"1 1 0\"> is not a unit vector (length "
+                "1.41421): normalised, as Pinocchio and KDL read it: q is metres along the "
+                "unit axis"),
             std::string::npos)
       << r.warnings[1];
   UrdfOptions strict;

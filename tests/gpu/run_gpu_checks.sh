@@ -293,6 +293,7 @@ python_check() {
   case "$rc" in
     0) record python ok ;;
     2) record python "FAILED (CUDA unusable from Python)" ;;
+    4) record python "not run (no numpy for this python3)" ;;
     *) record python "FAILED (exit $rc)" ;;
   esac
 }

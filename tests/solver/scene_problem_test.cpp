@@ -291,7 +291,7 @@ TEST(SceneProblem, AMimicJointsLimitsNarrowItsSource) {
   EXPECT_EQ(setup.dof_lower[src], -1.5);
   ASSERT_EQ(setup.warnings.size(), 2u);
   EXPECT_EQ(setup.warnings[0],
-            "joint_limits: 'follower' follows 'src' (mimic): no range of its source within its "
+            "joint_limits: 'follower' follows 'src' (mimic): no value of its source within its "
             "limits keeps these, ignored");
 }
 

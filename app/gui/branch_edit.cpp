@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "app/gui/app_state.hpp"
+#include "app/gui/length_text.hpp"
 #include "app/gui/panels.hpp"
 #include "engine/render/glm_convert.hpp"
 #include "engine/render/overlay.hpp"
@@ -42,8 +43,7 @@ void warn_of_moved_bodies(AppState& app, const State& shown, const std::string& 
   }
   if (moved.empty()) return;
   std::sort(moved.begin(), moved.end(), std::greater<>());
-  char how_far[32];
-  std::snprintf(how_far, sizeof how_far, "%.1f mm", 1000.0 * moved[0].first);
+  const std::string how_far = length_text(moved[0].first, LengthUnit::kMillimetre, 1);
   std::string others;
   const std::size_t named = std::min<std::size_t>(moved.size(), 4);
   for (std::size_t k = 1; k < named; ++k)

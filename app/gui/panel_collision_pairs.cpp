@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/length_text.hpp"
 #include "app/gui/visuals.hpp"
 
 namespace ikwb::gui {
@@ -120,10 +121,8 @@ void draw_collision_pairs_window(AppState& app, bool* open) {
       for (const BodyDistance& d : app.collisions.pairs)
         if (d.obstacle < 0 && std::min(d.body_a, d.body_b) == a &&
             std::max(d.body_a, d.body_b) == b) {
-          char text[48];
-          std::snprintf(text, sizeof text, "%s%.1f mm", note.empty() ? "" : ", ",
-                        d.contact.distance * 1000.0);
-          note += text;
+          note += (note.empty() ? "" : ", ") +
+                  length_text(d.contact.distance, LengthUnit::kMillimetre, 1);
         }
       if (!note.empty()) {
         ImGui::SameLine();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/length_text.hpp"
 #include "app/gui/visuals.hpp"
 
 namespace ikwb::gui {
@@ -81,7 +82,7 @@ std::string amount_text(const std::string& text, double v, ShareUnit unit) {
   if (unit == ShareUnit::kRadian)
     std::snprintf(num, sizeof num, "  %.2f deg", v * 57.29577951308232);
   else if (unit == ShareUnit::kMetre)
-    std::snprintf(num, sizeof num, "  %.2f mm", v * 1000.0);
+    return text + "  " + length_text(v, LengthUnit::kMillimetre, 2);
   else
     std::snprintf(num, sizeof num, "  %.3g", v);
   return text + num;
@@ -141,9 +142,10 @@ constexpr float kPlotMinHeight = 44.0f;
 void collision_rows(const AppState& app) {
   const CollisionStatus& cs = app.collisions;
   if (cs.pairs.empty()) return;
-  char title[128];
-  std::snprintf(title, sizeof title, "Collisions: %d penetrating, %d within %.0f mm###collisions",
-                cs.penetrating_count, cs.near_count, cs.margin * 1000.0);
+  char title[160];
+  std::snprintf(title, sizeof title, "Collisions: %d penetrating, %d within %s###collisions",
+                cs.penetrating_count, cs.near_count,
+                length_text(cs.margin, LengthUnit::kMillimetre, 0).c_str());
   if (!ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float w = ImGui::GetContentRegionAvail().x, bh = ImGui::GetTextLineHeight();

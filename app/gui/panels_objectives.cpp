@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/gui/length_text.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/typed_field.hpp"
 #include "engine/core/scene.hpp"
@@ -26,7 +27,7 @@ std::string share_text(double share, ShareUnit unit) {
   if (unit == ShareUnit::kRadian)
     std::snprintf(buf, sizeof buf, "%.2f\xc2\xb0", share * kDeg);
   else if (unit == ShareUnit::kMetre)
-    std::snprintf(buf, sizeof buf, share < 1e-4 ? "%.3f mm" : "%.1f mm", 1000.0 * share);
+    return length_text(share, LengthUnit::kMillimetre, 1);
   else
     std::snprintf(buf, sizeof buf, "%.3g", share);
   return buf;
@@ -85,10 +86,11 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
     return;
   }
   if (s.status == ReachStatus::kOutOfReach) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "out of reach by %.1f cm (best effort)",
-                  100.0 * s.out_of_reach_by());
-    wrapped_text(kRed, o.kind().position_row >= 0 ? buf : "not reachable (best effort)");
+    wrapped_text(kRed, o.kind().position_row >= 0
+                           ? "out of reach by " +
+                                 length_text(s.out_of_reach_by(), LengthUnit::kCentimetre, 1) +
+                                 " (best effort)"
+                           : "not reachable (best effort)");
     if (!s.blocked_by.empty())
       wrapped_text(kRed, "kept further from it than it gets alone by " + blockers_text(app, s));
     if (std::isfinite(s.best_error)) wrapped_text(kGrey, best_error_text(s));
@@ -137,30 +139,22 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
 // collision kind), the margin less the centre of mass's depth inside the polygon (a support
 // polygon), the distance outside the box; > 0 is inside the margin, or outside the box.
 std::string clearance_text(const WorkbenchObjective& o) {
-  const double v = 1000.0 * o.status.violation, margin = 1000.0 * o.spec.params.margin;
-  char buf[96];
+  const double v = o.status.violation, margin = o.spec.params.margin;
+  auto mm = [](double metres) { return length_text(metres, LengthUnit::kMillimetre, 1); };
+  const std::string the_margin = "the " + mm(margin) + " margin";
   switch (o.type()) {
     case ObjectiveType::kSelfCollision:
     case ObjectiveType::kWorldCollision:
-      if (v > margin)
-        std::snprintf(buf, sizeof buf, "a pair penetrates by %.1f mm", v - margin);
-      else if (v > 0)
-        std::snprintf(buf, sizeof buf, "a pair %.1f mm inside the %.3g mm margin", v, margin);
-      else
-        std::snprintf(buf, sizeof buf, "every pair outside the %.3g mm margin", margin);
-      break;
+      if (v > margin) return "a pair penetrates by " + mm(v - margin);
+      if (v > 0) return "a pair " + mm(v) + " inside " + the_margin;
+      return "every pair outside " + the_margin;
     case ObjectiveType::kSupportPolygon:
-      if (v > margin)
-        std::snprintf(buf, sizeof buf, "CoM %.1f mm outside the polygon", v - margin);
-      else if (v > 0)
-        std::snprintf(buf, sizeof buf, "CoM %.1f mm inside the %.3g mm margin", v, margin);
-      else
-        std::snprintf(buf, sizeof buf, "CoM inside, clear of the %.3g mm margin", margin);
-      break;
+      if (v > margin) return "CoM " + mm(v - margin) + " outside the polygon";
+      if (v > 0) return "CoM " + mm(v) + " inside " + the_margin;
+      return "CoM inside, clear of " + the_margin;
     default:
-      std::snprintf(buf, sizeof buf, v > 0 ? "%.1f mm outside the box" : "inside the box", v);
+      return v > 0 ? mm(v) + " outside the box" : "inside the box";
   }
-  return buf;
 }
 
 void status_line(AppState& app, const WorkbenchObjective& o) {
@@ -180,15 +174,16 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
   char buf[160] = "";
   int n = 0;
   if (kind.position_row >= 0)
-    n += std::snprintf(buf + n, sizeof buf - n, "%s %.2f mm  ", kind.is_pair() ? "gap" : "pos",
-                       1000.0 * s.position_error);
+    n += std::snprintf(buf + n, sizeof buf - n, "%s %s  ", kind.is_pair() ? "gap" : "pos",
+                       length_text(s.position_error, LengthUnit::kMillimetre, 2).c_str());
   if (kind.rotation_row >= 0)
     n += std::snprintf(buf + n, sizeof buf - n, "rot %.2f\xc2\xb0  ", s.rotation_error * kDeg);
   if (kind.has(kFieldDistance) && s.violation > 0)
-    std::snprintf(buf + n, sizeof buf - n, "%.1f mm too close", 1000.0 * s.violation);
+    std::snprintf(buf + n, sizeof buf - n, "%s too close",
+                  length_text(s.violation, LengthUnit::kMillimetre, 1).c_str());
   else if (kind.has(kFieldDistance))
-    std::snprintf(buf + n, sizeof buf - n, "at least %.0f mm apart",
-                  1000.0 * o.spec.params.distance);
+    std::snprintf(buf + n, sizeof buf - n, "at least %s apart",
+                  length_text(o.spec.params.distance, LengthUnit::kMillimetre, 0).c_str());
   else if (kind.type == ObjectiveType::kJointLimits && s.violation > 0)
     std::snprintf(buf + n, sizeof buf - n, "violation %.3f", s.violation);
   else if (kind.type == ObjectiveType::kJointLimits)

@@ -89,7 +89,8 @@ void tolerance_widgets(SolverSettings& s) {
       member = std::clamp(v / unit, info.min, info.max);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.label);
   };
-  slider("##tolp", setting_for(&SolverSettings::tol_position), 1000.0, "%.3f mm");
+  // significant digits: a micro arm's 1e-7 m read "0.000 mm"
+  slider("##tolp", setting_for(&SolverSettings::tol_position), 1000.0, "%.3g mm");
   ImGui::SameLine();
   slider("##tolr", setting_for(&SolverSettings::tol_rotation), 57.29577951308232, "%.3f\xc2\xb0");
 }

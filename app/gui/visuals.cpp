@@ -1,5 +1,6 @@
 // Visualisation of residuals, joint limits, seed ghosts, branch edits and velocities.
 #include "app/gui/visuals.hpp"
+#include "app/gui/length_text.hpp"
 
 #include <imgui.h>
 
@@ -107,11 +108,11 @@ std::string miss_text(const WorkbenchObjective& o) {
   const ObjectiveStatus& st = o.status;
   constexpr double kDeg = 57.29577951308232;
   char buf[64];
+  const std::string position = length_text(st.position_error, LengthUnit::kMillimetre, 1);
   if (kind.position_row >= 0 && kind.rotation_row >= 0)
-    std::snprintf(buf, sizeof buf, "%.1f mm, %.1f deg", 1000.0 * st.position_error,
-                  st.rotation_error * kDeg);
+    std::snprintf(buf, sizeof buf, "%s, %.1f deg", position.c_str(), st.rotation_error * kDeg);
   else if (kind.position_row >= 0)
-    std::snprintf(buf, sizeof buf, "%.1f mm", 1000.0 * st.position_error);
+    return position;
   else if (kind.rotation_row >= 0)
     std::snprintf(buf, sizeof buf, "%.1f deg", st.rotation_error * kDeg);
   else if (kind.type == ObjectiveType::kOrientationCone)
@@ -119,7 +120,7 @@ std::string miss_text(const WorkbenchObjective& o) {
   else if (kind.type == ObjectiveType::kMinDistance || kind.type == ObjectiveType::kSelfCollision ||
            kind.type == ObjectiveType::kWorldCollision ||
            kind.type == ObjectiveType::kSupportPolygon)
-    std::snprintf(buf, sizeof buf, "%.1f mm", 1000.0 * st.violation);  // distances, in m
+    return length_text(st.violation, LengthUnit::kMillimetre, 1);  // distances, in m
   else
     std::snprintf(buf, sizeof buf, "%.3g", st.violation);
   return buf;
@@ -130,13 +131,11 @@ std::string out_of_reach_text(const WorkbenchObjective& o) {
   constexpr double kDeg = 57.29577951308232;
   const double reach = st.out_of_reach_by();
   char buf[64];
-  std::snprintf(buf, sizeof buf, "out of reach by %.1f cm", 100.0 * reach);
-  std::string text = buf;
-  // printed alike at 0.1 cm within half a millimetre
-  if (st.position_error - reach >= 5e-4) {
-    std::snprintf(buf, sizeof buf, ", %.1f cm short", 100.0 * st.position_error);
-    text += buf;
-  }
+  const std::string by = length_text(reach, LengthUnit::kCentimetre, 1);
+  std::string text = "out of reach by " + by;
+  // the error where it reads otherwise (the best effort without the others is nearer)
+  const std::string error = length_text(st.position_error, LengthUnit::kCentimetre, 1);
+  if (st.position_error > reach && error != by) text += ", " + error + " short";
   if (o.kind().rotation_row >= 0) {
     std::snprintf(buf, sizeof buf, ", %.1f deg off", st.rotation_error * kDeg);
     text += buf;

@@ -1,6 +1,7 @@
 // AppState: robot loading, configuration edits, objectives and the sync point with IkProblem.
 // Scene mapping (apply_scene / make_scene) lives in scene_bridge.cpp.
 #include "app/gui/app_state.hpp"
+#include "app/gui/length_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,22 @@ constexpr std::size_t kMaxMessages = 1000;
 // joint robot listed) aborted the workbench.
 constexpr std::size_t kMaxMessageBytes = 2000;
 constexpr int kMaxWarningsShown = 8;
+// the size (m, the diagonal of the body origins' bounds) from which a new objective takes the
+// default margins whole; the smallest shipped robot, the quadruped, is 0.66 m
+constexpr double kMarginsFullFrom = 0.5;
+// a robot smaller than this (m, the same measure) is told what the position tolerance is to it
+constexpr double kSmallRobot = 0.1;
+// the diagonal of the body origins' bounds (m)
+double body_extent(const std::vector<Transform<double>>& body_q) {
+  if (body_q.empty()) return 0;
+  Vec3<double> lo = body_q[0].p, hi = lo;
+  for (const Transform<double>& x : body_q) {
+    lo = {std::min(lo.x, x.p.x), std::min(lo.y, x.p.y), std::min(lo.z, x.p.z)};
+    hi = {std::max(hi.x, x.p.x), std::max(hi.y, x.p.y), std::max(hi.z, x.p.z)};
+  }
+  return length(hi - lo);
+}
+
 // the fields an edit can change (the solver fills start, dim and a default name)
 bool same_points(const std::vector<LinkPoint<double>>& a, const std::vector<LinkPoint<double>>& b) {
   if (a.size() != b.size()) return false;
@@ -183,6 +200,17 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   dof_upper = model->dof_upper;
   locked_joints.clear();
   fk = State(*model);
+  // a robot a few centimetres across: the position tolerance is a large part of it (0.1 mm of
+  // an 18 mm arm, solves "converged" 0.1 mm off), said once, with where to set it
+  eval_fk(*model, rest_q, {}, fk);
+  if (const double size = body_extent(fk.body_q); size > 0 && size < kSmallRobot) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.2g%%", 100 * settings.tol_position / size);
+    info(robot_title + " is " + length_text(size, LengthUnit::kMillimetre, 1) +
+         " across: the position tolerance, " +
+         length_text(settings.tol_position, LengthUnit::kMillimetre, 2) + ", is " + share +
+         " of that; the Solver panel sets a tighter one");
+  }
   objectives.clear();
   obstacles.clear();
   srdf.clear();
@@ -301,7 +329,11 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
   o.params.type = type;
   o.params.weight = kind.weight;
   o.params.hard = kind.hard;
+  // the default margins suit robots 0.5 m across and more (every shipped one); a smaller
+  // robot's shrink with it (a micro arm 18 mm across folded up to keep its links 10 mm apart)
   o.params.margin = default_margin(type);
+  if (model && int(fk.body_q.size()) == model->body_count)
+    o.params.margin *= std::min(1.0, body_extent(fk.body_q) / kMarginsFullFrom);
   if (kind.has(kFieldLink)) o.params.link = link;
   if (kind.has(kFieldOffset)) o.params.offset = offset;
   if (kind.has(kFieldRest)) o.rest_q = rest_q;
@@ -391,7 +423,8 @@ int AppState::add_objective(Objective spec) {
   structure_dirty_ = true;
   refit_key_targets();
   info("added " + objectives[index].name() + " objective");
-  if (spec.params.type == ObjectiveType::kSelfCollision) warn_overlapping_pairs();
+  if (spec.params.type == ObjectiveType::kSelfCollision)
+    warn_overlapping_pairs(objectives[index].spec.params.margin);
   // the links it cannot see (meshes that did not load: Menagerie's G1 without its mesh files
   // has no torso, and an arm through it read every pair outside the margin), as a scene with
   // it warns when it is opened
@@ -422,23 +455,33 @@ int AppState::add_objective(Objective spec) {
   return index;
 }
 
-void AppState::warn_overlapping_pairs() {
+void AppState::warn_overlapping_pairs(double margin) {
   if (int(fk.body_q.size()) != model->body_count) return;
-  int overlapping = 0;
+  int overlapping = 0, near = 0;
   const BodyDistance* deepest = nullptr;
   const std::vector<BodyDistance> d =
-      closest_distances(collision_world_, fk.body_q.data(), kCollisionPairsListed, 0.0);
+      closest_distances(collision_world_, fk.body_q.data(), kCollisionPairsListed, margin);
   for (const BodyDistance& e : d) {
-    if (e.obstacle >= 0 || e.contact.distance >= 0) continue;
-    ++overlapping;
+    if (e.obstacle >= 0 || e.contact.distance >= margin) continue;
+    (e.contact.distance < 0 ? overlapping : near) += 1;
     if (!deepest || e.contact.distance < deepest->contact.distance) deepest = &e;
   }
   if (!deepest) return;
-  char depth[32];
-  std::snprintf(depth, sizeof depth, "%.1f mm", -1000.0 * deepest->contact.distance);
+  const std::string pair =
+      model->body_name[deepest->body_a] + " - " + model->body_name[deepest->body_b];
+  if (overlapping == 0) {
+    // links that sit within the margin by design (a 46 mm finger's, 4 mm apart, against the
+    // 10 mm default) were pushed apart with nothing saying why
+    warn(std::to_string(near) + (near == 1 ? " pair is" : " pairs are") + " closer than the " +
+         length_text(margin, LengthUnit::kMillimetre, 1) + " margin at this pose already (" + pair +
+         ", " + length_text(deepest->contact.distance, LengthUnit::kMillimetre, 1) +
+         "): the solve will push them apart; where links sit that close by design, lower the "
+         "objective's margin (Objectives panel; `set I margin D` in a script)");
+    return;
+  }
+  const std::string depth = length_text(-deepest->contact.distance, LengthUnit::kMillimetre, 1);
   warn(std::to_string(overlapping) + (overlapping == 1 ? " pair overlaps" : " pairs overlap") +
-       " at this pose already (deepest: " + model->body_name[deepest->body_a] + " - " +
-       model->body_name[deepest->body_b] + ", " + depth +
+       " at this pose already (deepest: " + pair + ", " + depth +
        "): fitted capsules can cover more than the links, and the solve will push them apart. "
        "Turn such pairs off (View > Collision pairs, \"Turn off overlapping\"; the script's "
        "`pair overlapping off` or `pair A B off`) or give an SRDF (`ikwb check ROBOT "

@@ -377,8 +377,9 @@ class AppState {
   // the live solve does not run: turned off, a branch edit or the timeline's playhead holds it
   bool solver_paused() const;
   // a warning naming the self pairs that overlap at the current pose (the deepest, and how
-  // many): said when a self_collision objective is added
-  void warn_overlapping_pairs();
+  // many), or else those closer than `margin` (the closest): said when a self_collision
+  // objective is added
+  void warn_overlapping_pairs(double margin);
   // set_collision_pair's change to collision_pairs, without the rebuild and the edit note
   void edit_collision_pair(int a, int b, bool checked);
   // the timeline or a branch edit sets the joints, not the solver: an objective left off its

@@ -51,6 +51,9 @@ void Viewport3D::sync_model(AppState& app) {
   model_version_ = app.model_version;
   app.ensure_fk();  // framing reads the body poses
   renderer_.upload_model(*app.model);
+  glm::vec3 lo, hi;
+  if (renderer_.model_bounds(app.fk.body_q, lo, hi) && glm::length(hi - lo) > 0)
+    robot_size_ = glm::length(hi - lo);
   picker_.set_meshes(renderer_.body_meshes());
   visuals.skeleton_for_robot(app);
   if (gizmo.dragging()) gizmo.cancel_drag();
@@ -90,6 +93,36 @@ void Viewport3D::frame_robot(const AppState& app) {
     }
   }
   camera.frame(lo, hi, rect.aspect());
+  // and the selected target's gizmo, whose handles reach size_px from it on screen (an arm
+  // standing straight up had its z handle above the view): framed again with them, whose
+  // length in metres follows the distance, until it settles
+  const int g = gizmo_objective(app);
+  if (g < 0 || rect.height <= 0) return;
+  const WorkbenchObjective& o = app.objectives[g];
+  const glm::vec3 t = render::to_glm(o.has_target_position() ? o.target.p : o.status.current.p);
+  for (int pass = 0; pass < 3; ++pass) {
+    const glm::vec3 reach(gizmo.size_px * camera.world_per_pixel(t, rect));
+    camera.frame(glm::min(lo, t - reach), glm::max(hi, t + reach), rect.aspect());
+  }
+}
+
+bool Viewport3D::gizmo_in_view(const AppState& app) const {
+  if (gizmo_objective(app) < 0) return true;
+  const Transform<double>& x = gizmo.transform();
+  const glm::vec3 t = render::to_glm(x.p);
+  const float reach = gizmo.size_px * camera.world_per_pixel(t, rect);
+  for (int axis = 0; axis < 3; ++axis)
+    for (const float sign : {-1.0f, 1.0f}) {
+      Vec3<double> e{double(axis == 0), double(axis == 1), double(axis == 2)};
+      if (gizmo.space == render::GizmoSpace::kLocal) e = rotate(x.q, e);
+      const glm::vec3 p = camera.project(t + sign * reach * render::to_glm(e), rect);
+      if (p.z <= 0 || !rect.contains({p.x, p.y})) return false;
+    }
+  return true;
+}
+
+float Viewport3D::grid_spacing() const {
+  return std::pow(10.0f, std::round(std::log10(std::max(robot_size_, 1e-3f) / 10.0f)));
 }
 
 int Viewport3D::gizmo_objective(const AppState& app) const {
@@ -198,6 +231,12 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
   // an objective selected since an obstacle was (panel, script, a new objective) takes the gizmo
   if (app.selection.objective >= 0) app.selection.obstacle = -1;
   update_gizmo_pose(app);
+  // an objective just added whose gizmo the view cuts off brings the view to it (an arm
+  // standing straight up, framed with its tip at the top edge, had its z handle above the view)
+  if (app.objectives.size() > objective_count_ && gizmo_objective(app) >= 0 &&
+      drag_ == Drag::kNone && !gizmo_in_view(app))
+    frame_robot(app);
+  objective_count_ = app.objectives.size();
   gizmo.snap = in.ctrl;
   const bool inside = in.mouse_valid() && rect.contains(in.mouse);
 
@@ -404,12 +443,13 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     // a floor around the robot that fades out well before the horizon (a third of the pixels
     // of an endless grid, which matters on software OpenGL)
     render::GridStyle grid;
-    grid.extent = std::max(2.0f, 2.5f * camera.distance);
+    grid.spacing = grid_spacing();
+    grid.extent = std::max(20.0f * grid.spacing, 2.5f * camera.distance);
     renderer_.draw_grid(grid);
   }
   render::Overlay& ov = renderer_.overlay();
   draw_obstacles(ov, camera, app, gizmo_obstacle(app), app.hover.obstacle);
-  if (options.world_axes) renderer_.draw_world_axes(0.25f, 2.5f);
+  if (options.world_axes) renderer_.draw_world_axes(2.5f * grid_spacing(), 2.5f);
   if (options.link_frames && app.model) {
     for (const auto& x : app.fk.body_q) {
       float s = 28.0f * camera.world_per_pixel(render::to_glm(x.p), rect);

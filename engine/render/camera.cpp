@@ -75,7 +75,8 @@ void Camera::frame(const glm::vec3& bounds_min, const glm::vec3& bounds_max, flo
   const glm::dvec3 centre = 0.5 * (lo + hi);
   if (!std::isfinite(centre.x) || !std::isfinite(centre.y) || !std::isfinite(centre.z)) return;
   target = glm::vec3(centre);
-  const double radius = std::max(0.5 * glm::length(hi - lo), 0.05);
+  // (a 2 mm floor: a micro arm's 18 mm were framed as 10 cm, smaller than the gizmo)
+  const double radius = std::max(0.5 * glm::length(hi - lo), 1e-3);
   const double half_fov_x = std::atan(std::tan(0.5 * fov_y) * aspect);
   const double half_fov = std::min(0.5 * double(fov_y), half_fov_x);
   distance = float(

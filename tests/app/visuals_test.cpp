@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -565,6 +566,62 @@ TEST_F(Visuals, TheQuadrupedShowComesBackToWhereItBegan) {
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 2e-3) << i;
   EXPECT_EQ(show["gl_errors"], 0) << show["gl_error_messages"].dump();
+}
+
+// An upright arm of four joints (about z, then y, y, y) whose links stand along z, `scale` times
+// 1.2 m tall; its tip is the top
+std::string upright_arm(double scale) {
+  auto z = [&](double metres) { return std::to_string(scale * metres); };
+  std::string urdf = "<robot name=\"upright\"><link name=\"base\"/>";
+  const char* axes[] = {"0 0 1", "0 1 0", "0 1 0", "0 1 0"};
+  const double heights[] = {0.0, 0.3, 0.4, 0.3};
+  std::string parent = "base";
+  for (int i = 0; i < 4; ++i) {
+    const std::string link = "l" + std::to_string(i + 1);
+    urdf += "<link name=\"" + link + "\"/><joint name=\"j" + std::to_string(i + 1) +
+            "\" type=\"revolute\"><parent link=\"" + parent + "\"/><child link=\"" + link +
+            "\"/><origin xyz=\"0 0 " + z(heights[i]) + "\"/><axis xyz=\"" + axes[i] +
+            "\"/><limit lower=\"-2\" upper=\"2\" effort=\"1\" velocity=\"1\"/></joint>";
+    parent = link;
+  }
+  return urdf +
+         "<link name=\"tip\"/><joint name=\"tip_mount\" type=\"fixed\"><parent link=\"l4\"/>" +
+         "<child link=\"tip\"/><origin xyz=\"0 0 " + z(0.2) + "\"/></joint></robot>";
+}
+
+// A robot 18 mm tall is framed to fill the view (anything under 10 cm was framed as 10 cm), is
+// told what the position tolerance is to it, and a self-collision objective's margin shrinks
+// with it (the 10 mm default folded a micro arm up)
+TEST_F(Visuals, ATinyRobotIsFramedToItsSizeAndItsDefaultsAreScaledOrSaid) {
+  std::ofstream(path("micro.urdf")) << upright_arm(0.015);
+  ASSERT_EQ(run("open_urdf micro.urdf\nwait 3\n" + dump_cmd("open.json") +
+                "add self_collision\nwait 2\n" + dump_cmd("collide.json")),
+            0)
+      << log();
+  const json open = dump("open.json");
+  EXPECT_LT(open["camera"]["distance"].get<double>(), 0.06);
+  bool said = false;
+  for (const json& m : open["messages"])
+    said |= m["text"].get<std::string>().find(
+                "upright is 18.0 mm across: the position tolerance, 0.10 mm, is 0.56% of "
+                "that") != std::string::npos;
+  EXPECT_TRUE(said) << open["messages"].dump();
+  const json collide = dump("collide.json");
+  ASSERT_EQ(collide["objectives"].size(), 1u);
+  EXPECT_NEAR(collide["objectives"][0]["margin"].get<double>(), 0.01 * 0.018 / 0.5, 1e-9);
+}
+
+// An arm standing straight up is framed with its tip at the view's top edge: an objective added
+// there, whose z handle the view cut off ("the handle is not visible from this camera"), brings
+// the view to its gizmo
+TEST_F(Visuals, AnObjectiveAddedAtTheTopOfTheViewBringsItsGizmoIntoView) {
+  std::ofstream(path("upright.urdf")) << upright_arm(1.0);
+  ASSERT_EQ(run("open_urdf upright.urdf\nwait 3\nadd pose tip\nwait 3\n" +
+                std::string("drag 0 TranslateZ -10cm frames 10\nwait 3\n") + dump_cmd("drag.json")),
+            0)
+      << log();
+  const json d = dump("drag.json");
+  EXPECT_NEAR(d["objectives"][0]["target"]["position"][2].get<double>(), 1.1, 1e-3);
 }
 
 }  // namespace

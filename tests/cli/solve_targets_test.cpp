@@ -877,5 +877,32 @@ TEST(CliSolveTargets, MinSuccessExitsWithThreeWhenTooFewConvergeAndStillWritesTh
   }
 }
 
+// a robot a few centimetres long is told what the position tolerance is to it (an 18 mm arm's
+// rows "converged" 0.1 mm, 0.55% of it, off their targets without a word); a metre-long one is not
+TEST(CliSolveTargets, APositionToleranceLargeForTheArmIsNoted) {
+  TempDir dir;
+  const std::string tiny = dir.write(
+      "tiny.urdf",
+      "<robot name=\"tiny\"><link name=\"a\"/><link name=\"b\"/><link name=\"tip\"/>"
+      "<joint name=\"j1\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/>"
+      "<axis xyz=\"0 0 1\"/><limit lower=\"-2\" upper=\"2\" effort=\"1\" velocity=\"1\"/>"
+      "</joint><joint name=\"j2\" type=\"revolute\"><parent link=\"b\"/><child link=\"tip\"/>"
+      "<origin xyz=\"0.01 0 0\"/><axis xyz=\"0 0 1\"/>"
+      "<limit lower=\"-2\" upper=\"2\" effort=\"1\" velocity=\"1\"/></joint></robot>");
+  const std::string targets = dir.write("t.csv", "x,y,z\n0.01,0,0\n");
+  CmdResult r = test::run_command(
+      cmd_solve, {"solve", tiny, "--link", "tip", "--targets", targets, "--out", dir / "out.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: the position tolerance, 0.0001 m (--tol-pos), is 1% of the 0.01 m "
+                       "from the link's chain's first moving joint to the point"),
+            std::string::npos)
+      << r.err;
+  r = test::run_command(cmd_solve, {"solve", tiny, "--link", "tip", "--targets", targets, "--out",
+                                    dir / "out.csv", "--tol-pos", "1e-6"});
+  EXPECT_EQ(r.err.find("position tolerance"), std::string::npos) << r.err;
+  r = run_solve(dir.write("p.csv", "x,y,z\n" + reachable_points()[0] + "\n"), dir / "out.csv");
+  EXPECT_EQ(r.err.find("position tolerance"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace ikwb

@@ -26,20 +26,31 @@ constexpr std::size_t kMaxMessages = 1000;
 // joint robot listed) aborted the workbench.
 constexpr std::size_t kMaxMessageBytes = 2000;
 constexpr int kMaxWarningsShown = 8;
-// the size (m, the diagonal of the body origins' bounds) from which a new objective takes the
-// default margins whole; the smallest shipped robot, the quadruped, is 0.66 m
+// the size (m, AppState::robot_extent) from which a new objective takes the default margins
+// whole; the smallest shipped robot, the quadruped, is 0.66 m across its link origins
 constexpr double kMarginsFullFrom = 0.5;
 // a robot smaller than this (m, the same measure) is told what the position tolerance is to it
 constexpr double kSmallRobot = 0.1;
-// the diagonal of the body origins' bounds (m)
-double body_extent(const std::vector<Transform<double>>& body_q) {
+// the diagonal (m) of the bounds of the link origins and the collision capsules at body_q (link
+// origins alone made a 1.15 m boom whose joints sit together 50 mm across)
+double robot_size(const Model& m, const std::vector<Transform<double>>& body_q) {
   if (body_q.empty()) return 0;
   Vec3<double> lo = body_q[0].p, hi = lo;
-  for (const Transform<double>& x : body_q) {
-    lo = {std::min(lo.x, x.p.x), std::min(lo.y, x.p.y), std::min(lo.z, x.p.z)};
-    hi = {std::max(hi.x, x.p.x), std::max(hi.y, x.p.y), std::max(hi.z, x.p.z)};
+  auto grow = [&](const Vec3<double>& p, double r) {
+    lo = {std::min(lo.x, p.x - r), std::min(lo.y, p.y - r), std::min(lo.z, p.z - r)};
+    hi = {std::max(hi.x, p.x + r), std::max(hi.y, p.y + r), std::max(hi.z, p.z + r)};
+  };
+  for (const Transform<double>& x : body_q) grow(x.p, 0);
+  for (const LinkCapsule<double>& c : m.collision.capsules) {
+    grow(transform_point(body_q[c.body], c.p0), c.radius);
+    grow(transform_point(body_q[c.body], c.p1), c.radius);
   }
   return length(hi - lo);
+}
+
+// a default margin, scaled down on a robot under kMarginsFullFrom across
+double scaled_margin(double margin, double robot_extent) {
+  return robot_extent > 0 ? margin * std::min(1.0, robot_extent / kMarginsFullFrom) : margin;
 }
 
 // the fields an edit can change (the solver fills start, dim and a default name)
@@ -203,10 +214,11 @@ void AppState::install_model(LoadResult loaded, const std::string& path) {
   // a robot a few centimetres across: the position tolerance is a large part of it (0.1 mm of
   // an 18 mm arm, solves "converged" 0.1 mm off), said once, with where to set it
   eval_fk(*model, rest_q, {}, fk);
-  if (const double size = body_extent(fk.body_q); size > 0 && size < kSmallRobot) {
+  robot_extent = robot_size(*model, fk.body_q);
+  if (robot_extent > 0 && robot_extent < kSmallRobot) {
     char share[32];
-    std::snprintf(share, sizeof share, "%.2g%%", 100 * settings.tol_position / size);
-    info(robot_title + " is " + length_text(size, LengthUnit::kMillimetre, 1) +
+    std::snprintf(share, sizeof share, "%.2g%%", 100 * settings.tol_position / robot_extent);
+    info(robot_title + " is " + length_text(robot_extent, LengthUnit::kMillimetre, 1) +
          " across: the position tolerance, " +
          length_text(settings.tol_position, LengthUnit::kMillimetre, 2) + ", is " + share +
          " of that; the Solver panel sets a tighter one");
@@ -331,9 +343,7 @@ Objective AppState::new_objective(ObjectiveType type, int link, Vec3<double> off
   o.params.hard = kind.hard;
   // the default margins suit robots 0.5 m across and more (every shipped one); a smaller
   // robot's shrink with it (a micro arm 18 mm across folded up to keep its links 10 mm apart)
-  o.params.margin = default_margin(type);
-  if (model && int(fk.body_q.size()) == model->body_count)
-    o.params.margin *= std::min(1.0, body_extent(fk.body_q) / kMarginsFullFrom);
+  o.params.margin = scaled_margin(default_margin(type), robot_extent);
   if (kind.has(kFieldLink)) o.params.link = link;
   if (kind.has(kFieldOffset)) o.params.offset = offset;
   if (kind.has(kFieldRest)) o.rest_q = rest_q;
@@ -416,6 +426,7 @@ int AppState::add_objective(Objective spec) {
   objectives.emplace_back();
   objectives.back().spec = objectives.back().accepted = std::move(spec);
   int index = int(objectives.size()) - 1;
+  ++objectives_added;
   if (kind.has_target()) {
     objectives[index].target = link_point_pose(index);
     selection.objective = index;
@@ -852,6 +863,7 @@ int AppState::turn_off_overlapping_pairs() {
 
 void AppState::update_collisions() {
   CollisionStatus c;
+  c.margin = scaled_margin(c.margin, robot_extent);
   bool any = false;
   for (const WorkbenchObjective& o : objectives) {
     if (!o.enabled() ||

@@ -153,7 +153,8 @@ struct SolveStatus {
 constexpr int kCollisionPairsListed = 8;  // the closest pairs always listed
 struct CollisionStatus {
   // pairs closer than this are near (orange), below 0 penetrating (red): the largest margin of
-  // the enabled collision objectives, 1 cm without one
+  // the enabled collision objectives, without one 1 cm (less on a robot under 0.5 m across, as
+  // a new objective's margin)
   double margin = 0.01;
   bool objective = false;  // an enabled self_collision or world_collision objective
   // the kCollisionPairsListed closest pairs and every further pair closer than the margin,
@@ -190,6 +191,12 @@ class AppState {
   UrdfOptions urdf_options;
   UrdfOptions robot_options;   // what the current robot was opened with (saved into scenes)
   uint64_t model_version = 0;  // bumps whenever the robot is replaced
+  // the robot's size at rest when it was opened (m): the diagonal of the bounds of its link
+  // origins and collision capsules; new collision margins and the small-robot note read it
+  double robot_extent = 0;
+  // bumps with every objective added by hand or script (add_objective; not a scene or preset
+  // opened, nor undo and redo): the view brings a new objective's gizmo into view
+  uint64_t objectives_added = 0;
 
   // Loads a URDF (a path, or a shipped robot's name) without objectives. On failure the current
   // robot stays and the error goes to the messages; returns false.

@@ -5,7 +5,7 @@
 
 namespace ikwb::gui {
 
-std::string length_text(double metres, LengthUnit unit, int decimals) {
+std::string length_text(double metres, LengthUnit unit, int decimals, bool smaller) {
   static const double kMetres[] = {1e-6, 1e-3, 1e-2, 1.0};
   static const char* const kName[] = {"\xc2\xb5m", "mm", "cm", "m"};
   int u = int(unit);
@@ -13,7 +13,7 @@ std::string length_text(double metres, LengthUnit unit, int decimals) {
   const double smallest = 0.5 * std::pow(10.0, -decimals);
   if (a / kMetres[u] >= 1000 - smallest) u = int(LengthUnit::kMetre);  // (999.96 read 1000.0)
   // what the decimals would round to 0 goes to the next smaller unit
-  while (u > 0 && a > 0 && a / kMetres[u] < smallest) --u;
+  while (smaller && u > 0 && a > 0 && a / kMetres[u] < smallest) --u;
   char text[64];
   std::snprintf(text, sizeof text, "%.*f %s", decimals, metres / kMetres[u], kName[u]);
   return text;

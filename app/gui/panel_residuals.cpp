@@ -156,7 +156,8 @@ void collision_rows(const AppState& app) {
     const ImU32 col = u32(collision_color(d.contact.distance, cs.margin));
     dl->AddRectFilled(a, ImVec2(a.x + 4, a.y + bh), col);
     char text[256];
-    std::snprintf(text, sizeof text, "%8.1f mm  %s", d.contact.distance * 1000.0,
+    std::snprintf(text, sizeof text, "%10s  %s",
+                  length_text(d.contact.distance, LengthUnit::kMillimetre, 1).c_str(),
                   collision_pair_label(app, d).c_str());
     dl->AddText(ImVec2(a.x + 8, a.y), col, text);
     ImGui::Dummy(ImVec2(w, bh + 1));

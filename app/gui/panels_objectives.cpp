@@ -141,7 +141,10 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
 std::string clearance_text(const WorkbenchObjective& o) {
   const double v = o.status.violation, margin = o.spec.params.margin;
   auto mm = [](double metres) { return length_text(metres, LengthUnit::kMillimetre, 1); };
-  const std::string the_margin = "the " + mm(margin) + " margin";
+  // the margin as set: "10 mm", "2.5 mm", "360 µm" (no ".0")
+  std::string set = mm(margin);
+  if (const std::size_t zero = set.find(".0 "); zero != std::string::npos) set.erase(zero, 2);
+  const std::string the_margin = "the " + set + " margin";
   switch (o.type()) {
     case ObjectiveType::kSelfCollision:
     case ObjectiveType::kWorldCollision:

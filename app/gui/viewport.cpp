@@ -93,17 +93,14 @@ void Viewport3D::frame_robot(const AppState& app) {
     }
   }
   camera.frame(lo, hi, rect.aspect());
-  // and the selected target's gizmo, whose handles reach size_px from it on screen (an arm
-  // standing straight up had its z handle above the view): framed again with them, whose
-  // length in metres follows the distance, until it settles
-  const int g = gizmo_objective(app);
-  if (g < 0 || rect.height <= 0) return;
-  const WorkbenchObjective& o = app.objectives[g];
-  const glm::vec3 t = render::to_glm(o.has_target_position() ? o.target.p : o.status.current.p);
-  for (int pass = 0; pass < 3; ++pass) {
-    const glm::vec3 reach(gizmo.size_px * camera.world_per_pixel(t, rect));
-    camera.frame(glm::min(lo, t - reach), glm::max(hi, t + reach), rect.aspect());
-  }
+}
+
+void Viewport3D::zoom_out_to_gizmo(const AppState& app) {
+  // out about the view's centre, where every point in front of the camera tends: the handles
+  // keep their size on screen (a tenth more distance a step, up to about 9 times as far)
+  for (int step = 0; step < 24 && !gizmo_in_view(app) && camera.distance < camera.kMaxDistance;
+       ++step)
+    camera.distance = std::min(camera.distance * 1.1f, camera.kMaxDistance);
 }
 
 bool Viewport3D::gizmo_in_view(const AppState& app) const {
@@ -231,12 +228,13 @@ void Viewport3D::handle_input(AppState& app, const InputState& in, bool ui_wants
   // an objective selected since an obstacle was (panel, script, a new objective) takes the gizmo
   if (app.selection.objective >= 0) app.selection.obstacle = -1;
   update_gizmo_pose(app);
-  // an objective just added whose gizmo the view cuts off brings the view to it (an arm
-  // standing straight up, framed with its tip at the top edge, had its z handle above the view)
-  if (app.objectives.size() > objective_count_ && gizmo_objective(app) >= 0 &&
-      drag_ == Drag::kNone && !gizmo_in_view(app))
-    frame_robot(app);
-  objective_count_ = app.objectives.size();
+  // an objective just added (not a scene or preset opened, nor undo and redo, whose cameras
+  // stand) whose gizmo the view cuts off: the view zooms out until it is in (an arm standing
+  // straight up, framed with its tip at the top edge, had its z handle above the view)
+  if (app.objectives_added != objectives_added_ && gizmo_objective(app) >= 0 &&
+      drag_ == Drag::kNone)
+    zoom_out_to_gizmo(app);
+  objectives_added_ = app.objectives_added;
   gizmo.snap = in.ctrl;
   const bool inside = in.mouse_valid() && rect.contains(in.mouse);
 

@@ -108,7 +108,9 @@ std::string miss_text(const WorkbenchObjective& o) {
   const ObjectiveStatus& st = o.status;
   constexpr double kDeg = 57.29577951308232;
   char buf[64];
-  const std::string position = length_text(st.position_error, LengthUnit::kMillimetre, 1);
+  // (a reached objective's error is within the tolerance: not shown in micrometres)
+  const std::string position =
+      length_text(st.position_error, LengthUnit::kMillimetre, 1, !st.reached);
   if (kind.position_row >= 0 && kind.rotation_row >= 0)
     std::snprintf(buf, sizeof buf, "%s, %.1f deg", position.c_str(), st.rotation_error * kDeg);
   else if (kind.position_row >= 0)

@@ -21,6 +21,9 @@ TEST(LengthText, TheTextsUnitWhereItReadsAndTheUnitThatFitsElsewhere) {
   EXPECT_EQ(length_text(20.17922, LengthUnit::kMillimetre, 2), "20.18 m");
   EXPECT_EQ(length_text(9.9996, LengthUnit::kCentimetre, 1), "10.0 m");  // not "1000.0 cm"
   EXPECT_EQ(length_text(-0.0042, LengthUnit::kMillimetre, 1), "-4.2 mm");
+  // a reached target's error, within the tolerance, keeps the unit
+  EXPECT_EQ(length_text(4.01e-5, LengthUnit::kMillimetre, 1, false), "0.0 mm");
+  EXPECT_EQ(length_text(20.17922, LengthUnit::kMillimetre, 1, false), "20.2 m");
 }
 
 }  // namespace

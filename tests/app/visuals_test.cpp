@@ -612,16 +612,20 @@ TEST_F(Visuals, ATinyRobotIsFramedToItsSizeAndItsDefaultsAreScaledOrSaid) {
 }
 
 // An arm standing straight up is framed with its tip at the view's top edge: an objective added
-// there, whose z handle the view cut off ("the handle is not visible from this camera"), brings
-// the view to its gizmo
+// there, whose z handle the view cut off ("the handle is not visible from this camera"), zooms
+// the view out to its gizmo
 TEST_F(Visuals, AnObjectiveAddedAtTheTopOfTheViewBringsItsGizmoIntoView) {
   std::ofstream(path("upright.urdf")) << upright_arm(1.0);
   ASSERT_EQ(run("open_urdf upright.urdf\nwait 3\nadd pose tip\nwait 3\n" +
-                std::string("drag 0 TranslateZ -10cm frames 10\nwait 3\n") + dump_cmd("drag.json")),
+                std::string("drag 0 TranslateZ -10cm frames 10\nwait 3\n") + dump_cmd("drag.json") +
+                "camera distance 0.6\nundo\nundo\nwait 2\nredo\nwait 2\n" + dump_cmd("redo.json")),
             0)
       << log();
   const json d = dump("drag.json");
   EXPECT_NEAR(d["objectives"][0]["target"]["position"][2].get<double>(), 1.1, 1e-3);
+  // undo and redo of the add leave the view alone (the first fix reframed on any objective that
+  // appeared: a scene's saved camera, a script's, undo and redo)
+  EXPECT_NEAR(dump("redo.json")["camera"]["distance"].get<double>(), 0.6, 1e-6);
 }
 
 }  // namespace

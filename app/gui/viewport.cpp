@@ -51,9 +51,6 @@ void Viewport3D::sync_model(AppState& app) {
   model_version_ = app.model_version;
   app.ensure_fk();  // framing reads the body poses
   renderer_.upload_model(*app.model);
-  glm::vec3 lo, hi;
-  if (renderer_.model_bounds(app.fk.body_q, lo, hi) && glm::length(hi - lo) > 0)
-    robot_size_ = glm::length(hi - lo);
   picker_.set_meshes(renderer_.body_meshes());
   visuals.skeleton_for_robot(app);
   if (gizmo.dragging()) gizmo.cancel_drag();
@@ -118,8 +115,9 @@ bool Viewport3D::gizmo_in_view(const AppState& app) const {
   return true;
 }
 
-float Viewport3D::grid_spacing() const {
-  return std::pow(10.0f, std::round(std::log10(std::max(robot_size_, 1e-3f) / 10.0f)));
+float Viewport3D::grid_spacing(const AppState& app) const {
+  const float size = app.robot_extent > 0 ? float(app.robot_extent) : 1.0f;
+  return std::pow(10.0f, std::round(std::log10(std::max(size, 1e-3f) / 10.0f)));
 }
 
 int Viewport3D::gizmo_objective(const AppState& app) const {
@@ -441,13 +439,13 @@ void Viewport3D::render(const AppState& app, int fb_height, float fb_scale) {
     // a floor around the robot that fades out well before the horizon (a third of the pixels
     // of an endless grid, which matters on software OpenGL)
     render::GridStyle grid;
-    grid.spacing = grid_spacing();
+    grid.spacing = grid_spacing(app);
     grid.extent = std::max(20.0f * grid.spacing, 2.5f * camera.distance);
     renderer_.draw_grid(grid);
   }
   render::Overlay& ov = renderer_.overlay();
   draw_obstacles(ov, camera, app, gizmo_obstacle(app), app.hover.obstacle);
-  if (options.world_axes) renderer_.draw_world_axes(2.5f * grid_spacing(), 2.5f);
+  if (options.world_axes) renderer_.draw_world_axes(2.5f * grid_spacing(app), 2.5f);
   if (options.link_frames && app.model) {
     for (const auto& x : app.fk.body_q) {
       float s = 28.0f * camera.world_per_pixel(render::to_glm(x.p), rect);

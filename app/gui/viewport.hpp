@@ -88,14 +88,13 @@ class Viewport3D {
   bool gizmo_in_view(const AppState& app) const;
   // zooms out (about the view's centre) until gizmo_in_view, within kMaxDistance
   void zoom_out_to_gizmo(const AppState& app);
-  // the ground grid's cell (m): the power of ten nearest a tenth of the robot's size when it
-  // was opened (0.1 m for the shipped robots; a 2 cm arm's 1 mm, a 50 m crane's 10 m)
-  float grid_spacing() const;
+  // the ground grid's cell (m): the power of ten nearest a tenth of the robot's size
+  // (AppState::robot_extent; 0.1 m for the shipped robots, a 2 cm arm's 1 mm, a 50 m crane's 10 m)
+  float grid_spacing(const AppState& app) const;
 
   render::Renderer renderer_;
   render::Picker picker_;
   uint64_t model_version_ = 0;
-  float robot_size_ = 1.0f;        // the diagonal of the robot's bounds when it was opened (m)
   uint64_t objectives_added_ = 0;  // AppState::objectives_added at the last input
   Drag drag_ = Drag::kNone;
   int drag_button_ = -1;

@@ -415,8 +415,7 @@ std::string narrow_mimic_source(const Model& m, int j, const std::array<double, 
   if (JointType(m.joint_type[src]) == JointType::kContinuous || m.joint_periodic[src])
     return "its source is continuous, and has no limits";
   if (k == 0) return "it does not move (multiplier 0)";
-  double lo = (b[0] - o) / k, hi = (b[1] - o) / k;
-  if (k < 0) std::swap(lo, hi);
+  const auto [lo, hi] = mimic_source_range(k, o, b[0], b[1]);
   const int d = m.joint_qd_start[src];
   const double n_lo = std::max(lower[d], lo), n_hi = std::min(upper[d], hi);
   if (!(n_lo <= n_hi)) return "no value of its source within its limits keeps these";

@@ -13,6 +13,7 @@ namespace ikwb {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kPi = 3.141592653589793;
 
 bool finite_transform(const Transform<double>& x) {
   return std::isfinite(x.p.x) && std::isfinite(x.p.y) && std::isfinite(x.p.z) &&
@@ -84,6 +85,22 @@ std::string control_escaped(const std::string& s) {
     out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : hex;
   }
   return bad ? out : std::string();
+}
+
+std::array<double, 2> mimic_source_range(double k, double o, double lo, double hi) {
+  std::array<double, 2> r = {(lo - o) / k, (hi - o) / k};
+  if (k < 0) std::swap(r[0], r[1]);
+  auto within = [&](double q) {
+    const double plain = k * q + o, fused = std::fma(k, q, o);
+    return plain >= lo && plain <= hi && fused >= lo && fused <= hi;
+  };
+  for (int end = 0; end < 2; ++end) {
+    double& q = r[std::size_t(end)];
+    const double toward = r[std::size_t(1 - end)];
+    for (int step = 0; step < 4 && std::isfinite(q) && q != toward && !within(q); ++step)
+      q = std::nextafter(q, toward);
+  }
+  return r;
 }
 
 std::string printable_name(const std::string& s) {
@@ -247,8 +264,7 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     const double lo = limits_[j].first, hi = limits_[j].second;
     const double k = m.joint_mimic_multiplier[j], o = m.joint_mimic_offset[j];
     if ((lo <= -1e299 && hi >= 1e299) || k == 0) continue;
-    double a = (lo - o) / k, b = (hi - o) / k;
-    if (k < 0) std::swap(a, b);
+    const auto [a, b] = mimic_source_range(k, o, lo > -1e299 ? lo : -kInf, hi < 1e299 ? hi : kInf);
     const int d = m.joint_qd_start[src];
     const double s_lo = m.dof_lower[d], s_hi = m.dof_upper[d];
     // round-off of the division is not a narrowing
@@ -258,8 +274,22 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     const std::string sn = "'" + m.joint_name[src] + "'";
     const std::string own =
         "the limits " + range(lo, hi) + " of the mimic joint '" + m.joint_name[j] + "'";
+    // a continuous source turns only as far as its mimic can: it becomes a revolute joint
+    // within the values that keep the mimic in its limits (a controller that keeps the URDF's
+    // limits refused the answers, the mimic up to 1.6 rad past them)
     if (m.joint_periodic[src] || JointType(m.joint_type[src]) == JointType::kContinuous) {
-      note(own + " are not kept: its source " + sn + " is continuous");
+      // kept as it is: answers have a periodic source's angle in (-pi, pi]
+      if (m.joint_periodic[src] && a <= -kPi && b >= kPi) continue;
+      if (!std::isfinite(a) || !std::isfinite(b)) {
+        note(own + " are not kept: its source " + sn + " is continuous");
+        continue;
+      }
+      m.joint_type[src] = int8_t(JointType::kRevolute);
+      m.joint_periodic[src] = 0;
+      m.dof_lower[d] = a;
+      m.dof_upper[d] = b;
+      note(own + " limit its continuous source " + sn + " to " + range(a, b) +
+           ": it is taken as a revolute joint with those limits");
       continue;
     }
     const double n_lo = std::max(s_lo, a), n_hi = std::min(s_hi, b);

@@ -23,6 +23,12 @@ class ModelError : public std::runtime_error {
 // "fixed", "revolute", ... (as in URDF; "free" for floating)
 const char* joint_type_name(JointType t);
 
+// The values [lower, upper] of a mimic joint's source that keep the mimic (multiplier k != 0,
+// offset o) within [lo, hi]: the quotients (lo - o) / k and (hi - o) / k in order, each moved
+// inward by the few ulps that keep k * q + o, fused or not, within [lo, hi] (from the quotient,
+// a mimic at its source's narrowed limit ended 2e-16 past its own). An infinite bound stays so.
+std::array<double, 2> mimic_source_range(double k, double o, double lo, double hi);
+
 enum class GeometryType { kBox, kCylinder, kSphere, kMesh };
 
 struct Geometry {

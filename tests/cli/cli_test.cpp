@@ -48,10 +48,9 @@ const char* kRobot = R"(<robot name="cli_bot">
     <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/>
     <limit lower="0" upper="0.2" effort="10" velocity="1"/>
   </joint>
-  <joint name="finger_joint" type="revolute">
+  <joint name="finger_joint" type="continuous">
     <parent link="slider"/><child link="finger"/>
     <origin xyz="0.05 0 0"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/>
     <mimic joint="elbow" multiplier="-0.5" offset="0.1"/>
   </joint>
 </robot>
@@ -160,7 +159,7 @@ TEST(CliInfo, FloatingBaseAndText) {
   CmdResult t = run(cmd_info, {"info", urdf});
   ASSERT_EQ(t.code, 0) << t.err;
   for (const char* s : {"robot 'cli_bot'", "joint_coord_count 3", "joint_dof_count 3",
-                        "tree:", "finger  (finger_joint: revolute, mimics elbow)",
+                        "tree:", "finger  (finger_joint: continuous, mimics elbow)",
                         "joints:", "bodies:", "-0.5 x elbow + 0.1", "root_joint"})
     EXPECT_NE(t.out.find(s), std::string::npos) << s << "\n" << t.out;
   // the world frame is not a link named world (the UR5e's root link is)

@@ -229,6 +229,35 @@ TEST(CliSolveTargets, RowsOutsideSoftLimitsAreCounted) {
   EXPECT_EQ(r.out.find("outside the joint limits"), std::string::npos) << r.out;
 }
 
+// a continuous joint that a mimic joint with limits follows turns only as far as the mimic's
+// limits allow (the answers had the mimic 1.5 rad past them, with a load warning only): the
+// targets at 1 rad and -2 rad are out of reach
+TEST(CliSolveTargets, AContinuousJointKeepsTheLimitsOfTheMimicFollowingIt) {
+  TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", R"(<robot name="arm"><link name="base"/>
+<link name="bar"/><link name="tip"/><link name="finger"/>
+<joint name="j" type="continuous"><parent link="base"/><child link="bar"/><axis xyz="0 0 1"/>
+</joint>
+<joint name="t" type="fixed"><parent link="bar"/><child link="tip"/><origin xyz="1 0 0"/></joint>
+<joint name="f" type="revolute"><parent link="bar"/><child link="finger"/><axis xyz="0 0 1"/>
+<limit lower="-0.5" upper="0.5" effort="1" velocity="1"/><mimic joint="j"/></joint>
+</robot>)");
+  const std::string targets = dir.write(
+      "t.csv", format_double(std::cos(0.3)) + "," + format_double(std::sin(0.3)) + ",0\n" +
+                   format_double(std::cos(1.0)) + "," + format_double(std::sin(1.0)) + ",0\n" +
+                   format_double(std::cos(-2.0)) + "," + format_double(std::sin(-2.0)) + ",0\n");
+  const std::string out = dir / "out.csv";
+  CmdResult r = test::run_command(
+      cmd_solve, {"solve", urdf, "--link", "tip", "--targets", targets, "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("the limits [-0.5, 0.5] of the mimic joint 'f' limit its continuous source "
+                       "'j' to [-0.5, 0.5]"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("solved 1/3"), std::string::npos) << r.out;
+  EXPECT_EQ(converged_column(test::read_text(out)), (std::vector<int>{1, 0, 0}));
+}
+
 // numbers too large to solve for (their squares overflow) or to read are skipped by name, not
 // solved into infinities
 TEST(CliSolveTargets, HugeNumbersAreSkippedByName) {

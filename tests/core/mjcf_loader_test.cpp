@@ -189,7 +189,11 @@ TEST(Mjcf, JointsLimitsBodiesAndGeoms) {
   EXPECT_EQ(type("hip_x"), JointType::kRevolute);
   EXPECT_EQ(type("slide"), JointType::kPrismatic);
   EXPECT_EQ(type("ball"), JointType::kBall);
-  EXPECT_EQ(type("spin"), JointType::kContinuous);
+  // a hinge without a range is continuous, but the range of the finger following it bounds it:
+  // 0.1 - 0.5 spin within [-0.5, 0.5]
+  EXPECT_EQ(type("spin"), JointType::kRevolute);
+  EXPECT_NEAR(m.dof_lower[m.joint_qd_start[m.find_joint("spin")]], -0.8, 1e-15);
+  EXPECT_NEAR(m.dof_upper[m.joint_qd_start[m.find_joint("spin")]], 1.2, 1e-15);
   EXPECT_EQ(m.joint_mimic[m.find_joint("finger")], m.find_joint("spin"));
   EXPECT_DOUBLE_EQ(m.joint_mimic_multiplier[m.find_joint("finger")], -0.5);
   // the body with two joints: one massless intermediate body between them
@@ -218,13 +222,13 @@ TEST(Mjcf, JointsLimitsBodiesAndGeoms) {
   EXPECT_NEAR(bottom, -0.3, 1e-12);
   for (double v : {c.p0.x, c.p0.y, c.p1.x, c.p1.y}) EXPECT_NEAR(v, 0.0, 1e-12);
   EXPECT_EQ(cg.fit_error[cg.body_first[hip]], 0.0);
-  // the finger's range cannot bound the continuous joint it follows; the floor left out is said
+  // the finger's range bounds the continuous joint it follows; the floor left out is said
   ASSERT_EQ(r.warnings.size(), 2u);
   EXPECT_NE(r.warnings[0].find("the world's geoms ('floor' plane) are not part of the robot"),
             std::string::npos)
       << r.warnings[0];
-  EXPECT_NE(r.warnings[1].find("the limits [-0.5, 0.5] of the mimic joint 'finger' are not kept: "
-                               "its source 'spin' is continuous"),
+  EXPECT_NE(r.warnings[1].find("the limits [-0.5, 0.5] of the mimic joint 'finger' limit its "
+                               "continuous source 'spin' to "),
             std::string::npos)
       << r.warnings[1];
 }

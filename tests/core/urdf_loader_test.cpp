@@ -5,6 +5,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -354,9 +355,10 @@ TEST(UrdfLoader, MimicJointFollowsSource) {
 
 TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
   // q_m = -2 q_src + 0.5 within [-0.5, 1.5] keeps q_src within [-0.5, 0.5]; q_c = q_src within
-  // [-9, 9] (wider than the source's) changes nothing; a mimic of the continuous joint cannot
-  // narrow it, and [10, 11] cannot be reached from the source's [-0.5, 0.5] (narrowed by m
-  // first): both said, not kept
+  // [-9, 9] (wider than the source's) changes nothing; [10, 11] cannot be reached from the
+  // source's [-0.5, 0.5] (narrowed by m first): said, not kept. A mimic of a continuous joint
+  // (0.5 turn a turn: not periodic) makes it a revolute joint within [-2, 2]; one that any angle
+  // in (-pi, pi] keeps within [-4, 4] leaves its continuous source as it is, unsaid
   std::string xml = robot(
       R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/><link name="e"/>)"
       R"(<link name="f"/><link name="g"/>)" +
@@ -368,14 +370,23 @@ TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
       revolute("far", "b", "g", R"(<mimic joint="src"/>)", "10 11") +
       R"(<joint name="spin" type="continuous"><parent link="a"/><child link="e"/>)"
       R"(</joint>)" +
-      revolute("follows_spin", "e", "f", R"(<mimic joint="spin" multiplier="0.5"/>)", "-1 1"));
+      revolute("follows_spin", "e", "f", R"(<mimic joint="spin" multiplier="0.5"/>)", "-1 1") +
+      R"(<link name="h"/><link name="i"/><joint name="turn" type="continuous">)"
+      R"(<parent link="a"/><child link="h"/></joint>)" +
+      revolute("follows_turn", "h", "i", R"(<mimic joint="turn"/>)", "-4 4"));
   LoadResult r = load(xml);
   const Model& m = *r.model;
   const int src = m.joint_qd_start[m.find_joint("src")];
   EXPECT_NEAR(m.dof_lower[src], -0.5, 1e-15);
   EXPECT_NEAR(m.dof_upper[src], 0.5, 1e-15);
   const int spin = m.joint_qd_start[m.find_joint("spin")];
-  EXPECT_FALSE(m.has_limits(spin));
+  EXPECT_EQ(JointType(m.joint_type[m.find_joint("spin")]), JointType::kRevolute);
+  EXPECT_EQ(m.dof_lower[spin], -2.0);
+  EXPECT_EQ(m.dof_upper[spin], 2.0);
+  const int turn = m.find_joint("turn");
+  EXPECT_EQ(JointType(m.joint_type[turn]), JointType::kContinuous);
+  EXPECT_TRUE(m.joint_periodic[turn]);
+  EXPECT_FALSE(m.has_limits(m.joint_qd_start[turn]));
   auto warned = [&](const std::string& text) {
     for (const std::string& w : r.warnings)
       if (w.find(text) != std::string::npos) return true;
@@ -389,8 +400,37 @@ TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
       warned("the limits [10, 11] of the mimic joint 'far' are not kept: no value of its "
              "source 'src' within [-0.5, 0.5] keeps them"));
   EXPECT_TRUE(
-      warned("the limits [-1, 1] of the mimic joint 'follows_spin' are not kept: its "
-             "source 'spin' is continuous"));
+      warned("the limits [-1, 1] of the mimic joint 'follows_spin' limit its continuous source "
+             "'spin' to [-2, 2]: it is taken as a revolute joint with those limits"));
+  EXPECT_FALSE(warned("'follows_turn'"));
+}
+
+// The source range of a mimic's limits keeps the mimic within them in floating point, fused or
+// not (the quotient alone put a source at -1.2000000000000002, its mimic 2e-16 past 0.8), and
+// moves each end by a few ulps at most
+TEST(UrdfLoader, MimicSourceRangeKeepsTheMimicWithinItsLimitsToTheLastBit) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-3, 3);
+  for (int i = 0; i < 20000; ++i) {
+    double k = u(rng), o = u(rng), lo = u(rng), hi = lo + std::fabs(u(rng));
+    if (i == 0) k = -0.5, o = 0.2, lo = -0.5, hi = 0.8;
+    if (std::fabs(k) < 1e-3) continue;
+    const auto [a, b] = mimic_source_range(k, o, lo, hi);
+    ASSERT_LE(a, b);
+    for (double q : {a, b}) {
+      EXPECT_GE(k * q + o, lo) << k << " " << o << " " << lo << " " << hi;
+      EXPECT_LE(k * q + o, hi) << k << " " << o << " " << lo << " " << hi;
+      EXPECT_GE(std::fma(k, q, o), lo);
+      EXPECT_LE(std::fma(k, q, o), hi);
+    }
+    double qa = (lo - o) / k, qb = (hi - o) / k;
+    if (k < 0) std::swap(qa, qb);
+    EXPECT_LE(std::fabs(a - qa), 4 * std::nextafter(std::fabs(qa), 1e300) - 4 * std::fabs(qa));
+    EXPECT_LE(std::fabs(b - qb), 4 * std::nextafter(std::fabs(qb), 1e300) - 4 * std::fabs(qb));
+  }
+  const auto [a, b] = mimic_source_range(2, 0, -std::numeric_limits<double>::infinity(), 1);
+  EXPECT_EQ(a, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(b, 0.5);
 }
 
 // A mimic's limits whose sign contradicts its multiplier (the Robotiq 2F-85's URDF: [0, 0.8757]

@@ -301,11 +301,12 @@ void draw_branch_panel(Ui& ui, ImVec2 pos) {
       double lo, hi;
       joint_range(m, b.joint, &lo, &hi);
       const bool angular = JointType(m.joint_type[b.joint]) != JointType::kPrismatic;
-      const double scale = angular ? kDeg : 1000.0;
+      const LengthField length = length_field(app.robot_extent);
+      const double scale = angular ? kDeg : length.per_metre;
       float v = float(branch_value(app) * scale);
       ImGui::SetNextItemWidth(180);
       if (ImGui::SliderFloat("Value", &v, float(lo * scale), float(hi * scale),
-                             angular ? "%.1f deg" : "%.1f mm"))
+                             angular ? "%.1f deg" : length.format().c_str()))
         branch_set(app, double(v) / scale);
     }
     int updated = 0;

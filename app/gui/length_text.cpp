@@ -1,5 +1,6 @@
 #include "app/gui/length_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -17,6 +18,29 @@ std::string length_text(double metres, LengthUnit unit, int decimals, bool small
   char text[64];
   std::snprintf(text, sizeof text, "%.*f %s", decimals, metres / kMetres[u], kName[u]);
   return text;
+}
+
+LengthField length_field(double robot_extent) {
+  LengthField f;
+  if (robot_extent >= 10) {
+    f.per_metre = 1;
+    f.unit = "m";
+    f.decimals = 3;
+  } else if (robot_extent > 0 && robot_extent < 0.05) {
+    f.decimals = 2;
+  }
+  if (robot_extent > 0) f.speed = float(f.per_metre * robot_extent / 2000);
+  return f;
+}
+
+std::string LengthField::format(const std::string& prefix) const {
+  std::string out;
+  for (char c : prefix) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out + "%." + std::to_string(decimals) + "f " + unit;
+}
+
+double drag_reach(double usual, double robot_extent) {
+  return std::max(usual, usual * robot_extent);
 }
 
 }  // namespace ikwb::gui

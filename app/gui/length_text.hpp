@@ -16,4 +16,25 @@ enum class LengthUnit { kMicrometre, kMillimetre, kCentimetre, kMetre };
 // within the tolerance, not a miss)
 std::string length_text(double metres, LengthUnit unit, int decimals, bool smaller = true);
 
+// How the panels' length fields (joint sliders, drags) show lengths on a robot of a size
+// (metres, AppState::robot_extent; 0 when none is open): millimetres with one decimal; two on a
+// robot under 5 cm (a finger's 0.25 mm margin read 0.2); metres with three on one of 10 m and
+// more (a crane's 3 m margin read "3000.0 mm", and a drag could not take it past 500 mm)
+struct LengthField {
+  double per_metre = 1000;  // the field's number for 1 m
+  const char* unit = "mm";
+  int decimals = 1;
+  float speed = 0.5f;  // a drag's change a pixel, in the field's unit: a 2000th of the robot
+
+  float value(double metres) const { return float(metres * per_metre); }
+  double metres(float value) const { return double(value) / per_metre; }
+  // ImGui's format: "PREFIX%.1f mm"; '%' in prefix doubled
+  std::string format(const std::string& prefix = "") const;
+};
+LengthField length_field(double robot_extent);
+
+// the largest length a drag reaches in a field on a robot of a size (m): `usual` (m) up to a
+// metre-sized robot, `usual` a metre of a larger one
+double drag_reach(double usual, double robot_extent);
+
 }  // namespace ikwb::gui

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/gui/length_text.hpp"
 #include "app/gui/panels.hpp"
 #include "solver/scene_problem.hpp"
 
@@ -46,7 +47,7 @@ bool lock_button(bool locked) {
 // live limits that drag them. Returns true while a handle moves (lo / hi updated); *released
 // when a handle was let go this frame.
 bool limits_bar(const char* id, double file_lo, double file_hi, double* lo, double* hi,
-                double scale, bool* released) {
+                double scale, int decimals, bool* released) {
   *released = false;
   const float width = ImGui::GetContentRegionAvail().x, height = 8.0f;
   ImVec2 a = ImGui::GetCursorScreenPos();
@@ -83,8 +84,9 @@ bool limits_bar(const char* id, double file_lo, double file_hi, double* lo, doub
       if (nv != *v) *v = nv, moved = true;
     }
     if (hot)
-      ImGui::SetTooltip("%s limit %.1f (robot file %.1f)%s\nright-click the bar: reset",
-                        side ? "upper" : "lower", *v * scale, (side ? file_hi : file_lo) * scale,
+      ImGui::SetTooltip("%s limit %.*f (robot file %.*f)%s\nright-click the bar: reset",
+                        side ? "upper" : "lower", decimals, *v * scale, decimals,
+                        (side ? file_hi : file_lo) * scale,
                         edited ? (wider ? ", beyond the file's" : ", edited") : "");
     ImGui::PopID();
   }
@@ -140,7 +142,8 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         hi = type == JointType::kPrismatic ? 1.0 : M_PI;
       }
       const bool angular = type != JointType::kPrismatic;
-      const double scale = angular ? kDeg : 1000.0;
+      const LengthField length = length_field(app.robot_extent);
+      const double scale = angular ? kDeg : length.per_metre;
       float v = float(app.joint_q[qs] * scale);
       float c = limit_closeness(app, j);
       ImVec4 col = closeness_color(c);
@@ -149,7 +152,8 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
       ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, 5.0f);
       // a joint at a limit says so in its text (drawn over the slider, a badge hid the value)
       std::string format =
-          name + (angular ? "   %.1f\xc2\xb0" : "   %.1f mm") + (at_limit(app, j) ? "  LIMIT" : "");
+          (angular ? name + "   %.1f\xc2\xb0" : length.format(m.joint_name[j] + "   ")) +
+          (at_limit(app, j) ? "  LIMIT" : "");
       if (ImGui::SliderFloat("##q", &v, float(lo * scale), float(hi * scale), format.c_str())) {
         // in branch edit mode the slider edits through the masked FK path
         if (!app.branch.active)
@@ -158,10 +162,11 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
           branch_set(app, double(v) / scale);
       }
       if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
-        ImGui::SetTooltip("%s (%s)\n%s %.1f .. %.1f %s", m.joint_name[j].c_str(),
+        ImGui::SetTooltip("%s (%s)\n%s %.*f .. %.*f %s", m.joint_name[j].c_str(),
                           joint_type_name(type),
                           type == JointType::kContinuous ? "no limits, angle in" : "limits",
-                          lo * scale, hi * scale, angular ? "deg" : "mm");
+                          angular ? 1 : length.decimals, lo * scale, angular ? 1 : length.decimals,
+                          hi * scale, angular ? "deg" : length.unit);
       if (ImGui::IsItemActive() && !app.branch.active) app.held_joint = j;
       if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set joint");
       ImGui::PopStyleVar();
@@ -180,7 +185,7 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         double live_lo = app.dof_lower[d], live_hi = app.dof_upper[d];
         bool released = false;
         if (limits_bar("##limits", m.dof_lower[d], m.dof_upper[d], &live_lo, &live_hi, scale,
-                       &released))
+                       angular ? 1 : length.decimals, &released))
           app.set_joint_limits(j, live_lo, live_hi);
         if (released) app.note_edit("set joint limits");
         ImVec2 bar_min(a.x, b.y + 1), bar_max(b.x, b.y + 12);
@@ -191,16 +196,19 @@ void draw_joints_panel(Ui& ui, ImVec2 pos, ImVec2 size) {
         }
       }
     } else if (type == JointType::kPlanar) {
-      // x and y dragged in millimetres (unlimited), the angle on a slider
+      // x and y dragged in the robot's length unit (unlimited), the angle on a slider
       ImGui::TextUnformatted(m.joint_name[j].c_str());
-      const char* formats[3] = {"x   %.1f mm", "y   %.1f mm", "angle   %.1f\xc2\xb0"};
+      const LengthField length = length_field(app.robot_extent);
+      const std::string formats[3] = {length.format("x   "), length.format("y   "),
+                                      "angle   %.1f\xc2\xb0"};
       for (int k = 0; k < 3; ++k) {
         ImGui::PushID(k);
         ImGui::SetNextItemWidth(-1);
-        const double scale = k < 2 ? 1000.0 : kDeg;
+        const double scale = k < 2 ? length.per_metre : kDeg;
         float v = float(app.joint_q[qs + k] * scale);
-        bool changed = k < 2 ? ImGui::DragFloat("##p", &v, 1.0f, 0.0f, 0.0f, formats[k])
-                             : ImGui::SliderFloat("##p", &v, -180.0f, 180.0f, formats[k]);
+        bool changed =
+            k < 2 ? ImGui::DragFloat("##p", &v, 2 * length.speed, 0.0f, 0.0f, formats[k].c_str())
+                  : ImGui::SliderFloat("##p", &v, -180.0f, 180.0f, formats[k].c_str());
         if (changed) app.set_joint_coordinate(j, k, double(v) / scale);
         if (ImGui::IsItemActive()) app.held_joint = j;
         if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set joint");

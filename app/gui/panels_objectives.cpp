@@ -309,11 +309,16 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("hard: a constraint (augmented Lagrangian); soft: a weighted cost");
   }
+  const LengthField length = length_field(app.robot_extent);
+  const std::string in_unit = std::string(" (") + length.unit + ")";
   if (kind.has(kFieldDistance)) {
-    float d = float(p.distance * 1000.0);
+    float d = length.value(p.distance);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-    const bool moved = ImGui::DragFloat("##distance", &d, 0.5f, 0.0f, 2000.0f, "distance %.1f mm");
-    checked_field(app, "distance (mm)", moved, d, 0.0, kMaxLength, 1e-3, p.distance);
+    const bool moved = ImGui::DragFloat("##distance", &d, length.speed, 0.0f,
+                                        length.value(drag_reach(2.0, app.robot_extent)),
+                                        length.format("distance ").c_str());
+    checked_field(app, ("distance" + in_unit).c_str(), moved, d, 0.0, kMaxLength,
+                  1 / length.per_metre, p.distance);
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set distance");
   }
   // look_at / axis_align: the link axis, the world direction (any length, the solver normalises;
@@ -337,10 +342,13 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set cone");
   }
   if (kind.has(kFieldMargin)) {
-    float mm = float(p.margin * 1000.0);
+    float v = length.value(p.margin);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-    const bool moved = ImGui::DragFloat("##margin", &mm, 0.5f, 0.0f, 500.0f, "margin %.1f mm");
-    checked_field(app, "margin (mm)", moved, mm, 0.0, 1e3, 1e-3, p.margin);
+    const bool moved = ImGui::DragFloat("##margin", &v, length.speed, 0.0f,
+                                        length.value(drag_reach(0.5, app.robot_extent)),
+                                        length.format("margin ").c_str());
+    checked_field(app, ("margin" + in_unit).c_str(), moved, v, 0.0, 1e3, 1 / length.per_metre,
+                  p.margin);
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       app.note_edit("set margin");
       app.check_support_margin(int(&o - app.objectives.data()));
@@ -360,22 +368,27 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set least measure");
   }
   if (kind.has(kFieldBox)) {
-    // the box in millimetres in the target frame; a side past 10 m counts as open
+    // the box in the robot's length unit in the target frame; a side at 10 m (10 times a
+    // larger robot's size) or past counts as open
+    const float open = length.value(drag_reach(10.0, app.robot_extent));
+    LengthField whole = length;
+    whole.decimals = std::max(0, length.decimals - 1);
     for (int side = 0; side < 2; ++side) {
       Vec3<double>& b = side ? p.box_upper : p.box_lower;
       float f[3];
       for (int k = 0; k < 3; ++k)
-        f[k] = std::isfinite(b[k]) ? float(b[k] * 1000.0) : (side ? 1e4f : -1e4f);
+        f[k] = std::isfinite(b[k]) ? length.value(b[k]) : (side ? open : -open);
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
-      if (ImGui::DragFloat3(side ? "upper" : "lower", f, 1.0f, -1e4f, 1e4f, "%.0f mm")) {
+      if (ImGui::DragFloat3(side ? "upper" : "lower", f, 2 * length.speed, -open, open,
+                            whole.format().c_str())) {
         for (int k = 0; k < 3; ++k)
-          b[k] = std::fabs(f[k]) >= 1e4f ? (side ? HUGE_VAL : -HUGE_VAL) : double(f[k]) / 1000.0;
+          b[k] = std::fabs(f[k]) >= open ? (side ? HUGE_VAL : -HUGE_VAL) : length.metres(f[k]);
         for (int k = 0; k < 3; ++k)
           if (p.box_lower[k] > p.box_upper[k]) (side ? p.box_lower : p.box_upper)[k] = b[k];
       }
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("box %s bounds in the target frame (x, y, z); +-10000 mm: open",
-                          side ? "upper" : "lower");
+        ImGui::SetTooltip("box %s bounds in the target frame (x, y, z); +-%.0f %s: open",
+                          side ? "upper" : "lower", double(open), length.unit);
       if (ImGui::IsItemDeactivatedAfterEdit()) app.note_edit("set box");
     }
   }

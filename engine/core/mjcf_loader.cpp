@@ -52,8 +52,8 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions&) {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// two site orientations differ where 1 - |q1 . q2| is above this (about 3e-6 rad)
-constexpr double kSiteQuatTolerance = 1e-12;
+// two site or geom orientations differ where 1 - |q1 . q2| is above this (about 3e-6 rad)
+constexpr double kQuatTolerance = 1e-12;
 // the mass repair_for_newer's compiler bound gives a massless moving body (kg)
 constexpr double kBoundMass = 1e-9;
 
@@ -546,32 +546,71 @@ mjModel* compile(const std::string& path, bool strict, MjcfSources& sources, Mjc
   return m;
 }
 
-// The orientations (w, x, y, z, relative to the site's body as MuJoCo compiled it) of the `own`
-// sites, compiled again without the <default> sections' site orientations
-// (strip_default_site_orientations), so that each is MuJoCo's own reading of the site's
-// attribute (fused static bodies, the compiler's settings in document order, a class's fromto);
-// empty when no class sets a site orientation, or that compile fails.
-std::map<std::string, std::array<mjtNum, 4> > own_site_quats(
-    const MjcfSources& sources, MjcfMeshFiles& meshes, const std::vector<SiteOrientation>& own) {
-  std::map<std::string, std::array<mjtNum, 4> > quats;
+// Sites and geoms that set an orientation of their own (own_orientations) where a default class
+// sets one too, read as the MJCF reference has it (the element's own attribute wins) from the
+// sources compiled again without the <default> sections' site and geom orientations
+// (strip_default_orientations), so that each is MuJoCo's own reading of the element's attribute
+// (fused static bodies, the compiler's settings in document order, a class's fromto, a mesh's
+// frame); an unnamed geom is found by a name given for that compile (name_own_orientations).
+// Empty when no class sets a site or geom orientation, or that compile fails.
+struct OwnFrames {
+  std::vector<OwnOrientation> sites, geoms;
+  // by site name: w, x, y, z relative to its body
+  std::map<std::string, std::array<mjtNum, 4> > site_quats;
+  // by geom id (the same in both compiles): its entry of `geoms`, its pos, then w, x, y, z
+  // relative to its body
+  struct GeomFrame {
+    std::size_t entry = 0;
+    std::array<mjtNum, 7> frame{};
+  };
+  std::map<int, GeomFrame> geom_frames;
+};
+
+constexpr const char* kOwnGeomPrefix = "ikwb_own_orientation_geom_";
+
+OwnFrames own_frames(const MjcfSources& sources, MjcfMeshFiles& meshes) {
+  OwnFrames own;
+  own.sites = own_orientations(sources, "site");
+  own.geoms = own_orientations(sources, "geom");
+  own.sites.erase(std::remove_if(own.sites.begin(), own.sites.end(),
+                                 [](const OwnOrientation& o) { return o.name.empty(); }),
+                  own.sites.end());
   MjcfSources plain = sources;
-  if (own.empty() || !strip_default_site_orientations(plain)) return quats;
+  const bool sites = !own.sites.empty() && strip_default_orientations(plain, "site");
+  const bool geoms = !own.geoms.empty() && strip_default_orientations(plain, "geom");
+  if (!sites && !geoms) return own;
+  name_own_orientations(plain, "geom", kOwnGeomPrefix);
   Copies copies;
   if (write_copies_somewhere(plain, &copies)) {
     char error[1024] = "";
     if (mjModel* m =
             mj_loadXML(copies.paths[0].string().c_str(), meshes.vfs(), error, sizeof error)) {
-      for (const SiteOrientation& o : own) {
+      for (const OwnOrientation& o : own.sites) {
         const int st = mj_name2id(m, mjOBJ_SITE, o.name.c_str());
         if (st >= 0)
-          quats[o.name] = {m->site_quat[4 * st], m->site_quat[4 * st + 1], m->site_quat[4 * st + 2],
-                           m->site_quat[4 * st + 3]};
+          own.site_quats[o.name] = {m->site_quat[4 * st], m->site_quat[4 * st + 1],
+                                    m->site_quat[4 * st + 2], m->site_quat[4 * st + 3]};
+      }
+      for (std::size_t k = 0; geoms && k < own.geoms.size(); ++k) {
+        const std::string name =
+            own.geoms[k].name.empty() ? kOwnGeomPrefix + std::to_string(k) : own.geoms[k].name;
+        const int g = mj_name2id(m, mjOBJ_GEOM, name.c_str());
+        if (g < 0) continue;
+        OwnFrames::GeomFrame& f = own.geom_frames[g];
+        f.entry = k;
+        std::copy(m->geom_pos + 3 * g, m->geom_pos + 3 * g + 3, f.frame.begin());
+        std::copy(m->geom_quat + 4 * g, m->geom_quat + 4 * g + 4, f.frame.begin() + 3);
       }
       mj_deleteModel(m);
     }
   }
   remove_copies(copies);
-  return quats;
+  return own;
+}
+
+// 1 - |q1 . q2| of two quaternions (w, x, y, z): 0 for the same rotation
+double quat_gap(const mjtNum* a, const mjtNum* b) {
+  return 1 - std::fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
 }
 
 // [SECTION] floating base
@@ -830,12 +869,31 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     }
     // geoms: those that collide are the collision shapes; those that do not are drawn (robot
     // files keep visual meshes apart from collision shapes), and a body with only colliding
-    // geoms is drawn with those
+    // geoms is drawn with those. A site's or geom's own orientation attribute wins over its
+    // default class's, as the MJCF reference has it (MuJoCo 2.2.2 kept a class's euler over the
+    // element's own axisangle, xyaxes, zaxis or quat, turning a review's sites 7.6 to 120
+    // degrees); those turned so are named in one warning
+    const OwnFrames own = own_frames(sources, meshes);
+    std::vector<std::string> own_sites, own_geoms;  // "'NAME' (ATTRIBUTE, FILE:LINE)"
+    auto own_item = [](const OwnOrientation& o, const std::string& what) {
+      return what + " (" + o.attribute + ", " + o.place + ")";
+    };
     std::vector<std::vector<Geometry> > drawn(m->nbody), colliding(m->nbody);
     for (int g = 0; g < m->ngeom; ++g) {
       const int mb = m->geom_bodyid[g];
       Geometry geo;
       if (mb == 0 || !to_geometry(m, g, meshes, &geo)) continue;  // world geoms (the floor), planes
+      const auto its_own = own.geom_frames.find(g);
+      if (its_own != own.geom_frames.end() &&
+          quat_gap(m->geom_quat + 4 * g, its_own->second.frame.data() + 3) > kQuatTolerance) {
+        const mjtNum* f = its_own->second.frame.data();
+        geo.origin = {vec3(f), quat_wxyz(f + 3)};
+        const OwnOrientation& o = own.geoms[its_own->second.entry];
+        own_geoms.push_back(own_item(
+            o, o.name.empty() ? "#" + std::to_string(g - m->body_geomadr[mb] + 1) + " of body '" +
+                                    printable_name(name_of(m, mjOBJ_BODY, mb, "body_")) + "'"
+                              : "'" + printable_name(o.name) + "'"));
+      }
       const bool collides = m->geom_contype[g] || m->geom_conaffinity[g];
       (collides ? colliding : drawn)[mb].push_back(std::move(geo));
     }
@@ -870,14 +928,7 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     // named sites (tool points, attachment frames) as massless bodies fixed to their body, so
     // they can be targets; a site on the world is left out, a name a body already has gets
     // "_site" appended (a warning says so), and the fixed joint is NAME_weld unless a joint has
-    // that name (then NAME_weld2, ...). A site's own orientation attribute wins over its default
-    // class's, as the MJCF reference has it (MuJoCo 2.2.2 kept a class's euler over a site's
-    // own axisangle, xyaxes, zaxis or quat, turning a review's sites 7.6 to 120 degrees)
-    const std::vector<SiteOrientation> own = own_site_orientations(sources);
-    const std::map<std::string, std::array<mjtNum, 4> > own_quats =
-        own_site_quats(sources, meshes, own);
-    std::string overridden;
-    int overrides = 0;
+    // that name (then NAME_weld2, ...); a site's own orientation wins over its class's (above)
     for (int st = 0; st < m->nsite; ++st) {
       const char* raw = mj_id2name(m, mjOBJ_SITE, st);
       const int mb = m->site_bodyid[st];
@@ -898,27 +949,33 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
       s.parent = body_of[mb];
       s.child = b.add_body(name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
       const mjtNum* quat = m->site_quat + 4 * st;
-      const auto its_own = own_quats.find(raw);
-      if (its_own != own_quats.end() &&
-          1 - std::fabs(quat[0] * its_own->second[0] + quat[1] * its_own->second[1] +
-                        quat[2] * its_own->second[2] + quat[3] * its_own->second[3]) >
-              kSiteQuatTolerance) {
+      const auto its_own = own.site_quats.find(raw);
+      if (its_own != own.site_quats.end() &&
+          quat_gap(quat, its_own->second.data()) > kQuatTolerance) {
         quat = its_own->second.data();
-        const auto mine = std::find_if(own.begin(), own.end(),
-                                       [&](const SiteOrientation& o) { return o.name == raw; });
-        overridden += (overridden.empty() ? "'" : ", '") + printable_name(raw) + "' (" +
-                      mine->attribute + ", " + mine->place + ")";
-        ++overrides;
+        const auto mine = std::find_if(own.sites.begin(), own.sites.end(),
+                                       [&](const OwnOrientation& o) { return o.name == raw; });
+        own_sites.push_back(own_item(*mine, "'" + printable_name(raw) + "'"));
       }
       s.X_p = {vec3(m->site_pos + 3 * st), quat_wxyz(quat)};
       b.add_joint(s);
     }
-    if (!overridden.empty())
-      warn((overrides == 1 ? "the site " : "the sites ") + overridden +
-           (overrides == 1 ? " sets its" : " set their") +
+    if (!own_sites.empty() || !own_geoms.empty()) {
+      auto listed = [](const std::vector<std::string>& items, const std::string& one,
+                       const std::string& many) {
+        std::string text = items.size() == 1 ? one : many;
+        for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : " ") + items[i];
+        return text;
+      };
+      const bool one = own_sites.size() + own_geoms.size() == 1;
+      std::string what = own_sites.empty() ? "" : listed(own_sites, "the site", "the sites");
+      if (!own_geoms.empty())
+        what += (what.empty() ? "" : " and ") + listed(own_geoms, "the geom", "the geoms");
+      warn(what + (one ? " sets its" : " set their") +
            " own orientation and a default class another: MuJoCo 2.2.2 took the class's; here " +
-           (overrides == 1 ? "it takes" : "each takes") +
+           (one ? "it takes" : "each takes") +
            " its own, as the MJCF reference says (and newer MuJoCo does)");
+    }
   } catch (const ModelError& e) {
     mj_deleteModel(m);
     throw ModelError(path + ": " + e.what());

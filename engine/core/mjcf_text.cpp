@@ -157,31 +157,56 @@ bool in_sections(const std::vector<std::pair<std::size_t, std::size_t>>& section
 
 }  // namespace
 
-std::vector<SiteOrientation> own_site_orientations(const MjcfSources& sources) {
-  std::vector<SiteOrientation> out;
+std::vector<OwnOrientation> own_orientations(const MjcfSources& sources,
+                                             const std::string& element) {
+  std::vector<OwnOrientation> out;
   for (std::size_t f = 0; f < sources.texts.size(); ++f) {
     const std::string& text = sources.texts[f];
     const auto sections = default_sections(text);
-    for (const StartTag& tag : start_tags(text, "site")) {
+    for (const StartTag& tag : start_tags(text, element)) {
       if (in_sections(sections, tag.begin)) continue;
-      SiteOrientation s;
+      OwnOrientation o;
       for (const TagAttribute& a : tag.attributes) {
-        if (a.name == "name") s.name = a.value;
-        if (is_orientation(a.name)) s.attribute = a.name;
+        if (a.name == "name") o.name = a.value;
+        if (is_orientation(a.name)) o.attribute = a.name;
       }
-      if (s.name.empty() || s.attribute.empty()) continue;
-      s.place = sources.paths[f] + ":" + std::to_string(line_of(text, tag.begin));
-      out.push_back(std::move(s));
+      if (o.attribute.empty()) continue;
+      o.place = sources.paths[f] + ":" + std::to_string(line_of(text, tag.begin));
+      out.push_back(std::move(o));
     }
   }
   return out;
 }
 
-bool strip_default_site_orientations(MjcfSources& sources) {
+void name_own_orientations(MjcfSources& sources, const std::string& element,
+                           const std::string& prefix) {
+  std::size_t k = 0;
+  for (std::string& text : sources.texts) {
+    const auto sections = default_sections(text);
+    std::vector<std::pair<std::size_t, std::string>> inserts;  // after the element's name
+    for (const StartTag& tag : start_tags(text, element)) {
+      if (in_sections(sections, tag.begin)) continue;
+      bool named = false, oriented = false;
+      for (const TagAttribute& a : tag.attributes) {
+        named = named || a.name == "name";
+        oriented = oriented || is_orientation(a.name);
+      }
+      if (!oriented) continue;
+      if (!named)
+        inserts.push_back(
+            {tag.begin + 1 + element.size(), " name=\"" + prefix + std::to_string(k) + "\""});
+      ++k;
+    }
+    // from the end, so that earlier offsets stay valid
+    for (auto i = inserts.rbegin(); i != inserts.rend(); ++i) text.insert(i->first, i->second);
+  }
+}
+
+bool strip_default_orientations(MjcfSources& sources, const std::string& element) {
   bool stripped = false;
   for (std::string& text : sources.texts) {
     const auto sections = default_sections(text);
-    const std::vector<StartTag> tags = start_tags(text, "site");
+    const std::vector<StartTag> tags = start_tags(text, element);
     // from the end, so that earlier offsets stay valid
     for (auto t = tags.rbegin(); t != tags.rend(); ++t) {
       if (!in_sections(sections, t->begin)) continue;

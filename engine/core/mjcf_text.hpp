@@ -48,18 +48,26 @@ MjcfSources read_sources(const std::string& path);
 // mass 6.4 mm).
 std::string bad_number_attribute(const MjcfSources& sources);
 
-// A named <site> outside the <default> sections that sets an orientation attribute of its own
-// (quat, axisangle, euler, xyaxes or zaxis): its name, the attribute and "FILE:LINE".
-struct SiteOrientation {
+// A <site> or <geom> (`element`) outside the <default> sections that sets an orientation
+// attribute of its own (quat, axisangle, euler, xyaxes or zaxis): its name ("" without one), the
+// attribute and "FILE:LINE"; in the sources' order, file by file.
+struct OwnOrientation {
   std::string name, attribute, place;
 };
-std::vector<SiteOrientation> own_site_orientations(const MjcfSources& sources);
+std::vector<OwnOrientation> own_orientations(const MjcfSources& sources,
+                                             const std::string& element);
 
-// Removes the orientation attributes of the <site> tags inside the <default> sections, keeping
-// every line; false when there were none. MuJoCo 2.2.2 keeps a class's euler over a site's own
-// axisangle, xyaxes, zaxis or quat, where the MJCF reference (and newer MuJoCo) gives the site's
-// own attribute precedence: the sources compiled again without them give each such site its own.
-bool strip_default_site_orientations(MjcfSources& sources);
+// Gives the k-th entry of own_orientations(sources, element) that has no name the name
+// PREFIX + k, keeping every line.
+void name_own_orientations(MjcfSources& sources, const std::string& element,
+                           const std::string& prefix);
+
+// Removes the orientation attributes of the `element` tags inside the <default> sections,
+// keeping every line; false when there were none. MuJoCo 2.2.2 keeps a class's euler over an
+// element's own axisangle, xyaxes, zaxis or quat, where the MJCF reference (and newer MuJoCo)
+// gives the element's own attribute precedence: the sources compiled again without them give
+// each such site or geom its own.
+bool strip_default_orientations(MjcfSources& sources, const std::string& element);
 
 // the text after `key` in MuJoCo's message up to `end`, or ""
 std::string message_field(const std::string& error, const std::string& key, char end);

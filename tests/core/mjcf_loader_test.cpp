@@ -1046,6 +1046,57 @@ TEST(Mjcf, ASitesOwnOrientationWinsOverItsDefaultClasss) {
   }
 }
 
+// A geom's own orientation wins over its default class's as a site's does (MuJoCo 2.2.2 kept the
+// class's euler: a review saw the drawn and colliding shapes turned the same way), an unnamed
+// geom named by its place in its body; a geom without one keeps the class's, one with the
+// class's kind of attribute its own without a word; and the sites' and geoms' are one warning
+TEST(Mjcf, AGeomsOwnOrientationWinsOverItsDefaultClasss) {
+  test::TempDir dir;
+  const std::string path = dir.write("geoms.xml", R"(<mujoco model="geoms">
+  <default><default class="part"><geom type="box" size="0.1 0.02 0.01" euler="0 90 0"/>
+    <site euler="0 90 0"/></default></default>
+  <worldbody>
+    <body name="b" childclass="part">
+      <joint name="j" axis="0 0 1"/>
+      <geom name="g_class"/>
+      <geom name="g_aa" axisangle="0 0 1 90"/>
+      <geom quat="0.7071068 0 0 0.7071068"/>
+      <geom name="g_euler" euler="0 0 90"/>
+      <site name="s_z" zaxis="0 1 0"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const LoadResult r = load_mjcf_file(path);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("the site 's_z' (zaxis, " + path +
+                               ":11) and the geoms 'g_aa' (axisangle, " + path +
+                               ":8), #3 of body 'b' (quat, " + path +
+                               ":9) set their own orientation and a default class another"),
+            std::string::npos)
+      << r.warnings[0];
+  const Model& m = *r.model;
+  const std::vector<Geometry>& g = m.body_collisions[m.find_body("b")];
+  ASSERT_EQ(g.size(), 4u);
+  const double h = std::sqrt(0.5);
+  // (x, y, z, w): the class's 90 degrees about y, the geoms' own 90 degrees about z
+  const std::array<double, 4> expected[] = {{0, h, 0, h}, {0, 0, h, h}, {0, 0, h, h}, {0, 0, h, h}};
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    const Quat<double>& q = g[k].origin.q;
+    const std::array<double, 4>& e = expected[k];
+    EXPECT_NEAR(std::fabs(q.x * e[0] + q.y * e[1] + q.z * e[2] + q.w * e[3]), 1.0, 1e-12) << k;
+  }
+  // the collision capsules follow: the box's long side along z where it turned about y, along y
+  // where it turned about z (the three equal ones are one capsule)
+  const CollisionGeometry& cg = m.collision;
+  const int first = cg.body_first[m.find_body("b")];
+  ASSERT_EQ(cg.body_first[m.find_body("b") + 1] - first, 2);
+  const LinkCapsule<double>& along_z = cg.capsules[first];
+  const LinkCapsule<double>& along_y = cg.capsules[first + 1];
+  EXPECT_NEAR(std::fabs(along_z.p1.z - along_z.p0.z), 0.2, 1e-9);
+  EXPECT_NEAR(std::fabs(along_y.p1.y - along_y.p0.y), 0.2, 1e-9);
+  EXPECT_NEAR(along_y.p1.x - along_y.p0.x, 0.0, 1e-12);
+}
+
 // Where no class sets a site's orientation, the site keeps MuJoCo's frame, whatever else moves
 // it: a static body fused into its parent (fusestatic), compiler settings in an included file
 // before the main file's (document order), a class's fromto over the site's own quat. A review

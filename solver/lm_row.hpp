@@ -546,6 +546,42 @@ IKWB_HD int lm_mark_limits(const ProblemView<T>& pv, RowBuffers<T>& w, const T* 
   return marked;
 }
 
+// A revolute joint whose limits span a turn or more (a wrist's [-pi, pi], a UR arm's
+// [-2 pi, 2 pi]) has the same pose a turn further on. One a stalled attempt leaves at a limit
+// (within lm_mark_limits' eps) is turned over: a turn back inside its limits (up to the other
+// limit), where the descent can go on past that limit's angle instead of a restart from
+// elsewhere (a review's arm with a [-pi, pi] joint held at -pi, its answer at +3.1256: 4 of 200
+// targets near that limit missed with the default restarts). Not a joint that a mimic follows a
+// fraction of a turn or along a slide (a turn of it moves the mimic), nor a frozen one. Returns
+// whether any joint turned.
+template <class T>
+IKWB_HD bool lm_turn_over_limits(const ProblemView<T>& pv, RowBuffers<T>& w) {
+  const ModelView<T>& m = pv.model;
+  const T turn = T(6.283185307179586);
+  bool turned = false;
+  for (int j = 0; j < m.joint_count; ++j) {
+    if (JointType(m.joint_type[j]) != JointType::kRevolute || m.joint_mimic[j] >= 0) continue;
+    const int d = m.joint_qd_start[j];
+    const T lo = pv.dof_lower[d], hi = pv.dof_upper[d];
+    if ((w.dof_free && !w.dof_free[d]) || !(hi - lo >= turn * T(1 - 1e-6)) ||
+        !(hi - lo < largest_finite<T>()))
+      continue;
+    T& v = w.q[m.joint_q_start[j]];
+    const T eps = T(1e-9) * (T(1) + (hi - lo));
+    if (!(v <= lo + eps || v >= hi - eps)) continue;
+    bool whole = true;  // a turn of it moves no mimic
+    for (int k = 0; k < m.joint_count && whole; ++k) {
+      if (m.joint_mimic[k] != j) continue;
+      const T mult = m.joint_mimic_multiplier[k];
+      whole = JointType(m.joint_type[k]) != JointType::kPrismatic && mult == T(int64_t(mult));
+    }
+    if (!whole) continue;
+    v = v <= lo + eps ? (v + turn < hi ? v + turn : hi) : (v - turn > lo ? v - turn : lo);
+    turned = true;
+  }
+  return turned;
+}
+
 // The step of each dof lm_mark_limits marked: 0 held, else to its limit
 template <class T>
 IKWB_HD T lm_limit_step(const ProblemView<T>& pv, const RowBuffers<T>& w, int joint) {
@@ -993,6 +1029,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
                                // met with a pull)
   T pull_cost = T(0);          // the cost when pull_flat last counted
   bool moved = false;          // a step was accepted
+  bool turned_over = false;    // a stall turned joints over (lm_turn_over_limits)
   // a step was accepted from an iterate within the tolerances (a posture step while settling):
   // if the row is then well within the tolerances (kPolishShare), those steps were its polish
   bool polished = false;
@@ -1152,8 +1189,17 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
         stall_violation = st.eval.violation;
         since_update = cfg.al_inner_iterations;
       } else if (w.restart_follows && !settling) {
-        // (a row settling its posture is met, not stalled: its cost stays where it is)
-        break;
+        // (a row settling its posture is met, not stalled: its cost stays where it is); a joint
+        // held at a limit a turn from its other one is turned over once (lm_turn_over_limits)
+        // and the attempt goes on from there, the same pose
+        if (turned_over || !cfg.hard_limits || !lm_turn_over_limits(pv, w)) break;
+        turned_over = true;
+        st.eval = ev.residual(w.q, w.body_q, w.r);
+        at_new_point();
+        stall_cost = flat_cost = st.eval.cost;
+        stall_since = flat_since = it;
+        st.lm_lambda = cfg.lambda_init;
+        nu = T(2);
       }
     }
     // (a finish whose hard objectives are off goes on: the multiplier updates bring them back;

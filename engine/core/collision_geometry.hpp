@@ -4,10 +4,12 @@
 //
 // Fit. The element's surface is sampled (box: its corners and a grid on its faces; cylinder: its
 // two rims and its caps; sphere: exact; mesh: its vertices, scaled) in the body frame. For each
-// of the three principal axes of the samples (their covariance's eigenvectors) the smallest
-// capsule along that axis through the samples' centroid that contains every sample is found
-// (radius: the largest distance of a sample from the axis; segment: the shortest along the axis
-// that keeps every sample within that radius); the capsule of least volume is kept. Capsules are
+// candidate axis (the samples' three principal axes, a mesh's surface's, area-weighted, and the
+// element frame's x, y, z), through the samples' centroid and through the centre of the
+// smallest circle holding them seen along it, the smallest capsule along that line that contains
+// every sample is found (radius: the largest distance of a sample from the axis; segment: the
+// shortest along the axis that keeps every sample within that radius); the capsule of least
+// volume is kept (a mesh's tessellation does not tilt or inflate it). Capsules are
 // therefore conservative (they contain the sampled geometry). fit_error is how far the capsule
 // reaches beyond the geometry: the largest signed distance from a point of the capsule's surface
 // (a sample of 26 directions from each end and 8 around the middle) to the element, measured

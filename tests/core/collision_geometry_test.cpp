@@ -100,8 +100,68 @@ TEST(CollisionFit, MeshUsesVerticesAndMissingMeshIsSkipped) {
   EXPECT_FALSE(fit_capsule(g, &c, &err));
 }
 
+// a mesh of a box's 12 triangles, each with corners of its own (as an STL file has them)
+std::shared_ptr<MeshData> box_soup(Vec3<double> half) {
+  auto mesh = std::make_shared<MeshData>();
+  auto corner = [&](int i) {
+    return Vec3<double>{i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y,
+                        i & 4 ? half.z : -half.z};
+  };
+  const int faces[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1},
+                           {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
+  for (const auto& f : faces)
+    for (int t : {0, 1, 2, 0, 2, 3}) {
+      const Vec3<double> v = corner(f[t]);
+      mesh->indices.push_back(uint32_t(mesh->positions.size() / 3));
+      for (double x : {v.x, v.y, v.z}) mesh->positions.push_back(float(x));
+    }
+  return mesh;
+}
+
+// The capsule of a mesh follows its shape, not how it is tessellated: a box as a triangle soup
+// gets the half diagonal of its cross-section (its corners' uneven counts tilted the vertices'
+// principal axes: 60.4 mm where 53.9 mm holds, a review), and a bar with a finely tessellated
+// boss on one face stays along the bar (the boss's vertices tilted it 5 degrees: 70 mm where
+// 43.5 mm holds, and bars 30 mm apart read colliding)
+TEST(CollisionFit, AMeshsCapsuleFollowsItsShapeNotItsTessellation) {
+  Geometry g = geometry(GeometryType::kMesh, {0, 0, 0}, tf(0.1, -0.2, 0.3, 0.4, -0.2, 0.9));
+  g.mesh = box_soup({0.15, 0.05, 0.02});
+  LinkCapsule<double> c;
+  double err;
+  ASSERT_TRUE(fit_capsule(g, &c, &err));
+  EXPECT_NEAR(c.radius, std::hypot(0.05, 0.02), 1e-7);
+  EXPECT_NEAR(length(c.p1 - c.p0), 0.3, 1e-6);
+  // a 400 x 60 x 60 mm bar and a boss of radius 15 mm, 5 mm high, of 3000 triangles on its
+  // +y face near one end
+  auto bar = box_soup({0.2, 0.03, 0.03});
+  const int n = 1000;
+  const Vec3<double> at{0.15, 0.03, 0.0};
+  for (int k = 0; k < n; ++k) {
+    const double a0 = 2 * M_PI * k / n, a1 = 2 * M_PI * (k + 1) / n;
+    const Vec3<double> ring0{at.x + 0.015 * std::cos(a0), at.y, at.z + 0.015 * std::sin(a0)};
+    const Vec3<double> ring1{at.x + 0.015 * std::cos(a1), at.y, at.z + 0.015 * std::sin(a1)};
+    const Vec3<double> top0 = ring0 + Vec3<double>{0, 0.005, 0};
+    const Vec3<double> top1 = ring1 + Vec3<double>{0, 0.005, 0};
+    const Vec3<double> tip = at + Vec3<double>{0, 0.005, 0};
+    for (const Vec3<double>& v : {ring0, ring1, top1, ring0, top1, top0, top0, top1, tip}) {
+      bar->indices.push_back(uint32_t(bar->positions.size() / 3));
+      for (double x : {v.x, v.y, v.z}) bar->positions.push_back(float(x));
+    }
+  }
+  g.mesh = bar;
+  g.origin = transform_identity<double>();
+  ASSERT_TRUE(fit_capsule(g, &c, &err));
+  EXPECT_NEAR(std::fabs(c.p1.y - c.p0.y) + std::fabs(c.p1.z - c.p0.z), 0.0, 1e-6);
+  EXPECT_LT(c.radius, 0.0445);  // the bar's half diagonal, 42.4 mm, with the boss in it
+  for (std::size_t i = 0; i + 2 < bar->positions.size(); i += 3) {
+    const Vec3<double> v{bar->positions[i], bar->positions[i + 1], bar->positions[i + 2]};
+    ASSERT_LE(capsule_sdf(c, v), 1e-9) << i;
+  }
+}
+
+// the base longer along x, over which l2 folds (a square base's capsule may lie along either side)
 const char* kArm = R"(<robot name="arm">
-  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="base"><collision><geometry><box size="0.3 0.2 0.1"/></geometry></collision></link>
   <link name="l1"><collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></collision></link>
   <link name="l2"><visual><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></visual></link>
   <link name="flange"><collision><geometry><sphere radius="0.03"/></geometry></collision></link>
@@ -191,7 +251,7 @@ TEST(CollisionGeometry, TheVisualFallbackWarningNamesTheRobotFile) {
 // collide with and is not warned about
 TEST(CollisionGeometry, AFrameWithoutGeometryIsNotWarnedAbout) {
   auto m = load_urdf_string(R"(<robot name="arm">
-  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="base"><collision><geometry><box size="0.3 0.2 0.1"/></geometry></collision></link>
   <link name="tcp"/>
   <joint name="t" type="fixed"><parent link="base"/><child link="tcp"/><origin xyz="0 0 0.1"/></joint>
 </robot>)",

@@ -146,6 +146,7 @@ py::dict solve_py(const PyScene& s, py::object targets, py::object joint_q, bool
   SolverSettings settings = s.settings;
   apply_settings(kwargs, settings, "Scene.solve");
   lift_prefer_closest(settings, sequential, kwargs.contains("prefer_closest"));
+  settings.turn_over_limits = !sequential;
   default_seed_sampler(settings, s.sampler_named || kwargs.contains("sampler"));
   py::ssize_t n = 1;
   std::vector<TargetArray> arrays;

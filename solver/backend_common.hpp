@@ -64,6 +64,7 @@ RowDriverConfig<T> make_row_driver_config(const SolverSettings& s, const IkProbl
                          : 0;
   c.all_seeds = (s.solve_all_seeds || s.prefer_closest || s.n_seeds == 1) ? 1 : 0;
   c.prefer_closest = s.prefer_closest ? 1 : 0;
+  c.lm.turn_over = s.turn_over_limits && !s.prefer_closest;
   return c;
 }
 

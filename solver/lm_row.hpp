@@ -108,6 +108,7 @@ struct LmConfig {
   T lambda_init = T(1e-3);
   bool marquardt = false;
   bool hard_limits = true;
+  bool turn_over = false;  // turn joints held at a full turn's limit over (lm_turn_over_limits)
   int al_inner_iterations = 15;
   T mu_init = T(100), mu_growth = T(10), mu_max = T(1e8);
   T null_space_gain = T(0.5);
@@ -1192,7 +1193,7 @@ IKWB_HD_OUTLINED void lm_solve_row(Eval& ev, const ProblemView<T>& pv, const LmC
         // (a row settling its posture is met, not stalled: its cost stays where it is); a joint
         // held at a limit a turn from its other one is turned over once (lm_turn_over_limits)
         // and the attempt goes on from there, the same pose
-        if (turned_over || !cfg.hard_limits || !lm_turn_over_limits(pv, w)) break;
+        if (turned_over || !cfg.turn_over || !cfg.hard_limits || !lm_turn_over_limits(pv, w)) break;
         turned_over = true;
         st.eval = ev.residual(w.q, w.body_q, w.r);
         at_new_point();

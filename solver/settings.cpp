@@ -156,6 +156,11 @@ constexpr SettingInfo kTable[] = {
     {"budget_ms", "budget-ms", "MS", "Time budget",
      "time budget per target, ms: restarts and iterations stop when it runs out (0 = none)",
      kSampling, &SolverSettings::time_budget_s, 0, 1e7, 0, 100, false, 1e3},
+    turned_off_by_flag({"turn_over_limits", "no-turn-over", "", "Turn over at limits",
+                        "turn a revolute joint whose limits span a turn, held at one by a "
+                        "stalled attempt, a turn back inside them (the same pose) before a "
+                        "restart (never with prefer-closest, nor along a --sequential path)",
+                        kSampling, &SolverSettings::turn_over_limits}),
     {"prefer_closest", "prefer-closest", "", "Prefer closest",
      "keep the converged seed closest to the initial configuration", kSampling,
      &SolverSettings::prefer_closest},

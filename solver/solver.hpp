@@ -74,6 +74,11 @@ struct SolverSettings {
   bool prefer_closest = false;   // among converged seeds keep the one closest to the initial q
   bool solve_all_seeds = false;  // run every seed to the end (ghosts); else a problem stops at
                                  // its first converged seed (prefer_closest implies this)
+  // with restarts, a revolute joint whose limits span a turn, held at one by a stalled attempt,
+  // is turned over once instead of the attempt given up (solver/lm_row.hpp,
+  // lm_turn_over_limits); not with prefer_closest, nor along a path (`--sequential`), where the
+  // turn would be a jump of the joint between rows
+  bool turn_over_limits = true;
 
   // execution: where and how the batch runs
   Backend backend = Backend::kCpu;

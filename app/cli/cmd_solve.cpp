@@ -434,6 +434,7 @@ double solve_link_targets(const ArgParser& args, const SolverSettings& settings,
   // steps a row (settled at every row, 5.5 iterations a row where 3 bring the same path)
   SolverSettings path_settings = settings;
   if (sequential && !args.has("settle-iterations")) path_settings.settle_iterations = 2;
+  path_settings.turn_over_limits = !sequential;
   double elapsed = 0;
   solve_in_chunks(
       *solver, path_settings, m.middle_configuration(), valid.size(), chunk, sequential,
@@ -570,6 +571,7 @@ double solve_scene(const ArgParser& args, const std::string& scene_path,
   lift_scene_settings(args, scene_path, &base);
   // the command line wins
   SolverSettings settings = read_solver_options(args, base, names_sampler(scene.solver));
+  settings.turn_over_limits = !sequential;
   if (lift_prefer_closest(settings, sequential, args.has("prefer-closest")))
     std::fprintf(stderr, "note: %s: %s; --prefer-closest keeps it\n", scene_path.c_str(),
                  kPreferClosestLifted);

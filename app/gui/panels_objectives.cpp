@@ -138,9 +138,13 @@ void explanation_lines(AppState& app, const WorkbenchObjective& o) {
 // bound. The violation is the largest row: the margin less the closest pair's distance (a
 // collision kind), the margin less the centre of mass's depth inside the polygon (a support
 // polygon), the distance outside the box; > 0 is inside the margin, or outside the box.
-std::string clearance_text(const WorkbenchObjective& o) {
+// (in metres on a robot whose length fields are, as its margin field: LengthField)
+std::string clearance_text(const WorkbenchObjective& o, const LengthField& length) {
   const double v = o.status.violation, margin = o.spec.params.margin;
-  auto mm = [](double metres) { return length_text(metres, LengthUnit::kMillimetre, 1); };
+  auto mm = [&](double metres) {
+    return length.per_metre == 1 ? length_text(metres, LengthUnit::kMetre, length.decimals)
+                                 : length_text(metres, LengthUnit::kMillimetre, 1);
+  };
   // the margin as set: "10 mm", "2.5 mm", "360 µm" (no ".0")
   std::string set = mm(margin);
   if (const std::size_t zero = set.find(".0 "); zero != std::string::npos) set.erase(zero, 2);
@@ -199,7 +203,8 @@ void status_line(AppState& app, const WorkbenchObjective& o) {
     std::snprintf(buf + n, sizeof buf - n,
                   s.violation > 0 ? "%.4f below the floor" : "above the floor", s.violation);
   else if (objective_is_inequality(kind.type))
-    std::snprintf(buf + n, sizeof buf - n, "%s", clearance_text(o).c_str());
+    std::snprintf(buf + n, sizeof buf - n, "%s",
+                  clearance_text(o, length_field(app.robot_extent)).c_str());
   wrapped_text(col, buf);
   if (!s.pursued) ImGui::TextColored(kGrey, "weight 0: not pursued");
   if (s.missed) explanation_lines(app, o);
@@ -371,8 +376,6 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
     // the box in the robot's length unit in the target frame; a side at 10 m (10 times a
     // larger robot's size) or past counts as open
     const float open = length.value(drag_reach(10.0, app.robot_extent));
-    LengthField whole = length;
-    whole.decimals = std::max(0, length.decimals - 1);
     for (int side = 0; side < 2; ++side) {
       Vec3<double>& b = side ? p.box_upper : p.box_lower;
       float f[3];
@@ -380,7 +383,7 @@ void field_rows(AppState& app, WorkbenchObjective& o) {
         f[k] = std::isfinite(b[k]) ? length.value(b[k]) : (side ? open : -open);
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 64);
       if (ImGui::DragFloat3(side ? "upper" : "lower", f, 2 * length.speed, -open, open,
-                            whole.format().c_str())) {
+                            length.format().c_str())) {
         for (int k = 0; k < 3; ++k)
           b[k] = std::fabs(f[k]) >= open ? (side ? HUGE_VAL : -HUGE_VAL) : length.metres(f[k]);
         for (int k = 0; k < 3; ++k)

@@ -62,10 +62,17 @@ std::vector<Vec3<double>> element_samples(const Geometry& g) {
       break;
     case GeometryType::kMesh: {
       if (!g.mesh || g.placeholder) break;
+      // each vertex once: an STL's triangles repeat their corners (six times over, a large
+      // mesh's fit took three times as long)
       const std::vector<float>& p = g.mesh->positions;
+      std::vector<std::array<float, 3>> unique;
+      unique.reserve(p.size() / 3);
       for (std::size_t i = 0; i + 2 < p.size(); i += 3)
-        pts.push_back(
-            {p[i] * g.mesh_scale.x, p[i + 1] * g.mesh_scale.y, p[i + 2] * g.mesh_scale.z});
+        unique.push_back({p[i], p[i + 1], p[i + 2]});
+      std::sort(unique.begin(), unique.end());
+      unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+      for (const std::array<float, 3>& v : unique)
+        pts.push_back({v[0] * g.mesh_scale.x, v[1] * g.mesh_scale.y, v[2] * g.mesh_scale.z});
       break;
     }
   }
@@ -320,7 +327,10 @@ bool fit_capsule(const Geometry& g, LinkCapsule<double>* capsule, double* fit_er
     std::vector<Vec3<double>> axes = principal_axes(cov);
     const std::vector<Vec3<double>> surface = surface_axes(g);
     axes.insert(axes.end(), surface.begin(), surface.end());
-    axes.insert(axes.end(), {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+    for (const Vec3<double>& e : {Vec3<double>{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})
+      if (std::none_of(axes.begin(), axes.end(),
+                       [&](const Vec3<double>& a) { return std::fabs(dot(a, e)) > 1 - 1e-12; }))
+        axes.push_back(e);
     // each axis through the samples' centroid, and through the centre of the smallest circle
     // holding them seen along it (through the centroid alone, a bar with a finely tessellated
     // boss on one face got a radius 27 mm too large)

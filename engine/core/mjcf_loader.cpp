@@ -564,6 +564,10 @@ struct OwnFrames {
     std::array<mjtNum, 7> frame{};
   };
   std::map<int, GeomFrame> geom_frames;
+  // the second compile's every geom's frame (pos, w x y z) and every body's mass, inertial frame
+  // (ipos, iquat w x y z) and principal inertia; empty without one
+  std::vector<std::array<mjtNum, 7> > all_geoms;
+  std::vector<std::array<mjtNum, 11> > bodies;
 };
 
 constexpr const char* kOwnGeomPrefix = "ikwb_own_orientation_geom_";
@@ -579,7 +583,12 @@ OwnFrames own_frames(const MjcfSources& sources, MjcfMeshFiles& meshes) {
   const bool sites = !own.sites.empty() && strip_default_orientations(plain, "site");
   const bool geoms = !own.geoms.empty() && strip_default_orientations(plain, "geom");
   if (!sites && !geoms) return own;
-  name_own_orientations(plain, "geom", kOwnGeomPrefix);
+  // a prefix no name of the file starts with (one that did dropped every geom's own frame)
+  std::string prefix = kOwnGeomPrefix;
+  while (std::any_of(plain.texts.begin(), plain.texts.end(),
+                     [&](const std::string& t) { return t.find(prefix) != std::string::npos; }))
+    prefix += "_";
+  name_own_orientations(plain, "geom", prefix);
   Copies copies;
   if (write_copies_somewhere(plain, &copies)) {
     char error[1024] = "";
@@ -593,13 +602,26 @@ OwnFrames own_frames(const MjcfSources& sources, MjcfMeshFiles& meshes) {
       }
       for (std::size_t k = 0; geoms && k < own.geoms.size(); ++k) {
         const std::string name =
-            own.geoms[k].name.empty() ? kOwnGeomPrefix + std::to_string(k) : own.geoms[k].name;
+            own.geoms[k].name.empty() ? prefix + std::to_string(k) : own.geoms[k].name;
         const int g = mj_name2id(m, mjOBJ_GEOM, name.c_str());
         if (g < 0) continue;
         OwnFrames::GeomFrame& f = own.geom_frames[g];
         f.entry = k;
         std::copy(m->geom_pos + 3 * g, m->geom_pos + 3 * g + 3, f.frame.begin());
         std::copy(m->geom_quat + 4 * g, m->geom_quat + 4 * g + 4, f.frame.begin() + 3);
+      }
+      own.all_geoms.resize(std::size_t(m->ngeom));
+      for (int g = 0; g < m->ngeom; ++g) {
+        std::copy(m->geom_pos + 3 * g, m->geom_pos + 3 * g + 3, own.all_geoms[g].begin());
+        std::copy(m->geom_quat + 4 * g, m->geom_quat + 4 * g + 4, own.all_geoms[g].begin() + 3);
+      }
+      own.bodies.resize(std::size_t(m->nbody));
+      for (int i = 0; i < m->nbody; ++i) {
+        std::array<mjtNum, 11>& x = own.bodies[std::size_t(i)];
+        x[0] = m->body_mass[i];
+        std::copy(m->body_ipos + 3 * i, m->body_ipos + 3 * i + 3, x.begin() + 1);
+        std::copy(m->body_iquat + 4 * i, m->body_iquat + 4 * i + 4, x.begin() + 4);
+        std::copy(m->body_inertia + 3 * i, m->body_inertia + 3 * i + 3, x.begin() + 8);
       }
       mj_deleteModel(m);
     }
@@ -611,6 +633,46 @@ OwnFrames own_frames(const MjcfSources& sources, MjcfMeshFiles& meshes) {
 // 1 - |q1 . q2| of two quaternions (w, x, y, z): 0 for the same rotation
 double quat_gap(const mjtNum* a, const mjtNum* b) {
   return 1 - std::fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+}
+
+// whether geom g turns to its own orientation (OwnFrames: it sets one, and its class another)
+bool turns_to_own(const mjModel* m, const OwnFrames& own, int g) {
+  const auto f = own.geom_frames.find(g);
+  return f != own.geom_frames.end() &&
+         quat_gap(m->geom_quat + 4 * g, f->second.frame.data() + 3) > kQuatTolerance;
+}
+
+// The mass properties of body i where a geom of it turns to its own orientation and MuJoCo
+// computes them from its geoms (the two compiles give it different ones): the second compile's,
+// when it reads every other geom of the body as the first does (else null: it stripped a class's
+// orientation that a geom without its own keeps, and neither compile is right; *mixed is set).
+// Null where nothing turns, or the file gives the body's inertial. (A mesh geom turned to its
+// own orientation left its body's centre of mass 5 cm where the class had it, a review.)
+const std::array<mjtNum, 11>* own_inertial(const mjModel* m, const OwnFrames& own, int i,
+                                           bool* mixed) {
+  if (own.bodies.empty()) return nullptr;
+  bool turns = false, same_others = true;
+  for (int g = m->body_geomadr[i]; g >= 0 && g < m->body_geomadr[i] + m->body_geomnum[i]; ++g) {
+    if (turns_to_own(m, own, g)) {
+      turns = true;
+      continue;
+    }
+    const mjtNum* other = own.all_geoms[std::size_t(g)].data();
+    for (int k = 0; k < 3; ++k) same_others = same_others && m->geom_pos[3 * g + k] == other[k];
+    same_others = same_others && quat_gap(m->geom_quat + 4 * g, other + 3) <= kQuatTolerance;
+  }
+  const std::array<mjtNum, 11>& x = own.bodies[std::size_t(i)];
+  bool differs =
+      m->body_mass[i] != x[0] || quat_gap(m->body_iquat + 4 * i, x.data() + 4) > kQuatTolerance;
+  for (int k = 0; k < 3; ++k)
+    differs = differs || m->body_ipos[3 * i + k] != x[1 + std::size_t(k)] ||
+              m->body_inertia[3 * i + k] != x[8 + std::size_t(k)];
+  if (!turns || !differs) return nullptr;
+  if (!same_others) {
+    *mixed = true;
+    return nullptr;
+  }
+  return &x;
 }
 
 // [SECTION] floating base
@@ -761,6 +823,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
   };
   try {
     const std::string free_root = options.floating_base ? floating_root_name(m) : "";
+    // sites' and geoms' own orientations where a class sets one (below), and the mass
+    // properties of bodies MuJoCo computes from such geoms
+    const OwnFrames own = own_frames(sources, meshes);
+    std::string mixed_bodies;
     for (int i = 1; i < m->nbody; ++i) {
       const std::string name = name_of(m, mjOBJ_BODY, i, "body_");
       const int parent = m->body_parentid[i] == 0 ? -1 : body_of[m->body_parentid[i]];
@@ -780,9 +846,14 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
         // (MuJoCo leaves its inertial frame where the body is in its parent's frame, and a
         // chain of such bodies had its centre of mass where none of them is); a mass of the
         // file's own, however small, is kept
-        if (last && m->body_mass[i] > 0 && m->body_mass[i] != kBoundMass) {
-          const mjtNum* in = m->body_inertia + 3 * i;
-          Quat<double> iq = quat_wxyz(m->body_iquat + 4 * i);
+        bool mixed = false;
+        const std::array<mjtNum, 11>* turned = last ? own_inertial(m, own, i, &mixed) : nullptr;
+        if (mixed)
+          mixed_bodies += (mixed_bodies.empty() ? "'" : ", '") + printable_name(name) + "'";
+        const mjtNum mass = turned ? (*turned)[0] : m->body_mass[i];
+        if (last && mass > 0 && mass != kBoundMass) {
+          const mjtNum* in = turned ? turned->data() + 8 : m->body_inertia + 3 * i;
+          Quat<double> iq = quat_wxyz(turned ? turned->data() + 4 : m->body_iquat + 4 * i);
           // rotate the principal inertia into the body frame: R diag(I) R^T
           std::array<double, 9> inertia{};
           for (int r = 0; r < 3; ++r)
@@ -795,7 +866,8 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
               }
               inertia[3 * r + c] = s;
             }
-          body = b.add_body(body_name, m->body_mass[i], vec3(m->body_ipos + 3 * i), inertia);
+          body = b.add_body(body_name, mass,
+                            vec3(turned ? turned->data() + 1 : m->body_ipos + 3 * i), inertia);
         } else {
           body = b.add_body(body_name, 0.0, {0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
         }
@@ -873,7 +945,6 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
     // default class's, as the MJCF reference has it (MuJoCo 2.2.2 kept a class's euler over the
     // element's own axisangle, xyaxes, zaxis or quat, turning a review's sites 7.6 to 120
     // degrees); those turned so are named in one warning
-    const OwnFrames own = own_frames(sources, meshes);
     std::vector<std::string> own_sites, own_geoms;  // "'NAME' (ATTRIBUTE, FILE:LINE)"
     auto own_item = [](const OwnOrientation& o, const std::string& what) {
       return what + " (" + o.attribute + ", " + o.place + ")";
@@ -976,6 +1047,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
            (one ? "it takes" : "each takes") +
            " its own, as the MJCF reference says (and newer MuJoCo does)");
     }
+    if (!mixed_bodies.empty())
+      warn("the mass properties of body " + mixed_bodies +
+           ", which MuJoCo computes from its geoms, stay MuJoCo 2.2.2's: of its geoms some take "
+           "their own orientation and others their class's; give the body an <inertial>");
   } catch (const ModelError& e) {
     mj_deleteModel(m);
     throw ModelError(path + ": " + e.what());

@@ -264,12 +264,13 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     const double lo = limits_[j].first, hi = limits_[j].second;
     const double k = m.joint_mimic_multiplier[j], o = m.joint_mimic_offset[j];
     if ((lo <= -1e299 && hi >= 1e299) || k == 0) continue;
-    const auto [a, b] = mimic_source_range(k, o, lo > -1e299 ? lo : -kInf, hi < 1e299 ? hi : kInf);
+    auto [a, b] = mimic_source_range(k, o, lo > -1e299 ? lo : -kInf, hi < 1e299 ? hi : kInf);
     const int d = m.joint_qd_start[src];
     const double s_lo = m.dof_lower[d], s_hi = m.dof_upper[d];
-    // round-off of the division is not a narrowing
-    const double slack = 1e-12 * (1.0 + std::max(std::fabs(a), std::fabs(b)));
-    const bool narrows = a > s_lo + slack || b < s_hi - slack;
+    // round-off of the division is not a narrowing; each side's own (a huge other side, an
+    // exporter's 1e13 for none, made a finite side's slack 10 and dropped it without a word)
+    auto slack_of = [](double v) { return std::isfinite(v) ? 1e-12 * (1.0 + std::fabs(v)) : 0.0; };
+    const bool narrows = a > s_lo + slack_of(a) || b < s_hi - slack_of(b);
     if (!narrows) continue;
     const std::string sn = "'" + m.joint_name[src] + "'";
     const std::string own =
@@ -278,8 +279,19 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     // within the values that keep the mimic in its limits (a controller that keeps the URDF's
     // limits refused the answers, the mimic up to 1.6 rad past them)
     if (m.joint_periodic[src] || JointType(m.joint_type[src]) == JointType::kContinuous) {
-      // kept as it is: answers have a periodic source's angle in (-pi, pi]
-      if (m.joint_periodic[src] && a <= -kPi && b >= kPi) continue;
+      std::string turn;
+      if (m.joint_periodic[src]) {
+        // kept as it is: answers have a periodic source's angle in (-pi, pi]
+        if (a <= -kPi && b >= kPi) continue;
+        // a turn of it is the same pose: one turn of the values, as near zero as they go, has
+        // every angle (over [-100, 0.5] the answers spread to -96 rad, over [-1e15, 0.5] a
+        // third of them failed, a step there shorter than the values' rounding)
+        if (b - a >= 2 * kPi) {
+          a = std::min(std::max(-kPi, a), b - 2 * kPi);
+          b = a + 2 * kPi;
+          turn = " (one turn of them: every angle)";
+        }
+      }
       if (!std::isfinite(a) || !std::isfinite(b)) {
         note(own + " are not kept: its source " + sn + " is continuous");
         continue;
@@ -288,7 +300,7 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
       m.joint_periodic[src] = 0;
       m.dof_lower[d] = a;
       m.dof_upper[d] = b;
-      note(own + " limit its continuous source " + sn + " to " + range(a, b) +
+      note(own + " limit its continuous source " + sn + " to " + range(a, b) + turn +
            ": it is taken as a revolute joint with those limits");
       continue;
     }
@@ -300,6 +312,7 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     }
     // a source held at one value: a mimic limit whose sign contradicts its multiplier (the
     // Robotiq 2F-85's URDF: [0, 0.8757] with multiplier -1 left its finger joint no motion)
+    const double slack = std::max(slack_of(n_lo), slack_of(n_hi));
     if (n_hi - n_lo <= slack && s_hi - s_lo > slack) {
       note(own + " are not kept: only " + number(n_lo) + " of its source " + sn + " within " +
            range(s_lo, s_hi) + " keeps them (multiplier " + number(k) +

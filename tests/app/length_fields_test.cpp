@@ -60,11 +60,13 @@ TEST_F(LengthFieldsPanel, SlidesAndMarginsReadInTheUnitOfTheRobotsSize) {
     double scale;
     const char* slide;
     const char* margin;
+    const char* clearance;
   };
   // the trolley at the middle of its slide; the margin a new self-collision objective takes
-  for (const Case& c : {Case{10.0, "trolley_slide   3.000 m", "margin 0.010 m"},
-                        Case{0.25, "trolley_slide   75.0 mm", "margin 10.0 mm"},
-                        Case{0.004, "trolley_slide   1.20 mm", "margin 0.60 mm"}}) {
+  for (const Case& c :
+       {Case{10.0, "trolley_slide   3.000 m", "margin 0.010 m", "0.010 m margin"},
+        Case{0.25, "trolley_slide   75.0 mm", "margin 10.0 mm", "10 mm margin"},
+        Case{0.004, "trolley_slide   1.20 mm", "margin 0.60 mm", "0.6 mm margin"}}) {
     AppState app;
     ASSERT_TRUE(app.load_robot(dir.write("crane.urdf", crane_urdf(c.scale)))) << c.scale;
     app.set_joint(app.model->find_joint("trolley_slide"), 0.3 * c.scale);
@@ -78,6 +80,11 @@ TEST_F(LengthFieldsPanel, SlidesAndMarginsReadInTheUnitOfTheRobotsSize) {
     const std::string objectives =
         frame_text([&] { draw_objectives_panel(ui, ImVec2(0, 20), ImVec2(340, 2000)); });
     EXPECT_NE(objectives.find(c.margin), std::string::npos) << c.scale << "\n" << objectives;
+    // the status line beside the field in its unit (a crane's read "750 mm" by "0.750 m")
+    EXPECT_NE(objectives.find(std::string("every pair outside the ") + c.clearance),
+              std::string::npos)
+        << c.scale << "\n"
+        << objectives;
   }
 }
 

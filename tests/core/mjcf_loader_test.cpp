@@ -1067,13 +1067,19 @@ TEST(Mjcf, AGeomsOwnOrientationWinsOverItsDefaultClasss) {
   </worldbody>
 </mujoco>)");
   const LoadResult r = load_mjcf_file(path);
-  ASSERT_EQ(r.warnings.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 2u);
   EXPECT_NE(r.warnings[0].find("the site 's_z' (zaxis, " + path +
                                ":11) and the geoms 'g_aa' (axisangle, " + path +
                                ":8), #3 of body 'b' (quat, " + path +
                                ":9) set their own orientation and a default class another"),
             std::string::npos)
       << r.warnings[0];
+  // g_class keeps its class's orientation and the others take their own: neither compile weighs
+  // the body right
+  EXPECT_NE(r.warnings[1].find("the mass properties of body 'b', which MuJoCo computes from its "
+                               "geoms, stay MuJoCo 2.2.2's"),
+            std::string::npos)
+      << r.warnings[1];
   const Model& m = *r.model;
   const std::vector<Geometry>& g = m.body_collisions[m.find_body("b")];
   ASSERT_EQ(g.size(), 4u);
@@ -1095,6 +1101,35 @@ TEST(Mjcf, AGeomsOwnOrientationWinsOverItsDefaultClasss) {
   EXPECT_NEAR(std::fabs(along_z.p1.z - along_z.p0.z), 0.2, 1e-9);
   EXPECT_NEAR(std::fabs(along_y.p1.y - along_y.p0.y), 0.2, 1e-9);
   EXPECT_NEAR(along_y.p1.x - along_y.p0.x, 0.0, 1e-12);
+}
+
+// A body MuJoCo weighs from its geoms takes the mass properties of its geoms' own orientations
+// when each of them sets one (a mesh geom turned to its own left the centre of mass 5 cm where the
+// class had it, a review): a 200 x 40 x 20 mm box turned 90 degrees about z lies along y, the
+// class's euler would stand it along z
+TEST(Mjcf, ABodyWeighedFromItsGeomsTakesTheirOwnOrientations) {
+  test::TempDir dir;
+  const std::string path = dir.write("weighed.xml", R"(<mujoco model="weighed">
+  <default><default class="part"><geom type="box" size="0.1 0.02 0.01" euler="0 90 0"/>
+    </default></default>
+  <worldbody>
+    <body name="b" childclass="part">
+      <joint name="j" axis="0 0 1"/>
+      <geom name="g" axisangle="0 0 1 90" density="1000"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const LoadResult r = load_mjcf_file(path);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  const Model& m = *r.model;
+  const int b = m.find_body("b");
+  EXPECT_NEAR(m.body_mass[b], 1000 * 0.2 * 0.04 * 0.02, 1e-12);
+  const std::array<double, 9>& I = m.body_inertia[b];
+  // m (b^2 + c^2) / 12 about each axis: x across 40 x 200 mm, y the long side, z across 200 x 40
+  const double mass = m.body_mass[b];
+  EXPECT_NEAR(I[0], mass * (0.2 * 0.2 + 0.02 * 0.02) / 12, 1e-12);
+  EXPECT_NEAR(I[4], mass * (0.04 * 0.04 + 0.02 * 0.02) / 12, 1e-12);
+  EXPECT_NEAR(I[8], mass * (0.2 * 0.2 + 0.04 * 0.04) / 12, 1e-12);
 }
 
 // Where no class sets a site's orientation, the site keeps MuJoCo's frame, whatever else moves

@@ -405,6 +405,41 @@ TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
   EXPECT_FALSE(warned("'follows_turn'"));
 }
 
+// An exporter's huge stand-in for an open side (1e13, 1e308) leaves the finite side of a mimic's
+// limits in force: a revolute source is narrowed to it (the huge side's slack, 10, dropped it
+// without a word), a continuous one takes one turn of the values below it, as near zero as they
+// go (over [-1e15, 0.5] the answers spread to -9e14 rad and a third failed)
+TEST(UrdfLoader, AMimicsFiniteSideHoldsBesideAHugeOne) {
+  std::string xml = robot(
+      R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/><link name="e"/>)"
+      R"(<link name="f"/><link name="g"/>)" +
+      revolute("src", "a", "b", "<axis xyz=\"0 0 1\"/>") +
+      revolute("m", "b", "c", R"(<mimic joint="src"/>)", "-1e13 0.5") +
+      R"(<joint name="spin" type="continuous"><parent link="a"/><child link="d"/></joint>)" +
+      revolute("follows_spin", "d", "e", R"(<mimic joint="spin"/>)", "-1e308 0.5") +
+      R"(<joint name="turn" type="continuous"><parent link="a"/><child link="f"/></joint>)" +
+      revolute("follows_turn", "f", "g", R"(<mimic joint="turn" multiplier="2"/>)", "-100 3"));
+  LoadResult r = load(xml);
+  const Model& m = *r.model;
+  const int src = m.joint_qd_start[m.find_joint("src")];
+  EXPECT_EQ(m.dof_lower[src], -3.0);
+  EXPECT_EQ(m.dof_upper[src], 0.5);
+  const int spin = m.joint_qd_start[m.find_joint("spin")];
+  EXPECT_EQ(JointType(m.joint_type[m.find_joint("spin")]), JointType::kRevolute);
+  EXPECT_NEAR(m.dof_lower[spin], 0.5 - 2 * M_PI, 1e-15);
+  EXPECT_EQ(m.dof_upper[spin], 0.5);
+  // 2 turn + 0 within [-100, 3]: turn within [-50, 1.5], of which [-pi, pi] does not fit
+  const int turn = m.joint_qd_start[m.find_joint("turn")];
+  EXPECT_NEAR(m.dof_lower[turn], 1.5 - 2 * M_PI, 1e-15);
+  EXPECT_NEAR(m.dof_upper[turn], 1.5, 1e-15);
+  bool said = false;
+  for (const std::string& w : r.warnings)
+    said = said || w.find(
+                       "limit its continuous source 'spin' to [-5.78319, 0.5] (one turn of "
+                       "them: every angle)") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 // The source range of a mimic's limits keeps the mimic within them in floating point, fused or
 // not (the quotient alone put a source at -1.2000000000000002, its mimic 2e-16 past 0.8), and
 // moves each end by a few ulps at most

@@ -749,6 +749,10 @@ LoadResult load_mjcf_file(const std::string& path, const UrdfOptions& options) {
           " (shellinertia on a geom that is not a mesh is newer than MuJoCo 2.2.2, which this "
           "build reads; it weighs the geom as a shell, so it cannot be left out: remove it, "
           "and give its body an <inertial> where the mass matters)";
+    if (why.find("Unknown mesh file type") != std::string::npos)
+      hint =
+          " (MuJoCo 2.2.2, which this build reads, reads STL, OBJ and MSH meshes: convert it to "
+          "one of these)";
     while (!why.empty() && why.back() == ' ') why.pop_back();
     throw ModelError(path + ": MuJoCo could not load the file: " + why + hint +
                      unknown_class_hint(why, sources) + included_fault_place(why, sources));

@@ -1132,6 +1132,25 @@ TEST(Mjcf, ABodyWeighedFromItsGeomsTakesTheirOwnOrientations) {
   EXPECT_NEAR(I[8], mass * (0.2 * 0.2 + 0.04 * 0.04) / 12, 1e-12);
 }
 
+// a mesh in a format MuJoCo does not read is MuJoCo's refusal, with a hint to convert it
+TEST(Mjcf, AMeshInAFormatMuJoCoDoesNotReadIsRefusedWithAHint) {
+  test::TempDir dir;
+  dir.write("box.dae", "<COLLADA/>");
+  const std::string path = dir.write("dae.xml", R"(<mujoco><asset><mesh name="m" file="box.dae"/>
+  </asset><worldbody><body name="b"><joint name="j"/><geom type="mesh" mesh="m"/></body>
+  </worldbody></mujoco>)");
+  try {
+    load_mjcf_file(path);
+    ADD_FAILURE() << "loaded";
+  } catch (const ModelError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Unknown mesh file type: box.dae"), std::string::npos) << what;
+    EXPECT_NE(what.find("reads STL, OBJ and MSH meshes: convert it to one of these"),
+              std::string::npos)
+        << what;
+  }
+}
+
 // Where no class sets a site's orientation, the site keeps MuJoCo's frame, whatever else moves
 // it: a static body fused into its parent (fusestatic), compiler settings in an included file
 // before the main file's (document order), a class's fromto over the site's own quat. A review

@@ -148,9 +148,11 @@ bool split_package_uri(const std::string& uri, std::string* scheme, std::string*
   const std::size_t slash = tail.find('/');
   name->clear();
   rest->clear();
-  if (slash == std::string::npos || slash == 0 || slash + 1 == tail.size()) return true;
+  // package://NAME//PATH is the same file too (an absolute REST went to the root)
+  const std::size_t path = tail.find_first_not_of('/', slash + 1);
+  if (slash == std::string::npos || slash == 0 || path == std::string::npos) return true;
   *name = tail.substr(0, slash);
-  *rest = tail.substr(slash + 1);
+  *rest = tail.substr(path);
   return true;
 }
 

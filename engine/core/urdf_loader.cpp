@@ -850,7 +850,7 @@ struct Loader {
 
   // A mesh that spans more than kHugeMesh m as scaled: most likely CAD output in millimetres
   // without the scale that makes it metres (a 300 m robot, framed by the camera from 481 m
-  // away). Once per mesh file.
+  // away); or none at all. Once per mesh file.
   void warn_if_huge(const Geometry& g, const std::string& owner, int line) {
     constexpr double kHugeMesh = 10.0;
     const std::vector<float>& p = g.mesh->positions;
@@ -861,6 +861,13 @@ struct Loader {
       for (std::size_t i = axis; i < p.size(); i += 3)
         lo = std::min(lo, p[i]), hi = std::max(hi, p[i]);
       extent = std::max(extent, (double(hi) - lo) * std::fabs(g.mesh_scale[axis]));
+    }
+    if (extent == 0) {
+      // (assimp scales by a COLLADA <unit meter="0"> without a word)
+      msg.warn(line, owner + ": mesh " + in_quotes(g.mesh_uri) +
+                         " is a point as scaled (every vertex in one place: a COLLADA <unit "
+                         "meter=\"0\">?): nothing of it is drawn or collides");
+      return;
     }
     if (!(extent > kHugeMesh)) return;
     char size[32];

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/temp_files.hpp"
+#include "engine/core/urdf_loader.hpp"
 
 // assimp 5.2's STL importer leaks its partial mesh when a truncated file makes it throw; keep
 // LeakSanitizer builds (IKWB_SANITIZE) reporting our leaks only
@@ -162,6 +163,21 @@ TEST(MeshLoader, ColladaKeepsZUpAndAppliesUnitsAndNodeTransforms) {
   EXPECT_NEAR(min_x, 0.01f, 1e-6);
   EXPECT_NEAR(max_x, 0.11f, 1e-6);
   EXPECT_NEAR(max_z, 0.1f, 1e-6);
+}
+
+// a Collada <unit meter="0"> makes a mesh a point (assimp scales by it without a word): the
+// URDF load says so
+TEST(MeshLoader, AColladaOfZeroUnitIsSaidToBeAPoint) {
+  TempDir dir;
+  std::string dae = collada_triangle();
+  dae.replace(dae.find("meter=\"0.001\""), 13, "meter=\"0\"");
+  dir.write("point.dae", dae);
+  const std::string urdf = dir.write("p.urdf", R"(<robot name="p"><link name="a"><collision>
+<geometry><mesh filename="point.dae"/></geometry></collision></link></robot>)");
+  const LoadResult r = load_urdf_file(urdf);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("mesh 'point.dae' is a point as scaled"), std::string::npos)
+      << r.warnings[0];
 }
 
 // two camera nodes under one id, as Blender wrote the UR10 meshes of example-robot-data:

@@ -101,6 +101,8 @@ TEST(ResourcePath, PackageInAncestorFolders) {
   EXPECT_TRUE(same(resolve_resource("model://gripper/meshes/finger.stl", base, {}), sibling));
   // an empty authority (package:///NAME/PATH, as Talos' example-robot-data files write it)
   EXPECT_TRUE(same(resolve_resource("package:///gripper/meshes/finger.stl", base, {}), sibling));
+  // a doubled slash after the package's name, as in a path (it looked in /meshes)
+  EXPECT_TRUE(same(resolve_resource("package://gripper//meshes/finger.stl", base, {}), sibling));
   std::string err;
   EXPECT_EQ(resolve_resource("package://nothing/meshes/x.stl", base, {}, &err), "");
   EXPECT_NE(err.find("package 'nothing'"), std::string::npos) << err;

@@ -278,13 +278,18 @@ int cmd_info(int argc, char** argv) {
   }
   print_warnings(r.warnings);
   const bool capsules = args.has("capsules");
-  // the capsule fit's own warnings (a visual used for collisions) that loading did not give
+  // the capsule fit's own warnings (a visual used for collisions, an element without a loaded
+  // mesh) that loading did not give, in the JSON's list too (a capsule list left empty read
+  // without its reason there)
+  std::vector<std::string> warnings = r.warnings;
   if (capsules)
     for (const std::string& w : r.model->collision.warnings)
-      if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end())
+      if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) {
         print_warnings({w});
+        warnings.push_back(w);
+      }
   if (args.has("json")) {
-    nlohmann::json out = info_json(*r.model, r.warnings);
+    nlohmann::json out = info_json(*r.model, warnings);
     if (capsules) add_capsules(*r.model, out);
     std::printf("%s\n", out.dump(2).c_str());
   } else {

@@ -142,6 +142,15 @@ TEST(CliInfo, CapsulesAreListedInTheLinksFrames) {
   // without the flag, no capsules (no meshes are read)
   r = run(cmd_info, {"info", urdf, "--json"});
   EXPECT_FALSE(nlohmann::json::parse(r.out)["bodies"][0].contains("capsules"));
+  // why a link has none is in the JSON's warnings too, not only on standard error
+  std::string visual = dir.write("visual.urdf", R"(<robot name="v"><link name="base">
+    <visual><geometry><box size="0.2 0.2 1"/></geometry></visual></link></robot>)");
+  r = run(cmd_info, {"info", visual, "--json", "--capsules"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json warnings = nlohmann::json::parse(r.out)["warnings"];
+  ASSERT_EQ(warnings.size(), 1u) << r.out;
+  EXPECT_NE(warnings[0].get<std::string>().find("its <visual> is used for collisions"),
+            std::string::npos);
 }
 
 TEST(CliInfo, FloatingBaseAndText) {

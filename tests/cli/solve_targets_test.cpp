@@ -12,6 +12,7 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <initializer_list>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -198,6 +199,15 @@ TEST(CliSolveTargets, ALinkMovedByFewerDofsThanTheTargetFixesIsAWarning) {
   }
 }
 
+// t.csv of x,y,0 targets on the unit circle at these angles (rad), which a 1 m bar turning about
+// z reaches
+std::string circle_targets(TempDir& dir, std::initializer_list<double> angles) {
+  std::string text;
+  for (double a : angles)
+    text += format_double(std::cos(a)) + "," + format_double(std::sin(a)) + ",0\n";
+  return dir.write("t.csv", text);
+}
+
 // with --soft-limits the rows that end outside the joint limits are counted in the summary: they
 // read converged by their targets alone (40 of 40 solved, 19 of them outside; a review)
 TEST(CliSolveTargets, RowsOutsideSoftLimitsAreCounted) {
@@ -209,10 +219,7 @@ TEST(CliSolveTargets, RowsOutsideSoftLimitsAreCounted) {
 <joint name="t" type="fixed"><parent link="bar"/><child link="tip"/><origin xyz="1 0 0"/></joint>
 </robot>)");
   // the first within the limit, the other two at 1 rad and -2 rad
-  const std::string targets = dir.write(
-      "t.csv", format_double(std::cos(0.3)) + "," + format_double(std::sin(0.3)) + ",0\n" +
-                   format_double(std::cos(1.0)) + "," + format_double(std::sin(1.0)) + ",0\n" +
-                   format_double(std::cos(-2.0)) + "," + format_double(std::sin(-2.0)) + ",0\n");
+  const std::string targets = circle_targets(dir, {0.3, 1.0, -2.0});
   const std::string out = dir / "out.csv";
   CmdResult r = test::run_command(cmd_solve, {"solve", urdf, "--link", "tip", "--targets", targets,
                                               "--out", out, "--soft-limits"});
@@ -242,10 +249,7 @@ TEST(CliSolveTargets, AContinuousJointKeepsTheLimitsOfTheMimicFollowingIt) {
 <joint name="f" type="revolute"><parent link="bar"/><child link="finger"/><axis xyz="0 0 1"/>
 <limit lower="-0.5" upper="0.5" effort="1" velocity="1"/><mimic joint="j"/></joint>
 </robot>)");
-  const std::string targets = dir.write(
-      "t.csv", format_double(std::cos(0.3)) + "," + format_double(std::sin(0.3)) + ",0\n" +
-                   format_double(std::cos(1.0)) + "," + format_double(std::sin(1.0)) + ",0\n" +
-                   format_double(std::cos(-2.0)) + "," + format_double(std::sin(-2.0)) + ",0\n");
+  const std::string targets = circle_targets(dir, {0.3, 1.0, -2.0});
   const std::string out = dir / "out.csv";
   CmdResult r = test::run_command(
       cmd_solve, {"solve", urdf, "--link", "tip", "--targets", targets, "--out", out});

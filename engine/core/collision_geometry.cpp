@@ -183,6 +183,31 @@ Vec3<double> enclosing_line_point(const std::vector<Vec3<double>>& pts, const Ve
   return c + centre[0] * u + centre[1] * v;
 }
 
+// A mesh's principal axes of its vertices as the file lists them, a triangle's corners each time
+// (samples have each vertex once), and their centroid: the lines the fit took before, kept among
+// the candidates so that no capsule grows (a review saw 10 of 700 random meshes 0.05-7.6 %
+// larger without them). Empty for what is not a mesh.
+std::vector<Vec3<double>> corner_axes(const Geometry& g, Vec3<double>* centroid) {
+  if (g.type != GeometryType::kMesh || !g.mesh || g.placeholder) return {};
+  const std::vector<float>& p = g.mesh->positions;
+  const std::size_t n = p.size() / 3;
+  if (n == 0) return {};
+  Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+  auto vertex = [&](std::size_t i) {
+    return Eigen::Vector3d(p[3 * i] * g.mesh_scale.x, p[3 * i + 1] * g.mesh_scale.y,
+                           p[3 * i + 2] * g.mesh_scale.z);
+  };
+  for (std::size_t i = 0; i < n; ++i) mean += vertex(i);
+  mean /= double(n);
+  *centroid = {mean.x(), mean.y(), mean.z()};
+  Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Vector3d d = vertex(i) - mean;
+    cov += d * d.transpose();
+  }
+  return principal_axes(cov);
+}
+
 // the smallest capsule along unit axis `a` through `c` containing every point (radius r0 added)
 void capsule_along(const std::vector<Vec3<double>>& pts, const Vec3<double>& c,
                    const Vec3<double>& a, double r0, Vec3<double>* p0, Vec3<double>* p1,
@@ -325,8 +350,10 @@ bool fit_capsule(const Geometry& g, LinkCapsule<double>* capsule, double* fit_er
       cov += d * d.transpose();
     }
     std::vector<Vec3<double>> axes = principal_axes(cov);
-    const std::vector<Vec3<double>> surface = surface_axes(g);
-    axes.insert(axes.end(), surface.begin(), surface.end());
+    Vec3<double> corner_centroid = c;
+    const std::vector<Vec3<double>> corners = corner_axes(g, &corner_centroid);
+    for (const std::vector<Vec3<double>>& more : {surface_axes(g), corners})
+      axes.insert(axes.end(), more.begin(), more.end());
     for (const Vec3<double>& e : {Vec3<double>{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})
       if (std::none_of(axes.begin(), axes.end(),
                        [&](const Vec3<double>& a) { return std::fabs(dot(a, e)) > 1 - 1e-12; }))
@@ -335,14 +362,18 @@ bool fit_capsule(const Geometry& g, LinkCapsule<double>* capsule, double* fit_er
     // holding them seen along it (through the centroid alone, a bar with a finely tessellated
     // boss on one face got a radius 27 mm too large)
     double best = 1e300;
-    for (const Vec3<double>& a : axes)
-      for (const Vec3<double>& through : {c, enclosing_line_point(pts, c, a)}) {
-        Vec3<double> q0, q1;
-        double r;
-        capsule_along(pts, through, a, 0, &q0, &q1, &r);
-        double volume = kPi * r * r * (length(q1 - q0) + 4.0 / 3.0 * r);
-        if (volume < best) best = volume, p0 = q0, p1 = q1, radius = r;
-      }
+    auto try_line = [&](const Vec3<double>& through, const Vec3<double>& a) {
+      Vec3<double> q0, q1;
+      double r;
+      capsule_along(pts, through, a, 0, &q0, &q1, &r);
+      double volume = kPi * r * r * (length(q1 - q0) + 4.0 / 3.0 * r);
+      if (volume < best) best = volume, p0 = q0, p1 = q1, radius = r;
+    };
+    for (const Vec3<double>& a : axes) {
+      try_line(c, a);
+      try_line(enclosing_line_point(pts, c, a), a);
+    }
+    for (const Vec3<double>& a : corners) try_line(corner_centroid, a);
     err = capsule_overshoot(g, pts, p0, p1, radius);
   }
   capsule->p0 = transform_point(g.origin, p0);

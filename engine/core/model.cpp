@@ -247,6 +247,30 @@ std::vector<Geometry>& ModelBuilder::collisions(int body) {
   return m_.body_collisions.at(body);
 }
 
+namespace {
+
+// the most turns turns_to_same_pose counts
+constexpr int kMostTurns = 1000;
+
+// The fewest turns (1 to kMostTurns) of joint src after which it and the mimic joints following
+// it are back at the same pose: n with n times each mimic's multiplier a whole number;
+// kMostTurns where none is (a multiplier of no small fraction, a slide following it).
+int turns_to_same_pose(const Model& m, int src) {
+  for (int n = 1; n < kMostTurns; ++n) {
+    bool whole = true;
+    for (int j = 0; j < m.joint_count && whole; ++j) {
+      if (m.joint_mimic[j] != src) continue;
+      const double turns = n * m.joint_mimic_multiplier[j];
+      whole = JointType(m.joint_type[j]) != JointType::kPrismatic &&
+              std::fabs(turns - std::nearbyint(turns)) <= 1e-9 * std::fabs(turns);
+    }
+    if (whole) return n;
+  }
+  return kMostTurns;
+}
+
+}  // namespace
+
 void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* notes) const {
   auto note = [&](const std::string& text) {
     if (notes) notes->push_back(text);
@@ -279,22 +303,21 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     // within the values that keep the mimic in its limits (a controller that keeps the URDF's
     // limits refused the answers, the mimic up to 1.6 rad past them)
     if (m.joint_periodic[src] || JointType(m.joint_type[src]) == JointType::kContinuous) {
+      // kept as it is: answers have a periodic source's angle in (-pi, pi]
+      if (m.joint_periodic[src] && a <= -kPi && b >= kPi) continue;
+      // n turns of it bring it and its mimics back to the same pose: n turns of the values, as
+      // near zero as they go, have every pose (over [-100, 0.5] the answers spread to -96 rad,
+      // over [-1e15, 0.5] a third failed, a step there shorter than the values' rounding, and
+      // a 0.5 multiplier's [-1e13, 0.5] put them at -1e13)
+      const int n = turns_to_same_pose(m, src);
+      const double window = 2 * kPi * n;
       std::string turn;
-      if (m.joint_periodic[src]) {
-        // kept as it is: answers have a periodic source's angle in (-pi, pi]
-        if (a <= -kPi && b >= kPi) continue;
-        // a turn of it is the same pose: one turn of the values, as near zero as they go, has
-        // every angle (over [-100, 0.5] the answers spread to -96 rad, over [-1e15, 0.5] a
-        // third of them failed, a step there shorter than the values' rounding)
-        if (b - a >= 2 * kPi) {
-          a = std::min(std::max(-kPi, a), b - 2 * kPi);
-          b = a + 2 * kPi;
-          turn = " (one turn of them: every angle)";
-        }
-      }
-      if (!std::isfinite(a) || !std::isfinite(b)) {
-        note(own + " are not kept: its source " + sn + " is continuous");
-        continue;
+      if (b - a > window) {
+        a = std::min(std::max(-0.5 * window, a), b - window);
+        b = a + window;
+        turn = n == 1 ? " (one turn of them: every angle)"
+                      : " (" + std::to_string(n) + " turns of them nearest zero" +
+                            (n < kMostTurns ? ": every pose)" : ")");
       }
       m.joint_type[src] = int8_t(JointType::kRevolute);
       m.joint_periodic[src] = 0;

@@ -407,8 +407,9 @@ TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
 
 // An exporter's huge stand-in for an open side (1e13, 1e308) leaves the finite side of a mimic's
 // limits in force: a revolute source is narrowed to it (the huge side's slack, 10, dropped it
-// without a word), a continuous one takes one turn of the values below it, as near zero as they
-// go (over [-1e15, 0.5] the answers spread to -9e14 rad and a third failed)
+// without a word), a continuous one takes the turns of the values below it that bring it back
+// to the same pose, as near zero as they go (over [-1e15, 0.5] the answers spread to -9e14 rad
+// and a third failed; with a 0.5 multiplier, two turns)
 TEST(UrdfLoader, AMimicsFiniteSideHoldsBesideAHugeOne) {
   std::string xml = robot(
       R"(<link name="a"/><link name="b"/><link name="c"/><link name="d"/><link name="e"/>)"
@@ -418,7 +419,11 @@ TEST(UrdfLoader, AMimicsFiniteSideHoldsBesideAHugeOne) {
       R"(<joint name="spin" type="continuous"><parent link="a"/><child link="d"/></joint>)" +
       revolute("follows_spin", "d", "e", R"(<mimic joint="spin"/>)", "-1e308 0.5") +
       R"(<joint name="turn" type="continuous"><parent link="a"/><child link="f"/></joint>)" +
-      revolute("follows_turn", "f", "g", R"(<mimic joint="turn" multiplier="2"/>)", "-100 3"));
+      revolute("follows_turn", "f", "g", R"(<mimic joint="turn" multiplier="2"/>)", "-100 3") +
+      R"(<link name="h"/><link name="i"/>)"
+      R"(<joint name="half" type="continuous"><parent link="a"/><child link="h"/></joint>)" +
+      revolute("follows_half", "h", "i", R"(<mimic joint="half" multiplier="0.5"/>)",
+               "-1e308 0.5"));
   LoadResult r = load(xml);
   const Model& m = *r.model;
   const int src = m.joint_qd_start[m.find_joint("src")];
@@ -432,12 +437,21 @@ TEST(UrdfLoader, AMimicsFiniteSideHoldsBesideAHugeOne) {
   const int turn = m.joint_qd_start[m.find_joint("turn")];
   EXPECT_NEAR(m.dof_lower[turn], 1.5 - 2 * M_PI, 1e-15);
   EXPECT_NEAR(m.dof_upper[turn], 1.5, 1e-15);
-  bool said = false;
-  for (const std::string& w : r.warnings)
-    said = said || w.find(
-                       "limit its continuous source 'spin' to [-5.78319, 0.5] (one turn of "
-                       "them: every angle)") != std::string::npos;
-  EXPECT_TRUE(said);
+  // half turns its mimic by half as much: two turns of it are the same pose, of [-inf, 1]
+  const int half = m.joint_qd_start[m.find_joint("half")];
+  EXPECT_NEAR(m.dof_lower[half], 1 - 4 * M_PI, 1e-15);
+  EXPECT_EQ(m.dof_upper[half], 1.0);
+  auto said = [&](const std::string& text) {
+    for (const std::string& w : r.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(
+      said("limit its continuous source 'spin' to [-5.78319, 0.5] (one turn of them: "
+           "every angle)"));
+  EXPECT_TRUE(
+      said("limit its continuous source 'half' to [-11.5664, 1] (2 turns of them nearest "
+           "zero: every pose)"));
 }
 
 // The source range of a mimic's limits keeps the mimic within them in floating point, fused or

@@ -310,8 +310,12 @@ class AdamIK {
   void solve() {
     if (!solve_model_) {
       auto copy = std::make_shared<Model>(*model_);
-      for (std::size_t i = 0; i < dof_.size(); ++i)
-        copy->dof_lower[dof_[i]] = lower_[i], copy->dof_upper[dof_[i]] = upper_[i];
+      // the mimic joints following a listed joint keep their own limits
+      for (std::size_t i = 0; i < dof_.size(); ++i) {
+        double lo = lower_[i], hi = upper_[i];
+        keep_mimic_limits(*model_, model_->dof_joint[dof_[i]], &lo, &hi);
+        copy->dof_lower[dof_[i]] = lo, copy->dof_upper[dof_[i]] = hi;
+      }
       solve_model_ = copy;
     }
     IkProblem problem(solve_model_, 1);
@@ -469,6 +473,11 @@ class AdamIK {
     if (t == JointType::kContinuous && (std::isfinite(lo) || std::isfinite(hi)))
       throw py::value_error(std::string(what) + ": joint '" + name +
                             "' is continuous: it has no limits (give -inf and inf)");
+    const int j = model_->dof_joint[dof_[std::size_t(i)]];
+    if (!keep_mimic_limits(*model_, j, &lo, &hi))
+      throw py::value_error(std::string(what) + ": joint '" + name +
+                            "': no value within these limits keeps " +
+                            mimics_within_limits_text(*model_, j));
   }
   void check_objective(const Objective& o, const char* what) const {
     IkProblem probe(model_, 1);

@@ -45,6 +45,14 @@ struct PySolver {
       first = false;
     }
     for (int d = 0; d < m.dof_count; ++d) {
+      // the mimic joints following a 1-dof joint keep their own limits
+      const int j = m.dof_joint[d];
+      if (joint_type_dof_count(JointType(m.joint_type[j])) == 1 && lo[d] <= hi[d] &&
+          !keep_mimic_limits(m, j, &lo[d], &hi[d]))
+        throw py::value_error("IKSolver: the enabled IKObjectiveJointLimit objectives' limits [" +
+                              number_text(lo[d]) + ", " + number_text(hi[d]) + "] of joint '" +
+                              m.joint_name[j] + "' (dof " + std::to_string(d) +
+                              ") have no value that keeps " + mimics_within_limits_text(m, j));
       if (lo[d] > hi[d])
         throw py::value_error(
             "IKSolver: the enabled IKObjectiveJointLimit objectives leave joint '" +

@@ -405,6 +405,12 @@ void warn_support_margin(std::size_t index, const Objective& o,
 
 namespace {
 
+std::string bounds_text(double lo, double hi) {
+  char text[64];
+  std::snprintf(text, sizeof text, "[%.6g, %.6g]", lo + 0.0, hi + 0.0);  // + 0.0: no -0
+  return text;
+}
+
 // Narrows the source of mimic joint j (lower / upper: dof_count, as the scene has them so far) to
 // the values that keep j within b, as ModelBuilder::narrow_mimic_sources narrows a URDF mimic's;
 // "" when done, else why not (a continuous source, no value or one value of it in range).
@@ -466,11 +472,25 @@ SceneSetup resolve_scene(const Model& m, const Scene& scene, bool stand) {
       ++s.left_out;
       continue;
     }
-    int d = m.joint_qd_start[j];
-    s.dof_lower[d] = b[0];
-    s.dof_upper[d] = b[1];
+    // the mimic joints that follow it keep their own limits (a scene that widened the source
+    // left them up to its new limits past theirs)
+    double lo = b[0], hi = b[1];
+    if (!keep_mimic_limits(m, j, &lo, &hi)) {
+      s.warnings.push_back("joint_limits: '" + name + "' " + bounds_text(b[0], b[1]) +
+                           " has no value that keeps " + mimics_within_limits_text(m, j) +
+                           ", ignored");
+      ++s.left_out;
+      continue;
+    }
+    const int d = m.joint_qd_start[j];
+    s.dof_lower[d] = lo;
+    s.dof_upper[d] = hi;
     if (limits_edited(m, d, b[0], b[1]) && (b[0] < m.dof_lower[d] || b[1] > m.dof_upper[d]))
-      s.warnings.push_back("joint_limits: '" + name + "' reaches beyond the robot file's limits");
+      s.warnings.push_back("joint_limits: '" + name + "' reaches beyond the robot file's limits" +
+                           (lo != b[0] || hi != b[1]
+                                ? "; it is kept within " + bounds_text(lo, hi) + ", which keeps " +
+                                      mimics_within_limits_text(m, j)
+                                : std::string()));
   }
   // a mimic joint's limits narrow its source's, as a URDF mimic's <limit> does (they were
   // ignored, the warning calling the joint one that does not move)

@@ -716,6 +716,12 @@ bool AppState::set_joint_limits(int joint, double lower, double upper) {
     error("joint limits of " + name + ": a continuous joint has none");
     return false;
   }
+  const std::string mimics = mimic_limits_problem(joint, lower, upper);
+  if (!mimics.empty()) {
+    error("joint limits of " + name + ": " + mimics);
+    return false;
+  }
+  keep_mimic_limits(*model, joint, &lower, &upper);
   int d = model->joint_qd_start[joint];
   dof_lower[d] = lower;
   dof_upper[d] = upper;
@@ -723,6 +729,11 @@ bool AppState::set_joint_limits(int joint, double lower, double upper) {
   v = std::min(std::max(v, lower), upper);
   fk_dirty_ = true;
   return true;
+}
+
+std::string AppState::mimic_limits_problem(int joint, double lower, double upper) const {
+  if (keep_mimic_limits(*model, joint, &lower, &upper)) return "";
+  return "no value within these limits keeps " + mimics_within_limits_text(*model, joint);
 }
 
 void AppState::reset_joint_limits(int joint) {

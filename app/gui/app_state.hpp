@@ -246,10 +246,15 @@ class AppState {
   std::vector<double> dof_lower, dof_upper;
   std::vector<int> locked_joints;  // joints the solver leaves where they are
 
-  // a 1-dof joint's live limits (lower <= upper; +-inf: unlimited); the coordinate is clamped
-  // into them. Returns false (with a message) for a joint without one coordinate, bad values or
-  // finite limits for a continuous joint (it has none: its angle comes back in (-pi, pi]).
+  // a 1-dof joint's live limits (lower <= upper; +-inf: unlimited), narrowed to the values that
+  // keep the mimic joints following it within their own limits; the coordinate is clamped into
+  // them. Returns false (with a message) for a joint without one coordinate, bad values, finite
+  // limits for a continuous joint (it has none: its angle comes back in (-pi, pi]) or limits
+  // without a value that keeps its mimic joints (mimic_limits_problem).
   bool set_joint_limits(int joint, double lower, double upper);
+  // why no value of joint's within [lower, upper] keeps the mimic joints following it within
+  // their limits, naming them; "" when some does
+  std::string mimic_limits_problem(int joint, double lower, double upper) const;
   // back to the robot file's limits
   void reset_joint_limits(int joint);
   void set_joint_locked(int joint, bool locked);

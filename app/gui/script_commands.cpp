@@ -441,6 +441,11 @@ bool run_limits(Turn& t) {
     t.fail("joint '" + a[1] + "' is continuous: it has no limits");
     return false;
   }
+  const std::string mimics = app.mimic_limits_problem(j, lower, upper);
+  if (!mimics.empty()) {
+    t.fail("joint '" + a[1] + "': " + mimics);
+    return false;
+  }
   if (app.set_joint_limits(j, lower, upper)) app.note_edit("set joint limits");
   return false;
 }

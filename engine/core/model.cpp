@@ -103,6 +103,25 @@ std::array<double, 2> mimic_source_range(double k, double o, double lo, double h
   return r;
 }
 
+bool keep_mimic_limits(const Model& m, int j, double* lower, double* upper) {
+  const int d = m.joint_qd_start[j];
+  const double lo = std::max(*lower, m.dof_mimic_lower[d]);
+  const double hi = std::min(*upper, m.dof_mimic_upper[d]);
+  if (!(lo <= hi)) return false;
+  *lower = lo;
+  *upper = hi;
+  return true;
+}
+
+std::string mimics_within_limits_text(const Model& m, int j) {
+  std::string names;
+  int n = 0;
+  for (int i = 0; i < m.joint_count; ++i)
+    if (m.joint_mimic[i] == j) names += (n++ == 0 ? "'" : ", '") + m.joint_name[i] + "'";
+  return n == 1 ? "its mimic joint " + names + " within its limits"
+                : "its mimic joints " + names + " within their limits";
+}
+
 std::string printable_name(const std::string& s) {
   std::string escaped = control_escaped(s);
   return escaped.empty() ? s : escaped;
@@ -294,8 +313,18 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     // round-off of the division is not a narrowing; each side's own (a huge other side, an
     // exporter's 1e13 for none, made a finite side's slack 10 and dropped it without a word)
     auto slack_of = [](double v) { return std::isfinite(v) ? 1e-12 * (1.0 + std::fabs(v)) : 0.0; };
-    const bool narrows = a > s_lo + slack_of(a) || b < s_hi - slack_of(b);
-    if (!narrows) continue;
+    const bool narrows_lo = a > s_lo + slack_of(a), narrows_hi = b < s_hi - slack_of(b);
+    // kept from here on (unless refused below): limits set later keep the mimic too (a side
+    // within round-off of the source's own is the source's, which keeps it)
+    const double kept_lo = m.dof_mimic_lower[d], kept_hi = m.dof_mimic_upper[d];
+    m.dof_mimic_lower[d] = std::max(kept_lo, narrows_lo ? a : std::min(a, s_lo));
+    m.dof_mimic_upper[d] = std::min(kept_hi, narrows_hi ? b : std::max(b, s_hi));
+    auto refuse = [&](const std::string& text) {
+      m.dof_mimic_lower[d] = kept_lo;
+      m.dof_mimic_upper[d] = kept_hi;
+      note(text);
+    };
+    if (!narrows_lo && !narrows_hi) continue;
     const std::string sn = "'" + m.joint_name[src] + "'";
     const std::string own =
         "the limits " + range(lo, hi) + " of the mimic joint '" + m.joint_name[j] + "'";
@@ -329,17 +358,17 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     }
     const double n_lo = std::max(s_lo, a), n_hi = std::min(s_hi, b);
     if (n_lo > n_hi) {
-      note(own + " are not kept: no value of its source " + sn + " within " + range(s_lo, s_hi) +
-           " keeps them");
+      refuse(own + " are not kept: no value of its source " + sn + " within " + range(s_lo, s_hi) +
+             " keeps them");
       continue;
     }
     // a source held at one value: a mimic limit whose sign contradicts its multiplier (the
     // Robotiq 2F-85's URDF: [0, 0.8757] with multiplier -1 left its finger joint no motion)
     const double slack = std::max(slack_of(n_lo), slack_of(n_hi));
     if (n_hi - n_lo <= slack && s_hi - s_lo > slack) {
-      note(own + " are not kept: only " + number(n_lo) + " of its source " + sn + " within " +
-           range(s_lo, s_hi) + " keeps them (multiplier " + number(k) +
-           "), which would leave it no motion");
+      refuse(own + " are not kept: only " + number(n_lo) + " of its source " + sn + " within " +
+             range(s_lo, s_hi) + " keeps them (multiplier " + number(k) +
+             "), which would leave it no motion");
       continue;
     }
     m.dof_lower[d] = n_lo;
@@ -488,6 +517,8 @@ Model ModelBuilder::finalize(std::vector<std::string>* notes) {
       m.dof_velocity_limit.push_back(vel_eff_[j].first);
       m.dof_effort_limit.push_back(vel_eff_[j].second);
       m.dof_joint.push_back(j);
+      m.dof_mimic_lower.push_back(-kInf);
+      m.dof_mimic_upper.push_back(kInf);
     }
   }
   m.coord_count = m.joint_q_start[m.joint_count];

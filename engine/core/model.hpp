@@ -29,6 +29,15 @@ const char* joint_type_name(JointType t);
 // a mimic at its source's narrowed limit ended 2e-16 past its own). An infinite bound stays so.
 std::array<double, 2> mimic_source_range(double k, double o, double lo, double hi);
 
+class Model;
+// Narrows limits [*lower, *upper] asked for the 1-dof joint j to the values that keep the mimic
+// joints following it within their own limits (Model::dof_mimic_lower / upper); false, leaving
+// them as they are, when no value within them does.
+bool keep_mimic_limits(const Model& m, int j, double* lower, double* upper);
+// "its mimic joint 'a' within its limits", "its mimic joints 'a', 'b' within their limits":
+// the mimic joints that follow joint j, for messages about keep_mimic_limits.
+std::string mimics_within_limits_text(const Model& m, int j);
+
 enum class GeometryType { kBox, kCylinder, kSphere, kMesh };
 
 struct Geometry {
@@ -82,6 +91,11 @@ class Model {
   std::vector<double> dof_velocity_limit;  // (dof_count) 0 when not given
   std::vector<double> dof_effort_limit;    // (dof_count) 0 when not given
   std::vector<int> dof_joint;              // (dof_count) owning joint
+  // (dof_count) the values of a mimic joint's source that keep every mimic following it within
+  // the mimic's own limits (the robot file's, where narrow_mimic_sources kept them), so that
+  // limits set later (a scene's, the workbench's) keep them too; -inf / +inf where none limits it
+  std::vector<double> dof_mimic_lower;
+  std::vector<double> dof_mimic_upper;
 
   // articulations: joints [articulation_start[a], articulation_start[a + 1])
   std::vector<int> articulation_start;         // (articulation_count + 1)

@@ -132,6 +132,29 @@ TEST(JointSettings, ALockedJointStaysAndLiveLimitsBindTheSolver) {
   EXPECT_TRUE(limits_edited(m, d4, app.dof_lower[d4], app.dof_upper[d4]));
 }
 
+// a joint's live limits keep the mimic joints that follow it within their own: the Panda's
+// second finger mimics the first (multiplier 1, both [0, 0.04] m), so the first's limits widened
+// to [-0.1, 0.1] hold [0, 0.04] (they held the second finger 6 cm past its limits), and limits
+// no value of which keeps it are refused, naming it, the limits left as they were
+TEST(JointSettings, LiveLimitsKeepTheMimicJointsWithinTheirOwn) {
+  AppState app;
+  ASSERT_TRUE(app.open_robot_preset("panda"));
+  const Model& m = *app.model;
+  const int finger = m.find_joint("panda_finger_joint1"), d = m.joint_qd_start[finger];
+  ASSERT_TRUE(app.set_joint_limits(finger, -0.1, 0.1));
+  EXPECT_EQ(app.dof_lower[d], 0.0);
+  EXPECT_EQ(app.dof_upper[d], 0.04);
+  ASSERT_TRUE(app.set_joint_limits(finger, 0.01, 0.1));
+  EXPECT_EQ(app.dof_lower[d], 0.01);
+  EXPECT_EQ(app.dof_upper[d], 0.04);
+  EXPECT_EQ(app.mimic_limits_problem(finger, 0.05, 0.1),
+            "no value within these limits keeps its mimic joint 'panda_finger_joint2' within its "
+            "limits");
+  EXPECT_FALSE(app.set_joint_limits(finger, 0.05, 0.1));
+  EXPECT_EQ(app.dof_lower[d], 0.01);
+  EXPECT_EQ(app.mimic_limits_problem(m.find_joint("panda_joint4"), -10, 10), "");
+}
+
 TEST(JointSettings, ToleranceKindsAddedByScriptAreMetAndDumped) {
   AppState app;
   ASSERT_TRUE(app.open_robot_preset("panda"));

@@ -47,6 +47,22 @@ TEST_F(WholeBodyGui, LimitsOfAContinuousJointFailWithOneMessage) {
   EXPECT_EQ(text.find("no limits", at + message.size()), std::string::npos) << text;
 }
 
+// limits of a joint that no value of keeps its mimic joints within theirs fail the script with
+// one message naming the mimic (the Panda's second finger follows the first, both [0, 0.04] m)
+TEST_F(WholeBodyGui, LimitsThatLeaveAMimicNoValueFailWithOneMessage) {
+  EXPECT_EQ(run("robot panda\nwait 1\nlimits panda_finger_joint1 -0.1 0.1\nwait 1\n"
+                "limits panda_finger_joint1 0.05 0.1\n"),
+            1)
+      << log();
+  const std::string text = log();
+  const std::string message =
+      "joint 'panda_finger_joint1': no value within these limits keeps its mimic joint "
+      "'panda_finger_joint2' within its limits";
+  const std::size_t at = text.find(message);
+  EXPECT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.find("panda_finger_joint2", at + message.size()), std::string::npos) << text;
+}
+
 // a floating robot opened without a preset stands on the ground grid: its root is lifted until
 // its lowest collision shape (the feet's boxes) touches z = 0 (it opened with the pelvis at the
 // origin, the legs through the floor); the preset, which gives the root's pose, is not changed

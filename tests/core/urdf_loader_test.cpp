@@ -403,6 +403,16 @@ TEST(UrdfLoader, MimicLimitsNarrowTheSource) {
       warned("the limits [-1, 1] of the mimic joint 'follows_spin' limit its continuous source "
              "'spin' to [-2, 2]: it is taken as a revolute joint with those limits"));
   EXPECT_FALSE(warned("'follows_turn'"));
+  // the values that keep the mimics, for limits set later (a scene's): m's [-0.5, 0.5] within
+  // wide's [-9, 9]; far's are not kept; spin's are its mimic's [-2, 2] (before any window);
+  // turn's are follows_turn's [-4, 4]
+  EXPECT_NEAR(m.dof_mimic_lower[src], -0.5, 1e-15);
+  EXPECT_NEAR(m.dof_mimic_upper[src], 0.5, 1e-15);
+  EXPECT_EQ(m.dof_mimic_lower[spin], -2.0);
+  EXPECT_EQ(m.dof_mimic_upper[spin], 2.0);
+  EXPECT_EQ(m.dof_mimic_lower[m.joint_qd_start[turn]], -4.0);
+  EXPECT_EQ(m.dof_mimic_upper[m.joint_qd_start[turn]], 4.0);
+  ASSERT_EQ(m.dof_mimic_upper.size(), std::size_t(m.dof_count));
 }
 
 // An exporter's huge stand-in for an open side (1e13, 1e308) leaves the finite side of a mimic's

@@ -375,6 +375,23 @@ def test_joint_limits(tiny_path):
         active.set_joint_limits(np.ones(2), np.zeros(2))
 
 
+def test_limits_keep_the_mimic_joints_within_their_own():
+    # the Panda's second finger mimics the first (multiplier 1, both [0, 0.04] m): limits of the
+    # first that no value of keeps it are refused naming it; wider ones hold [0, 0.04]
+    ik = ikwb.InverseKinematics(PANDA, ARM + ["panda_finger_joint1"])
+    with pytest.raises(ValueError, match="^set_joint_limit: joint 'panda_finger_joint1': no value "
+                                         "within these limits keeps its mimic joint "
+                                         "'panda_finger_joint2' within its limits$"):
+        ik.set_joint_limit("panda_finger_joint1", 0.05, 0.1)
+    ik.set_joint_limit("panda_finger_joint1", -0.1, 0.1)
+    ik.add_target_position(TCP)
+    ik.update_target_position(TCP, [0.4, 0.1, 0.5])
+    ik.set_initial_guess(np.eye(4), [0.0, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8, -0.08])
+    ik.solve()
+    assert ik.converged
+    assert 0.0 <= ik.get_solution()[1][7] <= 0.04
+
+
 def test_continuous_joints_take_no_limits_and_come_back_within_a_half_turn():
     ik = ikwb.InverseKinematics(TURNTABLE, ["turntable", "shoulder", "wrist_roll"])
     with pytest.raises(ValueError, match="^set_joint_limit: joint 'turntable' is continuous: it "

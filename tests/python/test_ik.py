@@ -200,6 +200,19 @@ def test_joint_limit_objective_limits_replace_the_models(panda):
     nan_lo[1] = np.nan
     with pytest.raises(ValueError, match="dof 1 .* has lower nan and upper"):
         ik.IKObjectiveJointLimit(nan_lo, hi)
+    # the second finger mimics the first (both [0, 0.04] m): the first's limits keep it
+    f = panda.joint_qd_start[panda.joint_index("panda_finger_joint1")]
+    lo[f], hi[f] = -0.1, 0.1
+    s = ik.IKSolver(panda, 6, [ik.IKObjectivePosition(tcp, [0, 0, 0], goal),
+                               ik.IKObjectiveJointLimit(lo, hi)], n_seeds=4, sampler="uniform")
+    q = np.tile(panda.middle_configuration(), (6, 1))
+    q[:, f] = -0.08
+    s.step(q, q)
+    assert ((q[:, f] >= 0) & (q[:, f] <= 0.04)).all()
+    lo[f], hi[f] = 0.05, 0.1
+    with pytest.raises(ValueError, match=r"limits \[0\.05, 0\.1\] of joint 'panda_finger_joint1' "
+                       r"\(dof 7\) have no value that keeps its mimic joint 'panda_finger_joint2'"):
+        ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(lo, hi)])
     with pytest.raises(ValueError, match="limits have 3 values, joint_dof_count is 8"):
         ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(np.zeros(3), np.ones(3))])
     with pytest.raises(ValueError, match=r"one row per dof; .* \(or from its limit arrays\)$"):

@@ -295,6 +295,51 @@ TEST(SceneProblem, AMimicJointsLimitsNarrowItsSource) {
             "limits keeps these, ignored");
 }
 
+// a scene's limits of a joint that a mimic follows keep the mimic within its own limits (the
+// robot file's): wider ones are narrowed with a warning that says to what (a scene that widened
+// the source held the mimic up to its new limits past its own), and ones no value of which keeps
+// it are ignored with a warning naming it
+TEST(SceneProblem, ASourcesLimitsKeepItsMimicWithinItsOwn) {
+  const std::string urdf = R"(<robot name="m"><link name="a"/><link name="b"/><link name="c"/>
+    <link name="d"/>
+    <joint name="src" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+    <joint name="follower" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
+      <origin xyz="0.1 0 0"/><limit lower="-5" upper="5" effort="1" velocity="1"/>
+      <mimic joint="src" multiplier="-0.5" offset="0.2"/></joint>
+    <joint name="free" type="revolute"><parent link="c"/><child link="d"/><axis xyz="0 0 1"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>)";
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  auto m = load_urdf_string(urdf, "m.urdf", "", opt).model;
+  // follower = -0.5 src + 0.2 within [-5, 5]: src within [-9.6, 10.4]
+  Scene scene = parse_scene(R"({"version": 1, "robot": "x", "joint_limits": {
+    "src": [-20, 3], "free": [-20, 20]}})",
+                            "limits.json", "");
+  SceneSetup setup = resolve_scene(*m, scene);
+  const int src = m->joint_qd_start[m->find_joint("src")];
+  const int free = m->joint_qd_start[m->find_joint("free")];
+  EXPECT_NEAR(setup.dof_lower[src], -9.6, 1e-12);
+  EXPECT_EQ(setup.dof_upper[src], 3.0);
+  EXPECT_EQ(setup.dof_lower[free], -20.0);
+  EXPECT_EQ(setup.dof_upper[free], 20.0);
+  ASSERT_EQ(setup.warnings.size(), 2u);
+  EXPECT_EQ(setup.warnings[0], "joint_limits: 'free' reaches beyond the robot file's limits");
+  EXPECT_EQ(setup.warnings[1],
+            "joint_limits: 'src' reaches beyond the robot file's limits; it is kept within "
+            "[-9.6, 3], which keeps its mimic joint 'follower' within its limits");
+  EXPECT_EQ(setup.left_out, 0);
+  scene.joint_limits = {{"src", {11, 12}}};
+  setup = resolve_scene(*m, scene);
+  EXPECT_EQ(setup.dof_lower[src], -2.0);
+  EXPECT_EQ(setup.dof_upper[src], 2.0);
+  ASSERT_EQ(setup.warnings.size(), 1u);
+  EXPECT_EQ(setup.warnings[0],
+            "joint_limits: 'src' [11, 12] has no value that keeps its mimic joint 'follower' "
+            "within its limits, ignored");
+  EXPECT_EQ(setup.left_out, 1);
+}
+
 // a joint_q value beyond the limits in force is moved into them with a warning that names it
 // (90 typed in degrees read as 2.8973 rad without a word), and counts as left out (Save would
 // write the moved value over the file's)

@@ -7,13 +7,16 @@
 
 #include <assimp/DefaultIOSystem.h>
 #include <algorithm>
+#include <array>
 #include <assimp/Importer.hpp>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -75,6 +78,8 @@ MaterialColor material_color(const aiMaterial* mat, bool materials_read) {
 struct Builder {
   const aiScene* scene;
   bool materials_read;
+  // a mesh without normals in the file is shaded flat (glTF 2.0 asks it, 3.7.2.1), else smooth
+  bool flat_normals;
   MeshData out;
   bool any_color = false;
   std::size_t triangles = 0;
@@ -94,6 +99,27 @@ void count(Builder& b, const aiNode* node) {
   for (unsigned c = 0; c < node->mNumChildren; ++c) count(b, node->mChildren[c]);
 }
 
+float* face_normal(const std::vector<float>& p, const uint32_t* i, float* n) {
+  float e1[3], e2[3];
+  for (int k = 0; k < 3; ++k) {
+    e1[k] = p[3 * i[1] + k] - p[3 * i[0] + k];
+    e2[k] = p[3 * i[2] + k] - p[3 * i[0] + k];
+  }
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  return n;
+}
+
+void normalize_or_up(float* n) {
+  const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (std::isfinite(len) && len > 0) {
+    for (int k = 0; k < 3; ++k) n[k] /= len;
+  } else {
+    n[0] = 0, n[1] = 0, n[2] = 1;
+  }
+}
+
 // Vertices whose normal is missing or zero (binary STL exporters often write zeros) get the
 // area-weighted mean of their faces' normals.
 void repair_normals(MeshData& out, uint32_t first_vertex, std::size_t first_index,
@@ -104,26 +130,80 @@ void repair_normals(MeshData& out, uint32_t first_vertex, std::size_t first_inde
     if (!degenerate[i[0] - first_vertex] && !degenerate[i[1] - first_vertex] &&
         !degenerate[i[2] - first_vertex])
       continue;
-    float e1[3], e2[3];
-    for (int k = 0; k < 3; ++k) {
-      e1[k] = p[3 * i[1] + k] - p[3 * i[0] + k];
-      e2[k] = p[3 * i[2] + k] - p[3 * i[0] + k];
-    }
-    float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                  e1[0] * e2[1] - e1[1] * e2[0]};
+    float n[3];
+    face_normal(p, i, n);
     for (uint32_t v : i)
       if (degenerate[v - first_vertex])
         for (int k = 0; k < 3; ++k) out.normals[3 * v + k] += n[k];
   }
-  for (std::size_t d = 0; d < degenerate.size(); ++d) {
-    if (!degenerate[d]) continue;
-    float* n = &out.normals[3 * (first_vertex + d)];
-    float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (std::isfinite(len) && len > 0) {
-      for (int k = 0; k < 3; ++k) n[k] /= len;
-    } else {
-      n[0] = 0, n[1] = 0, n[2] = 1;
+  for (std::size_t d = 0; d < degenerate.size(); ++d)
+    if (degenerate[d]) normalize_or_up(&out.normals[3 * (first_vertex + d)]);
+}
+
+// The vertices from first_vertex on, which the file gave no normals, get the area-weighted mean
+// of the normals of the faces around their position: a file that repeats a vertex for each face
+// (OBJ) is smoothed across them as one that shares it (PLY, where assimp's smoothing gave each
+// vertex one face's normal: a box's top read dark).
+void smooth_normals(MeshData& out, uint32_t first_vertex, std::size_t first_index) {
+  struct Hash {
+    std::size_t operator()(const std::array<float, 3>& p) const {
+      std::size_t h = 0;
+      for (float v : p) {
+        uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        h = h * 1000003u ^ bits;
+      }
+      return h;
     }
+  };
+  const std::vector<float>& p = out.positions;
+  const std::size_t n = p.size() / 3 - first_vertex;
+  std::unordered_map<std::array<float, 3>, uint32_t, Hash> groups;
+  std::vector<uint32_t> group(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const float* x = &p[3 * (first_vertex + v)];
+    // + 0.0f: -0 and 0 are one place
+    group[v] = groups
+                   .emplace(std::array<float, 3>{x[0] + 0.0f, x[1] + 0.0f, x[2] + 0.0f},
+                            uint32_t(groups.size()))
+                   .first->second;
+  }
+  std::vector<float> sum(3 * groups.size(), 0.0f);
+  for (std::size_t t = first_index; t < out.indices.size(); t += 3) {
+    float f[3];
+    face_normal(p, &out.indices[t], f);
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k) sum[3 * group[out.indices[t + c] - first_vertex] + k] += f[k];
+  }
+  for (std::size_t v = 0; v < n; ++v) {
+    float* normal = &out.normals[3 * (first_vertex + v)];
+    for (int k = 0; k < 3; ++k) normal[k] = sum[3 * group[v] + k];
+    normalize_or_up(normal);
+  }
+}
+
+// The triangles from first_index on, whose vertices from first_vertex on the file gave no
+// normals, each get vertices of their own with its face's normal (flat shading).
+void flat_normals(MeshData& out, uint32_t first_vertex, std::size_t first_index) {
+  const std::vector<float> positions(out.positions.begin() + 3 * first_vertex, out.positions.end());
+  const bool colored = !out.colors.empty();
+  const std::vector<float> colors =
+      colored ? std::vector<float>(out.colors.begin() + 4 * first_vertex, out.colors.end())
+              : std::vector<float>();
+  out.positions.resize(3 * std::size_t(first_vertex));
+  out.normals.resize(3 * std::size_t(first_vertex));
+  if (colored) out.colors.resize(4 * std::size_t(first_vertex));
+  uint32_t next = first_vertex;
+  for (std::size_t t = first_index; t < out.indices.size(); t += 3) {
+    for (int c = 0; c < 3; ++c) {
+      const uint32_t old = out.indices[t + c] - first_vertex;
+      out.positions.insert(out.positions.end(), &positions[3 * old], &positions[3 * old] + 3);
+      if (colored) out.colors.insert(out.colors.end(), &colors[4 * old], &colors[4 * old] + 4);
+      out.indices[t + c] = next++;
+    }
+    float f[3];
+    normalize_or_up(face_normal(out.positions, &out.indices[t], f));
+    for (int c = 0; c < 3; ++c) out.normals.insert(out.normals.end(), f, f + 3);
   }
 }
 
@@ -148,7 +228,7 @@ void append(Builder& b, const aiNode* node, const aiMatrix4x4& parent) {
       float len = n.Length();
       if (std::isfinite(len) && len > 1e-20f) {
         n /= len;
-      } else {
+      } else if (mesh->HasNormals()) {
         n = aiVector3D(0, 0, 0);
         degenerate[v] = 1;
         any_degenerate = true;
@@ -174,7 +254,10 @@ void append(Builder& b, const aiNode* node, const aiMatrix4x4& parent) {
       if (mirrored) std::swap(c1, c2);
       b.out.indices.insert(b.out.indices.end(), {base + a, base + c1, base + c2});
     }
-    if (any_degenerate) repair_normals(b.out, base, first_index, degenerate);
+    if (!mesh->HasNormals())
+      (b.flat_normals ? flat_normals : smooth_normals)(b.out, base, first_index);
+    else if (any_degenerate)
+      repair_normals(b.out, base, first_index, degenerate);
   }
   for (unsigned c = 0; c < node->mNumChildren && b.error.empty(); ++c)
     append(b, node->mChildren[c], xf);
@@ -322,8 +405,10 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
   importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
   // no aiProcess_JoinIdenticalVertices: it dominates load time on large meshes. SortByPType
   // splits point and line primitives into meshes of their own, which are skipped below.
-  const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
-                         aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+  // The normals a file lacks are made here (smooth_normals, flat_normals): assimp's smoothing
+  // gave each vertex a mesh shares among faces one face's normal.
+  const unsigned flags =
+      aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure;
   // absolute, so that the files assimp looks for beside it are too
   std::error_code ec;
   fs::path file = fs::absolute(path, ec).lexically_normal();
@@ -356,7 +441,7 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
   if (obj) r.missing.material_libraries = missing_material_libraries(*io, file);
   r.missing.textures = missing_textures(scene, folders, r.side_files);
 
-  Builder b{scene, !obj || read_beside, {}, false, 0, {}};
+  Builder b{scene, !obj || read_beside, ext == ".gltf" || ext == ".glb", {}, false, 0, {}};
   count(b, scene->mRootNode);
   if (b.triangles == 0) return fail("no triangles");
   if (b.triangles > kMaxMeshTriangles)

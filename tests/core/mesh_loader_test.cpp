@@ -88,6 +88,90 @@ TEST(MeshLoader, ZeroNormalsInStlAreComputedFromFaces) {
   }
 }
 
+// A box of 0.3 x 0.1 x 0.04 m, its faces wound outward, without normals, in three files: a glTF
+// is shaded flat (glTF 2.0, 3.7.2.1: "client implementations MUST calculate flat normals"); a
+// PLY, which shares a corner among faces, and an OBJ, which repeats it for each, get one outward
+// normal at each corner, the area-weighted mean of its faces' (assimp's smoothing gave the
+// shared corners one face's normal, +-x: the glTF box's top read dark)
+TEST(MeshLoader, NormalsAFileLacksAreFlatForGltfAndSmoothElsewhere) {
+  const float corners[8][3] = {{0.05f, 0.02f, 0.01f}, {0.35f, 0.02f, 0.01f}, {0.05f, 0.12f, 0.01f},
+                               {0.35f, 0.12f, 0.01f}, {0.05f, 0.02f, 0.05f}, {0.35f, 0.02f, 0.05f},
+                               {0.05f, 0.12f, 0.05f}, {0.35f, 0.12f, 0.05f}};
+  const uint32_t faces[12][3] = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                                 {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+  TempDir dir;
+  std::string obj, ply =
+                       "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty "
+                       "float y\nproperty float z\nelement face 12\nproperty list uchar int "
+                       "vertex_indices\nend_header\n";
+  std::string bin(reinterpret_cast<const char*>(corners), sizeof corners);
+  bin.append(reinterpret_cast<const char*>(faces), sizeof faces);
+  for (const auto& c : corners) {
+    const std::string line =
+        std::to_string(c[0]) + " " + std::to_string(c[1]) + " " + std::to_string(c[2]) + "\n";
+    obj += "v " + line;
+    ply += line;
+  }
+  for (const auto& f : faces) {
+    obj += "f " + std::to_string(f[0] + 1) + " " + std::to_string(f[1] + 1) + " " +
+           std::to_string(f[2] + 1) + "\n";
+    ply += "3 " + std::to_string(f[0]) + " " + std::to_string(f[1]) + " " + std::to_string(f[2]) +
+           "\n";
+  }
+  dir.write("box.bin", bin);
+  const std::string gltf = R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+    "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0},
+    "indices": 1, "mode": 4}]}], "buffers": [{"byteLength": 240, "uri": "box.bin"}],
+    "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96, "target": 34962},
+                    {"buffer": 0, "byteOffset": 96, "byteLength": 144, "target": 34963}],
+    "accessors": [{"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3",
+                   "min": [0.05, 0.02, 0.01], "max": [0.35, 0.12, 0.05]},
+                  {"bufferView": 1, "componentType": 5125, "count": 36, "type": "SCALAR"}]})";
+  std::string err;
+  auto flat = load_mesh(dir.write("box.gltf", gltf), &err);
+  ASSERT_TRUE(flat) << err;
+  ASSERT_EQ(flat->triangle_count(), 12u);
+  ASSERT_EQ(flat->vertex_count(), 36u);  // each face's corners its own
+  expect_unit_normals(*flat);
+  for (std::size_t t = 0; t < 12; ++t) {
+    // the face's outward axis: where its corners all lie on the box's side
+    const uint32_t* i = &flat->indices[3 * t];
+    int along = -1;
+    float side = 0;
+    for (int k = 0; k < 3 && along < 0; ++k) {
+      const float a = flat->positions[3 * i[0] + k];
+      if (a == flat->positions[3 * i[1] + k] && a == flat->positions[3 * i[2] + k])
+        along = k, side = a == corners[0][k] ? -1.0f : 1.0f;
+    }
+    ASSERT_GE(along, 0) << t;
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k)
+        EXPECT_NEAR(flat->normals[3 * i[c] + k], k == along ? side : 0.0f, 1e-6) << t;
+  }
+  auto shared = load_mesh(dir.write("box.ply", ply), &err);
+  ASSERT_TRUE(shared) << err;
+  auto repeated = load_mesh(dir.write("box.obj", obj), &err);
+  ASSERT_TRUE(repeated) << err;
+  ASSERT_EQ(shared->vertex_count(), 8u);
+  ASSERT_EQ(repeated->vertex_count(), 36u);
+  expect_unit_normals(*shared);
+  expect_unit_normals(*repeated);
+  const float centre[3] = {0.2f, 0.07f, 0.03f};
+  for (std::size_t v = 0; v < 8; ++v)
+    for (int k = 0; k < 3; ++k) {
+      const float out = shared->positions[3 * v + k] > centre[k] ? 1.0f : -1.0f;
+      EXPECT_GT(shared->normals[3 * v + k] * out, 0.01f) << v << " " << k;
+    }
+  for (std::size_t v = 0; v < 36; ++v) {
+    std::size_t same = 8;
+    for (std::size_t u = 0; u < 8; ++u)
+      if (std::memcmp(&shared->positions[3 * u], &repeated->positions[3 * v], 12) == 0) same = u;
+    ASSERT_LT(same, 8u) << v;
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(repeated->normals[3 * v + k], shared->normals[3 * same + k], 1e-6) << v;
+  }
+}
+
 TEST(MeshLoader, ObjQuadsAreTriangulatedAndMaterialColorsKept) {
   TempDir dir;
   dir.write("m.mtl", "newmtl blue\nKd 0.1 0.2 0.9\n");

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <system_error>
@@ -383,6 +384,46 @@ std::vector<std::string> missing_textures(const aiScene* scene,
   return out;
 }
 
+// What makes an STL unreadable where assimp only says it could not tell the kind ("Failed to
+// determine STL storage representation"): a binary STL is its 84-byte header and 50 bytes for
+// each triangle the header counts, to the byte; an ASCII one begins "solid" in lower case. ""
+// where neither says more (an ASCII STL assimp could not parse).
+std::string stl_problem(const fs::path& file, std::uintmax_t size) {
+  std::ifstream in(file, std::ios::binary);
+  std::string head(512, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  std::size_t start = head.find_first_not_of(" \t\r\n");
+  std::string word = start == std::string::npos ? "" : head.substr(start, 5);
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const bool text = std::all_of(head.begin(), head.end(), [](char c) {
+    return std::isprint(static_cast<unsigned char>(c)) ||
+           std::isspace(static_cast<unsigned char>(c));
+  });
+  if (word == "solid" && text)
+    return head.compare(start, 5, "solid") == 0
+               ? ""
+               : "an ASCII STL whose keywords are not in lower case (\"" + head.substr(start, 5) +
+                     "\"): they are read in lower case only";
+  auto bytes = [](std::uintmax_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); };
+  auto triangles = [](std::uintmax_t n) {
+    return std::to_string(n) + (n == 1 ? " triangle" : " triangles");
+  };
+  if (size < 84)
+    return bytes(size) +
+           ": shorter than a binary STL's 84-byte header, and not an ASCII STL (which begins "
+           "\"solid\")";
+  uint32_t count = 0;
+  std::memcpy(&count, head.data() + 80, sizeof count);
+  const std::uintmax_t expected = 84 + 50 * std::uintmax_t(count);
+  const std::string says = "a binary STL whose header counts " + triangles(count) + " (" +
+                           bytes(expected) + "), but the file has " + bytes(size);
+  if (expected > size) return says + ": cut short?";
+  if ((size - 84) % 50 == 0)
+    return says + ", " + triangles((size - 84) / 50) + "' worth: a wrong count in its header?";
+  return says + ", " + bytes(size - expected) + " more than its triangles";
+}
+
 struct ReadResult {
   std::shared_ptr<const MeshData> mesh;
   MissingMeshFiles missing;
@@ -413,8 +454,13 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
   std::error_code ec;
   fs::path file = fs::absolute(path, ec).lexically_normal();
   if (ec) file = path;
+  std::string ext = file.extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
   const aiScene* raw = importer.ReadFile(file.string(), 0);
-  if (!raw) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
+  if (!raw) {
+    const std::string why = ext == ".stl" ? stl_problem(file, size) : "";
+    return fail("cannot be read (" + (why.empty() ? importer.GetErrorString() : why) + ")");
+  }
   drop_cameras_and_lights(const_cast<aiScene*>(raw));
   const aiScene* scene = importer.ApplyPostProcessing(flags);
   if (!scene) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
@@ -435,8 +481,6 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
       folders.push_back(p.parent_path());
   }
   for (const std::string& f : io->missed) r.side_files.push_back({f, fs::file_time_type::min()});
-  std::string ext = file.extension().string();
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
   const bool obj = ext == ".obj";
   if (obj) r.missing.material_libraries = missing_material_libraries(*io, file);
   r.missing.textures = missing_textures(scene, folders, r.side_files);

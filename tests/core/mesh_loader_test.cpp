@@ -288,6 +288,9 @@ TEST(MeshLoader, ColladaWithDuplicateCameraNamesLoads) {
 
 TEST(MeshLoader, BadFilesFailWithoutCrashing) {
   TempDir dir;
+  const std::vector<std::array<float, 9>> two_triangles = {{0, 0, 0, 1, 0, 0, 0, 1, 0},
+                                                           {0, 0, 1, 1, 0, 1, 0, 1, 1}};
+  auto one_counted = [](std::string stl) { return stl.replace(80, 4, "\x01\0\0\0", 4); };
   struct Case {
     const char* name;
     std::string content;
@@ -295,9 +298,23 @@ TEST(MeshLoader, BadFilesFailWithoutCrashing) {
   };
   std::vector<Case> cases = {
       {"empty.stl", "", "empty file"},
-      {"garbage.stl", std::string("\x01\x02\x03garbage\xff\xfe", 12), ""},
+      // STL faults where assimp only says "Failed to determine STL storage representation"
+      {"garbage.stl", std::string("\x01\x02\x03garbage\xff\xfe", 12),
+       "12 bytes: shorter than a binary STL's 84-byte header, and not an ASCII STL"},
       {"truncated.stl", "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0\n", ""},
-      {"short_binary.stl", binary_stl({{0, 0, 0, 1, 0, 0, 0, 1, 0}}).substr(0, 100), ""},
+      {"short_binary.stl", binary_stl({{0, 0, 0, 1, 0, 0, 0, 1, 0}}).substr(0, 100),
+       "a binary STL whose header counts 1 triangle (134 bytes), but the file has 100 bytes: cut "
+       "short?"},
+      {"count_low.stl", one_counted(binary_stl(two_triangles)),
+       "header counts 1 triangle (134 bytes), but the file has 184 bytes, 2 triangles' worth: a "
+       "wrong count in its header?"},
+      {"trailing.stl", binary_stl(two_triangles) + std::string(7, '\0'),
+       "header counts 2 triangles (184 bytes), but the file has 191 bytes, 7 bytes more than its "
+       "triangles"},
+      {"upper.stl",
+       "SOLID x\nFACET NORMAL 0 0 1\nOUTER LOOP\nVERTEX 0 0 0\nVERTEX 1 0 0\nVERTEX 0 1 0\n"
+       "ENDLOOP\nENDFACET\nENDSOLID x\n",
+       "an ASCII STL whose keywords are not in lower case (\"SOLID\")"},
       {"broken.dae", "<COLLADA><library_geometries><geometry>", ""},
       {"lines.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n", "no triangles"},
       {"empty.obj", "# nothing\n", ""},

@@ -424,6 +424,34 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
   return says + ", " + bytes(size - expected) + " more than its triangles";
 }
 
+// A COLLADA file's unit, its <asset>'s <unit meter="...">, 1 without one; in *problem what is
+// wrong with it, a length that is not positive or not a number (assimp collapsed a mesh to a
+// point at 0, mirrored it through the origin at -1, read "abc" and " 1e-3 " as 1, without a
+// word). A decimal comma is read as assimp reads it ("0,001": 0.001).
+double collada_unit(const fs::path& file, std::string* problem) {
+  std::ifstream in(file, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  const std::size_t unit = head.find("<unit");
+  if (unit == std::string::npos || unit > head.find("</asset>")) return 1;
+  const std::size_t at = head.find("meter=", unit);
+  if (at == std::string::npos || at > head.find('>', unit) || at + 7 > head.size()) return 1;
+  const char quote = head[at + 6];
+  const std::size_t close = head.find(quote, at + 7);
+  if ((quote != '"' && quote != '\'') || close == std::string::npos) return 1;
+  const std::string text = head.substr(at + 7, close - at - 7);
+  std::string number = text;
+  std::replace(number.begin(), number.end(), ',', '.');
+  char* end = nullptr;
+  const double meter = std::strtod(number.c_str(), &end);
+  const bool read =
+      end != number.c_str() && std::string(end).find_first_not_of(" \t\r\n") == std::string::npos;
+  if (read && std::isfinite(meter) && meter > 0) return meter;
+  *problem = "its <unit meter=\"" + text + "\"> is not a positive length in metres";
+  return 1;
+}
+
 struct ReadResult {
   std::shared_ptr<const MeshData> mesh;
   MissingMeshFiles missing;
@@ -456,12 +484,22 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
   if (ec) file = path;
   std::string ext = file.extension().string();
   for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  std::string unit_problem;
+  const double unit = ext == ".dae" ? collada_unit(file, &unit_problem) : 1;
+  if (!unit_problem.empty()) return fail(unit_problem);
   const aiScene* raw = importer.ReadFile(file.string(), 0);
   if (!raw) {
     const std::string why = ext == ".stl" ? stl_problem(file, size) : "";
     return fail("cannot be read (" + (why.empty() ? importer.GetErrorString() : why) + ")");
   }
   drop_cameras_and_lights(const_cast<aiScene*>(raw));
+  // assimp scales a COLLADA scene's root (its visual scene, which has no transform of its own)
+  // by the unit as it read it: by ours instead
+  if (ext == ".dae" && raw->mRootNode) {
+    aiMatrix4x4& root = raw->mRootNode->mTransformation;
+    if (root == aiMatrix4x4(root.a1, 0, 0, 0, 0, root.a1, 0, 0, 0, 0, root.a1, 0, 0, 0, 0, 1))
+      aiMatrix4x4::Scaling(aiVector3D(ai_real(unit)), root);
+  }
   const aiScene* scene = importer.ApplyPostProcessing(flags);
   if (!scene) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
   if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode)

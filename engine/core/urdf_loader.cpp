@@ -863,10 +863,9 @@ struct Loader {
       extent = std::max(extent, (double(hi) - lo) * std::fabs(g.mesh_scale[axis]));
     }
     if (extent == 0) {
-      // (assimp scales by a COLLADA <unit meter="0"> without a word)
       msg.warn(line, owner + ": mesh " + in_quotes(g.mesh_uri) +
-                         " is a point as scaled (every vertex in one place: a COLLADA <unit "
-                         "meter=\"0\">?): nothing of it is drawn or collides");
+                         " is a point as scaled (every vertex in one place): nothing of it is "
+                         "drawn or collides");
       return;
     }
     if (!(extent > kHugeMesh)) return;

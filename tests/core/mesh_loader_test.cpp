@@ -249,18 +249,43 @@ TEST(MeshLoader, ColladaKeepsZUpAndAppliesUnitsAndNodeTransforms) {
   EXPECT_NEAR(max_z, 0.1f, 1e-6);
 }
 
-// a Collada <unit meter="0"> makes a mesh a point (assimp scales by it without a word): the
-// URDF load says so
-TEST(MeshLoader, AColladaOfZeroUnitIsSaidToBeAPoint) {
+// a COLLADA unit that is not a positive length is refused, naming it (assimp collapsed the mesh
+// to a point at 0, mirrored it through the origin at -1, read "abc" as 1, without a word); one
+// with spaces around it is read as the length it is (assimp read " 1e-3 " as 1), a decimal comma
+// as assimp reads it
+TEST(MeshLoader, AColladaUnitThatIsNotAPositiveLengthIsRefused) {
   TempDir dir;
-  std::string dae = collada_triangle();
-  dae.replace(dae.find("meter=\"0.001\""), 13, "meter=\"0\"");
-  dir.write("point.dae", dae);
+  for (const char* unit : {"0", "-1", "abc", "", "1e999", "nan"}) {
+    std::string dae = collada_triangle();
+    dae.replace(dae.find("meter=\"0.001\""), 13, std::string("meter=\"") + unit + "\"");
+    std::string err;
+    EXPECT_FALSE(load_mesh(dir.write(std::string("u") + unit + ".dae", dae), &err)) << unit;
+    EXPECT_NE(err.find(std::string("its <unit meter=\"") + unit +
+                       "\"> is not a positive length in metres"),
+              std::string::npos)
+        << err;
+  }
+  for (const char* unit : {" 1e-3 ", "0,001", "0.001"}) {
+    std::string dae = collada_triangle();
+    dae.replace(dae.find("meter=\"0.001\""), 13, std::string("meter=\"") + unit + "\"");
+    std::string err;
+    auto m = load_mesh(dir.write(std::string("ok") + unit + ".dae", dae), &err);
+    ASSERT_TRUE(m) << err;
+    EXPECT_NEAR(m->positions[3], 0.11f, 1e-6) << unit;  // 100 mm + the node's 10 mm
+  }
+}
+
+// a mesh whose vertices are all in one place as scaled is said to be a point
+TEST(MeshLoader, AMeshThatIsAPointIsSaidToBe) {
+  TempDir dir;
+  dir.write("point.stl", binary_stl({{1, 2, 3, 1, 2, 3, 1, 2, 3}}));
   const std::string urdf = dir.write("p.urdf", R"(<robot name="p"><link name="a"><collision>
-<geometry><mesh filename="point.dae"/></geometry></collision></link></robot>)");
+<geometry><mesh filename="point.stl"/></geometry></collision></link></robot>)");
   const LoadResult r = load_urdf_file(urdf);
-  ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("mesh 'point.dae' is a point as scaled"), std::string::npos)
+  ASSERT_GE(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("mesh 'point.stl' is a point as scaled (every vertex in one "
+                               "place): nothing of it is drawn or collides"),
+            std::string::npos)
       << r.warnings[0];
 }
 

@@ -55,7 +55,7 @@ struct CollisionGeometry {
 };
 
 // One capsule fitted to one geometry element (body frame; body left at -1). False when the
-// element has nothing to fit (a mesh that was not loaded, an empty mesh).
+// element has nothing to fit (a mesh that was not loaded, an empty mesh, one that is a point).
 bool fit_capsule(const Geometry& geometry, LinkCapsule<double>* capsule, double* fit_error);
 // Fits every body's collision elements (visual ones when a body has none).
 CollisionGeometry fit_collision_geometry(const Model& model);

@@ -275,18 +275,28 @@ TEST(MeshLoader, AColladaUnitThatIsNotAPositiveLengthIsRefused) {
   }
 }
 
-// a mesh whose vertices are all in one place as scaled is said to be a point
-TEST(MeshLoader, AMeshThatIsAPointIsSaidToBe) {
+// a mesh whose vertices are all in one place as scaled is said to be a point, and gets no
+// capsule (it got one of radius 0 there, which collided), said with the capsules' warnings
+TEST(MeshLoader, AMeshThatIsAPointIsSaidToBeAndDoesNotCollide) {
   TempDir dir;
   dir.write("point.stl", binary_stl({{1, 2, 3, 1, 2, 3, 1, 2, 3}}));
+  dir.write("tri.stl", binary_stl({{0, 0, 0, 1, 0, 0, 0, 1, 0}}));
   const std::string urdf = dir.write("p.urdf", R"(<robot name="p"><link name="a"><collision>
-<geometry><mesh filename="point.stl"/></geometry></collision></link></robot>)");
+<geometry><mesh filename="point.stl"/></geometry></collision><collision>
+<geometry><mesh filename="tri.stl"/></geometry></collision></link></robot>)");
   const LoadResult r = load_urdf_file(urdf);
-  ASSERT_GE(r.warnings.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("mesh 'point.stl' is a point as scaled (every vertex in one "
                                "place): nothing of it is drawn or collides"),
             std::string::npos)
       << r.warnings[0];
+  const CollisionGeometry& c = r.model->collision;
+  ASSERT_EQ(c.capsule_count(), 1);  // the triangle's
+  EXPECT_GT(c.capsules[0].radius, 0.3);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0], urdf +
+                               ": link 'a' collision 0 is a mesh with every vertex in one place: "
+                               "not used for collisions");
 }
 
 // two camera nodes under one id, as Blender wrote the UR10 meshes of example-robot-data:

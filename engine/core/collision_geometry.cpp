@@ -90,6 +90,13 @@ std::vector<Vec3<double>> principal_axes(const Eigen::Matrix3d& cov) {
   return axes;
 }
 
+// vertex i of a mesh element as its scale places it
+Eigen::Vector3d scaled_vertex(const Geometry& g, std::size_t i) {
+  const std::vector<float>& p = g.mesh->positions;
+  return Eigen::Vector3d(p[3 * i] * g.mesh_scale.x, p[3 * i + 1] * g.mesh_scale.y,
+                         p[3 * i + 2] * g.mesh_scale.z);
+}
+
 // A mesh's principal axes of its surface (each triangle weighted by its area, integrated over
 // it), which its tessellation does not tilt as it tilts those of the vertices: a 300 x 100 x 40
 // mm box as an STL (each triangle's corners apart) got a capsule 60.4 mm in radius 2.4 degrees
@@ -100,10 +107,6 @@ std::vector<Vec3<double>> surface_axes(const Geometry& g) {
   if (g.type != GeometryType::kMesh || !g.mesh || g.placeholder) return {};
   const std::vector<float>& p = g.mesh->positions;
   const std::vector<uint32_t>& idx = g.mesh->indices;
-  auto vertex = [&](uint32_t i) {
-    return Eigen::Vector3d(p[3 * i] * g.mesh_scale.x, p[3 * i + 1] * g.mesh_scale.y,
-                           p[3 * i + 2] * g.mesh_scale.z);
-  };
   // the surface's area, first moment and second moment about the origin: over a triangle of
   // area A with corners a, b, c, the integral of x x^T is A / 12 (a a^T + b b^T + c c^T + s s^T),
   // s = a + b + c
@@ -112,7 +115,8 @@ std::vector<Vec3<double>> surface_axes(const Geometry& g) {
   Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
   for (std::size_t t = 0; t + 2 < idx.size(); t += 3) {
     if (std::max({idx[t], idx[t + 1], idx[t + 2]}) >= p.size() / 3) continue;
-    const Eigen::Vector3d a = vertex(idx[t]), b = vertex(idx[t + 1]), c = vertex(idx[t + 2]);
+    const Eigen::Vector3d a = scaled_vertex(g, idx[t]), b = scaled_vertex(g, idx[t + 1]),
+                          c = scaled_vertex(g, idx[t + 2]);
     const double A = 0.5 * (b - a).cross(c - a).norm();
     if (!(A > 0)) continue;
     const Eigen::Vector3d s = a + b + c;
@@ -193,16 +197,12 @@ std::vector<Vec3<double>> corner_axes(const Geometry& g, Vec3<double>* centroid)
   const std::size_t n = p.size() / 3;
   if (n == 0) return {};
   Eigen::Vector3d mean = Eigen::Vector3d::Zero();
-  auto vertex = [&](std::size_t i) {
-    return Eigen::Vector3d(p[3 * i] * g.mesh_scale.x, p[3 * i + 1] * g.mesh_scale.y,
-                           p[3 * i + 2] * g.mesh_scale.z);
-  };
-  for (std::size_t i = 0; i < n; ++i) mean += vertex(i);
+  for (std::size_t i = 0; i < n; ++i) mean += scaled_vertex(g, i);
   mean /= double(n);
   *centroid = {mean.x(), mean.y(), mean.z()};
   Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
   for (std::size_t i = 0; i < n; ++i) {
-    const Eigen::Vector3d d = vertex(i) - mean;
+    const Eigen::Vector3d d = scaled_vertex(g, i) - mean;
     cov += d * d.transpose();
   }
   return principal_axes(cov);

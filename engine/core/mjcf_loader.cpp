@@ -15,11 +15,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <map>
+#include <mutex>
 
 #include "engine/core/mjcf_meshes.hpp"
 #include "engine/core/mjcf_text.hpp"
@@ -499,6 +501,30 @@ bool repair_for_newer(const std::string& error, MjcfSources& s,
              s, element, [&](const TagAttribute& a) { return a.name == attribute; }, warnings);
 }
 
+// mj_loadXML, with what is printed on stderr meanwhile held back in *said: MuJoCo's qhull prints
+// 50 lines and more of diagnostics there for a mesh it refuses (a flat one), which the load's
+// warnings say in one line.
+mjModel* load_xml(const std::string& file, const mjVFS* vfs, char* error, int size,
+                  std::string* said) {
+  static std::mutex held;  // one stderr
+  std::lock_guard<std::mutex> lock(held);
+  std::fflush(stderr);
+  FILE* text = std::tmpfile();
+  const int saved = text ? ::dup(2) : -1;
+  if (saved >= 0) ::dup2(::fileno(text), 2);
+  mjModel* m = mj_loadXML(file.c_str(), vfs, error, size);
+  if (saved >= 0) {
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    std::rewind(text);
+    char chunk[4096];
+    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, text)) > 0;) said->append(chunk, n);
+  }
+  if (text) std::fclose(text);
+  return m;
+}
+
 // mj_loadXML of `path` (read as `sources`) with the mesh files MuJoCo cannot read given in
 // memory (meshes), retrying after each mesh it refuses (MjcfMeshFiles::replace_refused) and
 // after repair_for_newer (refused when strict); the repairs' retries read corrected copies of the
@@ -513,9 +539,15 @@ mjModel* compile(const std::string& path, bool strict, MjcfSources& sources, Mjc
   std::string file = path;
   mjModel* m = nullptr;
   int repairs = 0;
-  while (!(m = mj_loadXML(file.c_str(), meshes.vfs(), buf, sizeof buf))) {
+  for (;;) {
+    std::string said;
+    m = load_xml(file, meshes.vfs(), buf, sizeof buf, &said);
+    const bool replaced = !m && meshes.replace_refused(buf);
+    // qhull's diagnostics of a mesh it refused: the warnings say so
+    if (!replaced || !std::strstr(buf, "qhull error")) std::fputs(said.c_str(), stderr);
+    if (m) break;
     *error = buf;
-    if (meshes.replace_refused(*error)) continue;
+    if (replaced) continue;
     if (++repairs > 32 || !repair_for_newer(*error, sources, warnings)) break;
     if (strict) {
       *error += " (--strict: not repaired)";

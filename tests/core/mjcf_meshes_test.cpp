@@ -232,6 +232,33 @@ TEST(MjcfMeshes, RefusedAndSameNamedMeshesArePlaceholders) {
   EXPECT_TRUE(m.body_collisions[palm][0].placeholder);
 }
 
+// a flat mesh, which MuJoCo's qhull refuses, is said in the load's one warning: qhull's own 50
+// lines and more of diagnostics on stderr are held back
+TEST(MjcfMeshes, AFlatMeshIsSaidInOneWarningWithoutQhullsDiagnostics) {
+  test::TempDir dir;
+  std::string flat(80, '\0');
+  const std::uint32_t n = 2;
+  flat.append(reinterpret_cast<const char*>(&n), 4);
+  const float square[2][12] = {{0, 0, 1, 0, 0, 0, 0.01f, 0, 0, 0.01f, 0.01f, 0},
+                               {0, 0, 1, 0, 0, 0, 0.01f, 0.01f, 0, 0, 0.01f, 0}};
+  for (const auto& t : square) flat.append(reinterpret_cast<const char*>(t), 48).append(2, '\0');
+  dir.write("assets/flat.stl", flat);
+  const std::string path = dir.write("flat.xml", R"(<mujoco model="flat">
+  <compiler meshdir="assets"/>
+  <asset><mesh name="m" file="flat.stl"/></asset>
+  <worldbody><body name="b"><joint name="j"/><geom type="mesh" mesh="m"/></body></worldbody>
+</mujoco>)");
+  testing::internal::CaptureStderr();
+  const LoadResult r = load_mjcf_file(path);
+  const std::string said = testing::internal::GetCapturedStderr();
+  const std::string all = joined(r.warnings);
+  EXPECT_NE(all.find("1 mesh file refused by MuJoCo 2.2.2 (qhull error): flat.stl"),
+            std::string::npos)
+      << all;
+  EXPECT_EQ(said.find("Qhull"), std::string::npos) << said;
+  EXPECT_TRUE(r.model->body_visuals[r.model->find_body("b")][0].placeholder);
+}
+
 #endif
 
 }  // namespace

@@ -396,9 +396,10 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
   std::size_t start = head.find_first_not_of(" \t\r\n");
   std::string word = start == std::string::npos ? "" : head.substr(start, 5);
   for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  // (UTF-8 in a solid's name is text too)
   const bool text = std::all_of(head.begin(), head.end(), [](char c) {
-    return std::isprint(static_cast<unsigned char>(c)) ||
-           std::isspace(static_cast<unsigned char>(c));
+    const unsigned char u = static_cast<unsigned char>(c);
+    return std::isprint(u) || std::isspace(u) || u >= 0x80;
   });
   if (word == "solid" && text)
     return head.compare(start, 5, "solid") == 0
@@ -418,6 +419,7 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
   const std::uintmax_t expected = 84 + 50 * std::uintmax_t(count);
   const std::string says = "a binary STL whose header counts " + triangles(count) + " (" +
                            bytes(expected) + "), but the file has " + bytes(size);
+  if (expected == size) return "";  // the size is right: assimp's own message
   if (expected > size) return says + ": cut short?";
   if ((size - 84) % 50 == 0)
     return says + ", " + triangles((size - 84) / 50) + "' worth: a wrong count in its header?";

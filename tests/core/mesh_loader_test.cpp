@@ -346,6 +346,8 @@ TEST(MeshLoader, BadFilesFailWithoutCrashing) {
       {"trailing.stl", binary_stl(two_triangles) + std::string(7, '\0'),
        "header counts 2 triangles (184 bytes), but the file has 191 bytes, 7 bytes more than its "
        "triangles"},
+      // the size its count gives: assimp's own message
+      {"no_triangles.stl", binary_stl({}), "no facets"},
       {"upper.stl",
        "SOLID x\nFACET NORMAL 0 0 1\nOUTER LOOP\nVERTEX 0 0 0\nVERTEX 1 0 0\nVERTEX 0 1 0\n"
        "ENDLOOP\nENDFACET\nENDSOLID x\n",

@@ -2,6 +2,7 @@
 // closest pair of links (or link and obstacle) and whether anything collides; and
 // `ikwb check ROBOT.urdf --sample-pairs N`: an SRDF that disables the pairs that never collide,
 // always collide or collide in the rest configuration (as MoveIt's setup assistant).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -36,7 +37,8 @@ constexpr const char* kSummary =
     "\"srdf\", are skipped; a shipped robot given by name, without --scene or --srdf, uses the\n"
     "SRDF beside it, as its preset does).\n"
     "Writes CSV: config,in_collision,link_a,other,distance,colliding_pairs (other: a link, or\n"
-    "obstacle:NAME; distance in m, negative in penetration). Exit status 3 when any\n"
+    "obstacle:NAME; distance in m, negative in penetration; a row of a target `ikwb solve`\n"
+    "skipped, all nan: in_collision=unsolved, not checked). Exit status 3 when any\n"
     "configuration collides; an error (status 1) when nothing can be checked: no pair of links\n"
     "and no link and obstacle (no collision geometry, meshes not loaded, every pair joined by a\n"
     "joint or disabled).\n"
@@ -81,6 +83,7 @@ std::string no_pairs_reason(const Model& m, const std::vector<std::pair<int, int
 
 int cmd_check(int argc, char** argv) {
   ArgParser args("ikwb check", kSummary);
+  long long samples = 0, seed = 1;  // --sample-pairs, --seed
   args.add_positional("ROBOT.urdf", "robot description, or a shipped robot's name");
   args.add_option("q", "Q.csv", "joint configurations ('-' for standard input)");
   args.add_option("scene", "S.json", "obstacles and \"srdf\" of a scene");
@@ -104,6 +107,10 @@ int cmd_check(int argc, char** argv) {
                        " does not go with --sample-pairs (it samples every pair the robot has)");
     if (args.has("q") && args.has("seed"))
       throw CliError("--seed goes with --sample-pairs (the random configurations it samples)");
+    if (args.has("sample-pairs")) {
+      samples = args.get_int("sample-pairs", 0, 1, 10000000);
+      seed = args.get_int("seed", 1, 0, std::numeric_limits<unsigned>::max());
+    }
   } catch (const CliError& e) {
     std::fprintf(stderr, "ikwb check: %s\n%s", e.what(), args.short_usage().c_str());
     return 2;
@@ -123,19 +130,17 @@ int cmd_check(int argc, char** argv) {
     print_warnings(m.collision.warnings);
 
     if (args.has("sample-pairs")) {
-      const long long n = args.get_int("sample-pairs", 0, 1, 10000000);
-      const long long seed = args.get_int("seed", 1, 0, std::numeric_limits<unsigned>::max());
       if (self_collision_pairs(m).empty())
         throw std::runtime_error("no pair of links to sample: " + no_pairs_reason(m, {}) +
                                  "; no SRDF written");
-      std::vector<DisabledPair> pairs = sampled_disabled_pairs(m, int(n), unsigned(seed));
+      std::vector<DisabledPair> pairs = sampled_disabled_pairs(m, int(samples), unsigned(seed));
       std::string text = srdf_text(m, pairs);
       if (out_path == "-")
         std::printf("%s", text.c_str());
       else
         write_file_atomic(out_path, text);
       std::fprintf(stderr, "check: %zu of %zu pairs disabled from %lld samples\n", pairs.size(),
-                   self_collision_pairs(m).size(), n);
+                   self_collision_pairs(m).size(), samples);
       return 0;
     }
 
@@ -194,7 +199,10 @@ int cmd_check(int argc, char** argv) {
                                    : ", and no moving link has collision geometry to meet "
                                      "the obstacles") +
           "; nothing written (every configuration would read in_collision=no)");
-    NumericTable q = read_configurations_csv(q_path, m);
+    // rows of targets `ikwb solve` skipped (all nan) keep their place, marked (check refused
+    // the whole file)
+    std::vector<uint8_t> unsolved;
+    NumericTable q = read_configurations_csv(q_path, m, &unsolved);
     if (q.row_count() == 0) throw CsvError(q_path + ": no configurations");
 
     CsvWriter out(out_path);
@@ -202,6 +210,11 @@ int cmd_check(int argc, char** argv) {
     State state(m);
     int colliding_configs = 0;
     for (std::size_t i = 0; i < q.row_count(); ++i) {
+      if (unsolved[i]) {
+        out.field(static_cast<long long>(i)).field("unsolved").field("").field("");
+        out.field(std::numeric_limits<double>::quiet_NaN()).field("").end_row();
+        continue;
+      }
       eval_fk(m, q.rows[i], {}, state);
       // the closest pair, and every pair in collision
       std::vector<BodyDistance> d = closest_distances(world, state.body_q.data(), 1, 0.0);
@@ -233,9 +246,15 @@ int cmd_check(int argc, char** argv) {
           break;
         }
     if (unread_count > 5) unread += ", ...";
+    const std::size_t skipped = std::size_t(std::count(unsolved.begin(), unsolved.end(), 1));
+    if (skipped > 0)
+      std::fprintf(stderr,
+                   "check: rows of targets `ikwb solve` skipped (all nan): %zu, written as "
+                   "in_collision=unsolved and not checked\n",
+                   skipped);
     std::fprintf(
         stderr, "check: %d of %zu configurations in collision (%d capsule pairs checked)%s\n",
-        colliding_configs, q.row_count(),
+        colliding_configs, q.row_count() - skipped,
         world.self_pair_count() + int(world.world_capsules.size() * world.obstacles.size()),
         unread.empty() ? ""
                        : ("; not checked: the collision meshes of " + unread +

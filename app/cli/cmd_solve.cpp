@@ -699,6 +699,10 @@ int cmd_solve(int argc, char** argv) {
     out_path = args.require("out");
     chunk.most = int(args.get_int("chunk", chunk.most, 1, std::numeric_limits<int>::max()));
     chunk.grow = !args.has("chunk");
+    if (args.has("sequential") && args.has("chunk"))
+      throw CliError(
+          "--chunk does not go with --sequential (its targets are solved one at a time, each "
+          "from the answer before)");
     if (args.has("min-success")) {
       min_success = args.get_double("min-success", 0);
       if (min_success < 0 || min_success > 100)

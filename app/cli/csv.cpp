@@ -295,6 +295,13 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
       if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||
                          f[0] == '-' || f[0] == '.'))
         header_like = false;
+    // names the caller knows, and no number that is not one of them
+    if (options.header_name && std::any_of(fields.begin(), fields.end(), options.header_name)) {
+      double v = 0;
+      header_like = std::none_of(fields.begin(), fields.end(), [&](const std::string& f) {
+        return parse_csv_number(f, &v) && !options.header_name(f);
+      });
+    }
     if (header_like && options.allow_header && t.rows.empty() && t.header.empty()) {
       t.header = fields;
       t.header_line = line_no;

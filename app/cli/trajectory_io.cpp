@@ -140,6 +140,22 @@ std::string coordinate_columns(const Model& m, const std::vector<std::string>& n
   return what;
 }
 
+// Free and ball joints need a quaternion that can be normalised: a zero one is refused (where:
+// "FILE:LINE"); q in q_start order.
+void check_quaternions(const Model& m, const std::vector<double>& q, const std::string& where) {
+  for (int j = 0; j < m.joint_count; ++j) {
+    JointType t = JointType(m.joint_type[j]);
+    if (m.joint_mimic[j] >= 0 || (t != JointType::kBall && t != JointType::kFree)) continue;
+    const int first = t == JointType::kFree ? 3 : 0, qs = m.joint_q_start[j] + first;
+    double n2 = 0;
+    for (int k = 0; k < 4; ++k) n2 += q[qs + k] * q[qs + k];
+    if (!(n2 > 1e-24))
+      throw CsvError(where + ": the quaternion of joint '" + m.joint_name[j] + "' (" +
+                     m.joint_name[j] + "_" + std::to_string(first) + " to " + m.joint_name[j] +
+                     "_" + std::to_string(first + 3) + ") is zero");
+  }
+}
+
 }  // namespace
 
 NumericTable read_configurations_csv(const std::string& path, const Model& m,
@@ -171,8 +187,25 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
            "of `ikwb solve`, fixed and mimic joints are left out); " +
            wrong;
   };
+  // a name starting with a digit ('2nd_joint') does not make a header a row of numbers
+  opt.header_name = [&](const std::string& field) {
+    return m.find_joint(field) >= 0 ||
+           std::find(names.begin(), names.end(), field) != names.end() || field == "time" ||
+           std::find(std::begin(kSolveResultColumns), std::end(kSolveResultColumns), field) !=
+               std::end(kSolveResultColumns);
+  };
   opt.allow_non_finite = unsolved != nullptr;  // checked below, row by row
   NumericTable table = read_numeric_csv(path, opt);
+  // joints named by numbers: a first line of their names is their header, though it reads as
+  // numbers too (it was read as a configuration, the rows after it by position)
+  double number = 0;
+  if (!table.header.empty() &&
+      std::all_of(table.header.begin(), table.header.end(),
+                  [&](const std::string& f) { return parse_csv_number(f, &number); }))
+    std::fprintf(stderr,
+                 "warning: %s:%d: read as a header, naming the robot's joints (named by numbers), "
+                 "not as a configuration\n",
+                 path == "-" ? kStandardInput : path.c_str(), table.header_line);
   if (unsolved) {
     constexpr std::size_t kResults = std::size(kSolveResultColumns);
     const bool solve_output = table.header.size() >= kResults &&
@@ -201,13 +234,20 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
     table.lines.push_back(0);
     if (unsolved) unsolved->push_back(0);
   }
-  if (table.header.empty()) return table;
-  warn_contradicting_mimic_columns(path, m, table, column_of);
-  for (std::vector<double>& row : table.rows) {
-    std::vector<double> q(names.size());
-    for (std::size_t k = 0; k < names.size(); ++k) q[k] = row[column_of.at(names[k])];
-    row = std::move(q);
+  if (!table.header.empty()) {
+    warn_contradicting_mimic_columns(path, m, table, column_of);
+    for (std::vector<double>& row : table.rows) {
+      std::vector<double> q(names.size());
+      for (std::size_t k = 0; k < names.size(); ++k) q[k] = row[column_of.at(names[k])];
+      row = std::move(q);
+    }
   }
+  // (check refused the zero quaternion fk refuses, and took it for the identity)
+  for (std::size_t r = 0; r < table.row_count(); ++r)
+    if (!unsolved || !(*unsolved)[r])
+      check_quaternions(
+          m, table.rows[r],
+          (path == "-" ? kStandardInput : path) + ":" + std::to_string(table.lines[r]));
   return table;
 }
 

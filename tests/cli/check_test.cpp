@@ -227,6 +227,41 @@ TEST(CliCheck, AShippedRobotByNameChecksWithItsSrdf) {
       << file.err;
 }
 
+// a solve's output with a skipped target (a row of nan) is checked row by row, the skipped one
+// written as unsolved (check refused the whole file, naming a pos_err column it does not read);
+// a zero quaternion of a floating base is refused as fk refuses it (check took it for the
+// identity)
+TEST(CliCheck, ASolvesSkippedRowsAreMarkedAndZeroQuaternionsRefused) {
+  TempDir dir;
+  const std::string targets = dir.write("t.csv", "0.4,0.1,0.5\nnan,0.1,0.5\n0.4,0.1,0.5\n");
+  const std::string solved = dir / "solved.csv";
+  CmdResult r = test::run_command(cmd_solve, {"solve", "panda", "--link", "panda_hand_tcp",
+                                              "--targets", targets, "--out", solved});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = test::run_command(cmd_check, {"check", "panda", "--q", solved});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = csv_rows(r.out);
+  ASSERT_EQ(rows.size(), 4u) << r.out;
+  EXPECT_EQ(rows[1][1], "no");
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"1", "unsolved", "", "", "nan"}));
+  EXPECT_EQ(rows[3][1], "no");
+  EXPECT_NE(r.err.find("check: rows of targets `ikwb solve` skipped (all nan): 1, written as "
+                       "in_collision=unsolved and not checked"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("check: 0 of 2 configurations in collision"), std::string::npos) << r.err;
+
+  // the floating Panda: 7 base coordinates (a zero quaternion on line 2), then 8 joints
+  const std::string zero =
+      dir.write("zero.csv", "0,0,0,0,0,0,1,0,0,0,-2,0,1.5,0,0\n0,0,0,0,0,0,0,0,0,0,-2,0,1.5,0,0\n");
+  r = test::run_command(cmd_check, {"check", "panda", "--floating-base", "--q", zero});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("zero.csv:2: the quaternion of joint 'root_joint' (root_joint_3 to "
+                       "root_joint_6) is zero"),
+            std::string::npos)
+      << r.err;
+}
+
 // a scene of another robot is checked on the robot given, and that is said
 TEST(CliCheck, ASceneOfAnotherRobotIsSaid) {
   TempDir dir;
@@ -282,6 +317,18 @@ TEST(CliCheck, ErrorsNameTheProblem) {
   ignored = test::run_command(cmd_check, {"check", "panda", "--q", q, "--seed", "3"});
   EXPECT_EQ(ignored.code, 2);
   EXPECT_NE(ignored.err.find("--seed goes with --sample-pairs"), std::string::npos) << ignored.err;
+  // a value out of range, an empty path: usage errors with the synopsis
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"check", "panda", "--sample-pairs", "10", "--seed", "-1"},
+        {"check", "panda", "--sample-pairs", ""},
+        {"check", "panda", "--q", ""}}) {
+    CmdResult u = test::run_command(cmd_check, args);
+    EXPECT_EQ(u.code, 2) << u.err;
+    EXPECT_NE(u.err.find("usage: ikwb check"), std::string::npos) << u.err;
+  }
+  CmdResult empty = test::run_command(cmd_check, {"check", "panda", "--q", ""});
+  EXPECT_NE(empty.err.find("option '--q': the path is empty (Q.csv)"), std::string::npos)
+      << empty.err;
   std::string bad =
       dir.write("bad.srdf", "<robot><disable_collisions link1=\"x\" link2=\"y\"/></robot>");
   // an entry naming links the robot lacks: --srdf is refused (another robot's SRDF was taken

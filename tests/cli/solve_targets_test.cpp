@@ -873,6 +873,15 @@ TEST(CliSolveTargets, ChunkBeyondTheIntRangeIsRefused) {
     EXPECT_NE(r.err.find("option '--chunk': "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[1, 2147483647]"), std::string::npos) << r.err;
   }
+  // a sequential path solves one target at a time: --chunk would be dropped without a word
+  CmdResult r = run_solve(targets, dir / "out.csv", {"--chunk", "5", "--sequential"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--chunk does not go with --sequential"), std::string::npos) << r.err;
+  // an empty path names the option (it read "ikwb solve: : cannot open the file")
+  r = run_solve("", dir / "out.csv");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("option '--targets': the path is empty (T.csv)"), std::string::npos)
+      << r.err;
 }
 
 // --min-success: a pipeline can stop on a run that missed too many targets; OUT.csv is written

@@ -100,11 +100,12 @@ class AdamIK {
       : joints_list_(joints_list), floating_(floating_base) {
     // the base pose is a variable: a free root joint is added, unless the file's root floats
     // already (an MJCF free joint, a URDF floating joint from a world link), which both loaders
-    // refuse to float twice over, saying the robot "floats without --floating-base"
+    // refuse to float twice over, saying the robot "floats without floating_base=True"
     try {
       pymodel_ = load_model(urdf_path, true, package_paths, false);
     } catch (const ModelError& e) {
-      if (std::string(e.what()).find("floats without --floating-base") == std::string::npos) throw;
+      if (std::string(e.what()).find("floats without floating_base=True") == std::string::npos)
+        throw;
       pymodel_ = load_model(urdf_path, false, package_paths, false);
     }
     model_ = pymodel_->model;
@@ -239,6 +240,10 @@ class AdamIK {
       o.params.type = ObjectiveType::kMinDistance;
       o.params.link = frame_body(frames[i], "add_min_distance_constraint");
       o.params.link_b = frame_body(frames[i + 1], "add_min_distance_constraint");
+      if (o.params.link == o.params.link_b)
+        throw py::value_error("add_min_distance_constraint: frames " + std::to_string(i) + " and " +
+                              std::to_string(i + 1) + " are both '" + frames[i] +
+                              "': a frame keeps its distance to itself");
       o.params.distance = distance;
       o.params.hard = 1;
       check_objective(o, "add_min_distance_constraint");
@@ -386,10 +391,13 @@ class AdamIK {
 
   py::tuple get_solution() const {
     check_solved("get_solution");
+    // the last solve's answer (q_ may hold the next start already: set_initial_guess gave it
+    // back as the solution, converged still true)
+    const std::vector<double>& q = result_.problems[0].q;
     State s(*model_);
-    eval_fk(*model_, q_, {}, s);
+    eval_fk(*model_, q, {}, s);
     py::array_t<double> v(py::ssize_t(coord_.size()));
-    for (std::size_t i = 0; i < coord_.size(); ++i) v.mutable_data()[i] = q_[coord_[i]];
+    for (std::size_t i = 0; i < coord_.size(); ++i) v.mutable_data()[i] = q[coord_[i]];
     return py::make_tuple(matrix_of(s.body_q[model_->joint_child[base_]]), v);
   }
 
@@ -469,6 +477,10 @@ class AdamIK {
     if (std::isnan(lo) || std::isnan(hi) || lo > hi)
       throw py::value_error(std::string(what) + ": joint '" + name +
                             "': lower limit above the upper one (or NaN)");
+    // (solve() then blamed a q_init the caller never gave)
+    if (lo == HUGE_VAL || hi == -HUGE_VAL)
+      throw py::value_error(std::string(what) + ": joint '" + name + "': limits [" +
+                            number_text(lo) + ", " + number_text(hi) + "] hold no finite value");
     const JointType t = JointType(model_->joint_type[model_->dof_joint[dof_[std::size_t(i)]]]);
     if (t == JointType::kContinuous && (std::isfinite(lo) || std::isfinite(hi)))
       throw py::value_error(std::string(what) + ": joint '" + name +

@@ -361,11 +361,9 @@ void bind_ik_objectives(py::module_& ik) {
           [](PyObjective& o, int i, py::handle x) {
             o.check_problem(i, "set_target_pose");
             auto a = as_doubles(x, o.class_name + ".set_target_pose new_pose", {7});
-            const double* d = a.data();
-            if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
-              throw py::value_error(o.class_name + ".set_target_pose: NaN or inf values");
-            o.targets[i].p = {d[0], d[1], d[2]};
-            o.targets[i].q = unit_quat(d + 3, o.class_name + ".set_target_pose");
+            // as every other target's (it took 1e7 m without a word)
+            o.targets[i].p = target_position(a.data(), o.class_name + ".set_target_pose new_pose");
+            o.targets[i].q = unit_quat(a.data() + 3, o.class_name + ".set_target_pose new_pose");
           },
           py::arg("problem_idx"), py::arg("new_pose"), "x, y, z, qx, qy, qz, qw")
       .def(
@@ -390,14 +388,17 @@ void bind_ik_objectives(py::module_& ik) {
                auto hi = as_doubles(upper, "IKObjectiveJointLimit joint_limit_upper", {lo.size()});
                o->limit_lower.assign(lo.data(), lo.data() + lo.size());
                o->limit_upper.assign(hi.data(), hi.data() + hi.size());
+               // (a lower +inf or an upper -inf left no value: the solver wrote inf, NaN errors)
                for (py::ssize_t i = 0; i < lo.size(); ++i)
                  if (std::isnan(lo.data()[i]) || std::isnan(hi.data()[i]) ||
-                     lo.data()[i] > hi.data()[i])
+                     lo.data()[i] > hi.data()[i] || lo.data()[i] == HUGE_VAL ||
+                     hi.data()[i] == -HUGE_VAL)
                    throw py::value_error("IKObjectiveJointLimit: dof " + std::to_string(i) +
                                          " (in joint_qd order) has lower " +
                                          number_text(lo.data()[i]) + " and upper " +
                                          number_text(hi.data()[i]) +
-                                         ": each must be a number, lower <= upper");
+                                         ": each must be a number, lower <= upper, with a "
+                                         "finite value between them");
                o->dof_count = int(lo.size());
              }
              return o;
@@ -450,7 +451,12 @@ void bind_ik_objectives(py::module_& ik) {
                                                    ObjectiveType::kRelativeFixed, weight, hard);
              o->spec.params.link = a, o->spec.params.link_b = b;
              auto r = as_doubles(relative, "IKObjectiveRelativeFixed relative", {7});
-             o->spec.params.relative.p = {r.data()[0], r.data()[1], r.data()[2]};
+             const double* d = r.data();
+             if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
+               throw py::value_error("IKObjectiveRelativeFixed relative must be finite, got [" +
+                                     number_text(d[0]) + ", " + number_text(d[1]) + ", " +
+                                     number_text(d[2]) + ", ...]");
+             o->spec.params.relative.p = {d[0], d[1], d[2]};
              o->spec.params.relative.q =
                  unit_quat(r.data() + 3, "IKObjectiveRelativeFixed relative");
              return o;
@@ -467,6 +473,11 @@ void bind_ik_objectives(py::module_& ik) {
                        bool hard) {
              auto o = make<MinDistanceObjective>("IKObjectiveMinDistance",
                                                  ObjectiveType::kMinDistance, weight, hard);
+             // (two points of one link keep their distance: it held always or never)
+             if (a == b)
+               throw py::value_error("IKObjectiveMinDistance: link_a and link_b are both " +
+                                     std::to_string(a) +
+                                     ": two points of one link keep their distance");
              o->spec.params.link = a, o->spec.params.link_b = b;
              o->spec.params.offset = finite_vec3(oa, "IKObjectiveMinDistance offset_a");
              o->spec.params.offset_b = finite_vec3(ob, "IKObjectiveMinDistance offset_b");

@@ -131,36 +131,47 @@ struct FkFilters {
 };
 
 // Masked FK reads the pose (and twist) a selected joint's parent body holds when no selected
-// joint of this call writes that body first: NaN or inf there would come back as NaN poses. A
-// ValueError names the row, the body and the column ("eval_fk state.body_q: body 3
-// ('panda_link3'), read as the parent of the selected joint 'panda_joint4', column 0 is nan").
+// joint of this call writes that body first (one the body_flag_filter passes): NaN or inf there
+// would come back as NaN poses, a zero quaternion as poses without a rotation. A ValueError names
+// the row, the body and the column ("eval_fk state.body_q: body 3 ('panda_link3'), read as the
+// parent of the selected joint 'panda_joint4', column 0 is nan"); a quaternion that is not unit
+// is normalised there (one of norm 2 went on to every body of the branch).
 // sel: fk_joint_selection; n rows of body_count poses (and twists, or null).
 void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int flags,
-                        const Transform<double>* body_q, const Spatial<double>* body_qd,
-                        std::size_t n, const std::string& what_q, const std::string& what_qd,
-                        bool rows) {
+                        Transform<double>* body_q, const Spatial<double>* body_qd, std::size_t n,
+                        const std::string& what_q, const std::string& what_qd, bool rows) {
+  std::vector<Quat<double>*> read;  // normalised once every read pose passes (nothing on an error)
   for (int j = 0; j < m.joint_count; ++j) {
     if (!sel[std::size_t(j)]) continue;
     const int p = m.joint_parent[j];
     if (p < 0) continue;
     const int pj = m.body_joint[p];
-    if (pj >= 0 && sel[std::size_t(pj)] && flags == kBodyAll) continue;  // written first
+    // written first (the filter's other bodies keep what they hold: a filter that passed every
+    // body refused NaN in a buffer it wrote over, as a parent read)
+    if (pj >= 0 && sel[std::size_t(pj)] && (m.body_flags[p] & flags)) continue;
     for (std::size_t r = 0; r < n; ++r) {
-      const double* x = reinterpret_cast<const double*>(body_q + r * m.body_count + p);
+      const auto where = [&] {
+        return (rows ? "row " + std::to_string(r) + ", " : std::string()) + "body " +
+               std::to_string(p) + " ('" + m.body_name[p] +
+               "'), read as the parent of the selected joint '" + m.joint_name[j] + "'";
+      };
+      Transform<double>& x = body_q[r * m.body_count + p];
+      const double* xv = reinterpret_cast<const double*>(&x);
       const double* v =
           body_qd ? reinterpret_cast<const double*>(body_qd + r * m.body_count + p) : nullptr;
       for (int k = 0; k < 7 + (v ? 6 : 0); ++k) {
-        const double value = k < 7 ? x[k] : v[k - 7];
+        const double value = k < 7 ? xv[k] : v[k - 7];
         if (std::isfinite(value)) continue;
-        throw py::value_error((k < 7 ? what_q : what_qd) + ": " +
-                              (rows ? "row " + std::to_string(r) + ", " : std::string()) + "body " +
-                              std::to_string(p) + " ('" + m.body_name[p] +
-                              "'), read as the parent of the selected joint '" + m.joint_name[j] +
-                              "', column " + std::to_string(k < 7 ? k : k - 7) + " is " +
-                              number_text(value) + "; values must be finite");
+        throw py::value_error((k < 7 ? what_q : what_qd) + ": " + where() + ", column " +
+                              std::to_string(k < 7 ? k : k - 7) + " is " + number_text(value) +
+                              "; values must be finite");
       }
+      if (!(quat_norm(x.q) > 1e-9))
+        throw py::value_error(what_q + ": " + where() + ", has a zero quaternion (columns 3 to 6)");
+      read.push_back(&x.q);
     }
   }
+  for (Quat<double>* q : read) *q = normalize_unless_unit(*q);
 }
 
 void copy_rows(const py::array_t<double, py::array::c_style>& from, double* to) {
@@ -261,6 +272,8 @@ void eval_ik_py(const PyModel& pm, const PyState& st, py::handle joint_q, py::ha
   std::vector<double> qv(q.data(), q.data() + q.size()), qdv;
   py::array_t<double, py::array::c_style> qd;
   if (!joint_qd.is_none()) qd = as_output(joint_qd, "eval_ik joint_qd", {m.dof_count});
+  // (the velocities were written over the coordinates, as eval_ik_batch refuses)
+  refuse_overlap(q, "joint_q", qd, "joint_qd", "eval_ik");
   if (st.state.body_q.size() != std::size_t(m.body_count) ||
       st.state.body_qd.size() != std::size_t(m.body_count))
     throw ModelError("eval_ik state: made for a model with " +

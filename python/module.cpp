@@ -34,13 +34,30 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   // of, as `ikwb info` does (Model.warnings said nothing of them)
   options.load_meshes = false;
   options.warn_unread_meshes = true;
+  // the loader's messages name the command line's options: here they are arguments
+  auto in_python_terms = [](std::string text) {
+    for (const auto& [option, argument] :
+         {std::pair<std::string, std::string>{"--package-path", "package_paths="},
+          {"--floating-base", "floating_base=True"}})
+      for (std::size_t at = text.find(option); at != std::string::npos;
+           at = text.find(option, at + argument.size()))
+        text.replace(at, option.size(), argument);
+    return text;
+  };
   const std::string file = resolve_robot(path);
-  LoadResult r = load_robot_file(file, options);
-  // the loader's advice names the command line's option: here it is an argument
-  for (std::string& w : r.warnings)
-    for (std::size_t at = w.find("--package-path"); at != std::string::npos;
-         at = w.find("--package-path", at))
-      w.replace(at, 14, "package_paths=");
+  LoadResult r;
+  try {
+    r = load_robot_file(file, options);
+  } catch (const ModelError& e) {
+    throw ModelError(in_python_terms(e.what()));
+  }
+  for (std::string& w : r.warnings) w = in_python_terms(w);
+  // a search folder that is not there is said, as the command line says it
+  for (const std::string& p : package_paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p, ec))
+      r.warnings.push_back("package_paths: '" + p + "': no such folder");
+  }
   // absolute, so that a pickle loads the same files from any working folder
   std::vector<std::string> absolute_paths;
   for (const std::string& p : package_paths)

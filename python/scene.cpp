@@ -114,7 +114,8 @@ std::vector<TargetArray> read_targets(const PyScene& s, const py::dict& targets,
     if (kind != 'f' && kind != 'i' && kind != 'u')
       throw py::value_error(
           what + ": expected an array of numbers of shape (n, 3), (n, 4) or (n, 7), got " +
-          std::string(py::str(py::type::handle_of(item.second).attr("__name__"))));
+          std::string(py::str(py::type::handle_of(item.second).attr("__name__"))) +
+          (given ? " of " + std::string(py::str(given.dtype())) : std::string()));
     if (given.ndim() != 2) throw py::value_error(what + shapes + shape_text(given));
     t.values = as_doubles(item.second, what, {-1, -1});
     const py::ssize_t cols = t.values.shape(1);

@@ -392,6 +392,30 @@ def test_limits_keep_the_mimic_joints_within_their_own():
     assert 0.0 <= ik.get_solution()[1][7] <= 0.04
 
 
+def test_get_solution_is_the_last_answer_after_a_new_initial_guess():
+    # the guess for the next solve came back as the solution, converged still True
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    ik.add_target_position(TCP)
+    ik.update_target_position(TCP, [0.4, 0.1, 0.5])
+    ik.solve()
+    assert ik.converged
+    base, answer = ik.get_solution()
+    ik.set_initial_guess(np.eye(4), [0, 0, 0, -1, 0, 0, 0])
+    np.testing.assert_array_equal(ik.get_solution()[1], answer)
+    np.testing.assert_array_equal(ik.get_solution()[0], base)
+
+
+def test_limits_without_a_finite_value_and_a_frame_apart_from_itself_are_refused():
+    ik = ikwb.InverseKinematics(PANDA, ARM)
+    with pytest.raises(ValueError, match=r"^set_joint_limit: joint 'panda_joint4': limits \[inf, "
+                                         r"inf\] hold no finite value"):
+        ik.set_joint_limit("panda_joint4", np.inf, np.inf)
+    with pytest.raises(ValueError, match="^set_joint_limits: joint 'panda_joint1': limits"):
+        ik.set_joint_limits(np.full(7, -np.inf), np.full(7, -np.inf))
+    with pytest.raises(ValueError, match="frames 0 and 1 are both 'panda_link3'"):
+        ik.add_min_distance_constraint(["panda_link3", "panda_link3"], 0.1)
+
+
 def test_continuous_joints_take_no_limits_and_come_back_within_a_half_turn():
     ik = ikwb.InverseKinematics(TURNTABLE, ["turntable", "shoulder", "wrist_roll"])
     with pytest.raises(ValueError, match="^set_joint_limit: joint 'turntable' is continuous: it "

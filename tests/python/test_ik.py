@@ -213,6 +213,13 @@ def test_joint_limit_objective_limits_replace_the_models(panda):
     with pytest.raises(ValueError, match=r"limits \[0\.05, 0\.1\] of joint 'panda_finger_joint1' "
                        r"\(dof 7\) have no value that keeps its mimic joint 'panda_finger_joint2'"):
         ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(lo, hi)])
+    # an interval without a finite value (lower +inf, upper -inf): the solver wrote inf
+    for bad_lo, bad_hi in ((np.inf, np.inf), (-np.inf, -np.inf)):
+        lo2, hi2 = panda.joint_limit_lower.copy(), panda.joint_limit_upper.copy()
+        lo2[3], hi2[3] = bad_lo, bad_hi
+        with pytest.raises(ValueError, match=r"dof 3 \(in joint_qd order\) has lower .* with a "
+                                             r"finite value between them"):
+            ik.IKObjectiveJointLimit(lo2, hi2)
     with pytest.raises(ValueError, match="limits have 3 values, joint_dof_count is 8"):
         ik.IKSolver(panda, 1, [ik.IKObjectiveJointLimit(np.zeros(3), np.ones(3))])
     with pytest.raises(ValueError, match=r"one row per dof; .* \(or from its limit arrays\)$"):
@@ -834,3 +841,23 @@ def test_a_start_that_is_not_a_number_is_named_as_passed(panda):
     with pytest.raises(ValueError, match=r"IKSolver\.step joint_q_in: row 2, column 5 \(joint "
                                          r"'panda_joint6'\) is inf; values must be finite"):
         solver.step(q, q.copy())
+
+
+def test_setters_and_constructors_check_what_they_are_given(panda):
+    tcp = panda.body_index("panda_hand_tcp")
+    pose = ik.IKObjectivePose(tcp, [0, 0, 0], [[0.4, 0, 0.5, 0, 0, 0, 1]])
+    # set_target_pose: the 1e6 m bound of every other target (it took 1e7 m)
+    with pytest.raises(ValueError, match=r"set_target_pose new_pose must be within 1e6 m"):
+        pose.set_target_pose(0, [1e7, 0, 0, 0, 0, 0, 1])
+    with pytest.raises(ValueError, match=r"set_target_pose new_pose must be finite"):
+        pose.set_target_pose(0, [np.nan, 0, 0, 0, 0, 0, 1])
+    # a relative pose's NaN at once (it waited for a solver)
+    with pytest.raises(ValueError, match=r"IKObjectiveRelativeFixed relative must be finite"):
+        ik.IKObjectiveRelativeFixed(3, tcp, [np.nan, 0, 0, 0, 0, 0, 1])
+    # two points of one link keep their distance: a minimum distance there held never or always
+    with pytest.raises(ValueError, match="link_a and link_b are both"):
+        ik.IKObjectiveMinDistance(tcp, [0, 0, 0], tcp, [0, 0, 0.1], 0.1)
+    # a look-at that follows a link has no targets to set (it read "out of range [0, 0)")
+    look = ik.IKObjectiveLookAt(tcp, [0, 0, 0], [0, 0, 1], target_link=3)
+    with pytest.raises(ValueError, match="follows target_link 3, and has no targets to set"):
+        look.set_target_position(0, [0, 0, 0])

@@ -52,6 +52,18 @@ def test_floating_base_and_errors(tmp_path):
     with pytest.raises(ValueError, match="bad.urdf"):
         ikwb.Model.from_urdf(str(bad))
     assert issubclass(ikwb.ModelError, ValueError)
+    # the loader's words for its options are Python's here; a package path that is not there is
+    # said, as the command line says it
+    floating = tmp_path / "floating.urdf"
+    floating.write_text("<robot name='f'><link name='world'/><link name='a'/>"
+                        "<joint name='j' type='floating'><parent link='world'/><child link='a'/>"
+                        "</joint></robot>")
+    with pytest.raises(ikwb.ModelError, match="floating_base=True") as e:
+        ikwb.Model.from_urdf(str(floating), floating_base=True)
+    assert "--floating-base" not in str(e.value)
+    missing = str(tmp_path / "no_such_folder")
+    assert (f"package_paths: '{missing}': no such folder"
+            in ikwb.Model.from_urdf(PANDA, package_paths=[missing]).warnings)
 
 
 def test_xacro_args(tmp_path, monkeypatch):
@@ -615,3 +627,55 @@ def test_a_state_has_newtons_joint_q_and_joint_qd(panda):
         assert c.joint_q[3] == -1.2 and c.joint_qd[0] == 0.5
     with pytest.raises(ValueError, match="State.joint_q"):
         state.joint_q = np.zeros(2)
+
+
+def test_eval_ik_reads_body_quaternions_as_unit(panda):
+    # a body quaternion 0.1 % long (or twice as long) is the same rotation: the finger's slide
+    # came back 0.030127 (0.3285) instead of 0.03, its translation scaled by the squared norm
+    q = panda.middle_configuration()
+    q[7] = 0.03
+    s = panda.state()
+    ikwb.eval_fk(panda, q, None, s)
+    for scale in (1.001, 2.0):
+        scaled = s.copy()
+        scaled.body_q[:, 3:] *= scale
+        out = np.zeros(panda.joint_coord_count)
+        ikwb.eval_ik(panda, scaled, out)
+        np.testing.assert_allclose(out, q, atol=1e-12)
+        rows = np.zeros((1, panda.joint_coord_count))
+        ikwb.eval_ik_batch(panda, scaled.body_q[None], rows)
+        np.testing.assert_allclose(rows[0], q, atol=1e-12)
+    # one array for both outputs: refused, as eval_ik_batch refuses it (the velocities were
+    # written over the coordinates)
+    both = np.zeros(panda.joint_coord_count)
+    with pytest.raises(ValueError, match="eval_ik: joint_q and joint_qd share memory"):
+        ikwb.eval_ik(panda, s, both, both)
+
+
+def test_a_masked_edit_normalises_a_parent_quaternion_and_refuses_a_zero_one(panda):
+    # a parent pose of norm 2 went on to every body of the branch; a zero one gave poses
+    # without a rotation
+    q = random_configurations(panda, 1, seed=7)[0]
+    s = panda.state()
+    ikwb.eval_fk(panda, q, None, s)
+    reference = s.body_q.copy()
+    mask = panda.branch_joint_mask(panda.joint_index("panda_joint4"))
+    parent = panda.joint_parent[panda.joint_index("panda_joint4")]
+    s.body_q[parent, 3:] *= 2.0
+    ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+    np.testing.assert_allclose(s.body_q, reference, atol=1e-12)
+    s.body_q[parent, 3:] = 0.0
+    before = s.body_q.copy()
+    with pytest.raises(ValueError, match=r"body 3 \('panda_link3'\), read as the parent of the "
+                                         r"selected joint 'panda_joint4', has a zero quaternion"):
+        ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+    np.testing.assert_array_equal(s.body_q, before)
+
+
+def test_a_flag_filter_that_writes_every_body_reads_none_of_the_buffer(panda):
+    # every Panda body is DYNAMIC: the filter writes them all, so a buffer of NaN is no parent
+    # read (it was refused, named as one)
+    q = random_configurations(panda, 2, seed=3)
+    buffer = np.full((2, panda.body_count, 7), np.nan)
+    ikwb.eval_fk_batch(panda, q, body_q=buffer, body_flag_filter=ikwb.BodyFlags.DYNAMIC)
+    np.testing.assert_array_equal(buffer, ikwb.eval_fk_batch(panda, q)[0])

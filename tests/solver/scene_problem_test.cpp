@@ -254,25 +254,31 @@ TEST(SceneProblem, LimitsOfAContinuousJointAreIgnoredWithAWarning) {
   EXPECT_EQ(setup.dof_upper[shoulder], 1.0);
 }
 
-// a mimic joint's scene limits narrow its source's, as a URDF mimic's <limit> does (they were
-// ignored with a warning that called the joint one that does not move); a continuous source, or
-// limits no value of the source keeps, are a warning
-TEST(SceneProblem, AMimicJointsLimitsNarrowItsSource) {
-  const std::string urdf = R"(<robot name="m"><link name="a"/><link name="b"/><link name="c"/>
-    <link name="d"/><link name="e"/>
+// a robot of joints src and follower (follower = -0.5 src + 0.2, src within [-2, 2], follower
+// within [-5, 5]) on links a, b, c, and `more` links and joints
+std::shared_ptr<const Model> follower_robot(const std::string& more) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  return load_urdf_string(R"(<robot name="m"><link name="a"/><link name="b"/><link name="c"/>
     <joint name="src" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
       <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
     <joint name="follower" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
       <origin xyz="0.1 0 0"/><limit lower="-5" upper="5" effort="1" velocity="1"/>
       <mimic joint="src" multiplier="-0.5" offset="0.2"/></joint>
+    )" + more + "</robot>",
+                          "m.urdf", "", opt)
+      .model;
+}
+
+// a mimic joint's scene limits narrow its source's, as a URDF mimic's <limit> does (they were
+// ignored with a warning that called the joint one that does not move); a continuous source, or
+// limits no value of the source keeps, are a warning
+TEST(SceneProblem, AMimicJointsLimitsNarrowItsSource) {
+  auto m = follower_robot(R"(<link name="d"/><link name="e"/>
     <joint name="spin" type="continuous"><parent link="c"/><child link="d"/><axis xyz="0 0 1"/>
       </joint>
     <joint name="geared" type="revolute"><parent link="d"/><child link="e"/><axis xyz="0 0 1"/>
-      <limit lower="-5" upper="5" effort="1" velocity="1"/><mimic joint="spin"/></joint>
-    </robot>)";
-  UrdfOptions opt;
-  opt.load_meshes = false;
-  auto m = load_urdf_string(urdf, "m.urdf", "", opt).model;
+      <limit lower="-5" upper="5" effort="1" velocity="1"/><mimic joint="spin"/></joint>)");
   Scene scene = parse_scene(R"({"version": 1, "robot": "x", "joint_limits": {
     "follower": [0, 0.3], "geared": [-1, 1], "src": [-1.5, 1.5]}})",
                             "limits.json", "");
@@ -300,18 +306,9 @@ TEST(SceneProblem, AMimicJointsLimitsNarrowItsSource) {
 // the source held the mimic up to its new limits past its own), and ones no value of which keeps
 // it are ignored with a warning naming it
 TEST(SceneProblem, ASourcesLimitsKeepItsMimicWithinItsOwn) {
-  const std::string urdf = R"(<robot name="m"><link name="a"/><link name="b"/><link name="c"/>
-    <link name="d"/>
-    <joint name="src" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
-      <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
-    <joint name="follower" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
-      <origin xyz="0.1 0 0"/><limit lower="-5" upper="5" effort="1" velocity="1"/>
-      <mimic joint="src" multiplier="-0.5" offset="0.2"/></joint>
+  auto m = follower_robot(R"(<link name="d"/>
     <joint name="free" type="revolute"><parent link="c"/><child link="d"/><axis xyz="0 0 1"/>
-      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>)";
-  UrdfOptions opt;
-  opt.load_meshes = false;
-  auto m = load_urdf_string(urdf, "m.urdf", "", opt).model;
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>)");
   // follower = -0.5 src + 0.2 within [-5, 5]: src within [-9.6, 10.4]
   Scene scene = parse_scene(R"({"version": 1, "robot": "x", "joint_limits": {
     "src": [-20, 3], "free": [-20, 20]}})",

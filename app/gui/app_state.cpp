@@ -721,7 +721,16 @@ bool AppState::set_joint_limits(int joint, double lower, double upper) {
     error("joint limits of " + name + ": " + mimics);
     return false;
   }
+  const double asked_lower = lower, asked_upper = upper;
   keep_mimic_limits(*model, joint, &lower, &upper);
+  // said (the limit bars stay within the file's limits, which keep them already: the script's
+  // `limits`, a scene's)
+  if (lower != asked_lower || upper != asked_upper) {
+    char range[64];
+    std::snprintf(range, sizeof range, "[%.6g, %.6g]", lower + 0.0, upper + 0.0);
+    info("joint limits of " + name + ": kept within " + range + ", which keeps " +
+         mimics_within_limits_text(*model, joint));
+  }
   int d = model->joint_qd_start[joint];
   dof_lower[d] = lower;
   dof_upper[d] = upper;

@@ -104,6 +104,9 @@ std::array<double, 2> mimic_source_range(double k, double o, double lo, double h
 }
 
 bool keep_mimic_limits(const Model& m, int j, double* lower, double* upper) {
+  // (a continuous source kept continuous took its mimic's [-4, 4] and was refused as a
+  // continuous joint with limits)
+  if (JointType(m.joint_type[j]) == JointType::kContinuous) return true;
   const int d = m.joint_qd_start[j];
   const double lo = std::max(*lower, m.dof_mimic_lower[d]);
   const double hi = std::min(*upper, m.dof_mimic_upper[d]);
@@ -117,7 +120,8 @@ std::string mimics_within_limits_text(const Model& m, int j) {
   std::string names;
   int n = 0;
   for (int i = 0; i < m.joint_count; ++i)
-    if (m.joint_mimic[i] == j) names += (n++ == 0 ? "'" : ", '") + m.joint_name[i] + "'";
+    if (m.joint_mimic[i] == j && m.joint_mimic_limited[i])
+      names += (n++ == 0 ? "'" : ", '") + m.joint_name[i] + "'";
   return n == 1 ? "its mimic joint " + names + " within its limits"
                 : "its mimic joints " + names + " within their limits";
 }
@@ -319,9 +323,11 @@ void ModelBuilder::narrow_mimic_sources(Model& m, std::vector<std::string>* note
     const double kept_lo = m.dof_mimic_lower[d], kept_hi = m.dof_mimic_upper[d];
     m.dof_mimic_lower[d] = std::max(kept_lo, narrows_lo ? a : std::min(a, s_lo));
     m.dof_mimic_upper[d] = std::min(kept_hi, narrows_hi ? b : std::max(b, s_hi));
+    m.joint_mimic_limited[j] = 1;
     auto refuse = [&](const std::string& text) {
       m.dof_mimic_lower[d] = kept_lo;
       m.dof_mimic_upper[d] = kept_hi;
+      m.joint_mimic_limited[j] = 0;
       note(text);
     };
     if (!narrows_lo && !narrows_hi) continue;
@@ -537,6 +543,7 @@ Model ModelBuilder::finalize(std::vector<std::string>* notes) {
     if (JointType(m.joint_type[j]) == JointType::kPrismatic || k != std::nearbyint(k))
       m.joint_periodic[src] = 0;
   }
+  m.joint_mimic_limited.assign(m.joint_count, 0);
   narrow_mimic_sources(m, notes);
   if (m.articulation_count == 0) begin_articulation(m.name.empty() ? "robot" : m.name);
   m.articulation_start.resize(m.articulation_count);

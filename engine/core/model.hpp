@@ -32,10 +32,12 @@ std::array<double, 2> mimic_source_range(double k, double o, double lo, double h
 class Model;
 // Narrows limits [*lower, *upper] asked for the 1-dof joint j to the values that keep the mimic
 // joints following it within their own limits (Model::dof_mimic_lower / upper); false, leaving
-// them as they are, when no value within them does.
+// them as they are, when no value within them does. A continuous joint has no limits: left as
+// they are (its angle, in (-pi, pi], keeps its mimics where the loader left it continuous).
 bool keep_mimic_limits(const Model& m, int j, double* lower, double* upper);
 // "its mimic joint 'a' within its limits", "its mimic joints 'a', 'b' within their limits":
-// the mimic joints that follow joint j, for messages about keep_mimic_limits.
+// the mimic joints that follow joint j with limits it keeps (joint_mimic_limited), for messages
+// about keep_mimic_limits.
 std::string mimics_within_limits_text(const Model& m, int j);
 
 enum class GeometryType { kBox, kCylinder, kSphere, kMesh };
@@ -77,6 +79,9 @@ class Model {
   std::vector<double> joint_mimic_multiplier;  // (joint_count)
   std::vector<double> joint_mimic_offset;      // (joint_count)
   std::vector<int> joint_articulation;         // (joint_count)
+  // (joint_count) 1 for a mimic joint whose own limits its source keeps (narrow_mimic_sources:
+  // not one whose limits it refused), in dof_mimic_lower / upper
+  std::vector<uint8_t> joint_mimic_limited;
   // (joint_count) 1 where the joint has an angle modulo a turn (periodic_coord): a continuous
   // joint, unless a mimic joint follows it with a multiplier that is not an integer, or slides
   // with it (then a turn more is another pose); a planar joint's turn. Set by finalize().

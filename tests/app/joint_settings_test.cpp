@@ -144,6 +144,11 @@ TEST(JointSettings, LiveLimitsKeepTheMimicJointsWithinTheirOwn) {
   ASSERT_TRUE(app.set_joint_limits(finger, -0.1, 0.1));
   EXPECT_EQ(app.dof_lower[d], 0.0);
   EXPECT_EQ(app.dof_upper[d], 0.04);
+  // said (it narrowed them without a word)
+  ASSERT_FALSE(app.messages.empty());
+  EXPECT_EQ(app.messages.back().text,
+            "joint limits of panda_finger_joint1: kept within [0, 0.04], which keeps its mimic "
+            "joint 'panda_finger_joint2' within its limits");
   ASSERT_TRUE(app.set_joint_limits(finger, 0.01, 0.1));
   EXPECT_EQ(app.dof_lower[d], 0.01);
   EXPECT_EQ(app.dof_upper[d], 0.04);

@@ -337,6 +337,41 @@ TEST(SceneProblem, ASourcesLimitsKeepItsMimicWithinItsOwn) {
   EXPECT_EQ(setup.left_out, 1);
 }
 
+// a continuous source its mimic leaves continuous (limits [-4, 4] keep it at any angle in
+// (-pi, pi]) takes no limits from it (a scene's [null, null] gave it [-4, 4], a joint the scene
+// saved was refused on reopening); the warning names the mimics whose limits are kept, not one
+// whose limits the loader refused
+TEST(SceneProblem, AContinuousSourceTakesNoLimitsAndARefusedMimicIsNotNamed) {
+  UrdfOptions opt;
+  opt.load_meshes = false;
+  auto m = load_urdf_string(R"(<robot name="c"><link name="a"/><link name="b"/><link name="c"/>
+    <link name="d"/><link name="e"/><link name="f"/>
+    <joint name="spin" type="continuous"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      </joint>
+    <joint name="wide" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 1 0"/>
+      <limit lower="-4" upper="4" effort="1" velocity="1"/><mimic joint="spin"/></joint>
+    <joint name="s" type="revolute"><parent link="c"/><child link="d"/><axis xyz="0 0 1"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <joint name="kept" type="revolute"><parent link="d"/><child link="e"/><axis xyz="0 1 0"/>
+      <limit lower="-0.5" upper="0.5" effort="1" velocity="1"/><mimic joint="s"/></joint>
+    <joint name="refused" type="revolute"><parent link="d"/><child link="f"/><axis xyz="1 0 0"/>
+      <limit lower="2" upper="3" effort="1" velocity="1"/><mimic joint="s"/></joint></robot>)",
+                            "c.urdf", "", opt)
+               .model;
+  ASSERT_EQ(JointType(m->joint_type[m->find_joint("spin")]), JointType::kContinuous);
+  Scene scene = parse_scene(R"({"version": 1, "robot": "x", "joint_limits": {
+    "spin": [null, null], "s": [-10, 10]}})",
+                            "c.json", "");
+  SceneSetup setup = resolve_scene(*m, scene);
+  const int spin = m->joint_qd_start[m->find_joint("spin")];
+  EXPECT_EQ(setup.dof_lower[spin], -HUGE_VAL);
+  EXPECT_EQ(setup.dof_upper[spin], HUGE_VAL);
+  ASSERT_EQ(setup.warnings.size(), 1u);
+  EXPECT_EQ(setup.warnings[0],
+            "joint_limits: 's' reaches beyond the robot file's limits; it is kept within "
+            "[-0.5, 0.5], which keeps its mimic joint 'kept' within its limits");
+}
+
 // a joint_q value beyond the limits in force is moved into them with a warning that names it
 // (90 typed in degrees read as 2.8973 rad without a word), and counts as left out (Save would
 // write the moved value over the file's)

@@ -374,11 +374,12 @@ bool fit_capsule(const Geometry& g, LinkCapsule<double>* capsule, double* fit_er
       try_line(enclosing_line_point(pts, c, a), a);
     }
     for (const Vec3<double>& a : corners) try_line(corner_centroid, a);
-    // a mesh that is a point (every vertex in one place as scaled) has nothing to fit: a capsule
-    // of radius 0 there collided although the load said nothing of it does
-    if (!(radius > 0) && length(p1 - p0) == 0) return false;
     err = capsule_overshoot(g, pts, p0, p1, radius);
   }
+  // an element that is a point (a mesh with every vertex in one place as scaled, a shape of
+  // size 0) has nothing to fit: a capsule of radius 0 there collided although the load said
+  // nothing of it does
+  if (!(radius > 0) && length(p1 - p0) == 0) return false;
   capsule->p0 = transform_point(g.origin, p0);
   capsule->p1 = transform_point(g.origin, p1);
   capsule->radius = radius;
@@ -396,7 +397,7 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
   std::vector<std::string> from_visuals, meshless_links;
   std::string meshless_element;
   int meshless = 0;
-  std::vector<std::string> points;  // meshes that are a point
+  std::vector<std::string> points;  // elements that are a point
   for (int b = 0; b < model.body_count; ++b) {
     out.body_first[b] = out.capsule_count();
     bool from_visual = model.body_collisions[b].empty();
@@ -408,7 +409,7 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
       double err;
       if (!fit_capsule(elements[k], &c, &err)) {
         const Geometry& g = elements[k];
-        if (g.type == GeometryType::kMesh && g.mesh && !g.placeholder) {
+        if (g.type != GeometryType::kMesh || (g.mesh && !g.placeholder)) {
           points.push_back("link '" + model.body_name[b] + "' " +
                            (from_visual ? "visual " : "collision ") + std::to_string(k));
           continue;
@@ -460,8 +461,9 @@ CollisionGeometry fit_collision_geometry(const Model& model) {
     std::string list;
     for (std::size_t i = 0; i < points.size() && i < 3; ++i) list += (i ? ", " : "") + points[i];
     if (points.size() > 3) list += " and " + std::to_string(points.size() - 3) + " more";
-    out.warnings.push_back(file + list + (points.size() == 1 ? " is a mesh" : " are meshes") +
-                           " with every vertex in one place: not used for collisions");
+    out.warnings.push_back(file + list + (points.size() == 1 ? " is a point" : " are points") +
+                           " (a mesh with every vertex in one place, or a shape of size 0): not "
+                           "used for collisions");
   }
   return out;
 }

@@ -16,10 +16,13 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include <tinyxml2.h>
 
 #include "engine/core/resource_path.hpp"
 
@@ -390,7 +393,7 @@ std::vector<std::string> missing_textures(const aiScene* scene,
 // where neither says more (an ASCII STL assimp could not parse).
 std::string stl_problem(const fs::path& file, std::uintmax_t size) {
   std::ifstream in(file, std::ios::binary);
-  std::string head(512, '\0');
+  std::string head(4096, '\0');
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(std::size_t(in.gcount()));
   std::size_t start = head.find_first_not_of(" \t\r\n");
@@ -401,11 +404,26 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
     const unsigned char u = static_cast<unsigned char>(c);
     return std::isprint(u) || std::isspace(u) || u >= 0x80;
   });
-  if (word == "solid" && text)
-    return head.compare(start, 5, "solid") == 0
-               ? ""
-               : "an ASCII STL whose keywords are not in lower case (\"" + head.substr(start, 5) +
-                     "\"): they are read in lower case only";
+  if (word == "solid" && text) {
+    // the first keyword not in lower case ("SOLID", or "FACET" after "solid": assimp found no
+    // vertices in it); the words of the solid's name are not keywords
+    if (head.compare(start, 5, "solid") != 0)
+      return "an ASCII STL whose keywords are not in lower case (\"" + head.substr(start, 5) +
+             "\"): they are read in lower case only";
+    const std::size_t line_end = head.find_first_of("\r\n", start);
+    std::istringstream words(line_end == std::string::npos ? "" : head.substr(line_end));
+    for (std::string w; words >> w;) {
+      std::string low = w;
+      for (char& c : low) c = char(std::tolower(static_cast<unsigned char>(c)));
+      static const char* const kKeywords[] = {"solid",  "facet",   "normal",   "outer",   "loop",
+                                              "vertex", "endloop", "endfacet", "endsolid"};
+      if (low != w &&
+          std::find(std::begin(kKeywords), std::end(kKeywords), low) != std::end(kKeywords))
+        return "an ASCII STL whose keywords are not in lower case (\"" + w +
+               "\"): they are read in lower case only";
+    }
+    return "";
+  }
   auto bytes = [](std::uintmax_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); };
   auto triangles = [](std::uintmax_t n) {
     return std::to_string(n) + (n == 1 ? " triangle" : " triangles");
@@ -422,36 +440,44 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
   if (expected == size) return "";  // the size is right: assimp's own message
   if (expected > size) return says + ": cut short?";
   if ((size - 84) % 50 == 0)
-    return says + ", " + triangles((size - 84) / 50) + "' worth: a wrong count in its header?";
+    return says + ", " + triangles((size - 84) / 50) + ((size - 84) / 50 == 1 ? "'s" : "'") +
+           " worth: a wrong count in its header?";
   return says + ", " + bytes(size - expected) + " more than its triangles";
 }
 
-// A COLLADA file's unit, its <asset>'s <unit meter="...">, 1 without one; in *problem what is
-// wrong with it, a length that is not positive or not a number (assimp collapsed a mesh to a
-// point at 0, mirrored it through the origin at -1, read "abc" and " 1e-3 " as 1, without a
-// word). A decimal comma is read as assimp reads it ("0,001": 0.001).
+// A COLLADA file's unit, its <asset>'s <unit meter="...">, read as XML (comments, spaces around
+// '=', character references); 0 where the file does not say one this can read (assimp's own
+// reading stands: 1 without a unit). In *problem what is wrong with it: a length that is not
+// positive or not a number (assimp collapsed a mesh to a point at 0, mirrored it through the
+// origin at -1, read "abc" and " 1e-3 " as 1, without a word). A decimal comma is read as
+// assimp reads it ("0,001": 0.001).
 double collada_unit(const fs::path& file, std::string* problem) {
   std::ifstream in(file, std::ios::binary);
   std::string head(64 * 1024, '\0');
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(std::size_t(in.gcount()));
-  const std::size_t unit = head.find("<unit");
-  if (unit == std::string::npos || unit > head.find("</asset>")) return 1;
-  const std::size_t at = head.find("meter=", unit);
-  if (at == std::string::npos || at > head.find('>', unit) || at + 7 > head.size()) return 1;
-  const char quote = head[at + 6];
-  const std::size_t close = head.find(quote, at + 7);
-  if ((quote != '"' && quote != '\'') || close == std::string::npos) return 1;
-  const std::string text = head.substr(at + 7, close - at - 7);
-  std::string number = text;
+  const std::size_t end = head.find("</asset>");
+  if (end == std::string::npos) return 0;
+  // the document up to its asset, closed
+  const std::string text = head.substr(0, end + 8) + "</COLLADA>";
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) return 0;
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  const tinyxml2::XMLElement* asset = root ? root->FirstChildElement("asset") : nullptr;
+  const tinyxml2::XMLElement* unit = asset ? asset->FirstChildElement("unit") : nullptr;
+  const char* value = unit ? unit->Attribute("meter") : nullptr;
+  if (!value || std::string(root->Name()) != "COLLADA") return 0;
+  std::string number = value;
   std::replace(number.begin(), number.end(), ',', '.');
-  char* end = nullptr;
-  const double meter = std::strtod(number.c_str(), &end);
-  const bool read =
-      end != number.c_str() && std::string(end).find_first_not_of(" \t\r\n") == std::string::npos;
+  char* after = nullptr;
+  const double meter = std::strtod(number.c_str(), &after);
+  // a decimal number, as XML's xs:double writes it (strtod reads hex and "inf" too)
+  const bool read = after != number.c_str() &&
+                    std::string(after).find_first_not_of(" \t\r\n") == std::string::npos &&
+                    number.find_first_not_of("0123456789+-.eE \t\r\n") == std::string::npos;
   if (read && std::isfinite(meter) && meter > 0) return meter;
-  *problem = "its <unit meter=\"" + text + "\"> is not a positive length in metres";
-  return 1;
+  *problem = "its <unit meter=\"" + std::string(value) + "\"> is not a positive length in metres";
+  return 0;
 }
 
 struct ReadResult {
@@ -499,11 +525,16 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
   // by the unit as it read it: by ours instead
   if (ext == ".dae" && raw->mRootNode) {
     aiMatrix4x4& root = raw->mRootNode->mTransformation;
-    if (root == aiMatrix4x4(root.a1, 0, 0, 0, 0, root.a1, 0, 0, 0, 0, root.a1, 0, 0, 0, 0, 1))
+    if (unit > 0 &&
+        root == aiMatrix4x4(root.a1, 0, 0, 0, 0, root.a1, 0, 0, 0, 0, root.a1, 0, 0, 0, 0, 1))
       aiMatrix4x4::Scaling(aiVector3D(ai_real(unit)), root);
   }
   const aiScene* scene = importer.ApplyPostProcessing(flags);
-  if (!scene) return fail(std::string("cannot be read (") + importer.GetErrorString() + ")");
+  if (!scene) {
+    // (an ASCII STL with upper-case keywords fails here: "contains no vertices")
+    const std::string why = ext == ".stl" ? stl_problem(file, size) : "";
+    return fail("cannot be read (" + (why.empty() ? importer.GetErrorString() : why) + ")");
+  }
   if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode)
     return fail("incomplete scene");
 

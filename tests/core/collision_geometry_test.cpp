@@ -53,6 +53,18 @@ TEST(CollisionFit, SphereIsExact) {
   EXPECT_EQ(err, 0.0);
 }
 
+// a shape of size 0 is a point: no capsule (one of radius 0 collided there); a flat box or a
+// line still has one
+TEST(CollisionFit, AShapeOfSizeZeroHasNoCapsule) {
+  LinkCapsule<double> c;
+  double err = -1;
+  EXPECT_FALSE(fit_capsule(geometry(GeometryType::kSphere, {0, 0, 0}), &c, &err));
+  EXPECT_FALSE(fit_capsule(geometry(GeometryType::kBox, {0, 0, 0}), &c, &err));
+  EXPECT_FALSE(fit_capsule(geometry(GeometryType::kCylinder, {0, 0, 0}), &c, &err));
+  ASSERT_TRUE(fit_capsule(geometry(GeometryType::kBox, {0.2, 0, 0}), &c, &err));
+  EXPECT_NEAR(length(c.p1 - c.p0), 0.2, 1e-12);
+}
+
 TEST(CollisionFit, LongCylinderIsItsAxisWithItsRadius) {
   // radius 0.05, length 0.4 along the origin's z, turned to lie along x
   Transform<double> origin = tf(0, 0, 0.1, 0, 1.5707963267948966, 0);

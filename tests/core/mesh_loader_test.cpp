@@ -255,7 +255,7 @@ TEST(MeshLoader, ColladaKeepsZUpAndAppliesUnitsAndNodeTransforms) {
 // as assimp reads it
 TEST(MeshLoader, AColladaUnitThatIsNotAPositiveLengthIsRefused) {
   TempDir dir;
-  for (const char* unit : {"0", "-1", "abc", "", "1e999", "nan"}) {
+  for (const char* unit : {"0", "-1", "abc", "", "1e999", "nan", "0x1p-10", "inf"}) {
     std::string dae = collada_triangle();
     dae.replace(dae.find("meter=\"0.001\""), 13, std::string("meter=\"") + unit + "\"");
     std::string err;
@@ -265,11 +265,17 @@ TEST(MeshLoader, AColladaUnitThatIsNotAPositiveLengthIsRefused) {
               std::string::npos)
         << err;
   }
-  for (const char* unit : {" 1e-3 ", "0,001", "0.001"}) {
+  // read as XML: spaces around '=' or the number, a character reference, a comment naming
+  // another unit before the asset (a text search took it, or missed the spaced one)
+  int k = 0;
+  for (const char* unit :
+       {R"(meter=" 1e-3 ")", R"(meter="0,001")", R"(meter = "0.001")", "meter\t=\t'0.001'",
+        R"(meter="&#48;.001")", R"(meter="0.001"/><!-- <unit meter="0.5"/> --><x a="")"}) {
     std::string dae = collada_triangle();
-    dae.replace(dae.find("meter=\"0.001\""), 13, std::string("meter=\"") + unit + "\"");
+    dae.replace(dae.find("meter=\"0.001\""), 13, unit);
+    if (k == 5) dae.replace(dae.find("<asset>"), 0, "<!-- was <unit meter=\"0\"/> -->");
     std::string err;
-    auto m = load_mesh(dir.write(std::string("ok") + unit + ".dae", dae), &err);
+    auto m = load_mesh(dir.write("ok" + std::to_string(k++) + ".dae", dae), &err);
     ASSERT_TRUE(m) << err;
     EXPECT_NEAR(m->positions[3], 0.11f, 1e-6) << unit;  // 100 mm + the node's 10 mm
   }
@@ -295,8 +301,8 @@ TEST(MeshLoader, AMeshThatIsAPointIsSaidToBeAndDoesNotCollide) {
   EXPECT_GT(c.capsules[0].radius, 0.3);
   ASSERT_EQ(c.warnings.size(), 1u);
   EXPECT_EQ(c.warnings[0], urdf +
-                               ": link 'a' collision 0 is a mesh with every vertex in one place: "
-                               "not used for collisions");
+                               ": link 'a' collision 0 is a point (a mesh with every vertex in "
+                               "one place, or a shape of size 0): not used for collisions");
 }
 
 // two camera nodes under one id, as Blender wrote the UR10 meshes of example-robot-data:
@@ -346,6 +352,13 @@ TEST(MeshLoader, BadFilesFailWithoutCrashing) {
       {"trailing.stl", binary_stl(two_triangles) + std::string(7, '\0'),
        "header counts 2 triangles (184 bytes), but the file has 191 bytes, 7 bytes more than its "
        "triangles"},
+      {"one_uncounted.stl",
+       binary_stl({{0, 0, 0, 1, 0, 0, 0, 1, 0}}).replace(80, 4, std::string(4, '\0')),
+       "header counts 0 triangles (84 bytes), but the file has 134 bytes, 1 triangle's worth"},
+      {"upper_facet.stl",
+       "solid Vertex\nFACET normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 "
+       "0\nendloop\nendfacet\nendsolid Vertex\n",
+       "an ASCII STL whose keywords are not in lower case (\"FACET\")"},
       // the size its count gives: assimp's own message
       {"no_triangles.stl", binary_stl({}), "no facets"},
       {"upper.stl",

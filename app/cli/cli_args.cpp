@@ -106,11 +106,11 @@ void ArgParser::parse(int argc, char** argv, int first) {
                          name + "=" + value + ")");
       }
     }
-    // a file's name (its value names one: "Q.csv", "FILE", "DIR", "OUT") is never empty (an
-    // empty --targets read "ikwb solve: : cannot open the file")
+    // a file's name (its value names one: "Q.csv", "FILE", "OUT") is never empty (an empty
+    // --targets read "ikwb solve: : cannot open the file"); an empty folder to search (DIR) is
+    // warned of where it is read, as one that does not exist
     const std::string& v = spec->value_name;
-    if (value.empty() &&
-        (v.find('.') != std::string::npos || v == "FILE" || v == "DIR" || v == "OUT"))
+    if (value.empty() && (v.find('.') != std::string::npos || v == "FILE" || v == "OUT"))
       throw CliError("option '--" + name + "': the path is empty (" + v + ")");
     auto& vals = values_[name];
     if (!vals.empty() && !spec->repeatable)

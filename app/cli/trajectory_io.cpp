@@ -167,8 +167,9 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
   opt.columns_name = "joint_coord_count";
   opt.header_names_columns = true;
   // each coordinate named once; a first `time` column (`ikwb animate`'s) and `ikwb solve`'s
-  // leading result columns are left out
-  opt.check_header = [&](const std::vector<std::string>& header) {
+  // leading result columns are left out; what is wrong with the names, "" when nothing
+  auto header_problem = [&](const std::vector<std::string>& header,
+                            std::map<std::string, int>& columns) {
     int first = 0;  // the first column that may name a coordinate
     // `time` first is `ikwb animate`'s time column, unless the robot has a coordinate of that
     // name and the header names it only there
@@ -180,19 +181,29 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
     if (int(header.size()) >= kResults &&
         std::equal(header.begin(), header.begin() + kResults, std::begin(kSolveResultColumns)))
       first = kResults;
-    const std::string wrong = coordinate_columns(m, names, header, first, column_of);
+    return coordinate_columns(m, names, header, first, columns);
+  };
+  opt.check_header = [&](const std::vector<std::string>& header) {
+    const std::string wrong = header_problem(header, column_of);
     if (wrong.empty()) return wrong;
     return "the header must name each joint coordinate once (joint names; NAME_0, NAME_1, ... "
            "for a ball, free or planar joint; a first column `time`, the leading result columns "
            "of `ikwb solve`, fixed and mimic joints are left out); " +
            wrong;
   };
-  // a name starting with a digit ('2nd_joint') does not make a header a row of numbers
+  // a name starting with a digit ('2nd_joint') does not make a header a row of numbers (a
+  // solve's output did not read back), and a whole header of joints named by numbers is one; a
+  // row of values is a header only when it names each coordinate once (a zero pose read '0,0,0'
+  // as a header of a joint named 0)
   opt.header_name = [&](const std::string& field) {
     return m.find_joint(field) >= 0 ||
            std::find(names.begin(), names.end(), field) != names.end() || field == "time" ||
            std::find(std::begin(kSolveResultColumns), std::end(kSolveResultColumns), field) !=
                std::end(kSolveResultColumns);
+  };
+  opt.whole_header = [&](const std::vector<std::string>& fields) {
+    std::map<std::string, int> columns;
+    return header_problem(fields, columns).empty();
   };
   opt.allow_non_finite = unsolved != nullptr;  // checked below, row by row
   NumericTable table = read_numeric_csv(path, opt);
@@ -203,8 +214,9 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
       std::all_of(table.header.begin(), table.header.end(),
                   [&](const std::string& f) { return parse_csv_number(f, &number); }))
     std::fprintf(stderr,
-                 "warning: %s:%d: read as a header, naming the robot's joints (named by numbers), "
-                 "not as a configuration\n",
+                 "warning: %s:%d: read as a header: it names each of the robot's joints (named "
+                 "by numbers) once; if it is a configuration, give the file a header line of "
+                 "their names\n",
                  path == "-" ? kStandardInput : path.c_str(), table.header_line);
   if (unsolved) {
     constexpr std::size_t kResults = std::size(kSolveResultColumns);

@@ -545,46 +545,51 @@ TEST(CliFk, JointNamedTimeIsAJointUnlessTheHeaderHasTwo) {
 
 // joints whose names start like numbers ('2nd', '-3') name a header all the same (it read as a
 // row whose 'shoulder' was not a number, so a solve's output did not read back), a misspelt
-// one among them is named; joints named by numbers ('1', '2') make a first line of their names
-// a header, said (it was read as a configuration and the rows after it by position)
+// one among names is named; joints named by numbers ('1', '2', '3') make a first line naming
+// each once a header, said (it was read as a configuration and the rows after it by position),
+// and a first row of values that does not name each once is a row (a zero pose '0,0,0' of a
+// robot with a joint named 0 was refused as a header)
 TEST(CliFk, JointsNamedLikeNumbersNameAHeader) {
   TempDir dir;
   std::string robot = kRobot;
-  for (std::size_t at; (at = robot.find("\"elbow\"")) != std::string::npos;)
-    robot.replace(at, 7, "\"2nd\"");
-  for (std::size_t at; (at = robot.find("\"slide\"")) != std::string::npos;)
-    robot.replace(at, 7, "\"-3\"");
-  std::string urdf = dir.write("bot.urdf", robot);
-  std::string ordered = dir.write("ordered.csv", "0.5,-1.25,0.1\n-1.5,3.0,0.2\n");
-  std::string named = dir.write("named.csv", "-3,shoulder,2nd\n0.1,0.5,-1.25\n0.2,-1.5,3.0\n");
-  CmdResult a = run(cmd_fk, {"fk", urdf, "--q", ordered, "--out", "-"});
-  ASSERT_EQ(a.code, 0) << a.err;
-  CmdResult b = run(cmd_fk, {"fk", urdf, "--q", named, "--out", "-"});
-  ASSERT_EQ(b.code, 0) << b.err;
-  EXPECT_EQ(a.out, b.out);
-  std::string misspelt = dir.write("typo.csv", "-3,shoulder,2dn\n0.1,0.5,-1.25\n");
-  b = run(cmd_fk, {"fk", urdf, "--q", misspelt, "--out", "-"});
-  EXPECT_EQ(b.code, 1);
-  EXPECT_NE(b.err.find("not coordinates of the robot: '2dn'; missing: '2nd'"), std::string::npos)
-      << b.err;
+  auto rename = [&](const std::string& from, const std::string& to) {
+    for (std::size_t at; (at = robot.find("\"" + from + "\"")) != std::string::npos;)
+      robot.replace(at, from.size() + 2, "\"" + to + "\"");
+    return dir.write(to + ".urdf", robot);
+  };
+  const std::string ordered = dir.write("ordered.csv", "0.5,-1.25,0.1\n-1.5,3.0,0.2\n");
+  auto same_poses = [&](const std::string& urdf, const std::string& q) {
+    CmdResult a = run(cmd_fk, {"fk", urdf, "--q", ordered, "--out", "-"});
+    CmdResult b = run(cmd_fk, {"fk", urdf, "--q", q, "--out", "-"});
+    EXPECT_EQ(a.code, 0) << a.err;
+    EXPECT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(a.out, b.out) << q;
+    return b.err;
+  };
+  std::string urdf = rename("elbow", "2nd");
+  same_poses(urdf, dir.write("named.csv", "slide,shoulder,2nd\n0.1,0.5,-1.25\n0.2,-1.5,3.0\n"));
+  CmdResult r =
+      run(cmd_fk, {"fk", urdf, "--q", dir.write("typo.csv", "slide,shoulder,2dn\n"), "--out", "-"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("not coordinates of the robot: '2dn'; missing: '2nd'"), std::string::npos)
+      << r.err;
+  urdf = rename("slide", "-3");
+  same_poses(urdf, dir.write("signed.csv", "-3,shoulder,2nd\n0.1,0.5,-1.25\n0.2,-1.5,3.0\n"));
 
-  for (const char* name : {"\"shoulder\"", "\"2nd\"", "\"-3\""})
-    for (std::size_t at; (at = robot.find(name)) != std::string::npos;)
-      robot.replace(at, std::strlen(name),
-                    name[1] == 's'   ? "\"1\""
-                    : name[1] == '2' ? "\"2\""
-                                     : "\"3\"");
-  urdf = dir.write("numbers.urdf", robot);
-  a = run(cmd_fk, {"fk", urdf, "--q", ordered, "--out", "-"});
-  ASSERT_EQ(a.code, 0) << a.err;
-  named = dir.write("numbers.csv", "3,1,2\n0.1,0.5,-1.25\n0.2,-1.5,3.0\n");
-  b = run(cmd_fk, {"fk", urdf, "--q", named, "--out", "-"});
-  ASSERT_EQ(b.code, 0) << b.err;
-  EXPECT_EQ(a.out, b.out);
-  EXPECT_NE(b.err.find("numbers.csv:1: read as a header, naming the robot's joints (named by "
-                       "numbers), not as a configuration"),
+  urdf = rename("shoulder", "0");
+  const std::string zero = dir.write("zero.csv", "0,0,0\n0.5,-1.25,0.1\n");
+  r = run(cmd_fk, {"fk", urdf, "--q", zero, "--out", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("fk: 2 configurations"), std::string::npos) << r.err;
+
+  rename("2nd", "2");
+  urdf = rename("-3", "1");
+  const std::string err =
+      same_poses(urdf, dir.write("numbers.csv", "1,0,2\n0.1,0.5,-1.25\n0.2,-1.5,3.0\n"));
+  EXPECT_NE(err.find("numbers.csv:1: read as a header: it names each of the robot's joints "
+                     "(named by numbers) once"),
             std::string::npos)
-      << b.err;
+      << err;
 }
 
 // ROS joint_states name every joint: a mimic joint (the Panda's second finger) and fixed ones

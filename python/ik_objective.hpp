@@ -35,11 +35,14 @@ struct PyObjective {
     t.q = normalize(t.q * conjugate(rotation_offset));
     return t;
   }
-  void check_problem(int i, const char* what) const {
-    // a look-at that follows a link has no targets (it read "out of range [0, 0)")
+  // a look-at that follows a link has no targets (its setters read "out of range [0, 0)")
+  void check_has_targets(const std::string& what) const {
     if (spec.params.type == ObjectiveType::kLookAt && spec.params.link_b >= 0)
       throw py::value_error(class_name + "." + what + ": it follows target_link " +
                             std::to_string(spec.params.link_b) + ", and has no targets to set");
+  }
+  void check_problem(int i, const char* what) const {
+    check_has_targets(what);
     if (i < 0 || i >= int(targets.size()))
       throw py::value_error(class_name + "." + what + ": problem_idx " + std::to_string(i) +
                             " out of range [0, " + std::to_string(targets.size()) + ")");

@@ -148,6 +148,7 @@ std::shared_ptr<T> make(const char* name, ObjectiveType type, double weight, boo
 }
 
 void set_positions(PyObjective& o, py::handle p, const std::string& what, bool resize) {
+  if (!resize) o.check_has_targets(what);
   auto a =
       as_doubles(p, o.class_name + "." + what, {resize ? -1 : py::ssize_t(o.targets.size()), 3});
   if (resize) o.targets.assign(a.shape(0), transform_identity<double>());
@@ -451,12 +452,9 @@ void bind_ik_objectives(py::module_& ik) {
                                                    ObjectiveType::kRelativeFixed, weight, hard);
              o->spec.params.link = a, o->spec.params.link_b = b;
              auto r = as_doubles(relative, "IKObjectiveRelativeFixed relative", {7});
-             const double* d = r.data();
-             if (!std::isfinite(d[0]) || !std::isfinite(d[1]) || !std::isfinite(d[2]))
-               throw py::value_error("IKObjectiveRelativeFixed relative must be finite, got [" +
-                                     number_text(d[0]) + ", " + number_text(d[1]) + ", " +
-                                     number_text(d[2]) + ", ...]");
-             o->spec.params.relative.p = {d[0], d[1], d[2]};
+             // finite and within 1e6 m, as a target (its NaN waited for a solver)
+             o->spec.params.relative.p =
+                 target_position(r.data(), "IKObjectiveRelativeFixed relative");
              o->spec.params.relative.q =
                  unit_quat(r.data() + 3, "IKObjectiveRelativeFixed relative");
              return o;

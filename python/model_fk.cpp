@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "engine/core/fk.hpp"
 #include "python/bindings.hpp"
@@ -132,15 +133,17 @@ struct FkFilters {
 
 // Masked FK reads the pose (and twist) a selected joint's parent body holds when no selected
 // joint of this call writes that body first (one the body_flag_filter passes): NaN or inf there
-// would come back as NaN poses, a zero quaternion as poses without a rotation. A ValueError names
-// the row, the body and the column ("eval_fk state.body_q: body 3 ('panda_link3'), read as the
-// parent of the selected joint 'panda_joint4', column 0 is nan"); a quaternion that is not unit
-// is normalised there (one of norm 2 went on to every body of the branch).
-// sel: fk_joint_selection; n rows of body_count poses (and twists, or null).
+// would come back as NaN poses, a quaternion that is not unit as poses that are not rotations
+// (one of norm 2 went on to every body of the branch). A ValueError names the row, the body and
+// the column ("eval_fk state.body_q: body 3 ('panda_link3'), read as the parent of the selected
+// joint 'panda_joint4', column 0 is nan"). sel: fk_joint_selection; n rows of body_count poses
+// (and twists, or null).
 void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int flags,
-                        Transform<double>* body_q, const Spatial<double>* body_qd, std::size_t n,
-                        const std::string& what_q, const std::string& what_qd, bool rows) {
-  std::vector<Quat<double>*> read;  // normalised once every read pose passes (nothing on an error)
+                        const Transform<double>* body_q, const Spatial<double>* body_qd,
+                        std::size_t n, const std::string& what_q, const std::string& what_qd,
+                        bool rows) {
+  // a unit quaternion read back from float32 or text is within this of norm 1
+  constexpr double kUnitSlack = 1e-6;
   for (int j = 0; j < m.joint_count; ++j) {
     if (!sel[std::size_t(j)]) continue;
     const int p = m.joint_parent[j];
@@ -155,7 +158,7 @@ void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int fla
                std::to_string(p) + " ('" + m.body_name[p] +
                "'), read as the parent of the selected joint '" + m.joint_name[j] + "'";
       };
-      Transform<double>& x = body_q[r * m.body_count + p];
+      const Transform<double>& x = body_q[r * m.body_count + p];
       const double* xv = reinterpret_cast<const double*>(&x);
       const double* v =
           body_qd ? reinterpret_cast<const double*>(body_qd + r * m.body_count + p) : nullptr;
@@ -166,12 +169,15 @@ void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int fla
                               std::to_string(k < 7 ? k : k - 7) + " is " + number_text(value) +
                               "; values must be finite");
       }
-      if (!(quat_norm(x.q) > 1e-9))
-        throw py::value_error(what_q + ": " + where() + ", has a zero quaternion (columns 3 to 6)");
-      read.push_back(&x.q);
+      const double norm = quat_norm(x.q);
+      if (!(std::fabs(norm - 1) <= kUnitSlack)) {
+        char shown[32];
+        std::snprintf(shown, sizeof shown, "%.6g", norm);
+        throw py::value_error(what_q + ": " + where() + ", has a quaternion of norm " + shown +
+                              " (columns 3 to 6); it must be a unit quaternion");
+      }
     }
   }
-  for (Quat<double>* q : read) *q = normalize_unless_unit(*q);
 }
 
 void copy_rows(const py::array_t<double, py::array::c_style>& from, double* to) {

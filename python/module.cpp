@@ -38,6 +38,7 @@ std::shared_ptr<PyModel> load_model(const std::string& path, bool floating_base,
   auto in_python_terms = [](std::string text) {
     for (const auto& [option, argument] :
          {std::pair<std::string, std::string>{"--package-path", "package_paths="},
+          {"--floating-base: ", "with floating_base=True, "},
           {"--floating-base", "floating_base=True"}})
       for (std::size_t at = text.find(option); at != std::string::npos;
            at = text.find(option, at + argument.size()))

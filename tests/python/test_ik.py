@@ -854,6 +854,8 @@ def test_setters_and_constructors_check_what_they_are_given(panda):
     # a relative pose's NaN at once (it waited for a solver)
     with pytest.raises(ValueError, match=r"IKObjectiveRelativeFixed relative must be finite"):
         ik.IKObjectiveRelativeFixed(3, tcp, [np.nan, 0, 0, 0, 0, 0, 1])
+    with pytest.raises(ValueError, match=r"IKObjectiveRelativeFixed relative must be within 1e6 m"):
+        ik.IKObjectiveRelativeFixed(3, tcp, [2e6, 0, 0, 0, 0, 0, 1])
     # two points of one link keep their distance: a minimum distance there held never or always
     with pytest.raises(ValueError, match="link_a and link_b are both"):
         ik.IKObjectiveMinDistance(tcp, [0, 0, 0], tcp, [0, 0, 0.1], 0.1)
@@ -861,3 +863,28 @@ def test_setters_and_constructors_check_what_they_are_given(panda):
     look = ik.IKObjectiveLookAt(tcp, [0, 0, 0], [0, 0, 1], target_link=3)
     with pytest.raises(ValueError, match="follows target_link 3, and has no targets to set"):
         look.set_target_position(0, [0, 0, 0])
+    with pytest.raises(ValueError, match="follows target_link 3, and has no targets to set"):
+        look.set_target_positions(np.zeros((1, 3)))
+
+
+def test_a_continuous_source_its_mimic_leaves_continuous_solves(tmp_path):
+    # a mimic of limits [-4, 4] keeps a continuous source at any angle in (-pi, pi]: it stays
+    # continuous, and a solver took the mimic's limits for its own and refused it as a
+    # continuous joint with limits
+    urdf = tmp_path / "c.urdf"
+    urdf.write_text("""<robot name="c"><link name="base"/><link name="l1"/><link name="l2"/>
+      <link name="tool"/>
+      <joint name="src" type="continuous"><parent link="base"/><child link="l1"/>
+        <axis xyz="0 0 1"/></joint>
+      <joint name="mim" type="revolute"><parent link="l1"/><child link="l2"/><axis xyz="0 1 0"/>
+        <origin xyz="0.3 0 0.5"/><limit lower="-4" upper="4" effort="1" velocity="1"/>
+        <mimic joint="src"/></joint>
+      <joint name="t" type="fixed"><parent link="l2"/><child link="tool"/>
+        <origin xyz="0.2 0 0"/></joint></robot>""")
+    m = ikwb.Model.from_urdf(str(urdf))
+    tool = m.body_index("tool")
+    goal = fk(m, np.array([[0.5]]))[:, tool, :3]
+    s = ik.IKSolver(m, 1, [ik.IKObjectivePosition(tool, [0, 0, 0], goal)])
+    q = np.zeros((1, 1))
+    s.step(q, q)
+    assert s.position_errors[0] < 1e-4

@@ -472,7 +472,7 @@ void bind_ik_objectives(py::module_& ik) {
              auto o = make<MinDistanceObjective>("IKObjectiveMinDistance",
                                                  ObjectiveType::kMinDistance, weight, hard);
              // (two points of one link keep their distance: it held always or never)
-             if (a == b)
+             if (a == b && a >= 0)  // (a link index out of range has its own error)
                throw py::value_error("IKObjectiveMinDistance: link_a and link_b are both " +
                                      std::to_string(a) +
                                      ": two points of one link keep their distance");

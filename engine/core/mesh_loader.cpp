@@ -387,6 +387,11 @@ std::vector<std::string> missing_textures(const aiScene* scene,
   return out;
 }
 
+std::string lowercase(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // What makes an STL unreadable where assimp only says it could not tell the kind ("Failed to
 // determine STL storage representation"): a binary STL is its 84-byte header and 50 bytes for
 // each triangle the header counts, to the byte; an ASCII one begins "solid" in lower case. ""
@@ -397,8 +402,7 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(std::size_t(in.gcount()));
   std::size_t start = head.find_first_not_of(" \t\r\n");
-  std::string word = start == std::string::npos ? "" : head.substr(start, 5);
-  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string word = lowercase(start == std::string::npos ? "" : head.substr(start, 5));
   // (UTF-8 in a solid's name is text too)
   const bool text = std::all_of(head.begin(), head.end(), [](char c) {
     const unsigned char u = static_cast<unsigned char>(c);
@@ -413,8 +417,7 @@ std::string stl_problem(const fs::path& file, std::uintmax_t size) {
     const std::size_t line_end = head.find_first_of("\r\n", start);
     std::istringstream words(line_end == std::string::npos ? "" : head.substr(line_end));
     for (std::string w; words >> w;) {
-      std::string low = w;
-      for (char& c : low) c = char(std::tolower(static_cast<unsigned char>(c)));
+      const std::string low = lowercase(w);
       static const char* const kKeywords[] = {"solid",  "facet",   "normal",   "outer",   "loop",
                                               "vertex", "endloop", "endfacet", "endsolid"};
       if (low != w &&
@@ -510,8 +513,7 @@ ReadResult read_mesh(const std::string& path, std::uintmax_t size, std::string* 
   std::error_code ec;
   fs::path file = fs::absolute(path, ec).lexically_normal();
   if (ec) file = path;
-  std::string ext = file.extension().string();
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lowercase(file.extension().string());
   std::string unit_problem;
   const double unit = ext == ".dae" ? collada_unit(file, &unit_problem) : 1;
   if (!unit_problem.empty()) return fail(unit_problem);

@@ -131,19 +131,40 @@ struct FkFilters {
   }
 };
 
+// The quaternions of read parent poses that are not unit, normalised for one FK call and put
+// back after it (the bodies are no bodies of the call: their bytes stay the caller's).
+class NormalisedParents {
+ public:
+  NormalisedParents() = default;
+  NormalisedParents(const NormalisedParents&) = delete;
+  NormalisedParents& operator=(const NormalisedParents&) = delete;
+  ~NormalisedParents() {
+    for (const auto& [q, original] : saved_) *q = original;
+  }
+  void add(Quat<double>* q) {
+    const Quat<double> unit = normalize_unless_unit(*q);
+    if (unit.x == q->x && unit.y == q->y && unit.z == q->z && unit.w == q->w) return;
+    saved_.push_back({q, *q});
+    *q = unit;
+  }
+
+ private:
+  std::vector<std::pair<Quat<double>*, Quat<double>>> saved_;
+};
+
 // Masked FK reads the pose (and twist) a selected joint's parent body holds when no selected
 // joint of this call writes that body first (one the body_flag_filter passes): NaN or inf there
-// would come back as NaN poses, a quaternion that is not unit as poses that are not rotations
-// (one of norm 2 went on to every body of the branch). A ValueError names the row, the body and
-// the column ("eval_fk state.body_q: body 3 ('panda_link3'), read as the parent of the selected
-// joint 'panda_joint4', column 0 is nan"). sel: fk_joint_selection; n rows of body_count poses
-// (and twists, or null).
+// would come back as NaN poses, a zero quaternion as poses without a rotation. A ValueError names
+// the row, the body and the column ("eval_fk state.body_q: body 3 ('panda_link3'), read as the
+// parent of the selected joint 'panda_joint4', column 0 is nan"). A quaternion that is not unit
+// is read as the rotation it stands for (one of norm 2 went on to every body of the branch):
+// normalised in `parents` for the call. sel: fk_joint_selection; n rows of body_count poses (and
+// twists, or null).
 void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int flags,
-                        const Transform<double>* body_q, const Spatial<double>* body_qd,
-                        std::size_t n, const std::string& what_q, const std::string& what_qd,
-                        bool rows) {
-  // a unit quaternion read back from float32 or text is within this of norm 1
-  constexpr double kUnitSlack = 1e-6;
+                        Transform<double>* body_q, const Spatial<double>* body_qd, std::size_t n,
+                        const std::string& what_q, const std::string& what_qd, bool rows,
+                        NormalisedParents& parents) {
+  std::vector<Quat<double>*> read;  // normalised once every read pose passes
   for (int j = 0; j < m.joint_count; ++j) {
     if (!sel[std::size_t(j)]) continue;
     const int p = m.joint_parent[j];
@@ -158,7 +179,7 @@ void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int fla
                std::to_string(p) + " ('" + m.body_name[p] +
                "'), read as the parent of the selected joint '" + m.joint_name[j] + "'";
       };
-      const Transform<double>& x = body_q[r * m.body_count + p];
+      Transform<double>& x = body_q[r * m.body_count + p];
       const double* xv = reinterpret_cast<const double*>(&x);
       const double* v =
           body_qd ? reinterpret_cast<const double*>(body_qd + r * m.body_count + p) : nullptr;
@@ -169,15 +190,12 @@ void check_read_parents(const Model& m, const std::vector<uint8_t>& sel, int fla
                               std::to_string(k < 7 ? k : k - 7) + " is " + number_text(value) +
                               "; values must be finite");
       }
-      const double norm = quat_norm(x.q);
-      if (!(std::fabs(norm - 1) <= kUnitSlack)) {
-        char shown[32];
-        std::snprintf(shown, sizeof shown, "%.6g", norm);
-        throw py::value_error(what_q + ": " + where() + ", has a quaternion of norm " + shown +
-                              " (columns 3 to 6); it must be a unit quaternion");
-      }
+      if (!(quat_norm(x.q) > 1e-9))
+        throw py::value_error(what_q + ": " + where() + ", has a zero quaternion (columns 3 to 6)");
+      read.push_back(&x.q);
     }
   }
+  for (Quat<double>* q : read) parents.add(q);
 }
 
 void copy_rows(const py::array_t<double, py::array::c_style>& from, double* to) {
@@ -204,11 +222,12 @@ void eval_fk_py(const PyModel& pm, py::handle joint_q, py::handle joint_qd, PySt
     check_joint_values(m, qv.data(), 1, true, false, "eval_fk joint_q");
   if (qdv.size() == std::size_t(m.dof_count))
     check_joint_values(m, qdv.data(), 1, false, false, "eval_fk joint_qd");
+  NormalisedParents parents;
   if (qv.size() == std::size_t(m.coord_count) &&
       (qdv.empty() || qdv.size() == std::size_t(m.dof_count)))
     check_read_parents(m, fk_joint_selection(m, f.options, "eval_fk"), flags,
                        st.state.body_q.data(), qdv.empty() ? nullptr : st.state.body_qd.data(), 1,
-                       "eval_fk state.body_q", "eval_fk state.body_qd", false);
+                       "eval_fk state.body_q", "eval_fk state.body_qd", false, parents);
   eval_fk(m, qv, qdv, st.state, f.options);
 }
 
@@ -262,9 +281,10 @@ py::tuple eval_fk_batch_py(const PyModel& pm, py::handle joint_q, py::handle joi
   const double* qdp = vel ? qd.data() : nullptr;
   auto* bq = reinterpret_cast<Transform<double>*>(xq.mutable_data());
   auto* bqd = vel ? reinterpret_cast<Spatial<double>*>(xqd.mutable_data()) : nullptr;
+  NormalisedParents parents;
   if (!body_q.is_none() || !body_qd.is_none())  // given arrays: what they hold is read
     check_read_parents(m, sel, flags, bq, body_qd.is_none() ? nullptr : bqd, std::size_t(n),
-                       c + " body_q", c + " body_qd", true);
+                       c + " body_q", c + " body_qd", true, parents);
   {
     py::gil_scoped_release release;
     fk_rows(m, std::size_t(n), qp, qdp, sel.data(), flags, bq, bqd);

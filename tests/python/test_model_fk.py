@@ -652,26 +652,30 @@ def test_eval_ik_reads_body_quaternions_as_unit(panda):
         ikwb.eval_ik(panda, s, both, both)
 
 
-def test_a_masked_edit_refuses_a_parent_quaternion_that_is_not_unit(panda):
-    # a parent pose of norm 2 went on to every body of the branch; a zero one gave poses
-    # without a rotation; the state is left as it was (the parent is no body of the mask)
+def test_a_masked_edit_reads_a_parent_quaternion_as_its_rotation_and_refuses_a_zero_one(panda):
+    # a parent pose of norm 2 went on to every body of the branch: it is read as the rotation it
+    # stands for, and left as it was (it is no body of the mask); a zero one is refused
     q = random_configurations(panda, 1, seed=7)[0]
     s = panda.state()
     ikwb.eval_fk(panda, q, None, s)
+    reference = s.body_q.copy()
     mask = panda.branch_joint_mask(panda.joint_index("panda_joint4"))
     parent = panda.joint_parent[panda.joint_index("panda_joint4")]
-    for scale, norm in ((2.0, "2"), (0.0, "0")):
-        s.body_q[parent, 3:] *= scale
-        before = s.body_q.copy()
-        with pytest.raises(ValueError, match=r"body 3 \('panda_link3'\), read as the parent of "
-                                             r"the selected joint 'panda_joint4', has a "
-                                             rf"quaternion of norm {norm} \(columns 3 to 6\)"):
-            ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
-        np.testing.assert_array_equal(s.body_q, before)
-        ikwb.eval_fk(panda, q, None, s)
-    # within float32's rounding of a unit one: read as it is
-    s.body_q[parent, 3:] *= 1 + 1e-7
-    ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+    for scale in (2.0, 1.0 + 1.5e-6):  # (rounded to 5 digits, a quaternion is that far off)
+        s.body_q[parent, 3:] = reference[parent, 3:] * scale
+        edited = s.body_q[parent].copy()
+        ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+        np.testing.assert_array_equal(s.body_q[parent], edited)
+        np.testing.assert_allclose(s.body_q[parent + 1:], reference[parent + 1:], atol=1e-12)
+        batch = np.tile(s.body_q, (2, 1, 1))
+        ikwb.eval_fk_batch(panda, np.tile(q, (2, 1)), body_q=batch, joint_mask=mask)
+        np.testing.assert_array_equal(batch[:, parent], np.tile(edited, (2, 1)))
+    s.body_q[parent, 3:] = 0.0
+    before = s.body_q.copy()
+    with pytest.raises(ValueError, match=r"body 3 \('panda_link3'\), read as the parent of the "
+                                         r"selected joint 'panda_joint4', has a zero quaternion"):
+        ikwb.eval_fk(panda, q, None, s, joint_mask=mask)
+    np.testing.assert_array_equal(s.body_q, before)
 
 
 def test_a_flag_filter_that_writes_every_body_reads_none_of_the_buffer(panda):

@@ -295,9 +295,17 @@ NumericTable parse_numeric_csv(std::istream& in, const std::string& source_name,
       if (!f.empty() && (std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '+' ||
                          f[0] == '-' || f[0] == '.'))
         header_like = false;
-    // names the caller knows: among no numbers, or a whole header of them (numbers too)
-    if (options.header_name && numeric == 0 &&
-        std::any_of(fields.begin(), fields.end(), options.header_name))
+    // names the caller knows: one that is no number, and no number that is not a name; or a
+    // whole header of names that are all numbers
+    double v = 0;
+    if (options.header_name &&
+        std::any_of(fields.begin(), fields.end(),
+                    [&](const std::string& f) {
+                      return !parse_csv_number(f, &v) && options.header_name(f);
+                    }) &&
+        std::none_of(fields.begin(), fields.end(), [&](const std::string& f) {
+          return parse_csv_number(f, &v) && !options.header_name(f);
+        }))
       header_like = true;
     if (options.whole_header && t.rows.empty() && t.header.empty() && options.whole_header(fields))
       header_like = true;

@@ -24,10 +24,11 @@ struct CsvReadOptions {
   std::string columns_name;
   // a first row in which no field is or starts like a number (digit, sign, '.') is a header
   bool allow_header = true;
-  // where the caller knows the names a header may hold: a first row of no numbers with some of
-  // them is a header though fields start like numbers (a joint '2nd_joint'; an unknown name in
-  // it is then check_header's to name), and so is one that `whole_header` takes whole though
-  // its fields are numbers (joints named 1, 2, 3, each once)
+  // where the caller knows the names a header may hold: a first row with one of them that is no
+  // number, and no number that is not one of them, is a header though fields start like numbers
+  // (a joint '2nd_joint', or '0' beside 'shoulder'; an unknown name in it is then
+  // check_header's to name), and so is one that `whole_header` takes whole though its fields
+  // are all numbers (joints named 1, 2, 3, each once)
   std::function<bool(const std::string&)> header_name;
   std::function<bool(const std::vector<std::string>&)> whole_header;
   // accept nan and inf

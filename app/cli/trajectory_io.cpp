@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <utility>
@@ -140,6 +141,18 @@ std::string coordinate_columns(const Model& m, const std::vector<std::string>& n
   return what;
 }
 
+// Whether a field names a column of a configuration or trajectory file of m (names: coord_names):
+// a coordinate, a joint without one of its own, `time`, a leading result column of `ikwb solve`.
+std::function<bool(const std::string&)> header_name_of(const Model& m,
+                                                       const std::vector<std::string>& names) {
+  return [&m, &names](const std::string& field) {
+    return m.find_joint(field) >= 0 ||
+           std::find(names.begin(), names.end(), field) != names.end() || field == "time" ||
+           std::find(std::begin(kSolveResultColumns), std::end(kSolveResultColumns), field) !=
+               std::end(kSolveResultColumns);
+  };
+}
+
 // Free and ball joints need a quaternion that can be normalised: a zero one is refused (where:
 // "FILE:LINE"); q in q_start order.
 void check_quaternions(const Model& m, const std::vector<double>& q, const std::string& where) {
@@ -195,15 +208,11 @@ NumericTable read_configurations_csv(const std::string& path, const Model& m,
   // solve's output did not read back), and a whole header of joints named by numbers is one; a
   // row of values is a header only when it names each coordinate once (a zero pose read '0,0,0'
   // as a header of a joint named 0)
-  opt.header_name = [&](const std::string& field) {
-    return m.find_joint(field) >= 0 ||
-           std::find(names.begin(), names.end(), field) != names.end() || field == "time" ||
-           std::find(std::begin(kSolveResultColumns), std::end(kSolveResultColumns), field) !=
-               std::end(kSolveResultColumns);
-  };
+  opt.header_name = header_name_of(m, names);
+  // (of two coordinates or more: a lone value 0 of a joint named 0 was read as its header)
   opt.whole_header = [&](const std::vector<std::string>& fields) {
     std::map<std::string, int> columns;
-    return header_problem(fields, columns).empty();
+    return names.size() >= 2 && header_problem(fields, columns).empty();
   };
   opt.allow_non_finite = unsolved != nullptr;  // checked below, row by row
   NumericTable table = read_numeric_csv(path, opt);
@@ -273,6 +282,8 @@ Motion read_trajectory_csv(const std::string& path, const Model& m) {
   opt.expected_columns = 1 + int(names.size());
   opt.columns_name = "time and " + std::to_string(names.size()) + " joint coordinates";
   opt.header_names_columns = true;
+  // (animate's own output for joints named '2nd_joint' or 0, 1, 2 read as a row)
+  opt.header_name = header_name_of(m, names);
   opt.check_header = [&](const std::vector<std::string>& header) {
     if (header[0] != "time") return "column 1 is '" + header[0] + "'; " + expected;
     const std::string wrong = coordinate_columns(m, names, header, 1, column_of);

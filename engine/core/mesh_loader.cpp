@@ -467,9 +467,11 @@ double collada_unit(const fs::path& file, std::string* problem) {
   if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) return 0;
   const tinyxml2::XMLElement* root = doc.RootElement();
   const tinyxml2::XMLElement* asset = root ? root->FirstChildElement("asset") : nullptr;
-  const tinyxml2::XMLElement* unit = asset ? asset->FirstChildElement("unit") : nullptr;
+  // the last <unit>, as assimp takes it
+  const tinyxml2::XMLElement* unit = asset ? asset->LastChildElement("unit") : nullptr;
   const char* value = unit ? unit->Attribute("meter") : nullptr;
-  if (!value || std::string(root->Name()) != "COLLADA") return 0;
+  // an entity of the file's DTD, which tinyxml2 leaves as it is: assimp's reading stands
+  if (!value || std::string(root->Name()) != "COLLADA" || std::strchr(value, '&')) return 0;
   std::string number = value;
   std::replace(number.begin(), number.end(), ',', '.');
   char* after = nullptr;

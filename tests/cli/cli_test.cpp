@@ -14,6 +14,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/csv.hpp"
+#include "app/cli/trajectory_io.hpp"
 #include "cli/run_command.hpp"
 #include "core/temp_files.hpp"
 #include "engine/core/fk.hpp"
@@ -581,6 +582,15 @@ TEST(CliFk, JointsNamedLikeNumbersNameAHeader) {
   r = run(cmd_fk, {"fk", urdf, "--q", zero, "--out", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("fk: 2 configurations"), std::string::npos) << r.err;
+  // a header of number-named joints that leaves one out names it (it read as a row whose '2nd'
+  // was no number); animate's output reads as a motion
+  r = run(cmd_fk, {"fk", urdf, "--q", dir.write("short0.csv", "0,2nd\n"), "--out", "-"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing: '-3'"), std::string::npos) << r.err;
+  const Motion motion = read_trajectory_csv(
+      dir.write("motion.csv", "time,2nd,0,-3\n0,-1.25,0.5,0.1\n0.5,3.0,-1.5,0.2\n"),
+      *load_urdf_file(urdf).model);
+  EXPECT_EQ(motion.q, (std::vector<double>{0.5, -1.25, 0.1, -1.5, 3.0, 0.2}));
 
   rename("2nd", "2");
   urdf = rename("-3", "1");
@@ -590,6 +600,15 @@ TEST(CliFk, JointsNamedLikeNumbersNameAHeader) {
                      "(named by numbers) once"),
             std::string::npos)
       << err;
+  // one coordinate named 0: a first line '0' is its value (a header of one number is not told
+  // from a row)
+  const std::string one =
+      dir.write("one.urdf", R"(<robot name="one"><link name="a"/><link name="b"/>
+      <joint name="0" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>)");
+  r = run(cmd_fk, {"fk", one, "--q", dir.write("one.csv", "0\n0.5\n"), "--out", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("fk: 2 configurations"), std::string::npos) << r.err;
 }
 
 // ROS joint_states name every joint: a mimic joint (the Panda's second finger) and fixed ones
